@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "HotTask",
+    products: [
+        .executable(name: "hottask", targets: ["hottask"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // Model, input rule, progress, JSON store, import/export. Knows nothing of terminals.
+        .target(name: "HotTaskCore"),
+        // UI as values: state, pure update, render into a grid. Knows nothing of ncurses.
+        .target(name: "HotTaskUI", dependencies: ["HotTaskCore"]),
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .executableTarget(
+            name: "hottask",
+            dependencies: [
+                "HotTaskCore",
+                "HotTaskUI",
+                "CNcursesw",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["HotTaskCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "HotTaskCoreTests", dependencies: ["HotTaskCore", "TestSupport"]),
+        .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "TestSupport"]),
+        // Runs the built `hottask` binary; depends on it so `swift test` builds it first.
+        .testTarget(name: "EndToEndTests", dependencies: ["hottask", "HotTaskCore", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+/// Builds pretty-printed JSON text with keys in the order they are written.
+///
+/// The store's key order is part of its readability (`id`, `caption`, … as in the README), which
+/// JSONEncoder does not promise; writing by hand also keeps a save cheap.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func newline(indent: Int) {
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(0x20, count: indent))
+    }
+
+    mutating func string(_ text: String) {
+        bytes.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x00..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// Writes `"key": ` at the given indent, preceded by a comma unless it is the first key.
+    mutating func key(_ name: String, indent: Int, first: Bool) {
+        if !first { bytes.append(0x2C) }
+        newline(indent: indent)
+        string(name)
+        raw(": ")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Dates as the store writes them: ISO 8601 in UTC to the second (`2026-11-21T10:00:00Z`).
+///
+/// Hand-rolled instead of `ISO8601DateFormatter`: it is called twice per task on every load
+/// and save, and it also reads Taskwarrior's compact form (`20261121T100000Z`).
+public enum Timestamp {
+    /// Now, to the whole second: what is stored is exactly what stays in memory.
+    public static func now() -> Date {
+        Date(timeIntervalSince1970: Foundation.Date().timeIntervalSince1970.rounded(.down))
+    }
+
+    public static func format(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilDate(fromDays: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2)
+            + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "Z"
+    }
+
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; fractions of a second are dropped.
+    public static func parse(_ text: String) -> Date? {
+        var reader = DigitReader(text)
+        guard let year = reader.number(4), reader.skip("-"), let month = reader.number(2), reader.skip("-"),
+            let day = reader.number(2), reader.skip("T") || reader.skip("t"), let hour = reader.number(2),
+            reader.skip(":"), let minute = reader.number(2), reader.skip(":"), let second = reader.number(2)
+        else { return nil }
+        if reader.skip(".") { guard reader.skipDigits() else { return nil } }
+        var offset = 0
+        if reader.skip("Z") || reader.skip("z") {
+            offset = 0
+        } else if let sign = reader.sign(), let offsetHours = reader.number(2), reader.skip(":"),
+            let offsetMinutes = reader.number(2)
+        {
+            offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        } else {
+            return nil
+        }
+        guard reader.atEnd else { return nil }
+        return date(year, month, day, hour, minute, second, offset: offset)
+    }
+
+    /// Reads Taskwarrior's `YYYYMMDDTHHMMSSZ`.
+    public static func parseTaskwarrior(_ text: String) -> Date? {
+        var reader = DigitReader(text)
+        guard let year = reader.number(4), let month = reader.number(2), let day = reader.number(2),
+            reader.skip("T"), let hour = reader.number(2), let minute = reader.number(2),
+            let second = reader.number(2), reader.skip("Z"), reader.atEnd
+        else { return nil }
+        return date(year, month, day, hour, minute, second, offset: 0)
+    }
+
+    private static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int, offset: Int)
+        -> Date?
+    {
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days, proleptic Gregorian calendar.
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilDate(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private struct DigitReader {
+        private let utf8: [UInt8]
+        private var index = 0
+
+        init(_ text: String) { utf8 = Array(text.utf8) }
+
+        var atEnd: Bool { index == utf8.count }
+
+        mutating func number(_ digits: Int) -> Int? {
+            guard index + digits <= utf8.count else { return nil }
+            var value = 0
+            for byte in utf8[index..<index + digits] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += digits
+            return value
+        }
+
+        mutating func skip(_ character: Unicode.Scalar) -> Bool {
+            guard index < utf8.count, utf8[index] == UInt8(character.value) else { return false }
+            index += 1
+            return true
+        }
+
+        mutating func skipDigits() -> Bool {
+            let start = index
+            while index < utf8.count, utf8[index] >= 0x30, utf8[index] <= 0x39 { index += 1 }
+            return index > start
+        }
+
+        mutating func sign() -> Int? {
+            if skip("+") { return 1 }
+            if skip("-") { return -1 }
+            return nil
+        }
+    }
+}

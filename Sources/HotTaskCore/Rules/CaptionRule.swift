@@ -1,0 +1,73 @@
+/// Why a caption was refused.
+public enum CaptionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing but whitespace (or control characters) was typed.
+    case empty
+    /// Longer than `CaptionRule.maximumLength` after cleaning.
+    case tooLong(length: Int)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            "a task needs some text: the caption is empty or only whitespace"
+        case .tooLong(let length):
+            "the caption has \(length) characters; the limit is \(CaptionRule.maximumLength)"
+        }
+    }
+}
+
+/// The one rule every caption passes, whether typed in the UI, given to `--add` or imported.
+///
+/// Tabs and line breaks inside become spaces; every other control character (C0, C1, ESC,
+/// DEL) and the bidirectional overrides are dropped, so a caption can never carry a terminal
+/// escape sequence or reorder the text around it; leading and trailing whitespace is trimmed.
+public enum CaptionRule {
+    /// Longest caption accepted, in characters (grapheme clusters).
+    public static let maximumLength = 1_000
+
+    public static func clean(_ raw: String) throws(CaptionError) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in raw.unicodeScalars {
+            switch disposition(of: scalar) {
+            case .keep: scalars.append(scalar)
+            case .space: scalars.append(" ")
+            case .drop: continue
+            }
+        }
+        let cleaned = String(scalars).trimmingWhitespace()
+        guard !cleaned.isEmpty else { throw .empty }
+        let length = cleaned.count
+        guard length <= maximumLength else { throw .tooLong(length: length) }
+        return cleaned
+    }
+
+    /// True when `clean` would accept the text (the UI uses it to light the Add marker).
+    public static func accepts(_ raw: String) -> Bool {
+        (try? clean(raw)) != nil
+    }
+
+    private enum Disposition { case keep, space, drop }
+
+    private static func disposition(of scalar: Unicode.Scalar) -> Disposition {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029:
+            .space  // tab, line and paragraph breaks
+        case 0x00...0x1F, 0x7F...0x9F:
+            .drop  // C0, DEL, C1 (ESC and CSI among them)
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C:
+            .drop  // bidi embeddings, overrides, isolates and marks
+        default:
+            .keep
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace and line breaks.
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let first = firstIndex(where: { !isSpace($0) }),
+            let last = lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HotTaskCore
+
+/// What the flags do, one method per kind of request. Each prints what it did to stdout.
+struct CommandLineActions {
+    let store: TaskStore
+    var output = StandardOutput()
+
+    init(store: TaskStore) {
+        self.store = store
+    }
+
+    /// Adds, completes, reopens, moves and deletes in one locked read-modify-write. Captions and
+    /// handles are all checked before anything changes; handles name tasks as they were before.
+    mutating func change(
+        adding captions: [String], section: Section, completing: [String], reopening: [String],
+        moving: [String], deleting: [String]
+    ) throws {
+        let cleaned = try captions.map { raw in
+            do {
+                return try CaptionRule.clean(raw)
+            } catch {
+                throw RefusedError(message: "cannot add \(quoted(raw)): \(error)")
+            }
+        }
+        let report = try store.update { list throws -> [String] in
+            func ids(_ handles: [String], for flag: String) throws -> [UUID] {
+                try handles.map { handle in
+                    do {
+                        return list[try list.position(ofHandle: handle)].id
+                    } catch {
+                        throw RefusedError(message: "\(flag) \(handle): \(error)")
+                    }
+                }
+            }
+            let toComplete = try ids(completing, for: "--done")
+            let toReopen = try ids(reopening, for: "--undone")
+            let toMove = try ids(moving, for: "--move")
+            let toDelete = try ids(deleting, for: "--delete")
+            if let both = Set(toComplete).intersection(toReopen).first, let task = list.task(withID: both) {
+                throw RefusedError(message: "\(quoted(task.caption)) is given to both --done and --undone")
+            }
+            let now = Timestamp.now()
+            var lines: [String] = []
+            for caption in cleaned.reversed() {
+                list.insertOnTop(TaskItem(caption: caption, section: section, createdAt: now))
+            }
+            lines += cleaned.map { "Added to \(section.title): \($0)" }
+            for id in toComplete {
+                guard let position = list.position(of: id) else { continue }
+                let changed = list.setCompleted(true, at: position, now: now)
+                lines.append("\(changed ? "Completed" : "Already completed"): \(list[position].caption)")
+            }
+            for id in toReopen {
+                guard let position = list.position(of: id) else { continue }
+                let changed = list.setCompleted(false, at: position, now: now)
+                lines.append("\(changed ? "Reopened" : "Already open"): \(list[position].caption)")
+            }
+            for id in toMove {
+                guard let position = list.position(of: id) else { continue }
+                let newPosition = list.moveToOtherSection(at: position, now: now)
+                let task = list[newPosition]
+                lines.append("Moved to \(task.section.title): \(task.caption)")
+            }
+            for id in Set(toDelete) {
+                guard let position = list.position(of: id) else { continue }
+                lines.append("Deleted: \(list.remove(at: position).caption)")
+            }
+            return lines
+        }
+        report.forEach { output.line($0) }
+    }
+
+    mutating func importTasks(from path: String, replacing: Bool) throws {
+        let bytes = try readInput(path)
+        let batch: ImportBatch
+        do {
+            batch = try ImportBatch.parse(bytes)
+        } catch {
+            throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error). Nothing was changed")
+        }
+        let source = "\(batch.format.rawValue) \(path == "-" ? "standard input" : path)"
+        if replacing {
+            let replaced = try store.update { list -> Int in
+                defer { list = TaskList(batch.tasks) }
+                return list.count
+            }
+            output.line(
+                "Replaced \(replaced) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))")
+        } else {
+            let counts = try store.update { list in list.merge(batch) }
+            output.line("Imported from \(source): \(counts)")
+        }
+    }
+
+    mutating func printList(asJSON: Bool) throws {
+        let list = try store.load()
+        if asJSON {
+            output.bytes(StoreDocument.encode(list))
+        } else {
+            ListFormatter.lines(for: list).forEach { output.line($0) }
+        }
+    }
+
+    mutating func export(to path: String) throws {
+        let list = try store.load()
+        if path == "-" {
+            output.bytes(StoreDocument.encode(list))
+        } else {
+            try StoreDocument.export(list, to: path)
+            FileHandle.standardError.write(Data("Exported \(list.count) tasks to \(path)\n".utf8))
+        }
+    }
+
+    private func readInput(_ path: String) throws -> [UInt8] {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw RefusedError(message: "cannot read \(path): \(reason)")
+        }
+    }
+
+    private func quoted(_ text: String) -> String {
+        "'" + String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)) + "'"
+    }
+}
+
+/// Buffered stdout that also takes raw bytes (the JSON document).
+struct StandardOutput {
+    func line(_ text: String) {
+        print(text)
+    }
+
+    func bytes(_ bytes: [UInt8]) {
+        print(String(decoding: bytes, as: UTF8.self), terminator: "")
+    }
+}

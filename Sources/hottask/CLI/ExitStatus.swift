@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The exit codes documented in the README.
+enum ExitStatus {
+    /// The request was refused: a caption the input rule rejects, an unknown task, a bad import.
+    static let refused = ExitCode(1)
+    /// The store could not be read or is damaged; it was left untouched.
+    static let storeUnreadable = ExitCode(2)
+    /// The store could not be written; the previous file is unchanged.
+    static let storeUnwritable = ExitCode(3)
+    /// The terminal UI could not start (no terminal).
+    static let noTerminal = ExitCode(4)
+}

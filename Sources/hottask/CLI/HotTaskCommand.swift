@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import HotTaskCore
+
+@main
+struct HotTaskCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hottask",
+        abstract: "A task list for the terminal: Top Priority, Bonus, and nothing lost.",
+        discussion: """
+            With no options, opens the terminal UI. With options, works as a script-friendly \
+            command. Task numbers come from --list and run on across both sections; an id prefix \
+            of 8 or more characters works too. Numbers refer to the list as it was before the \
+            command ran.
+
+            Examples:
+              hottask --add "Buy milk" --add "Call mum"
+              hottask --add "Read a book" --bonus
+              hottask --list
+              hottask --done 2 --move 1
+              hottask --export backup.json
+              task export | hottask --import -
+              hottask --import backup.json --replace
+
+            The store is $XDG_DATA_HOME/hottask/tasks.json (or ~/.local/share/hottask/tasks.json); \
+            --file or HOTTASK_FILE choose another.
+
+            Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
+            cannot be read or is damaged (it is left untouched), 3 the store cannot be written, \
+            4 the UI needs a terminal, 64 bad options.
+            """,
+        version: HotTaskVersion.current
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Use this store file instead of the default.", valueName: "path"))
+    var file: String?
+
+    @Option(
+        name: .long, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Add a task on top of Top Priority (repeatable).", valueName: "text"))
+    var add: [String] = []
+
+    @Flag(name: .long, help: "With --add: put the new tasks in Bonus instead.")
+    var bonus = false
+
+    @Flag(name: .long, help: "Print the progress summary and both sections, numbered.")
+    var list = false
+
+    @Flag(name: .long, help: "With --list: print the store document as JSON instead.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Mark a task completed (repeatable).", valueName: "n|id"))
+    var done: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Mark a task not completed (repeatable).", valueName: "n|id"))
+    var undone: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Delete a task (repeatable).", valueName: "n|id"))
+    var delete: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Move a task to the other section (repeatable).", valueName: "n|id"))
+    var move: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Write the store document to a file, or - for stdout.", valueName: "path"))
+    var export: String?
+
+    @Option(
+        name: .customLong("import"),
+        help: ArgumentHelp(
+            "Merge tasks from a HotTask or Taskwarrior JSON export (a file, or - for stdin).", valueName: "path"))
+    var importPath: String?
+
+    @Flag(name: .long, help: "With --import: replace the whole list instead of merging.")
+    var replace = false
+
+    var changesTasks: Bool {
+        !add.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
+    }
+
+    var opensUI: Bool {
+        !changesTasks && !list && export == nil && importPath == nil
+    }
+
+    func validate() throws {
+        if bonus && add.isEmpty { throw ValidationError("--bonus goes with --add.") }
+        if json && !list { throw ValidationError("--json goes with --list.") }
+        if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
+        if importPath != nil && changesTasks {
+            throw ValidationError("--import cannot be combined with --add, --done, --undone, --delete or --move.")
+        }
+        if importPath == "-" && export == "-" {
+            throw ValidationError("--import - and --export - cannot both use the terminal streams.")
+        }
+    }
+
+    func run() throws {
+        let store = TaskStore(path: StoreLocation.resolve(file: file, environment: ProcessInfo.processInfo.environment))
+        do {
+            if opensUI {
+                try TerminalApp.run(store: store)
+                return
+            }
+            var commands = CommandLineActions(store: store)
+            if let importPath { try commands.importTasks(from: importPath, replacing: replace) }
+            if changesTasks {
+                try commands.change(
+                    adding: add, section: bonus ? .bonus : .priority, completing: done, reopening: undone,
+                    moving: move, deleting: delete)
+            }
+            if list { try commands.printList(asJSON: json) }
+            if let export { try commands.export(to: export) }
+        } catch let error as StoreError {
+            Self.fail(error.description)
+            switch error.problem {
+            case .unreadable, .invalid: throw ExitStatus.storeUnreadable
+            case .unwritable: throw ExitStatus.storeUnwritable
+            }
+        } catch let error as RefusedError {
+            Self.fail(error.message)
+            throw ExitStatus.refused
+        } catch let error as TerminalUnavailable {
+            Self.fail(error.message)
+            throw ExitStatus.noTerminal
+        }
+    }
+
+    static func fail(_ message: String) {
+        FileHandle.standardError.write(Data("hottask: \(message)\n".utf8))
+    }
+}
+
+/// A request HotTask will not carry out; the message says why. Nothing was changed.
+struct RefusedError: Error {
+    let message: String
+}
+
+/// The UI was asked for where there is no terminal.
+struct TerminalUnavailable: Error {
+    let message: String
+}
+
+enum HotTaskVersion {
+    static let current = "0.1.0"
+}
