@@ -1,0 +1,174 @@
+import HotTaskCore
+
+/// Draws a state into a grid. Pure, and its cost depends on the screen size, not on the number
+/// of tasks: only the rows on screen are looked at.
+public enum AppRender {
+    static let gaugeSegments = 10
+    static let addMarker = "[Add]"
+    static let prompt = "+ "
+
+    public static func render(_ state: AppState, size: Size) -> Grid {
+        var grid = Grid(size: size)
+        let screen = ScreenLayout(size)
+        guard !screen.isTooSmall else {
+            let need = ScreenLayout.minimum
+            grid.put(
+                "Terminal too small (\(size.width)×\(size.height)); HotTask needs \(need.width)×\(need.height)",
+                x: 0, y: 0, style: .warning)
+            return grid
+        }
+        var state = state
+        if state.size != size {
+            state.size = size
+            AppUpdate.keepSelectionInView(&state)
+        }
+        drawTitle(state, screen, &grid)
+        drawInput(state, screen, &grid)
+        grid.put(String(repeating: "─", count: size.width), x: 0, y: screen.ruleRow, style: .rule)
+        drawList(state, screen, &grid)
+        drawFooter(state, screen, &grid)
+        return grid
+    }
+
+    // MARK: Title: name, summary, gauge
+
+    /// The summary matters most: the gauge's bar goes first when space runs out, then its count.
+    private static func drawTitle(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
+        let width = screen.size.width
+        let y = screen.titleRow
+        let progress = Progress(state.tasks)
+        let x = grid.put(" HotTask ", x: 0, y: y, style: .title) + 1
+        let summaryWidth = DisplayWidth.of(progress.summary)
+        let count = progress.total > 0 ? "\(progress.completed)/\(progress.total)" : ""
+        let room = width - x - summaryWidth - 2  // a space before the gauge and one at the edge
+        let countWidth = DisplayWidth.of(count)
+        if !count.isEmpty, room >= countWidth + 1 + gaugeSegments {
+            var filled = (progress.completed * gaugeSegments + progress.total / 2) / progress.total
+            if progress.completed > 0 { filled = max(filled, 1) }
+            var gx = grid.put(count + " ", x: width - 1 - gaugeSegments - countWidth - 1, y: y, style: .plain)
+            gx = grid.put(String(repeating: "▰", count: filled), x: gx, y: y, style: .gaugeDone)
+            grid.put(String(repeating: "▱", count: gaugeSegments - filled), x: gx, y: y, style: .gaugeTodo)
+        } else if !count.isEmpty, room >= countWidth {
+            grid.put(count, x: width - 1 - countWidth, y: y, style: .plain)
+        }
+        grid.put(progress.summary.truncated(toWidth: width - x - 1), x: x, y: y, style: .plain)
+    }
+
+    // MARK: Input row
+
+    private static func drawInput(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
+        let y = screen.inputRow
+        let width = screen.size.width
+        let focused = state.focus == .input
+        let fieldStart = grid.put(prompt, x: 0, y: y, style: focused ? .prompt : .promptInactive)
+        let markerX = width - DisplayWidth.of(addMarker) - 1
+        let fieldEnd = markerX - 1
+        let canAdd = CaptionRule.accepts(state.input.text)
+        grid.put(addMarker, x: markerX, y: y, style: canAdd ? .addEnabled : .addDisabled)
+
+        if state.input.isEmpty {
+            grid.put("Type a new task and press Enter", x: fieldStart, y: y, style: .placeholder, limit: fieldEnd)
+            if focused { grid.cursor = (fieldStart, y) }
+            return
+        }
+        let (first, cursorColumn) = visibleStart(of: state.input, fieldWidth: fieldEnd - fieldStart)
+        grid.put(state.input.characters[first...], x: fieldStart, y: y, style: .plain, limit: fieldEnd)
+        if focused { grid.cursor = (fieldStart + cursorColumn, y) }
+    }
+
+    /// The first character to show so that the cursor stays inside the field, and the cursor's
+    /// column from the field start. The text scrolls sideways only when the cursor would leave.
+    static func visibleStart(of input: LineEditor, fieldWidth: Int) -> (Int, Int) {
+        let characters = input.characters
+        var columnsBeforeCursor = 0
+        for character in characters[..<input.cursor] { columnsBeforeCursor += DisplayWidth.of(character) }
+        var first = 0
+        // Leave one cell for the cursor itself.
+        while columnsBeforeCursor > fieldWidth - 1, first < input.cursor {
+            columnsBeforeCursor -= DisplayWidth.of(characters[first])
+            first += 1
+        }
+        return (first, columnsBeforeCursor)
+    }
+
+    // MARK: List
+
+    private static func drawList(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
+        let layout = state.layout
+        let width = screen.size.width
+        for screenRow in 0..<screen.listHeight {
+            let row = state.scrollOffset + screenRow
+            guard row < layout.rowCount else { break }
+            let y = screen.listTop + screenRow
+            guard y < screen.footerRow else { break }
+            switch layout.content(ofRow: row) {
+            case .header(let section):
+                grid.put("\(section.title) (\(state.tasks.count(in: section)))", x: 0, y: y, style: .header)
+            case .hint(let section):
+                let hint = section == .priority
+                    ? "Nothing here yet — type a task above and press Enter"
+                    : "Nothing here — press m on a task to move it here"
+                grid.put(hint.truncated(toWidth: width - 4), x: 4, y: y, style: .hint)
+            case .spacer:
+                break
+            case .task(let position):
+                drawTask(state.tasks[position], selected: position == state.selection, state.focus, y: y, width: width, &grid)
+            }
+        }
+    }
+
+    private static func drawTask(_ task: TaskItem, selected: Bool, _ focus: Focus, y: Int, width: Int, _ grid: inout Grid) {
+        let style: CellStyle
+        switch (selected, focus, task.completed) {
+        case (true, .list, false): style = .selected
+        case (true, .list, true): style = .selectedDone
+        case (true, .input, _): style = .selectedInactive
+        case (false, _, true): style = .taskDone
+        case (false, _, false): style = .plain
+        }
+        let marker = selected ? "› " : "  "
+        var x = grid.put(marker, x: 0, y: y, style: style)
+        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: style)
+        x = grid.put(task.caption.truncated(toWidth: width - x - 1), x: x, y: y, style: style)
+        if selected { grid.paint(y: y, from: x, to: width, style: style) }
+    }
+
+    // MARK: Footer
+
+    private static let inputKeys: [(String, String)] = [
+        ("Enter", "add"), ("↑↓", "select"), ("PgUp/PgDn", "page"), ("Tab", "list"), ("^C", "quit"),
+    ]
+    private static let listKeys: [(String, String)] = [
+        ("Space", "done"), ("m", "move"), ("d", "delete"), ("↑↓", "select"), ("Tab", "type"), ("q", "quit"),
+    ]
+
+    private static func drawFooter(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
+        let y = screen.footerRow
+        let width = screen.size.width
+        var limit = width
+        if !state.tasks.isEmpty {
+            let position = "\(state.selection + 1)/\(state.tasks.count)"
+            let positionX = width - DisplayWidth.of(position) - 1
+            if positionX > width / 2 {
+                grid.put(position, x: positionX, y: y, style: .footerText)
+                limit = positionX - 1
+            }
+        }
+        if let saveError = state.saveError {
+            grid.put("Not saved: \(saveError)".truncated(toWidth: limit), x: 0, y: y, style: .error, limit: limit)
+            return
+        }
+        if let message = state.message {
+            let style: CellStyle = message.kind == .info ? .info : message.kind == .warning ? .warning : .error
+            grid.put(message.text.truncated(toWidth: limit), x: 0, y: y, style: style, limit: limit)
+            return
+        }
+        var x = 0
+        for (key, action) in state.focus == .input ? inputKeys : listKeys {
+            let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action)
+            guard x + needed <= limit else { break }
+            x = grid.put(key, x: x, y: y, style: .footerKey)
+            x = grid.put(" " + action + "  ", x: x, y: y, style: .footerText, limit: limit)
+        }
+    }
+}

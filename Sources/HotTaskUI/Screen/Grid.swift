@@ -1,0 +1,139 @@
+/// What a cell means; the terminal adapter turns it into colours or attributes.
+public enum CellStyle: UInt8, CaseIterable, Sendable {
+    case plain
+    case title
+    case gaugeDone
+    case gaugeTodo
+    case prompt
+    case promptInactive
+    case placeholder
+    case addEnabled
+    case addDisabled
+    case rule
+    case header
+    case hint
+    case taskDone
+    case selected
+    case selectedDone
+    case selectedInactive
+    case footerKey
+    case footerText
+    case info
+    case warning
+    case error
+}
+
+/// One terminal cell. A wide character sits in its first cell; the cell it covers is a
+/// continuation that the adapter skips.
+public struct Cell: Equatable, Sendable {
+    public var character: Character
+    public var style: CellStyle
+    public var isContinuation: Bool
+
+    public static let blank = Cell(character: " ", style: .plain, isContinuation: false)
+}
+
+/// Terminal size in columns and rows.
+public struct Size: Equatable, Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A frame drawn in memory: what the screen will show, independent of ncurses.
+public struct Grid: Equatable, Sendable {
+    public let size: Size
+    public private(set) var cells: [Cell]
+    /// Where the terminal cursor goes, or nil to hide it.
+    public var cursor: (x: Int, y: Int)? {
+        get { cursorPosition.map { ($0.width, $0.height) } }
+        set { cursorPosition = newValue.map { Size(width: $0.x, height: $0.y) } }
+    }
+    private var cursorPosition: Size?
+
+    public init(size: Size) {
+        self.size = Size(width: max(0, size.width), height: max(0, size.height))
+        cells = Array(repeating: .blank, count: self.size.width * self.size.height)
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        cells[y * size.width + x]
+    }
+
+    /// Writes `text` from column `x` on row `y`, stopping before column `limit` (default: the
+    /// right edge). A wide character that does not fit is replaced by a blank. Returns the
+    /// column after the last one written.
+    @discardableResult
+    public mutating func put<S: Sequence<Character>>(_ text: S, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
+        let end = min(limit ?? size.width, size.width)
+        guard y >= 0, y < size.height else { return x }
+        var column = max(0, x)
+        for character in text {
+            let width = DisplayWidth.of(character)
+            if width == 0 { continue }
+            if column + width > end {
+                while column < end {
+                    cells[y * size.width + column] = Cell(character: " ", style: style, isContinuation: false)
+                    column += 1
+                }
+                break
+            }
+            cells[y * size.width + column] = Cell(character: character, style: style, isContinuation: false)
+            if width == 2 {
+                cells[y * size.width + column + 1] = Cell(character: " ", style: style, isContinuation: true)
+            }
+            column += width
+        }
+        return column
+    }
+
+    /// Gives the cells `x..<limit` of row `y` a style, keeping their characters.
+    public mutating func paint(y: Int, from x: Int, to limit: Int, style: CellStyle) {
+        guard y >= 0, y < size.height else { return }
+        for column in max(0, x)..<max(max(0, x), min(limit, size.width)) {
+            cells[y * size.width + column].style = style
+        }
+    }
+
+    /// The text of row `y`, wide characters once, trailing blanks dropped (for tests and logs).
+    public func line(_ y: Int) -> String {
+        var text = ""
+        for x in 0..<size.width where !self[x, y].isContinuation {
+            text.append(self[x, y].character)
+        }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    /// All rows as text.
+    public var lines: [String] {
+        (0..<size.height).map(line)
+    }
+
+    public static func == (lhs: Grid, rhs: Grid) -> Bool {
+        lhs.size == rhs.size && lhs.cells == rhs.cells && lhs.cursorPosition == rhs.cursorPosition
+    }
+}
+
+extension String {
+    /// The longest prefix that fits in `width` columns, ending in "…" when something was cut.
+    /// Reads no further than the width, so a 100 KB caption costs no more than a short one.
+    public func truncated(toWidth width: Int) -> String {
+        guard width > 0 else { return "" }
+        var used = 0
+        var endWithEllipsis = startIndex  // longest prefix that leaves room for "…"
+        var index = startIndex
+        while index < endIndex {
+            let characterWidth = DisplayWidth.of(self[index])
+            if used + characterWidth > width { return String(self[..<endWithEllipsis]) + "…" }
+            used += characterWidth
+            index = self.index(after: index)
+            if used <= width - 1 { endWithEllipsis = index }
+        }
+        return self
+    }
+}

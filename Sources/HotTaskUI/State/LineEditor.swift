@@ -1,0 +1,75 @@
+/// The new-task input: its text and cursor. Lives in the state, so nothing typed is ever
+/// only in a widget.
+public struct LineEditor: Equatable, Sendable {
+    public private(set) var characters: [Character] = []
+    /// Index into `characters`: the cursor stands before that character.
+    public private(set) var cursor = 0
+
+    public init(_ text: String = "") {
+        characters = Array(text)
+        cursor = characters.count
+    }
+
+    public var text: String { String(characters) }
+    public var isEmpty: Bool { characters.isEmpty }
+
+    /// Inserts at the cursor. A scalar that extends the character before it (a combining
+    /// accent, a ZWJ emoji part, a variation selector, the second half of a flag) joins it,
+    /// because the terminal delivers such characters one scalar at a time.
+    public mutating func insert(_ character: Character) {
+        if cursor > 0 {
+            let joined = String(characters[cursor - 1]) + String(character)
+            if joined.count == 1, let combined = joined.first {
+                characters[cursor - 1] = combined
+                return
+            }
+        }
+        characters.insert(character, at: cursor)
+        cursor += 1
+    }
+
+    public mutating func insert(_ text: String) {
+        text.forEach { insert($0) }
+    }
+
+    public mutating func deleteBackward() {
+        guard cursor > 0 else { return }
+        characters.remove(at: cursor - 1)
+        cursor -= 1
+    }
+
+    public mutating func deleteForward() {
+        guard cursor < characters.count else { return }
+        characters.remove(at: cursor)
+    }
+
+    public mutating func moveLeft() { cursor = max(0, cursor - 1) }
+    public mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
+    public mutating func moveToStart() { cursor = 0 }
+    public mutating func moveToEnd() { cursor = characters.count }
+
+    /// Ctrl-K: deletes from the cursor to the end.
+    public mutating func deleteToEnd() {
+        characters.removeSubrange(cursor...)
+    }
+
+    /// Ctrl-U: deletes from the start to the cursor.
+    public mutating func deleteToStart() {
+        characters.removeSubrange(..<cursor)
+        cursor = 0
+    }
+
+    /// Ctrl-W: deletes the word before the cursor and the spaces after it.
+    public mutating func deleteWordBackward() {
+        var start = cursor
+        while start > 0, characters[start - 1].isWhitespace { start -= 1 }
+        while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
+        characters.removeSubrange(start..<cursor)
+        cursor = start
+    }
+
+    public mutating func clear() {
+        characters.removeAll()
+        cursor = 0
+    }
+}

@@ -1,0 +1,207 @@
+import CNcursesw
+import Foundation
+import HotTaskUI
+
+/// The only code that talks to ncurses: it turns `get_wch` into events and a grid into
+/// screen cells. Everything it draws was decided by `AppRender`.
+final class Curses {
+    private let palette: Palette
+
+    /// Starts curses mode. The caller must call `stop()` on every exit path.
+    init() {
+        Self.chooseUTF8Locale()
+        initscr()
+        raw()  // Ctrl-C, Ctrl-Z and Ctrl-Q arrive as keys; the app decides what they do
+        noecho()
+        nonl()
+        keypad(hc_stdscr(), true)
+        set_escdelay(25)
+        wtimeout(hc_stdscr(), 250)  // wake up to notice signals
+        mousemask(HC_WHEEL_UP | HC_WHEEL_DOWN, nil)
+        palette = Palette()
+    }
+
+    func stop() {
+        curs_set(1)
+        endwin()
+    }
+
+    /// Without a UTF-8 locale, wide characters are drawn as blanks and emoji input is lost.
+    private static func chooseUTF8Locale() {
+        let chosen = setlocale(LC_ALL, "").map { String(cString: $0) } ?? "C"
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        if chosen == "C" || chosen == "POSIX" || codeset.uppercased() != "UTF-8" {
+            setlocale(LC_ALL, "C.UTF-8")
+        }
+    }
+
+    var size: Size {
+        Size(width: Int(getmaxx(hc_stdscr())), height: Int(getmaxy(hc_stdscr())))
+    }
+
+    // MARK: Input
+
+    /// The next event, or nil when the wait timed out or the key means nothing to HotTask.
+    func nextEvent() -> Event? {
+        var character: wint_t = 0
+        let status = get_wch(&character)
+        if status == KEY_CODE_YES {
+            return functionKeyEvent(Int32(character))
+        }
+        guard status == OK else { return nil }
+        return characterEvent(character)
+    }
+
+    private func characterEvent(_ code: wint_t) -> Event? {
+        switch code {
+        case 9: return .keyPressed(.tab)
+        case 10, 13: return .keyPressed(.enter)
+        case 27: return .keyPressed(.escape)
+        case 8, 127: return .keyPressed(.backspace)
+        case 1...26:
+            return .keyPressed(.control(Character(Unicode.Scalar(UInt8(code) + 0x60))))
+        case 0..<32: return nil
+        default:
+            guard let scalar = Unicode.Scalar(code) else { return nil }
+            return .keyPressed(.character(Character(scalar)))
+        }
+    }
+
+    private func functionKeyEvent(_ code: Int32) -> Event? {
+        switch code {
+        case KEY_RESIZE: return .resized(size)
+        case KEY_UP: return .keyPressed(.up)
+        case KEY_DOWN: return .keyPressed(.down)
+        case KEY_LEFT: return .keyPressed(.left)
+        case KEY_RIGHT: return .keyPressed(.right)
+        case KEY_HOME: return .keyPressed(.home)
+        case KEY_END: return .keyPressed(.end)
+        case KEY_PPAGE: return .keyPressed(.pageUp)
+        case KEY_NPAGE: return .keyPressed(.pageDown)
+        case KEY_BACKSPACE: return .keyPressed(.backspace)
+        case KEY_DC: return .keyPressed(.delete)
+        case KEY_ENTER: return .keyPressed(.enter)
+        case KEY_BTAB: return .keyPressed(.backTab)
+        case KEY_MOUSE: return mouseEvent()
+        case KEY_F0 + 1...KEY_F0 + 24: return .keyPressed(.function(Int(code - KEY_F0)))
+        default: return nil
+        }
+    }
+
+    private func mouseEvent() -> Event? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        if event.bstate & HC_WHEEL_UP != 0 { return .wheelScrolled(lines: -3) }
+        if HC_WHEEL_DOWN != 0, event.bstate & HC_WHEEL_DOWN != 0 { return .wheelScrolled(lines: 3) }
+        return nil
+    }
+
+    // MARK: Output
+
+    /// Copies the grid to the screen. Runs of one style are written together; a non-ASCII
+    /// character is written on its own at its own column, so that a width disagreement with
+    /// the terminal cannot shift the rest of the row.
+    func draw(_ grid: Grid, fullRepaint: Bool = false) {
+        if fullRepaint { clearok(hc_stdscr(), true) }
+        werase(hc_stdscr())
+        let width = grid.size.width
+        var run: [wchar_t] = []
+        for y in 0..<grid.size.height {
+            var runStart = 0
+            var runStyle = CellStyle.plain
+            func flush() {
+                guard !run.isEmpty else { return }
+                palette.apply(runStyle)
+                run.append(0)
+                mvaddwstr(Int32(y), Int32(runStart), run)
+                run.removeAll(keepingCapacity: true)
+            }
+            for x in 0..<width {
+                let cell = grid[x, y]
+                if cell.isContinuation { continue }
+                // The bottom-right cell is left alone: writing it scrolls some terminals.
+                if y == grid.size.height - 1 && x == width - 1 { break }
+                let isASCII = cell.character.isASCII
+                if run.isEmpty || cell.style != runStyle || !isASCII {
+                    flush()
+                    runStart = x
+                    runStyle = cell.style
+                }
+                run.append(contentsOf: cell.character.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
+                if !isASCII { flush() }
+            }
+            flush()
+        }
+        palette.apply(.plain)
+        if let cursor = grid.cursor {
+            curs_set(1)
+            move(Int32(cursor.y), Int32(cursor.x))
+        } else {
+            curs_set(0)
+        }
+        refresh()
+    }
+}
+
+/// Cell styles as colours, or as attributes alone when the terminal has no colours or
+/// NO_COLOR is set (https://no-color.org).
+private struct Palette {
+    private var looks: [CellStyle: (attributes: attr_t, pair: Int16)] = [:]
+
+    init() {
+        let wantsColor = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let usesColor = wantsColor && has_colors()
+        if usesColor {
+            start_color()
+            use_default_colors()
+        }
+        var nextPair: Int16 = 1
+        for style in CellStyle.allCases {
+            let look = Self.look(of: style)
+            var pair: Int16 = 0
+            if usesColor, look.foreground != nil || look.background != nil {
+                init_pair(nextPair, look.foreground ?? -1, look.background ?? -1)
+                pair = nextPair
+                nextPair += 1
+            }
+            looks[style] = (usesColor ? look.attributes : look.monochrome, pair)
+        }
+    }
+
+    func apply(_ style: CellStyle) {
+        let look = looks[style] ?? (HC_A_NORMAL, 0)
+        attr_set(look.attributes, look.pair, nil)
+    }
+
+    private struct Look {
+        var attributes: attr_t = HC_A_NORMAL
+        var foreground: Int16?
+        var background: Int16?
+        /// What stands in for the colours on a terminal without them.
+        var monochrome: attr_t = HC_A_NORMAL
+    }
+
+    private static func look(of style: CellStyle) -> Look {
+        let red = Int16(COLOR_RED), green = Int16(COLOR_GREEN), yellow = Int16(COLOR_YELLOW)
+        let blue = Int16(COLOR_BLUE), magenta = Int16(COLOR_MAGENTA), cyan = Int16(COLOR_CYAN)
+        let black = Int16(COLOR_BLACK), white = Int16(COLOR_WHITE)
+        switch style {
+        case .plain: return Look()
+        case .title: return Look(attributes: HC_A_BOLD, foreground: black, background: cyan, monochrome: HC_A_REVERSE)
+        case .gaugeDone: return Look(foreground: green, monochrome: HC_A_BOLD)
+        case .gaugeTodo: return Look(attributes: HC_A_DIM, monochrome: HC_A_DIM)
+        case .prompt: return Look(attributes: HC_A_BOLD, foreground: cyan, monochrome: HC_A_BOLD)
+        case .promptInactive, .placeholder, .addDisabled, .rule, .hint, .taskDone, .footerText:
+            return Look(attributes: HC_A_DIM, monochrome: HC_A_DIM)
+        case .addEnabled: return Look(attributes: HC_A_BOLD, foreground: green, monochrome: HC_A_BOLD)
+        case .header: return Look(attributes: HC_A_BOLD, foreground: magenta, monochrome: HC_A_BOLD | HC_A_UNDERLINE)
+        case .selected: return Look(attributes: HC_A_BOLD, foreground: white, background: blue, monochrome: HC_A_REVERSE)
+        case .selectedDone: return Look(attributes: HC_A_DIM, foreground: white, background: blue, monochrome: HC_A_REVERSE | HC_A_DIM)
+        case .selectedInactive: return Look(attributes: HC_A_BOLD, monochrome: HC_A_BOLD)
+        case .footerKey: return Look(attributes: HC_A_BOLD, foreground: cyan, monochrome: HC_A_BOLD)
+        case .info: return Look(foreground: green, monochrome: HC_A_BOLD)
+        case .warning: return Look(attributes: HC_A_BOLD, foreground: yellow, monochrome: HC_A_BOLD)
+        case .error: return Look(attributes: HC_A_BOLD, foreground: red, monochrome: HC_A_BOLD | HC_A_REVERSE)
+        }
+    }
+}
