@@ -129,11 +129,21 @@ extension String {
         var index = startIndex
         while index < endIndex {
             let characterWidth = DisplayWidth.of(self[index])
-            if used + characterWidth > width { return String(self[..<endWithEllipsis]) + "…" }
+            if used + characterWidth > width {
+                return String(self[..<endWithEllipsis]).trimmingTrailingSpaces() + "…"
+            }
             used += characterWidth
             index = self.index(after: index)
             if used <= width - 1 { endWithEllipsis = index }
         }
         return self
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
     }
 }

@@ -1,0 +1,176 @@
+import HotTaskCore
+import Testing
+
+@testable import HotTaskUI
+
+@Suite("Scrolling and selecting, from the input and from the list")
+struct ListNavigationTests {
+    @Test func upAndDownInTheInputMoveTheSelectionAndKeepTheText() {
+        var state = makeState(makeList(priority: numberedTasks(3), bonus: ["B"]))
+        state.type("half typed")
+        state.press(.left, .left)
+        state.press(.down, .down, .down)
+        #expect(state.selection == 3)
+        #expect(state.focus == .input)
+        #expect(state.input.text == "half typed")
+        #expect(state.input.cursor == 8)
+        state.press(.up)
+        #expect(state.selection == 2)
+        state.press(.down, .down, .down)
+        #expect(state.selection == 3, "the selection stops at the last task")
+    }
+
+    @Test func pageDownScrollsAThousandTasksWhileTyping() {
+        var state = makeState(makeList(priority: numberedTasks(1_000)))
+        state.type("waiting")
+        for _ in 0..<10 { state.press(.pageDown) }
+        #expect(state.selection == 10 * (state.screen.listHeight - 1))
+        #expect(state.selectionIsVisible)
+        #expect(state.scrollOffset > 0)
+        #expect(state.input.text == "waiting")
+        state.press(.pageUp)
+        #expect(state.selectionIsVisible)
+    }
+
+    @Test func listKeysMoveTheSelection() {
+        var state = makeState(makeList(priority: numberedTasks(50), bonus: ["B1", "B2"]))
+        state.press(.tab)
+        #expect(state.focus == .list)
+        state.press(.character("j"), .character("j"), .character("k"))
+        #expect(state.selection == 1)
+        state.press(.character("G"))
+        #expect(state.selection == 51)
+        #expect(state.selectionIsVisible)
+        state.press(.character("g"))
+        #expect(state.selection == 0)
+        #expect(state.scrollOffset == 0, "the first task shows its section header")
+        state.press(.end)
+        #expect(state.selection == 51)
+        state.press(.home)
+        #expect(state.selection == 0)
+        state.press(.pageDown)
+        #expect(state.selection == state.screen.listHeight - 1)
+    }
+
+    @Test func theWheelScrollsTheViewAndTheSelectionFollowsOnlyWhenItWouldLeave() {
+        var state = makeState(makeList(priority: numberedTasks(100)))
+        state.press(.down, .down, .down, .down, .down)
+        _ = AppUpdate.update(&state, .wheelScrolled(lines: 3), now: testNow)
+        #expect(state.scrollOffset == 3)
+        #expect(state.selection == 5, "still on screen, so the selection stays")
+        _ = AppUpdate.update(&state, .wheelScrolled(lines: 30), now: testNow)
+        #expect(state.scrollOffset == 33)
+        #expect(state.selectionIsVisible)
+        _ = AppUpdate.update(&state, .wheelScrolled(lines: -1_000), now: testNow)
+        #expect(state.scrollOffset == 0)
+        #expect(state.selectionIsVisible)
+    }
+
+    @Test func resizeKeepsTextCursorSelectionAndShowsTheSelection() {
+        var state = makeState(makeList(priority: numberedTasks(200)))
+        state.type("keep me")
+        state.press(.left)
+        for _ in 0..<30 { state.press(.down) }
+        _ = AppUpdate.update(&state, .resized(Size(width: 40, height: 12)), now: testNow)
+        #expect(state.input.text == "keep me")
+        #expect(state.input.cursor == 6)
+        #expect(state.selection == 30)
+        #expect(state.selectionIsVisible)
+        _ = AppUpdate.update(&state, .resized(Size(width: 120, height: 50)), now: testNow)
+        #expect(state.selection == 30)
+        #expect(state.selectionIsVisible)
+    }
+
+    @Test func theSelectionStaysInViewThroughAnyKeys() {
+        var generator = SeededGenerator(seed: 42)
+        let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .tab, .character("m"), .character("x"), .character("d")]
+        var state = makeState(makeList(priority: numberedTasks(300), bonus: numberedTasks(40)))
+        state.press(.tab)
+        for _ in 0..<2_000 {
+            state.press(keys.randomElement(using: &generator)!)
+            #expect(state.selectionIsVisible)
+            #expect(state.tasks.isEmpty || state.selection < state.tasks.count)
+        }
+    }
+}
+
+@Suite("Changing tasks from the list")
+struct ListActionTests {
+    @Test func spaceAndXToggleCompletedAndSave() {
+        var state = makeState(makeList(priority: ["A", "B"]))
+        state.press(.tab, .down)
+        var effects = state.press(.character(" "))
+        #expect(state.tasks[1].completed)
+        #expect(state.tasks[1].completedAt == testNow)
+        #expect(effects == [.save(state.tasks)])
+        effects = state.press(.character("x"))
+        #expect(!state.tasks[1].completed)
+        #expect(effects == [.save(state.tasks)])
+    }
+
+    @Test func mMovesToTheOtherSectionAndTheSelectionFollows() {
+        var state = makeState(makeList(priority: ["A", "B"], bonus: ["C"]))
+        state.press(.tab)
+        let effects = state.press(.character("m"))
+        #expect(state.tasks.priority.map(\.caption) == ["B"])
+        #expect(state.tasks.bonus.map(\.caption) == ["A", "C"])
+        #expect(state.selectedTask?.caption == "A")
+        #expect(effects == [.save(state.tasks)])
+        #expect(state.message?.text == "Moved “A” to Bonus")
+    }
+
+    @Test(arguments: [Key.character("d"), .delete])
+    func deleteRemovesTheSelectedTaskAndKeepsASelection(key: Key) {
+        var state = makeState(makeList(priority: ["A", "B", "C"]))
+        state.press(.tab, .end)
+        let effects = state.press(key)
+        #expect(state.tasks.all.map(\.caption) == ["A", "B"])
+        #expect(state.selection == 1)
+        #expect(effects == [.save(state.tasks)])
+        #expect(state.message?.text == "Deleted “C”")
+    }
+
+    @Test func actionsOnAnEmptyListDoNothing() {
+        var state = makeState()
+        state.press(.tab)
+        #expect(state.press(.character(" "), .character("m"), .character("d"), .down, .end).isEmpty)
+        #expect(state.selection == 0)
+    }
+
+    @Test(arguments: [Key.tab, .character("i"), .enter, .escape])
+    func keysThatReturnToTheInput(key: Key) {
+        var state = makeState(makeList(priority: ["A"]))
+        state.type("draft")
+        state.press(.tab)
+        state.press(key)
+        #expect(state.focus == .input)
+        #expect(state.input.text == "draft")
+    }
+
+    @Test func lettersInTheListDoNotLeakIntoTheInput() {
+        var state = makeState(makeList(priority: ["A"]))
+        state.press(.tab, .character("z"))
+        #expect(state.input.isEmpty)
+        #expect(state.message?.text == "Press i or Tab to type a new task")
+    }
+
+    @Test func quittingAndSuspending() {
+        var state = makeState(makeList(priority: ["A"]))
+        #expect(state.press(.control("c")) == [.quit])
+        #expect(state.press(.control("q")) == [.quit])
+        #expect(state.press(.control("z")) == [.suspend])
+        #expect(state.press(.character("q")).isEmpty, "q is a letter while typing")
+        state.press(.tab)
+        #expect(state.press(.character("q")) == [.quit])
+        #expect(state.press(.control("c")) == [.quit])
+    }
+
+    @Test func aFailedSaveStaysOnScreenUntilASaveWorks() {
+        var state = makeState(makeList(priority: ["A"]))
+        _ = AppUpdate.update(&state, .saveFailed(reason: "No space left on device"), now: testNow)
+        state.press(.down)
+        #expect(state.saveError == "No space left on device")
+        _ = AppUpdate.update(&state, .saveSucceeded, now: testNow)
+        #expect(state.saveError == nil)
+    }
+}

@@ -1,0 +1,150 @@
+import HotTaskCore
+import Testing
+
+@testable import HotTaskUI
+
+/// Compares the rendered rows with the expected screen, naming the first row that differs.
+func expectScreen(_ state: AppState, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    let lines = AppRender.render(state, size: state.size).lines
+    #expect(lines.count == expected.count, sourceLocation: sourceLocation)
+    for (row, (actual, wanted)) in zip(lines, expected).enumerated() where actual != wanted {
+        Issue.record("row \(row):\n  got:  |\(actual)|\n  want: |\(wanted)|", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("The screen at 80×24")
+struct ScreenTests {
+    let blank = ""
+
+    @Test func anEmptyListInvitesTheFirstTask() {
+        expectScreen(makeState(), [
+            " HotTask  It's lonely here - add some tasks!",
+            "+ Type a new task and press Enter                                         [Add]",
+            String(repeating: "─", count: 80),
+            "Top Priority (0)",
+            "    Nothing here yet — type a task above and press Enter",
+            blank,
+            "Bonus (0)",
+            "    Nothing here — press m on a task to move it here",
+        ] + Array(repeating: blank, count: 15) + [
+            "Enter add  ↑↓ select  PgUp/PgDn page  Tab list  ^C quit",
+        ])
+    }
+
+    @Test func sectionsProgressGaugeAndTheTypedText() {
+        var state = makeState(makeList(priority: ["Buy milk", "Call mum"], bonus: ["Read a book"], completed: ["Buy milk"]))
+        state.type("Walk the dog 🐕")
+        expectScreen(state, [
+            " HotTask  1 down 2 to go!                                        1/3 ▰▰▰▱▱▱▱▱▱▱",
+            "+ Walk the dog 🐕                                                         [Add]",
+            String(repeating: "─", count: 80),
+            "Top Priority (2)",
+            "› [x] Buy milk",
+            "  [ ] Call mum",
+            blank,
+            "Bonus (1)",
+            "  [ ] Read a book",
+        ] + Array(repeating: blank, count: 14) + [
+            "Enter add  ↑↓ select  PgUp/PgDn page  Tab list  ^C quit                     1/3",
+        ])
+        let grid = AppRender.render(state, size: state.size)
+        #expect(grid.cursor?.x == 2 + 15, "after 'Walk the dog 🐕': 13 columns and a 2-column emoji")
+        #expect(grid.cursor?.y == 1)
+    }
+
+    @Test func theAddMarkerLightsOnlyForTextThatWouldBeAdded() {
+        var state = makeState()
+        func markerStyle() -> CellStyle { AppRender.render(state, size: state.size)[75, 1].style }
+        #expect(markerStyle() == .addDisabled)
+        state.type("   ")
+        #expect(markerStyle() == .addDisabled)
+        state.type("x")
+        #expect(markerStyle() == .addEnabled)
+    }
+
+    @Test func styleShowsSelectionFocusAndCompletion() {
+        var state = makeState(makeList(priority: ["Open", "Done"], completed: ["Done"]))
+        var grid = AppRender.render(state, size: state.size)
+        #expect(grid[6, 4].style == .selectedInactive, "selection is shown softly while typing")
+        #expect(grid[6, 5].style == .taskDone)
+        state.press(.tab)
+        grid = AppRender.render(state, size: state.size)
+        #expect(grid[6, 4].style == .selected)
+        #expect(grid[79, 4].style == .selected, "the highlight spans the row")
+        #expect(grid.cursor == nil, "no cursor in the input while the list has focus")
+        #expect(grid[0, 1].style == .promptInactive)
+    }
+
+    @Test func longCaptionsAreCutAtTheWidthWithAnEllipsis() {
+        let long = String(repeating: "word ", count: 30) + "end"
+        let wide = String(repeating: "漢", count: 50)
+        let state = makeState(makeList(priority: [long, wide]))
+        let lines = AppRender.render(state, size: state.size).lines
+        #expect(lines[4].hasSuffix("…"))
+        #expect(DisplayWidth.of(lines[4]) == 79)
+        #expect(lines[5].hasSuffix("…"))
+        #expect(DisplayWidth.of(lines[5]) <= 79)
+        #expect(!lines[5].contains("end"))
+    }
+
+    @Test func wideCharactersTakeTwoCells() {
+        let state = makeState(makeList(priority: ["日本 🥛 ok"]))
+        let grid = AppRender.render(state, size: state.size)
+        #expect(grid[6, 4].character == "日")
+        #expect(grid[7, 4].isContinuation)
+        #expect(grid[8, 4].character == "本")
+        #expect(grid[11, 4].character == "🥛")
+        #expect(grid[12, 4].isContinuation)
+        #expect(grid[14, 4].character == "o")
+    }
+
+    @Test func longInputScrollsSidewaysAndKeepsTheCursorVisible() {
+        var state = makeState()
+        let text = (1...40).map { "w\($0)" }.joined(separator: " ")
+        state.type(text)
+        var grid = AppRender.render(state, size: state.size)
+        let fieldEnd = 80 - 6 - 1
+        #expect(grid.cursor!.x < fieldEnd)
+        #expect(grid.line(1).contains("w40"))
+        #expect(!grid.line(1).contains("w1 "))
+        state.press(.home)
+        grid = AppRender.render(state, size: state.size)
+        #expect(grid.cursor!.x == 2)
+        #expect(grid.line(1).hasPrefix("+ w1 w2"))
+    }
+
+    @Test func aThousandTasksDrawOnlyWhatFitsAndTheInputStays() {
+        var state = makeState(makeList(priority: numberedTasks(1_000)))
+        state.type("half typed")
+        for _ in 0..<30 { state.press(.pageDown) }
+        let lines = AppRender.render(state, size: state.size).lines
+        #expect(lines[1].hasPrefix("+ half typed"))
+        #expect(lines.contains("› [ ] Task \(state.selection + 1)"))
+        #expect(lines[23].hasSuffix("\(state.selection + 1)/1000"))
+    }
+
+    @Test(arguments: [Size(width: 23, height: 24), Size(width: 80, height: 5), Size(width: 1, height: 1), Size(width: 0, height: 0)])
+    func aTooSmallTerminalGetsOneClearLine(size: Size) {
+        var state = makeState(makeList(priority: ["A"]), size: size)
+        state.type("kept")
+        let grid = AppRender.render(state, size: size)
+        if size.height > 0 {
+            #expect("Terminal too small (\(size.width)×\(size.height)); HotTask needs 24×6".hasPrefix(grid.line(0)))
+        }
+        #expect(grid.cursor == nil)
+        #expect(state.input.text == "kept")
+    }
+
+    @Test func theSmallestSupportedSizeStillShowsInputListAndFooter() {
+        var state = makeState(makeList(priority: ["A task"], bonus: ["B"]), size: Size(width: 24, height: 6))
+        state.type("typing")
+        expectScreen(state, [
+            " HotTask  Get started…",
+            "+ typing          [Add]",
+            String(repeating: "─", count: 24),
+            "Top Priority (1)",
+            "› [ ] A task",
+            "Enter add           1/2",
+        ])
+    }
+}
