@@ -1,0 +1,46 @@
+# HotTask: `make run` opens the app, `make test` runs every test. Both install the system
+# packages they need first (libncurses-dev; tmux for the end-to-end tests).
+SWIFT ?= swift
+PREFIX ?= /usr/local
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+ARGS ?=
+
+.PHONY: all deps build debug run test install uninstall clean
+
+all: build
+
+# apt-get only for what is missing; sudo only when not root.
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "error: Swift 6 is needed (https://swift.org/install); 'swift' is not on PATH" >&2; exit 1; }
+	@missing=""; \
+	[ -f /usr/include/ncursesw/curses.h ] || missing="$$missing libncurses-dev"; \
+	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release
+
+debug: deps
+	$(SWIFT) build
+
+# `make run ARGS="--list"` passes options through.
+run: build
+	.build/release/hottask $(ARGS)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+install: build
+	install -d "$(BINDIR)"
+	install -m 755 .build/release/hottask "$(BINDIR)/hottask"
+
+uninstall:
+	rm -f "$(BINDIR)/hottask"
+
+clean:
+	rm -rf .build

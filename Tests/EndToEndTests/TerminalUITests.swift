@@ -1,0 +1,131 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+/// The real binary driven in tmux, as a person would use it.
+@Suite("Terminal UI in tmux", .serialized)
+struct TerminalUITests {
+    private func storedCaptions(_ session: TmuxSession) throws -> [String] {
+        try TaskStore(path: session.storePath).load().all.map(\.caption)
+    }
+
+    @Test func typingAndEnterPutsTheTaskOnTopAndIntoTheFile() throws {
+        let session = try TmuxSession(seededTasks: 2)
+        session.waitForText("Task 2")
+        session.type("  Buy milk  ")
+        session.waitForText("+   Buy milk")
+        session.press("Enter")
+        session.waitForText("› [ ] Buy milk")
+        session.waitForStore("hold Buy milk") { $0.contains("\"Buy milk\"") }
+        #expect(try storedCaptions(session) == ["Buy milk", "Task 1", "Task 2"])
+        let screen = session.waitForText("Type a new task")
+        #expect(screen.contains("Get started - 3 to go!"))
+    }
+
+    @Test func whitespaceOnlyIsRefusedAndNothingIsSaved() throws {
+        let session = try TmuxSession(seededTasks: 1)
+        let before = try Data(contentsOf: URL(fileURLWithPath: session.storePath))
+        session.waitForText("Task 1")
+        session.type("    ")
+        session.press("Enter")
+        session.waitForText("Nothing to add — type a task first")
+        session.press("C-c")
+        session.waitForText("exited with 0")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: session.storePath)) == before)
+    }
+
+    @Test func theListScrollsWhileTheInputKeepsWhatWasTyped() throws {
+        let session = try TmuxSession(seededTasks: 200)
+        session.waitForText("Task 1")
+        session.type("half typed")
+        session.press("PageDown", "PageDown", "Down", "Down")
+        let screen = session.waitForScreen("the selection to reach Task 41") { $0.contains("› [ ] Task 41") }
+        #expect(!screen.contains("Task 1\n"), "the top of the list has scrolled away")
+        #expect(screen.contains("+ half typed"))
+        #expect(screen.contains("41/200"))
+        session.type(" more")
+        session.waitForText("+ half typed more")
+        session.press("Enter")
+        session.waitForStore("hold the typed task") { $0.contains("half typed more") }
+        session.waitForText("› [ ] half typed more")
+    }
+
+    @Test func resizingKeepsTheInputRowAndItsText() throws {
+        let session = try TmuxSession(seededTasks: 30)
+        session.waitForText("Task 1")
+        session.type("still here")
+        session.press("Down", "Down", "Down")
+        session.resize(width: 40, height: 12)
+        let small = session.waitForScreen("a 40-column layout") { $0.contains("+ still here") && $0.contains("[Add]") && $0.contains("4/30") }
+        #expect(small.components(separatedBy: "\n").allSatisfy { $0.count <= 40 })
+        #expect(small.contains("› [ ] Task 4"))
+        session.resize(width: 20, height: 5)
+        session.waitForText("Terminal too small")
+        session.resize(width: 100, height: 30)
+        session.waitForScreen("the input back after a tiny window") { $0.contains("+ still here") && $0.contains("› [ ] Task 4") }
+    }
+
+    @Test func emojiAndWideTextAreShownAndSaved() throws {
+        let session = try TmuxSession()
+        session.waitForText("It's lonely here")
+        session.type("Buy milk 🥛 牛乳")
+        session.waitForText("+ Buy milk 🥛 牛乳")
+        session.press("Enter")
+        session.waitForText("› [ ] Buy milk 🥛 牛乳")
+        session.waitForStore("hold the emoji caption") { $0.contains("Buy milk 🥛 牛乳") }
+        #expect(try storedCaptions(session) == ["Buy milk 🥛 牛乳"])
+    }
+
+    @Test func listKeysCompleteMoveAndDeleteAndEveryChangeIsSaved() throws {
+        let session = try TmuxSession(seededTasks: 3)
+        session.waitForText("Task 3")
+        session.press("Tab", "Space")
+        session.waitForText("› [x] Task 1")
+        session.waitForStore("mark Task 1 completed") { $0.contains("\"completed\": true") }
+        session.press("Down", "m")
+        session.waitForText("Moved “Task 2” to Bonus")
+        session.waitForStore("put Task 2 in Bonus") { $0.contains("\"bonus\"") }
+        session.press("Up", "d")
+        session.waitForText("Deleted “Task 3”")
+        session.waitForStore("drop Task 3") { !$0.contains("Task 3") }
+        let list = try TaskStore(path: session.storePath).load()
+        #expect(list.priority.map(\.caption) == ["Task 1"])
+        #expect(list.bonus.map(\.caption) == ["Task 2"])
+        session.waitForText("1 down 1 to go!")
+    }
+
+    @Test func ctrlCLeavesARestoredTerminal() throws {
+        let session = try TmuxSession()
+        session.waitForText("It's lonely here")
+        session.press("C-c")
+        let screen = session.waitForText("exited with 0")
+        #expect(screen.contains("icanon") && !screen.contains("-icanon"))
+        #expect(screen.contains("echo") && !screen.contains("-echo"))
+    }
+
+    @Test(arguments: ["TERM", "HUP"])
+    func terminationSignalsRestoreTheTerminal(signal: String) throws {
+        let session = try TmuxSession()
+        session.waitForText("It's lonely here")
+        let kill = Process()
+        kill.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        kill.arguments = ["pkill", "-\(signal)", "-f", "--", "--file \(session.storePath)"]
+        try kill.run()
+        kill.waitUntilExit()
+        let screen = session.waitForText("exited with")
+        #expect(screen.contains("icanon") && !screen.contains("-icanon"))
+    }
+
+    @Test(arguments: ["xterm-256color", "screen", "linux", "vt100"])
+    func worksUnderCommonTerminalTypes(term: String) throws {
+        let session = try TmuxSession(seededTasks: 2, term: term, environment: ["NO_COLOR": term == "vt100" ? "1" : ""])
+        session.waitForText("Task 2")
+        session.type("typed")
+        session.press("Enter")
+        session.waitForText("› [ ] typed")
+        session.press("C-q")
+        session.waitForText("exited with 0")
+        #expect(try storedCaptions(session) == ["typed", "Task 1", "Task 2"])
+    }
+}
