@@ -1,0 +1,567 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+/// Runs the built `hottask` binary on a temporary store, as a script would.
+@Suite("hottask command line")
+struct CommandLineTests {
+    let folder = TemporaryFolder()
+
+    private var store: String { folder.storePath }
+
+    /// Runs `hottask --file <store> args...`.
+    private func hottask(
+        _ args: String..., stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (status: Int32, stdout: String, stderr: String) {
+        runHotTask(["--file", store] + args, stdin: stdin, sourceLocation: sourceLocation)
+    }
+
+    /// Writes `list` as the store file.
+    private func seed(_ list: TaskList = Fixtures.sampleList()) {
+        folder.write(StoreDocument.encode(list), to: "tasks.json")
+    }
+
+    /// The store file as the raw JSON value, without HotTask's own cleaning on load.
+    private func rawTasks() throws -> [[String: JSONValue]] {
+        let bytes = try #require(fileBytes(store), "no store file at \(store)")
+        guard case .object(let root) = try JSONParser.parse(bytes), case .array(let tasks)? = root["tasks"] else {
+            Issue.record("the store is not a document with a tasks array")
+            return []
+        }
+        return tasks.map { task in
+            guard case .object(let fields) = task else { return [:] }
+            return fields
+        }
+    }
+
+    /// The store file decoded.
+    private func stored() throws -> TaskList {
+        try StoreDocument.decode(try #require(fileBytes(store), "no store file at \(store)"))
+    }
+
+    private func captions(_ section: Section) throws -> [String] {
+        try stored().tasks(in: section).map(\.caption)
+    }
+
+    // MARK: Adding
+
+    @Test("--add trims the caption before storing it")
+    func addTrims() throws {
+        let run = hottask("--add", "  Buy milk  ")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Added to Top Priority: Buy milk\n")
+        let tasks = try rawTasks()
+        #expect(tasks.count == 1)
+        #expect(tasks.first?["caption"] == .string("Buy milk"))
+        #expect(tasks.first?["section"] == .string("priority"))
+        #expect(tasks.first?["completed"] == .bool(false))
+    }
+
+    @Test("--add of only whitespace is refused and changes nothing")
+    func addEmpty() throws {
+        seed()
+        let before = fileBytes(store)
+        let run = hottask("--add", "   ")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("empty"), "\(run.stderr)")
+        #expect(run.stdout == "")
+        #expect(fileBytes(store) == before)
+    }
+
+    @Test("--add of more than 1000 characters is refused with the length")
+    func addTooLong() {
+        seed()
+        let before = fileBytes(store)
+        let run = hottask("--add", String(repeating: "x", count: 1001))
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("1001"))
+        #expect(fileBytes(store) == before)
+    }
+
+    @Test("processes adding at the same time lose nothing")
+    func concurrentAdds() async throws {
+        let store = self.store
+        let statuses = await withTaskGroup(of: Int32.self) { group in
+            for number in 1...8 {
+                group.addTask { runHotTask(["--file", store, "--add", "Task \(number)"]).status }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 0, count: 8))
+        #expect(try Set(captions(.priority)) == Set((1...8).map { "Task \($0)" }))
+    }
+
+    @Test("a refused --add does not create a store")
+    func addEmptyNoStore() {
+        let run = hottask("--add", "\t\n", "--add", "fine")
+        #expect(run.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    @Test("--add A --add B puts them on top, in order")
+    func addOrder() throws {
+        seed()
+        let run = hottask("--add", "A", "--add", "B")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Added to Top Priority: A\nAdded to Top Priority: B\n")
+        #expect(try captions(.priority) == ["A", "B", "Buy milk", "Call mum"])
+        #expect(try captions(.bonus) == ["Read a book"])
+    }
+
+    @Test("--bonus puts new tasks on top of Bonus")
+    func addBonus() throws {
+        seed()
+        let run = hottask("--add", "Someday", "--bonus")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Added to Bonus: Someday\n")
+        #expect(try captions(.bonus) == ["Someday", "Read a book"])
+        #expect(try captions(.priority) == ["Buy milk", "Call mum"])
+    }
+
+    @Test("a caption starting with a dash is a caption")
+    func addDash() throws {
+        let run = hottask("--add", "--list")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try captions(.priority) == ["--list"])
+    }
+
+    @Test("escape sequences never reach the store")
+    func addEscapes() throws {
+        let run = hottask("--add", "\u{1B}[31mred\u{1B}[0m\u{202E}")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try rawTasks().first?["caption"] == .string("[31mred[0m"))
+    }
+
+    @Test("the store is written with mode 0600 and no temp files are left")
+    func storeFile() throws {
+        _ = hottask("--add", "One")
+        _ = hottask("--add", "Two")
+        let attributes = try FileManager.default.attributesOfItem(atPath: store)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(folder.contents().filter { $0.contains("tmp") } == [])
+    }
+
+    // MARK: Listing
+
+    @Test("--list shows the summary and both sections, numbered")
+    func list() {
+        seed()
+        let run = hottask("--list")
+        #expect(run.status == 0)
+        #expect(
+            run.stdout == """
+                1 down 2 to go!
+
+                Top Priority (2)
+                  1. [ ] Buy milk
+                  2. [x] Call mum
+                Bonus (1)
+                  3. [ ] Read a book
+
+                """)
+    }
+
+    @Test("--list of a missing store is lonely and creates nothing")
+    func listEmpty() {
+        let run = hottask("--list")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("It's lonely here - add some tasks!\n"))
+        #expect(run.stdout.contains("Top Priority (0)\n"))
+        #expect(run.stdout.contains("Bonus (0)\n"))
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    @Test("--list numbers are padded when there are ten or more")
+    func listPadding() {
+        seed(TaskList((1...10).map { Fixtures.task("T\($0)", id: $0) }))
+        let run = hottask("--list")
+        #expect(run.stdout.contains("\n   1. [ ] T1\n"))
+        #expect(run.stdout.contains("\n  10. [ ] T10\n"))
+    }
+
+    @Test("--list --json prints the store document")
+    func listJSON() {
+        seed()
+        let run = hottask("--list", "--json")
+        #expect(run.status == 0)
+        #expect(Array(run.stdout.utf8) == fileBytes(store))
+    }
+
+    // MARK: Changing tasks
+
+    /// The handle of sample task `number` (1...3) as a list number or as an id prefix.
+    static func handle(_ number: Int, byID: Bool) -> String {
+        byID ? String(Fixtures.id(number).uuidString.lowercased().prefix(8)) : String(number)
+    }
+
+    @Test("--done and --undone", arguments: [false, true])
+    func doneUndone(byID: Bool) throws {
+        seed()
+        let run = hottask("--done", Self.handle(1, byID: byID), "--undone", Self.handle(2, byID: byID))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Completed: Buy milk\nReopened: Call mum\n")
+        let list = try stored()
+        #expect(list.all.map(\.caption) == ["Buy milk", "Call mum", "Read a book"])
+        #expect(list[0].completed)
+        #expect(list[0].completedAt != nil)
+        #expect(!list[1].completed)
+        #expect(list[1].completedAt == nil)
+    }
+
+    @Test("--done on a completed task says so and keeps it completed")
+    func doneTwice() throws {
+        seed()
+        let before = fileBytes(store)
+        let run = hottask("--done", "2")
+        #expect(run.status == 0)
+        #expect(run.stdout == "Already completed: Call mum\n")
+        #expect(fileBytes(store) == before)
+    }
+
+    @Test("--move puts the task on top of the other section", arguments: [false, true])
+    func move(byID: Bool) throws {
+        seed()
+        let run = hottask("--move", Self.handle(3, byID: byID))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Moved to Top Priority: Read a book\n")
+        #expect(try captions(.priority) == ["Read a book", "Buy milk", "Call mum"])
+        #expect(try captions(.bonus) == [])
+    }
+
+    @Test("--delete removes the task", arguments: [false, true])
+    func delete(byID: Bool) throws {
+        seed()
+        let run = hottask("--delete", Self.handle(2, byID: byID))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Deleted: Call mum\n")
+        #expect(try stored().all.map(\.caption) == ["Buy milk", "Read a book"])
+        #expect(try stored().completedCount == 0)
+    }
+
+    @Test("deleting several tasks reports them in the order given")
+    func deleteOrder() {
+        seed(TaskList((1...8).map { Fixtures.task("T\($0)", id: $0) }))
+        let run = hottask("--delete", "1", "--delete", "2", "--delete", "3", "--delete", "4",
+                          "--delete", "5", "--delete", "6", "--delete", "7", "--delete", "8")
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").count == 8)
+        withKnownIssue("--delete iterates a Set, so its lines come out in a random order") {
+            #expect(run.stdout == (1...8).map { "Deleted: T\($0)\n" }.joined())
+        }
+    }
+
+    @Test("numbers refer to the list as it was before the command")
+    func numbersBeforeChange() throws {
+        seed()
+        let run = hottask("--add", "New", "--done", "1", "--move", "3", "--delete", "2")
+        #expect(run.status == 0, "\(run.stderr)")
+        let list = try stored()
+        #expect(list.priority.map(\.caption) == ["Read a book", "New", "Buy milk"])
+        #expect(list.bonus.map(\.caption) == [])
+        #expect(list.task(withID: Fixtures.id(1))?.completed == true)
+    }
+
+    @Test(
+        "an unknown task is refused and changes nothing",
+        arguments: [
+            ["--done", "9"], ["--delete", "0"], ["--move", "f0000009"], ["--undone", "abc"], ["--add", "x", "--done", "4"],
+        ])
+    func unknownTask(args: [String]) {
+        seed()
+        let before = fileBytes(store)
+        let run = runHotTask(["--file", store] + args)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("hottask: "))
+        #expect(run.stderr.contains(args[args.count - 1]))
+        #expect(run.stdout == "")
+        #expect(fileBytes(store) == before)
+    }
+
+    @Test("an unknown number names the numbers there are")
+    func unknownNumberMessage() {
+        seed()
+        let run = hottask("--done", "9")
+        #expect(run.stderr.contains("there is no task 9: the numbers run from 1 to 3"))
+    }
+
+    @Test("the same task to --done and --undone is refused")
+    func doneAndUndone() {
+        seed()
+        let before = fileBytes(store)
+        let run = hottask("--done", "1", "--undone", "1")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Buy milk"))
+        #expect(fileBytes(store) == before)
+    }
+
+    // MARK: Export and import
+
+    @Test("--export - then --import into an empty store gives the same tasks")
+    func exportImportRoundTrip() throws {
+        seed()
+        let exported = hottask("--export", "-")
+        #expect(exported.status == 0)
+        let backup = folder.write(exported.stdout, to: "backup.json")
+
+        let other = folder.path("other/tasks.json")
+        let imported = runHotTask(["--file", other, "--import", backup])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout == "Imported from HotTask \(backup): added 3, updated 0, unchanged 0, skipped 0\n")
+
+        let original = hottask("--list", "--json")
+        let copy = runHotTask(["--file", other, "--list", "--json"])
+        #expect(copy.stdout == original.stdout)
+        #expect(!copy.stdout.isEmpty)
+    }
+
+    @Test("--export to a file writes the document")
+    func exportFile() throws {
+        seed()
+        let target = folder.path("export.json")
+        let run = hottask("--export", target)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("Exported 3 tasks"))
+        #expect(fileBytes(target) == fileBytes(store))
+    }
+
+    @Test("an export that cannot be written fails, names the file and leaves the store alone")
+    func exportUnwritable() {
+        seed()
+        let before = fileBytes(store)
+        let target = folder.path("missing-folder/export.json")
+        let run = hottask("--export", target)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains(target))
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(fileBytes(store) == before)
+        withKnownIssue("the message calls the export file \"the task store\" (StoreDocument.export reuses StoreError)") {
+            #expect(!run.stderr.contains("task store"), "\(run.stderr)")
+        }
+    }
+
+    @Test("--import merges and prints the counts")
+    func importMerge() throws {
+        seed()
+        let incoming = TaskList([
+            Fixtures.task("Buy oat milk", id: 1, modifiedHours: 10),  // newer: updated
+            Fixtures.task("Call dad", id: 2, modifiedHours: 1),  // older: unchanged
+            Fixtures.task("Water plants", id: 7, section: .bonus),  // new
+        ])
+        let file = folder.write(StoreDocument.encode(incoming), to: "incoming.json")
+        let run = hottask("--import", file)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Imported from HotTask \(file): added 1, updated 1, unchanged 1, skipped 0\n")
+        #expect(try captions(.priority) == ["Buy oat milk", "Call mum"])
+        #expect(try captions(.bonus) == ["Read a book", "Water plants"])
+    }
+
+    @Test("importing the same file twice adds nothing the second time")
+    func importTwice() throws {
+        let file = folder.write(StoreDocument.encode(Fixtures.sampleList()), to: "incoming.json")
+        _ = hottask("--import", file)
+        let second = hottask("--import", file)
+        #expect(second.stdout.hasSuffix(": added 0, updated 0, unchanged 3, skipped 0\n"))
+        #expect(try stored() == Fixtures.sampleList())
+    }
+
+    @Test("--import --replace replaces the whole list")
+    func importReplace() throws {
+        seed()
+        let incoming = TaskList([Fixtures.task("Only this", id: 9, section: .bonus)])
+        let file = folder.write(StoreDocument.encode(incoming), to: "incoming.json")
+        let run = hottask("--import", file, "--replace")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Replaced 3 tasks with 1 from HotTask \(file) (skipped 0)\n")
+        #expect(try stored() == incoming)
+    }
+
+    @Test("a Taskwarrior export file imports", arguments: ["array", "lines"])
+    func importTaskwarrior(shape: String) throws {
+        seed()
+        let file = folder.write(
+            shape == "array" ? TaskwarriorSample.asArray : TaskwarriorSample.asLines, to: "export.json")
+        let run = hottask("--import", file)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Imported from Taskwarrior \(file): added 4, updated 0, unchanged 0, skipped 2\n")
+        #expect(try captions(.priority) == ["Buy milk", "Call mum", "Pay rent"])
+        #expect(try captions(.bonus) == ["Read a book", "Renew passport", "Book flights", "Tidy desk"])
+        let list = hottask("--list")
+        #expect(list.stdout.hasPrefix("2 down 5 to go!\n"))
+    }
+
+    @Test("--import - reads standard input")
+    func importStdin() throws {
+        let run = hottask("--import", "-", stdin: TaskwarriorSample.asLines)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Imported from Taskwarrior standard input: added 4, updated 0, unchanged 0, skipped 2\n")
+        #expect(try stored().count == 4)
+    }
+
+    @Test(
+        "a bad import is refused and the store is unchanged",
+        arguments: [
+            ("truncated", "{\"version\": 1, \"tasks\": ["),
+            ("empty", ""),
+            ("wrong field", String(decoding: StoreDocumentText.withBadSection, as: UTF8.self)),
+            ("bad Taskwarrior line", TaskwarriorSample.pending + "\n{\"status\": \"pending\"\n"),
+            ("not a task list", "[1, 2, 3]"),
+        ])
+    func badImport(name: String, text: String) throws {
+        seed()
+        let before = fileBytes(store)
+        let file = folder.write(text, to: "incoming.json")
+        let run = hottask("--import", file)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("cannot import \(file)"), "\(run.stderr)")
+        #expect(run.stderr.contains("Nothing was changed"))
+        #expect(fileBytes(store) == before)
+
+        let replace = hottask("--import", file, "--replace")
+        #expect(replace.status == 1)
+        #expect(fileBytes(store) == before)
+    }
+
+    @Test("a missing import file is refused")
+    func importMissingFile() {
+        seed()
+        let before = fileBytes(store)
+        let missing = folder.path("nope.json")
+        let run = hottask("--import", missing)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains(missing))
+        #expect(fileBytes(store) == before)
+    }
+
+    @Test("an empty standard input is refused")
+    func importEmptyStdin() {
+        let run = hottask("--import", "-", stdin: "")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("standard input"))
+        #expect(run.stderr.contains("empty"))
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    // MARK: Damaged or unwritable stores
+
+    @Test(
+        "a damaged store exits 2, names the file and the line, and is left as it was",
+        arguments: [["--list"], ["--list", "--json"], ["--add", "New"], ["--done", "1"], ["--delete", "1"], ["--export", "-"]])
+    func damagedStore(args: [String]) {
+        let bytes = Array(StoreDocument.encode(Fixtures.sampleList()).dropLast(30))
+        folder.write(bytes, to: "tasks.json")
+        let run = runHotTask(["--file", store] + args)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(store), "\(run.stderr)")
+        #expect(run.stderr.contains("line"), "\(run.stderr)")
+        #expect(fileBytes(store) == bytes)
+        #expect(folder.contents().filter { $0.contains("tmp") } == [])
+    }
+
+    @Test("importing into a damaged store exits 2 and leaves it as it was")
+    func damagedStoreImport() {
+        let bytes = Array(StoreDocument.encode(Fixtures.sampleList()).dropLast(30))
+        folder.write(bytes, to: "tasks.json")
+        let file = folder.write(TaskwarriorSample.asArray, to: "export.json")
+        for args in [["--import", file], ["--import", file, "--replace"]] {
+            let run = runHotTask(["--file", store] + args)
+            #expect(run.status == 2)
+            #expect(run.stderr.contains(store))
+            #expect(fileBytes(store) == bytes)
+        }
+    }
+
+    @Test("an empty or unsupported store exits 2 and is left as it was", arguments: ["", "{\"version\": 2, \"tasks\": []}"])
+    func unsupportedStore(text: String) {
+        folder.write(text, to: "tasks.json")
+        let run = hottask("--add", "New")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(store))
+        #expect(fileText(store) == text)
+    }
+
+    @Test("a store that cannot be written exits 3")
+    func unwritableStore() {
+        let notAFolder = folder.write("", to: "plain-file")
+        let run = runHotTask(["--file", notAFolder + "/tasks.json", "--add", "New"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains(notAFolder + "/tasks.json"))
+        #expect(fileText(notAFolder) == "")
+    }
+
+    // MARK: Options and locations
+
+    @Test(
+        "bad combinations of options exit 64 and touch nothing",
+        arguments: [["--bonus"], ["--json"], ["--replace"], ["--import", "x.json", "--add", "y"], ["--import", "-", "--export", "-"], ["--nope"]])
+    func badOptions(args: [String]) {
+        let run = runHotTask(["--file", store] + args)
+        #expect(run.status == 64)
+        #expect(!run.stderr.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    @Test("no options asks for the terminal UI, which needs a terminal (exit 4)")
+    func noOptions() {
+        let run = hottask()
+        #expect(run.status == 4)
+        #expect(run.stderr.hasPrefix("hottask: "))
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    @Test("HOTTASK_FILE chooses the store when --file is not given")
+    func hottaskFileVariable() throws {
+        let path = folder.path("from-env/tasks.json")
+        let home = folder.path("home")
+        let run = runHotTask(["--add", "From env"], environment: ["HOTTASK_FILE": path, "HOME": home])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(fileText(path)?.contains("From env") == true)
+        #expect(!FileManager.default.fileExists(atPath: home))
+
+        let explicit = runHotTask(["--file", store, "--add", "Explicit"], environment: ["HOTTASK_FILE": path, "HOME": home])
+        #expect(explicit.status == 0)
+        #expect(try captions(.priority) == ["Explicit"])
+        #expect(fileText(path)?.contains("Explicit") == false)
+    }
+
+    @Test("the default store is under XDG_DATA_HOME, else under HOME")
+    func defaultLocation() {
+        let data = folder.path("data")
+        let home = folder.path("home")
+        let xdg = runHotTask(["--add", "In XDG"], environment: ["XDG_DATA_HOME": data, "HOME": home])
+        #expect(xdg.status == 0, "\(xdg.stderr)")
+        #expect(fileText(data + "/hottask/tasks.json")?.contains("In XDG") == true)
+
+        let plain = runHotTask(["--add", "In home"], environment: ["HOME": home])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(fileText(home + "/.local/share/hottask/tasks.json")?.contains("In home") == true)
+
+        let list = runHotTask(["--list"], environment: ["XDG_DATA_HOME": data, "HOME": home])
+        #expect(list.stdout.contains("1. [ ] In XDG"))
+    }
+
+    @Test("--version prints a version number")
+    func version() throws {
+        let run = runHotTask(["--version"])
+        #expect(run.status == 0)
+        let text = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try Regex(#"^\d+\.\d+\.\d+"#).firstMatch(in: text) != nil, "\(text)")
+    }
+
+    @Test("--help explains the exit codes")
+    func help() {
+        let run = runHotTask(["--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("--add"))
+        #expect(run.stdout.contains("Exit codes"))
+    }
+}
+
+/// Store documents with a problem, as bytes.
+enum StoreDocumentText {
+    static let withBadSection = Array(
+        """
+        {"version": 1, "tasks": [{"id": "f0000001-0000-4000-8000-000000000001", "caption": "x", "section": "later",
+          "completed": false, "createdAt": "2026-11-21T10:00:00Z", "completedAt": null, "modifiedAt": "2026-11-21T10:00:00Z"}]}
+        """.utf8)
+}

@@ -1,0 +1,177 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+@Suite("Task store")
+struct TaskStoreTests {
+    let folder = TemporaryFolder()
+
+    private var store: TaskStore { TaskStore(path: folder.storePath) }
+
+    /// Files in the folder whose name says they are leftovers of a save.
+    private func leftovers() -> [String] {
+        folder.contents().filter { $0.contains("tmp") }
+    }
+
+    @Test("save then load gives the same list")
+    func saveLoad() throws {
+        let list = Fixtures.sampleList()
+        try store.save(list)
+        #expect(try store.load() == list)
+        #expect(fileBytes(folder.storePath) == StoreDocument.encode(list))
+    }
+
+    @Test("a missing file loads as an empty list and is not created by loading")
+    func missingFile() throws {
+        #expect(try store.load() == TaskList())
+        #expect(!FileManager.default.fileExists(atPath: folder.storePath))
+    }
+
+    @Test("the store file is readable by its owner only")
+    func fileMode() throws {
+        try store.save(Fixtures.sampleList())
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.storePath)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test("saving creates missing folders")
+    func createsFolders() throws {
+        let nested = TaskStore(path: folder.path("a/b/c/tasks.json"))
+        try nested.save(Fixtures.sampleList())
+        #expect(try nested.load() == Fixtures.sampleList())
+    }
+
+    @Test("saves leave no temp files behind")
+    func noTempFiles() throws {
+        for count in 0..<3 {
+            try store.save(TaskList(Fixtures.sampleList().all.prefix(count)))
+        }
+        try store.update { list in list.insertOnTop(Fixtures.task("New", id: 9)) }
+        #expect(leftovers() == [])
+        #expect(folder.contents().allSatisfy { $0.hasPrefix("tasks.json") })
+    }
+
+    @Test("update reads, changes and saves")
+    func update() throws {
+        try store.save(Fixtures.sampleList())
+        let count = try store.update { list -> Int in
+            list.insertOnTop(Fixtures.task("New", id: 9))
+            return list.count
+        }
+        #expect(count == 4)
+        #expect(try store.load().all.map(\.caption) == ["New", "Buy milk", "Call mum", "Read a book"])
+    }
+
+    @Test("update on a missing file creates it")
+    func updateCreates() throws {
+        try store.update { list in list.append(Fixtures.task("First", id: 1)) }
+        #expect(try store.load().all.map(\.caption) == ["First"])
+    }
+
+    @Test("an error thrown by the change leaves the file untouched")
+    func updateThrowing() throws {
+        struct Refused: Error {}
+        try store.save(Fixtures.sampleList())
+        let before = fileBytes(folder.storePath)
+        #expect(throws: Refused.self) {
+            try store.update { list in
+                list.remove(at: 0)
+                throw Refused()
+            }
+        }
+        #expect(fileBytes(folder.storePath) == before)
+    }
+
+    // MARK: Damaged stores
+
+    static let damaged: [(name: String, bytes: [UInt8])] = [
+        ("truncated", Array(StoreDocument.encode(Fixtures.sampleList()).dropLast(40))),
+        ("empty", []),
+        ("NUL bytes", [UInt8](repeating: 0, count: 64)),
+        ("NUL inside", Array("{\"version\": 1,\u{0} \"tasks\": []}".utf8)),
+        ("wrong types", StoreDocumentTests.document([StoreDocumentTests.taskJSON(1, ["completed": "\"no\""])])),
+        ("version 2", StoreDocumentTests.document([], version: "2")),
+        ("not JSON", Array("tasks:\n - milk\n".utf8)),
+        ("invalid UTF-8", Array("{\"version\": 1, \"tasks\": [\"".utf8) + [0xC3, 0x28] + Array("\"]}".utf8)),
+    ]
+
+    @Test("a damaged store makes load and update throw and stays byte-identical", arguments: damaged)
+    func damagedStore(name: String, bytes: [UInt8]) throws {
+        folder.write(bytes, to: "tasks.json")
+        #expect(throws: StoreError.self) { try store.load() }
+        var changed = false
+        #expect(throws: StoreError.self) {
+            try store.update { list in
+                changed = true
+                list.insertOnTop(Fixtures.task("Should not be saved", id: 9))
+            }
+        }
+        #expect(!changed, "update must not call the change on a damaged store")
+        #expect(fileBytes(folder.storePath) == bytes)
+        #expect(leftovers() == [])
+    }
+
+    @Test("the error of a damaged store names the path and the problem")
+    func damagedMessage() throws {
+        folder.write(Array(StoreDocument.encode(Fixtures.sampleList()).dropLast(40)), to: "tasks.json")
+        do {
+            _ = try store.load()
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.path == folder.storePath)
+            #expect(error.description.contains(folder.storePath))
+            #expect(error.description.contains("line"))
+            guard case .invalid(.syntax) = error.problem else {
+                Issue.record("expected a syntax problem, got \(error.problem)")
+                return
+            }
+        }
+    }
+
+    @Test("an empty file is reported as empty")
+    func emptyFileMessage() throws {
+        folder.write([], to: "tasks.json")
+        #expect(throws: StoreError.self) { try store.load() }
+        do {
+            _ = try store.load()
+        } catch {
+            #expect(error.description.contains("empty"))
+        }
+    }
+
+    @Test("a folder in place of the store is unreadable, for load and update")
+    func folderAtPath() throws {
+        try FileManager.default.createDirectory(atPath: folder.storePath, withIntermediateDirectories: false)
+        do {
+            _ = try store.load()
+            Issue.record("expected an error")
+        } catch {
+            guard case .unreadable = error.problem else {
+                Issue.record("expected .unreadable, got \(error.problem)")
+                return
+            }
+            #expect(error.description.contains(folder.storePath))
+        }
+        #expect(throws: StoreError.self) { try store.update { list in list.append(Fixtures.task("x", id: 1)) } }
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: folder.storePath, isDirectory: &isFolder) && isFolder.boolValue)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.storePath) == [])
+    }
+
+    // MARK: Location
+
+    @Test(
+        "the store location follows --file, then HOTTASK_FILE, then XDG_DATA_HOME, then HOME",
+        arguments: [
+            ("/x/cli.json", ["HOTTASK_FILE": "/x/env.json", "XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/x/cli.json"),
+            (nil, ["HOTTASK_FILE": "/x/env.json", "XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/x/env.json"),
+            ("", ["HOTTASK_FILE": "/x/env.json"], "/x/env.json"),
+            (nil, ["HOTTASK_FILE": "", "XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/data/hottask/tasks.json"),
+            (nil, ["XDG_DATA_HOME": "relative/data", "HOME": "/home/u"], "/home/u/.local/share/hottask/tasks.json"),
+            (nil, ["HOME": "/home/u"], "/home/u/.local/share/hottask/tasks.json"),
+        ] as [(String?, [String: String], String)])
+    func location(file: String?, environment: [String: String], expected: String) {
+        #expect(StoreLocation.resolve(file: file, environment: environment) == expected)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The built `hottask` executable that end-to-end tests run.
+public enum HotTaskBinary {
+    /// `$HOTTASK_BIN` when set; otherwise the `hottask` file in the nearest folder above the
+    /// running test bundle (`.build/<triple>/debug/` holds both the test runner and `hottask`).
+    public static let url: URL = {
+        let environment = ProcessInfo.processInfo.environment
+        if let override = environment["HOTTASK_BIN"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: running).standardizedFileURL.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("hottask")
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue,
+                FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
+                return candidate
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        fatalError("no hottask executable found above \(running); build it or set HOTTASK_BIN")
+    }()
+}
+
+/// What one run of `hottask` did.
+public struct HotTaskRun: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Variables never passed on to `hottask` from the test process, so that a test can never
+/// reach the developer's real store.
+private let storeVariables: Set<String> = ["HOTTASK_FILE", "XDG_DATA_HOME"]
+
+/// Runs the `hottask` binary with `args` and waits for it (at most 20 seconds; then it is
+/// killed and an issue is recorded).
+///
+/// - Parameters:
+///   - stdin: text for standard input; nil gives it /dev/null.
+///   - environment: variables set on top of this process's environment (from which
+///     `HOTTASK_FILE` and `XDG_DATA_HOME` are always removed).
+public func runHotTask(
+    _ args: [String], stdin: String? = nil, environment: [String: String]? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> (status: Int32, stdout: String, stderr: String) {
+    let folder = TemporaryFolder()
+    let outPath = folder.write("", to: "stdout")
+    let errPath = folder.write("", to: "stderr")
+    let inPath = folder.write(stdin ?? "", to: "stdin")
+
+    var variables = ProcessInfo.processInfo.environment.filter { !storeVariables.contains($0.key) }
+    variables.merge(environment ?? [:]) { _, new in new }
+
+    let process = Process()
+    process.executableURL = HotTaskBinary.url
+    process.arguments = args
+    process.environment = variables
+    // Files rather than pipes: nothing can fill up and block the child.
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : FileHandle(forReadingAtPath: inPath)
+    process.standardOutput = FileHandle(forWritingAtPath: outPath)
+    process.standardError = FileHandle(forWritingAtPath: errPath)
+
+    let finished = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in finished.signal() }
+    do {
+        try process.run()
+    } catch {
+        Issue.record("cannot start \(HotTaskBinary.url.path): \(error)", sourceLocation: sourceLocation)
+        return (-1, "", "")
+    }
+    if finished.wait(timeout: .now() + 20) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+        finished.wait()
+        Issue.record("hottask \(args) did not finish within 20 seconds; killed", sourceLocation: sourceLocation)
+    }
+    return (process.terminationStatus, fileText(outPath) ?? "", fileText(errPath) ?? "")
+}
