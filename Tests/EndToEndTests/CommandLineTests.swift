@@ -246,9 +246,7 @@ struct CommandLineTests {
                           "--delete", "5", "--delete", "6", "--delete", "7", "--delete", "8")
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").count == 8)
-        withKnownIssue("--delete iterates a Set, so its lines come out in a random order") {
-            #expect(run.stdout == (1...8).map { "Deleted: T\($0)\n" }.joined())
-        }
+        #expect(run.stdout == (1...8).map { "Deleted: T\($0)\n" }.joined())
     }
 
     @Test("numbers refer to the list as it was before the command")
@@ -335,9 +333,7 @@ struct CommandLineTests {
         #expect(run.stderr.contains(target))
         #expect(!FileManager.default.fileExists(atPath: target))
         #expect(fileBytes(store) == before)
-        withKnownIssue("the message calls the export file \"the task store\" (StoreDocument.export reuses StoreError)") {
-            #expect(!run.stderr.contains("task store"), "\(run.stderr)")
-        }
+        #expect(!run.stderr.contains("task store"), "\(run.stderr)")
     }
 
     @Test("--import merges and prints the counts")
@@ -499,6 +495,15 @@ struct CommandLineTests {
         #expect(run.status == 64)
         #expect(!run.stderr.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    @Test("an empty --file is refused instead of falling back to the real store")
+    func emptyFileOption() {
+        let home = TemporaryFolder()
+        let run = runHotTask(["--file", "", "--add", "x"], environment: ["HOME": home.path])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--file needs a path"))
+        #expect(home.contents().isEmpty, "nothing was written under HOME")
     }
 
     @Test("no options asks for the terminal UI, which needs a terminal (exit 4)")

@@ -76,6 +76,14 @@ final class TmuxSession {
         return last
     }
 
+    /// Waits until the app has exited and the shell has printed the terminal's modes; returns
+    /// the screen then.
+    func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        waitForScreen("the app to exit and stty to report", sourceLocation: sourceLocation) {
+            $0.contains("exited with") && $0.contains("icanon") && $0.contains("echo\n")
+        }
+    }
+
     @discardableResult
     func waitForText(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
         waitForScreen("\"\(text)\"", sourceLocation: sourceLocation) { $0.contains(text) }
@@ -99,26 +107,43 @@ final class TmuxSession {
         }
     }
 
+    /// Runs one tmux command and returns what it printed.
+    ///
+    /// posix_spawn and waitpid rather than Foundation's Process: `new-session` forks the tmux
+    /// server, which inherits what Process watches, so Process never sees the client exit.
     @discardableResult
     private func tmux(_ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments
+        let outputPath = folder.path("tmux-output")
+        let argv = ["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C.UTF-8"
         environment.removeValue(forKey: "TMUX")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            Issue.record("cannot run tmux: \(error)")
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        var pid: pid_t = 0
+        let status = withCStrings(argv) { cArgv in
+            withCStrings(envp) { cEnvp in posix_spawnp(&pid, "tmux", &actions, nil, cArgv, cEnvp) }
+        }
+        guard status == 0 else {
+            Issue.record("cannot run tmux: \(String(cString: strerror(status)))")
             return ""
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        var exitStatus: Int32 = 0
+        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
 }

@@ -12,6 +12,8 @@ struct CaptionRuleTests {
         (" \t\n Buy milk \n\t ", "Buy milk"),
         ("Buy\tmilk", "Buy milk"),
         ("Buy\nmilk", "Buy milk"),
+        ("Buy\r\nmilk", "Buy milk"),
+        ("Buy\r\rmilk", "Buy  milk"),
         ("Buy\u{2028}milk", "Buy milk"),
         ("\u{1B}[31mred", "[31mred"),
         ("\u{1B}[31mred\u{1B}[0m", "[31mred[0m"),

@@ -250,8 +250,6 @@ struct ImportTests {
         let bad = #"{"description":"x","entry":"20261121T100000Z","status":"someday","uuid":"a1b2c3d4-0000-4000-8000-000000000009"}"#
         let text = TaskwarriorSample.pending + "\n\n" + bad + "\n"
         let error = try #require(parseError(text))
-        withKnownIssue("TaskwarriorFormat numbers JSON Lines by value, not by line: blank lines are not counted") {
-            #expect(error.description.contains("line 3"), "\(error)")
-        }
+        #expect(error.description.contains("line 3"), "\(error)")
     }
 }

@@ -25,16 +25,16 @@ public struct ImportBatch: Equatable, Sendable {
         } catch let wholeError {
             // Taskwarrior writes one object per line; a HotTask document never has that shape.
             guard let lines = try jsonLines(bytes) else { throw .syntax(wholeError) }
-            return try TaskwarriorFormat.batch(from: lines, numberedAs: "line")
+            return try TaskwarriorFormat.batch(from: lines.map { ("line \($0.line)", $0.value) })
         }
         switch root {
         case .object(let object) where object["tasks"] != nil || object["version"] != nil:
             let list = try StoreDocument.decode(root)
             return ImportBatch(format: .hottask, tasks: list.all, skipped: 0)
         case .object(let object) where object["uuid"] != nil:
-            return try TaskwarriorFormat.batch(from: [root], numberedAs: "task")
+            return try TaskwarriorFormat.batch(from: [("task 1", root)])
         case .array(let items):
-            return try TaskwarriorFormat.batch(from: items, numberedAs: "task")
+            return try TaskwarriorFormat.batch(from: items.enumerated().map { ("task \($0.offset + 1)", $0.element) })
         default:
             throw .invalid(
                 "expected a HotTask store ({\"version\": 1, \"tasks\": [...]}) or a Taskwarrior export (an array of tasks), found \(root.kindName)"
@@ -48,7 +48,7 @@ public struct ImportBatch: Equatable, Sendable {
 
     /// The values of a JSON Lines text, or nil when the text does not look like one (its
     /// first line is not a complete object on its own).
-    private static func jsonLines(_ bytes: [UInt8]) throws(DocumentError) -> [JSONValue]? {
+    private static func jsonLines(_ bytes: [UInt8]) throws(DocumentError) -> [(line: Int, value: JSONValue)]? {
         let start = bytes.firstIndex(where: { !isJSONWhitespace($0) }) ?? 0
         let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
         guard case .object? = try? JSONParser.parse(Array(bytes[start..<end])), end < bytes.count else {

@@ -3,17 +3,18 @@ import Foundation
 /// Taskwarrior's `task export`: `uuid`, `description`, `status`, `entry`/`end`/`modified`
 /// (as `YYYYMMDDTHHMMSSZ`) and `priority`. Other fields are ignored.
 enum TaskwarriorFormat {
-    static func batch(from values: [JSONValue], numberedAs unit: String) throws(DocumentError) -> ImportBatch {
+    /// `values` pairs each task with how messages name it ("task 3", "line 7").
+    static func batch(from values: [(name: String, value: JSONValue)]) throws(DocumentError) -> ImportBatch {
         var tasks: [TaskItem] = []
         var skipped = 0
         var seen = Set<UUID>()
-        for (offset, value) in values.enumerated() {
-            guard let task = try task(from: value, name: "\(unit) \(offset + 1)") else {
+        for (name, value) in values {
+            guard let task = try task(from: value, name: name) else {
                 skipped += 1
                 continue
             }
             guard seen.insert(task.id).inserted else {
-                throw .invalid("\(unit) \(offset + 1): the uuid \(task.id.uuidString.lowercased()) appears twice")
+                throw .invalid("\(name): the uuid \(task.id.uuidString.lowercased()) appears twice")
             }
             tasks.append(task)
         }

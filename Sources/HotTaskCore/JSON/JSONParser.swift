@@ -24,9 +24,10 @@ public struct JSONParser {
         return try result.get()
     }
 
-    /// Parses each non-blank line as its own JSON value (JSON Lines); errors name the line.
-    public static func parseLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [JSONValue] {
-        var values: [JSONValue] = []
+    /// Parses each non-blank line as its own JSON value (JSON Lines), with its 1-based line
+    /// number; errors name the line.
+    public static func parseLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
+        var values: [(line: Int, value: JSONValue)] = []
         var start = 0
         var lineNumber = 1
         while start < bytes.count {
@@ -34,7 +35,7 @@ public struct JSONParser {
             let line = Array(bytes[start..<end])
             if line.contains(where: { !isWhitespace($0) }) {
                 do {
-                    values.append(try parse(line))
+                    values.append((lineNumber, try parse(line)))
                 } catch {
                     throw JSONSyntaxError(
                         message: error.message, offset: start + error.offset,
@@ -195,7 +196,7 @@ public struct JSONParser {
             guard index > exponentStart else { throw error("a number needs digits in its exponent", at: start) }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text) else { throw error("the number \(text) is out of range", at: start) }
+        guard let value = Double(text), value.isFinite else { throw error("the number \(text) is out of range", at: start) }
         return value
     }
 

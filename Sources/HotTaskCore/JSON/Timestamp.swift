@@ -31,7 +31,7 @@ public enum Timestamp {
         if reader.skip("Z") || reader.skip("z") {
             offset = 0
         } else if let sign = reader.sign(), let offsetHours = reader.number(2), reader.skip(":"),
-            let offsetMinutes = reader.number(2)
+            let offsetMinutes = reader.number(2), offsetHours < 24, offsetMinutes < 60
         {
             offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
         } else {

@@ -13,7 +13,11 @@ extension TaskList {
     /// sections) or the first 8 or more characters of a task's id.
     public func position(ofHandle handle: String) throws(ReferenceError) -> Int {
         let text = handle.trimmingWhitespace().lowercased()
-        if !text.isEmpty, text.allSatisfy(\.isASCIIDigit) {
+        // All digits: a list number. Only an 8-digit handle that names no listed task is read as
+        // an id prefix (an id may start with 8 digits; a longer prefix contains a dash).
+        if !text.isEmpty, text.allSatisfy(\.isASCIIDigit),
+            text.count != Self.minimumIDPrefix || (Int(text).map { $0 >= 1 && $0 <= count } ?? false)
+        {
             guard let number = Int(text), number >= 1, number <= count else {
                 throw ReferenceError(
                     description: count == 0

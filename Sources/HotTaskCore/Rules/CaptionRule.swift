@@ -26,7 +26,10 @@ public enum CaptionRule {
 
     public static func clean(_ raw: String) throws(CaptionError) -> String {
         var scalars = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
         for scalar in raw.unicodeScalars {
+            defer { previous = scalar }
+            if scalar == "\n", previous == "\r" { continue }  // CRLF is one line break
             switch disposition(of: scalar) {
             case .keep: scalars.append(scalar)
             case .space: scalars.append(" ")

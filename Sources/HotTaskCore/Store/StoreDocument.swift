@@ -203,12 +203,17 @@ struct FieldReader {
 }
 
 extension StoreDocument {
+    /// Why an export file could not be written.
+    public struct ExportFailure: Error, Sendable {
+        public let reason: String
+    }
+
     /// Writes the document for `list` to `path` atomically (used by `--export`).
-    public static func export(_ list: TaskList, to path: String) throws(StoreError) {
+    public static func export(_ list: TaskList, to path: String) throws(ExportFailure) {
         do {
             try FileSystem.writeAtomically(encode(list), to: path, mode: 0o644)
         } catch {
-            throw StoreError(path: path, problem: .unwritable(error.reason))
+            throw ExportFailure(reason: error.reason)
         }
     }
 }

@@ -62,7 +62,8 @@ struct CommandLineActions {
                 let task = list[newPosition]
                 lines.append("Moved to \(task.section.title): \(task.caption)")
             }
-            for id in Set(toDelete) {
+            var deleted = Set<UUID>()
+            for id in toDelete where deleted.insert(id).inserted {
                 guard let position = list.position(of: id) else { continue }
                 lines.append("Deleted: \(list.remove(at: position).caption)")
             }
@@ -107,7 +108,11 @@ struct CommandLineActions {
         if path == "-" {
             output.bytes(StoreDocument.encode(list))
         } else {
-            try StoreDocument.export(list, to: path)
+            do {
+                try StoreDocument.export(list, to: path)
+            } catch {
+                throw ExportError(message: "could not write the export file \(path): \(error.reason)")
+            }
             FileHandle.standardError.write(Data("Exported \(list.count) tasks to \(path)\n".utf8))
         }
     }

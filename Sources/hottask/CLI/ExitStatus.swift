@@ -6,7 +6,7 @@ enum ExitStatus {
     static let refused = ExitCode(1)
     /// The store could not be read or is damaged; it was left untouched.
     static let storeUnreadable = ExitCode(2)
-    /// The store could not be written; the previous file is unchanged.
+    /// The store (or an export file) could not be written; the previous file is unchanged.
     static let storeUnwritable = ExitCode(3)
     /// The terminal UI could not start (no terminal).
     static let noTerminal = ExitCode(4)

@@ -26,7 +26,7 @@ struct HotTaskCommand: ParsableCommand {
             --file or HOTTASK_FILE choose another.
 
             Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
-            cannot be read or is damaged (it is left untouched), 3 the store cannot be written, \
+            cannot be read or is damaged (it is left untouched), 3 the store or an export file cannot be written, \
             4 the UI needs a terminal, 64 bad options.
             """,
         version: HotTaskVersion.current
@@ -82,6 +82,10 @@ struct HotTaskCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if file?.isEmpty == true {
+            // Most likely an unset shell variable: falling back to the real store would be a surprise.
+            throw ValidationError("--file needs a path; it was given an empty one.")
+        }
         if bonus && add.isEmpty { throw ValidationError("--bonus goes with --add.") }
         if json && !list { throw ValidationError("--json goes with --list.") }
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
@@ -118,6 +122,9 @@ struct HotTaskCommand: ParsableCommand {
         } catch let error as RefusedError {
             Self.fail(error.message)
             throw ExitStatus.refused
+        } catch let error as ExportError {
+            Self.fail(error.message)
+            throw ExitStatus.storeUnwritable
         } catch let error as TerminalUnavailable {
             Self.fail(error.message)
             throw ExitStatus.noTerminal
@@ -131,6 +138,11 @@ struct HotTaskCommand: ParsableCommand {
 
 /// A request HotTask will not carry out; the message says why. Nothing was changed.
 struct RefusedError: Error {
+    let message: String
+}
+
+/// An export file could not be written; the store itself is untouched.
+struct ExportError: Error {
     let message: String
 }
 
