@@ -13,6 +13,21 @@ public struct ImportBatch: Equatable, Sendable {
     /// recurrence templates).
     public let skipped: Int
 
+    /// Why an import file could not be read.
+    public struct ReadFailure: Error, Sendable {
+        public let reason: String
+    }
+
+    /// Reads an import file (or `/dev/stdin`), refusing one larger than a store may be.
+    public static func readFile(_ path: String) throws(ReadFailure) -> [UInt8] {
+        do throws(FileSystem.Failure) {
+            if try FileSystem.kind(of: path) == .directory { throw FileSystem.Failure(reason: "it is a folder, not a file") }
+            return try FileSystem.readAll(path, limit: TaskStore.maximumFileSize)
+        } catch {
+            throw ReadFailure(reason: error.reason)
+        }
+    }
+
     /// Reads a HotTask store document or Taskwarrior's `task export` (an array or one object
     /// per line); which one is told from the content.
     public static func parse(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {

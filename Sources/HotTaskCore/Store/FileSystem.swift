@@ -37,13 +37,29 @@ enum FileSystem {
         }
     }
 
-    static func readAll(_ path: String) throws(Failure) -> [UInt8] {
+    /// Identifies one version of a file: every save renames a new file into place, so the
+    /// inode changes with each one; size and mtime catch in-place edits by other programs.
+    static func stamp(of path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modifiedSeconds: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// Reads a whole file, refusing one larger than `limit` bytes before reading it.
+    static func readAll(_ path: String, limit: Int = .max) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(reason: reason()) }
         defer { close(fd) }
         var info = stat()
         var bytes: [UInt8] = []
-        if fstat(fd, &info) == 0, info.st_size > 0 { bytes.reserveCapacity(Int(info.st_size) + 1) }
+        if fstat(fd, &info) == 0, info.st_size > 0 {
+            guard info.st_size <= limit else {
+                throw Failure(reason: "it is \(megabytes(Int(info.st_size))) MB; HotTask reads files of at most \(megabytes(limit)) MB")
+            }
+            bytes.reserveCapacity(Int(info.st_size) + 1)
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -53,6 +69,10 @@ enum FileSystem {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
+            // A pipe or a growing file has no size up front.
+            if bytes.count > limit {
+                throw Failure(reason: "it is larger than \(megabytes(limit)) MB, the most HotTask reads")
+            }
         }
     }
 
@@ -99,6 +119,44 @@ enum FileSystem {
         syncFolder(folder)
     }
 
+    private static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f", Double(bytes) / 1_048_576)
+    }
+
+    /// Removes temp files that an interrupted save left beside `path`. Only call it while
+    /// holding the store's lock: then no live save can own one of them.
+    static func removeStaleTempFiles(besides path: String) {
+        let folder = folder(of: path)
+        let prefix = "." + (path as NSString).lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            unlink(folder + "/" + name)
+        }
+    }
+
+    /// Makes `backup` another name for the file at `path` (no copy), replacing any old backup
+    /// atomically. Best effort: a file system without hard links simply gets no backup.
+    static func linkBackup(of path: String, to backup: String) {
+        let temp = backup + ".tmp-\(getpid())"
+        unlink(temp)
+        guard link(path, temp) == 0 else { return }
+        if rename(temp, backup) != 0 { unlink(temp) }
+    }
+
+    /// The file a symbolic link finally points to, so that a save replaces the target in its
+    /// own folder instead of replacing the link with a plain file.
+    static func resolvingSymlinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<16 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return current }
+            current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target
+        }
+        return current
+    }
+
     static func folder(of path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
         return folder.isEmpty ? "." : folder
@@ -110,6 +168,15 @@ enum FileSystem {
         fsync(fd)
         close(fd)
     }
+}
+
+/// One version of a file, as `stat` sees it.
+public struct FileStamp: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modifiedSeconds: Int64
+    let modifiedNanoseconds: Int64
 }
 
 /// An exclusive advisory lock held on a file beside the store while it is read and rewritten.

@@ -11,10 +11,13 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public let path: String
     public let problem: Problem
+    /// A backup of the last good version, when one exists (for damaged stores).
+    public let backupPath: String?
 
-    public init(path: String, problem: Problem) {
+    public init(path: String, problem: Problem, backupPath: String? = nil) {
         self.path = path
         self.problem = problem
+        self.backupPath = backupPath
     }
 
     public var description: String {
@@ -22,7 +25,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(let reason):
             "cannot read the task store \(path): \(reason)"
         case .invalid(let reason):
-            "the task store \(path) is damaged: \(reason). It was left untouched; fix or move it away and try again"
+            "the task store \(path) is damaged: \(reason). It was left untouched; "
+                + (backupPath.map { "the last good version is in \($0) (to go back to it: cp '\($0)' '\(path)')" }
+                    ?? "fix or move it away and try again")
         case .unwritable(let reason):
             "could not save the task store \(path): \(reason). The previous file is unchanged"
         }

@@ -2,30 +2,37 @@ import Foundation
 
 /// The JSON file that holds the task list.
 ///
-/// Reading never changes the file. Changes go through `update`, which holds the lock, reads
-/// the current file, applies the change and saves atomically, so two processes never undo
-/// each other's work. A file that cannot be read or parsed is never overwritten.
+/// Reading never changes the file. Every write happens under an exclusive lock on a file
+/// beside the store, and `update` reads the current file under that lock before changing it,
+/// so two processes never undo each other's work. A file that cannot be read or parsed is
+/// never overwritten. Before each save the previous good version is kept as `<store>.bak`.
 public struct TaskStore: Sendable {
+    /// Largest store or import file HotTask reads.
+    public static let maximumFileSize = 64 << 20
+    /// Most tasks a list may hold.
+    public static let maximumTaskCount = 250_000
+
+    /// The store file, with symbolic links resolved: a save replaces the link's target.
     public let path: String
 
     public init(path: String) {
-        self.path = path
+        self.path = FileSystem.resolvingSymlinks(path)
     }
 
     /// The lock file beside the store.
     public var lockPath: String { path + ".lock" }
+    /// The previous version of the store, kept by every save.
+    public var backupPath: String { path + ".bak" }
 
     /// Reads the list; a missing file is an empty list.
     public func load() throws(StoreError) -> TaskList {
         guard let bytes = try readBytes() else { return TaskList() }
-        guard !bytes.isEmpty else {
-            throw StoreError(path: path, problem: .invalid(.invalid("the file is empty (0 bytes)")))
-        }
-        do {
-            return try StoreDocument.decode(bytes)
-        } catch {
-            throw StoreError(path: path, problem: .invalid(error))
-        }
+        return try decode(bytes)
+    }
+
+    /// The file's current version, or nil when there is none.
+    public func stamp() -> FileStamp? {
+        FileSystem.stamp(of: path)
     }
 
     /// The file's bytes as they are, or nil when there is no file yet.
@@ -35,7 +42,7 @@ public struct TaskStore: Sendable {
             case .missing: return nil
             case .directory: throw StoreError(path: path, problem: .unreadable("it is a folder, not a file"))
             case .other: throw StoreError(path: path, problem: .unreadable("it is not a regular file"))
-            case .file: return try FileSystem.readAll(path)
+            case .file: return try FileSystem.readAll(path, limit: Self.maximumFileSize)
             }
         } catch let error as StoreError {
             throw error
@@ -46,26 +53,78 @@ public struct TaskStore: Sendable {
         }
     }
 
+    private func decode(_ bytes: [UInt8]) throws(StoreError) -> TaskList {
+        let damaged = { (reason: DocumentError) in
+            StoreError(path: path, problem: .invalid(reason), backupPath: existingBackup())
+        }
+        guard !bytes.isEmpty else { throw damaged(.invalid("the file is empty (0 bytes)")) }
+        if !bytes.contains(where: { $0 != 0 }) {
+            throw damaged(.invalid("the file holds only NUL bytes (\(bytes.count)), as a crash or power cut can leave"))
+        }
+        do throws(DocumentError) {
+            let list = try StoreDocument.decode(bytes)
+            guard list.count <= Self.maximumTaskCount else {
+                throw DocumentError.invalid("it holds \(list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)")
+            }
+            return list
+        } catch {
+            throw damaged(error)
+        }
+    }
+
+    private func existingBackup() -> String? {
+        (try? FileSystem.kind(of: backupPath)) == .file ? backupPath : nil
+    }
+
     /// Reads the current list under the lock, lets `change` edit it, and saves the result
-    /// when `change` returns normally. Errors thrown by `change` leave the file untouched.
+    /// when it differs. Errors thrown by `change` leave the file untouched.
     @discardableResult
     public func update<Result>(_ change: (inout TaskList) throws -> Result) throws -> Result {
+        try withLock {
+            var list = try load()
+            let before = list
+            let result = try change(&list)
+            if list != before { try writeLocked(list, previousIsGood: true) }
+            return result
+        }
+    }
+
+    /// Writes the whole list, replacing whatever is there (tests, benchmarks, `--replace`-like
+    /// uses). Takes the lock.
+    public func save(_ list: TaskList) throws(StoreError) {
+        do {
+            try withLock { try writeLocked(list, previousIsGood: (try? load()) != nil) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: path, problem: .unwritable("\(error)"))
+        }
+    }
+
+    /// Runs `body` holding the store's exclusive lock (creating the folder if needed).
+    public func withLock<T>(_ body: () throws -> T) throws -> T {
         let lock = try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             return try FileLock(path: lockPath)
         }
-        var list = try load()
-        let before = list
-        let result = try change(&list)
-        if list != before { try save(list) }
-        withExtendedLifetime(lock) {}
-        return result
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
     }
 
-    /// Writes the whole list atomically (temp file, fsync, rename, fsync of the folder).
-    public func save(_ list: TaskList) throws(StoreError) {
+    /// Saves atomically (temp file, fsync, rename, fsync of the folder). Call only while holding
+    /// the lock. `previousIsGood` says the file now in place was read successfully, so it may
+    /// become the backup.
+    public func writeLocked(_ list: TaskList, previousIsGood: Bool) throws(StoreError) {
+        guard list.count <= Self.maximumTaskCount else {
+            throw StoreError(
+                path: path, problem: .unwritable("the list would hold \(list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))
+        }
         try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
+            FileSystem.removeStaleTempFiles(besides: path)
+            if previousIsGood, try FileSystem.kind(of: path) == .file {
+                FileSystem.linkBackup(of: path, to: backupPath)
+            }
             try FileSystem.writeAtomically(StoreDocument.encode(list), to: path)
         }
     }

@@ -19,6 +19,9 @@ public enum Event: Equatable, Sendable {
     case wheelScrolled(lines: Int)
     case saveFailed(reason: String)
     case saveSucceeded
+    /// Another process changed the store; this is the list to show now (our unsaved changes
+    /// already merged in).
+    case tasksChangedOutside(TaskList)
 }
 
 /// Work for the run loop: `update` only describes it, so every key can be tested as a value.

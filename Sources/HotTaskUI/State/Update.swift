@@ -23,6 +23,12 @@ public enum AppUpdate {
         case .saveSucceeded:
             state.saveError = nil
             effects = []
+        case .tasksChangedOutside(let tasks):
+            // Stay on the same task wherever it moved (a lookup only on this rare event).
+            let selectedID = state.selectedTask?.id
+            state.tasks = tasks
+            if let selectedID, let position = tasks.position(of: selectedID) { state.selection = position }
+            effects = []
         }
         keepSelectionInView(&state)
         return effects

@@ -81,6 +81,10 @@ struct CommandLineActions {
             throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error). Nothing was changed")
         }
         let source = "\(batch.format.rawValue) \(path == "-" ? "standard input" : path)"
+        guard batch.tasks.count <= TaskStore.maximumTaskCount else {
+            throw RefusedError(
+                message: "cannot import \(source): it holds \(batch.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+        }
         if replacing {
             let replaced = try store.update { list -> Int in
                 defer { list = TaskList(batch.tasks) }
@@ -89,7 +93,14 @@ struct CommandLineActions {
             output.line(
                 "Replaced \(replaced) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))")
         } else {
-            let counts = try store.update { list in list.merge(batch) }
+            let counts = try store.update { list in
+                let counts = list.merge(batch)
+                guard list.count <= TaskStore.maximumTaskCount else {
+                    throw RefusedError(
+                        message: "cannot import \(source): the list would hold \(list.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+                }
+                return counts
+            }
             output.line("Imported from \(source): \(counts)")
         }
     }
@@ -118,12 +129,10 @@ struct CommandLineActions {
     }
 
     private func readInput(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
         do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            return try ImportBatch.readFile(path == "-" ? "/dev/stdin" : path)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw RefusedError(message: "cannot read \(path): \(reason)")
+            throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error.reason). Nothing was changed")
         }
     }
 

@@ -98,6 +98,8 @@ struct HotTaskCommand: ParsableCommand {
     }
 
     func run() throws {
+        // A file-size limit (`ulimit -f`) then fails a write with an error instead of killing us.
+        signal(SIGXFSZ, SIG_IGN)
         let store = TaskStore(path: StoreLocation.resolve(file: file, environment: ProcessInfo.processInfo.environment))
         do {
             if opensUI {

@@ -4,30 +4,41 @@ import HotTaskUI
 
 /// The terminal UI's run loop: read an event, update the state, perform the effects, draw.
 enum TerminalApp {
+    /// How often the store file is checked for changes made by other processes.
+    static let outsideChangeInterval: TimeInterval = 0.5
+
     static func run(store: TaskStore) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalUnavailable(
                 message: "the task list UI needs a terminal; for scripts use --list, --add and the other options (see --help)")
         }
         // Read before touching the screen: a damaged store is reported, never shown as empty.
-        let tasks = try store.load()
+        let session = StoreSession(store: store)
+        let tasks = try session.open()
         Signals.installTerminationHandlers()
         let curses = Curses()
         defer { curses.stop() }
         var state = AppState(tasks: tasks, size: curses.size)
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
         curses.draw(AppRender.render(state, size: state.size))
+        var lastOutsideCheck = Date()
 
         while Signals.received == 0 {
-            guard let event = curses.nextEvent() else { continue }
-            var pending = [event]
+            var pending: [Event] = []
+            if let event = curses.nextEvent() { pending.append(event) }
+            // Between keys (the read wakes every 250 ms) look for changes from other processes.
+            if Date().timeIntervalSince(lastOutsideCheck) >= outsideChangeInterval {
+                lastOutsideCheck = Date()
+                if let event = outsideChange(session, state.tasks) { pending.append(event) }
+            }
+            guard !pending.isEmpty else { continue }
             var fullRepaint = false
             while !pending.isEmpty {
                 let effects = AppUpdate.update(&state, pending.removeFirst(), now: Timestamp.now())
                 for effect in effects {
                     switch effect {
                     case .save(let list):
-                        pending.append(save(list, to: store))
+                        pending += save(list, session)
                     case .quit:
                         return
                     case .suspend:
@@ -44,14 +55,28 @@ enum TerminalApp {
         }
     }
 
-    /// Saves at once; the outcome goes back into the state as an event.
-    private static func save(_ list: TaskList, to store: TaskStore) -> Event {
+    /// Saves at once; the outcome goes back into the state as events. A save that merged in
+    /// changes from another process also shows them.
+    private static func save(_ list: TaskList, _ session: StoreSession) -> [Event] {
         do {
-            try store.save(list)
-            return .saveSucceeded
+            let stored = try session.save(list)
+            return stored == list ? [.saveSucceeded] : [.saveSucceeded, .tasksChangedOutside(stored)]
         } catch {
-            if case .unwritable(let reason) = error.problem { return .saveFailed(reason: reason) }
-            return .saveFailed(reason: error.description)
+            return [.saveFailed(reason: reason(error))]
         }
+    }
+
+    private static func outsideChange(_ session: StoreSession, _ tasks: TaskList) -> Event? {
+        guard session.fileChangedOutside else { return nil }
+        do {
+            return try session.refresh(tasks).map { .tasksChangedOutside($0) }
+        } catch {
+            return .saveFailed(reason: reason(error))
+        }
+    }
+
+    private static func reason(_ error: StoreError) -> String {
+        if case .unwritable(let reason) = error.problem { return reason }
+        return error.description
     }
 }
