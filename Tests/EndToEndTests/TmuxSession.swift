@@ -8,23 +8,27 @@ import TestSupport
 final class TmuxSession {
     private let socket = "hottask-e2e-" + UUID().uuidString.prefix(8).lowercased()
     let folder = TemporaryFolder()
-    var storePath: String { folder.storePath }
+    /// The store the app was started on.
+    let storePath: String
 
     /// Starts `hottask --file <store>` inside `sh`, which afterwards prints the exit status
     /// and whether the terminal is back in its normal (canonical, echoing) mode.
-    /// `seededTasks` "Task 1"... are written to the store before the app starts.
+    /// `seededTasks` "Task 1"... are written to the store before the app starts; `storePath`
+    /// defaults to a fresh folder's tasks.json; `prefix` runs the app through another command
+    /// (e.g. `prlimit --fsize=600`).
     init(
         seededTasks: Int = 0, width: Int = 80, height: Int = 24, term: String = "tmux-256color",
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], storePath: String? = nil, prefix: String = ""
     ) throws {
+        self.storePath = storePath ?? folder.storePath
         if seededTasks > 0 {
             let now = Timestamp.now()
-            try TaskStore(path: folder.storePath).save(
+            try TaskStore(path: self.storePath).save(
                 TaskList((1...seededTasks).map { TaskItem(caption: "Task \($0)", createdAt: now) }))
         }
         let variables = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let script = """
-            \(variables) TERM=\(term) '\(HotTaskBinary.url.path)' --file '\(storePath)'; \
+            \(variables) TERM=\(term) \(prefix) '\(HotTaskBinary.url.path)' --file '\(self.storePath)'; \
             echo "exited with $?"; stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo'; read wait
             """
         tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "t", "sh", "-c", script])
@@ -113,8 +117,26 @@ final class TmuxSession {
     /// server, which inherits what Process watches, so Process never sees the client exit.
     @discardableResult
     private func tmux(_ arguments: [String]) -> String {
-        let outputPath = folder.path("tmux-output")
-        let argv = ["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments
+        run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments)
+    }
+
+    /// The app's process id, once it runs (polled with a deadline).
+    func appProcessID(sourceLocation: SourceLocation = #_sourceLocation) -> pid_t? {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            // The shell's own command line quotes the path, so this matches only the app.
+            let found = run(["pgrep", "-f", "--", "--file \(storePath)$"])
+            if let pid = found.split(separator: "\n").first.flatMap({ pid_t($0) }) { return pid }
+            usleep(20_000)
+        }
+        Issue.record("the app did not start", sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// Runs a command (found on PATH) and returns what it printed on stdout.
+    @discardableResult
+    func run(_ argv: [String]) -> String {
+        let outputPath = folder.path("command-output")
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C.UTF-8"
         environment.removeValue(forKey: "TMUX")
@@ -129,10 +151,10 @@ final class TmuxSession {
 
         var pid: pid_t = 0
         let status = withCStrings(argv) { cArgv in
-            withCStrings(envp) { cEnvp in posix_spawnp(&pid, "tmux", &actions, nil, cArgv, cEnvp) }
+            withCStrings(envp) { cEnvp in posix_spawnp(&pid, argv[0], &actions, nil, cArgv, cEnvp) }
         }
         guard status == 0 else {
-            Issue.record("cannot run tmux: \(String(cString: strerror(status)))")
+            Issue.record("cannot run \(argv[0]): \(String(cString: strerror(status)))")
             return ""
         }
         var exitStatus: Int32 = 0

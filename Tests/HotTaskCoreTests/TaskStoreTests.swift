@@ -174,4 +174,56 @@ struct TaskStoreTests {
     func location(file: String?, environment: [String: String], expected: String) {
         #expect(StoreLocation.resolve(file: file, environment: environment) == expected)
     }
+
+    // MARK: Reliability
+
+    @Test("each save keeps the previous good version as a backup, and damage messages point to it")
+    func backup() throws {
+        try store.save(Fixtures.sampleList())
+        let first = fileBytes(folder.storePath)
+        try store.update { $0.insertOnTop(Fixtures.task("second", id: 9)) }
+        #expect(fileBytes(store.backupPath) == first)
+        folder.write("{ truncated", to: "tasks.json")
+        let error = try #require(throws: StoreError.self) { try store.load() }
+        #expect(error.backupPath == store.backupPath)
+        #expect(error.description.contains("cp '\(store.backupPath)' '\(store.path)'"))
+    }
+
+    @Test("temp files an interrupted save left are removed by the next save")
+    func staleTempFiles() throws {
+        try store.save(Fixtures.sampleList())
+        folder.write("half a save", to: ".tasks.json.tmp-99999-1234")
+        try FileManager.default.createSymbolicLink(atPath: folder.path(".tasks.json.tmp-1-2"), withDestinationPath: folder.path("victim"))
+        folder.write("keep me", to: "victim")
+        try store.update { $0.insertOnTop(Fixtures.task("x", id: 9)) }
+        #expect(leftovers().isEmpty)
+        #expect(fileText(folder.path("victim")) == "keep me", "a link at a temp name is removed, never followed")
+    }
+
+    @Test("a store reached through a symbolic link is saved at the link's target")
+    func symlinkedStore() throws {
+        let real = TaskStore(path: folder.path("real/tasks.json"))
+        try real.save(Fixtures.sampleList())
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.json"), withDestinationPath: folder.path("real/tasks.json"))
+        let linked = TaskStore(path: folder.path("link.json"))
+        try linked.update { $0.insertOnTop(Fixtures.task("through the link", id: 9)) }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.json")) == folder.path("real/tasks.json"))
+        #expect(try real.load()[0].caption == "through the link")
+    }
+
+    @Test("a file of NUL bytes is named as such")
+    func nulFile() throws {
+        folder.write([UInt8](repeating: 0, count: 4096), to: "tasks.json")
+        let error = try #require(throws: StoreError.self) { try store.load() }
+        #expect(error.description.contains("only NUL bytes"))
+    }
+
+    @Test("a store larger than the limit is refused before it is read")
+    func tooLarge() throws {
+        let handle = try #require(FileHandle(forWritingAtPath: folder.write("", to: "tasks.json")))
+        try handle.truncate(atOffset: UInt64(TaskStore.maximumFileSize + 1))
+        try handle.close()
+        let error = try #require(throws: StoreError.self) { try store.load() }
+        #expect(error.description.contains("at most 64.0 MB"))
+    }
 }

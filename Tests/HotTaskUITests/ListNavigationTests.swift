@@ -1,5 +1,6 @@
 import HotTaskCore
 import Testing
+import TestSupport
 
 @testable import HotTaskUI
 

@@ -38,16 +38,27 @@ public struct HotTaskRun: Sendable {
 /// reach the developer's real store.
 private let storeVariables: Set<String> = ["HOTTASK_FILE", "XDG_DATA_HOME"]
 
-/// Runs the `hottask` binary with `args` and waits for it (at most 20 seconds; then it is
-/// killed and an issue is recorded).
+/// Runs the `hottask` binary with `args` and waits for it (at most `timeout` seconds; then it
+/// is killed and an issue is recorded).
 ///
 /// - Parameters:
 ///   - stdin: text for standard input; nil gives it /dev/null.
 ///   - environment: variables set on top of this process's environment (from which
 ///     `HOTTASK_FILE` and `XDG_DATA_HOME` are always removed).
+///   - prefix: a command that runs hottask (e.g. `["prlimit", "--fsize=600"]`).
 public func runHotTask(
-    _ args: [String], stdin: String? = nil, environment: [String: String]? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    _ args: [String], stdin: String? = nil, environment: [String: String]? = nil, prefix: [String] = [],
+    timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation
+) -> (status: Int32, stdout: String, stderr: String) {
+    let command = prefix + [HotTaskBinary.url.path] + args
+    return runProcess(command, stdin: stdin, environment: environment, timeout: timeout, sourceLocation: sourceLocation)
+}
+
+/// Runs a command (the first element, found on PATH unless it is a path) and waits for it, as
+/// `runHotTask` does. A process killed by a signal reports 128 + the signal's number.
+public func runProcess(
+    _ command: [String], stdin: String? = nil, environment: [String: String]? = nil,
+    timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation
 ) -> (status: Int32, stdout: String, stderr: String) {
     let folder = TemporaryFolder()
     let outPath = folder.write("", to: "stdout")
@@ -58,8 +69,8 @@ public func runHotTask(
     variables.merge(environment ?? [:]) { _, new in new }
 
     let process = Process()
-    process.executableURL = HotTaskBinary.url
-    process.arguments = args
+    process.executableURL = URL(fileURLWithPath: command[0].contains("/") ? command[0] : "/usr/bin/env")
+    process.arguments = command[0].contains("/") ? Array(command.dropFirst()) : command
     process.environment = variables
     // Files rather than pipes: nothing can fill up and block the child.
     process.standardInput = stdin == nil ? FileHandle.nullDevice : FileHandle(forReadingAtPath: inPath)
@@ -71,13 +82,14 @@ public func runHotTask(
     do {
         try process.run()
     } catch {
-        Issue.record("cannot start \(HotTaskBinary.url.path): \(error)", sourceLocation: sourceLocation)
+        Issue.record("cannot start \(command[0]): \(error)", sourceLocation: sourceLocation)
         return (-1, "", "")
     }
-    if finished.wait(timeout: .now() + 20) == .timedOut {
+    if finished.wait(timeout: .now() + timeout) == .timedOut {
         kill(process.processIdentifier, SIGKILL)
         finished.wait()
-        Issue.record("hottask \(args) did not finish within 20 seconds; killed", sourceLocation: sourceLocation)
+        Issue.record("\(command) did not finish within \(Int(timeout)) seconds; killed", sourceLocation: sourceLocation)
     }
-    return (process.terminationStatus, fileText(outPath) ?? "", fileText(errPath) ?? "")
+    let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    return (status, fileText(outPath) ?? "", fileText(errPath) ?? "")
 }

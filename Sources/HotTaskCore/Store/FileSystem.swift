@@ -137,10 +137,14 @@ enum FileSystem {
     /// Makes `backup` another name for the file at `path` (no copy), replacing any old backup
     /// atomically. Best effort: a file system without hard links simply gets no backup.
     static func linkBackup(of path: String, to backup: String) {
-        let temp = backup + ".tmp-\(getpid())"
+        // Named like a save's temp files, so that a crash here leaves nothing the next save
+        // does not remove.
+        let temp = folder(of: path) + "/." + (path as NSString).lastPathComponent + ".tmp-backup-\(getpid())"
         unlink(temp)
         guard link(path, temp) == 0 else { return }
-        if rename(temp, backup) != 0 { unlink(temp) }
+        rename(temp, backup)
+        // When the backup already is this very file, rename does nothing (POSIX): drop the name.
+        unlink(temp)
     }
 
     /// The file a symbolic link finally points to, so that a save replaces the target in its

@@ -8,7 +8,8 @@ extension TaskList {
     /// - A task deleted on one side stays deleted unless the other side changed it: a change is
     ///   never lost to a delete.
     /// - Order follows ours; a task that only they added or moved to another section goes
-    ///   after its predecessor in their list (or on top of its section).
+    ///   after its predecessor in their list, or on top of its section below the tasks we
+    ///   just added there (ours are the newest).
     public static func merge(base: TaskList, ours: TaskList, theirs: TaskList) -> TaskList {
         if ours == base || ours == theirs { return theirs }
         if theirs == base { return ours }
@@ -65,11 +66,15 @@ extension TaskList {
         }
         var result = TaskList()
         for section in Section.allCases {
-            onTop[section, default: []].forEach { result.append($0) }
-            for task in kept[section, default: []] {
+            let ordered = kept[section, default: []]
+            // Tasks we just added stay above their additions on top: ours are the newest.
+            let ourNewOnTop = ordered.prefix { baseByID[$0.id] == nil && theirsByID[$0.id] == nil }.count
+            for (index, task) in ordered.enumerated() {
+                if index == ourNewOnTop { onTop[section, default: []].forEach { result.append($0) } }
                 result.append(task)
                 after[task.id, default: []].forEach { result.append($0) }
             }
+            if ordered.count == ourNewOnTop { onTop[section, default: []].forEach { result.append($0) } }
         }
         return result
     }

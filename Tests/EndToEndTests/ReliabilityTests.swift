@@ -1,0 +1,355 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+/// Issue 5's promises, shown with the real binary: killed mid-save, run twice at once, handed
+/// broken files or a full disk, HotTask loses nothing and says what happened.
+@Suite("Never lose a task", .serialized)
+struct ReliabilityTests {
+    /// Names in a store's folder that are not debris.
+    static let storeFiles: Set<String> = ["tasks.json", "tasks.json.bak", "tasks.json.lock"]
+
+    // MARK: Crashes
+
+    @Test func addsKilledAtRandomMomentsNeverDamageTheStoreOrLoseAConfirmedTask() throws {
+        let folder = TemporaryFolder()
+        var generator = SeededGenerator(seed: 5)
+        var confirmed: [String] = []
+        for number in 0..<300 {
+            let caption = "crash \(number)"
+            let process = Process()
+            process.executableURL = HotTaskBinary.url
+            process.arguments = ["--file", folder.storePath, "--add", caption]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            let finished = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in finished.signal() }
+            try process.run()
+            usleep(UInt32.random(in: 0...15_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+            if process.terminationReason == .exit && process.terminationStatus == 0 { confirmed.append(caption) }
+        }
+        print("crash test: \(confirmed.count) of 300 adds finished before SIGKILL")
+        // The next ordinary run cleans up whatever the killed ones left.
+        #expect(runHotTask(["--file", folder.storePath, "--add", "after the crashes"]).status == 0)
+        let list = try TaskStore(path: folder.storePath).load()
+        let captions = list.all.map(\.caption)
+        #expect(confirmed.allSatisfy(captions.contains), "every add that exited 0 is there")
+        #expect(Set(captions).count == captions.count, "nothing is duplicated")
+        #expect(Set(list.all.map(\.id)).count == list.count)
+        #expect(Set(folder.contents()).subtracting(Self.storeFiles).isEmpty, "no debris: \(folder.contents())")
+    }
+
+    @Test func uiSavesKilledAtRandomMomentsNeverDamageTheStore() throws {
+        let folder = TemporaryFolder()
+        var generator = SeededGenerator(seed: 9)
+        for number in 0..<12 {
+            let session = try TmuxSession(storePath: folder.storePath)
+            session.waitForText("HotTask")
+            session.type("ui \(number)")
+            session.press("Enter")
+            usleep(UInt32.random(in: 0...20_000, using: &generator))
+            if let pid = session.appProcessID() { kill(pid, SIGKILL) }
+            session.waitForText("exited with")
+            #expect(throws: Never.self) { try TaskStore(path: folder.storePath).load() }
+        }
+        #expect(runHotTask(["--file", folder.storePath, "--add", "after"]).status == 0)
+        let captions = try TaskStore(path: folder.storePath).load().all.map(\.caption)
+        #expect(Set(captions).count == captions.count)
+        #expect(Set(folder.contents()).subtracting(Self.storeFiles).isEmpty, "no debris: \(folder.contents())")
+    }
+
+    // MARK: Several writers
+
+    @Test func twoProcessesAdding500EachLeaveExactly1000() throws {
+        let folder = TemporaryFolder()
+        let script = """
+            for i in $(seq 500); do '\(HotTaskBinary.url.path)' --file '\(folder.storePath)' --add "$0 $i" > /dev/null || exit 1; done
+            """
+        let writers = ["left", "right"].map { name in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script, name]
+            let finished = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in finished.signal() }
+            return (process, finished)
+        }
+        for (process, _) in writers { try process.run() }
+        for (process, finished) in writers {
+            #expect(finished.wait(timeout: .now() + 300) == .success)
+            #expect(process.terminationStatus == 0)
+        }
+        let captions = try TaskStore(path: folder.storePath).load().all.map(\.caption)
+        #expect(captions.count == 1_000)
+        #expect(Set(captions) == Set(["left", "right"].flatMap { name in (1...500).map { "\(name) \($0)" } }))
+    }
+
+    @Test func theUIShowsAnAddFromTheShellWithinASecondAndItsNextSaveKeepsIt() throws {
+        let session = try TmuxSession(seededTasks: 2)
+        session.waitForText("Task 2")
+        session.type("typed meanwhile")
+        session.waitForText("+ typed meanwhile")
+        #expect(runHotTask(["--file", session.storePath, "--add", "from the shell"]).status == 0)
+        let added = Date()
+        let screen = session.waitForScreen("the shell's task without a key press", timeout: 3) { $0.contains("[ ] from the shell") }
+        #expect(Date().timeIntervalSince(added) < 1.5)
+        #expect(screen.contains("+ typed meanwhile"), "the input keeps its text")
+        session.press("Enter")
+        session.waitForStore("hold the UI's task") { $0.contains("typed meanwhile") }
+        #expect(try TaskStore(path: session.storePath).load().all.map(\.caption) == ["typed meanwhile", "from the shell", "Task 1", "Task 2"])
+    }
+
+    // MARK: Bad stores
+
+    struct DamagedStore: Sendable, CustomTestStringConvertible {
+        let name: String
+        let bytes: [UInt8]
+        /// Part of the message that names the problem.
+        let problem: String
+        var testDescription: String { name }
+    }
+
+    static let validTask = #"{"id": "00000000-0000-4000-8000-000000000001", "caption": "A", "section": "priority", "completed": false, "createdAt": "2026-11-21T10:00:00Z", "completedAt": null, "modifiedAt": "2026-11-21T10:00:00Z"}"#
+
+    static let damagedStores: [DamagedStore] = [
+        DamagedStore(name: "truncated", bytes: Array(#"{"version": 1, "tasks": [{"id": "0000"#.utf8), problem: "cut short at line 1"),
+        DamagedStore(name: "0 bytes", bytes: [], problem: "the file is empty (0 bytes)"),
+        DamagedStore(name: "NUL-filled", bytes: [UInt8](repeating: 0, count: 4096), problem: "only NUL bytes"),
+        DamagedStore(name: "unknown version", bytes: Array(#"{"version": 2, "tasks": []}"#.utf8), problem: "unknown store version 2"),
+        DamagedStore(
+            name: "wrong types", bytes: Array(validTask.replacingOccurrences(of: "\"completed\": false", with: "\"completed\": \"no\"").wrapped.utf8),
+            problem: "\"completed\" must be true or false"),
+        DamagedStore(name: "duplicate ids", bytes: Array("\(validTask), \(validTask)".wrapped.utf8), problem: "used by an earlier task"),
+        DamagedStore(
+            name: "invalid UTF-8",
+            bytes: Array(validTask.wrapped.utf8).replacing(Array("\"A\"".utf8), with: [0x22, 0xC3, 0x28, 0x22]),
+            problem: "not valid UTF-8"),
+    ]
+
+    @Test(arguments: damagedStores)
+    func everyCommandRefusesADamagedStoreAndLeavesItByteIdentical(store: DamagedStore) throws {
+        let folder = TemporaryFolder()
+        let path = folder.write(store.bytes, to: "tasks.json")
+        let importFile = folder.write(StoreDocument.encode(Fixtures.sampleList()), to: "import.json")
+        for args in [["--list"], ["--add", "x"], ["--done", "1"], ["--import", importFile], ["--export", "-"]] {
+            let run = runHotTask(["--file", path] + args)
+            #expect(run.status == 2, "\(args)")
+            #expect(run.stderr.contains(path) && run.stderr.contains(store.problem), "\(args): \(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(fileBytes(path) == store.bytes, "\(args) left the file as it was")
+        }
+    }
+
+    @Test func theUIRefusesToStartOnADamagedStoreAndSaysWhy() throws {
+        let folder = TemporaryFolder()
+        let path = folder.write(Array(#"{"version": 1, "tasks": ["#.utf8), to: "tasks.json")
+        let session = try TmuxSession(storePath: path)
+        let screen = session.waitForExit()
+        #expect(screen.contains("exited with 2"))
+        #expect(screen.contains("is damaged"))
+        #expect(fileText(path) == #"{"version": 1, "tasks": ["#)
+    }
+
+    @Test func aDamagedStorePointsToTheBackupThatRestoresIt() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "first"]).status == 0)
+        #expect(runHotTask(["--file", folder.storePath, "--add", "second"]).status == 0)
+        folder.write("{ garbage", to: "tasks.json")
+        let run = runHotTask(["--file", folder.storePath, "--list"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("cp '\(folder.storePath).bak' '\(folder.storePath)'"))
+        #expect(runProcess(["cp", folder.storePath + ".bak", folder.storePath]).status == 0)
+        #expect(runHotTask(["--file", folder.storePath, "--list"]).stdout.contains("1. [ ] first"))
+    }
+
+    @Test func aFolderInPlaceOfTheStoreIsReported() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.storePath, withIntermediateDirectories: true)
+        let run = runHotTask(["--file", folder.storePath, "--add", "x"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("it is a folder, not a file"))
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root reads any file, so permissions cannot be tested as root"))
+    func anUnreadableStoreIsReported() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "x"]).status == 0)
+        chmod(folder.storePath, 0)
+        let run = runHotTask(["--file", folder.storePath, "--list"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("Permission denied"))
+    }
+
+    // MARK: Failing disk
+
+    @Test func aWriteThatFailsLeavesTheOldFileAndNoDebris() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "first"]).status == 0)
+        let before = try #require(fileBytes(folder.storePath))
+        // A file-size limit below the new file's size: the write fails as on a full disk.
+        let run = runHotTask(["--file", folder.storePath, "--add", "second"], prefix: ["prlimit", "--fsize=\(before.count)"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("could not save") && run.stderr.contains("File too large"), "\(run.stderr)")
+        #expect(fileBytes(folder.storePath) == before)
+        #expect(Set(folder.contents()).subtracting(Self.storeFiles).isEmpty, "no debris: \(folder.contents())")
+    }
+
+    @Test func theUIKeepsAnUnsavedChangeSaysSoAndSavesItOnTheNextChange() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "first"]).status == 0)
+        let before = try #require(fileBytes(folder.storePath))
+        let session = try TmuxSession(storePath: folder.storePath, prefix: "prlimit --fsize=\(before.count):unlimited")
+        session.waitForText("first")
+        session.type("kept in memory")
+        session.press("Enter")
+        session.waitForText("Not saved: File too large")
+        session.waitForText("› [ ] kept in memory")
+        #expect(fileBytes(folder.storePath) == before)
+        let pid = try #require(session.appProcessID())
+        let raise = runProcess(["prlimit", "--pid", "\(pid)", "--fsize=unlimited"])
+        #expect(raise.status == 0, "\(raise.stderr)")
+        session.type("next change")
+        session.press("Enter")
+        session.waitForStore("hold both tasks") { $0.contains("kept in memory") && $0.contains("next change") }
+        session.waitForScreen("the warning gone") { !$0.contains("Not saved") }
+    }
+
+    @Test func theUIWritesTheStoreAgainWhenItsFolderIsRemoved() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path("data/tasks.json")
+        #expect(runHotTask(["--file", path, "--add", "before"]).status == 0)
+        let session = try TmuxSession(storePath: path)
+        session.waitForText("before")
+        try FileManager.default.removeItem(atPath: folder.path("data"))
+        session.type("after the folder vanished")
+        session.press("Enter")
+        session.waitForStore("be written again") { $0.contains("after the folder vanished") }
+        #expect(try TaskStore(path: path).load().all.map(\.caption) == ["after the folder vanished", "before"])
+    }
+
+    @Test(.enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root and a permissive sandbox"))
+    func aFullOrReadOnlyDiskFailsTheSaveAndKeepsTheOldFile() throws {
+        let disk = try SmallDisk(kilobytes: 64)
+        defer { disk.unmount() }
+        let path = disk.path + "/tasks.json"
+        let captions = (1...120).map { "Task number \($0) with a caption long enough to fill the disk" }
+        #expect(runHotTask(["--file", path] + captions.flatMap { ["--add", $0] }).status == 0)
+        let before = try #require(fileBytes(path))
+        var run = runHotTask(["--file", path, "--add", "no room"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+        #expect(fileBytes(path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).allSatisfy(Self.storeFiles.contains))
+
+        try disk.remount(options: "ro")
+        run = runHotTask(["--file", path, "--add", "read-only"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("Read-only file system"), "\(run.stderr)")
+        #expect(fileBytes(path) == before)
+    }
+
+    // MARK: Hostile content
+
+    @Test func escapeSequencesAndBidiControlsInAnImportNeverReachTheTerminal() throws {
+        let folder = TemporaryFolder()
+        let evil = #"\u001b]0;pwned\u0007\u001b[2J\u001b[31mred\u202eevil\u009b31m"#
+        let file = folder.write(
+            #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","description":"\#(evil)","status":"pending","entry":"20261121T100000Z"}]"#,
+            to: "tw.json")
+        #expect(runHotTask(["--file", folder.storePath, "--import", file]).status == 0)
+        let list = runHotTask(["--file", folder.storePath, "--list"])
+        #expect(list.stdout.contains("]0;pwned[2J[31mredevil31m"))
+        #expect(!list.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x9B || $0.value == 0x07 })
+        let session = try TmuxSession(storePath: folder.storePath)
+        let screen = session.waitForText("]0;pwned[2J[31mredevil31m")
+        #expect(screen.contains("Get started - 1 to go!"), "nothing cleared the screen")
+    }
+
+    @Test func aHundredKilobyteCaptionIsRefusedFromTheCommandLineAndFromAnImport() throws {
+        let folder = TemporaryFolder()
+        let long = String(repeating: "x", count: 100_000)
+        var run = runHotTask(["--file", folder.storePath, "--add", long])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("the limit is 1000"))
+        let file = folder.write(
+            #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","description":"\#(long)","status":"pending","entry":"20261121T100000Z"}]"#,
+            to: "tw.json")
+        run = runHotTask(["--file", folder.storePath, "--import", file])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("task 1") && run.stderr.contains("100000 characters"))
+        #expect(!FileManager.default.fileExists(atPath: folder.storePath))
+    }
+
+    @Test func deeplyNestedJSONIsRefusedWithoutACrash() throws {
+        let folder = TemporaryFolder()
+        let file = folder.write(String(repeating: "[", count: 200_000), to: "deep.json")
+        let run = runHotTask(["--file", folder.storePath, "--import", file])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("nested more than 64 levels"))
+    }
+
+    @Test func aMillionTaskImportIsRefusedWithAClearMessage() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "mine"]).status == 0)
+        let before = fileBytes(folder.storePath)
+        let path = folder.write("", to: "million.json")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        var chunk = ""
+        for number in 0..<1_000_000 {
+            let id = String(number, radix: 16)
+            chunk += #"{"uuid":"00000000-0000-4000-8000-\#(String(repeating: "0", count: 12 - id.count) + id)","description":"Task \#(number)","status":"pending","entry":"20261121T100000Z"}"# + "\n"
+            if chunk.utf8.count > 1 << 20 {
+                handle.write(Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        handle.write(Data(chunk.utf8))
+        try handle.close()
+        let run = runHotTask(["--file", folder.storePath, "--import", path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("HotTask reads files of at most 64.0 MB"), "\(run.stderr)")
+        #expect(fileBytes(folder.storePath) == before)
+    }
+}
+
+extension String {
+    /// A store document holding these task objects.
+    fileprivate var wrapped: String { #"{"version": 1, "tasks": ["# + self + "]}" }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func replacing(_ old: [UInt8], with new: [UInt8]) -> [UInt8] {
+        guard let start = firstRange(of: old) else { return self }
+        var copy = self
+        copy.replaceSubrange(start, with: new)
+        return copy
+    }
+}
+
+/// A small tmpfs mounted for one test, for a real "No space left on device".
+struct SmallDisk {
+    let folder = TemporaryFolder()
+    var path: String { folder.path("disk") }
+
+    static let canMount: Bool = {
+        guard getuid() == 0, let disk = try? SmallDisk(kilobytes: 16) else { return false }
+        disk.unmount()
+        return true
+    }()
+
+    init(kilobytes: Int) throws {
+        try FileManager.default.createDirectory(atPath: folder.path("disk"), withIntermediateDirectories: true)
+        let run = runProcess(["mount", "-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder.path("disk")])
+        guard run.status == 0 else { throw CocoaError(.fileWriteNoPermission) }
+    }
+
+    func remount(options: String) throws {
+        guard runProcess(["mount", "-o", "remount,\(options)", path]).status == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    func unmount() {
+        _ = runProcess(["umount", path])
+    }
+}
