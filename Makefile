@@ -1,11 +1,12 @@
 # HotTask: `make run` opens the app, `make test` runs every test. Both install the system
 # packages they need first (libncurses-dev; tmux for the end-to-end tests).
 SWIFT ?= swift
+SWIFTC ?= swiftc
 PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 ARGS ?=
 
-.PHONY: all deps build debug run test install uninstall clean
+.PHONY: all deps build debug run test fuzz install uninstall clean
 
 all: build
 
@@ -34,6 +35,17 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Coverage-guided fuzzing (libFuzzer) of the import parser and store decoder, for
+# FUZZ_SECONDS. Seeds: Tests/FuzzCorpus/import; new finds stay in .build/fuzz/corpus and a
+# crashing input is written to .build/fuzz/ (add it to the seeds once fixed).
+FUZZ_SECONDS ?= 180
+fuzz: deps
+	mkdir -p .build/fuzz/corpus
+	$(SWIFTC) -O -sanitize=fuzzer,address -parse-as-library -module-name HotTaskCore \
+		$$(find Sources/HotTaskCore -name '*.swift') Fuzz/ImportFuzzer.swift -o .build/fuzz/import-fuzzer
+	.build/fuzz/import-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+		-artifact_prefix=.build/fuzz/ .build/fuzz/corpus Tests/FuzzCorpus/import
 
 install: build
 	install -d "$(BINDIR)"

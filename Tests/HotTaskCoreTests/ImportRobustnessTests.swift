@@ -1,0 +1,60 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+/// Property test of the import parser (the CI-sized sibling of `make fuzz`): mutated copies of
+/// the seed corpus are either refused with a `DocumentError` or give tasks that obey the rules.
+@Suite("Import robustness")
+struct ImportRobustnessTests {
+    static let seedFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("FuzzCorpus/import")
+
+    static func seeds() throws -> [[UInt8]] {
+        try FileManager.default.contentsOfDirectory(atPath: seedFolder.path).sorted().map {
+            Array(try Data(contentsOf: seedFolder.appendingPathComponent($0)))
+        }
+    }
+
+    static func mutate(_ bytes: [UInt8], _ generator: inout SeededGenerator) -> [UInt8] {
+        var bytes = bytes
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            guard !bytes.isEmpty else { return [UInt8.random(in: 0...255, using: &generator)] }
+            let at = Int.random(in: 0..<bytes.count, using: &generator)
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0: bytes[at] = UInt8.random(in: 0...255, using: &generator)
+            case 1: bytes.removeSubrange(at...)
+            case 2: bytes.insert(contentsOf: Array("\\u0000[{\"\u{1B}".utf8).shuffled(using: &generator).prefix(3), at: at)
+            case 3: bytes.remove(at: at)
+            default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 40)], at: at)
+            }
+        }
+        return bytes
+    }
+
+    @Test func theSeedCorpusImports() throws {
+        let seeds = try Self.seeds()
+        #expect(seeds.count >= 4)
+        for seed in seeds { #expect(throws: Never.self) { try ImportBatch.parse(seed) } }
+    }
+
+    @Test func mutatedInputIsRefusedCleanlyOrObeysTheRules() throws {
+        var generator = SeededGenerator(seed: 2026)
+        let seeds = try Self.seeds()
+        var accepted = 0
+        for _ in 0..<4_000 {
+            let input = Self.mutate(seeds.randomElement(using: &generator)!, &generator)
+            guard let batch = try? ImportBatch.parse(input) else { continue }
+            accepted += 1
+            #expect(Set(batch.tasks.map(\.id)).count == batch.tasks.count, "ids are unique")
+            for task in batch.tasks {
+                #expect(try CaptionRule.clean(task.caption) == task.caption)
+                #expect(task.completed == (task.completedAt != nil))
+            }
+            var list = TaskList()
+            _ = list.merge(batch)
+            #expect(try StoreDocument.decode(StoreDocument.encode(list)) == list, "what is accepted round-trips")
+        }
+        #expect(accepted > 0, "some mutations stay valid, so the checks above ran")
+    }
+}
