@@ -1,3 +1,5 @@
+import Foundation
+
 /// Builds pretty-printed JSON text with keys in the order they are written.
 ///
 /// The store's key order is part of its readability (`id`, `caption`, … as in the README), which
@@ -7,6 +9,24 @@ struct JSONWriter {
 
     init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
+    }
+
+    mutating func raw(_ bytes: [UInt8]) {
+        self.bytes.append(contentsOf: bytes)
+    }
+
+    /// Appends a date as a quoted ISO 8601 string.
+    mutating func date(_ date: Date) {
+        bytes.append(0x22)
+        Timestamp.append(date, to: &bytes)
+        bytes.append(0x22)
+    }
+
+    /// Appends a UUID as a quoted lowercase string.
+    mutating func uuid(_ id: UUID) {
+        bytes.append(0x22)
+        UUIDBytes.append(id, to: &bytes)
+        bytes.append(0x22)
     }
 
     mutating func raw(_ text: String) {
@@ -20,6 +40,17 @@ struct JSONWriter {
 
     mutating func string(_ text: String) {
         bytes.append(0x22)
+        var text = text
+        // Most captions need no escaping: copy them whole.
+        let copied = text.withUTF8 { utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
+            bytes.append(0x22)
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case 0x22: bytes.append(contentsOf: [0x5C, 0x22])

@@ -11,17 +11,55 @@ public enum Timestamp {
     }
 
     public static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the formatted date's 20 ASCII bytes (the store writer's fast path).
+    public static func append(_ date: Date, to bytes: inout [UInt8]) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(fromDays: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2)
-            + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "Z"
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var value = value
+            if value >= divisor * 10 {  // a year past 9999 keeps all its digits
+                bytes.append(contentsOf: String(value).utf8)
+                return
+            }
+            while divisor > 0 {
+                bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        digits(max(0, year), 4)
+        bytes.append(0x2D)
+        digits(month, 2)
+        bytes.append(0x2D)
+        digits(day, 2)
+        bytes.append(0x54)
+        digits(secondOfDay / 3600, 2)
+        bytes.append(0x3A)
+        digits(secondOfDay / 60 % 60, 2)
+        bytes.append(0x3A)
+        digits(secondOfDay % 60, 2)
+        bytes.append(0x5A)
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; fractions of a second are dropped.
     public static func parse(_ text: String) -> Date? {
-        var reader = DigitReader(text)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse` on UTF-8 bytes, without making a String (the store reader's fast path).
+    public static func parse(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        var reader = DigitReader(utf8)
         guard let year = reader.number(4), reader.skip("-"), let month = reader.number(2), reader.skip("-"),
             let day = reader.number(2), reader.skip("T") || reader.skip("t"), let hour = reader.number(2),
             reader.skip(":"), let minute = reader.number(2), reader.skip(":"), let second = reader.number(2)
@@ -43,12 +81,15 @@ public enum Timestamp {
 
     /// Reads Taskwarrior's `YYYYMMDDTHHMMSSZ`.
     public static func parseTaskwarrior(_ text: String) -> Date? {
-        var reader = DigitReader(text)
+        var text = text
+        return text.withUTF8 { utf8 in
+            var reader = DigitReader(utf8)
         guard let year = reader.number(4), let month = reader.number(2), let day = reader.number(2),
             reader.skip("T"), let hour = reader.number(2), let minute = reader.number(2),
-            let second = reader.number(2), reader.skip("Z"), reader.atEnd
-        else { return nil }
-        return date(year, month, day, hour, minute, second, offset: 0)
+                let second = reader.number(2), reader.skip("Z"), reader.atEnd
+            else { return nil }
+            return date(year, month, day, hour, minute, second, offset: 0)
+        }
     }
 
     private static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int, offset: Int)
@@ -92,16 +133,11 @@ public enum Timestamp {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
     private struct DigitReader {
-        private let utf8: [UInt8]
+        private let utf8: UnsafeBufferPointer<UInt8>
         private var index = 0
 
-        init(_ text: String) { utf8 = Array(text.utf8) }
+        init(_ utf8: UnsafeBufferPointer<UInt8>) { self.utf8 = utf8 }
 
         var atEnd: Bool { index == utf8.count }
 

@@ -52,7 +52,7 @@ public enum StoreDocument {
     private static func write(_ task: TaskItem, to writer: inout JSONWriter) {
         writer.raw("{")
         writer.key("id", indent: 6, first: true)
-        writer.string(task.id.uuidString.lowercased())
+        writer.uuid(task.id)
         writer.key("caption", indent: 6, first: false)
         writer.string(task.caption)
         writer.key("section", indent: 6, first: false)
@@ -60,15 +60,15 @@ public enum StoreDocument {
         writer.key("completed", indent: 6, first: false)
         writer.raw(task.completed ? "true" : "false")
         writer.key("createdAt", indent: 6, first: false)
-        writer.string(Timestamp.format(task.createdAt))
+        writer.date(task.createdAt)
         writer.key("completedAt", indent: 6, first: false)
         if let completedAt = task.completedAt {
-            writer.string(Timestamp.format(completedAt))
+            writer.date(completedAt)
         } else {
             writer.raw("null")
         }
         writer.key("modifiedAt", indent: 6, first: false)
-        writer.string(Timestamp.format(task.modifiedAt))
+        writer.date(task.modifiedAt)
         writer.newline(indent: 4)
         writer.raw("}")
     }

@@ -1,0 +1,50 @@
+import Foundation
+
+/// UUIDs to and from their lowercase text form without going through `String`: the store
+/// reads and writes one per task.
+enum UUIDBytes {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends the 36-character lowercase form.
+    static func append(_ id: UUID, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: id.uuid) { raw in
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(0x2D) }
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0xF)])
+            }
+        }
+    }
+
+    /// Reads `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (either case); nil for anything else.
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &value) { raw -> Bool in
+            var out = 0
+            var index = 0
+            while index < 36 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard text[index] == 0x2D else { return false }
+                    index += 1
+                    continue
+                }
+                guard let high = nibble(text[index]), let low = nibble(text[index + 1]) else { return false }
+                raw[out] = high << 4 | low
+                out += 1
+                index += 2
+            }
+            return true
+        }
+        return valid ? UUID(uuid: value) : nil
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x61...0x66: byte - 0x61 + 10
+        case 0x41...0x46: byte - 0x41 + 10
+        default: nil
+        }
+    }
+}
