@@ -12,22 +12,22 @@ extension AppRender {
         let width = screen.size.width
         grid.put(String(repeating: "─", count: width), x: 0, y: y, style: .rule)
 
-        // Right: every mode when it fits beside a usable filter, else the active one alone.
-        var segments = SortMode.allCases.map { ($0.title, $0 == state.view.sort) }
-        if state.view.completedLast { segments.append(("done last", true)) }
-        func segmentsWidth(_ segments: [(String, Bool)]) -> Int {
-            segments.reduce(0) { $0 + DisplayWidth.of($1.0) + 2 }
-        }
-        if segmentsWidth(segments) + 20 > width {
-            // Narrow: only what differs from the default (Manual, completed in place).
-            segments = segments.filter { $0.1 && $0.0 != SortMode.manual.title }
+        // Right: every mode when it fits beside a usable filter, else only what differs from
+        // the default (Manual, completed in place).
+        var segments = SortMode.allCases.map { Segment(label: $0.title, active: $0 == state.view.sort) }
+        if state.view.completedLast { segments.append(Segment(label: "done last", active: true, isToggle: true)) }
+        if segments.totalWidth + 20 > width {
+            segments = segments.filter { $0.active && $0.label != SortMode.manual.title }
         }
         var controlStart = width
-        if !segments.isEmpty, segmentsWidth(segments) + 8 <= width {
-            controlStart = width - 1 - segmentsWidth(segments)
+        if !segments.isEmpty, segments.totalWidth + 8 <= width {
+            controlStart = width - 1 - segments.totalWidth
             var x = grid.put(" ", x: controlStart - 1, y: y, style: .rule)
-            for (title, active) in segments {
-                x = grid.put(active ? "[\(title)]" : " \(title) ", x: x, y: y, style: active ? .segmentActive : .segment)
+            for segment in segments {
+                if segment.isToggle { x = grid.put(" ", x: x, y: y, style: .rule) }
+                x = grid.put(
+                    segment.active ? "[\(segment.label)]" : " \(segment.label) ", x: x, y: y,
+                    style: segment.active ? .segmentActive : .segment)
             }
         }
 
@@ -48,4 +48,18 @@ extension AppRender {
         grid.put(" ", x: x, y: y, style: .rule, limit: fieldEnd)
         if focused { grid.cursor = (fieldStart + cursorColumn, y) }
     }
+}
+
+/// One label of the sort control: "[Active]" or " Other ", all the same width per label.
+private struct Segment {
+    let label: String
+    let active: Bool
+    /// A toggle rather than a mode: set apart by a space.
+    var isToggle = false
+
+    var width: Int { DisplayWidth.of(label) + 2 + (isToggle ? 1 : 0) }
+}
+
+extension [Segment] {
+    fileprivate var totalWidth: Int { reduce(0) { $0 + $1.width } }
 }
