@@ -12,15 +12,16 @@ final class TmuxSession {
 
     /// Starts `hottask --file <store>` inside `sh`, which afterwards prints the exit status
     /// and whether the terminal is back in its normal (canonical, echoing) mode.
-    /// `seededTasks` "Task 1"... are written to the store before the app starts.
+    /// `seededTasks` "Task 1"... (or `seededCaptions`, in Top Priority) are written to the
+    /// store before the app starts.
     init(
-        seededTasks: Int = 0, width: Int = 80, height: Int = 24, term: String = "tmux-256color",
-        environment: [String: String] = [:]
+        seededTasks: Int = 0, seededCaptions: [String] = [], width: Int = 80, height: Int = 24,
+        term: String = "tmux-256color", environment: [String: String] = [:]
     ) throws {
-        if seededTasks > 0 {
+        let captions = seededCaptions + (seededTasks > 0 ? (1...seededTasks).map { "Task \($0)" } : [])
+        if !captions.isEmpty {
             let now = Timestamp.now()
-            try TaskStore(path: folder.storePath).save(
-                TaskList((1...seededTasks).map { TaskItem(caption: "Task \($0)", createdAt: now) }))
+            try TaskStore(path: folder.storePath).save(TaskList(captions.map { TaskItem(caption: $0, createdAt: now) }))
         }
         let variables = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let script = """
