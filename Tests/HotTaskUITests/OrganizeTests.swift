@@ -110,6 +110,7 @@ struct OrganizeTests {
         state.press(.character("C"))
         #expect(state.message?.text == "No completed tasks to clear")
         state.press(.character("u"))
+        #expect(state.selectedTask?.caption == "A", "the first restored task is selected")
         #expect(state.tasks == makeList(priority: ["A", "B", "C"], bonus: ["D"], completed: ["A", "C", "D"]).withIDs(of: state.tasks))
     }
 
@@ -209,5 +210,29 @@ extension TaskList {
             task.id = other[offset].id
             return task
         })
+    }
+}
+
+@Suite("Any keys, any size")
+struct RandomKeysTests {
+    /// Every new key at sizes from the smallest up: the selection stays shown, every row fits.
+    @Test(arguments: [Size(width: 24, height: 6), Size(width: 30, height: 8), Size(width: 80, height: 24)])
+    func randomKeysKeepTheScreenSane(size: Size) {
+        var generator = SeededGenerator(seed: UInt64(size.width))
+        var state = makeState(makeList(priority: numberedTasks(30) + ["Café"], bonus: ["Cake", "Tea"], completed: ["Task 3"]), size: size)
+        let keys: [Key] = [
+            .tab, .enter, .escape, .up, .down, .pageDown, .home, .end, .backspace, .character("/"), .control("f"),
+            .character("c"), .character("a"), .character("s"), .character("x"), .character("e"), .character("J"),
+            .character("K"), .character("["), .character("]"), .character("u"), .control("r"), .character("C"),
+            .character("y"), .character("?"), .function(1), .function(2), .character("d"), .character("m"), .shiftUp,
+        ]
+        for step in 0..<2_000 {
+            state.press(keys[Int.random(in: 0..<keys.count, using: &generator)])
+            let visible = state.selectionIsVisible
+            #expect(visible, "step \(step)")
+            let lines = AppRender.render(state, size: size).lines
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= size.width })
+        }
+        #expect(state.tasks.completedCount == state.tasks.all.filter(\.completed).count)
     }
 }

@@ -156,13 +156,15 @@ extension AppUpdate {
         return [.save(state.tasks)]
     }
 
-    /// Performs undone or redone changes and selects the task they leave in place (the
-    /// selection stays where it was when they end by removing one).
+    /// Performs undone or redone changes and selects the first task they put in place (the
+    /// top of what an undone "clear completed" restores); the selection stays where it was
+    /// when they only remove.
     private static func replay(_ changes: [TaskChange], _ state: inout AppState) {
         perform(changes, &state)
-        if let last = changes.last {
-            if case .removed = last { return }
-            select(index: last.index, in: last.section, &state)
+        let placed = changes.first {
+            if case .removed = $0 { return false }
+            return true
         }
+        if let placed { select(index: placed.index, in: placed.section, &state) }
     }
 }
