@@ -84,7 +84,7 @@ struct TaskOrdering {
 
     /// A–Z key: the caption without case, accents or width differences, with runs of digits
     /// padded so that "Task 2" comes before "Task 10" (as `localizedStandardCompare` orders
-    /// them). Measured on 100,000 captions: sorting by these keys takes about 0.25 s,
+    /// them). Measured on 100,000 captions: building these keys and sorting takes about 0.5 s,
     /// `localizedStandardCompare` in the comparator 3.4 s.
     static func alphabeticalKey(_ caption: String) -> String {
         let folded = caption.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
