@@ -5,9 +5,11 @@ extension AppRender {
         let width = screen.size.width
         let title = " Keys: \(focus.helpTitle) "
         let footer = " any key closes "
-        let keyColumn = entries.map { DisplayWidth.of($0.keys) }.max() ?? 0
         let actionColumn = entries.map { DisplayWidth.of($0.action) }.max() ?? 0
-        let boxWidth = min(width - 2, max(keyColumn + actionColumn + 6, DisplayWidth.of(title) + 4))
+        let widestKeys = entries.map { DisplayWidth.of($0.keys) }.max() ?? 0
+        let boxWidth = min(width - 2, max(widestKeys + actionColumn + 6, DisplayWidth.of(title) + 4))
+        // On a narrow screen the keys get at most half the box, so the actions stay readable.
+        let keyColumn = min(widestKeys, (boxWidth - 6) / 2)
         // Rows 1...footer-1 are free; show what fits, with "…" when entries are cut.
         let room = max(0, screen.footerRow - 1 - 2)
         let shown = entries.count <= room ? entries.count : max(0, room - 1)
@@ -31,7 +33,7 @@ extension AppRender {
                 continue
             }
             let entry = entries[line]
-            let x = grid.put(entry.keys.truncated(toWidth: inner - 2), x: left + 2, y: y, style: .overlayKey)
+            let x = grid.put(entry.keys.truncated(toWidth: keyColumn), x: left + 2, y: y, style: .overlayKey)
             let actionX = max(x + 1, left + 2 + keyColumn + 2)
             grid.put(entry.action.truncated(toWidth: left + boxWidth - 2 - actionX), x: actionX, y: y, style: .overlay)
         }
