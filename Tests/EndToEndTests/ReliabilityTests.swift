@@ -18,18 +18,10 @@ struct ReliabilityTests {
         var confirmed: [String] = []
         for number in 0..<300 {
             let caption = "crash \(number)"
-            let process = Process()
-            process.executableURL = HotTaskBinary.url
-            process.arguments = ["--file", folder.storePath, "--add", caption]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            let finished = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in finished.signal() }
-            try process.run()
+            let child = try ChildProcess([HotTaskBinary.url.path, "--file", folder.storePath, "--add", caption])
             usleep(UInt32.random(in: 0...15_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            if process.terminationReason == .exit && process.terminationStatus == 0 { confirmed.append(caption) }
+            child.kill(SIGKILL)
+            if child.wait() == 0 { confirmed.append(caption) }
         }
         print("crash test: \(confirmed.count) of 300 adds finished before SIGKILL")
         // The next ordinary run cleans up whatever the killed ones left.
@@ -68,19 +60,8 @@ struct ReliabilityTests {
         let script = """
             for i in $(seq 500); do '\(HotTaskBinary.url.path)' --file '\(folder.storePath)' --add "$0 $i" > /dev/null || exit 1; done
             """
-        let writers = ["left", "right"].map { name in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script, name]
-            let finished = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in finished.signal() }
-            return (process, finished)
-        }
-        for (process, _) in writers { try process.run() }
-        for (process, finished) in writers {
-            #expect(finished.wait(timeout: .now() + 300) == .success)
-            #expect(process.terminationStatus == 0)
-        }
+        let writers = try ["left", "right"].map { try ChildProcess(["sh", "-c", script, $0]) }
+        for writer in writers { #expect(writer.wait(timeout: 300) == 0) }
         let captions = try TaskStore(path: folder.storePath).load().all.map(\.caption)
         #expect(captions.count == 1_000)
         #expect(Set(captions) == Set(["left", "right"].flatMap { name in (1...500).map { "\(name) \($0)" } }))

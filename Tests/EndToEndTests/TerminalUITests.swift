@@ -109,11 +109,8 @@ struct TerminalUITests {
     func terminationSignalsRestoreTheTerminal(signal: String) throws {
         let session = try TmuxSession()
         session.waitForText("It's lonely here")
-        let kill = Process()
-        kill.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        kill.arguments = ["pkill", "-\(signal)", "-f", "--", "--file \(session.storePath)"]
-        try kill.run()
-        kill.waitUntilExit()
+        let pid = try #require(session.appProcessID())
+        #expect(runProcess(["kill", "-\(signal)", "\(pid)"]).status == 0)
         let screen = session.waitForExit()
         #expect(!screen.contains("-icanon"), "canonical input is back")
         #expect(!screen.contains("-echo"), "echo is back")

@@ -13,18 +13,19 @@ final class TmuxSession {
 
     /// Starts `hottask --file <store>` inside `sh`, which afterwards prints the exit status
     /// and whether the terminal is back in its normal (canonical, echoing) mode.
-    /// `seededTasks` "Task 1"... are written to the store before the app starts; `storePath`
-    /// defaults to a fresh folder's tasks.json; `prefix` runs the app through another command
-    /// (e.g. `prlimit --fsize=600`).
+    /// `seededTasks` "Task 1"... (or `seededCaptions`, in Top Priority) are written to the
+    /// store before the app starts; `storePath` defaults to a fresh folder's tasks.json;
+    /// `prefix` runs the app through another command (e.g. `prlimit --fsize=600`).
     init(
-        seededTasks: Int = 0, width: Int = 80, height: Int = 24, term: String = "tmux-256color",
-        environment: [String: String] = [:], storePath: String? = nil, prefix: String = ""
+        seededTasks: Int = 0, seededCaptions: [String] = [], width: Int = 80, height: Int = 24,
+        term: String = "tmux-256color", environment: [String: String] = [:], storePath: String? = nil,
+        prefix: String = ""
     ) throws {
         self.storePath = storePath ?? folder.storePath
-        if seededTasks > 0 {
+        let captions = seededCaptions + (seededTasks > 0 ? (1...seededTasks).map { "Task \($0)" } : [])
+        if !captions.isEmpty {
             let now = Timestamp.now()
-            try TaskStore(path: self.storePath).save(
-                TaskList((1...seededTasks).map { TaskItem(caption: "Task \($0)", createdAt: now) }))
+            try TaskStore(path: self.storePath).save(TaskList(captions.map { TaskItem(caption: $0, createdAt: now) }))
         }
         let variables = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let script = """
@@ -112,9 +113,6 @@ final class TmuxSession {
     }
 
     /// Runs one tmux command and returns what it printed.
-    ///
-    /// posix_spawn and waitpid rather than Foundation's Process: `new-session` forks the tmux
-    /// server, which inherits what Process watches, so Process never sees the client exit.
     @discardableResult
     private func tmux(_ arguments: [String]) -> String {
         run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments)
@@ -140,32 +138,13 @@ final class TmuxSession {
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C.UTF-8"
         environment.removeValue(forKey: "TMUX")
-        let envp = environment.map { "\($0.key)=\($0.value)" }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        var pid: pid_t = 0
-        let status = withCStrings(argv) { cArgv in
-            withCStrings(envp) { cEnvp in posix_spawnp(&pid, argv[0], &actions, nil, cArgv, cEnvp) }
-        }
-        guard status == 0 else {
-            Issue.record("cannot run \(argv[0]): \(String(cString: strerror(status)))")
+        do {
+            let child = try ChildProcess(argv, environment: environment, stdoutPath: outputPath)
+            if child.wait(timeout: 10) == nil { Issue.record("\(argv[0]) did not finish within 10 seconds") }
+        } catch {
+            Issue.record("\(error.localizedDescription)")
             return ""
         }
-        var exitStatus: Int32 = 0
-        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
-}
-
-/// Calls `body` with a NULL-terminated C array of the strings.
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
-    return body(pointers)
 }

@@ -57,7 +57,7 @@ struct HostileInputTests {
                 continue
             }
             #expect(grid.line(1).hasPrefix("+"), "the input row is visible: \(where_)")
-            if state.focus == .input {
+            if state.focus == .input && state.help == nil {
                 let cursor = grid.cursor
                 #expect(cursor?.y == 1, "\(where_)")
                 #expect((2..<(state.size.width - 6)).contains(cursor?.x ?? -1), "the cursor is inside the input field: \(where_)")

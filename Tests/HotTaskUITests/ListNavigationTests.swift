@@ -117,7 +117,7 @@ struct ListActionTests {
         #expect(state.tasks.bonus.map(\.caption) == ["A", "C"])
         #expect(state.selectedTask?.caption == "A")
         #expect(effects == [.save(state.tasks)])
-        #expect(state.message?.text == "Moved “A” to Bonus")
+        #expect(state.message?.text == "Moved “A” to Bonus — u to undo")
     }
 
     @Test(arguments: [Key.character("d"), .delete])
@@ -128,7 +128,7 @@ struct ListActionTests {
         #expect(state.tasks.all.map(\.caption) == ["A", "B"])
         #expect(state.selection == 1)
         #expect(effects == [.save(state.tasks)])
-        #expect(state.message?.text == "Deleted “C”")
+        #expect(state.message?.text == "Deleted “C” — u to undo")
     }
 
     @Test func actionsOnAnEmptyListDoNothing() {
@@ -152,7 +152,7 @@ struct ListActionTests {
         var state = makeState(makeList(priority: ["A"]))
         state.press(.tab, .character("z"))
         #expect(state.input.isEmpty)
-        #expect(state.message?.text == "Press i or Tab to type a new task")
+        #expect(state.message?.text == "Press i or Tab to type a new task, ? for keys")
     }
 
     @Test func quittingAndSuspending() {

@@ -12,6 +12,9 @@ func expectScreen(_ state: AppState, _ expected: [String], sourceLocation: Sourc
     }
 }
 
+/// The rule under the input at 80 columns, with the sort modes (Manual active).
+let viewBar80 = String(repeating: "─", count: 49) + " [Manual] Newest  Oldest  A–Z ─"
+
 @Suite("The screen at 80×24")
 struct ScreenTests {
     let blank = ""
@@ -20,14 +23,14 @@ struct ScreenTests {
         expectScreen(makeState(), [
             " HotTask  It's lonely here - add some tasks!",
             "+ Type a new task and press Enter                                         [Add]",
-            String(repeating: "─", count: 80),
+            viewBar80,
             "Top Priority (0)",
             "    Nothing here yet — type a task above and press Enter",
             blank,
             "Bonus (0)",
             "    Nothing here — press m on a task to move it here",
         ] + Array(repeating: blank, count: 15) + [
-            "Enter add  ↑↓ select  PgUp/PgDn page  Tab list  ^C quit",
+            "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit",
         ])
     }
 
@@ -37,7 +40,7 @@ struct ScreenTests {
         expectScreen(state, [
             " HotTask  1 down 2 to go!                                        1/3 ▰▰▰▱▱▱▱▱▱▱",
             "+ Walk the dog 🐕                                                         [Add]",
-            String(repeating: "─", count: 80),
+            viewBar80,
             "Top Priority (2)",
             "› [x] Buy milk",
             "  [ ] Call mum",
@@ -45,7 +48,7 @@ struct ScreenTests {
             "Bonus (1)",
             "  [ ] Read a book",
         ] + Array(repeating: blank, count: 14) + [
-            "Enter add  ↑↓ select  PgUp/PgDn page  Tab list  ^C quit                     1/3",
+            "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit                   1/3",
         ])
         let grid = AppRender.render(state, size: state.size)
         #expect(grid.cursor?.x == 2 + 15, "after 'Walk the dog 🐕': 13 columns and a 2-column emoji")

@@ -49,7 +49,7 @@ extension AppState {
     }
 
     var selectionIsVisible: Bool {
-        tasks.isEmpty || visibleRows.contains(layout.row(ofTask: selection))
+        layout.taskCount == 0 || visibleRows.contains(layout.row(ofTask: selection))
     }
 }
 

@@ -54,42 +54,31 @@ public func runHotTask(
     return runProcess(command, stdin: stdin, environment: environment, timeout: timeout, sourceLocation: sourceLocation)
 }
 
-/// Runs a command (the first element, found on PATH unless it is a path) and waits for it, as
-/// `runHotTask` does. A process killed by a signal reports 128 + the signal's number.
+/// Runs a command (the first element is looked up on PATH) and waits for it, as `runHotTask`
+/// does. A process killed by a signal reports 128 + the signal's number.
 public func runProcess(
     _ command: [String], stdin: String? = nil, environment: [String: String]? = nil,
     timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation
 ) -> (status: Int32, stdout: String, stderr: String) {
     let folder = TemporaryFolder()
-    let outPath = folder.write("", to: "stdout")
-    let errPath = folder.write("", to: "stderr")
-    let inPath = folder.write(stdin ?? "", to: "stdin")
+    let outPath = folder.path("stdout")
+    let errPath = folder.path("stderr")
+    let inPath = stdin.map { folder.write($0, to: "stdin") } ?? "/dev/null"
 
     var variables = ProcessInfo.processInfo.environment.filter { !storeVariables.contains($0.key) }
     variables.merge(environment ?? [:]) { _, new in new }
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: command[0].contains("/") ? command[0] : "/usr/bin/env")
-    process.arguments = command[0].contains("/") ? Array(command.dropFirst()) : command
-    process.environment = variables
-    // Files rather than pipes: nothing can fill up and block the child.
-    process.standardInput = stdin == nil ? FileHandle.nullDevice : FileHandle(forReadingAtPath: inPath)
-    process.standardOutput = FileHandle(forWritingAtPath: outPath)
-    process.standardError = FileHandle(forWritingAtPath: errPath)
-
-    let finished = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in finished.signal() }
+    let child: ChildProcess
     do {
-        try process.run()
+        // Files rather than pipes: nothing can fill up and block the child.
+        child = try ChildProcess(command, environment: variables, stdinPath: inPath, stdoutPath: outPath, stderrPath: errPath)
     } catch {
-        Issue.record("cannot start \(command[0]): \(error)", sourceLocation: sourceLocation)
+        Issue.record("\(error.localizedDescription)", sourceLocation: sourceLocation)
         return (-1, "", "")
     }
-    if finished.wait(timeout: .now() + timeout) == .timedOut {
-        kill(process.processIdentifier, SIGKILL)
-        finished.wait()
+    guard let status = child.wait(timeout: timeout) else {
         Issue.record("\(command) did not finish within \(Int(timeout)) seconds; killed", sourceLocation: sourceLocation)
+        return (-1, fileText(outPath) ?? "", fileText(errPath) ?? "")
     }
-    let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     return (status, fileText(outPath) ?? "", fileText(errPath) ?? "")
 }

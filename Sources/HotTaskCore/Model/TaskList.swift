@@ -122,4 +122,108 @@ public struct TaskList: Equatable, Sendable {
         replace(at: position, with: task)
         return self.position(of: 0, in: task.section)
     }
+
+    // MARK: Reversible changes
+
+    /// Applies one change; `completedCount` follows. The change must fit the list (as the
+    /// changes made by the methods below and their inverses always do).
+    public mutating func apply(_ change: TaskChange) {
+        switch change {
+        case .inserted(let task, let index):
+            insert(task, at: index)
+        case .removed(let task, let index):
+            remove(at: position(of: index, in: task.section))
+        case .replaced(_, let new, let index):
+            replace(at: position(of: index, in: new.section), with: new)
+        }
+    }
+
+    public mutating func apply(_ changes: [TaskChange]) {
+        changes.forEach { apply($0) }
+    }
+
+    /// The change that gives the task at `position` a new caption, or nil when the caption is
+    /// the same. The caption must already have passed `CaptionRule`.
+    public func renaming(at position: Int, to caption: String, now: Date) -> TaskChange? {
+        let old = self[position]
+        guard old.caption != caption else { return nil }
+        var new = old
+        new.caption = caption
+        new.modifiedAt = now
+        return .replaced(old: old, new: new, at: index(ofPosition: position))
+    }
+
+    /// The change that marks the task at `position` completed or open, or nil when it
+    /// already is.
+    public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {
+        let old = self[position]
+        guard old.completed != completed else { return nil }
+        var new = old
+        new.completed = completed
+        new.completedAt = completed ? now : nil
+        new.modifiedAt = now
+        return .replaced(old: old, new: new, at: index(ofPosition: position))
+    }
+
+    /// The changes that move the task at `position` to `index` of `section` (an index in the
+    /// section as it is once the task has left). Changing section updates `modifiedAt`; a
+    /// move within the section does not, as order is not part of a task.
+    public func moving(from position: Int, to section: Section, index: Int, now: Date) -> [TaskChange] {
+        let old = self[position]
+        let from = self.index(ofPosition: position)
+        if old.section == section, from == index { return [] }
+        var new = old
+        if old.section != section {
+            new.section = section
+            new.modifiedAt = now
+        }
+        return [.removed(old, at: from), .inserted(new, at: index)]
+    }
+
+    /// The changes that remove every completed task, last first in each section so that each
+    /// index still holds when it is applied (and the inverse puts them back first to last).
+    public func removingCompleted() -> [TaskChange] {
+        var changes: [TaskChange] = []
+        for section in Section.allCases.reversed() {
+            let tasks = tasks(in: section)
+            for index in tasks.indices.reversed() where tasks[index].completed {
+                changes.append(.removed(tasks[index], at: index))
+            }
+        }
+        return changes
+    }
+
+    /// Gives the task at `position` a new caption; returns what changed (for undo).
+    @discardableResult
+    public mutating func rename(at position: Int, to caption: String, now: Date) -> TaskChange? {
+        let change = renaming(at: position, to: caption, now: now)
+        change.map { apply($0) }
+        return change
+    }
+
+    /// Moves the task at `position` to `index` of `section`; returns what changed (for undo).
+    @discardableResult
+    public mutating func move(from position: Int, to section: Section, index: Int, now: Date) -> [TaskChange] {
+        let changes = moving(from: position, to: section, index: index, now: now)
+        apply(changes)
+        return changes
+    }
+
+    /// Removes every completed task; returns what changed (for undo).
+    @discardableResult
+    public mutating func removeCompleted() -> [TaskChange] {
+        let changes = removingCompleted()
+        apply(changes)
+        return changes
+    }
+
+    /// The index within its section of the task at `position`.
+    public func index(ofPosition position: Int) -> Int {
+        position < priority.count ? position : position - priority.count
+    }
+
+    /// The section of the task at `position`.
+    public func section(ofPosition position: Int) -> Section {
+        position < priority.count ? .priority : .bonus
+    }
 }

@@ -24,9 +24,10 @@ public enum AppRender {
         }
         drawTitle(state, screen, &grid)
         drawInput(state, screen, &grid)
-        grid.put(String(repeating: "─", count: size.width), x: 0, y: screen.ruleRow, style: .rule)
+        drawViewBar(state, screen, &grid)
         drawList(state, screen, &grid)
         drawFooter(state, screen, &grid)
+        if let focus = state.help { drawHelp(for: focus, screen, &grid) }
         return grid
     }
 
@@ -91,63 +92,15 @@ public enum AppRender {
         return (first, columnsBeforeCursor)
     }
 
-    // MARK: List
-
-    private static func drawList(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
-        let layout = state.layout
-        let width = screen.size.width
-        for screenRow in 0..<screen.listHeight {
-            let row = state.scrollOffset + screenRow
-            guard row < layout.rowCount else { break }
-            let y = screen.listTop + screenRow
-            guard y < screen.footerRow else { break }
-            switch layout.content(ofRow: row) {
-            case .header(let section):
-                grid.put("\(section.title) (\(state.tasks.count(in: section)))", x: 0, y: y, style: .header)
-            case .hint(let section):
-                let hint = section == .priority
-                    ? "Nothing here yet — type a task above and press Enter"
-                    : "Nothing here — press m on a task to move it here"
-                grid.put(hint.truncated(toWidth: width - 4), x: 4, y: y, style: .hint)
-            case .spacer:
-                break
-            case .task(let position):
-                drawTask(state.tasks[position], selected: position == state.selection, state.focus, y: y, width: width, &grid)
-            }
-        }
-    }
-
-    private static func drawTask(_ task: TaskItem, selected: Bool, _ focus: Focus, y: Int, width: Int, _ grid: inout Grid) {
-        let style: CellStyle
-        switch (selected, focus, task.completed) {
-        case (true, .list, false): style = .selected
-        case (true, .list, true): style = .selectedDone
-        case (true, .input, _): style = .selectedInactive
-        case (false, _, true): style = .taskDone
-        case (false, _, false): style = .plain
-        }
-        let marker = selected ? "› " : "  "
-        var x = grid.put(marker, x: 0, y: y, style: style)
-        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: style)
-        x = grid.put(task.caption.truncated(toWidth: width - x - 1), x: x, y: y, style: style)
-        if selected { grid.paint(y: y, from: x, to: width, style: style) }
-    }
-
     // MARK: Footer
-
-    private static let inputKeys: [(String, String)] = [
-        ("Enter", "add"), ("↑↓", "select"), ("PgUp/PgDn", "page"), ("Tab", "list"), ("^C", "quit"),
-    ]
-    private static let listKeys: [(String, String)] = [
-        ("Space", "done"), ("m", "move"), ("d", "delete"), ("↑↓", "select"), ("Tab", "type"), ("q", "quit"),
-    ]
 
     private static func drawFooter(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
         let y = screen.footerRow
         let width = screen.size.width
         var limit = width
-        if !state.tasks.isEmpty {
-            let position = "\(state.selection + 1)/\(state.tasks.count)"
+        let shown = state.layout.taskCount
+        if shown > 0 {
+            let position = "\(state.selection + 1)/\(shown)"
             let positionX = width - DisplayWidth.of(position) - 1
             if positionX > width / 2 {
                 grid.put(position, x: positionX, y: y, style: .footerText)
@@ -158,13 +111,18 @@ public enum AppRender {
             grid.put("Not saved: \(saveError)".truncated(toWidth: limit), x: 0, y: y, style: .error, limit: limit)
             return
         }
+        if case .clearCompleted(let count) = state.confirmation {
+            let question = "Clear \(count) completed \(count == 1 ? "task" : "tasks")? y to clear, any other key keeps them"
+            grid.put(question.truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
+            return
+        }
         if let message = state.message {
             let style: CellStyle = message.kind == .info ? .info : message.kind == .warning ? .warning : .error
             grid.put(message.text.truncated(toWidth: limit), x: 0, y: y, style: style, limit: limit)
             return
         }
         var x = 0
-        for (key, action) in state.focus == .input ? inputKeys : listKeys {
+        for (key, action) in KeyHelp.hints(for: state.focus) {
             let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action)
             guard x + needed <= limit else { break }
             x = grid.put(key, x: x, y: y, style: .footerKey)

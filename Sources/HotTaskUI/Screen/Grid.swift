@@ -21,6 +21,19 @@ public enum CellStyle: UInt8, CaseIterable, Sendable {
     case info
     case warning
     case error
+    /// The part of a caption the filter matched, on an ordinary row and on the selected one.
+    case match
+    case matchSelected
+    /// The filter text in the view bar.
+    case filterText
+    /// A sort mode in the view bar, and the active one.
+    case segment
+    case segmentActive
+    /// The caption being edited in place.
+    case editField
+    /// The help overlay's box and text, and the keys in it.
+    case overlay
+    case overlayKey
 }
 
 /// One terminal cell. A wide character sits in its first cell; the cell it covers is a

@@ -1,9 +1,27 @@
+import Foundation
 import HotTaskCore
 
 /// Which part of the screen the keys go to.
 public enum Focus: Equatable, Sendable {
+    /// The new-task input.
     case input
     case list
+    /// The filter line in the view bar.
+    case filter
+    /// The selected task's caption, edited in place.
+    case editing
+}
+
+/// A question in the footer that the next key answers (y or anything else).
+public enum Confirmation: Equatable, Sendable {
+    case clearCompleted(count: Int)
+}
+
+/// Where the person was when the filter opened, so that Esc can put them back.
+public struct FilterOrigin: Equatable, Sendable {
+    public var focus: Focus
+    public var selectedTaskID: UUID?
+    public var scrollOffset: Int
 }
 
 /// A line for the footer until the next key.
@@ -23,7 +41,19 @@ public struct AppState: Equatable, Sendable {
     public var tasks: TaskList
     public var input = LineEditor()
     public var focus = Focus.input
-    /// The selected task's display position (meaningless while the list is empty).
+    /// Sort, "completed last" and filter: which tasks are shown, in which order.
+    public var view = ListView()
+    /// The filter text being typed; its own editor, so the new-task input keeps its text.
+    public var filter = LineEditor()
+    /// Set while a filter is open or kept; nil otherwise.
+    public var filterOrigin: FilterOrigin?
+    /// The caption being edited in place (focus `.editing`).
+    public var editor = LineEditor()
+    public var history = UndoHistory()
+    public var confirmation: Confirmation?
+    /// The focus whose keys the help overlay shows, while it is open.
+    public var help: Focus?
+    /// The selected task's display position in the view (meaningless while nothing is shown).
     public var selection = 0
     /// The first list row on screen.
     public var scrollOffset = 0
@@ -37,12 +67,18 @@ public struct AppState: Equatable, Sendable {
         self.size = size
     }
 
-    public var layout: ListLayout { ListLayout(tasks) }
+    public var layout: ListLayout { ListLayout(view, of: tasks) }
     public var screen: ScreenLayout { ScreenLayout(size) }
+
+    /// The selected task's position in the list, if a task is shown.
+    public var selectedPosition: Int? {
+        let shown = view.count(of: tasks)
+        return shown == 0 ? nil : view.position(ofDisplay: min(max(selection, 0), shown - 1), in: tasks)
+    }
 
     /// The selected task, if there is one.
     public var selectedTask: TaskItem? {
-        tasks.isEmpty ? nil : tasks[min(selection, tasks.count - 1)]
+        selectedPosition.map { tasks[$0] }
     }
 }
 

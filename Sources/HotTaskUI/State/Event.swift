@@ -8,6 +8,8 @@ public enum Key: Equatable, Hashable, Sendable {
     case control(Character)
     case enter, tab, backTab, backspace, delete, escape
     case up, down, left, right, home, end, pageUp, pageDown
+    /// Shift-↑ and Shift-↓ (ncurses KEY_SR and KEY_SF).
+    case shiftUp, shiftDown
     case function(Int)
 }
 

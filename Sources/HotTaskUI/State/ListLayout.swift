@@ -1,6 +1,6 @@
 import HotTaskCore
 
-/// The rows of the list, computed from the two section counts alone: any row's content and any
+/// The rows of the list, computed from the two shown section counts alone: any row's content and any
 /// task's row are found in constant time, so drawing a screen never walks the whole list.
 ///
 ///     Top Priority (n)     header
@@ -11,7 +11,7 @@ import HotTaskCore
 public struct ListLayout: Equatable, Sendable {
     public enum Row: Equatable, Sendable {
         case header(Section)
-        /// A task, by display position.
+        /// A task, by display position (see `ListView` for the task it shows).
         case task(Int)
         /// The hint shown in an empty section.
         case hint(Section)
@@ -22,8 +22,27 @@ public struct ListLayout: Equatable, Sendable {
     public let bonusCount: Int
 
     public init(_ list: TaskList) {
-        priorityCount = list.count(in: .priority)
-        bonusCount = list.count(in: .bonus)
+        self.init(priorityCount: list.count(in: .priority), bonusCount: list.count(in: .bonus))
+    }
+
+    /// The layout of a view: the counts are of the tasks shown in each section.
+    public init(_ view: ListView, of list: TaskList) {
+        self.init(priorityCount: view.count(in: .priority, of: list), bonusCount: view.count(in: .bonus, of: list))
+    }
+
+    public init(priorityCount: Int, bonusCount: Int) {
+        self.priorityCount = priorityCount
+        self.bonusCount = bonusCount
+    }
+
+    /// The display position of the first task of `section`, or nil when none is shown.
+    public func firstTask(of section: Section) -> Int? {
+        section == .priority ? (priorityCount > 0 ? 0 : nil) : (bonusCount > 0 ? priorityCount : nil)
+    }
+
+    /// The section of the task at a display position.
+    public func section(ofTask display: Int) -> Section {
+        display < priorityCount ? .priority : .bonus
     }
 
     public var taskCount: Int { priorityCount + bonusCount }

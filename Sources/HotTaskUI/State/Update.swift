@@ -3,32 +3,27 @@ import HotTaskCore
 
 /// The UI's only way to change: `update(&state, event, now:)` edits the state value and returns
 /// what the run loop must do. Pure: no terminal, no file, no clock (the time comes in `now`).
+///
+/// The keys of each focus are handled in their own files: `UpdateInput`, `UpdateList`,
+/// `UpdateFilter`, `UpdateEditing`; changes to tasks and undo in `UpdateChanges`.
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ event: Event, now: Date) -> [Effect] {
-        var effects: [Effect]
+        var effects: [Effect] = []
         switch event {
         case .keyPressed(let key):
             state.message = nil
-            effects = handleGlobal(key, &state) ?? (state.focus == .input
-                ? handleInputKey(key, &state, now: now) : handleListKey(key, &state, now: now))
+            effects = handleKey(key, &state, now: now)
         case .resized(let size):
             state.size = size
-            effects = []
         case .wheelScrolled(let lines):
-            scrollView(by: lines, &state)
-            effects = []
+            // The caption being edited must stay under the selection.
+            if state.focus != .editing { scrollView(by: lines, &state) }
         case .saveFailed(let reason):
             state.saveError = reason
-            effects = []
         case .saveSucceeded:
             state.saveError = nil
-            effects = []
         case .tasksChangedOutside(let tasks):
-            // Stay on the same task wherever it moved (a lookup only on this rare event).
-            let selectedID = state.selectedTask?.id
-            state.tasks = tasks
-            if let selectedID, let position = tasks.position(of: selectedID) { state.selection = position }
-            effects = []
+            takeOutsideChange(tasks, &state)
         }
         keepSelectionInView(&state)
         return effects
@@ -36,104 +31,59 @@ public enum AppUpdate {
 
     // MARK: Keys
 
-    /// Keys that mean the same wherever the focus is.
-    private static func handleGlobal(_ key: Key, _ state: inout AppState) -> [Effect]? {
+    private static func handleKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
         switch key {
         case .control("c"), .control("q"): return [.quit]
         case .control("z"): return [.suspend]
         case .control("l"): return [.redraw]
-        case .tab, .backTab:
-            state.focus = state.focus == .input ? .list : .input
-            return []
-        default: return nil
-        }
-    }
-
-    private static func handleInputKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
-        switch key {
-        case .character(let character): state.input.insert(character)
-        case .enter: return addTask(&state, now: now)
-        case .backspace: state.input.deleteBackward()
-        case .delete, .control("d"): state.input.deleteForward()
-        case .left, .control("b"): state.input.moveLeft()
-        case .right, .control("f"): state.input.moveRight()
-        case .home, .control("a"): state.input.moveToStart()
-        case .end, .control("e"): state.input.moveToEnd()
-        case .control("k"): state.input.deleteToEnd()
-        case .control("u"): state.input.deleteToStart()
-        case .control("w"): state.input.deleteWordBackward()
-        case .up, .down, .pageUp, .pageDown: moveSelection(key, &state)
         default: break
         }
-        return []
+        if state.help != nil {
+            state.help = nil  // any key closes the help, and does nothing else
+            return []
+        }
+        if let confirmation = state.confirmation {
+            state.confirmation = nil
+            return answer(confirmation, key, &state)
+        }
+        if key == .function(1) {
+            state.help = state.focus
+            return []
+        }
+        switch state.focus {
+        case .input: return handleInputKey(key, &state, now: now)
+        case .list: return handleListKey(key, &state, now: now)
+        case .filter: return handleFilterKey(key, &state)
+        case .editing: return handleEditingKey(key, &state, now: now)
+        }
     }
 
-    private static func handleListKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
+    /// Keys that edit a line the same way in the input, the filter and the caption editor.
+    /// Returns false when `key` is not one of them.
+    static func editLine(_ key: Key, _ editor: inout LineEditor) -> Bool {
         switch key {
-        case .up, .down, .pageUp, .pageDown, .home, .end: moveSelection(key, &state)
-        case .character("k"): moveSelection(.up, &state)
-        case .character("j"): moveSelection(.down, &state)
-        case .character("g"): moveSelection(.home, &state)
-        case .character("G"): moveSelection(.end, &state)
-        case .character(" "), .character("x"): return toggleCompleted(&state, now: now)
-        case .character("m"): return moveToOtherSection(&state, now: now)
-        case .character("d"), .delete: return deleteSelected(&state)
-        case .character("i"), .enter, .escape: state.focus = .input
-        case .character("q"): return [.quit]
-        case .character:
-            state.message = Message("Press i or Tab to type a new task", kind: .warning)
-        default: break
+        case .character(let character): editor.insert(character)
+        case .backspace: editor.deleteBackward()
+        case .delete, .control("d"): editor.deleteForward()
+        case .left, .control("b"): editor.moveLeft()
+        case .right: editor.moveRight()
+        case .home, .control("a"): editor.moveToStart()
+        case .end, .control("e"): editor.moveToEnd()
+        case .control("k"): editor.deleteToEnd()
+        case .control("u"): editor.deleteToStart()
+        case .control("w"): editor.deleteWordBackward()
+        default: return false
         }
-        return []
-    }
-
-    // MARK: Changes to tasks
-
-    private static func addTask(_ state: inout AppState, now: Date) -> [Effect] {
-        let caption: String
-        do {
-            caption = try CaptionRule.clean(state.input.text)
-        } catch .empty {
-            state.message = Message("Nothing to add — type a task first", kind: .warning)
-            return []
-        } catch {
-            state.message = Message("Not added: \(error)", kind: .warning)
-            return []
-        }
-        state.tasks.insertOnTop(TaskItem(caption: caption, section: .priority, createdAt: now))
-        state.input.clear()
-        // Select the new task so the person sees it land, wherever the list was scrolled.
-        state.selection = 0
-        return [.save(state.tasks)]
-    }
-
-    private static func toggleCompleted(_ state: inout AppState, now: Date) -> [Effect] {
-        guard let task = state.selectedTask else { return [] }
-        state.tasks.setCompleted(!task.completed, at: state.selection, now: now)
-        return [.save(state.tasks)]
-    }
-
-    private static func moveToOtherSection(_ state: inout AppState, now: Date) -> [Effect] {
-        guard let task = state.selectedTask else { return [] }
-        state.selection = state.tasks.moveToOtherSection(at: state.selection, now: now)
-        state.message = Message("Moved “\(task.caption.truncated(toWidth: 40))” to \(task.section.other.title)")
-        return [.save(state.tasks)]
-    }
-
-    private static func deleteSelected(_ state: inout AppState) -> [Effect] {
-        guard let task = state.selectedTask else { return [] }
-        state.tasks.remove(at: state.selection)
-        state.selection = min(state.selection, max(0, state.tasks.count - 1))
-        state.message = Message("Deleted “\(task.caption.truncated(toWidth: 40))”")
-        return [.save(state.tasks)]
+        return true
     }
 
     // MARK: Selection and scrolling
 
-    private static func moveSelection(_ key: Key, _ state: inout AppState) {
-        guard !state.tasks.isEmpty else { return }
+    static func moveSelection(_ key: Key, _ state: inout AppState) {
+        let count = state.layout.taskCount
+        guard count > 0 else { return }
         let page = max(1, state.screen.listHeight - 1)
-        let last = state.tasks.count - 1
+        let last = count - 1
         switch key {
         case .up: state.selection -= 1
         case .down: state.selection += 1
@@ -146,12 +96,39 @@ public enum AppUpdate {
         state.selection = min(max(state.selection, 0), last)
     }
 
+    /// Selects the task at `index` of `section` if the view shows it (after a change).
+    /// Shows a list another process changed: the view is rebuilt (sort, filter) and the
+    /// selection stays on the same task wherever it moved. Undo steps address tasks by
+    /// position, which the outside change may have shifted, so the history starts afresh
+    /// rather than risk undoing the wrong task.
+    private static func takeOutsideChange(_ tasks: TaskList, _ state: inout AppState) {
+        let selectedID = state.selectedTask?.id
+        state.tasks = tasks
+        state.view.setOrder(state.view.sort, completedLast: state.view.completedLast, list: tasks)
+        if let selectedID, let position = tasks.position(of: selectedID) {
+            let priorityCount = tasks.count(in: .priority)
+            position < priorityCount
+                ? select(index: position, in: .priority, &state)
+                : select(index: position - priorityCount, in: .bonus, &state)
+        }
+        if !state.history.undoSteps.isEmpty || !state.history.redoSteps.isEmpty {
+            state.history = UndoHistory()
+            state.message = Message("The list changed in another program; undo starts afresh", kind: .info)
+        }
+    }
+
+    static func select(index: Int, in section: Section, _ state: inout AppState) {
+        if let display = state.view.display(ofIndex: index, in: section, of: state.tasks) {
+            state.selection = display
+        }
+    }
+
     /// The wheel moves the view; the selection follows only if it would leave the screen.
     private static func scrollView(by lines: Int, _ state: inout AppState) {
         let layout = state.layout
         let height = state.screen.listHeight
         state.scrollOffset = min(max(0, state.scrollOffset + lines), max(0, layout.rowCount - height))
-        guard !state.tasks.isEmpty else { return }
+        guard layout.taskCount > 0 else { return }
         let row = layout.row(ofTask: state.selection)
         if row < state.scrollOffset {
             state.selection = layout.task(nearRow: state.scrollOffset, searchingDown: true) ?? state.selection
@@ -165,9 +142,9 @@ public enum AppUpdate {
     static func keepSelectionInView(_ state: inout AppState) {
         let layout = state.layout
         let height = state.screen.listHeight
-        state.selection = min(max(state.selection, 0), max(0, state.tasks.count - 1))
+        state.selection = min(max(state.selection, 0), max(0, layout.taskCount - 1))
         var offset = min(max(0, state.scrollOffset), max(0, layout.rowCount - height))
-        if !state.tasks.isEmpty {
+        if layout.taskCount > 0 {
             let row = layout.row(ofTask: state.selection)
             let isFirstInSection = state.selection == 0 || state.selection == layout.priorityCount
             let top = isFirstInSection ? row - 1 : row

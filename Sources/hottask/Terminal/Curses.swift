@@ -72,6 +72,8 @@ final class Curses {
         case KEY_RESIZE: return .resized(size)
         case KEY_UP: return .keyPressed(.up)
         case KEY_DOWN: return .keyPressed(.down)
+        case KEY_SR: return .keyPressed(.shiftUp)
+        case KEY_SF: return .keyPressed(.shiftDown)
         case KEY_LEFT: return .keyPressed(.left)
         case KEY_RIGHT: return .keyPressed(.right)
         case KEY_HOME: return .keyPressed(.home)
@@ -202,6 +204,15 @@ private struct Palette {
         case .info: return Look(foreground: green, monochrome: HC_A_BOLD)
         case .warning: return Look(attributes: HC_A_BOLD, foreground: yellow, monochrome: HC_A_BOLD)
         case .error: return Look(attributes: HC_A_BOLD, foreground: red, monochrome: HC_A_BOLD | HC_A_REVERSE)
+        case .match: return Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: yellow, monochrome: HC_A_BOLD | HC_A_UNDERLINE)
+        case .matchSelected:
+            return Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: yellow, background: blue, monochrome: HC_A_REVERSE | HC_A_UNDERLINE)
+        case .filterText: return Look(attributes: HC_A_BOLD, foreground: yellow, monochrome: HC_A_BOLD)
+        case .segment: return Look(attributes: HC_A_DIM, monochrome: HC_A_DIM)
+        case .segmentActive: return Look(attributes: HC_A_BOLD, foreground: black, background: cyan, monochrome: HC_A_REVERSE)
+        case .editField: return Look(attributes: HC_A_UNDERLINE, monochrome: HC_A_UNDERLINE)
+        case .overlay: return Look(foreground: white, background: blue, monochrome: HC_A_REVERSE)
+        case .overlayKey: return Look(attributes: HC_A_BOLD, foreground: yellow, background: blue, monochrome: HC_A_REVERSE | HC_A_BOLD)
         }
     }
 }

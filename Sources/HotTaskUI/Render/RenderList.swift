@@ -1,0 +1,78 @@
+import HotTaskCore
+
+/// The list rows: section headers, tasks (with filter matches highlighted, or the caption
+/// editor on the selected row) and hints. Only rows on screen are looked at.
+extension AppRender {
+    static func drawList(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
+        let layout = state.layout
+        let width = screen.size.width
+        let filtering = state.view.isFiltering
+        for screenRow in 0..<screen.listHeight {
+            let row = state.scrollOffset + screenRow
+            guard row < layout.rowCount else { break }
+            let y = screen.listTop + screenRow
+            guard y < screen.footerRow else { break }
+            switch layout.content(ofRow: row) {
+            case .header(let section):
+                let total = state.tasks.count(in: section)
+                let count = filtering ? "\(state.view.count(in: section, of: state.tasks)) of \(total)" : "\(total)"
+                grid.put("\(section.title) (\(count))", x: 0, y: y, style: .header)
+            case .hint(let section):
+                let hint =
+                    filtering
+                    ? "No matches here"
+                    : section == .priority
+                        ? "Nothing here yet — type a task above and press Enter"
+                        : "Nothing here — press m on a task to move it here"
+                grid.put(hint.truncated(toWidth: width - 4), x: 4, y: y, style: .hint)
+            case .spacer:
+                break
+            case .task(let display):
+                let task = state.tasks[state.view.position(ofDisplay: display, in: state.tasks)]
+                let selected = display == state.selection
+                if selected, state.focus == .editing {
+                    drawEditor(state, task, y: y, width: width, &grid)
+                } else {
+                    drawTask(task, selected: selected, state.focus, query: state.view.query, y: y, width: width, &grid)
+                }
+            }
+        }
+    }
+
+    private static func drawTask(
+        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, y: Int, width: Int, _ grid: inout Grid
+    ) {
+        let style: CellStyle
+        switch (selected, focus == .list, task.completed) {
+        case (true, true, false): style = .selected
+        case (true, true, true): style = .selectedDone
+        case (true, false, _): style = .selectedInactive
+        case (false, _, true): style = .taskDone
+        case (false, _, false): style = .plain
+        }
+        let marker = selected ? "› " : "  "
+        var x = grid.put(marker, x: 0, y: y, style: style)
+        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: style)
+        let caption = task.caption.truncated(toWidth: width - x - 1)
+        var start = caption.startIndex
+        for match in TaskFilter.matchRanges(of: query, in: caption) {
+            x = grid.put(caption[start..<match.lowerBound], x: x, y: y, style: style)
+            x = grid.put(caption[match], x: x, y: y, style: selected ? .matchSelected : .match)
+            start = match.upperBound
+        }
+        x = grid.put(caption[start...], x: x, y: y, style: style)
+        if selected { grid.paint(y: y, from: x, to: width, style: style) }
+    }
+
+    /// The selected row while its caption is edited: the editor, scrolled sideways like the
+    /// input, with the cursor in it.
+    private static func drawEditor(_ state: AppState, _ task: TaskItem, y: Int, width: Int, _ grid: inout Grid) {
+        var x = grid.put("› ", x: 0, y: y, style: .selected)
+        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
+        let fieldEnd = width - 1
+        grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
+        let (first, cursorColumn) = visibleStart(of: state.editor, fieldWidth: fieldEnd - x)
+        grid.put(state.editor.characters[first...], x: x, y: y, style: .editField, limit: fieldEnd)
+        grid.cursor = (x + cursorColumn, y)
+    }
+}

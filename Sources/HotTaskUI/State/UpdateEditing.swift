@@ -1,0 +1,53 @@
+import Foundation
+import HotTaskCore
+
+/// Editing the selected caption in place, under the same rule as a new task.
+extension AppUpdate {
+    static func startEditing(_ state: inout AppState) {
+        guard let task = state.selectedTask else {
+            state.message = Message("No task to edit", kind: .warning)
+            return
+        }
+        state.editor = LineEditor(task.caption)
+        state.focus = .editing
+    }
+
+    static func handleEditingKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
+        if editLine(key, &state.editor) { return [] }
+        switch key {
+        case .enter: return saveEdit(&state, now: now)
+        case .escape:
+            state.focus = .list
+            state.message = Message("Edit cancelled")
+        default: break
+        }
+        return []
+    }
+
+    /// Enter: a caption the rule refuses keeps the editor open with the reason.
+    private static func saveEdit(_ state: inout AppState, now: Date) -> [Effect] {
+        guard let position = state.selectedPosition else {
+            state.focus = .list
+            return []
+        }
+        let caption: String
+        do {
+            caption = try CaptionRule.clean(state.editor.text)
+        } catch .empty {
+            state.message = Message("A task needs some text — type a caption or press Esc to cancel", kind: .warning)
+            return []
+        } catch {
+            state.message = Message("Not saved: \(error)", kind: .warning)
+            return []
+        }
+        state.focus = .list
+        let old = state.tasks[position]
+        guard let change = state.tasks.renaming(at: position, to: caption, now: now) else { return [] }
+        let effects = commit([change], "Edited \(quoted(old))", &state)
+        select(index: change.index, in: change.section, &state)
+        if !TaskFilter.matches(caption, state.view.query) {
+            state.message = Message("Saved — the filter now hides “\(caption.truncated(toWidth: 40))”")
+        }
+        return effects
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HotTaskCore
+
+/// The filter line: each key narrows both sections; Enter keeps the filter, Esc clears it.
+extension AppUpdate {
+    static func handleFilterKey(_ key: Key, _ state: inout AppState) -> [Effect] {
+        let before = state.filter.text
+        if editLine(key, &state.filter) {
+            if state.filter.text != before { applyFilter(&state) }
+            return []
+        }
+        switch key {
+        case .enter, .tab, .backTab:
+            if state.view.isFiltering {
+                state.focus = .list
+            } else {
+                clearFilter(&state)
+            }
+        case .escape: clearFilter(&state)
+        case .up, .down, .pageUp, .pageDown: moveSelection(key, &state)
+        default: break
+        }
+        return []
+    }
+
+    /// `/` or Ctrl-F. Remembers where the person was the first time, for Esc.
+    static func openFilter(_ state: inout AppState) {
+        if state.filterOrigin == nil {
+            state.filterOrigin = FilterOrigin(
+                focus: state.focus, selectedTaskID: state.selectedTask?.id, scrollOffset: state.scrollOffset)
+        }
+        state.filter.moveToEnd()
+        state.focus = .filter
+    }
+
+    /// After each change of the filter text: the first matches are shown, wherever they are
+    /// in the list (not only rows that happened to be on screen).
+    private static func applyFilter(_ state: inout AppState) {
+        state.view.setQuery(state.filter.text, list: state.tasks)
+        if state.filter.isEmpty {
+            restoreOrigin(&state)
+        } else {
+            state.selection = 0
+            state.scrollOffset = 0
+        }
+    }
+
+    /// Esc: no filter, and the selection and scroll from before it opened.
+    static func clearFilter(_ state: inout AppState) {
+        state.filter.clear()
+        state.view.setQuery("", list: state.tasks)
+        restoreOrigin(&state)
+        state.focus = state.filterOrigin?.focus ?? .list
+        state.filterOrigin = nil
+    }
+
+    private static func restoreOrigin(_ state: inout AppState) {
+        guard let origin = state.filterOrigin else { return }
+        state.scrollOffset = origin.scrollOffset
+        if let id = origin.selectedTaskID, let position = state.tasks.position(of: id) {
+            select(
+                index: state.tasks.index(ofPosition: position), in: state.tasks.section(ofPosition: position), &state)
+        }
+    }
+}

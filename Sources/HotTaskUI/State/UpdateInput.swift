@@ -1,0 +1,19 @@
+import Foundation
+import HotTaskCore
+
+extension AppUpdate {
+    /// The new-task input: editing keys, Enter adds; arrows scroll the list meanwhile.
+    static func handleInputKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
+        if editLine(key, &state.input) { return [] }
+        switch key {
+        case .enter: return addTask(&state, now: now)
+        case .up, .down, .pageUp, .pageDown: moveSelection(key, &state)
+        case .tab, .backTab: state.focus = .list
+        case .control("f"): openFilter(&state)
+        case .control("r"): return redo(&state)
+        case .function(2): startEditing(&state)
+        default: break
+        }
+        return []
+    }
+}

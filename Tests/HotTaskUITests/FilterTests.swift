@@ -1,0 +1,153 @@
+import HotTaskCore
+import Testing
+import TestSupport
+
+@testable import HotTaskUI
+
+/// 120 tasks with "Café" tasks near the top, in the middle and far down in Bonus.
+private func cafeList() -> TaskList {
+    let captions = (1...120).map { [3, 57, 118].contains($0) ? "Café visit \($0)" : "Task \($0)" }
+    return makeList(priority: Array(captions[..<80]), bonus: Array(captions[80...]))
+}
+
+@Suite("Filter: / and Ctrl-F")
+struct FilterTests {
+    @Test func typingNarrowsBothSectionsIgnoringCaseAndAccents() {
+        var state = makeState(cafeList())
+        state.type("half typed")
+        state.press(.control("f"))
+        #expect(state.focus == .filter)
+        state.type("CAFE")
+        #expect(state.layout.taskCount == 3)
+        #expect(state.view.count(in: .priority, of: state.tasks) == 2)
+        #expect(state.view.count(in: .bonus, of: state.tasks) == 1)
+        #expect(state.selectedTask?.caption == "Café visit 3")
+        #expect(state.input.text == "half typed", "the new-task input keeps its text")
+        state.press(.down, .down)
+        #expect(state.selectedTask?.caption == "Café visit 118")
+    }
+
+    /// taskwarrior-tui #620: filtering while scrolled far down must show the first matches,
+    /// not only the rows that were already on screen.
+    @Test func filteringWhileScrolledJumpsToTheFirstMatches() {
+        var state = makeState(cafeList())
+        state.press(.tab)
+        for _ in 0..<5 { state.press(.pageDown) }
+        let before = (state.selection, state.scrollOffset)
+        #expect(state.scrollOffset > 50)
+        state.press(.character("/"))
+        state.type("caf")
+        #expect(state.scrollOffset == 0)
+        #expect(state.selection == 0)
+        let lines = AppRender.render(state, size: state.size).lines
+        #expect(lines[3] == "Top Priority (2 of 80)")
+        #expect(lines[4] == "› [ ] Café visit 3")
+        #expect(lines[5] == "  [ ] Café visit 57")
+        #expect(lines[7] == "Bonus (1 of 40)")
+        #expect(lines[8] == "  [ ] Café visit 118")
+        state.press(.escape)
+        #expect(!state.view.isFiltering)
+        #expect(state.filter.isEmpty)
+        #expect(state.focus == .list)
+        #expect((state.selection, state.scrollOffset) == before, "Esc restores the selection and the scroll")
+    }
+
+    @Test func enterKeepsTheFilterAndMovesToTheListWhereEscClearsIt() {
+        var state = makeState(cafeList())
+        state.press(.down, .down, .down, .down)
+        state.press(.control("f"))
+        state.type("visit 5")
+        state.press(.enter)
+        #expect(state.focus == .list)
+        #expect(state.view.query == "visit 5")
+        #expect(state.selectedTask?.caption == "Café visit 57")
+        state.press(.character("/"))
+        #expect(state.filter.text == "visit 5", "reopening edits the kept filter")
+        state.press(.enter, .escape)
+        #expect(!state.view.isFiltering)
+        #expect(state.focus == .input, "back where the filter was opened")
+        #expect(state.selectedTask?.caption == "Task 5")
+    }
+
+    @Test func backspaceWidensAndAnEmptyFilterShowsEverything() {
+        var state = makeState(cafeList())
+        state.press(.control("f"))
+        state.type("caféx")
+        #expect(state.layout.taskCount == 0)
+        let lines = AppRender.render(state, size: state.size).lines
+        #expect(lines[3] == "Top Priority (0 of 80)")
+        #expect(lines[4] == "    No matches here")
+        state.press(.backspace)
+        #expect(state.layout.taskCount == 3)
+        state.press(.control("u"))
+        #expect(state.layout.taskCount == 120)
+        state.press(.enter)
+        #expect(state.focus == .input, "an empty filter is no filter: Enter closes it")
+        #expect(state.filterOrigin == nil)
+    }
+
+    @Test func narrowingGivesTheSameResultAsAFreshScan() {
+        var generator = SeededGenerator(seed: 42)
+        let words = ["Café", "cafe", "CAFÉ au lait", "naïve", "Naive plan", "résumé", "Resume", "tea"]
+        let captions = (0..<300).map { "\(words[Int.random(in: 0..<words.count, using: &generator)]) \($0)" }
+        let list = makeList(priority: Array(captions[..<150]), bonus: Array(captions[150...]))
+        for query in ["c", "ca", "caf", "cafe", "café ", "n", "na", "nai", "naiv", "r", "re", "res", "resume"] {
+            var narrowed = ListView()
+            var fresh = ListView()
+            for prefixLength in 1...query.count {
+                narrowed.setQuery(String(query.prefix(prefixLength)), list: list)
+            }
+            fresh.setQuery(query, list: list)
+            #expect(narrowed == fresh, "query \(query)")
+        }
+    }
+
+    @Test func matchesAreHighlightedOnScreen() {
+        var state = makeState(makeList(priority: ["Un café noir", "Tea"]))
+        state.press(.control("f"))
+        state.type("CAFE")
+        expectScreen(state, [
+            " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
+            "+ Type a new task and press Enter                                         [Add]",
+            "─ / CAFE " + String(viewBar80.dropFirst(9)),
+            "Top Priority (1 of 2)",
+            "› [ ] Un café noir",
+            "",
+            "Bonus (0 of 0)",
+            "    No matches here",
+        ] + Array(repeating: "", count: 15) + [
+            "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/1",
+        ])
+        let grid = AppRender.render(state, size: state.size)
+        #expect(grid[8, 4].style == .selectedInactive)
+        #expect((9...12).allSatisfy { grid[$0, 4].style == .matchSelected }, "“café” is highlighted")
+        #expect(grid[13, 4].style == .selectedInactive)
+        #expect(grid.cursor?.x == 8 && grid.cursor?.y == 2, "the cursor is in the filter line")
+    }
+
+    @Test func changesWhileFilteredKeepTheViewConsistent() {
+        var state = makeState(cafeList())
+        state.press(.control("f"))
+        state.type("caf")
+        state.press(.enter, .down)
+        state.press(.character("x"))
+        #expect(state.tasks.task(withID: state.selectedTask!.id)?.completed == true)
+        state.press(.character("d"))
+        #expect(state.layout.taskCount == 2)
+        #expect(state.message?.text == "Deleted “Café visit 57” — u to undo")
+        state.press(.character("u"))
+        #expect(state.layout.taskCount == 3)
+        #expect(state.selectedTask?.caption == "Café visit 57")
+        state.press(.tab)
+        state.type("Another café")
+        state.press(.enter)
+        #expect(state.layout.taskCount == 4)
+        #expect(state.selectedTask?.caption == "Another café")
+        state.type("no match")
+        state.press(.enter)
+        #expect(state.message?.text == "Added “no match” — the filter hides it")
+        var fresh = ListView()
+        fresh.setQuery("caf", list: state.tasks)
+        #expect(state.view == fresh)
+    }
+}

@@ -1,0 +1,239 @@
+import HotTaskCore
+import Testing
+import TestSupport
+
+@testable import HotTaskUI
+
+@Suite("Jump, edit, reorder, clear completed, help")
+struct OrganizeTests {
+    @Test func bracketsJumpToTheSections() {
+        var state = makeState(makeList(priority: numberedTasks(60), bonus: ["B1"] + numberedTasks(40)))
+        state.press(.tab, .character("]"))
+        #expect(state.selectedTask?.caption == "B1")
+        #expect(state.scrollOffset == state.layout.headerRow(of: .bonus), "the Bonus header on top")
+        state.press(.character("["))
+        #expect(state.selection == 0)
+        #expect(state.scrollOffset == 0)
+        var empty = makeState(makeList(priority: ["A"]))
+        empty.press(.tab, .character("]"))
+        #expect(empty.message?.text == "Bonus has no tasks")
+    }
+
+    @Test func editSavesWithTheCaptionRuleAndEscCancels() {
+        var state = makeState(makeList(priority: ["Buy milk", "Call mum"]))
+        state.type("draft")
+        state.press(.tab, .down, .character("e"))
+        #expect(state.focus == .editing)
+        #expect(state.editor.text == "Call mum")
+        state.type(" and\tdad ")
+        let effects = state.press(.enter)
+        #expect(state.tasks[1].caption == "Call mum and dad")
+        #expect(state.tasks[1].modifiedAt == testNow)
+        #expect(effects == [.save(state.tasks)])
+        #expect(state.focus == .list)
+        #expect(state.input.text == "draft")
+        state.press(.function(2), .backspace, .backspace, .escape)
+        #expect(state.tasks[1].caption == "Call mum and dad")
+        #expect(state.message?.text == "Edit cancelled")
+    }
+
+    @Test func anEditToWhitespaceIsRefusedAndStaysInEditMode() {
+        var state = makeState(makeList(priority: ["Buy milk"]))
+        state.press(.tab, .character("e"), .control("u"))
+        state.type("   ")
+        #expect(state.press(.enter).isEmpty)
+        #expect(state.focus == .editing)
+        #expect(state.tasks[0].caption == "Buy milk")
+        #expect(state.message?.text == "A task needs some text — type a caption or press Esc to cancel")
+        #expect(state.message?.kind == .warning)
+    }
+
+    @Test func theEditorIsDrawnInTheRowWithTheCursor() {
+        var state = makeState(makeList(priority: ["Buy milk", "Call mum"]))
+        state.press(.tab, .character("e"), .left, .left, .left, .left)
+        let grid = AppRender.render(state, size: state.size)
+        #expect(grid.line(4) == "› [ ] Buy milk")
+        #expect(grid.cursor?.x == 6 + 4 && grid.cursor?.y == 4)
+        #expect(grid[8, 4].style == .editField)
+        #expect(grid.line(23).hasPrefix("Enter save  Esc cancel  F1 help"))
+    }
+
+    @Test func reorderMovesWithinAndAcrossSectionsAndSaves() {
+        var state = makeState(makeList(priority: ["A", "B", "C"], bonus: ["D"]))
+        state.press(.tab, .down)
+        var effects = state.press(.shiftDown)
+        #expect(state.tasks.all.map(\.caption) == ["A", "C", "B", "D"])
+        #expect(state.selectedTask?.caption == "B")
+        #expect(effects == [.save(state.tasks)])
+        effects = state.press(.character("J"))
+        #expect(state.tasks.priority.map(\.caption) == ["A", "C"])
+        #expect(state.tasks.bonus.map(\.caption) == ["B", "D"], "past the edge: on top of Bonus")
+        #expect(state.selectedTask?.caption == "B")
+        state.press(.character("K"))
+        #expect(state.tasks.priority.map(\.caption) == ["A", "C", "B"], "back up: at the end of Top Priority")
+        state.press(.shiftUp, .shiftUp, .shiftUp)
+        #expect(state.tasks.priority.map(\.caption) == ["B", "A", "C"])
+        #expect(state.message?.text == "Already at the top")
+    }
+
+    @Test func reorderWithAFilterStepsOverHiddenTasks() {
+        var state = makeState(makeList(priority: ["x1", "a", "x2", "b", "x3"]))
+        state.press(.control("f"))
+        state.type("x")
+        state.press(.enter, .end, .character("K"))
+        #expect(state.tasks.all.map(\.caption) == ["x1", "a", "x3", "x2", "b"])
+        #expect(state.selectedTask?.caption == "x3")
+        #expect(state.selection == 1)
+    }
+
+    @Test func reorderIsRefusedOutsideManualOrder() {
+        var state = makeState(makeList(priority: ["A", "B"]))
+        state.press(.tab, .character("s"))
+        #expect(state.press(.character("J")).isEmpty)
+        #expect(state.message?.text == "Reordering needs Manual order: press s (and c if completed are last)")
+        #expect(state.tasks.all.map(\.caption) == ["A", "B"])
+    }
+
+    @Test func clearCompletedAsksFirstAndIsOneUndoStep() {
+        var state = makeState(makeList(priority: ["A", "B", "C"], bonus: ["D"], completed: ["A", "C", "D"]))
+        state.press(.tab)
+        #expect(state.press(.character("C")).isEmpty)
+        #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Clear 3 completed tasks? y to clear"))
+        state.press(.character("n"))
+        #expect(state.message?.text == "Nothing cleared")
+        #expect(state.tasks.count == 4)
+        state.press(.character("C"))
+        let effects = state.press(.character("y"))
+        #expect(state.tasks.all.map(\.caption) == ["B"])
+        #expect(state.tasks.completedCount == 0)
+        #expect(effects == [.save(state.tasks)])
+        #expect(state.message?.text == "Cleared 3 completed tasks — u to undo")
+        state.press(.character("C"))
+        #expect(state.message?.text == "No completed tasks to clear")
+        state.press(.character("u"))
+        #expect(state.selectedTask?.caption == "A", "the first restored task is selected")
+        #expect(state.tasks == makeList(priority: ["A", "B", "C"], bonus: ["D"], completed: ["A", "C", "D"]).withIDs(of: state.tasks))
+    }
+
+    @Test func helpShowsTheKeysOfTheFocusAndAnyKeyClosesIt() {
+        var state = makeState(makeList(priority: ["A"]))
+        state.press(.tab, .character("?"))
+        #expect(state.help == .list)
+        let lines = AppRender.render(state, size: state.size).lines
+        #expect(lines[2].contains("┌─ Keys: list ─"))
+        #expect(lines.contains { $0.contains("│ J K ⇧↓ ⇧↑        reorder (Manual order)") })
+        #expect(lines.contains { $0.contains("└─ any key closes ─") })
+        #expect(state.press(.character("d")).isEmpty, "the key only closes the help")
+        #expect(state.help == nil)
+        #expect(state.tasks.count == 1)
+        state.press(.tab, .function(1))
+        #expect(state.help == .input)
+        #expect(AppRender.render(state, size: state.size).lines.contains { $0.contains("Keys: new task input") })
+        #expect(AppRender.render(state, size: state.size).cursor == nil)
+    }
+
+    @Test func helpFitsASmallScreen() {
+        var state = makeState(makeList(priority: ["A"]), size: Size(width: 30, height: 8))
+        state.press(.tab, .character("?"))
+        let lines = AppRender.render(state, size: state.size).lines
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 30 })
+        #expect(lines.contains { $0.contains("…") })
+    }
+}
+
+@Suite("Undo and redo")
+struct UndoTests {
+    @Test func everyKindOfChangeUndoesAndRedoesAndSaves() {
+        let original = makeList(priority: ["A", "B", "C"], bonus: ["D"])
+        var state = makeState(original)
+        state.type("New")
+        state.press(.enter, .tab)  // add
+        state.press(.down, .character("x"))  // complete A
+        state.press(.character("m"))  // move A to Bonus
+        state.press(.character("["), .character("J"))  // reorder New
+        state.press(.character("e"))
+        state.type("!")
+        state.press(.enter)  // edit
+        state.press(.character("d"))  // delete
+        let changed = state.tasks
+        #expect(state.history.undoSteps.count == 6)
+        for _ in 0..<6 {
+            let effects = state.press(.character("u"))
+            #expect(effects == [.save(state.tasks)])
+        }
+        #expect(state.tasks == original)
+        #expect(state.press(.character("u")).isEmpty)
+        #expect(state.message?.text == "Nothing to undo")
+        for _ in 0..<6 {
+            #expect(state.press(.control("r")) == [.save(state.tasks)])
+        }
+        #expect(state.tasks == changed)
+        #expect(state.message?.text.hasPrefix("Redone: Deleted") == true)
+    }
+
+    @Test func messagesNameTheStepAndANewChangeDropsTheRedo() {
+        var state = makeState(makeList(priority: ["Buy milk", "Call mum"]))
+        state.press(.tab, .character("d"))
+        #expect(state.message?.text == "Deleted “Buy milk” — u to undo")
+        state.press(.character("u"))
+        #expect(state.message?.text == "Undone: Deleted “Buy milk” — ^R to redo")
+        #expect(state.selectedTask?.caption == "Buy milk", "the restored task is selected")
+        state.press(.character("x"))
+        state.press(.control("r"))
+        #expect(state.message?.text == "Nothing to redo")
+        #expect(state.tasks.count == 2)
+    }
+
+    @Test func aHundredStepsAreKept() {
+        var state = makeState(makeList(priority: ["A"]))
+        state.press(.tab)
+        for _ in 0..<(UndoHistory.limit + 20) { state.press(.character("x")) }
+        #expect(state.history.undoSteps.count == UndoHistory.limit)
+        for _ in 0..<UndoHistory.limit { state.press(.character("u")) }
+        #expect(state.press(.character("u")).isEmpty)
+        #expect(state.tasks[0].completed == false, "120 toggles, 100 undone: 20 toggles, open")
+    }
+
+    @Test func stepsHoldOnlyTheTasksTheyTouch() {
+        var state = makeState(makeList(priority: numberedTasks(5_000)))
+        state.press(.tab)
+        for _ in 0..<10 { state.press(.character("x"), .down) }
+        #expect(state.history.undoSteps.allSatisfy { $0.changes.count == 1 })
+    }
+}
+
+extension TaskList {
+    /// This list with the ids of `other`, position by position (tests build equal captions
+    /// with fresh ids).
+    fileprivate func withIDs(of other: TaskList) -> TaskList {
+        TaskList(all.enumerated().map { offset, task in
+            var task = task
+            task.id = other[offset].id
+            return task
+        })
+    }
+}
+
+@Suite("Any keys, any size")
+struct RandomKeysTests {
+    /// Every new key at sizes from the smallest up: the selection stays shown, every row fits.
+    @Test(arguments: [Size(width: 24, height: 6), Size(width: 30, height: 8), Size(width: 80, height: 24)])
+    func randomKeysKeepTheScreenSane(size: Size) {
+        var generator = SeededGenerator(seed: UInt64(size.width))
+        var state = makeState(makeList(priority: numberedTasks(30) + ["Café"], bonus: ["Cake", "Tea"], completed: ["Task 3"]), size: size)
+        let keys: [Key] = [
+            .tab, .enter, .escape, .up, .down, .pageDown, .home, .end, .backspace, .character("/"), .control("f"),
+            .character("c"), .character("a"), .character("s"), .character("x"), .character("e"), .character("J"),
+            .character("K"), .character("["), .character("]"), .character("u"), .control("r"), .character("C"),
+            .character("y"), .character("?"), .function(1), .function(2), .character("d"), .character("m"), .shiftUp,
+        ]
+        for step in 0..<2_000 {
+            state.press(keys[Int.random(in: 0..<keys.count, using: &generator)])
+            let visible = state.selectionIsVisible
+            #expect(visible, "step \(step)")
+            let lines = AppRender.render(state, size: size).lines
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= size.width })
+        }
+        #expect(state.tasks.completedCount == state.tasks.all.filter(\.completed).count)
+    }
+}

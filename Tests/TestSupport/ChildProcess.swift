@@ -1,0 +1,64 @@
+import Foundation
+
+/// A child process started with `posix_spawnp` and reaped with `waitpid`.
+///
+/// Not Foundation's `Process`: on Linux it can miss the exit of a child that dies at once
+/// (a test that kills it right away then waits forever), and when the child forks a daemon
+/// (tmux) it waits for the daemon too.
+public struct ChildProcess {
+    public let pid: pid_t
+
+    /// Starts `command` (the first element is looked up on PATH), with stdin from `stdinPath`
+    /// (default /dev/null) and stdout/stderr to the given files (default /dev/null).
+    public init(
+        _ command: [String], environment: [String: String]? = nil, stdinPath: String = "/dev/null",
+        stdoutPath: String = "/dev/null", stderrPath: String = "/dev/null"
+    ) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let variables = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        var pid: pid_t = 0
+        let status = withCStrings(command) { argv in
+            withCStrings(variables) { envp in posix_spawnp(&pid, command[0], &actions, nil, argv, envp) }
+        }
+        guard status == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot run \(command[0]): \(String(cString: strerror(status)))"])
+        }
+        self.pid = pid
+    }
+
+    /// Waits for the exit; nil if it did not come within `timeout` seconds (the child is then
+    /// killed). An exit by signal N reports 128 + N, as shells do.
+    public func wait(timeout: TimeInterval = 20) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { break }
+            if result < 0 && errno != EINTR { return nil }
+            if Date() > deadline {
+                _ = Glibc.kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                return nil
+            }
+            usleep(2_000)
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    public func kill(_ signal: Int32) {
+        _ = Glibc.kill(pid, signal)
+    }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+}
