@@ -2,7 +2,8 @@
 // Sources/HotTaskCore (hence no import), with -sanitize=fuzzer,address.
 
 /// Any bytes: the import parser and the store decoder must refuse them cleanly or accept them,
-/// and whatever is accepted must survive a save and a load unchanged.
+/// whatever is accepted must survive a save and a load unchanged, and the fast store reader
+/// must agree with the strict one.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -16,6 +17,9 @@ public func fuzzImport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fatalError("an accepted import does not survive a save and a load")
         }
     }
-    _ = try? StoreDocument.decode(bytes)
+    // The fast store reader may only accept what the strict one accepts, with the same result.
+    if let fast = JSONParser.decodeStoreFast(bytes), (try? StoreDocument.decodeStrictly(bytes)) != fast {
+        fatalError("the fast store reader accepted what the strict one refuses or reads differently")
+    }
     return 0
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HotTaskCore
+@testable import HotTaskCore
 import Testing
 import TestSupport
 
@@ -56,5 +56,20 @@ struct ImportRobustnessTests {
             #expect(try StoreDocument.decode(StoreDocument.encode(list)) == list, "what is accepted round-trips")
         }
         #expect(accepted > 0, "some mutations stay valid, so the checks above ran")
+    }
+
+    @Test func theFastStoreReaderNeverAcceptsWhatTheStrictOneRefuses() throws {
+        var generator = SeededGenerator(seed: 63)
+        var list = Fixtures.sampleList()
+        list.insertOnTop(Fixtures.task("Quote \" and backslash \\ then é 🥛", id: 40))
+        let valid = StoreDocument.encode(list)
+        var fastAccepted = 0
+        for round in 0..<4_000 {
+            let input = round == 0 ? valid : Self.mutate(valid, &generator)
+            guard let fast = JSONParser.decodeStoreFast(input) else { continue }
+            fastAccepted += 1
+            #expect(try StoreDocument.decodeStrictly(input) == fast, "\(String(decoding: input, as: UTF8.self))")
+        }
+        #expect(fastAccepted > 1, "the fast path was exercised")
     }
 }

@@ -73,7 +73,8 @@ struct HostileInputTests {
             guard let caption = try? CaptionRule.clean(String(raw)) else { continue }
             #expect(!caption.isEmpty && caption.count <= CaptionRule.maximumLength)
             #expect(caption.first?.isWhitespace == false && caption.last?.isWhitespace == false)
-            #expect(!caption.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) })
+            let removed: [ClosedRange<UInt32>] = [0...0x1F, 0x7F...0x9F, 0x200E...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0x61C...0x61C]
+            #expect(!caption.unicodeScalars.contains { scalar in removed.contains { $0.contains(scalar.value) } }, "\(caption.debugDescription)")
             #expect(try CaptionRule.clean(caption) == caption, "cleaning is idempotent")
         }
     }

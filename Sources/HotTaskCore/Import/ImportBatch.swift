@@ -34,6 +34,9 @@ public struct ImportBatch: Equatable, Sendable {
         guard bytes.contains(where: { !isJSONWhitespace($0) }) else {
             throw .invalid("the input is empty")
         }
+        if let list = JSONParser.decodeStoreFast(bytes) {
+            return ImportBatch(format: .hottask, tasks: list.all, skipped: 0)
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)

@@ -48,10 +48,10 @@ public struct JSONParser {
         return values
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -59,11 +59,11 @@ public struct JSONParser {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
     }
 
-    private func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+    func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
         let offset = min(offset ?? index, bytes.count)
         var line = 1
         var lineStart = 0
@@ -200,7 +200,7 @@ public struct JSONParser {
         return value
     }
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    mutating func parseString() throws(JSONSyntaxError) -> String {
         let openingQuote = index
         index += 1
         let start = index

@@ -25,6 +25,7 @@ public enum CaptionRule {
     public static let maximumLength = 1_000
 
     public static func clean(_ raw: String) throws(CaptionError) -> String {
+        if isAlreadyClean(raw) { return raw }
         var scalars = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for scalar in raw.unicodeScalars {
@@ -46,6 +47,30 @@ public enum CaptionRule {
     /// True when `clean` would accept the text (the UI uses it to light the Add marker).
     public static func accepts(_ raw: String) -> Bool {
         (try? clean(raw)) != nil
+    }
+
+    /// True when `clean` would return `raw` unchanged, decided from its UTF-8 bytes alone:
+    /// every load checks every caption, and building a new string for each was half the
+    /// load time of a large store. Short enough in bytes that it cannot exceed the limit.
+    private static func isAlreadyClean(_ raw: String) -> Bool {
+        let utf8 = raw.utf8
+        guard utf8.count <= maximumLength, let first = raw.first, let last = raw.last,
+            !first.isWhitespace, !last.isWhitespace
+        else { return false }
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in utf8 {
+            if byte < 0x20 || byte == 0x7F { return false }
+            switch previous {
+            case (_, 0xC2) where byte <= 0x9F: return false  // C1 controls U+0080–U+009F
+            case (_, 0xD8) where byte == 0x9C: return false  // U+061C arabic letter mark
+            case (0xE2, 0x80) where byte == 0x8E || byte == 0x8F || (0xA8...0xAE).contains(byte):
+                return false  // U+200E/F marks, U+2028/9 separators, U+202A–E embeddings
+            case (0xE2, 0x81) where (0xA6...0xA9).contains(byte): return false  // U+2066–9 isolates
+            default: break
+            }
+            previous = (previous.1, byte)
+        }
+        return true
     }
 
     private enum Disposition { case keep, space, drop }

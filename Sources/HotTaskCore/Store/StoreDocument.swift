@@ -76,6 +76,12 @@ public enum StoreDocument {
     // MARK: Reading
 
     public static func decode(_ bytes: [UInt8]) throws(DocumentError) -> TaskList {
+        if let list = JSONParser.decodeStoreFast(bytes) { return list }
+        return try decodeStrictly(bytes)
+    }
+
+    /// The strict path alone: a JSON tree, then the document (the source of every error message).
+    static func decodeStrictly(_ bytes: [UInt8]) throws(DocumentError) -> TaskList {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)

@@ -110,7 +110,7 @@ struct CommandLineActions {
         if asJSON {
             output.bytes(StoreDocument.encode(list))
         } else {
-            ListFormatter.lines(for: list).forEach { output.line($0) }
+            output.text(ListFormatter.lines(for: list).joined(separator: "\n") + "\n")
         }
     }
 
@@ -142,12 +142,31 @@ struct CommandLineActions {
 }
 
 /// Buffered stdout that also takes raw bytes (the JSON document).
+/// Stdout written in one call per piece: `print` per line costs more than building the whole
+/// text of a 100,000-task list.
 struct StandardOutput {
     func line(_ text: String) {
-        print(text)
+        self.text(text + "\n")
+    }
+
+    func text(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes($0) }
     }
 
     func bytes(_ bytes: [UInt8]) {
-        print(String(decoding: bytes, as: UTF8.self), terminator: "")
+        bytes.withUnsafeBufferPointer { self.bytes($0) }
+    }
+
+    private func bytes(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // a closed pipe (`| head`): nothing more to say
+            }
+            offset += written
+        }
     }
 }
