@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 ARGS ?=
 
-.PHONY: all deps build debug run test fuzz install uninstall clean
+.PHONY: all deps build debug run test fuzz bench install uninstall clean
 
 all: build
 
@@ -35,6 +35,16 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Benchmarks (never part of `make test`): generated stores of 1k, 10k and 100k tasks, the
+# release binary timed per operation, the UI per keystroke. The table also goes to bench-out/.
+BENCH_SIZES ?= 1000,10000,100000
+BENCH_RUNS ?= 5
+bench: deps
+	$(SWIFT) build -c release --product hottask
+	$(SWIFT) build -c release --product hottask-bench
+	mkdir -p bench-out
+	.build/release/hottask-bench --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out bench-out/latest.md
 
 # Coverage-guided fuzzing (libFuzzer) of the import parser and store decoder, for
 # FUZZ_SECONDS. Seeds: Tests/FuzzCorpus/import; new finds stay in .build/fuzz/corpus and a

@@ -4,7 +4,8 @@ import PackageDescription
 let package = Package(
     name: "HotTask",
     products: [
-        .executable(name: "hottask", targets: ["hottask"])
+        .executable(name: "hottask", targets: ["hottask"]),
+        .executable(name: "hottask-bench", targets: ["HotTaskBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -28,7 +29,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["HotTaskCore"], path: "Tests/TestSupport"),
+        // A repeatable random stream, shared by tests and benchmarks.
+        .target(name: "Seeded"),
+        // `make bench`: generated stores, the real binary timed per operation, the UI per key.
+        .executableTarget(name: "HotTaskBench", dependencies: ["HotTaskCore", "HotTaskUI", "Seeded"]),
+        .target(name: "TestSupport", dependencies: ["HotTaskCore", "Seeded"], path: "Tests/TestSupport"),
         .testTarget(name: "HotTaskCoreTests", dependencies: ["HotTaskCore", "TestSupport"]),
         .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "TestSupport"]),
         // Runs the built `hottask` binary; depends on it so `swift test` builds it first.

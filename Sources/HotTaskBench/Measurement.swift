@@ -1,0 +1,36 @@
+import Foundation
+
+/// Repeated timings of one operation, and the row it makes in the report.
+struct Measurement {
+    let operation: String
+    let size: String
+    var milliseconds: [Double] = []
+    /// Peak resident memory in KiB, when measured.
+    var peakKiB: Int?
+    let target: Double?
+
+    var median: Double {
+        let sorted = milliseconds.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+
+    func percentile(_ fraction: Double) -> Double {
+        let sorted = milliseconds.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+
+    static let header = "| operation | tasks | median ms | min ms | max ms | p99 ms | peak MiB | target ms | |\n|---|---|---:|---:|---:|---:|---:|---:|---|"
+
+    var row: String {
+        let sorted = milliseconds.sorted()
+        let memory = peakKiB.map { String(format: "%.1f", Double($0) / 1024) } ?? "–"
+        let verdict = target.map { median <= $0 ? "ok" : "**over**" } ?? ""
+        return "| \(operation) | \(size) | \(format(median)) | \(format(sorted.first ?? .nan)) | \(format(sorted.last ?? .nan)) | "
+            + "\(format(percentile(0.99))) | \(memory) | \(target.map(format) ?? "–") | \(verdict) |"
+    }
+
+    private func format(_ value: Double) -> String {
+        value < 10 ? String(format: "%.2f", value) : String(format: "%.0f", value)
+    }
+}

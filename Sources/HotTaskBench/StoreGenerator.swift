@@ -1,0 +1,53 @@
+import Foundation
+import HotTaskCore
+import Seeded
+
+/// Deterministic stores like a heavy user's: captions of 10–80 characters, about a quarter with
+/// accents, CJK or emoji, 30% completed, 60% in Top Priority, spread over a year.
+enum StoreGenerator {
+    private static let words = [
+        "call", "buy", "read", "write", "fix", "plan", "review", "email", "book", "pay", "clean", "ship",
+        "draft", "report", "invoice", "dentist", "groceries", "garden", "bike", "taxes", "slides", "meeting",
+    ]
+    private static let flavours = ["café", "naïve", "Müller", "日本語", "買い物", "🥛", "📚", "✅", "🚀", "résumé"]
+
+    static func list(count: Int, seed: UInt64 = 2026) -> TaskList {
+        var generator = SeededGenerator(seed: seed)
+        let start = Date(timeIntervalSince1970: 1_763_000_000)
+        var tasks: [TaskItem] = []
+        tasks.reserveCapacity(count)
+        for _ in 0..<count {
+            var caption = ""
+            let length = Int.random(in: 10...80, using: &generator)
+            while caption.count < length {
+                caption += (caption.isEmpty ? "" : " ") + words.randomElement(using: &generator)!
+            }
+            caption = String(caption.prefix(length)).trimmingCharacters(in: .whitespaces)
+            if Double.random(in: 0..<1, using: &generator) < 0.25 {
+                caption = String(caption.prefix(70)) + " " + flavours.randomElement(using: &generator)!
+            }
+            let created = start.addingTimeInterval(Double(Int.random(in: 0..<31_536_000, using: &generator)))
+            let completed = Double.random(in: 0..<1, using: &generator) < 0.3
+            let uuid = (UInt64.random(in: 0...UInt64.max, using: &generator), UInt64.random(in: 0...UInt64.max, using: &generator))
+            tasks.append(
+                TaskItem(
+                    id: UUID(uuid: uuidBytes(uuid)), caption: caption,
+                    section: Double.random(in: 0..<1, using: &generator) < 0.6 ? .priority : .bonus,
+                    completed: completed, createdAt: created, completedAt: completed ? created.addingTimeInterval(3600) : nil))
+        }
+        return TaskList(tasks)
+    }
+
+    /// A version-4 UUID from 128 random bits.
+    private static func uuidBytes(_ halves: (UInt64, UInt64)) -> uuid_t {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: halves.0 >> (8 * index))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: halves.1 >> (8 * index))
+        }
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+    }
+}

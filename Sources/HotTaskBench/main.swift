@@ -1,0 +1,82 @@
+import Foundation
+import HotTaskCore
+
+// `make bench`: deterministic stores of 1k, 10k and 100k tasks; the release `hottask` timed per
+// operation from outside (median, min, max, peak memory), and the UI's per-key work in-process.
+// Benchmarks are not tests: nothing here fails on a time; the table says "over" instead.
+//
+// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE]
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+}
+let sizes = (option("--sizes") ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
+let runs = Int(option("--runs") ?? "5") ?? 5
+let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hottask").path
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hottask-bench-\(getpid())").path
+try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: folder) }
+
+/// The issue's targets in milliseconds, by operation and size label.
+let targets: [String: [String: Double]] = [
+    "hottask --add X": ["10k": 15, "100k": 20],
+    "hottask --list > /dev/null": ["10k": 60, "100k": 400],
+    "hottask --export -": ["10k": 60, "100k": 400],
+    "hottask --import (empty store)": ["10k": 100, "100k": 800],
+    "UI: start → first full frame": ["10k": 60, "100k": 300],
+]
+
+func label(_ count: Int) -> String { count >= 1000 ? "\(count / 1000)k" : "\(count)" }
+
+var measurements: [Measurement] = []
+for count in sizes {
+    let name = label(count)
+    let source = folder + "/source-\(name).json"
+    try TaskStore(path: source).save(StoreGenerator.list(count: count))
+    let store = folder + "/store-\(name).json"
+    let empty = folder + "/empty-\(name).json"
+    _ = FileManager.default.createFile(atPath: store, contents: FileManager.default.contents(atPath: source))
+    let repeats = count >= 100_000 ? max(3, runs / 2) : runs
+
+    func external(_ operation: String, before: () -> Void = {}, _ command: [String]) throws {
+        var result = Measurement(operation: operation, size: name, target: targets[operation]?[name])
+        for _ in 0..<repeats {
+            before()
+            let run = try ProcessTimer.run(command)
+            guard run.status == 0 else { throw BenchError("\(command) exited \(run.status)") }
+            result.milliseconds.append(run.milliseconds)
+            result.peakKiB = max(result.peakKiB ?? 0, run.peakKiB)
+        }
+        measurements.append(result)
+        FileHandle.standardError.write(Data("  \(result.row)\n".utf8))
+    }
+
+    FileHandle.standardError.write(Data("\(name) tasks:\n".utf8))
+    try external("hottask --add X", [binary, "--file", store, "--add", "Benchmark task"])
+    try external("hottask --list > /dev/null", [binary, "--file", store, "--list"])
+    try external("hottask --export -", [binary, "--file", store, "--export", "-"])
+    try external(
+        "hottask --import (empty store)",
+        before: { ["", ".bak", ".lock"].forEach { try? FileManager.default.removeItem(atPath: empty + $0) } },
+        [binary, "--file", empty, "--import", source])
+
+    var start = Measurement(operation: "UI: start → first full frame", size: name, target: targets["UI: start → first full frame"]?[name])
+    for _ in 0..<repeats {
+        let run = try ProcessTimer.firstFrame([binary, "--file", store], marker: "quit")
+        start.milliseconds.append(run.milliseconds)
+        start.peakKiB = max(start.peakKiB ?? 0, run.peakKiB)
+    }
+    measurements.append(start)
+    FileHandle.standardError.write(Data("  \(start.row)\n".utf8))
+
+    measurements.append(try UIBenchmarks.start(store: TaskStore(path: store), label: name, runs: repeats))
+    measurements += UIBenchmarks.keystrokes(try TaskStore(path: store).load(), label: name)
+}
+
+var report = "HotTask benchmarks — \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+report += "\(String(format: "%.0f", Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824)) GiB, "
+report += "\(ISO8601DateFormatter().string(from: Date()))\n\n\(Measurement.header)\n"
+report += measurements.map(\.row).joined(separator: "\n") + "\n"
+print(report)
+if let out = option("--out") { try report.write(toFile: out, atomically: true, encoding: .utf8) }

@@ -1,0 +1,2 @@
+/// Tests get the seeded generator with TestSupport; the benchmarks use it too.
+@_exported import Seeded
