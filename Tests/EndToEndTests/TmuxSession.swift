@@ -19,7 +19,7 @@ final class TmuxSession {
     init(
         seededTasks: Int = 0, seededCaptions: [String] = [], width: Int = 80, height: Int = 24,
         term: String = "tmux-256color", environment: [String: String] = [:], storePath: String? = nil,
-        prefix: String = ""
+        prefix: String = "", arguments: [String] = []
     ) throws {
         self.storePath = storePath ?? folder.storePath
         let captions = seededCaptions + (seededTasks > 0 ? (1...seededTasks).map { "Task \($0)" } : [])
@@ -27,9 +27,13 @@ final class TmuxSession {
             let now = Timestamp.now()
             try TaskStore(path: self.storePath).save(TaskList(captions.map { TaskItem(caption: $0, createdAt: now) }))
         }
-        let variables = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        // Never the developer's own config file, unless the test gives one.
+        let configHome = ["XDG_CONFIG_HOME": folder.path("no-config")]
+        let variables = configHome.merging(environment) { _, given in given }
+            .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let extra = arguments.map { " '\($0)'" }.joined()
         let script = """
-            \(variables) TERM=\(term) \(prefix) '\(HotTaskBinary.url.path)' --file '\(self.storePath)'; \
+            \(variables) TERM=\(term) \(prefix) '\(HotTaskBinary.url.path)' --file '\(self.storePath)'\(extra); \
             echo "exited with $?"; stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo'; read wait
             """
         tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "t", "sh", "-c", script])

@@ -121,7 +121,7 @@ struct OrganizeTests {
         #expect(state.help == .list)
         let lines = AppRender.render(state, size: state.size).lines
         #expect(lines[2].contains("┌─ Keys: list ─"))
-        #expect(lines.contains { $0.contains("│ J K ⇧↓ ⇧↑        reorder (Manual order)") })
+        #expect(lines.contains { $0.contains("│ K ⇧↑ / J ⇧↓ ") && $0.contains(" reorder (Manual order)") })
         #expect(lines.contains { $0.contains("└─ any key closes ─") })
         #expect(state.press(.character("d")).isEmpty, "the key only closes the help")
         #expect(state.help == nil)

@@ -66,6 +66,8 @@ public func runProcess(
     let inPath = stdin.map { folder.write($0, to: "stdin") } ?? "/dev/null"
 
     var variables = ProcessInfo.processInfo.environment.filter { !storeVariables.contains($0.key) }
+    // Nor the developer's own config file: a test that wants one passes XDG_CONFIG_HOME or --config.
+    variables["XDG_CONFIG_HOME"] = "/nonexistent/hottask-tests-config"
     variables.merge(environment ?? [:]) { _, new in new }
 
     let child: ChildProcess

@@ -5,6 +5,7 @@ public struct ImportBatch: Equatable, Sendable {
     public enum Format: String, Sendable {
         case hottask = "HotTask"
         case taskwarrior = "Taskwarrior"
+        case todoTxt = "todo.txt"
     }
 
     public let format: Format
@@ -28,14 +29,18 @@ public struct ImportBatch: Equatable, Sendable {
         }
     }
 
-    /// Reads a HotTask store document or Taskwarrior's `task export` (an array or one object
-    /// per line); which one is told from the content.
+    /// Reads a HotTask store document, Taskwarrior's `task export` (an array or one object
+    /// per line) or a todo.txt file; which one is told from the content (JSON starts with `{`
+    /// or `[`; other text that is not JSON at all is todo.txt).
     public static func parse(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
-        guard bytes.contains(where: { !isJSONWhitespace($0) }) else {
+        guard let first = bytes.first(where: { !isJSONWhitespace($0) }) else {
             throw .invalid("the input is empty")
         }
         if let list = JSONParser.decodeStoreFast(bytes) {
             return ImportBatch(format: .hottask, tasks: list.all, skipped: 0)
+        }
+        if first != UInt8(ascii: "{") && first != UInt8(ascii: "["), (try? JSONParser.parse(bytes)) == nil {
+            return try TodoTxtFormat.batch(from: bytes)
         }
         let root: JSONValue
         do {

@@ -27,7 +27,7 @@ public enum AppRender {
         drawViewBar(state, screen, &grid)
         drawList(state, screen, &grid)
         drawFooter(state, screen, &grid)
-        if let focus = state.help { drawHelp(for: focus, screen, &grid) }
+        if let focus = state.help { drawHelp(for: focus, bindings: state.bindings, screen, &grid) }
         return grid
     }
 
@@ -122,7 +122,7 @@ public enum AppRender {
             return
         }
         var x = 0
-        for (key, action) in KeyHelp.hints(for: state.focus) {
+        for (key, action) in KeyHelp.hints(for: state.focus, bindings: state.bindings) {
             let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action)
             guard x + needed <= limit else { break }
             x = grid.put(key, x: x, y: y, style: .footerKey)

@@ -1,7 +1,7 @@
 /// The help overlay: every key of one focus in a box drawn over the screen. Any key closes it.
 extension AppRender {
-    static func drawHelp(for focus: Focus, _ screen: ScreenLayout, _ grid: inout Grid) {
-        let entries = KeyHelp.entries(for: focus)
+    static func drawHelp(for focus: Focus, bindings: KeyBindings, _ screen: ScreenLayout, _ grid: inout Grid) {
+        let entries = KeyHelp.entries(for: focus, bindings: bindings)
         let width = screen.size.width
         let title = " Keys: \(focus.helpTitle) "
         let footer = " any key closes "

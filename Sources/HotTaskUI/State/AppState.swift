@@ -61,10 +61,16 @@ public struct AppState: Equatable, Sendable {
     /// Why the last save failed; shown until a save succeeds.
     public var saveError: String?
     public var size: Size
+    /// The list's keys (from the config file, or the standard ones).
+    public var bindings: KeyBindings
+    /// Where Enter puts a new task (the config's `default_section`).
+    public var newTaskSection: Section
 
-    public init(tasks: TaskList, size: Size) {
+    public init(tasks: TaskList, size: Size, config: AppConfig = .standard) {
         self.tasks = tasks
         self.size = size
+        self.bindings = config.bindings
+        self.newTaskSection = config.defaultSection
     }
 
     public var layout: ListLayout { ListLayout(view, of: tasks) }

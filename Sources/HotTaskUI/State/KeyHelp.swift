@@ -18,18 +18,19 @@ public enum KeyHelp {
         }
     }
 
-    public static func entries(for focus: Focus) -> [Entry] {
+    /// The list's entries come from `bindings`, so the help shows the person's own keys.
+    public static func entries(for focus: Focus, bindings: KeyBindings = .standard) -> [Entry] {
         switch focus {
         case .input: input
-        case .list: list
+        case .list: list(bindings)
         case .filter: filter
         case .editing: editing
         }
     }
 
     /// The footer hints of a focus, in order.
-    public static func hints(for focus: Focus) -> [(keys: String, action: String)] {
-        entries(for: focus).compactMap(\.hint)
+    public static func hints(for focus: Focus, bindings: KeyBindings = .standard) -> [(keys: String, action: String)] {
+        entries(for: focus, bindings: bindings).compactMap(\.hint)
     }
 
     private static let lineEditing = Entry("←→ Home End ^A ^E", "move the cursor")
@@ -49,25 +50,48 @@ public enum KeyHelp {
         Entry("^Z ^L", "suspend, redraw"),
     ]
 
-    static let list: [Entry] = [
-        Entry("↑↓ k j", "select", hint: ("↑↓", "select")),
-        Entry("PgUp PgDn", "page up, page down"),
-        Entry("Home End g G", "first, last task"),
-        Entry("[ ]", "jump to Top Priority, Bonus"),
-        Entry("Space x", "done / not done", hint: ("Space", "done")),
-        Entry("m", "move to the other section"),
-        Entry("J K ⇧↓ ⇧↑", "reorder (Manual order)"),
-        Entry("e F2", "edit the caption", hint: ("e", "edit")),
-        Entry("d Del", "delete", hint: ("d", "delete")),
-        Entry("C", "clear completed tasks"),
-        Entry("u ^R", "undo, redo", hint: ("u", "undo")),
-        Entry("/ ^F", "filter", hint: ("/", "find")),
-        Entry("s", "sort: Manual, Newest, Oldest, A–Z", hint: ("s", "sort")),
-        Entry("c", "completed tasks last (on/off)"),
-        Entry("Tab i Enter Esc", "back to the input (Esc clears a filter first)"),
-        Entry("? F1", "this help", hint: ("?", "help")),
-        Entry("q ^C", "quit", hint: ("q", "quit")),
+    /// A line of the list's help: actions that share a description, the keys they are bound
+    /// to, and the footer hint's word. Unbound actions are left out.
+    private struct ListLine {
+        let actions: [ListAction]
+        let text: String
+        var hint: String? = nil
+        /// Keys that are not rebindable but belong on this line.
+        var fixed: [String] = []
+    }
+
+    private static let listLines: [ListLine] = [
+        ListLine(actions: [.up, .down], text: "select", hint: "select"),
+        ListLine(actions: [.pageUp, .pageDown], text: "page up, page down"),
+        ListLine(actions: [.first, .last], text: "first, last task"),
+        ListLine(actions: [.jumpPriority, .jumpBonus], text: "jump to Top Priority, Bonus"),
+        ListLine(actions: [.toggle], text: "done / not done", hint: "done"),
+        ListLine(actions: [.move], text: "move to the other section"),
+        ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
+        ListLine(actions: [.edit], text: "edit the caption", hint: "edit"),
+        ListLine(actions: [.delete], text: "delete", hint: "delete"),
+        ListLine(actions: [.clearCompleted], text: "clear completed tasks"),
+        ListLine(actions: [.undo, .redo], text: "undo, redo", hint: "undo"),
+        ListLine(actions: [.filter], text: "filter", hint: "find"),
+        ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z", hint: "sort"),
+        ListLine(actions: [.completedLast], text: "completed tasks last (on/off)"),
+        ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)"),
+        ListLine(actions: [.help], text: "this help", hint: "help", fixed: ["F1"]),
+        ListLine(actions: [.quit], text: "quit", hint: "quit", fixed: ["^C"]),
     ]
+
+    static func list(_ bindings: KeyBindings) -> [Entry] {
+        listLines.compactMap { line in
+            let labels = line.actions.map { bindings.label(of: $0) }.filter { !$0.isEmpty }
+            let keys = ([labels.joined(separator: " / ")] + line.fixed).filter { !$0.isEmpty }.joined(separator: " ")
+            guard !keys.isEmpty else { return nil }
+            // The footer shows each action's first key: "↑↓", "Space", "u".
+            let firsts = line.actions.compactMap { bindings.firstLabel(of: $0) }
+            let hintKeys = firsts.allSatisfy({ $0.count == 1 }) && firsts.count > 1
+                ? firsts.joined() : (firsts.first ?? line.fixed.first ?? "")
+            return Entry(keys, line.text, hint: line.hint.map { (hintKeys, $0) })
+        }
+    }
 
     static let filter: [Entry] = [
         Entry("letters", "narrow the list (case and accents ignored)"),

@@ -36,11 +36,12 @@ extension AppUpdate {
             state.message = Message("Not added: \(error)", kind: .warning)
             return []
         }
-        let task = TaskItem(caption: caption, section: .priority, createdAt: now)
+        let section = state.newTaskSection
+        let task = TaskItem(caption: caption, section: section, createdAt: now)
         let effects = commit([.inserted(task, at: 0)], "Added \(quoted(task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.
-        if let display = state.view.display(ofIndex: 0, in: .priority, of: state.tasks) {
+        if let display = state.view.display(ofIndex: 0, in: section, of: state.tasks) {
             state.selection = display
         } else {
             state.message = Message("Added \(quoted(task)) — the filter hides it")

@@ -3,34 +3,46 @@ import HotTaskCore
 
 extension AppUpdate {
     /// The list: selection, changes to the selected task, view (sort, filter) and undo.
+    /// Keys are looked up in the state's bindings, so the config file can move any action.
     static func handleListKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
-        switch key {
-        case .up, .down, .pageUp, .pageDown, .home, .end: moveSelection(key, &state)
-        case .character("k"): moveSelection(.up, &state)
-        case .character("j"): moveSelection(.down, &state)
-        case .character("g"): moveSelection(.home, &state)
-        case .character("G"): moveSelection(.end, &state)
-        case .character("["): jump(to: .priority, &state)
-        case .character("]"): jump(to: .bonus, &state)
-        case .character(" "), .character("x"): return toggleCompleted(&state, now: now)
-        case .character("m"): return moveToOtherSection(&state, now: now)
-        case .character("K"), .shiftUp: return reorder(up: true, &state, now: now)
-        case .character("J"), .shiftDown: return reorder(up: false, &state, now: now)
-        case .character("e"), .function(2): startEditing(&state)
-        case .character("d"), .delete: return deleteSelected(&state)
-        case .character("C"): askToClearCompleted(&state)
-        case .character("u"): return undo(&state)
-        case .control("r"): return redo(&state)
-        case .character("/"), .control("f"): openFilter(&state)
-        case .character("s"): setOrder(state.view.sort.next, completedLast: state.view.completedLast, &state)
-        case .character("c"): setOrder(state.view.sort, completedLast: !state.view.completedLast, &state)
-        case .character("?"): state.help = .list
-        case .escape where state.view.isFiltering: clearFilter(&state)
-        case .character("i"), .enter, .escape, .tab, .backTab: state.focus = .input
-        case .character("q"): return [.quit]
-        case .character:
-            state.message = Message("Press i or Tab to type a new task, ? for keys", kind: .warning)
-        default: break
+        // Esc always clears a kept filter first, whatever it is bound to.
+        if key == .escape, state.view.isFiltering {
+            clearFilter(&state)
+            return []
+        }
+        guard let action = state.bindings.action(for: key) else {
+            if case .character = key {
+                let input = (state.bindings.keys[.input] ?? []).prefix(2).map(KeyName.label(of:)).joined(separator: " or ")
+                let help = state.bindings.firstLabel(of: .help) ?? "F1"
+                state.message = Message(
+                    (input.isEmpty ? "" : "Press \(input) to type a new task, ") + "\(help) for keys", kind: .warning)
+            }
+            return []
+        }
+        switch action {
+        case .up: moveSelection(.up, &state)
+        case .down: moveSelection(.down, &state)
+        case .pageUp: moveSelection(.pageUp, &state)
+        case .pageDown: moveSelection(.pageDown, &state)
+        case .first: moveSelection(.home, &state)
+        case .last: moveSelection(.end, &state)
+        case .jumpPriority: jump(to: .priority, &state)
+        case .jumpBonus: jump(to: .bonus, &state)
+        case .toggle: return toggleCompleted(&state, now: now)
+        case .move: return moveToOtherSection(&state, now: now)
+        case .reorderUp: return reorder(up: true, &state, now: now)
+        case .reorderDown: return reorder(up: false, &state, now: now)
+        case .edit: startEditing(&state)
+        case .delete: return deleteSelected(&state)
+        case .clearCompleted: askToClearCompleted(&state)
+        case .undo: return undo(&state)
+        case .redo: return redo(&state)
+        case .filter: openFilter(&state)
+        case .sort: setOrder(state.view.sort.next, completedLast: state.view.completedLast, &state)
+        case .completedLast: setOrder(state.view.sort, completedLast: !state.view.completedLast, &state)
+        case .help: state.help = .list
+        case .input: state.focus = .input
+        case .quit: return [.quit]
         }
         return []
     }

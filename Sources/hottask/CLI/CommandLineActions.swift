@@ -110,17 +110,23 @@ struct CommandLineActions {
         if asJSON {
             output.bytes(StoreDocument.encode(list))
         } else {
-            output.text(ListFormatter.lines(for: list).joined(separator: "\n") + "\n")
+            let styled = ListFormatter.wantsStyle(
+                isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+            output.text(ListFormatter.lines(for: list, styled: styled).joined(separator: "\n") + "\n")
         }
     }
 
-    mutating func export(to path: String) throws {
+    mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try store.load()
         if path == "-" {
-            output.bytes(StoreDocument.encode(list))
+            output.bytes(format == .todotxt ? Array(TodoTxtFormat.text(for: list).utf8) : StoreDocument.encode(list))
         } else {
             do {
-                try StoreDocument.export(list, to: path)
+                if format == .todotxt {
+                    try TodoTxtFormat.export(list, to: path)
+                } else {
+                    try StoreDocument.export(list, to: path)
+                }
             } catch {
                 throw ExportError(message: "could not write the export file \(path): \(error.reason)")
             }

@@ -19,11 +19,15 @@ struct HotTaskCommand: ParsableCommand {
               hottask --list
               hottask --done 2 --move 1
               hottask --export backup.json
+              hottask --export todo.txt --export-format todotxt
+              hottask --import todo.txt
               task export | hottask --import -
               hottask --import backup.json --replace
 
             The store is $XDG_DATA_HOME/hottask/tasks.json (or ~/.local/share/hottask/tasks.json); \
-            --file or HOTTASK_FILE choose another.
+            --file or HOTTASK_FILE choose another. Settings (theme, keys, default_section) are read \
+            from $XDG_CONFIG_HOME/hottask/config.toml (or ~/.config/hottask/config.toml), or --config; \
+            see hottask(1).
 
             Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
             cannot be read or is damaged (it is left untouched), 3 the store or an export file cannot be written, \
@@ -42,6 +46,15 @@ struct HotTaskCommand: ParsableCommand {
 
     @Flag(name: .long, help: "With --add: put the new tasks in Bonus instead.")
     var bonus = false
+
+    @Flag(name: .long, help: "With --add: put the new tasks in Top Priority (when the config's default_section is bonus).")
+    var priority = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read this config file instead of $XDG_CONFIG_HOME/hottask/config.toml.", valueName: "path"))
+    var config: String?
 
     @Flag(name: .long, help: "Print the progress summary and both sections, numbered.")
     var list = false
@@ -65,9 +78,15 @@ struct HotTaskCommand: ParsableCommand {
     var export: String?
 
     @Option(
+        name: .long,
+        help: ArgumentHelp("With --export: hottask (the JSON store document, the default) or todotxt.", valueName: "format"))
+    var exportFormat: ExportFormat = .hottask
+
+    @Option(
         name: .customLong("import"),
         help: ArgumentHelp(
-            "Merge tasks from a HotTask or Taskwarrior JSON export (a file, or - for stdin).", valueName: "path"))
+            "Merge tasks from a HotTask or Taskwarrior JSON export or a todo.txt file (a file, or - for stdin).",
+            valueName: "path"))
     var importPath: String?
 
     @Flag(name: .long, help: "With --import: replace the whole list instead of merging.")
@@ -87,6 +106,10 @@ struct HotTaskCommand: ParsableCommand {
             throw ValidationError("--file needs a path; it was given an empty one.")
         }
         if bonus && add.isEmpty { throw ValidationError("--bonus goes with --add.") }
+        if priority && add.isEmpty { throw ValidationError("--priority goes with --add.") }
+        if priority && bonus { throw ValidationError("--priority and --bonus cannot both be given.") }
+        if config?.isEmpty == true { throw ValidationError("--config needs a path; it was given an empty one.") }
+        if exportFormat != .hottask && export == nil { throw ValidationError("--export-format goes with --export.") }
         if json && !list { throw ValidationError("--json goes with --list.") }
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
         if importPath != nil && changesTasks {
@@ -100,21 +123,26 @@ struct HotTaskCommand: ParsableCommand {
     func run() throws {
         // A file-size limit (`ulimit -f`) then fails a write with an error instead of killing us.
         signal(SIGXFSZ, SIG_IGN)
-        let store = TaskStore(path: StoreLocation.resolve(file: file, environment: ProcessInfo.processInfo.environment))
+        let environment = ProcessInfo.processInfo.environment
+        let store = TaskStore(path: StoreLocation.resolve(file: file, environment: environment))
+        let (settings, configProblem) = ConfigLoader.load(option: config, environment: environment)
         do {
             if opensUI {
-                try TerminalApp.run(store: store)
+                try TerminalApp.run(store: store, config: settings, configWarning: configProblem?.shortDescription)
                 return
             }
+            // A config problem never changes what a command does or its exit code.
+            if let configProblem { Self.fail("warning: \(configProblem)") }
             var commands = CommandLineActions(store: store)
             if let importPath { try commands.importTasks(from: importPath, replacing: replace) }
             if changesTasks {
                 try commands.change(
-                    adding: add, section: bonus ? .bonus : .priority, completing: done, reopening: undone,
+                    adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
+                    completing: done, reopening: undone,
                     moving: move, deleting: delete)
             }
             if list { try commands.printList(asJSON: json) }
-            if let export { try commands.export(to: export) }
+            if let export { try commands.export(to: export, format: exportFormat) }
         } catch let error as StoreError {
             Self.fail(error.description)
             switch error.problem {
@@ -136,6 +164,14 @@ struct HotTaskCommand: ParsableCommand {
     static func fail(_ message: String) {
         FileHandle.standardError.write(Data("hottask: \(message)\n".utf8))
     }
+}
+
+/// What `--export` writes.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    /// The JSON store document (Assets/hottask.schema.json).
+    case hottask
+    /// One todo.txt line per task (http://todotxt.org).
+    case todotxt
 }
 
 /// A request HotTask will not carry out; the message says why. Nothing was changed.

@@ -8,7 +8,7 @@ final class Curses {
     private let palette: Palette
 
     /// Starts curses mode. The caller must call `stop()` on every exit path.
-    init() {
+    init(theme: Theme = .default) {
         Self.chooseUTF8Locale()
         initscr()
         raw()  // Ctrl-C, Ctrl-Z and Ctrl-Q arrive as keys; the app decides what they do
@@ -18,7 +18,7 @@ final class Curses {
         set_escdelay(25)
         wtimeout(hc_stdscr(), 250)  // wake up to notice signals
         mousemask(HC_WHEEL_UP | HC_WHEEL_DOWN, nil)
-        palette = Palette()
+        palette = Palette(theme: theme)
     }
 
     func stop() {
@@ -145,13 +145,14 @@ final class Curses {
     }
 }
 
-/// Cell styles as colours, or as attributes alone when the terminal has no colours or
-/// NO_COLOR is set (https://no-color.org).
+/// Cell styles as colours, or as attributes alone when the terminal has no colours, NO_COLOR
+/// is set (https://no-color.org) or the theme is `mono`. `light` swaps the colours that are
+/// hard to read on a light background (yellow, white, cyan text) for darker ones.
 private struct Palette {
     private var looks: [CellStyle: (attributes: attr_t, pair: Int16)] = [:]
 
-    init() {
-        let wantsColor = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    init(theme: Theme) {
+        let wantsColor = (ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true) && theme != .mono
         let usesColor = wantsColor && has_colors()
         if usesColor {
             start_color()
@@ -159,7 +160,7 @@ private struct Palette {
         }
         var nextPair: Int16 = 1
         for style in CellStyle.allCases {
-            let look = Self.look(of: style)
+            let look = theme == .light ? Self.lightLook(of: style) : Self.look(of: style)
             var pair: Int16 = 0
             if usesColor, look.foreground != nil || look.background != nil {
                 init_pair(nextPair, look.foreground ?? -1, look.background ?? -1)
@@ -181,6 +182,28 @@ private struct Palette {
         var background: Int16?
         /// What stands in for the colours on a terminal without them.
         var monochrome: attr_t = HC_A_NORMAL
+    }
+
+    /// For a light background: no yellow or white text, dim replaced by colour where dim
+    /// grey on white is too faint, and a light selection bar.
+    private static func lightLook(of style: CellStyle) -> Look {
+        let red = Int16(COLOR_RED), blue = Int16(COLOR_BLUE), magenta = Int16(COLOR_MAGENTA)
+        let cyan = Int16(COLOR_CYAN), black = Int16(COLOR_BLACK), white = Int16(COLOR_WHITE)
+        var look = look(of: style)
+        switch style {
+        case .title: look = Look(attributes: HC_A_BOLD, foreground: white, background: blue, monochrome: look.monochrome)
+        case .prompt, .footerKey: look.foreground = blue
+        case .selected: look = Look(attributes: HC_A_BOLD, foreground: black, background: cyan, monochrome: look.monochrome)
+        case .selectedDone: look = Look(foreground: blue, background: cyan, monochrome: look.monochrome)
+        case .warning: look.foreground = magenta
+        case .match, .filterText: look.foreground = red
+        case .matchSelected: look = Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: red, background: cyan, monochrome: look.monochrome)
+        case .segmentActive: look = Look(attributes: HC_A_BOLD, foreground: white, background: blue, monochrome: look.monochrome)
+        case .overlay: look = Look(foreground: black, background: cyan, monochrome: look.monochrome)
+        case .overlayKey: look = Look(attributes: HC_A_BOLD, foreground: blue, background: cyan, monochrome: look.monochrome)
+        default: break
+        }
+        return look
     }
 
     private static func look(of style: CellStyle) -> Look {

@@ -7,7 +7,8 @@ enum TerminalApp {
     /// How often the store file is checked for changes made by other processes.
     static let outsideChangeInterval: TimeInterval = 0.5
 
-    static func run(store: TaskStore) throws {
+    /// `configWarning` (a config file that could not be used) is shown in the footer at start.
+    static func run(store: TaskStore, config: AppConfig = .standard, configWarning: String? = nil) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalUnavailable(
                 message: "the task list UI needs a terminal; for scripts use --list, --add and the other options (see --help)")
@@ -16,10 +17,11 @@ enum TerminalApp {
         let session = StoreSession(store: store)
         let tasks = try session.open()
         Signals.installTerminationHandlers()
-        let curses = Curses()
+        let curses = Curses(theme: config.theme)
         defer { curses.stop() }
-        var state = AppState(tasks: tasks, size: curses.size)
+        var state = AppState(tasks: tasks, size: curses.size, config: config)
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
+        if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
         var lastOutsideCheck = Date()
 

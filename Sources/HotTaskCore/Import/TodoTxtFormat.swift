@@ -1,0 +1,149 @@
+import Foundation
+
+/// todo.txt (http://todotxt.org): one task per line.
+///
+/// Reading: `x ` starts a completed task, optionally followed by its completion date and its
+/// creation date; an open task may start with a priority `(A) `…`(Z) ` and a creation date.
+/// Priority A goes to Top Priority, everything else to Bonus. A completed task keeps its
+/// priority as a `pri:A` tag (the convention of todo.sh), which is read back too. `+project`
+/// and `@context` words stay in the caption, which passes the caption rule.
+///
+/// todo.txt has no ids, so each task's id is derived from its line (and how many identical
+/// lines came before it): importing the same file twice changes nothing.
+public enum TodoTxtFormat {
+    /// The tasks of a todo.txt text. `now` dates tasks that carry no date.
+    public static func batch(from bytes: [UInt8], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .invalid("the todo.txt file is not valid UTF-8 text")
+        }
+        var tasks: [TaskItem] = []
+        var occurrences: [String: Int] = [:]
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        for (offset, rawLine) in lines.enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty else { continue }
+            let seen = occurrences[line, default: 0]
+            occurrences[line] = seen + 1
+            tasks.append(try task(from: line, number: offset + 1, id: stableID(line, seen), now: now))
+        }
+        guard !tasks.isEmpty else { throw .invalid("the todo.txt file holds no tasks") }
+        return ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0)
+    }
+
+    private static func task(from line: String, number: Int, id: UUID, now: Date) throws(DocumentError) -> TaskItem {
+        var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var completed = false
+        var completedAt: Date?
+        var createdAt: Date?
+        var topPriority = false
+        if words.first == "x" {
+            completed = true
+            words.removeFirst()
+            if let date = words.first.flatMap(date(from:)) {
+                completedAt = date
+                words.removeFirst()
+                if let created = words.first.flatMap(date(from:)) {
+                    createdAt = created
+                    words.removeFirst()
+                }
+            }
+        } else {
+            if let first = words.first, let letter = priority(from: first) {
+                topPriority = letter == "A"
+                words.removeFirst()
+            }
+            if let created = words.first.flatMap(date(from:)) {
+                createdAt = created
+                words.removeFirst()
+            }
+        }
+        // `pri:X` is where a completed task keeps its priority.
+        if let tag = words.firstIndex(where: { $0.hasPrefix("pri:") && $0.count == 5 }) {
+            topPriority = words[tag] == "pri:A"
+            words.remove(at: tag)
+        }
+        let caption: String
+        do {
+            caption = try CaptionRule.clean(words.joined(separator: " "))
+        } catch {
+            throw .invalid("line \(number): \(error)")
+        }
+        let created = createdAt ?? completedAt ?? now
+        let finished = completed ? max(completedAt ?? created, created) : nil
+        return TaskItem(
+            id: id, caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
+            createdAt: created, completedAt: finished, modifiedAt: finished ?? created)
+    }
+
+    /// `(A)`…`(Z)`: the letter.
+    private static func priority(from word: String) -> Character? {
+        let characters = Array(word)
+        guard characters.count == 3, characters[0] == "(", characters[2] == ")",
+            let letter = characters[1].asciiValue, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(letter)
+        else { return nil }
+        return characters[1]
+    }
+
+    /// `YYYY-MM-DD` as midnight UTC, or nil when the word is not a valid date.
+    static func date(from word: String) -> Date? {
+        guard word.utf8.count == 10, word.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        return Timestamp.parse(word + "T00:00:00Z")
+    }
+
+    /// A UUID made from the line's text and how often it appeared before (FNV-1a, twice, with
+    /// the version 8 and variant bits set): stable across imports, distinct within a file.
+    private static func stableID(_ line: String, _ occurrence: Int) -> UUID {
+        func fnv(_ seed: UInt64) -> UInt64 {
+            var hash = seed
+            for byte in line.utf8 + Array("#\(occurrence)".utf8) {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+            return hash
+        }
+        var bytes = withUnsafeBytes(of: fnv(0xCBF2_9CE4_8422_2325).bigEndian, Array.init)
+            + withUnsafeBytes(of: fnv(0x84222325_CBF29CE4).bigEndian, Array.init)
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    // MARK: Writing
+
+    /// The todo.txt text of a list: Top Priority first, then Bonus, in display order. Open Top
+    /// Priority tasks get `(A) `; completed ones `x <completion date> <creation date>` and, from
+    /// Top Priority, a `pri:A` tag. The creation date is always written, so a caption that
+    /// happens to start with `x ` or `(B) ` reads back as a caption.
+    public static func text(for list: TaskList) -> String {
+        var lines: [String] = []
+        for section in Section.allCases {
+            for task in list.tasks(in: section) {
+                let created = day(task.createdAt)
+                if task.completed {
+                    let tag = section == .priority ? " pri:A" : ""
+                    lines.append("x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(task.caption)\(tag)")
+                } else {
+                    lines.append((section == .priority ? "(A) " : "") + "\(created) \(task.caption)")
+                }
+            }
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// Writes `text(for:)` to `path` atomically, as `--export` does for JSON.
+    public static func export(_ list: TaskList, to path: String) throws(StoreDocument.ExportFailure) {
+        do {
+            try FileSystem.writeAtomically(Array(text(for: list).utf8), to: path, mode: 0o644)
+        } catch {
+            throw StoreDocument.ExportFailure(reason: error.reason)
+        }
+    }
+
+    private static func day(_ date: Date) -> String {
+        String(Timestamp.format(date).prefix(10))
+    }
+}

@@ -1,0 +1,121 @@
+import HotTaskCore
+
+/// What the config file (`config.toml`) chooses: the theme, the list's key bindings and the
+/// section new tasks go to. `standard` is what HotTask does without a file.
+///
+/// A file with any problem is not half-applied: `parse` reports the first problem with the
+/// file and line, and the caller keeps `standard`, so a typo can never leave someone with a
+/// half-remapped keyboard they did not ask for.
+public struct AppConfig: Equatable, Sendable {
+    public var theme: Theme = .default
+    public var bindings: KeyBindings = .standard
+    public var defaultSection: Section = .priority
+
+    public static let standard = AppConfig()
+
+    public init(theme: Theme = .default, bindings: KeyBindings = .standard, defaultSection: Section = .priority) {
+        self.theme = theme
+        self.bindings = bindings
+        self.defaultSection = defaultSection
+    }
+
+    /// The first problem in a config file, as one line naming the file and line.
+    public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        public let file: String
+        public let line: Int?
+        public let reason: String
+
+        public init(file: String, line: Int?, reason: String) {
+            self.file = file
+            self.line = line
+            self.reason = reason
+        }
+
+        /// With the full path: for the command line's stderr.
+        public var description: String {
+            "config \(file)\(line.map { " line \($0)" } ?? ""): \(reason); using the defaults"
+        }
+
+        /// With the file's name only: for the UI's one-line footer, where a long path would
+        /// push the line number and the reason off the screen.
+        public var shortDescription: String {
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            return "\(name)\(line.map { " line \($0)" } ?? ""): \(reason); using the defaults"
+        }
+    }
+
+    /// Reads the text of a config file; `file` is only used to name it in messages.
+    public static func parse(_ text: String, file: String) throws(Problem) -> AppConfig {
+        let entries: [TOMLSubset.Entry]
+        do {
+            entries = try TOMLSubset.parse(text)
+        } catch {
+            throw Problem(file: file, line: error.line, reason: error.reason)
+        }
+        func problem(_ entry: TOMLSubset.Entry, _ reason: String) -> Problem {
+            Problem(file: file, line: entry.line, reason: reason)
+        }
+        var config = AppConfig()
+        var replacements: [ListAction: [Key]] = [:]
+        var bindingLines: [ListAction: Int] = [:]
+        for entry in entries {
+            switch (entry.table, entry.key) {
+            case (nil, "theme"):
+                guard case .string(let name) = entry.value, let theme = Theme(rawValue: name) else {
+                    throw problem(entry, "theme must be \(quotedList(Theme.allCases.map(\.rawValue))), not \(shown(entry.value))")
+                }
+                config.theme = theme
+            case (nil, "default_section"):
+                guard case .string(let name) = entry.value, let section = Section(rawValue: name) else {
+                    throw problem(entry, "default_section must be \"priority\" or \"bonus\", not \(shown(entry.value))")
+                }
+                config.defaultSection = section
+            case ("keys", let name):
+                guard let action = ListAction(rawValue: name) else {
+                    throw problem(entry, "unknown action \"\(name)\" in [keys] (actions: \(ListAction.allCases.map(\.name).joined(separator: ", ")))")
+                }
+                let names: [String]
+                switch entry.value {
+                case .string(let name): names = [name]
+                case .strings(let list): names = list
+                default: throw problem(entry, "\(name) takes a key name or an array of them, not \(entry.value.kindName)")
+                }
+                var keys: [Key] = []
+                for keyName in names {
+                    guard let key = KeyName.key(named: keyName) else {
+                        throw problem(entry, "unknown key name \"\(keyName)\" for \(name) (a single character, or space, enter, tab, escape, up, ctrl-r, f2...)")
+                    }
+                    if let fixed = KeyBindings.reserved[key] {
+                        throw problem(entry, "key '\(keyName)' is reserved for \(fixed) and cannot be bound to \(name)")
+                    }
+                    if !keys.contains(key) { keys.append(key) }
+                }
+                replacements[action] = keys
+                bindingLines[action] = entry.line
+            default:
+                if let table = entry.table { throw problem(entry, "unknown table [\(table)] (known: [keys])") }
+                if ListAction(rawValue: entry.key) != nil {
+                    throw problem(entry, "\"\(entry.key)\" is a key binding; put it under [keys]")
+                }
+                throw problem(entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, [keys])")
+            }
+        }
+        do {
+            config.bindings = try KeyBindings.standard(replacing: replacements)
+        } catch {
+            // The line of the binding that collided, else the person's own one.
+            throw Problem(file: file, line: bindingLines[error.second] ?? bindingLines[error.first], reason: error.description)
+        }
+        return config
+    }
+
+    private static func quotedList(_ names: [String]) -> String {
+        let quoted = names.map { "\"\($0)\"" }
+        return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+    }
+
+    private static func shown(_ value: TOMLSubset.Value) -> String {
+        if case .string(let text) = value { return "\"\(text)\"" }
+        return value.kindName
+    }
+}

@@ -1,0 +1,82 @@
+/// Which keys do which list action. The defaults are HotTask's own keys; the config file's
+/// `[keys]` table replaces the keys of the actions it names.
+///
+/// Only the list focus is rebindable: the input row, the filter and the caption editor keep
+/// their line-editing keys, and the keys every focus shares (Ctrl-C and Ctrl-Q quit, Ctrl-Z,
+/// Ctrl-L, F1) are fixed so that a bad binding can never trap anyone in the app.
+public struct KeyBindings: Equatable, Sendable {
+    /// Keys of each action, in the order the help shows them.
+    public private(set) var keys: [ListAction: [Key]]
+    private var actions: [Key: ListAction]
+
+    /// Keys no binding may take, with what they do.
+    public static let reserved: [Key: String] = [
+        .control("c"): "quit", .control("q"): "quit", .control("z"): "suspend", .control("l"): "redraw",
+        .function(1): "help",
+    ]
+
+    public static let standard = KeyBindings(uncheckedKeys: [
+        .up: [.up, .character("k")], .down: [.down, .character("j")],
+        .pageUp: [.pageUp], .pageDown: [.pageDown],
+        .first: [.home, .character("g")], .last: [.end, .character("G")],
+        .jumpPriority: [.character("[")], .jumpBonus: [.character("]")],
+        .toggle: [.character(" "), .character("x")], .move: [.character("m")],
+        .reorderUp: [.character("K"), .shiftUp], .reorderDown: [.character("J"), .shiftDown],
+        .edit: [.character("e"), .function(2)], .delete: [.character("d"), .delete],
+        .clearCompleted: [.character("C")], .undo: [.character("u")], .redo: [.control("r")],
+        .filter: [.character("/"), .control("f")], .sort: [.character("s")], .completedLast: [.character("c")],
+        .input: [.character("i"), .tab, .enter, .escape, .backTab],
+        .help: [.character("?")], .quit: [.character("q")],
+    ])
+
+    /// Two actions that want the same key.
+    public struct Conflict: Error, Equatable, Sendable, CustomStringConvertible {
+        public let key: Key
+        public let first: ListAction
+        public let second: ListAction
+
+        public var description: String {
+            "key '\(KeyName.configName(of: key))' is bound to both \(first.name) and \(second.name)"
+        }
+    }
+
+    private init(uncheckedKeys: [ListAction: [Key]]) {
+        keys = uncheckedKeys
+        actions = [:]
+        for action in ListAction.allCases {
+            for key in uncheckedKeys[action] ?? [] { actions[key] = action }
+        }
+    }
+
+    /// The standard bindings with the keys of some actions replaced. An action given no keys
+    /// is unbound. A key that ends up on two actions is refused, naming both.
+    public static func standard(replacing replacements: [ListAction: [Key]]) throws(Conflict) -> KeyBindings {
+        var keys = standard.keys
+        for (action, newKeys) in replacements { keys[action] = newKeys }
+        var owner: [Key: ListAction] = [:]
+        // Replaced actions first, so the message names the person's own binding first.
+        let order = ListAction.allCases.filter { replacements[$0] != nil } + ListAction.allCases.filter { replacements[$0] == nil }
+        for action in order {
+            for key in keys[action] ?? [] {
+                if let other = owner[key], other != action { throw Conflict(key: key, first: other, second: action) }
+                owner[key] = action
+            }
+        }
+        return KeyBindings(uncheckedKeys: keys)
+    }
+
+    /// The action bound to `key`, if any.
+    public func action(for key: Key) -> ListAction? {
+        actions[key]
+    }
+
+    /// The keys of `action` as the help shows them ("Space x"); empty when unbound.
+    public func label(of action: ListAction) -> String {
+        (keys[action] ?? []).map(KeyName.label(of:)).joined(separator: " ")
+    }
+
+    /// The first key of `action`, as the footer and messages show it.
+    public func firstLabel(of action: ListAction) -> String? {
+        keys[action]?.first.map(KeyName.label(of:))
+    }
+}

@@ -1,0 +1,23 @@
+/// What a key does in the list. The raw values are the names used in the config file's
+/// `[keys]` table, so a person can rebind every list action by name.
+public enum ListAction: String, CaseIterable, Sendable {
+    case up, down
+    case pageUp = "page_up"
+    case pageDown = "page_down"
+    case first, last
+    case jumpPriority = "jump_priority"
+    case jumpBonus = "jump_bonus"
+    case toggle, move
+    case reorderUp = "reorder_up"
+    case reorderDown = "reorder_down"
+    case edit, delete
+    case clearCompleted = "clear_completed"
+    case undo, redo, filter, sort
+    case completedLast = "completed_last"
+    /// Back to the new-task input.
+    case input
+    case help, quit
+
+    /// The config file's name for the action.
+    public var name: String { rawValue }
+}

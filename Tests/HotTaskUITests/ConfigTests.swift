@@ -1,0 +1,164 @@
+import Foundation
+import HotTaskCore
+import Testing
+
+@testable import HotTaskUI
+
+@Suite("Config file and key bindings")
+struct ConfigTests {
+    private func problem(_ text: String) -> String? {
+        do {
+            _ = try AppConfig.parse(text, file: "/home/a/config.toml")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aFullConfigIsRead() throws {
+        let config = try AppConfig.parse(
+            """
+            # mine
+            theme = "light"
+            default_section = 'bonus'
+
+            [keys]
+            toggle = ["space", "t"]   # t for "tick"
+            move = "M"
+            delete = [
+              "D",
+              "delete",
+            ]
+            quit = "ctrl-x"
+            filter = ["/", "f3"]
+            undo = []
+            """, file: "c.toml")
+        #expect(config.theme == .light)
+        #expect(config.defaultSection == .bonus)
+        #expect(config.bindings.action(for: .character("t")) == .toggle)
+        #expect(config.bindings.action(for: .character("x")) == nil)
+        #expect(config.bindings.action(for: .character("M")) == .move)
+        #expect(config.bindings.action(for: .character("D")) == .delete)
+        #expect(config.bindings.action(for: .control("x")) == .quit)
+        #expect(config.bindings.action(for: .function(3)) == .filter)
+        #expect(config.bindings.action(for: .character("u")) == nil)
+        // Untouched actions keep their standard keys.
+        #expect(config.bindings.action(for: .character("s")) == .sort)
+    }
+
+    @Test func anEmptyFileIsTheStandardConfig() throws {
+        #expect(try AppConfig.parse("", file: "c.toml") == .standard)
+        #expect(try AppConfig.parse("# nothing\n\n", file: "c.toml") == .standard)
+    }
+
+    @Test func eachKindOfProblemNamesTheFileAndLine() {
+        #expect(problem("theme = \"light\"\ntheme = dark\n") == "config /home/a/config.toml line 2: dark is not a value; strings need quotes; using the defaults")
+        #expect(problem("[keys\n") == "config /home/a/config.toml line 1: expected ] after the table name; using the defaults")
+        #expect(problem("\n\ncolour = \"red\"") == "config /home/a/config.toml line 3: unknown setting \"colour\" (known: theme, default_section, [keys]); using the defaults")
+        #expect(problem("[keys]\ntoggel = \"t\"")?.hasPrefix("config /home/a/config.toml line 2: unknown action \"toggel\" in [keys] (actions: up, down,") == true)
+        #expect(problem("[keys]\ntoggle = [\"space\", \"spcae\"]")?.hasPrefix("config /home/a/config.toml line 2: unknown key name \"spcae\" for toggle") == true)
+        #expect(problem("theme = \"dark\"") == "config /home/a/config.toml line 1: theme must be \"default\", \"light\" or \"mono\", not \"dark\"; using the defaults")
+        #expect(problem("default_section = 3") == "config /home/a/config.toml line 1: default_section must be \"priority\" or \"bonus\", not a number; using the defaults")
+        #expect(problem("[keys]\nquit = \"ctrl-c\"") == "config /home/a/config.toml line 2: key 'ctrl-c' is reserved for quit and cannot be bound to quit; using the defaults")
+        #expect(problem("toggle = \"t\"") == "config /home/a/config.toml line 1: \"toggle\" is a key binding; put it under [keys]; using the defaults")
+        #expect(problem("[colors]\nbg = \"x\"") == "config /home/a/config.toml line 2: unknown table [colors] (known: [keys]); using the defaults")
+        #expect(problem("[keys]\nmove = \"m\"\nmove = \"n\"") == "config /home/a/config.toml line 3: \"move\" is set twice; using the defaults")
+        #expect(problem("theme = \"light") == "config /home/a/config.toml line 1: the string is not closed with \"; using the defaults")
+    }
+
+    @Test func aKeyOnTwoActionsIsReportedByName() {
+        #expect(problem("[keys]\n\ntoggle = [\"space\", \"x\"]\ndelete = [\"x\"]") == "config /home/a/config.toml line 4: key 'x' is bound to both toggle and delete; using the defaults")
+        // A standard key taken by another action must be given up explicitly.
+        #expect(problem("[keys]\ntoggle = \"d\"") == "config /home/a/config.toml line 2: key 'd' is bound to both toggle and delete; using the defaults")
+        #expect(problem("[keys]\ntoggle = \"d\"\ndelete = \"Delete\"") == nil)
+    }
+
+    @Test func theFooterFormNamesTheFileBriefly() {
+        let problem = AppConfig.Problem(file: "/home/a/.config/hottask/config.toml", line: 2, reason: "bad")
+        #expect(problem.shortDescription == "config.toml line 2: bad; using the defaults")
+    }
+
+    @Test func keysAreCharactersTypedSoAnyLayoutWorks() throws {
+        let config = try AppConfig.parse("[keys]\ntoggle = \"й\"\nmove = \"é\"\ndelete = \"Ö\"", file: "c.toml")
+        #expect(config.bindings.action(for: .character("й")) == .toggle)
+        #expect(config.bindings.action(for: .character("é")) == .move)
+        #expect(config.bindings.action(for: .character("Ö")) == .delete)
+        var state = makeState(makeList(priority: ["Buy milk"]))
+        state.bindings = config.bindings
+        state.press(.tab)
+        state.type("й")
+        #expect(state.tasks[0].completed)
+        state.type("é")
+        #expect(state.tasks[0].section == .bonus)
+    }
+
+    @Test func theListUsesTheBindingsAndKeepsCtrlCFixed() throws {
+        let config = try AppConfig.parse("[keys]\ntoggle = \"t\"\nquit = []", file: "c.toml")
+        var state = makeState(makeList(priority: ["Buy milk", "Call mom"]))
+        state.bindings = config.bindings
+        state.press(.tab)
+        state.type("x")
+        #expect(!state.tasks[0].completed)
+        #expect(state.message?.kind == .warning)
+        let effects = state.press(.character("t"))
+        #expect(state.tasks[0].completed)
+        #expect(effects.contains { if case .save = $0 { true } else { false } })
+        #expect(state.press(.character("q")).isEmpty)
+        #expect(state.press(.control("c")) == [.quit])
+        #expect(state.press(.control("q")) == [.quit])
+    }
+
+    @Test func theInputRowKeepsItsEditingKeys() throws {
+        let config = try AppConfig.parse("[keys]\ntoggle = \"a\"\ninput = \"b\"", file: "c.toml")
+        var state = makeState(makeList(priority: ["Buy milk"]))
+        state.bindings = config.bindings
+        state.type("ab")
+        #expect(state.input.text == "ab")
+        #expect(!state.tasks[0].completed)
+    }
+
+    @Test func theHelpOverlayShowsTheActualBindings() throws {
+        let config = try AppConfig.parse("[keys]\ntoggle = [\"t\", \"space\"]\nquit = \"Q\"\nundo = []", file: "c.toml")
+        var state = makeState(makeList(priority: ["Buy milk"]))
+        state.bindings = config.bindings
+        state.press(.tab, .character("?"))
+        let lines = AppRender.render(state, size: state.size).lines
+        #expect(lines.contains { $0.contains("│ t Space ") && $0.contains("done / not done") })
+        #expect(lines.contains { $0.contains("│ Q ^C ") && $0.contains("quit") })
+        #expect(lines.contains { $0.contains("│ ^R ") && $0.contains("undo, redo") })
+        #expect(!lines.contains { $0.contains("│ Space x") })
+        state.press(.escape)
+        let footer = AppRender.render(state, size: state.size).lines.last ?? ""
+        #expect(footer.contains("t done"))
+    }
+
+    @Test func theStandardHelpIsUnchangedInSubstance() {
+        let entries = KeyHelp.entries(for: .list)
+        #expect(entries.first == KeyHelp.Entry("↑ k / ↓ j", "select"))
+        #expect(entries.contains(KeyHelp.Entry("Space x", "done / not done")))
+        #expect(KeyHelp.hints(for: .list).first.map { "\($0.keys) \($0.action)" } == "↑↓ select")
+    }
+
+    @Test func newTasksGoToTheDefaultSection() {
+        var state = AppState(tasks: makeList(priority: ["Buy milk"]), size: Size(width: 80, height: 24),
+            config: AppConfig(defaultSection: .bonus))
+        state.type("Walk the dog")
+        state.press(.enter)
+        #expect(state.tasks.tasks(in: .bonus).map(\.caption) == ["Walk the dog"])
+        #expect(state.selectedTask?.caption == "Walk the dog")
+    }
+
+    @Test func keyNamesReadAndShowBothWays() {
+        for name in ["space", "enter", "tab", "shift-tab", "escape", "backspace", "delete", "up", "down", "left",
+            "right", "home", "end", "pageup", "pagedown", "shift-up", "shift-down", "ctrl-r", "f2", "x", "?"]
+        {
+            let key = KeyName.key(named: name)
+            #expect(key != nil, "\(name)")
+            if let key { #expect(KeyName.key(named: KeyName.configName(of: key)) == key) }
+        }
+        #expect(KeyName.key(named: "Space") == .character(" "))
+        #expect(KeyName.key(named: "ctrl-1") == nil)
+        #expect(KeyName.key(named: "\u{1B}") == nil)
+        #expect(KeyName.key(named: "") == nil)
+    }
+}
