@@ -47,7 +47,10 @@ enum ProcessTimer {
         var seen: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let needle = Array(marker.utf8)
+        var descriptor = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
         while !seen.suffix(8_192).contains(needle) {
+            // A marker that never comes (the footer changed) must not hang the benchmark.
+            guard poll(&descriptor, 1, 10_000) > 0 else { throw BenchError("no '\(marker)' on the first frame within 10 s") }
             let count = read(pipeEnds[0], &chunk, chunk.count)
             guard count > 0 else { break }
             seen += chunk[0..<count]

@@ -150,4 +150,15 @@ struct FilterTests {
         fresh.setQuery("caf", list: state.tasks)
         #expect(state.view == fresh)
     }
+
+    @Test func theFastMatcherAgreesWithFoundation() {
+        var generator = SeededGenerator(seed: 8)
+        let pieces = ["cafe", "Café", "CAFÉ", "ab", "AB", "x", "naïve", "Naive", "日本", "🥛", " ", "e\u{301}", "ß", "SS", "[", "z"]
+        for _ in 0..<5_000 {
+            let caption = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let query = (0..<Int.random(in: 1...2, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let foundation = caption.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+            #expect(TaskFilter.Matcher(query).matches(caption) == foundation, "\(caption.debugDescription) ~ \(query.debugDescription)")
+        }
+    }
 }

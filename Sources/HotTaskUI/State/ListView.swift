@@ -151,8 +151,9 @@ private struct SectionOrders: Equatable, Sendable {
     func keeping(matching query: String, in list: TaskList) -> SectionOrders {
         let priorityTasks = list.priority
         let bonusTasks = list.bonus
+        let matcher = TaskFilter.Matcher(query)
         return SectionOrders(
-            priority: priority.filter { TaskFilter.matches(priorityTasks[$0].caption, query) },
-            bonus: bonus.filter { TaskFilter.matches(bonusTasks[$0].caption, query) })
+            priority: priority.filter { matcher.matches(priorityTasks[$0].caption) },
+            bonus: bonus.filter { matcher.matches(bonusTasks[$0].caption) })
     }
 }
