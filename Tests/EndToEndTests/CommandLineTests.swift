@@ -36,8 +36,9 @@ struct CommandLineTests {
     }
 
     /// The store file decoded.
+    /// What the store holds: the snapshot and the journal of recent adds.
     private func stored() throws -> TaskList {
-        try StoreDocument.decode(try #require(fileBytes(store), "no store file at \(store)"))
+        try TaskStore(path: store).load()
     }
 
     private func captions(_ section: Section) throws -> [String] {

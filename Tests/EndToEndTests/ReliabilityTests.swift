@@ -8,7 +8,7 @@ import TestSupport
 @Suite("Never lose a task", .serialized)
 struct ReliabilityTests {
     /// Names in a store's folder that are not debris.
-    static let storeFiles: Set<String> = ["tasks.json", "tasks.json.bak", "tasks.json.lock"]
+    static let storeFiles: Set<String> = ["tasks.json", "tasks.json.bak", "tasks.json.lock", "tasks.json.journal"]
 
     // MARK: Crashes
 
@@ -142,7 +142,9 @@ struct ReliabilityTests {
         #expect(run.status == 2)
         #expect(run.stderr.contains("cp '\(folder.storePath).bak' '\(folder.storePath)'"))
         #expect(runProcess(["cp", folder.storePath + ".bak", folder.storePath]).status == 0)
-        #expect(runHotTask(["--file", folder.storePath, "--list"]).stdout.contains("1. [ ] first"))
+        // The backup, with the journal of later adds read on top, gives back every task.
+        let restored = runHotTask(["--file", folder.storePath, "--list"]).stdout
+        #expect(restored.contains("1. [ ] second") && restored.contains("2. [ ] first"), "\(restored)")
     }
 
     @Test func aFolderInPlaceOfTheStoreIsReported() throws {
@@ -212,16 +214,22 @@ struct ReliabilityTests {
 
     @Test(.enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root and a permissive sandbox"))
     func aFullOrReadOnlyDiskFailsTheSaveAndKeepsTheOldFile() throws {
-        let disk = try SmallDisk(kilobytes: 64)
+        let disk = try SmallDisk(kilobytes: 128)
         defer { disk.unmount() }
         let path = disk.path + "/tasks.json"
         let captions = (1...120).map { "Task number \($0) with a caption long enough to fill the disk" }
         #expect(runHotTask(["--file", path] + captions.flatMap { ["--add", $0] }).status == 0)
         let before = try #require(fileBytes(path))
-        var run = runHotTask(["--file", path, "--add", "no room"])
+        // Fill what is left, so that even the journal's one-line append finds no room.
+        let filler = disk.path + "/filler"
+        _ = runProcess(["dd", "if=/dev/zero", "of=\(filler)", "bs=1k", "count=128"])
+        // More than the journal's last, partly used 4 KB page can take.
+        let large = (1...5).flatMap { ["--add", String(repeating: "\($0)", count: 900)] }
+        var run = runHotTask(["--file", path] + large)
         #expect(run.status == 3)
         #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
         #expect(fileBytes(path) == before)
+        try FileManager.default.removeItem(atPath: filler)
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).allSatisfy(Self.storeFiles.contains))
 
         try disk.remount(options: "ro")

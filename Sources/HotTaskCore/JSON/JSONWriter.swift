@@ -6,6 +6,8 @@ import Foundation
 /// JSONEncoder does not promise; writing by hand also keeps a save cheap.
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
+    /// One line, no indentation (journal entries).
+    var compact = false
 
     init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
@@ -34,6 +36,7 @@ struct JSONWriter {
     }
 
     mutating func newline(indent: Int) {
+        guard !compact else { return }
         bytes.append(0x0A)
         bytes.append(contentsOf: repeatElement(0x20, count: indent))
     }

@@ -96,18 +96,11 @@ enum FileSystem {
         let temp = folder + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure(reason: reason()) }
-        var written = 0
         var failure: String?
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let count = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = reason()
-                    return
-                }
-                written += count
-            }
+        do {
+            try writeAll(bytes, to: fd)
+        } catch {
+            failure = error.reason
         }
         if failure == nil, fsync(fd) != 0 { failure = reason() }
         if close(fd) != 0, failure == nil { failure = reason() }
@@ -161,6 +154,24 @@ enum FileSystem {
         return current
     }
 
+    /// Writes every byte to an open file, retrying short writes and interruptions.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(Failure) {
+        var written = 0
+        var failure: String?
+        bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let count = write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = reason()
+                    return
+                }
+                written += count
+            }
+        }
+        if let failure { throw Failure(reason: failure) }
+    }
+
     static func folder(of path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
         return folder.isEmpty ? "." : folder
@@ -181,6 +192,12 @@ public struct FileStamp: Equatable, Sendable {
     let size: Int64
     let modifiedSeconds: Int64
     let modifiedNanoseconds: Int64
+}
+
+/// One version of the whole store: its snapshot and its journal.
+public struct StoreStamp: Equatable, Sendable {
+    let snapshot: FileStamp?
+    let journal: FileStamp?
 }
 
 /// An exclusive advisory lock held on a file beside the store while it is read and rewritten.

@@ -49,7 +49,9 @@ public enum StoreDocument {
         return writer.bytes
     }
 
-    private static func write(_ task: TaskItem, to writer: inout JSONWriter) {
+    /// Writes one task object; `compact` puts it on one line (for the journal).
+    static func write(_ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false) {
+        writer.compact = compact
         writer.raw("{")
         writer.key("id", indent: 6, first: true)
         writer.uuid(task.id)

@@ -7,9 +7,9 @@
 public final class StoreSession {
     public let store: TaskStore
     private var base = TaskList()
-    private var baseStamp: FileStamp?
+    private var baseStamp: StoreStamp?
     /// A version `refresh` could not read, not to be tried again until the file changes.
-    private var unreadableStamp: FileStamp?
+    private var unreadableStamp: StoreStamp?
 
     public init(store: TaskStore) {
         self.store = store

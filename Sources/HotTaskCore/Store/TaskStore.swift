@@ -23,16 +23,32 @@ public struct TaskStore: Sendable {
     public var lockPath: String { path + ".lock" }
     /// The previous version of the store, kept by every save.
     public var backupPath: String { path + ".bak" }
+    /// Recent adds not yet folded into the snapshot (see `StoreJournal`).
+    public var journalPath: String { path + ".journal" }
+    var journal: StoreJournal { StoreJournal(path: journalPath) }
 
-    /// Reads the list; a missing file is an empty list.
+    /// Reads the list (the snapshot plus the journal's adds); no file is an empty list.
     public func load() throws(StoreError) -> TaskList {
+        var list = try loadSnapshot()
+        if let journal = try journal.read(), !journal.tasks.isEmpty {
+            var known = Set(list.all.map(\.id))
+            for task in journal.tasks where known.insert(task.id).inserted {
+                list.insertOnTop(task)
+            }
+        }
+        return list
+    }
+
+    private func loadSnapshot() throws(StoreError) -> TaskList {
         guard let bytes = try readBytes() else { return TaskList() }
         return try decode(bytes)
     }
 
-    /// The file's current version, or nil when there is none.
-    public func stamp() -> FileStamp? {
-        FileSystem.stamp(of: path)
+    /// The store's current version (snapshot and journal), or nil when there is neither.
+    public func stamp() -> StoreStamp? {
+        let snapshot = FileSystem.stamp(of: path)
+        let journal = FileSystem.stamp(of: journalPath)
+        return snapshot == nil && journal == nil ? nil : StoreStamp(snapshot: snapshot, journal: journal)
     }
 
     /// The file's bytes as they are, or nil when there is no file yet.
@@ -89,6 +105,35 @@ public struct TaskStore: Sendable {
         }
     }
 
+    /// Puts new tasks on top of their sections, the first one topmost. While the journal extends the snapshot now in
+    /// place (checked by its stamp, so the snapshot was validated when the journal began) this
+    /// appends one line per task and fsyncs: the cost does not grow with the list. Otherwise,
+    /// or once the journal is long, it reads and validates everything, writes a new snapshot
+    /// and starts a new journal.
+    public func add(_ tasks: [TaskItem]) throws {
+        try withLock {
+            if let current = try journal.read(), current.header.snapshot == FileSystem.stamp(of: path),
+                current.tasks.count + tasks.count <= StoreJournal.compactionThreshold,
+                current.header.count + current.tasks.count + tasks.count <= Self.maximumTaskCount
+            {
+                // Each journal line goes on top when read back, so the last one appended ends
+                // up first: append bottom-up to keep `tasks` in the order given.
+                try withFileErrors { () throws(FileSystem.Failure) in try journal.append(tasks.reversed()) }
+                return
+            }
+            var list = try load()
+            for task in tasks.reversed() { list.insertOnTop(task) }
+            try writeLocked(list, previousIsGood: true)
+            // The tasks are saved now. What follows only prepares fast adds, so a failure here
+            // (a full disk) must not report the add as failed: the next add takes this path again.
+            guard let snapshot = FileSystem.stamp(of: path) else { return }
+            // The backup becomes a copy of this validated snapshot: restoring it, with the
+            // journal read on top, gives back every task.
+            try? FileSystem.writeAtomically(try FileSystem.readAll(path), to: backupPath)
+            try? journal.start(StoreJournal.Header(snapshot: snapshot, count: list.count))
+        }
+    }
+
     /// Writes the whole list, replacing whatever is there (tests, benchmarks, `--replace`-like
     /// uses). Takes the lock.
     public func save(_ list: TaskList) throws(StoreError) {
@@ -121,12 +166,15 @@ public struct TaskStore: Sendable {
         }
         try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
-            FileSystem.removeStaleTempFiles(besides: path)
+            for file in [path, journalPath, backupPath] { FileSystem.removeStaleTempFiles(besides: file) }
             if previousIsGood, try FileSystem.kind(of: path) == .file {
                 FileSystem.linkBackup(of: path, to: backupPath)
             }
             try FileSystem.writeAtomically(StoreDocument.encode(list), to: path)
         }
+        // The snapshot now holds everything; a crash before this line leaves a journal whose
+        // adds are all known by id, so reading it again changes nothing.
+        journal.remove()
     }
 
     private func withFileErrors<T>(_ body: () throws(FileSystem.Failure) -> T) throws(StoreError) -> T {

@@ -23,6 +23,13 @@ struct CommandLineActions {
                 throw RefusedError(message: "cannot add \(quoted(raw)): \(error)")
             }
         }
+        if completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
+            // Only adds: the journal's fast path, whose cost does not grow with the list.
+            let now = Timestamp.now()
+            try store.add(cleaned.map { TaskItem(caption: $0, section: section, createdAt: now) })
+            cleaned.forEach { output.line("Added to \(section.title): \($0)") }
+            return
+        }
         let report = try store.update { list throws -> [String] in
             func ids(_ handles: [String], for flag: String) throws -> [UUID] {
                 try handles.map { handle in
