@@ -18,7 +18,7 @@ else
 INSTALL_NEEDS = build
 endif
 
-.PHONY: all deps build debug run demo test fuzz bench install uninstall clean
+.PHONY: all deps build debug run demo test fuzz bench bench-peers install uninstall clean
 
 all: build
 
@@ -57,6 +57,16 @@ bench: deps
 	$(SWIFT) build -c release --product hottask-bench
 	mkdir -p bench-out
 	.build/release/hottask-bench --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out bench-out/latest.md
+
+# The same tasks in Taskwarrior and todo.txt-cli, timed the same way, with HotTask/peer ratios.
+bench-peers: deps
+	@command -v task >/dev/null && command -v todo-txt >/dev/null || { \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq taskwarrior todotxt-cli; }
+	$(SWIFT) build -c release --product hottask
+	$(SWIFT) build -c release --product hottask-bench
+	mkdir -p bench-out
+	.build/release/hottask-bench --peers --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out bench-out/peers.md
 
 # Coverage-guided fuzzing (libFuzzer) of the import parser and store decoder, for
 # FUZZ_SECONDS. Seeds: Tests/FuzzCorpus/import; new finds stay in .build/fuzz/corpus and a

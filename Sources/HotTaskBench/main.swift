@@ -5,7 +5,8 @@ import HotTaskCore
 // operation from outside (median, min, max, peak memory), and the UI's per-key work in-process.
 // Benchmarks are not tests: nothing here fails on a time; the table says "over" instead.
 //
-// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE]
+// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers]
+// --peers compares with Taskwarrior and todo.txt-cli instead (`make bench-peers`).
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? {
@@ -17,6 +18,14 @@ let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComp
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hottask-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: folder) }
+
+if arguments.contains("--peers") {
+    let table = try PeerBenchmarks.run(sizes: sizes, runs: runs, binary: binary, folder: folder)
+    print(table)
+    if let out = option("--out") { try table.write(toFile: out, atomically: true, encoding: .utf8) }
+    try? FileManager.default.removeItem(atPath: folder)
+    exit(0)
+}
 
 /// The targets in milliseconds, by operation and size label.
 let targets: [String: [String: Double]] = [

@@ -43,7 +43,7 @@ struct StoreJournalTests {
         try store.add([Fixtures.task("second", id: 2)])
         let journal = try #require(fileBytes(store.journalPath))
         try store.update { $0.setCompleted(true, at: 0, now: Fixtures.date(hours: 1)) }  // folds the journal in
-        #expect(!FileManager.default.fileExists(atPath: store.journalPath))
+        #expect(journalLines().count == 1, "a new journal with only its header")
         folder.write(journal, to: "tasks.json.journal")  // as if a crash kept it
         let list = try store.load()
         #expect(list.all.map(\.caption) == ["second", "first"])
@@ -73,6 +73,16 @@ struct StoreJournalTests {
         folder.write("{ damaged", to: "tasks.json")
         #expect(throws: StoreError.self) { try store.add([Fixtures.task("third", id: 3)]) }
         #expect(fileText(store.path) == "{ damaged", "never overwritten")
+    }
+
+    @Test("after any full save the next add is an append again")
+    func fastAfterFullSave() throws {
+        try store.add([Fixtures.task("first", id: 1)])
+        try store.update { $0.setCompleted(true, at: 0, now: Fixtures.date(hours: 1)) }
+        let snapshot = fileBytes(store.path)
+        try store.add([Fixtures.task("second", id: 2)])
+        #expect(fileBytes(store.path) == snapshot, "only the journal was written")
+        #expect(try store.load().all.map(\.caption) == ["second", "first"])
     }
 
     @Test("the journal is folded into the snapshot once it is long")

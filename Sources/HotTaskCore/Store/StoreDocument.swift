@@ -49,6 +49,13 @@ public enum StoreDocument {
         return writer.bytes
     }
 
+    /// A string as a JSON string literal, quotes and escapes included (for other tools' formats).
+    public static func jsonString(_ text: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.string(text)
+        return writer.bytes
+    }
+
     /// Writes one task object; `compact` puts it on one line (for the journal).
     static func write(_ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false) {
         writer.compact = compact

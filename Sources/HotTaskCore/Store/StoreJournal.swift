@@ -16,7 +16,7 @@ import Foundation
 /// full save) or a snapshot restored from the backup loses nothing and duplicates nothing.
 /// A last line without its newline is an append a crash cut short: it was never confirmed,
 /// so readers ignore it and the next append removes it. Any full save folds the journal into
-/// the snapshot and removes it.
+/// the snapshot and starts an empty one for the new snapshot.
 public struct StoreJournal {
     /// Adds allowed before the next add rewrites the snapshot (keeps the journal small to read).
     public static let compactionThreshold = 512
@@ -116,10 +116,6 @@ public struct StoreJournal {
         let bytes = try FileSystem.readAll(path, limit: TaskStore.maximumFileSize)
         let keep = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
         guard ftruncate(fd, off_t(keep)) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
-    }
-
-    func remove() {
-        unlink(path)
     }
 }
 

@@ -124,13 +124,10 @@ public struct TaskStore: Sendable {
             var list = try load()
             for task in tasks.reversed() { list.insertOnTop(task) }
             try writeLocked(list, previousIsGood: true)
-            // The tasks are saved now. What follows only prepares fast adds, so a failure here
-            // (a full disk) must not report the add as failed: the next add takes this path again.
-            guard let snapshot = FileSystem.stamp(of: path) else { return }
-            // The backup becomes a copy of this validated snapshot: restoring it, with the
-            // journal read on top, gives back every task.
+            // The tasks are saved now, and the journal restarted. The backup becomes a copy of
+            // this validated snapshot: restoring it, with the journal read on top, gives back
+            // every task. Best effort: a full disk here must not report the add as failed.
             try? FileSystem.writeAtomically(try FileSystem.readAll(path), to: backupPath)
-            try? journal.start(StoreJournal.Header(snapshot: snapshot, count: list.count))
         }
     }
 
@@ -172,9 +169,13 @@ public struct TaskStore: Sendable {
             }
             try FileSystem.writeAtomically(StoreDocument.encode(list), to: path)
         }
-        // The snapshot now holds everything; a crash before this line leaves a journal whose
-        // adds are all known by id, so reading it again changes nothing.
-        journal.remove()
+        // The snapshot now holds everything. A new, empty journal for it replaces the old one,
+        // so the next `--add` is an append again; should that fail (or a crash come first), the
+        // old journal's adds are all known by id and its header names another snapshot, so it
+        // changes nothing and the next add starts a journal itself.
+        if let snapshot = FileSystem.stamp(of: path) {
+            try? journal.start(StoreJournal.Header(snapshot: snapshot, count: list.count))
+        }
     }
 
     private func withFileErrors<T>(_ body: () throws(FileSystem.Failure) -> T) throws(StoreError) -> T {
