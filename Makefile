@@ -28,6 +28,7 @@ deps:
 	@missing=""; \
 	[ -f /usr/include/ncursesw/curses.h ] || missing="$$missing libncurses-dev"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	command -v pgrep >/dev/null || missing="$$missing procps"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing:$$missing"; \
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
