@@ -72,17 +72,9 @@ final class TmuxSession {
         _ what: String, timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation,
         until condition: (String) -> Bool
     ) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = screen
-        while !condition(last) {
-            guard Date() < deadline else {
-                Issue.record("timed out waiting for \(what); the screen was:\n\(last)", sourceLocation: sourceLocation)
-                return last
-            }
-            usleep(30_000)
-            last = screen
+        poll(timeout, read: { screen }, until: condition) { last in
+            Issue.record("timed out waiting for \(what); the screen was:\n\(last)", sourceLocation: sourceLocation)
         }
-        return last
     }
 
     /// Waits until the app has exited and the shell has printed the terminal's modes; returns
@@ -104,16 +96,27 @@ final class TmuxSession {
         _ what: String, timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation,
         until condition: (String) -> Bool
     ) -> String {
+        poll(timeout, read: { (try? String(contentsOfFile: storePath, encoding: .utf8)) ?? "" }, until: condition) { last in
+            Issue.record("timed out waiting for the store to \(what); it holds:\n\(last)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Reads until `condition` holds or the deadline passes (then `timedOut` gets the last
+    /// reading); returns the last reading either way.
+    private func poll(
+        _ timeout: TimeInterval, read: () -> String, until condition: (String) -> Bool, timedOut: (String) -> Void
+    ) -> String {
         let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let text = (try? String(contentsOfFile: storePath, encoding: .utf8)) ?? ""
-            if condition(text) { return text }
+        var last = read()
+        while !condition(last) {
             guard Date() < deadline else {
-                Issue.record("timed out waiting for the store to \(what); it holds:\n\(text)", sourceLocation: sourceLocation)
-                return text
+                timedOut(last)
+                return last
             }
             usleep(30_000)
+            last = read()
         }
+        return last
     }
 
     /// Runs one tmux command and returns what it printed.

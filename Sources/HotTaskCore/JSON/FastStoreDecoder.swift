@@ -15,7 +15,6 @@ extension JSONParser {
         }
     }
 
-    private struct GiveUp: Error {}
 
     private mutating func expect(_ byte: UInt8) throws {
         skipWhitespace()
@@ -34,28 +33,24 @@ extension JSONParser {
     private mutating func storeDocument() throws -> TaskList {
         var list: TaskList?
         var sawVersion = false
-        try expect(UInt8(ascii: "{"))
-        repeat {
-            skipWhitespace()
-            let key = try quotedString()
-            try expect(UInt8(ascii: ":"))
-            skipWhitespace()
+        try forEachKey { parser, key in
             switch key {
             case "version" where !sawVersion:
                 // Exactly `1`: anything else is for the strict path to judge.
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "1"),
-                    !(0x30...0x39).contains(bytes[index + 1]), bytes[index + 1] != UInt8(ascii: "."),
-                    bytes[index + 1] != UInt8(ascii: "e"), bytes[index + 1] != UInt8(ascii: "E")
+                let bytes = parser.bytes
+                let at = parser.index
+                guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "1"),
+                    !(0x30...0x39).contains(bytes[at + 1]), bytes[at + 1] != UInt8(ascii: "."),
+                    bytes[at + 1] != UInt8(ascii: "e"), bytes[at + 1] != UInt8(ascii: "E")
                 else { throw GiveUp() }
-                index += 1
+                parser.index += 1
                 sawVersion = true
             case "tasks" where list == nil:
-                list = try taskArray()
+                list = try parser.taskArray()
             default:
                 throw GiveUp()
             }
-        } while take(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "}"))
+        }
         skipWhitespace()
         guard index == bytes.count, sawVersion, let list else { throw GiveUp() }
         return list
@@ -84,32 +79,23 @@ extension JSONParser {
         var completedAt: Date?
         var completedAtSeen = false
         var modifiedAt: Date?
-        try expect(UInt8(ascii: "{"))
-        repeat {
-            skipWhitespace()
-            let key = try quotedString()
-            try expect(UInt8(ascii: ":"))
-            skipWhitespace()
+        try forEachKey { parser, key in
             switch key {
             // A value that does not parse gives up at once: leaving the field nil would let a
             // duplicate key through, or default a field the strict path would refuse.
-            case "id" where id == nil: id = try required(UUIDBytes.parse(try plainString()))
-            case "caption" where caption == nil: caption = try CaptionRule.clean(try quotedString())
-            case "section" where section == nil: section = try required(Section(rawValue: try quotedString()))
-            case "completed" where completed == nil: completed = try boolean()
-            case "createdAt" where createdAt == nil: createdAt = try required(Timestamp.parse(utf8: try plainString()))
-            case "modifiedAt" where modifiedAt == nil: modifiedAt = try required(Timestamp.parse(utf8: try plainString()))
+            case "id" where id == nil: id = try required(UUIDBytes.parse(try parser.plainString()))
+            case "caption" where caption == nil: caption = try CaptionRule.clean(try parser.quotedString())
+            case "section" where section == nil: section = try required(Section(rawValue: try parser.quotedString()))
+            case "completed" where completed == nil: completed = try parser.boolean()
+            case "createdAt" where createdAt == nil: createdAt = try required(Timestamp.parse(utf8: try parser.plainString()))
+            case "modifiedAt" where modifiedAt == nil: modifiedAt = try required(Timestamp.parse(utf8: try parser.plainString()))
             case "completedAt" where !completedAtSeen:
                 completedAtSeen = true
-                if !takeNull() {
-                    guard let date = Timestamp.parse(utf8: try plainString()) else { throw GiveUp() }
-                    completedAt = date
-                }
+                if !parser.takeNull() { completedAt = try required(Timestamp.parse(utf8: try parser.plainString())) }
             default:
                 throw GiveUp()
             }
-        } while take(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "}"))
+        }
         guard let id, let caption, let section, let completed, let createdAt else { throw GiveUp() }
         let modified = modifiedAt ?? createdAt
         return TaskItem(
@@ -117,15 +103,23 @@ extension JSONParser {
             completedAt: completedAt ?? (completed ? modified : nil), modifiedAt: modified)
     }
 
+    /// Reads an object `{"key": value, ...}`, calling `body` at each value with its key.
+    private mutating func forEachKey(_ body: (inout JSONParser, String) throws -> Void) throws {
+        try expect(UInt8(ascii: "{"))
+        repeat {
+            skipWhitespace()
+            let key = try quotedString()
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            try body(&self, key)
+        } while take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+    }
+
     /// A string, which must start here (`parseString` expects its caller to have checked).
     private mutating func quotedString() throws -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw GiveUp() }
         return try parseString()
-    }
-
-    private func required<T>(_ value: T?) throws -> T {
-        guard let value else { throw GiveUp() }
-        return value
     }
 
     /// The bytes of a string without escapes (ids and dates never have any).
@@ -159,4 +153,13 @@ extension JSONParser {
         index += count
         return true
     }
+}
+
+/// Why the fast path stopped: the strict parser takes over.
+private struct GiveUp: Error {}
+
+/// The value, or give up when it did not parse.
+private func required<T>(_ value: T?) throws -> T {
+    guard let value else { throw GiveUp() }
+    return value
 }
