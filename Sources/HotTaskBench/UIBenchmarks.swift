@@ -46,4 +46,19 @@ enum UIBenchmarks {
         }
         return result
     }
+
+    /// Enter in the input row: the task is added and saved (a journal append while nothing
+    /// else changed the store).
+    static func addAndSave(store: TaskStore, label: String, runs: Int) throws -> Measurement {
+        var result = Measurement(operation: "UI: Enter → task saved", size: label, target: nil)
+        let session = StoreSession(store: store)
+        var list = try session.open()
+        for number in 0..<runs {
+            let start = DispatchTime.now()
+            list.insertOnTop(TaskItem(caption: "Typed in the UI \(number)", createdAt: Timestamp.now()))
+            list = try session.save(list)
+            result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+        }
+        return result
+    }
 }

@@ -90,13 +90,18 @@ final class TmuxSession {
         waitForScreen("\"\(text)\"", sourceLocation: sourceLocation) { $0.contains(text) }
     }
 
-    /// The store file's text once it satisfies `condition` (polled with a deadline).
+    /// The store's text on disk — the snapshot and the journal of recent adds — once it
+    /// satisfies `condition` (polled with a deadline).
     @discardableResult
     func waitForStore(
         _ what: String, timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation,
         until condition: (String) -> Bool
     ) -> String {
-        poll(timeout, read: { (try? String(contentsOfFile: storePath, encoding: .utf8)) ?? "" }, until: condition) { last in
+        let read = { [storePath] in
+            [storePath, storePath + ".journal"].map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
+                .joined(separator: "\n")
+        }
+        return poll(timeout, read: read, until: condition) { last in
             Issue.record("timed out waiting for the store to \(what); it holds:\n\(last)", sourceLocation: sourceLocation)
         }
     }

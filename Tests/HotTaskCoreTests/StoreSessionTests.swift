@@ -63,4 +63,20 @@ struct StoreSessionTests {
         #expect(stored == ours)
         #expect(try nested.load() == ours)
     }
+
+    @Test("a task added in the UI is appended to the journal, not a rewrite of the store")
+    func addIsAnAppend() throws {
+        try store.add([Fixtures.task("first", id: 1)])
+        let session = StoreSession(store: store)
+        var ours = try session.open()
+        let snapshot = fileBytes(folder.storePath)
+        ours.insertOnTop(Fixtures.task("typed in the UI", id: 2))
+        #expect(try session.save(ours) == ours)
+        #expect(fileBytes(folder.storePath) == snapshot)
+        #expect(try store.load() == ours)
+        ours.setCompleted(true, at: 1, now: Fixtures.date(hours: 1))  // not an add: a full save
+        #expect(try session.save(ours) == ours)
+        #expect(fileBytes(folder.storePath) != snapshot)
+        #expect(try store.load() == ours)
+    }
 }

@@ -226,4 +226,16 @@ public struct TaskList: Equatable, Sendable {
     public func section(ofPosition position: Int) -> Section {
         position < priority.count ? .priority : .bonus
     }
+
+    /// The tasks this list has on top of its sections that `earlier` lacks, when that is the
+    /// only difference (a person adding tasks); nil for any other change. Top Priority's first.
+    public func tasksAddedOnTop(since earlier: TaskList) -> [TaskItem]? {
+        let newInPriority = priority.count - earlier.priority.count
+        let newInBonus = bonus.count - earlier.bonus.count
+        guard newInPriority >= 0, newInBonus >= 0, newInPriority + newInBonus > 0,
+            priority.dropFirst(newInPriority).elementsEqual(earlier.priority),
+            bonus.dropFirst(newInBonus).elementsEqual(earlier.bonus)
+        else { return nil }
+        return Array(priority.prefix(newInPriority)) + Array(bonus.prefix(newInBonus))
+    }
 }

@@ -32,6 +32,14 @@ public final class StoreSession {
         var saved = ours
         try store.withLockOrStoreError { () throws(StoreError) in
             let current = store.stamp()
+            // Only new tasks on top and nothing changed outside: the journal's append, so that
+            // Enter in a 100,000-task list does not wait for the whole file to be rewritten.
+            if current != nil, current == baseStamp, let added = ours.tasksAddedOnTop(since: base) {
+                try store.addLocked(added)
+                base = ours
+                baseStamp = store.stamp()
+                return
+            }
             var previousIsGood = current != nil && current == baseStamp
             if current != baseStamp, current != nil {
                 let theirs = try store.load()

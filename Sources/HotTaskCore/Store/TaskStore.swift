@@ -111,24 +111,27 @@ public struct TaskStore: Sendable {
     /// or once the journal is long, it reads and validates everything, writes a new snapshot
     /// and starts a new journal.
     public func add(_ tasks: [TaskItem]) throws {
-        try withLock {
-            if let current = try journal.read(), current.header.snapshot == FileSystem.stamp(of: path),
-                current.tasks.count + tasks.count <= StoreJournal.compactionThreshold,
-                current.header.count + current.tasks.count + tasks.count <= Self.maximumTaskCount
-            {
-                // Each journal line goes on top when read back, so the last one appended ends
-                // up first: append bottom-up to keep `tasks` in the order given.
-                try withFileErrors { () throws(FileSystem.Failure) in try journal.append(tasks.reversed()) }
-                return
-            }
-            var list = try load()
-            for task in tasks.reversed() { list.insertOnTop(task) }
-            try writeLocked(list, previousIsGood: true)
-            // The tasks are saved now, and the journal restarted. The backup becomes a copy of
-            // this validated snapshot: restoring it, with the journal read on top, gives back
-            // every task. Best effort: a full disk here must not report the add as failed.
-            try? FileSystem.writeAtomically(try FileSystem.readAll(path), to: backupPath)
+        try withLock { try addLocked(tasks) }
+    }
+
+    /// `add` for a caller that already holds the lock.
+    func addLocked(_ tasks: [TaskItem]) throws(StoreError) {
+        if let current = try journal.read(), current.header.snapshot == FileSystem.stamp(of: path),
+            current.tasks.count + tasks.count <= StoreJournal.compactionThreshold,
+            current.header.count + current.tasks.count + tasks.count <= Self.maximumTaskCount
+        {
+            // Each journal line goes on top when read back, so the last one appended ends up
+            // first: append bottom-up to keep `tasks` in the order given.
+            try withFileErrors { () throws(FileSystem.Failure) in try journal.append(tasks.reversed()) }
+            return
         }
+        var list = try load()
+        for task in tasks.reversed() { list.insertOnTop(task) }
+        try writeLocked(list, previousIsGood: true)
+        // The tasks are saved now, and the journal restarted. The backup becomes a copy of this
+        // validated snapshot: restoring it, with the journal read on top, gives back every task.
+        // Best effort: a full disk here must not report the add as failed.
+        try? FileSystem.writeAtomically(try FileSystem.readAll(path), to: backupPath)
     }
 
     /// Writes the whole list, replacing whatever is there (tests, benchmarks, `--replace`-like
