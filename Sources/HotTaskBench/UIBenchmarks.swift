@@ -61,4 +61,19 @@ enum UIBenchmarks {
         }
         return result
     }
+
+    /// Space on a task: completed and saved, a rewrite of the whole store (only adds go to the
+    /// journal).
+    static func toggleAndSave(store: TaskStore, label: String, runs: Int) throws -> Measurement {
+        var result = Measurement(operation: "UI: Space (toggle) → saved", size: label, target: nil)
+        let session = StoreSession(store: store)
+        var list = try session.open()
+        for _ in 0..<runs {
+            let start = DispatchTime.now()
+            list.setCompleted(!list[0].completed, at: 0, now: Timestamp.now())
+            list = try session.save(list)
+            result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+        }
+        return result
+    }
 }
