@@ -116,6 +116,7 @@ public struct TaskStore: Sendable {
 
     /// `add` for a caller that already holds the lock.
     func addLocked(_ tasks: [TaskItem]) throws(StoreError) {
+        removeCrashDebris()
         if let current = try journal.read(), current.header.snapshot == FileSystem.stamp(of: path),
             current.tasks.count + tasks.count <= StoreJournal.compactionThreshold,
             current.header.count + current.tasks.count + tasks.count <= Self.maximumTaskCount
@@ -166,7 +167,7 @@ public struct TaskStore: Sendable {
         }
         try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
-            for file in [path, journalPath, backupPath] { FileSystem.removeStaleTempFiles(besides: file) }
+            removeCrashDebris()
             if previousIsGood, try FileSystem.kind(of: path) == .file {
                 FileSystem.linkBackup(of: path, to: backupPath)
             }
@@ -179,6 +180,12 @@ public struct TaskStore: Sendable {
         if let snapshot = FileSystem.stamp(of: path) {
             try? journal.start(StoreJournal.Header(snapshot: snapshot, count: list.count))
         }
+    }
+
+    /// Removes temp files that saves killed midway left (of the store, its journal and its
+    /// backup). Only while holding the lock: then no live save owns one of them.
+    private func removeCrashDebris() {
+        for file in [path, journalPath, backupPath] { FileSystem.removeStaleTempFiles(besides: file) }
     }
 
     private func withFileErrors<T>(_ body: () throws(FileSystem.Failure) -> T) throws(StoreError) -> T {
