@@ -19,8 +19,10 @@ struct FindAndOrganizeTests {
         session.waitForText("› [ ] Task 20")
         session.press("/")
         session.type("caf")
-        let screen = session.waitForScreen("the three Café tasks") {
-            $0.contains("Café visit 118") && $0.contains("Top Priority (3 of 120)")
+        // The whole expected frame, not a part of it: tmux can be read while a frame is drawn.
+        let screen = session.waitForScreen("the three Café tasks and nothing else") {
+            $0.contains("Café visit 118") && $0.contains("Top Priority (3 of 120)") && $0.contains("/ caf")
+                && !$0.contains("[ ] Task ")
         }
         #expect(screen.contains("› [ ] Café visit 3"), "the first match is selected")
         #expect(screen.contains("Café visit 57"))

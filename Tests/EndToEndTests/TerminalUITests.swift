@@ -19,8 +19,9 @@ struct TerminalUITests {
         session.waitForText("› [ ] Buy milk")
         session.waitForStore("hold Buy milk") { $0.contains("\"Buy milk\"") }
         #expect(try storedCaptions(session) == ["Buy milk", "Task 1", "Task 2"])
-        let screen = session.waitForText("Type a new task")
-        #expect(screen.contains("Get started - 3 to go!"))
+        session.waitForScreen("the input cleared and the summary updated") {
+            $0.contains("Type a new task") && $0.contains("Get started - 3 to go!")
+        }
     }
 
     @Test func whitespaceOnlyIsRefusedAndNothingIsSaved() throws {
@@ -40,7 +41,10 @@ struct TerminalUITests {
         session.waitForText("Task 1")
         session.type("half typed")
         session.press("PageDown", "PageDown", "Down", "Down")
-        let screen = session.waitForScreen("the selection to reach Task 41") { $0.contains("› [ ] Task 41") }
+        // Wait for the whole frame: tmux can be read while one is drawn.
+        let screen = session.waitForScreen("the selection to reach Task 41") {
+            $0.contains("› [ ] Task 41") && $0.contains("41/200") && $0.contains("+ half typed") && !$0.contains("Task 1\n")
+        }
         #expect(!screen.contains("Task 1\n"), "the top of the list has scrolled away")
         #expect(screen.contains("+ half typed"))
         #expect(screen.contains("41/200"))
