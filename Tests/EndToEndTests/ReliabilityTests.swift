@@ -200,6 +200,20 @@ struct ReliabilityTests {
         session.waitForScreen("the warning gone") { !$0.contains("Not saved") }
     }
 
+    @Test func quittingWithAChangeThatCannotBeSavedSaysSoAndExitsNonZero() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "first"]).status == 0)
+        let before = try #require(fileBytes(folder.storePath))
+        let session = try TmuxSession(storePath: folder.storePath, prefix: "prlimit --fsize=\(before.count):unlimited")
+        session.waitForText("first")
+        session.press("Tab", "Space")
+        session.waitForText("Not saved: File too large")
+        session.press("C-c")
+        let screen = session.waitForExit()
+        #expect(screen.contains("quit with changes that could not be saved"))
+        #expect(screen.contains("exited with 3"))
+    }
+
     @Test func theUIWritesTheStoreAgainWhenItsFolderIsRemoved() throws {
         let folder = TemporaryFolder()
         let path = folder.path("data/tasks.json")
@@ -230,6 +244,7 @@ struct ReliabilityTests {
         #expect(run.status == 3)
         #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
         #expect(fileBytes(path) == before)
+        #expect(try TaskStore(path: path).load().count == 120, "a failed add leaves no partial adds behind")
         try FileManager.default.removeItem(atPath: filler)
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).allSatisfy(Self.storeFiles.contains))
 

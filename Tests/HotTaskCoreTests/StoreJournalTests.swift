@@ -6,6 +6,39 @@ import TestSupport
 /// `--add` appends to a journal beside the snapshot; these are its edge cases.
 @Suite("Store journal")
 struct StoreJournalTests {
+    @Test("a full save keeps the journal's tasks in the backup too")
+    func backupHoldsJournalTasks() throws {
+        try store.add([Fixtures.task("first", id: 1)])
+        try store.add([Fixtures.task("only in the journal", id: 2)])
+        try store.update { $0.setCompleted(true, at: 1, now: Fixtures.date(hours: 1)) }
+        let backup = try TaskStore(path: store.backupPath).load()
+        #expect(backup.all.map(\.caption) == ["only in the journal", "first"])
+    }
+
+    @Test("a journal without its snapshot is not a store that lost every task")
+    func journalAlone() throws {
+        try store.add([Fixtures.task("first", id: 1)])
+        let session = StoreSession(store: store)
+        var ours = try session.open()
+        try store.add([Fixtures.task("second", id: 2)])
+        ours = try #require(try session.refresh(ours))
+        try FileManager.default.removeItem(atPath: store.path)  // moved away; the journal stays
+        #expect(try session.refresh(ours) == nil)
+        #expect(try session.save(ours) == ours)
+        #expect(try store.load() == ours, "written again whole from memory")
+    }
+
+    @Test("reading many journal lines on a large list puts them on top in one pass")
+    func addingOnTop() {
+        let list = TaskList((1...3).map { Fixtures.task("old \($0)", id: $0) })
+        let added = list.addingOnTop([
+            Fixtures.task("a", id: 10), Fixtures.task("b", id: 11, section: .bonus), Fixtures.task("c", id: 12),
+            Fixtures.task("old 1", id: 1),
+        ])
+        #expect(added.priority.map(\.caption) == ["c", "a", "old 1", "old 2", "old 3"])
+        #expect(added.bonus.map(\.caption) == ["b"])
+    }
+
     let folder = TemporaryFolder()
     private var store: TaskStore { TaskStore(path: folder.storePath) }
 

@@ -82,4 +82,10 @@ struct TimestampTests {
         #expect(now.timeIntervalSince1970 == now.timeIntervalSince1970.rounded(.down))
         #expect(Timestamp.parse(Timestamp.format(now)) == now)
     }
+
+    @Test("dates outside years 0000–9999 in UTC are refused, so every stored date reads back",
+          arguments: ["9999-12-31T23:59:59-01:00", "0000-01-01T00:30:00+01:00"])
+    func outOfRange(text: String) {
+        #expect(Timestamp.parse(text) == nil)
+    }
 }

@@ -6,6 +6,14 @@ import Testing
 
 @Suite("Config file and key bindings")
 struct ConfigTests {
+    @Test func ctrlNamesTheTerminalSendsAsOtherKeysBindThoseKeys() {
+        #expect(KeyName.key(named: "ctrl-j") == .enter)
+        #expect(KeyName.key(named: "ctrl-m") == .enter)
+        #expect(KeyName.key(named: "ctrl-i") == .tab)
+        #expect(KeyName.key(named: "ctrl-h") == .backspace)
+        #expect(KeyName.key(named: "ctrl-r") == .control("r"))
+    }
+
     private func problem(_ text: String) -> String? {
         do {
             _ = try AppConfig.parse(text, file: "/home/a/config.toml")

@@ -6,6 +6,33 @@ import TestSupport
 
 @Suite("Jump, edit, reorder, clear completed, help")
 struct OrganizeTests {
+    @Test func anEditFollowsItsTaskAndATaskDeletedElsewhereIsNotRenamedInstead() {
+        var state = makeState(makeList(priority: ["A", "B", "C"]))
+        state.press(.tab, .down, .character("e"))  // editing B
+        var outside = state.tasks
+        outside.remove(at: 0)  // another program deletes A: B moves up a row
+        _ = AppUpdate.update(&state, .tasksChangedOutside(outside), now: testNow)
+        state.type("!")
+        state.press(.enter)
+        #expect(state.tasks.all.map(\.caption) == ["B!", "C"], "B is renamed wherever it went")
+        state.press(.character("e"))  // editing B! again
+        var deleted = state.tasks
+        deleted.remove(at: 0)  // and now B! is deleted elsewhere
+        _ = AppUpdate.update(&state, .tasksChangedOutside(deleted), now: testNow)
+        state.type("?")
+        let effects = state.press(.enter)
+        #expect(effects.isEmpty)
+        #expect(state.tasks.all.map(\.caption) == ["C"], "C is not renamed instead")
+        #expect(state.input.text == "B!?", "the words are kept in the new-task input")
+    }
+
+    @Test func theClearQuestionShowsEvenWhileASaveHasFailed() {
+        var state = makeState(makeList(priority: ["A"], completed: ["A"]))
+        _ = AppUpdate.update(&state, .saveFailed(reason: "disk full"), now: testNow)
+        state.press(.tab, .character("C"))
+        #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Clear 1 completed task? y to clear"))
+    }
+
     @Test func bracketsJumpToTheSections() {
         var state = makeState(makeList(priority: numberedTasks(60), bonus: ["B1"] + numberedTasks(40)))
         state.press(.tab, .character("]"))

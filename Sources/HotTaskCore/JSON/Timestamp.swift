@@ -100,8 +100,14 @@ public enum Timestamp {
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+        // Only years 0000–9999 in UTC can be written back in four digits and read again.
+        guard seconds >= Self.earliest, seconds <= Self.latest else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
+
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+    private static let earliest = daysFromCivil(year: 0, month: 1, day: 1) * 86_400
+    private static let latest = daysFromCivil(year: 9999, month: 12, day: 31) * 86_400 + 86_399
 
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {

@@ -238,4 +238,17 @@ public struct TaskList: Equatable, Sendable {
         else { return nil }
         return Array(priority.prefix(newInPriority)) + Array(bonus.prefix(newInBonus))
     }
+
+    /// This list with `tasks` put on top of their sections in turn (the last one ends up
+    /// first), skipping ids already present. One pass: inserting one by one at the front would
+    /// move the whole list for each task.
+    public func addingOnTop(_ tasks: [TaskItem]) -> TaskList {
+        var known = Set(all.map(\.id))
+        var newPriority: [TaskItem] = []
+        var newBonus: [TaskItem] = []
+        for task in tasks.reversed() where known.insert(task.id).inserted {
+            if task.section == .priority { newPriority.append(task) } else { newBonus.append(task) }
+        }
+        return TaskList(newPriority + priority + newBonus + bonus)
+    }
 }

@@ -104,8 +104,17 @@ public struct StoreJournal {
             StoreDocument.write(task, to: &writer, compact: true)
             bytes += Array(#"{"op": "add", "task": "#.utf8) + writer.bytes + Array("}\n".utf8)
         }
-        try FileSystem.writeAll(bytes, to: fd)
-        guard fsync(fd) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+        // All the lines or none: a failure takes back what was written, so that an add the
+        // command reports as failed is not in the list after all.
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+        do throws(FileSystem.Failure) {
+            try FileSystem.writeAll(bytes, to: fd)
+            guard fsync(fd) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+        } catch {
+            ftruncate(fd, info.st_size)
+            throw error
+        }
     }
 
     private func cutTornTail(_ fd: Int32) throws(FileSystem.Failure) {

@@ -28,15 +28,15 @@ public struct TaskStore: Sendable {
     var journal: StoreJournal { StoreJournal(path: journalPath) }
 
     /// Reads the list (the snapshot plus the journal's adds); no file is an empty list.
+    ///
+    /// The journal is read first: a full save that lands in between then leaves us the old
+    /// journal and a new snapshot that already holds its adds (adds are idempotent by id), never
+    /// an old snapshot without them. So readers need no lock.
     public func load() throws(StoreError) -> TaskList {
-        var list = try loadSnapshot()
-        if let journal = try journal.read(), !journal.tasks.isEmpty {
-            var known = Set(list.all.map(\.id))
-            for task in journal.tasks where known.insert(task.id).inserted {
-                list.insertOnTop(task)
-            }
-        }
-        return list
+        let journalTasks = try journal.read()?.tasks ?? []
+        let list = try loadSnapshot()
+        guard !journalTasks.isEmpty else { return list }
+        return list.addingOnTop(journalTasks)
     }
 
     private func loadSnapshot() throws(StoreError) -> TaskList {
@@ -44,11 +44,11 @@ public struct TaskStore: Sendable {
         return try decode(bytes)
     }
 
-    /// The store's current version (snapshot and journal), or nil when there is neither.
+    /// The store's current version (snapshot and journal), or nil when the snapshot is missing:
+    /// a journal alone is not a store, and must never be read as "every other task deleted".
     public func stamp() -> StoreStamp? {
-        let snapshot = FileSystem.stamp(of: path)
-        let journal = FileSystem.stamp(of: journalPath)
-        return snapshot == nil && journal == nil ? nil : StoreStamp(snapshot: snapshot, journal: journal)
+        guard let snapshot = FileSystem.stamp(of: path) else { return nil }
+        return StoreStamp(snapshot: snapshot, journal: FileSystem.stamp(of: journalPath))
     }
 
     /// The file's bytes as they are, or nil when there is no file yet.
@@ -169,17 +169,31 @@ public struct TaskStore: Sendable {
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             removeCrashDebris()
             if previousIsGood, try FileSystem.kind(of: path) == .file {
-                FileSystem.linkBackup(of: path, to: backupPath)
+                try keepBackup()
             }
             try FileSystem.writeAtomically(StoreDocument.encode(list), to: path)
         }
         // The snapshot now holds everything. A new, empty journal for it replaces the old one,
-        // so the next `--add` is an append again; should that fail (or a crash come first), the
-        // old journal's adds are all known by id and its header names another snapshot, so it
-        // changes nothing and the next add starts a journal itself.
-        if let snapshot = FileSystem.stamp(of: path) {
-            try? journal.start(StoreJournal.Header(snapshot: snapshot, count: list.count))
+        // so the next `--add` is an append again. Should that fail, the old journal goes: its
+        // adds are in the snapshot, and kept they would bring back tasks this save deleted.
+        // (Only a crash between the two steps leaves it; see RELIABILITY.md.)
+        guard let snapshot = FileSystem.stamp(of: path),
+            (try? journal.start(StoreJournal.Header(snapshot: snapshot, count: list.count))) != nil
+        else {
+            unlink(journalPath)
+            return
         }
+    }
+
+    /// Keeps the store as it is now as the backup: a hard link of the snapshot when the
+    /// journal adds nothing to it, else a written copy of the whole list, so that restoring
+    /// the backup never loses the journal's tasks.
+    private func keepBackup() throws(FileSystem.Failure) {
+        guard let pending = try? journal.read(), !pending.tasks.isEmpty, let whole = try? load() else {
+            FileSystem.linkBackup(of: path, to: backupPath)
+            return
+        }
+        try FileSystem.writeAtomically(StoreDocument.encode(whole), to: backupPath)
     }
 
     /// Removes temp files that saves killed midway left (of the store, its journal and its

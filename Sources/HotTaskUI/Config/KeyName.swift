@@ -21,7 +21,14 @@ public enum KeyName {
         let lower = text.lowercased()
         if let found = named.first(where: { $0.name == lower }) { return found.key }
         if lower.hasPrefix("ctrl-"), lower.count == 6, let letter = lower.last, letter.isASCII, letter.isLetter {
-            return .control(letter)
+            // Terminals send these four as Backspace, Tab and Enter: bind what really arrives,
+            // so that a conflict with those keys is found.
+            switch letter {
+            case "h": return .backspace
+            case "i": return .tab
+            case "j", "m": return .enter
+            default: return .control(letter)
+            }
         }
         if lower.hasPrefix("f"), let number = Int(lower.dropFirst()), (1...24).contains(number) {
             return .function(number)

@@ -107,13 +107,14 @@ public enum AppRender {
                 limit = positionX - 1
             }
         }
-        if let saveError = state.saveError {
-            grid.put("Not saved: \(saveError)".truncated(toWidth: limit), x: 0, y: y, style: .error, limit: limit)
-            return
-        }
+        // A question waiting for its answer comes first: the next key is taken as the answer.
         if case .clearCompleted(let count) = state.confirmation {
             let question = "Clear \(count) completed \(count == 1 ? "task" : "tasks")? y to clear, any other key keeps them"
             grid.put(question.truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
+            return
+        }
+        if let saveError = state.saveError {
+            grid.put("Not saved: \(saveError)".truncated(toWidth: limit), x: 0, y: y, style: .error, limit: limit)
             return
         }
         if let message = state.message {

@@ -49,6 +49,9 @@ public struct AppState: Equatable, Sendable {
     public var filterOrigin: FilterOrigin?
     /// The caption being edited in place (focus `.editing`).
     public var editor = LineEditor()
+    /// The task being edited: found again by id on Enter, since another program may have
+    /// moved or deleted it meanwhile.
+    public var editingTaskID: UUID?
     public var history = UndoHistory()
     public var confirmation: Confirmation?
     /// The focus whose keys the help overlay shows, while it is open.

@@ -28,10 +28,6 @@ public struct LineEditor: Equatable, Sendable {
         cursor += 1
     }
 
-    public mutating func insert(_ text: String) {
-        text.forEach { insert($0) }
-    }
-
     public mutating func deleteBackward() {
         guard cursor > 0 else { return }
         characters.remove(at: cursor - 1)

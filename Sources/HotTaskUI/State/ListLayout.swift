@@ -21,10 +21,6 @@ public struct ListLayout: Equatable, Sendable {
     public let priorityCount: Int
     public let bonusCount: Int
 
-    public init(_ list: TaskList) {
-        self.init(priorityCount: list.count(in: .priority), bonusCount: list.count(in: .bonus))
-    }
-
     /// The layout of a view: the counts are of the tasks shown in each section.
     public init(_ view: ListView, of list: TaskList) {
         self.init(priorityCount: view.count(in: .priority, of: list), bonusCount: view.count(in: .bonus, of: list))

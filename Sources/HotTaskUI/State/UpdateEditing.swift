@@ -9,6 +9,7 @@ extension AppUpdate {
             return
         }
         state.editor = LineEditor(task.caption)
+        state.editingTaskID = task.id
         state.focus = .editing
     }
 
@@ -26,8 +27,15 @@ extension AppUpdate {
 
     /// Enter: a caption the rule refuses keeps the editor open with the reason.
     private static func saveEdit(_ state: inout AppState, now: Date) -> [Effect] {
-        guard let position = state.selectedPosition else {
+        guard let id = state.editingTaskID, let position = state.tasks.position(of: id) else {
+            // Deleted by another program while being edited: keep the words, change nothing.
             state.focus = .list
+            if state.input.isEmpty {
+                state.input = LineEditor(state.editor.text)
+                state.message = Message("That task was deleted elsewhere; your text is in the new-task input", kind: .warning)
+            } else {
+                state.message = Message("That task was deleted elsewhere; the edit was not saved", kind: .warning)
+            }
             return []
         }
         let caption: String

@@ -152,6 +152,9 @@ struct HotTaskCommand: ParsableCommand {
         } catch let error as RefusedError {
             Self.fail(error.message)
             throw ExitStatus.refused
+        } catch let error as UnsavedOnExit {
+            Self.fail(error.message)
+            throw ExitStatus.storeUnwritable
         } catch let error as ExportError {
             Self.fail(error.message)
             throw ExitStatus.storeUnwritable
@@ -181,6 +184,11 @@ struct RefusedError: Error {
 
 /// An export file could not be written; the store itself is untouched.
 struct ExportError: Error {
+    let message: String
+}
+
+/// The UI was left while a change could not be saved.
+struct UnsavedOnExit: Error {
     let message: String
 }
 

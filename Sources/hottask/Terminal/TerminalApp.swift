@@ -25,14 +25,17 @@ enum TerminalApp {
         curses.draw(AppRender.render(state, size: state.size))
         var lastOutsideCheck = Date()
 
-        while Signals.received == 0 {
+        running: while Signals.received == 0 {
             var pending: [Event] = []
-            if let event = curses.nextEvent() { pending.append(event) }
+            let key = curses.nextEvent()
             // Between keys (the read wakes every 250 ms) look for changes from other processes.
+            // An outside change is shown before the key is handled: the session has already
+            // taken it as its base, so the key's change must be made on top of it.
             if Date().timeIntervalSince(lastOutsideCheck) >= outsideChangeInterval {
                 lastOutsideCheck = Date()
                 if let event = outsideChange(session, state.tasks) { pending.append(event) }
             }
+            if let key { pending.append(key) }
             guard !pending.isEmpty else { continue }
             var fullRepaint = false
             while !pending.isEmpty {
@@ -42,7 +45,7 @@ enum TerminalApp {
                     case .save(let list):
                         pending += save(list, session)
                     case .quit:
-                        return
+                        break running
                     case .suspend:
                         curses.stop()
                         Signals.suspendSelf()
@@ -54,6 +57,11 @@ enum TerminalApp {
                 }
             }
             curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
+        }
+        // Leaving with a change that could not be saved: one more try, else say so (once the
+        // terminal is restored, by the defer above) and exit non-zero; never a silent exit 0.
+        if let earlier = state.saveError, case .saveFailed(let reason)? = save(state.tasks, session).first {
+            throw UnsavedOnExit(message: "quit with changes that could not be saved: \(reason) (first: \(earlier))")
         }
     }
 
