@@ -50,27 +50,29 @@ enum UIBenchmarks {
     /// Enter in the input row: the task is added and saved (a journal append while nothing
     /// else changed the store).
     static func addAndSave(store: TaskStore, label: String, runs: Int) throws -> Measurement {
-        var result = Measurement(operation: "UI: Enter → task saved", size: label, target: nil)
-        let session = StoreSession(store: store)
-        var list = try session.open()
-        for number in 0..<runs {
-            let start = DispatchTime.now()
+        try timeSaves("UI: Enter → task saved", store: store, label: label, runs: runs) { list, number in
             list.insertOnTop(TaskItem(caption: "Typed in the UI \(number)", createdAt: Timestamp.now()))
-            list = try session.save(list)
-            result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
         }
-        return result
     }
 
     /// Space on a task: completed and saved, a rewrite of the whole store (only adds go to the
     /// journal).
     static func toggleAndSave(store: TaskStore, label: String, runs: Int) throws -> Measurement {
-        var result = Measurement(operation: "UI: Space (toggle) → saved", size: label, target: nil)
+        try timeSaves("UI: Space (toggle) → saved", store: store, label: label, runs: runs) { list, _ in
+            list.setCompleted(!list[0].completed, at: 0, now: Timestamp.now())
+        }
+    }
+
+    /// Times `change` followed by the save the run loop would do, `runs` times.
+    private static func timeSaves(
+        _ operation: String, store: TaskStore, label: String, runs: Int, change: (inout TaskList, Int) -> Void
+    ) throws -> Measurement {
+        var result = Measurement(operation: operation, size: label, target: nil)
         let session = StoreSession(store: store)
         var list = try session.open()
-        for _ in 0..<runs {
+        for number in 0..<runs {
             let start = DispatchTime.now()
-            list.setCompleted(!list[0].completed, at: 0, now: Timestamp.now())
+            change(&list, number)
             list = try session.save(list)
             result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
         }
