@@ -84,43 +84,34 @@ public struct TaskList: Equatable, Sendable {
         return task
     }
 
-    /// Replaces the task at `position`, keeping its place when the section is unchanged;
-    /// a task whose section changed goes on top of its new section.
+    /// Replaces the task at `position` in place with a version of it in the same section.
     public mutating func replace(at position: Int, with task: TaskItem) {
         let old = self[position]
-        if old.section == task.section {
-            if position < priority.count {
-                priority[position] = task
-            } else {
-                bonus[position - priority.count] = task
-            }
-            completedCount += (task.completed ? 1 : 0) - (old.completed ? 1 : 0)
+        precondition(old.section == task.section, "a task changes section through moving(from:to:index:now:)")
+        if position < priority.count {
+            priority[position] = task
         } else {
-            remove(at: position)
-            insertOnTop(task)
+            bonus[position - priority.count] = task
         }
+        completedCount += (task.completed ? 1 : 0) - (old.completed ? 1 : 0)
     }
 
-    /// Marks the task at `position` completed or open. Returns false when nothing changed.
+    /// Marks the task at `position` completed or open (`completing`, applied). Returns false
+    /// when nothing changed.
     @discardableResult
     public mutating func setCompleted(_ completed: Bool, at position: Int, now: Date) -> Bool {
-        var task = self[position]
-        guard task.completed != completed else { return false }
-        task.completed = completed
-        task.completedAt = completed ? now : nil
-        task.modifiedAt = now
-        replace(at: position, with: task)
+        guard let change = completing(completed, at: position, now: now) else { return false }
+        apply(change)
         return true
     }
 
-    /// Moves the task at `position` on top of the other section; returns its new position.
+    /// Moves the task at `position` on top of the other section (`moving`, applied); returns
+    /// its new position.
     @discardableResult
     public mutating func moveToOtherSection(at position: Int, now: Date) -> Int {
-        var task = self[position]
-        task.section = task.section.other
-        task.modifiedAt = now
-        replace(at: position, with: task)
-        return self.position(of: 0, in: task.section)
+        let section = self[position].section.other
+        apply(moving(from: position, to: section, index: 0, now: now))
+        return self.position(of: 0, in: section)
     }
 
     // MARK: Reversible changes

@@ -25,17 +25,24 @@ extension AppUpdate {
         "“\(task.caption.truncated(toWidth: 40))”"
     }
 
-    static func addTask(_ state: inout AppState, now: Date) -> [Effect] {
-        let caption: String
+    /// `text` under the caption rule, or nil with the reason in the footer: `whenEmpty` for
+    /// whitespace alone, else `refused` and the rule's own words.
+    static func caption(_ text: String, whenEmpty: String, refused: String, _ state: inout AppState) -> String? {
         do {
-            caption = try CaptionRule.clean(state.input.text)
+            return try CaptionRule.clean(text)
         } catch .empty {
-            state.message = Message("Nothing to add — type a task first", kind: .warning)
-            return []
+            state.message = Message(whenEmpty, kind: .warning)
         } catch {
-            state.message = Message("Not added: \(error)", kind: .warning)
-            return []
+            state.message = Message("\(refused): \(error)", kind: .warning)
         }
+        return nil
+    }
+
+    static func addTask(_ state: inout AppState, now: Date) -> [Effect] {
+        guard
+            let caption = caption(
+                state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", &state)
+        else { return [] }
         let section = state.newTaskSection
         let task = TaskItem(caption: caption, section: section, createdAt: now)
         let effects = commit([.inserted(task, at: 0)], "Added \(quoted(task))", &state)

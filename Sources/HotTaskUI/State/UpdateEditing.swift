@@ -38,16 +38,11 @@ extension AppUpdate {
             }
             return []
         }
-        let caption: String
-        do {
-            caption = try CaptionRule.clean(state.editor.text)
-        } catch .empty {
-            state.message = Message("A task needs some text — type a caption or press Esc to cancel", kind: .warning)
-            return []
-        } catch {
-            state.message = Message("Not saved: \(error)", kind: .warning)
-            return []
-        }
+        guard
+            let caption = caption(
+                state.editor.text, whenEmpty: "A task needs some text — type a caption or press Esc to cancel",
+                refused: "Not saved", &state)
+        else { return [] }
         state.focus = .list
         let old = state.tasks[position]
         guard let change = state.tasks.renaming(at: position, to: caption, now: now) else { return [] }
