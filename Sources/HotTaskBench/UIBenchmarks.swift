@@ -47,35 +47,56 @@ enum UIBenchmarks {
         return result
     }
 
-    /// Enter in the input row: the task is added and saved (a journal append while nothing
-    /// else changed the store).
-    static func addAndSave(store: TaskStore, label: String, runs: Int) throws -> Measurement {
-        try timeSaves("UI: Enter → task saved", store: store, label: label, runs: runs) { list, number in
-            list.insertOnTop(TaskItem(caption: "Typed in the UI \(number)", createdAt: Timestamp.now()))
-        }
-    }
-
-    /// Space on a task: completed and saved, a rewrite of the whole store (only adds go to the
-    /// journal).
-    static func toggleAndSave(store: TaskStore, label: String, runs: Int) throws -> Measurement {
-        try timeSaves("UI: Space (toggle) → saved", store: store, label: label, runs: runs) { list, _ in
-            list.setCompleted(!list[0].completed, at: 0, now: Timestamp.now())
-        }
-    }
-
-    /// Times `change` followed by the save the run loop would do, `runs` times.
-    private static func timeSaves(
-        _ operation: String, store: TaskStore, label: String, runs: Int, change: (inout TaskList, Int) -> Void
+    /// A key that changes a task, until the store has committed it (one log append), the way
+    /// the run loop does it: `update`, then the save, then `update` with the outcome. `prepare`
+    /// runs untimed before each key (typing a caption, selecting a task).
+    static func keyAndSave(
+        _ operation: String, key: Key, store: TaskStore, label: String, runs: Int, focus: Focus = .list,
+        prepare: (inout AppState, Int) -> Void = { _, _ in }
     ) throws -> Measurement {
-        var result = Measurement(operation: operation, size: label, target: nil)
+        var result = Measurement(operation: operation, size: label, target: label == "100k" ? 10 : nil)
         let session = StoreSession(store: store)
-        var list = try session.open()
+        var state = AppState(tasks: try session.open(), size: size)
+        _ = AppUpdate.update(&state, .resized(size), now: Timestamp.now())
+        state.focus = focus
         for number in 0..<runs {
+            prepare(&state, number)
             let start = DispatchTime.now()
-            change(&list, number)
-            list = try session.save(list)
+            let effects = AppUpdate.update(&state, .keyPressed(key), now: Timestamp.now())
+            for case .save(let save) in effects {
+                switch try session.save(save.changes, what: save.what, undoes: save.undoes) {
+                case .committed(let clock, let outside):
+                    _ = AppUpdate.update(&state, .saved(save, clock: clock, outside: outside), now: Timestamp.now())
+                case .reloaded(let list, let clock):
+                    _ = AppUpdate.update(&state, .reloaded(list), now: Timestamp.now())
+                    _ = AppUpdate.update(&state, .saved(save, clock: clock, outside: []), now: Timestamp.now())
+                case .busy:
+                    throw BenchError("the store's lock was busy")
+                }
+            }
             result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
         }
         return result
+    }
+
+    /// Every key that changes a task, timed from the key to the committed record.
+    static func changingKeys(store: TaskStore, label: String, runs: Int) throws -> [Measurement] {
+        [
+            try keyAndSave("UI: Enter → task saved", key: .enter, store: store, label: label, runs: runs, focus: .input) { state, number in
+                state.input = LineEditor("Typed in the UI \(number)")
+            },
+            try keyAndSave("UI: Space (toggle) → saved", key: .character(" "), store: store, label: label, runs: runs),
+            try keyAndSave("UI: m (move) → saved", key: .character("m"), store: store, label: label, runs: runs),
+            try keyAndSave("UI: J (reorder) → saved", key: .character("J"), store: store, label: label, runs: runs),
+            try keyAndSave("UI: e + Enter (edit) → saved", key: .enter, store: store, label: label, runs: runs, focus: .editing) { state, number in
+                state.focus = .list
+                _ = AppUpdate.update(&state, .keyPressed(.character("e")), now: Timestamp.now())
+                state.editor = LineEditor("Edited in the UI \(number)")
+            },
+            try keyAndSave("UI: d (delete) → saved", key: .character("d"), store: store, label: label, runs: runs),
+            try keyAndSave("UI: u (undo) → saved", key: .character("u"), store: store, label: label, runs: runs) { state, _ in
+                _ = AppUpdate.update(&state, .keyPressed(.character(" ")), now: Timestamp.now())
+            },
+        ]
     }
 }

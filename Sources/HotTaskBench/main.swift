@@ -81,8 +81,7 @@ for count in sizes {
 
     measurements.append(try UIBenchmarks.start(store: TaskStore(path: store), label: name, runs: repeats))
     measurements += UIBenchmarks.keystrokes(try TaskStore(path: store).load(), label: name)
-    measurements.append(try UIBenchmarks.addAndSave(store: TaskStore(path: store), label: name, runs: repeats))
-    measurements.append(try UIBenchmarks.toggleAndSave(store: TaskStore(path: store), label: name, runs: repeats))
+    measurements += try UIBenchmarks.changingKeys(store: TaskStore(path: store), label: name, runs: repeats)
 }
 
 var report = "HotTask benchmarks — \(ProcessInfo.processInfo.activeProcessorCount) cores, "

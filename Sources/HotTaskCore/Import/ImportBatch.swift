@@ -36,8 +36,8 @@ public struct ImportBatch: Equatable, Sendable {
         guard let first = bytes.first(where: { !isJSONWhitespace($0) }) else {
             throw .invalid("the input is empty")
         }
-        if let list = JSONParser.decodeStoreFast(bytes) {
-            return ImportBatch(format: .hottask, tasks: list.all, skipped: 0)
+        if let snapshot = JSONParser.decodeStoreFast(bytes) {
+            return ImportBatch(format: .hottask, tasks: snapshot.list.all, skipped: 0)
         }
         if first != UInt8(ascii: "{") && first != UInt8(ascii: "["), (try? JSONParser.parse(bytes)) == nil {
             return try TodoTxtFormat.batch(from: bytes)
@@ -52,8 +52,8 @@ public struct ImportBatch: Equatable, Sendable {
         }
         switch root {
         case .object(let object) where object["tasks"] != nil || object["version"] != nil:
-            let list = try StoreDocument.decode(root)
-            return ImportBatch(format: .hottask, tasks: list.all, skipped: 0)
+            let snapshot = try StoreDocument.decode(root)
+            return ImportBatch(format: .hottask, tasks: snapshot.list.all, skipped: 0)
         case .object(let object) where object["uuid"] != nil:
             return try TaskwarriorFormat.batch(from: [("task 1", root)])
         case .array(let items):
@@ -105,40 +105,70 @@ public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension TaskList {
-    /// Merges by id: new ids are added at the end of their section in the order given; a known
-    /// id is replaced when the incoming `modifiedAt` is newer (in place, or at the end of its new
-    /// section if it moved); nothing is deleted.
-    public mutating func merge(_ batch: ImportBatch) -> ImportCounts {
+    /// The changes that merge `batch` in, by id: new ids are added at the end of their section
+    /// in the order given; a known id takes the incoming fields when its `modifiedAt` is newer
+    /// (at the end of its new section if it moved); a task deleted here comes back only when the
+    /// incoming copy was changed after the delete; nothing is deleted.
+    public func importing(_ batch: ImportBatch) -> (changes: [TaskChange], counts: ImportCounts) {
         var counts = ImportCounts(skipped: batch.skipped)
-        var existing: [UUID: TaskItem] = [:]
-        existing.reserveCapacity(count)
-        for task in all { existing[task.id] = task }
-        var updates: [UUID: TaskItem] = [:]
-        var added: [TaskItem] = []
-        for task in batch.tasks {
-            if let current = existing[task.id] {
-                if task.modifiedAt > current.modifiedAt {
-                    updates[task.id] = task
-                    counts.updated += 1
-                } else {
+        var changes: [TaskChange] = []
+        var added: [Section: [TaskItem]] = [:]
+        var seen = Set<UUID>()
+        var endKeys: [Section: OrderKey] = [:]
+        func nextEndKey(_ section: Section) -> OrderKey {
+            let key = OrderKey.between(endKeys[section] ?? tasks(in: section).last?.order, nil)
+            endKeys[section] = key
+            return key
+        }
+        for task in batch.tasks where seen.insert(task.id).inserted {
+            if let current = self.task(withID: task.id) {
+                guard task.modifiedAt > current.modifiedAt else {
                     counts.unchanged += 1
+                    continue
                 }
+                var fields = TaskFields(
+                    caption: task.caption == current.caption ? nil : task.caption,
+                    section: task.section == current.section ? nil : task.section,
+                    completed: task.completed == current.completed ? nil : task.completed,
+                    completedAt: task.completedAt)
+                if fields.section != nil { fields.order = nextEndKey(task.section) }
+                if fields.isEmpty {
+                    counts.unchanged += 1
+                } else {
+                    changes.append(.set(task.id, fields, was: fields.values(in: current)))
+                    counts.updated += 1
+                }
+            } else if let tombstone = deleted[task.id], task.modifiedAt <= tombstone.clock.date {
+                counts.skipped += 1  // an older copy of a task deleted here
             } else {
-                added.append(task)
+                added[task.section, default: []].append(task)
                 counts.added += 1
             }
         }
-        guard counts.added + counts.updated > 0 else { return counts }
-        var kept: [TaskItem] = []
-        var moved: [TaskItem] = []
-        for task in all {
-            if let update = updates[task.id] {
-                if update.section == task.section { kept.append(update) } else { moved.append(update) }
-            } else {
-                kept.append(task)
+        for section in Section.allCases {
+            for var task in added[section] ?? [] {
+                task.order = nextEndKey(section)
+                changes.append(.add(task))
             }
         }
-        self = TaskList(kept + moved + added)
-        return counts
+        return (changes, counts)
+    }
+
+    /// The changes that make this list exactly `tasks` (in that order): `--import --replace`.
+    public func replacing(with tasks: [TaskItem]) -> [TaskChange] {
+        let keyed = TaskList(tasks)
+        let incoming = Set(keyed.all.map(\.id))
+        var changes = all.filter { !incoming.contains($0.id) }.map { TaskChange.delete($0) }
+        for task in keyed.all {
+            if let current = self.task(withID: task.id) {
+                let fields = TaskFields(
+                    caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
+                    order: task.order)
+                if !fields.hold(in: current) { changes.append(.set(task.id, fields, was: fields.values(in: current))) }
+            } else {
+                changes.append(.add(task))
+            }
+        }
+        return changes
     }
 }

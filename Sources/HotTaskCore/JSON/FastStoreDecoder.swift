@@ -8,13 +8,12 @@ import Foundation
 /// returns nil, and `StoreDocument.decode` runs the strict parser, which finds the problem
 /// and describes it. So every error message still comes from one place.
 extension JSONParser {
-    static func decodeStoreFast(_ bytes: [UInt8]) -> TaskList? {
+    static func decodeStoreFast(_ bytes: [UInt8]) -> StoreSnapshot? {
         bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
             return try? parser.storeDocument()
         }
     }
-
 
     private mutating func expect(_ byte: UInt8) throws {
         skipWhitespace()
@@ -30,47 +29,96 @@ extension JSONParser {
         return true
     }
 
-    private mutating func storeDocument() throws -> TaskList {
-        var list: TaskList?
-        var sawVersion = false
+    private mutating func storeDocument() throws -> StoreSnapshot {
+        var tasks: [(task: TaskItem, hasOrder: Bool)]?
+        var tombstones: [Tombstone]?
+        var version: UInt8?
+        var generation: Generation?
+        var clock: Clock?
+        var sawCount = false
+        var sawTop = false
         try forEachKey { parser, key in
             switch key {
-            case "version" where !sawVersion:
-                // Exactly `1`: anything else is for the strict path to judge.
+            case "version" where version == nil:
+                // Exactly `1` or `2`: anything else is for the strict path to judge.
                 let bytes = parser.bytes
                 let at = parser.index
-                guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "1"),
+                guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "1") || bytes[at] == UInt8(ascii: "2"),
                     !(0x30...0x39).contains(bytes[at + 1]), bytes[at + 1] != UInt8(ascii: "."),
                     bytes[at + 1] != UInt8(ascii: "e"), bytes[at + 1] != UInt8(ascii: "E")
                 else { throw GiveUp() }
+                version = bytes[at] - 0x30
                 parser.index += 1
-                sawVersion = true
-            case "tasks" where list == nil:
-                list = try parser.taskArray()
+            case "generation" where generation == nil: generation = try required(Generation(try parser.quotedString()))
+            case "clock" where clock == nil: clock = try required(Clock(try parser.quotedString()))
+            case "count" where !sawCount:
+                // Recounted from the tasks; only its form is checked here.
+                sawCount = true
+                guard parser.skipDigits() else { throw GiveUp() }
+            case "top" where !sawTop:
+                sawTop = true
+                try parser.forEachKey { parser, _ in
+                    if !parser.takeNull() { _ = try required(OrderKey(try parser.quotedString())) }
+                }
+            case "tasks" where tasks == nil: tasks = try parser.taskArray()
+            case "deleted" where tombstones == nil: tombstones = try parser.tombstoneArray()
             default:
                 throw GiveUp()
             }
         }
         skipWhitespace()
-        guard index == bytes.count, sawVersion, let list else { throw GiveUp() }
-        return list
+        guard index == bytes.count, let version, let tasks else { throw GiveUp() }
+        if version == 1 {
+            guard generation == nil, clock == nil, !sawCount, !sawTop, tombstones == nil else { throw GiveUp() }
+            var ids = Set<UUID>()
+            for task in tasks { guard ids.insert(task.task.id).inserted else { throw GiveUp() } }
+            return StoreSnapshot(header: nil, list: TaskList(tasks.map(\.task)))
+        }
+        // Every task must carry its key; the ids must be unique across tasks and tombstones.
+        var ids = Set<UUID>()
+        ids.reserveCapacity(tasks.count)
+        for task in tasks { guard task.hasOrder, ids.insert(task.task.id).inserted else { throw GiveUp() } }
+        for tombstone in tombstones ?? [] { guard ids.insert(tombstone.task.id).inserted else { throw GiveUp() } }
+        let list = TaskList(keyed: tasks.map(\.task), deleted: tombstones ?? [])
+        guard (generation == nil) == (clock == nil) else { throw GiveUp() }
+        let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list) } }
+        return StoreSnapshot(header: header, list: list)
     }
 
-    private mutating func taskArray() throws -> TaskList {
-        var list = TaskList()
-        var ids = Set<UUID>()
+    private mutating func skipDigits() -> Bool {
+        skipWhitespace()
+        let start = index
+        while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+        return index > start && index - start < 10
+    }
+
+    private mutating func taskArray() throws -> [(task: TaskItem, hasOrder: Bool)] {
+        var tasks: [(task: TaskItem, hasOrder: Bool)] = []
         try expect(UInt8(ascii: "["))
-        if take(UInt8(ascii: "]")) { return list }
+        if take(UInt8(ascii: "]")) { return tasks }
         repeat {
-            let task = try taskObject()
-            guard ids.insert(task.id).inserted else { throw GiveUp() }
-            list.append(task)
+            let (task, hasOrder, deletedClock) = try taskObject()
+            guard deletedClock == nil else { throw GiveUp() }
+            tasks.append((task, hasOrder))
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
-        return list
+        return tasks
     }
 
-    private mutating func taskObject() throws -> TaskItem {
+    private mutating func tombstoneArray() throws -> [Tombstone] {
+        var tombstones: [Tombstone] = []
+        try expect(UInt8(ascii: "["))
+        if take(UInt8(ascii: "]")) { return tombstones }
+        repeat {
+            let (task, hasOrder, deletedClock) = try taskObject()
+            guard hasOrder, let deletedClock else { throw GiveUp() }
+            tombstones.append(Tombstone(task: task, clock: deletedClock))
+        } while take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"))
+        return tombstones
+    }
+
+    private mutating func taskObject() throws -> (TaskItem, hasOrder: Bool, deletedClock: Clock?) {
         var id: UUID?
         var caption: String?
         var section: Section?
@@ -79,6 +127,9 @@ extension JSONParser {
         var completedAt: Date?
         var completedAtSeen = false
         var modifiedAt: Date?
+        var order: OrderKey?
+        var clocks: FieldClocks?
+        var deletedClock: Clock?
         try forEachKey { parser, key in
             switch key {
             // A value that does not parse gives up at once: leaving the field nil would let a
@@ -92,15 +143,20 @@ extension JSONParser {
             case "completedAt" where !completedAtSeen:
                 completedAtSeen = true
                 if !parser.takeNull() { completedAt = try required(Timestamp.parse(utf8: try parser.plainString())) }
+            case "order" where order == nil: order = try required(OrderKey(try parser.quotedString()))
+            case "clock" where clocks == nil: clocks = try required(StoreDocument.clocks(from: Substring(try parser.quotedString())))
+            case "deletedClock" where deletedClock == nil: deletedClock = try required(Clock(try parser.quotedString()))
             default:
                 throw GiveUp()
             }
         }
         guard let id, let caption, let section, let completed, let createdAt else { throw GiveUp() }
         let modified = modifiedAt ?? createdAt
-        return TaskItem(
+        let task = TaskItem(
             id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
-            completedAt: completedAt ?? (completed ? modified : nil), modifiedAt: modified)
+            completedAt: completedAt ?? (completed ? modified : nil), modifiedAt: modified, order: order ?? .middle,
+            clocks: clocks ?? FieldClocks())
+        return (task, order != nil, deletedClock)
     }
 
     /// Reads an object `{"key": value, ...}`, calling `body` at each value with its key.

@@ -1,40 +1,73 @@
-/// One small, reversible change to a `TaskList`, addressed by section and index.
-///
-/// Undo records these instead of copies of the list: a list may hold 100,000 tasks, and a
-/// change touches one or a few of them. Each change carries the whole task it adds, removes
-/// or replaces, so its inverse needs nothing else.
-public enum TaskChange: Equatable, Sendable {
-    /// `task` was inserted at `index` of `task.section`.
-    case inserted(TaskItem, at: Int)
-    /// `task` was removed from `index` of `task.section`.
-    case removed(TaskItem, at: Int)
-    /// The task at `index` of `old.section` changed from `old` to `new` in place (same section).
-    case replaced(old: TaskItem, new: TaskItem, at: Int)
+import Foundation
 
-    /// The change that takes the list back.
+/// The fields a change sets on one task; nil leaves a field as it is.
+public struct TaskFields: Equatable, Hashable, Sendable {
+    public var caption: String?
+    public var section: Section?
+    /// Completing also sets `completedAt` (the time it was done); reopening clears it.
+    public var completed: Bool?
+    public var completedAt: Date?
+    public var order: OrderKey?
+
+    public init(
+        caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
+        order: OrderKey? = nil
+    ) {
+        self.caption = caption
+        self.section = section
+        self.completed = completed
+        self.completedAt = completed == true ? completedAt : nil
+        self.order = order
+    }
+
+    public var isEmpty: Bool { caption == nil && section == nil && completed == nil && order == nil }
+
+    /// These fields as `task` has them now (the values a change would replace).
+    public func values(in task: TaskItem) -> TaskFields {
+        TaskFields(
+            caption: caption == nil ? nil : task.caption, section: section == nil ? nil : task.section,
+            completed: completed == nil ? nil : task.completed, completedAt: task.completedAt,
+            order: order == nil ? nil : task.order)
+    }
+
+    /// True when `task` already has every value set here (when it was completed aside).
+    public func hold(in task: TaskItem) -> Bool {
+        (caption == nil || caption == task.caption) && (section == nil || section == task.section)
+            && (completed == nil || completed == task.completed) && (order == nil || order == task.order)
+    }
+}
+
+/// One change to one task, named by its id: what the UI, the command line, import and undo
+/// all produce, what the change log records, and what every copy of the list applies.
+///
+/// A change carries the values it replaces (`was`), so that it can be undone from the log
+/// alone and an undo can tell whether its task was changed again since.
+public enum TaskChange: Equatable, Hashable, Sendable {
+    /// A new task, or a deleted one brought back, with all its fields.
+    case add(TaskItem)
+    /// New values for some fields of a task, and the values they replace.
+    case set(UUID, TaskFields, was: TaskFields)
+    /// The task is deleted; `was` is the task as it was (to bring it back).
+    case delete(TaskItem)
+
+    public var id: UUID {
+        switch self {
+        case .add(let task), .delete(let task): task.id
+        case .set(let id, _, _): id
+        }
+    }
+
+    public var isAdd: Bool {
+        if case .add = self { return true }
+        return false
+    }
+
+    /// The change that takes this one back.
     public var inverse: TaskChange {
         switch self {
-        case .inserted(let task, let index): .removed(task, at: index)
-        case .removed(let task, let index): .inserted(task, at: index)
-        case .replaced(let old, let new, let index): .replaced(old: new, new: old, at: index)
-        }
-    }
-
-    /// The task the change leaves behind (or, for a removal, the one it took away).
-    public var task: TaskItem {
-        switch self {
-        case .inserted(let task, _), .removed(let task, _): task
-        case .replaced(_, let new, _): new
-        }
-    }
-
-    /// The section the change happens in.
-    public var section: Section { task.section }
-
-    /// Where the change happens within its section.
-    public var index: Int {
-        switch self {
-        case .inserted(_, let index), .removed(_, let index), .replaced(_, _, let index): index
+        case .add(let task): .delete(task)
+        case .delete(let task): .add(task)
+        case .set(let id, let fields, let was): .set(id, was, was: fields)
         }
     }
 }
@@ -42,4 +75,28 @@ public enum TaskChange: Equatable, Sendable {
 extension Array where Element == TaskChange {
     /// The changes that undo these ones: each inverted, last first.
     public var inverse: [TaskChange] { reversed().map(\.inverse) }
+}
+
+/// How a change moved rows of a list: what a view of the list needs to follow it without
+/// re-sorting. Indices are within the task's section.
+public enum ListEdit: Equatable, Sendable {
+    case inserted(TaskItem, at: Int)
+    case removed(TaskItem, at: Int)
+    /// Changed in place (same section, same index).
+    case replaced(old: TaskItem, new: TaskItem, at: Int)
+
+    public var task: TaskItem {
+        switch self {
+        case .inserted(let task, _), .removed(let task, _): task
+        case .replaced(_, let new, _): new
+        }
+    }
+
+    public var section: Section { task.section }
+
+    public var index: Int {
+        switch self {
+        case .inserted(_, let index), .removed(_, let index), .replaced(_, _, let index): index
+        }
+    }
 }

@@ -9,7 +9,12 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     public var createdAt: Date
     /// Set while `completed` is true, nil otherwise.
     public var completedAt: Date?
+    /// When a person last changed it (wall clock; shown and exported, never used to merge).
     public var modifiedAt: Date
+    /// Its place in the manual order of its section.
+    public var order: OrderKey
+    /// When each field was last set: merging keeps, field by field, the later change.
+    public var clocks: FieldClocks
 
     public init(
         id: UUID = UUID(),
@@ -18,7 +23,9 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         completed: Bool = false,
         createdAt: Date,
         completedAt: Date? = nil,
-        modifiedAt: Date? = nil
+        modifiedAt: Date? = nil,
+        order: OrderKey = .middle,
+        clocks: FieldClocks = FieldClocks()
     ) {
         self.id = id
         self.caption = caption
@@ -27,5 +34,45 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.createdAt = createdAt
         self.completedAt = completed ? (completedAt ?? createdAt) : nil
         self.modifiedAt = modifiedAt ?? createdAt
+        self.order = order
+        self.clocks = clocks
     }
+
+    /// The same task with the clocks of the fields a person sees reset: for comparing what a
+    /// list shows rather than when each field was stamped.
+    public var withoutClocks: TaskItem {
+        var copy = self
+        copy.clocks = FieldClocks()
+        return copy
+    }
+
+    /// The latest stamp of any field.
+    public var latestClock: Clock { clocks.latest }
+}
+
+/// The stamp of the last change to each field of a task that can change.
+public struct FieldClocks: Equatable, Hashable, Sendable {
+    public var caption: Clock
+    public var section: Clock
+    public var completed: Clock
+    public var order: Clock
+
+    public init(_ all: Clock = .zero) {
+        caption = all
+        section = all
+        completed = all
+        order = all
+    }
+
+    public init(caption: Clock, section: Clock, completed: Clock, order: Clock) {
+        self.caption = caption
+        self.section = section
+        self.completed = completed
+        self.order = order
+    }
+
+    public var latest: Clock { max(caption, section, completed, order) }
+
+    /// True when every field has the same stamp (written as one in the store).
+    public var areUniform: Bool { caption == section && section == completed && completed == order }
 }

@@ -1,22 +1,85 @@
 import Foundation
 
-/// All tasks, kept as two ordered sections (Top Priority first, then Bonus).
+/// A task deleted, kept so that an older copy of it never comes back and a later change to
+/// it can (see `TaskList.apply`).
+public struct Tombstone: Equatable, Sendable {
+    public var task: TaskItem
+    /// When it was deleted.
+    public var clock: Clock
+
+    public init(task: TaskItem, clock: Clock) {
+        self.task = task
+        self.clock = clock
+    }
+}
+
+/// All tasks, kept as two sections (Top Priority first, then Bonus), each in the order of
+/// its tasks' `order` keys (ties by id, so every copy shows the same order).
 ///
 /// Tasks are addressed by a *position*: 0 is the first Top Priority task, positions run on
-/// into Bonus. Counts are kept up to date by every mutation so that asking for them costs
+/// into Bonus. Counts are kept up to date by every change so that asking for them costs
 /// nothing, whatever the length of the list (the UI asks on every frame).
 public struct TaskList: Equatable, Sendable {
     public private(set) var priority: [TaskItem] = []
     public private(set) var bonus: [TaskItem] = []
     public private(set) var completedCount = 0
+    /// Deleted tasks by id.
+    public private(set) var deleted: [UUID: Tombstone] = [:]
+    /// Where each task is, built on the first change applied by id and kept up to date after:
+    /// finding a task costs a dictionary look-up and a binary search, not a scan.
+    private var placeIndex: [UUID: Place]?
+
+    private struct Place: Equatable, Sendable {
+        var section: Section
+        var order: OrderKey
+    }
 
     public init() {}
 
-    /// Builds a list from tasks in display order; each task goes to the section it names.
+    /// Builds a list from tasks in display order; each task goes to the section it names and
+    /// gets a fresh order key that keeps the order given (for old stores, imports and tests).
     public init<S: Sequence>(_ tasks: S) where S.Element == TaskItem {
-        for task in tasks {
-            append(task)
+        var bySection: [Section: [TaskItem]] = [:]
+        for task in tasks { bySection[task.section, default: []].append(task) }
+        for section in Section.allCases {
+            var sectionTasks = bySection[section] ?? []
+            let keys = OrderKey.sequence(sectionTasks.count)
+            for index in sectionTasks.indices { sectionTasks[index].order = keys[index] }
+            setSection(section, sectionTasks)
         }
+    }
+
+    /// Builds a list from tasks that carry their own order keys (a store read back), and the
+    /// tombstones of deleted ones.
+    public init(keyed tasks: [TaskItem], deleted: [Tombstone] = []) {
+        var priorityTasks: [TaskItem] = []
+        var bonusTasks: [TaskItem] = []
+        for task in tasks {
+            if task.section == .priority { priorityTasks.append(task) } else { bonusTasks.append(task) }
+        }
+        for (section, var sectionTasks) in [(Section.priority, priorityTasks), (.bonus, bonusTasks)] {
+            // Written in order by the store: sort only a list that is not (edited by hand).
+            if !zip(sectionTasks, sectionTasks.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
+                sectionTasks.sort(by: Self.precedes)
+            }
+            setSection(section, sectionTasks)
+        }
+        for tombstone in deleted { self.deleted[tombstone.task.id] = tombstone }
+    }
+
+    private mutating func setSection(_ section: Section, _ tasks: [TaskItem]) {
+        if section == .priority { priority = tasks } else { bonus = tasks }
+        completedCount += tasks.reduce(0) { $0 + ($1.completed ? 1 : 0) }
+    }
+
+    /// Equal when they show the same tasks with the same fields and keep the same tombstones.
+    public static func == (a: TaskList, b: TaskList) -> Bool {
+        a.priority == b.priority && a.bonus == b.bonus && a.deleted == b.deleted
+    }
+
+    /// Display order: by key, then by id.
+    static func precedes(_ a: TaskItem, _ b: TaskItem) -> Bool {
+        a.order != b.order ? a.order < b.order : a.id.uuidString < b.id.uuidString
     }
 
     public var count: Int { priority.count + bonus.count }
@@ -44,168 +107,11 @@ public struct TaskList: Equatable, Sendable {
     }
 
     public func position(of id: UUID) -> Int? {
-        if let index = priority.firstIndex(where: { $0.id == id }) { return index }
-        if let index = bonus.firstIndex(where: { $0.id == id }) { return priority.count + index }
-        return nil
+        locate(id).map { position(of: $0.index, in: $0.section) }
     }
 
     public func task(withID id: UUID) -> TaskItem? {
-        position(of: id).map { self[$0] }
-    }
-
-    // MARK: Changes
-
-    /// Puts a new task on top of its section (the rule for tasks a person adds).
-    public mutating func insertOnTop(_ task: TaskItem) {
-        insert(task, at: 0)
-    }
-
-    /// Adds a task at the end of its section (the rule for loading and importing).
-    public mutating func append(_ task: TaskItem) {
-        insert(task, at: count(in: task.section))
-    }
-
-    /// Inserts a task at `index` within its own section.
-    public mutating func insert(_ task: TaskItem, at index: Int) {
-        if task.section == .priority {
-            priority.insert(task, at: index)
-        } else {
-            bonus.insert(task, at: index)
-        }
-        if task.completed { completedCount += 1 }
-    }
-
-    @discardableResult
-    public mutating func remove(at position: Int) -> TaskItem {
-        let task =
-            position < priority.count
-            ? priority.remove(at: position) : bonus.remove(at: position - priority.count)
-        if task.completed { completedCount -= 1 }
-        return task
-    }
-
-    /// Replaces the task at `position` in place with a version of it in the same section.
-    public mutating func replace(at position: Int, with task: TaskItem) {
-        let old = self[position]
-        precondition(old.section == task.section, "a task changes section through moving(from:to:index:now:)")
-        if position < priority.count {
-            priority[position] = task
-        } else {
-            bonus[position - priority.count] = task
-        }
-        completedCount += (task.completed ? 1 : 0) - (old.completed ? 1 : 0)
-    }
-
-    /// Marks the task at `position` completed or open (`completing`, applied). Returns false
-    /// when nothing changed.
-    @discardableResult
-    public mutating func setCompleted(_ completed: Bool, at position: Int, now: Date) -> Bool {
-        guard let change = completing(completed, at: position, now: now) else { return false }
-        apply(change)
-        return true
-    }
-
-    /// Moves the task at `position` on top of the other section (`moving`, applied); returns
-    /// its new position.
-    @discardableResult
-    public mutating func moveToOtherSection(at position: Int, now: Date) -> Int {
-        let section = self[position].section.other
-        apply(moving(from: position, to: section, index: 0, now: now))
-        return self.position(of: 0, in: section)
-    }
-
-    // MARK: Reversible changes
-
-    /// Applies one change; `completedCount` follows. The change must fit the list (as the
-    /// changes made by the methods below and their inverses always do).
-    public mutating func apply(_ change: TaskChange) {
-        switch change {
-        case .inserted(let task, let index):
-            insert(task, at: index)
-        case .removed(let task, let index):
-            remove(at: position(of: index, in: task.section))
-        case .replaced(_, let new, let index):
-            replace(at: position(of: index, in: new.section), with: new)
-        }
-    }
-
-    public mutating func apply(_ changes: [TaskChange]) {
-        changes.forEach { apply($0) }
-    }
-
-    /// The change that gives the task at `position` a new caption, or nil when the caption is
-    /// the same. The caption must already have passed `CaptionRule`.
-    public func renaming(at position: Int, to caption: String, now: Date) -> TaskChange? {
-        let old = self[position]
-        guard old.caption != caption else { return nil }
-        var new = old
-        new.caption = caption
-        new.modifiedAt = now
-        return .replaced(old: old, new: new, at: index(ofPosition: position))
-    }
-
-    /// The change that marks the task at `position` completed or open, or nil when it
-    /// already is.
-    public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {
-        let old = self[position]
-        guard old.completed != completed else { return nil }
-        var new = old
-        new.completed = completed
-        new.completedAt = completed ? now : nil
-        new.modifiedAt = now
-        return .replaced(old: old, new: new, at: index(ofPosition: position))
-    }
-
-    /// The changes that move the task at `position` to `index` of `section` (an index in the
-    /// section as it is once the task has left). Changing section updates `modifiedAt`; a
-    /// move within the section does not, as order is not part of a task.
-    public func moving(from position: Int, to section: Section, index: Int, now: Date) -> [TaskChange] {
-        let old = self[position]
-        let from = self.index(ofPosition: position)
-        if old.section == section, from == index { return [] }
-        var new = old
-        if old.section != section {
-            new.section = section
-            new.modifiedAt = now
-        }
-        return [.removed(old, at: from), .inserted(new, at: index)]
-    }
-
-    /// The changes that remove every completed task, last first in each section so that each
-    /// index still holds when it is applied (and the inverse puts them back first to last).
-    public func removingCompleted() -> [TaskChange] {
-        var changes: [TaskChange] = []
-        for section in Section.allCases.reversed() {
-            let tasks = tasks(in: section)
-            for index in tasks.indices.reversed() where tasks[index].completed {
-                changes.append(.removed(tasks[index], at: index))
-            }
-        }
-        return changes
-    }
-
-    /// Gives the task at `position` a new caption; returns what changed (for undo).
-    @discardableResult
-    public mutating func rename(at position: Int, to caption: String, now: Date) -> TaskChange? {
-        let change = renaming(at: position, to: caption, now: now)
-        change.map { apply($0) }
-        return change
-    }
-
-    /// Moves the task at `position` to `index` of `section`; returns what changed (for undo).
-    @discardableResult
-    public mutating func move(from position: Int, to section: Section, index: Int, now: Date) -> [TaskChange] {
-        let changes = moving(from: position, to: section, index: index, now: now)
-        apply(changes)
-        return changes
-    }
-
-    /// Removes every completed task; returns what changed (for undo).
-    @discardableResult
-    public mutating func removeCompleted() -> [TaskChange] {
-        let changes = removingCompleted()
-        apply(changes)
-        return changes
+        locate(id).map { tasks(in: $0.section)[$0.index] }
     }
 
     /// The index within its section of the task at `position`.
@@ -218,28 +124,214 @@ public struct TaskList: Equatable, Sendable {
         position < priority.count ? .priority : .bonus
     }
 
-    /// The tasks this list has on top of its sections that `earlier` lacks, when that is the
-    /// only difference (a person adding tasks); nil for any other change. Top Priority's first.
-    public func tasksAddedOnTop(since earlier: TaskList) -> [TaskItem]? {
-        let newInPriority = priority.count - earlier.priority.count
-        let newInBonus = bonus.count - earlier.bonus.count
-        guard newInPriority >= 0, newInBonus >= 0, newInPriority + newInBonus > 0,
-            priority.dropFirst(newInPriority).elementsEqual(earlier.priority),
-            bonus.dropFirst(newInBonus).elementsEqual(earlier.bonus)
-        else { return nil }
-        return Array(priority.prefix(newInPriority)) + Array(bonus.prefix(newInBonus))
+    // MARK: Finding tasks
+
+    private func locate(_ id: UUID) -> (section: Section, index: Int)? {
+        if let placeIndex {
+            guard let place = placeIndex[id] else { return nil }
+            let tasks = tasks(in: place.section)
+            var low = 0
+            var high = tasks.count
+            while low < high {
+                let middle = (low + high) / 2
+                if tasks[middle].order < place.order { low = middle + 1 } else { high = middle }
+            }
+            // Tasks with the same key (made on two machines at once) sit together.
+            while low < tasks.count, tasks[low].order == place.order {
+                if tasks[low].id == id { return (place.section, low) }
+                low += 1
+            }
+            return nil
+        }
+        if let index = priority.firstIndex(where: { $0.id == id }) { return (.priority, index) }
+        if let index = bonus.firstIndex(where: { $0.id == id }) { return (.bonus, index) }
+        return nil
     }
 
-    /// This list with `tasks` put on top of their sections in turn (the last one ends up
-    /// first), skipping ids already present. One pass: inserting one by one at the front would
-    /// move the whole list for each task.
-    public func addingOnTop(_ tasks: [TaskItem]) -> TaskList {
-        var known = Set(all.map(\.id))
-        var newPriority: [TaskItem] = []
-        var newBonus: [TaskItem] = []
-        for task in tasks.reversed() where known.insert(task.id).inserted {
-            if task.section == .priority { newPriority.append(task) } else { newBonus.append(task) }
+    private mutating func buildPlaceIndex() {
+        guard placeIndex == nil else { return }
+        var index: [UUID: Place] = [:]
+        index.reserveCapacity(count)
+        for task in priority { index[task.id] = Place(section: .priority, order: task.order) }
+        for task in bonus { index[task.id] = Place(section: .bonus, order: task.order) }
+        placeIndex = index
+    }
+
+    /// Where a task with this key goes in its section.
+    private func insertionIndex(of task: TaskItem) -> Int {
+        let tasks = tasks(in: task.section)
+        var low = 0
+        var high = tasks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.precedes(tasks[middle], task) { low = middle + 1 } else { high = middle }
         }
-        return TaskList(newPriority + priority + newBonus + bonus)
+        return low
+    }
+
+    private mutating func insert(_ task: TaskItem) -> ListEdit {
+        let index = insertionIndex(of: task)
+        if task.section == .priority { priority.insert(task, at: index) } else { bonus.insert(task, at: index) }
+        if task.completed { completedCount += 1 }
+        placeIndex?[task.id] = Place(section: task.section, order: task.order)
+        return .inserted(task, at: index)
+    }
+
+    private mutating func remove(_ section: Section, at index: Int) -> ListEdit {
+        let task = section == .priority ? priority.remove(at: index) : bonus.remove(at: index)
+        if task.completed { completedCount -= 1 }
+        placeIndex?[task.id] = nil
+        return .removed(task, at: index)
+    }
+
+    /// Puts `new` where `old` (at `index` of its section) was: in place when its place in the
+    /// order is the same, else out and in again.
+    private mutating func replace(_ old: TaskItem, at index: Int, with new: TaskItem) -> [ListEdit] {
+        guard old.section == new.section, old.order == new.order else {
+            return [remove(old.section, at: index), insert(new)]
+        }
+        if new.section == .priority { priority[index] = new } else { bonus[index] = new }
+        completedCount += (new.completed ? 1 : 0) - (old.completed ? 1 : 0)
+        return [.replaced(old: old, new: new, at: index)]
+    }
+
+    // MARK: Applying changes
+
+    /// Applies one change stamped `clock` and says how rows moved.
+    ///
+    /// Field by field, the later stamp wins: a change older than a field's stamp leaves that
+    /// field alone, so two changes to different fields of one task both hold whatever order
+    /// they arrive in. A delete older than a change to the task is ignored; a change newer
+    /// than a delete brings the task back. `force` applies the change whatever the stamps
+    /// (the UI's own change, shown before the store has stamped it).
+    @discardableResult
+    public mutating func apply(_ change: TaskChange, clock: Clock, force: Bool = false) -> [ListEdit] {
+        buildPlaceIndex()
+        let wins = { (fieldClock: Clock) in force || clock >= fieldClock }
+        switch change {
+        case .add(let task):
+            if let (section, index) = locate(task.id) {
+                let fields = TaskFields(
+                    caption: task.caption, section: task.section, completed: task.completed,
+                    completedAt: task.completedAt, order: task.order)
+                return set(fields, on: tasks(in: section)[index], at: index, clock: clock, force: force)
+            }
+            if let tombstone = deleted[task.id], !force, clock <= tombstone.clock { return [] }
+            deleted[task.id] = nil
+            var added = task
+            added.clocks = FieldClocks(clock)
+            added.modifiedAt = max(task.modifiedAt, clock.date)
+            return [insert(added)]
+        case .set(let id, let fields, _):
+            if let (section, index) = locate(id) {
+                return set(fields, on: tasks(in: section)[index], at: index, clock: clock, force: force)
+            }
+            // A change made after the task was deleted brings it back, changed.
+            guard let tombstone = deleted[id], force || clock > tombstone.clock else { return [] }
+            deleted[id] = nil
+            let inserted = insert(tombstone.task)
+            return [inserted] + set(fields, on: tombstone.task, at: inserted.index, clock: clock, force: true)
+        case .delete(let task):
+            guard let (section, index) = locate(task.id) else { return [] }
+            let current = tasks(in: section)[index]
+            guard wins(current.latestClock) else { return [] }
+            deleted[task.id] = Tombstone(task: current, clock: clock)
+            return [remove(section, at: index)]
+        }
+    }
+
+    private mutating func set(_ fields: TaskFields, on old: TaskItem, at index: Int, clock: Clock, force: Bool) -> [ListEdit] {
+        var new = old
+        let wins = { (fieldClock: Clock) in force || clock >= fieldClock }
+        if let caption = fields.caption, wins(old.clocks.caption) {
+            new.caption = caption
+            new.clocks.caption = clock
+        }
+        if let section = fields.section, wins(old.clocks.section) {
+            new.section = section
+            new.clocks.section = clock
+        }
+        if let completed = fields.completed, wins(old.clocks.completed) {
+            new.completed = completed
+            new.completedAt = completed ? (fields.completedAt ?? old.completedAt ?? clock.date) : nil
+            new.clocks.completed = clock
+        }
+        if let order = fields.order, wins(old.clocks.order) {
+            new.order = order
+            new.clocks.order = clock
+        }
+        guard new != old else { return [] }
+        if new.withoutClocks != old.withoutClocks { new.modifiedAt = max(old.modifiedAt, clock.date) }
+        return replace(old, at: index, with: new)
+    }
+
+    /// Applies changes in turn, all stamped `clock`.
+    @discardableResult
+    public mutating func apply(_ changes: [TaskChange], clock: Clock, force: Bool = false) -> [ListEdit] {
+        changes.flatMap { apply($0, clock: clock, force: force) }
+    }
+
+    // MARK: Making changes
+
+    /// The key that puts a task on top of `section`.
+    public func topKey(of section: Section) -> OrderKey {
+        OrderKey.between(nil, tasks(in: section).first?.order)
+    }
+
+    /// The key that puts a task at the end of `section`.
+    public func endKey(of section: Section) -> OrderKey {
+        OrderKey.between(tasks(in: section).last?.order, nil)
+    }
+
+    /// The change that adds `task` on top of its section (the rule for tasks a person adds).
+    public func addingOnTop(_ task: TaskItem) -> TaskChange {
+        var task = task
+        task.order = topKey(of: task.section)
+        return .add(task)
+    }
+
+    /// The change that gives the task at `position` a new caption, or nil when the caption is
+    /// the same. The caption must already have passed `CaptionRule`.
+    public func renaming(at position: Int, to caption: String) -> TaskChange? {
+        let old = self[position]
+        guard old.caption != caption else { return nil }
+        return .set(old.id, TaskFields(caption: caption), was: TaskFields(caption: old.caption))
+    }
+
+    /// The change that marks the task at `position` completed or open, or nil when it
+    /// already is.
+    public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {
+        let old = self[position]
+        guard old.completed != completed else { return nil }
+        return .set(
+            old.id, TaskFields(completed: completed, completedAt: now),
+            was: TaskFields(completed: old.completed, completedAt: old.completedAt))
+    }
+
+    /// The change that moves the task at `position` to `index` of `section` (an index in the
+    /// section as it is once the task has left), or nil when it is there already. Only the
+    /// moved task changes: it gets a key between its new neighbours.
+    public func moving(from position: Int, to section: Section, index: Int) -> TaskChange? {
+        let old = self[position]
+        var others = tasks(in: section)
+        let from = self.index(ofPosition: position)
+        if old.section == section {
+            if from == index { return nil }
+            others.remove(at: from)
+        }
+        let index = min(max(index, 0), others.count)
+        let key = OrderKey.between(index > 0 ? others[index - 1].order : nil, index < others.count ? others[index].order : nil)
+        let fields = TaskFields(section: old.section == section ? nil : section, order: key)
+        return .set(old.id, fields, was: fields.values(in: old))
+    }
+
+    /// The change that deletes the task at `position`.
+    public func deleting(at position: Int) -> TaskChange {
+        .delete(self[position])
+    }
+
+    /// The changes that delete every completed task, in display order.
+    public func removingCompleted() -> [TaskChange] {
+        all.filter(\.completed).map { .delete($0) }
     }
 }

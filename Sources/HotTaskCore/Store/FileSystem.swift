@@ -16,6 +16,8 @@ import Foundation
 enum FileSystem {
     struct Failure: Error {
         let reason: String
+        /// The store's lock was held by another process for longer than we wait.
+        var busy = false
     }
 
     static func reason(_ code: Int32 = errno) -> String {
@@ -42,19 +44,38 @@ enum FileSystem {
     static func stamp(of path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileStamp(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modifiedSeconds: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec))
+        return FileStamp(info)
+    }
+
+    /// Why HotTask will not trust a file beside the store: another user owns it, or others may
+    /// write it (as ssh refuses such key files). nil when it is fine or missing.
+    static func untrusted(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        if info.st_uid != geteuid() {
+            return "it belongs to another user (uid \(info.st_uid)); HotTask only uses files of its own user"
+        }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            return "others may write it (mode \(String(info.st_mode & 0o777, radix: 8))); chmod go-w it and try again"
+        }
+        return nil
     }
 
     /// Reads a whole file, refusing one larger than `limit` bytes before reading it.
     static func readAll(_ path: String, limit: Int = .max) throws(Failure) -> [UInt8] {
+        try readAllWithStamp(path, limit: limit).bytes
+    }
+
+    /// `readAll`, and the version of the file that was read (from the open file, so that it
+    /// names exactly these bytes even if the path is replaced meanwhile).
+    static func readAllWithStamp(_ path: String, limit: Int = .max) throws(Failure) -> (bytes: [UInt8], stamp: FileStamp?) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(reason: reason()) }
         defer { close(fd) }
         var info = stat()
         var bytes: [UInt8] = []
-        if fstat(fd, &info) == 0, info.st_size > 0 {
+        let stamp = fstat(fd, &info) == 0 ? FileStamp(info) : nil
+        if stamp != nil, info.st_size > 0 {
             guard info.st_size <= limit else {
                 throw Failure(reason: "it is \(megabytes(Int(info.st_size))) MB; HotTask reads files of at most \(megabytes(limit)) MB")
             }
@@ -67,7 +88,7 @@ enum FileSystem {
                 if errno == EINTR { continue }
                 throw Failure(reason: reason())
             }
-            if count == 0 { return bytes }
+            if count == 0 { return (bytes, stamp) }
             bytes.append(contentsOf: chunk[0..<count])
             // A pipe or a growing file has no size up front.
             if bytes.count > limit {
@@ -192,28 +213,76 @@ public struct FileStamp: Equatable, Sendable {
     let size: Int64
     let modifiedSeconds: Int64
     let modifiedNanoseconds: Int64
+
+    init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+
+    init(_ info: stat) {
+        self.init(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modifiedSeconds: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec))
+    }
 }
 
-/// One version of the whole store: its snapshot and its journal.
-public struct StoreStamp: Equatable, Sendable {
-    let snapshot: FileStamp?
-    let journal: FileStamp?
-}
-
-/// An exclusive advisory lock held on a file beside the store while it is read and rewritten.
+/// An advisory lock on the file beside the store, held while the store is changed.
+///
+/// Waiting is bounded: a process stopped with the lock held (Ctrl-Z) must not freeze every
+/// other HotTask. The holder writes its pid into the file so that the message can name it.
 final class FileLock {
     private let fd: Int32
 
-    init(path: String) throws(FileSystem.Failure) {
+    struct Busy: Error {
+        /// The process that last took the lock, if it said.
+        let holder: Int32?
+    }
+
+    /// Takes the exclusive lock, waiting at most `wait` seconds (0: only if free now).
+    init(path: String, wait: TimeInterval) throws(FileSystem.Failure) {
+        if let problem = FileSystem.untrusted(path) {
+            throw FileSystem.Failure(reason: "the lock file \(path) is not safe to use: \(problem)")
+        }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw FileSystem.Failure(reason: "cannot open the lock file \(path): \(FileSystem.reason())") }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let failure = FileSystem.Failure(reason: "cannot lock \(path): \(FileSystem.reason())")
+        let deadline = Date().addingTimeInterval(wait)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
                 close(fd)
-                throw failure
+                throw FileSystem.Failure(reason: "cannot lock \(path): \(FileSystem.reason(code))")
             }
+            if Date() >= deadline {
+                let holder = Self.holder(fd)
+                close(fd)
+                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: holder, wait: wait), busy: true)
+            }
+            usleep(5_000)
         }
+        // Say who holds it (best effort; only messages read it).
+        let pid = Array("\(getpid())\n".utf8)
+        if ftruncate(fd, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+    }
+
+    private static func holder(_ fd: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    private static func busyMessage(path: String, holder: Int32?, wait: TimeInterval) -> String {
+        let who = holder.map { pid -> String in
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
+                .replacingOccurrences(of: "\u{0}", with: " ").trimmingCharacters(in: .whitespaces)
+            return "process \(pid)" + (command.map { $0.isEmpty ? "" : " (\($0.prefix(60)))" } ?? "")
+        } ?? "another process"
+        let seconds = wait == wait.rounded() ? String(Int(wait)) : String(wait)
+        return "\(who) has held the lock \(path) for over \(seconds) s; nothing was changed. "
+            + "If it is a HotTask stopped with Ctrl-Z, resume it (fg) or end it, then try again"
     }
 
     deinit {

@@ -19,34 +19,114 @@ public enum DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The store file's format: `{"version": 1, "tasks": [...]}`, tasks in display order.
+/// A snapshot's identity and summary, written before its tasks so that a command that only
+/// adds can read it from the first few hundred bytes.
+public struct SnapshotHeader: Equatable, Sendable {
+    /// A random name for this snapshot: log records name the snapshot they follow, so a record
+    /// is never replayed on a snapshot that already holds it.
+    public var generation: Generation
+    /// The latest stamp of any change the snapshot holds.
+    public var clock: Clock
+    public var count: Int
+    /// The first key of each section (nil when empty): where a new task on top goes.
+    public var top: [Section: OrderKey]
+
+    public init(generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey]) {
+        self.generation = generation
+        self.clock = clock
+        self.count = count
+        self.top = top
+    }
+
+    /// The header for a snapshot of `list`.
+    public init(generation: Generation, clock: Clock, list: TaskList) {
+        var top: [Section: OrderKey] = [:]
+        for section in Section.allCases { top[section] = list.tasks(in: section).first?.order }
+        self.init(generation: generation, clock: clock, count: list.count, top: top)
+    }
+}
+
+/// Sixteen hex digits naming one snapshot.
+public struct Generation: Hashable, Sendable, CustomStringConvertible {
+    public let text: String
+
+    public init?(_ text: String) {
+        guard text.utf8.count == 16, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        self.text = text
+    }
+
+    public static func random() -> Generation {
+        let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return Generation(String(repeating: "0", count: 16 - hex.count) + hex) ?? Generation.random()
+    }
+
+    public var description: String { text }
+}
+
+/// A store file read back: its tasks, and its header (nil for a version 1 store or an export).
+public struct StoreSnapshot: Equatable, Sendable {
+    public var header: SnapshotHeader?
+    public var list: TaskList
+
+    public init(header: SnapshotHeader?, list: TaskList) {
+        self.header = header
+        self.list = list
+    }
+}
+
+/// The store file's format: `{"version": 2, "generation": ..., "tasks": [...], "deleted": [...]}`,
+/// tasks in display order. Version 1 stores (no order keys, clocks or tombstones) are read.
 public enum StoreDocument {
-    public static let version = 1
+    public static let version = 2
 
     // MARK: Writing
 
-    /// The document as pretty-printed UTF-8 JSON with a fixed key order and a final newline.
-    public static func encode(_ list: TaskList) -> [UInt8] {
-        var writer = JSONWriter(capacity: 64 + list.count * 240)
+    /// The snapshot as pretty-printed UTF-8 JSON with a fixed key order and a final newline.
+    /// Without a header it is an export: the tasks only.
+    public static func encode(_ list: TaskList, header: SnapshotHeader? = nil) -> [UInt8] {
+        var writer = JSONWriter(capacity: 160 + list.count * 300)
         writer.raw("{")
         writer.key("version", indent: 2, first: true)
         writer.raw(String(version))
-        writer.key("tasks", indent: 2, first: false)
-        writer.raw("[")
-        var first = true
-        for section in Section.allCases {
-            for task in list.tasks(in: section) {
-                if !first { writer.raw(",") }
-                first = false
-                writer.newline(indent: 4)
-                write(task, to: &writer)
+        if let header {
+            writer.key("generation", indent: 2, first: false)
+            writer.string(header.generation.text)
+            writer.key("clock", indent: 2, first: false)
+            writer.string(header.clock.description)
+            writer.key("count", indent: 2, first: false)
+            writer.raw(String(header.count))
+            writer.key("top", indent: 2, first: false)
+            writer.raw("{")
+            for section in Section.allCases {
+                if section != .priority { writer.raw(", ") }
+                writer.string(section.rawValue)
+                writer.raw(": ")
+                if let key = header.top[section] { writer.string(key.text) } else { writer.raw("null") }
             }
+            writer.raw("}")
         }
-        if !first { writer.newline(indent: 2) }
-        writer.raw("]")
+        writer.key("tasks", indent: 2, first: false)
+        writeArray(list.all, to: &writer) { write($0, to: &$1) }
+        if header != nil {
+            writer.key("deleted", indent: 2, first: false)
+            let tombstones = list.deleted.values.sorted { $0.task.id.uuidString < $1.task.id.uuidString }
+            writeArray(tombstones, to: &writer) { write($0.task, to: &$1, deletedAt: $0.clock) }
+        }
         writer.newline(indent: 0)
         writer.raw("}\n")
         return writer.bytes
+    }
+
+    private static func writeArray<T>(_ items: [T], to writer: inout JSONWriter, _ body: (T, inout JSONWriter) -> Void) {
+        writer.raw("[")
+        for (offset, item) in items.enumerated() {
+            if offset > 0 { writer.raw(",") }
+            writer.newline(indent: 4)
+            body(item, &writer)
+        }
+        if !items.isEmpty { writer.newline(indent: 2) }
+        writer.raw("]")
     }
 
     /// A string as a JSON string literal, quotes and escapes included (for other tools' formats).
@@ -56,8 +136,8 @@ public enum StoreDocument {
         return writer.bytes
     }
 
-    /// Writes one task object; `compact` puts it on one line (for the journal).
-    static func write(_ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false) {
+    /// Writes one task object; `compact` puts it on one line (for the change log).
+    static func write(_ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false, deletedAt: Clock? = nil) {
         writer.compact = compact
         writer.raw("{")
         writer.key("id", indent: 6, first: true)
@@ -78,19 +158,48 @@ public enum StoreDocument {
         }
         writer.key("modifiedAt", indent: 6, first: false)
         writer.date(task.modifiedAt)
+        writer.key("order", indent: 6, first: false)
+        writer.string(task.order.text)
+        writer.key("clock", indent: 6, first: false)
+        writer.string(clockText(task.clocks))
+        if let deletedAt {
+            writer.key("deletedClock", indent: 6, first: false)
+            writer.string(deletedAt.description)
+        }
         writer.newline(indent: 4)
         writer.raw("}")
+        writer.compact = false
+    }
+
+    /// One stamp when all fields share it, else four (caption, section, completed, order).
+    static func clockText(_ clocks: FieldClocks) -> String {
+        clocks.areUniform
+            ? clocks.caption.description
+            : "\(clocks.caption) \(clocks.section) \(clocks.completed) \(clocks.order)"
+    }
+
+    static func clocks(from text: Substring) -> FieldClocks? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1: return Clock(parts[0]).map { FieldClocks($0) }
+        case 4:
+            guard let caption = Clock(parts[0]), let section = Clock(parts[1]), let completed = Clock(parts[2]),
+                let order = Clock(parts[3])
+            else { return nil }
+            return FieldClocks(caption: caption, section: section, completed: completed, order: order)
+        default: return nil
+        }
     }
 
     // MARK: Reading
 
-    public static func decode(_ bytes: [UInt8]) throws(DocumentError) -> TaskList {
-        if let list = JSONParser.decodeStoreFast(bytes) { return list }
+    public static func decode(_ bytes: [UInt8]) throws(DocumentError) -> StoreSnapshot {
+        if let snapshot = JSONParser.decodeStoreFast(bytes) { return snapshot }
         return try decodeStrictly(bytes)
     }
 
     /// The strict path alone: a JSON tree, then the document (the source of every error message).
-    static func decodeStrictly(_ bytes: [UInt8]) throws(DocumentError) -> TaskList {
+    static func decodeStrictly(_ bytes: [UInt8]) throws(DocumentError) -> StoreSnapshot {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
@@ -100,12 +209,14 @@ public enum StoreDocument {
         return try decode(root)
     }
 
-    public static func decode(_ root: JSONValue) throws(DocumentError) -> TaskList {
+    public static func decode(_ root: JSONValue) throws(DocumentError) -> StoreSnapshot {
         guard case .object(let object) = root else {
             throw .invalid("expected an object with \"version\" and \"tasks\", found \(root.kindName)")
         }
+        let documentVersion: Int
         switch object["version"] {
-        case .number(Double(version)): break
+        case .number(1): documentVersion = 1
+        case .number(2): documentVersion = 2
         case nil: throw .invalid("the \"version\" field is missing")
         case .number(let other): throw .unsupportedVersion(other.formatted())
         case let other?: throw .unsupportedVersion(other.kindName)
@@ -113,21 +224,56 @@ public enum StoreDocument {
         guard case .array(let items) = object["tasks"] else {
             throw .invalid("\"tasks\" must be an array, found \(object["tasks"]?.kindName ?? "nothing")")
         }
-        var list = TaskList()
+        var tasks: [TaskItem] = []
         var seen = Set<UUID>()
+        var keyed = documentVersion >= 2
         for (offset, item) in items.enumerated() {
-            let task = try decodeTask(item, number: offset + 1)
+            let (task, hasOrder) = try decodeTask(item, number: offset + 1)
             guard seen.insert(task.id).inserted else {
                 throw .invalid("task \(offset + 1): the id \(task.id.uuidString.lowercased()) is used by an earlier task too")
             }
-            list.append(task)
+            keyed = keyed && hasOrder
+            tasks.append(task)
         }
-        return list
+        var tombstones: [Tombstone] = []
+        if documentVersion >= 2, let deleted = object["deleted"] {
+            guard case .array(let items) = deleted else {
+                throw .invalid("\"deleted\" must be an array, found \(deleted.kindName)")
+            }
+            for (offset, item) in items.enumerated() {
+                let what = "deleted task \(offset + 1)"
+                let (task, _) = try decodeTask(item, number: offset + 1, what: what)
+                let fields = try FieldReader(item, what: what)
+                guard let clock = Clock(try fields.string("deletedClock")) else {
+                    throw fields.problem("\"deletedClock\" is not a clock like \"1795255200123.0\"")
+                }
+                guard !seen.contains(task.id) else {
+                    throw fields.problem("the id \(task.id.uuidString.lowercased()) is also a task that is not deleted")
+                }
+                tombstones.append(Tombstone(task: task, clock: clock))
+            }
+        }
+        let list = keyed ? TaskList(keyed: tasks, deleted: tombstones) : TaskList(tasks)
+        return StoreSnapshot(header: documentVersion >= 2 ? try decodeHeader(object, list: list) : nil, list: list)
     }
 
-    /// Reads one task object; `number` (1-based) names it in messages.
-    public static func decodeTask(_ value: JSONValue, number: Int) throws(DocumentError) -> TaskItem {
-        let fields = try FieldReader(value, what: "task \(number)")
+    /// The header of a version 2 snapshot, or nil for an export (no generation).
+    private static func decodeHeader(_ object: [String: JSONValue], list: TaskList) throws(DocumentError) -> SnapshotHeader? {
+        guard object["generation"] != nil else { return nil }
+        let fields = try FieldReader(.object(object), what: "the store")
+        guard let generation = Generation(try fields.string("generation")) else {
+            throw fields.problem("\"generation\" must be 16 lowercase hex digits")
+        }
+        guard let clock = Clock(try fields.string("clock")) else {
+            throw fields.problem("\"clock\" is not a clock like \"1795255200123.0\"")
+        }
+        return SnapshotHeader(generation: generation, clock: clock, list: list)
+    }
+
+    /// Reads one task object; `number` (1-based) names it in messages. Also says whether it had
+    /// an order key (version 2).
+    public static func decodeTask(_ value: JSONValue, number: Int, what: String? = nil) throws(DocumentError) -> (TaskItem, hasOrder: Bool) {
+        let fields = try FieldReader(value, what: what ?? "task \(number)")
         let id = try fields.uuid("id")
         let caption = try fields.caption("caption")
         let sectionName = try fields.string("section")
@@ -138,9 +284,23 @@ public enum StoreDocument {
         let createdAt = try fields.date("createdAt")
         let completedAt = try fields.optionalDate("completedAt")
         let modifiedAt = try fields.optionalDate("modifiedAt") ?? createdAt
-        return TaskItem(
+        var order = OrderKey.middle
+        let orderText = try fields.optionalString("order")
+        if let orderText {
+            guard let key = OrderKey(orderText) else { throw fields.problem("\"order\" is not an order key: \"\(orderText)\"") }
+            order = key
+        }
+        var clocks = FieldClocks()
+        if let clockText = try fields.optionalString("clock") {
+            guard let parsed = Self.clocks(from: Substring(clockText)) else {
+                throw fields.problem("\"clock\" is not one or four clocks like \"1795255200123.0\"")
+            }
+            clocks = parsed
+        }
+        let task = TaskItem(
             id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
-            completedAt: completedAt ?? (completed ? modifiedAt : nil), modifiedAt: modifiedAt)
+            completedAt: completedAt ?? (completed ? modifiedAt : nil), modifiedAt: modifiedAt, order: order, clocks: clocks)
+        return (task, orderText != nil)
     }
 }
 

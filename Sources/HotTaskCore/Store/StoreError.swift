@@ -7,11 +7,15 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalid(DocumentError)
         /// A save failed; the previous file is still in place.
         case unwritable(String)
+        /// The snapshot is gone while files beside it hold tasks; the text says how to restore.
+        case missing(String)
+        /// Another process held the lock for longer than a writer waits; nothing was written.
+        case locked(String)
     }
 
     public let path: String
     public let problem: Problem
-    /// A backup of the last good version, when one exists (for damaged stores).
+    /// A backup that was read and found whole, when one exists (for damaged stores).
     public let backupPath: String?
 
     public init(path: String, problem: Problem, backupPath: String? = nil) {
@@ -26,10 +30,15 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot read the task store \(path): \(reason)"
         case .invalid(let reason):
             "the task store \(path) is damaged: \(reason). It was left untouched; "
-                + (backupPath.map { "the last good version is in \($0) (to go back to it: cp '\($0)' '\(path)')" }
-                    ?? "fix or move it away and try again")
+                + (backupPath.map {
+                    "the backup \($0) reads whole and, with the change log beside it, holds every change since it was made (to go back to it: cp '\($0)' '\(path)')"
+                } ?? "fix or move it away and try again")
         case .unwritable(let reason):
             "could not save the task store \(path): \(reason). The previous file is unchanged"
+        case .locked(let reason):
+            "could not change the task store \(path): \(reason)"
+        case .missing(let message):
+            "the task store \(path) is missing: \(message). Nothing was written"
         }
     }
 }

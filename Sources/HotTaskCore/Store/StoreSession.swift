@@ -1,99 +1,143 @@
-/// A long-lived view of the store for the terminal UI, which keeps the list in memory while
-/// other processes (`hottask --add`, a second UI) may change the file.
+import Foundation
+
+/// The terminal UI's link to the store: it keeps the list in memory while other processes
+/// (`hottask --done`, a second UI) change the store, and sends only its own changes.
 ///
-/// It remembers the version it last read or wrote (the *base*). A save takes the lock and, if
-/// the file changed since, merges our changes with theirs (`TaskList.merge`) instead of
-/// overwriting them. `refresh` notices outside changes without writing anything.
+/// It remembers the snapshot generation it follows and the latest stamp it has applied. A save
+/// never waits for the lock: when another process holds it, the UI keeps the change and tries
+/// again. Outside changes come as records, applied field by field on top of the UI's list.
 public final class StoreSession {
     public let store: TaskStore
-    private var base = TaskList()
-    private var baseStamp: StoreStamp?
-    /// A version `refresh` could not read, not to be tried again until the file changes.
-    private var unreadableStamp: StoreStamp?
+    private var generation: Generation?
+    /// The latest stamp applied to the UI's list.
+    public private(set) var clock = Clock.zero
+    private var snapshotStamp: FileStamp?
+    private var logStamp: FileStamp?
+    /// A version `poll` could not read, not to be tried again until the files change.
+    private var unreadable: (FileStamp?, FileStamp?)?
 
     public init(store: TaskStore) {
         self.store = store
     }
 
+    /// What a save did.
+    public enum Saved: Equatable, Sendable {
+        /// The changes are committed with `clock`; `outside` are the records other processes
+        /// committed before them, which the UI had not seen yet.
+        case committed(clock: Clock, outside: [LogRecord])
+        /// The store had changed under us in a way records cannot describe (a new snapshot we
+        /// had not followed): this is the whole list now, the changes included.
+        case reloaded(TaskList, clock: Clock)
+        /// Another process holds the lock: nothing was written; try again later.
+        case busy
+    }
+
+    /// What changed outside since the last look.
+    public enum Outside: Equatable, Sendable {
+        case records([LogRecord])
+        case reloaded(TaskList)
+    }
+
     /// Reads the store for the first time.
     public func open() throws(StoreError) -> TaskList {
-        try store.withLockOrStoreError { () throws(StoreError) in
-            base = try store.load()
-            baseStamp = store.stamp()
-        }
-        return base
+        let state = try store.read()
+        follow(state)
+        return state.list
     }
 
-    /// Saves `ours`, keeping changes other processes made since our last read or write, and
-    /// returns the list as now stored (ours, plus theirs when they differ).
-    ///
-    /// A file that has become unreadable is not overwritten: the error says why.
-    public func save(_ ours: TaskList) throws(StoreError) -> TaskList {
-        var saved = ours
-        try store.withLockOrStoreError { () throws(StoreError) in
-            let current = store.stamp()
-            // Only new tasks on top and nothing changed outside: the journal's append, so that
-            // Enter in a 100,000-task list does not wait for the whole file to be rewritten.
-            if current != nil, current == baseStamp, let added = ours.tasksAddedOnTop(since: base) {
-                try store.addLocked(added)
-                base = ours
-                baseStamp = store.stamp()
-                return
-            }
-            var previousIsGood = current != nil && current == baseStamp
-            if current != baseStamp, current != nil {
-                let theirs = try store.load()
-                saved = TaskList.merge(base: base, ours: ours, theirs: theirs)
-                previousIsGood = true
-            }
-            // A store that vanished (folder removed) is written again from memory: nothing
-            // we hold is lost, and a missing file is never read as "every task deleted".
-            try store.writeLocked(saved, previousIsGood: previousIsGood)
-            base = saved
-            baseStamp = store.stamp()
-        }
-        return saved
+    private func follow(_ state: TaskStore.State) {
+        generation = state.header?.generation
+        clock = state.clock
+        snapshotStamp = state.snapshotStamp
+        logStamp = state.logStamp
     }
 
-    /// The list to show when another process changed the file since our last read or write
-    /// (merged with `ours`, which may hold changes not saved yet); nil when nothing changed.
-    public func refresh(_ ours: TaskList) throws(StoreError) -> TaskList? {
-        let current = store.stamp()
-        guard current != baseStamp, current != nil, current != unreadableStamp else { return nil }
-        var merged: TaskList?
-        try store.withLockOrStoreError { () throws(StoreError) in
-            let stamp = store.stamp()
-            guard stamp != nil else { return }
-            let theirs: TaskList
-            do throws(StoreError) {
-                theirs = try store.load()
-            } catch {
-                unreadableStamp = stamp
-                throw error
+    /// Commits the UI's changes as one record, without waiting for the lock.
+    public func save(_ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date()) throws(StoreError) -> Saved {
+        do {
+            return try store.withLockOrStoreError(wait: 0) { () throws(StoreError) -> Saved in
+                if let generation, let outside = try recordsSinceLastLook(generation), !store.wantsCompactionQuickly {
+                    let latest = outside.last.map { max($0.clock, clock) } ?? clock
+                    let stamp = Clock.next(after: latest, now: now)
+                    let record = LogRecord(generation: generation, clock: stamp, what: what, undoes: undoes, changes: changes)
+                    try store.withFileErrors { () throws(FileSystem.Failure) in try store.log.append(ChangeLog.encode(record)) }
+                    clock = stamp
+                    logStamp = FileSystem.stamp(of: store.journalPath)
+                    return .committed(clock: stamp, outside: outside)
+                }
+                let state = try store.read()
+                let commit = try store.commitLocked(changes, what: what, undoes: undoes, on: state, now: now)
+                follow(try store.read())
+                return .reloaded(commit.list, clock: commit.clock)
             }
-            merged = TaskList.merge(base: base, ours: ours, theirs: theirs)
-            base = theirs
-            baseStamp = stamp
+        } catch let error where error.isBusy {
+            return .busy
         }
-        return merged == ours ? nil : merged
     }
 
-    /// True when the file changed since our last read or write (a cheap `stat`).
+    /// Other processes' records since the last look, when the snapshot is still the one we
+    /// follow and the log still belongs to it; nil when it is not (then read everything).
+    private func recordsSinceLastLook(_ generation: Generation) throws(StoreError) -> [LogRecord]? {
+        guard let stamp = FileSystem.stamp(of: store.path), stamp == snapshotStamp,
+            let contents = try store.log.read(), contents.header?.generation == generation
+        else { return nil }
+        let known = clock
+        return contents.records.filter { $0.generation == generation && $0.clock > known }
+    }
+
+    /// What other processes changed since the last look; nil when nothing did. Reads no more
+    /// than the log while the snapshot is unchanged; a snapshot that another process compacted
+    /// from exactly what we have seen is followed without reading its tasks.
+    public func poll() throws(StoreError) -> Outside? {
+        let snapshot = FileSystem.stamp(of: store.path)
+        let journal = FileSystem.stamp(of: store.journalPath)
+        guard snapshot != snapshotStamp || journal != logStamp else { return nil }
+        if let unreadable, unreadable.0 == snapshot, unreadable.1 == journal { return nil }
+        do throws(StoreError) {
+            if let generation, let outside = try recordsSinceLastLook(generation) {
+                logStamp = journal
+                if let last = outside.last { clock = max(clock, last.clock) }
+                return outside.isEmpty ? nil : .records(outside)
+            }
+            if let snapshot, let header = SnapshotHeaderReader.read(store.path), header.clock == clock,
+                let contents = try store.log.read(), contents.header?.generation == header.generation,
+                contents.header?.snapshot == snapshot
+            {
+                // Compacted from what we have: follow the new generation, then its records.
+                generation = header.generation
+                snapshotStamp = snapshot
+                let known = clock
+                let outside = contents.records.filter { $0.generation == header.generation && $0.clock > known }
+                logStamp = journal
+                if let last = outside.last { clock = max(clock, last.clock) }
+                return outside.isEmpty ? nil : .records(outside)
+            }
+            let state = try store.read()
+            follow(state)
+            return .reloaded(state.list)
+        } catch {
+            unreadable = (snapshot, journal)
+            throw error
+        }
+    }
+
+    /// True when the snapshot or log changed since our last look (a cheap `stat`).
     public var fileChangedOutside: Bool {
-        let current = store.stamp()
-        return current != nil && current != baseStamp
+        FileSystem.stamp(of: store.path) != snapshotStamp || FileSystem.stamp(of: store.journalPath) != logStamp
+    }
+}
+
+extension StoreError {
+    /// The lock was held by another process past the wait.
+    var isBusy: Bool {
+        if case .locked = problem { return true }
+        return false
     }
 }
 
 extension TaskStore {
-    /// `withLock` with every error as a `StoreError`.
-    func withLockOrStoreError(_ body: () throws(StoreError) -> Void) throws(StoreError) {
-        do {
-            try withLock { () throws -> Void in try body() }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(path: path, problem: .unwritable("\(error)"))
-        }
+    /// `wantsCompaction` from the log's size alone (the UI's save path must not parse it twice).
+    var wantsCompactionQuickly: Bool {
+        (FileSystem.stamp(of: journalPath)?.size ?? 0) >= Int64(Self.logByteLimit)
     }
 }

@@ -1,16 +1,43 @@
 import Foundation
 
-/// The JSON file that holds the task list.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The task store: a snapshot (`tasks.json`) and a change log beside it (`tasks.json.journal`).
 ///
-/// Reading never changes the file. Every write happens under an exclusive lock on a file
-/// beside the store, and `update` reads the current file under that lock before changing it,
-/// so two processes never undo each other's work. A file that cannot be read or parsed is
-/// never overwritten. Before each save the previous good version is kept as `<store>.bak`.
+/// Every change is one record appended to the log and fsynced; that append is the commit.
+/// Compaction folds the log into a new snapshot (temp file, fsync, rename, folder fsync) under
+/// a new generation, so the log's old records are never replayed on it. Readers take no lock:
+/// the snapshot they read names its generation and they replay only that generation's whole
+/// records, so they always see a state some command made. Writers hold the lock file, waiting
+/// a bounded time. See RELIABILITY.md.
 public struct TaskStore: Sendable {
     /// Largest store or import file HotTask reads.
     public static let maximumFileSize = 64 << 20
     /// Most tasks a list may hold.
     public static let maximumTaskCount = 250_000
+    /// Records the log holds before a writer folds it into the snapshot (`HOTTASK_LOG_LIMIT`
+    /// sets it, for tests).
+    public static let logLimit: Int = {
+        guard let text = ProcessInfo.processInfo.environment["HOTTASK_LOG_LIMIT"], let value = Int(text), value > 0 else {
+            return 1000
+        }
+        return value
+    }()
+    /// The log's size past which a writer compacts, whatever the record count.
+    static let logByteLimit = 4 << 20
+    /// A record larger than this (a big import) goes straight into a new snapshot.
+    static let largeRecord = 1 << 20
+    /// Records of older generations kept after compaction, for `--undo`.
+    static let historyKept = 100
+    /// How long a writer waits for another process's lock (`HOTTASK_LOCK_WAIT`, seconds).
+    public static let lockWait: TimeInterval = {
+        guard let text = ProcessInfo.processInfo.environment["HOTTASK_LOCK_WAIT"], let value = Double(text), value >= 0,
+            value <= 600
+        else { return 5 }
+        return value
+    }()
 
     /// The store file, with symbolic links resolved: a save replaces the link's target.
     public let path: String
@@ -21,44 +48,128 @@ public struct TaskStore: Sendable {
 
     /// The lock file beside the store.
     public var lockPath: String { path + ".lock" }
-    /// The previous version of the store, kept by every save.
+    /// A copy of the snapshot as of the last compaction.
     public var backupPath: String { path + ".bak" }
-    /// Recent adds not yet folded into the snapshot (see `StoreJournal`).
+    /// The change log.
     public var journalPath: String { path + ".journal" }
-    var journal: StoreJournal { StoreJournal(path: journalPath) }
+    /// Log lines that could not be read, kept for a person to look at.
+    public var damagedPath: String { journalPath + ".damaged" }
+    var log: ChangeLog { ChangeLog(path: journalPath) }
 
-    /// Reads the list (the snapshot plus the journal's adds); no file is an empty list.
-    ///
-    /// The journal is read first: a full save that lands in between then leaves us the old
-    /// journal and a new snapshot that already holds its adds (adds are idempotent by id), never
-    /// an old snapshot without them. So readers need no lock.
+    // MARK: Reading
+
+    /// The store as read: the list, and what a writer needs to commit on top of it.
+    public struct State: Sendable {
+        public var list: TaskList
+        /// The snapshot's header; nil when there is no snapshot yet or it is an old version.
+        public var header: SnapshotHeader?
+        /// The latest stamp in the store (snapshot or log).
+        public var clock: Clock
+        /// Every readable record of the log, whatever its generation (for `--undo`).
+        public var history: [LogRecord]
+        /// The records replayed on the snapshot.
+        public var replayed: Int
+        /// Lines of the log that could not be read, with why.
+        public var warnings: [String]
+        var damaged: [ChangeLog.DamagedLine]
+        /// True when the next write must fold the log into a new snapshot (an old format, a
+        /// long or damaged log, a snapshot changed by hand).
+        var needsCompaction: Bool
+        var snapshotStamp: FileStamp? = nil
+        var logStamp: FileStamp? = nil
+    }
+
+    /// Reads the list (snapshot plus log); no files is an empty list.
     public func load() throws(StoreError) -> TaskList {
-        let journalTasks = try journal.read()?.tasks ?? []
-        let list = try loadSnapshot()
-        guard !journalTasks.isEmpty else { return list }
-        return list.addingOnTop(journalTasks)
+        try read().list
     }
 
-    private func loadSnapshot() throws(StoreError) -> TaskList {
-        guard let bytes = try readBytes() else { return TaskList() }
-        return try decode(bytes)
+    /// Reads the store without a lock, as one committed state.
+    public func read() throws(StoreError) -> State {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let snapshotFile = try readSnapshotFile()
+            let contents = try readLog()
+            guard let snapshotFile else { return try stateWithoutSnapshot(contents) }
+            let snapshot = try decode(snapshotFile.bytes)
+            if let header = snapshot.header, let logHeader = contents?.header, logHeader.generation != header.generation,
+                FileSystem.stamp(of: path) != snapshotFile.stamp, attempt < 20
+            {
+                continue  // the snapshot was replaced while we read: read the new pair
+            }
+            return state(snapshot, stamp: snapshotFile.stamp, log: contents)
+        }
     }
 
-    /// The store's current version (snapshot and journal), or nil when the snapshot is missing:
-    /// a journal alone is not a store, and must never be read as "every other task deleted".
-    public func stamp() -> StoreStamp? {
-        guard let snapshot = FileSystem.stamp(of: path) else { return nil }
-        return StoreStamp(snapshot: snapshot, journal: FileSystem.stamp(of: journalPath))
+    private func state(_ snapshot: StoreSnapshot, stamp: FileStamp?, log contents: ChangeLog.Contents?) -> State {
+        var list = snapshot.list
+        var state = State(
+            list: list, header: snapshot.header, clock: snapshot.header?.clock ?? .zero, history: contents?.records ?? [],
+            replayed: 0, warnings: [], damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: stamp,
+            logStamp: contents?.stamp)
+        state.warnings = state.damaged.map { "line \($0.line) of \(journalPath) was skipped: \($0.reason)" }
+        for record in state.history { state.clock = max(state.clock, record.clock) }
+        guard let header = snapshot.header else {
+            // A version 1 store: its journal's adds go on top, by id (they may be in it already).
+            if let contents, !contents.legacyAdds.isEmpty {
+                var added = list.all
+                let known = Set(added.map(\.id))
+                let fresh = contents.legacyAdds.filter { !known.contains($0.id) }
+                added = fresh.reversed() + added
+                list = TaskList(added.filter { $0.section == .priority } + added.filter { $0.section == .bonus })
+            }
+            state.list = list
+            return state
+        }
+        let logHeader = contents?.header
+        let belongs = logHeader?.generation == header.generation
+        if belongs {
+            for record in state.history where record.generation == header.generation {
+                list.apply(record.changes, clock: record.clock)
+                state.replayed += 1
+            }
+        }
+        state.list = list
+        state.needsCompaction =
+            !belongs || logHeader?.snapshot != stamp || !state.damaged.isEmpty || state.replayed >= Self.logLimit
+            || (contents?.byteCount ?? 0) >= Self.logByteLimit
+        return state
     }
 
-    /// The file's bytes as they are, or nil when there is no file yet.
-    public func readBytes() throws(StoreError) -> [UInt8]? {
+    /// No snapshot: an empty store, unless files beside it hold tasks. A log or backup alone is
+    /// not a store, and must never be read as "every task deleted".
+    private func stateWithoutSnapshot(_ contents: ChangeLog.Contents?) throws(StoreError) -> State {
+        let logHoldsTasks = contents.map { !$0.records.isEmpty || !$0.legacyAdds.isEmpty } ?? false
+        let backup = (try? FileSystem.kind(of: backupPath)) == .file
+        if logHoldsTasks || backup {
+            let files = [logHoldsTasks ? journalPath : nil, backup ? backupPath : nil].compactMap { $0 }
+            let restore = backup
+                ? "to restore the last snapshot and replay the log on it: cp '\(backupPath)' '\(path)'"
+                : "restore it from your own backup, or move \(journalPath) away to start an empty list"
+            throw StoreError(
+                path: path, problem: .missing("\(files.joined(separator: " and ")) beside it still hold tasks; \(restore)"))
+        }
+        return State(
+            list: TaskList(), header: nil, clock: .zero, history: contents?.records ?? [], replayed: 0, warnings: [],
+            damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: nil, logStamp: contents?.stamp)
+    }
+
+    private func readLog() throws(StoreError) -> ChangeLog.Contents? {
+        if let problem = FileSystem.untrusted(journalPath) {
+            throw StoreError(path: journalPath, problem: .unreadable("not safe to use: \(problem)"))
+        }
+        return try log.read()
+    }
+
+    /// The snapshot's bytes and version, or nil when there is none.
+    private func readSnapshotFile() throws(StoreError) -> (bytes: [UInt8], stamp: FileStamp?)? {
         do {
             switch try FileSystem.kind(of: path) {
             case .missing: return nil
             case .directory: throw StoreError(path: path, problem: .unreadable("it is a folder, not a file"))
             case .other: throw StoreError(path: path, problem: .unreadable("it is not a regular file"))
-            case .file: return try FileSystem.readAll(path, limit: Self.maximumFileSize)
+            case .file: return try FileSystem.readAllWithStamp(path, limit: Self.maximumFileSize)
             }
         } catch let error as StoreError {
             throw error
@@ -69,77 +180,255 @@ public struct TaskStore: Sendable {
         }
     }
 
-    private func decode(_ bytes: [UInt8]) throws(StoreError) -> TaskList {
+    /// The snapshot file's bytes as they are, or nil when there is none.
+    public func readBytes() throws(StoreError) -> [UInt8]? {
+        try readSnapshotFile()?.bytes
+    }
+
+    private func decode(_ bytes: [UInt8]) throws(StoreError) -> StoreSnapshot {
         let damaged = { (reason: DocumentError) in
-            StoreError(path: path, problem: .invalid(reason), backupPath: existingBackup())
+            StoreError(path: path, problem: .invalid(reason), backupPath: wholeBackup())
         }
         guard !bytes.isEmpty else { throw damaged(.invalid("the file is empty (0 bytes)")) }
         if !bytes.contains(where: { $0 != 0 }) {
             throw damaged(.invalid("the file holds only NUL bytes (\(bytes.count)), as a crash or power cut can leave"))
         }
         do throws(DocumentError) {
-            let list = try StoreDocument.decode(bytes)
-            guard list.count <= Self.maximumTaskCount else {
-                throw DocumentError.invalid("it holds \(list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)")
+            let snapshot = try StoreDocument.decode(bytes)
+            guard snapshot.list.count <= Self.maximumTaskCount else {
+                throw DocumentError.invalid("it holds \(snapshot.list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)")
             }
-            return list
+            return snapshot
         } catch {
             throw damaged(error)
         }
     }
 
-    private func existingBackup() -> String? {
-        (try? FileSystem.kind(of: backupPath)) == .file ? backupPath : nil
+    /// The backup, if it is there and reads whole: only then may a message recommend it.
+    private func wholeBackup() -> String? {
+        guard (try? FileSystem.kind(of: backupPath)) == .file,
+            let bytes = try? FileSystem.readAll(backupPath, limit: Self.maximumFileSize),
+            (try? StoreDocument.decode(bytes)) != nil
+        else { return nil }
+        return backupPath
     }
 
-    /// Reads the current list under the lock, lets `change` edit it, and saves the result
-    /// when it differs. Errors thrown by `change` leave the file untouched.
+    // MARK: Writing
+
+    /// What a commit did.
+    public struct Commit: Sendable {
+        /// The stamp the changes got.
+        public var clock: Clock
+        /// The list with them.
+        public var list: TaskList
+        /// The record written (nil when there was nothing to change).
+        public var record: LogRecord?
+    }
+
+    /// Reads under the lock, lets `plan` decide the changes from the list as it is, and commits
+    /// them as one record. `plan` returns the changes, what to call them, what they undo, and a
+    /// result for the caller; errors it throws leave the store untouched.
     @discardableResult
-    public func update<Result>(_ change: (inout TaskList) throws -> Result) throws -> Result {
+    public func update<Result>(
+        now: @autoclosure () -> Date = Date(),
+        _ plan: (State) throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: Result)
+    ) throws -> Result {
         try withLock {
-            var list = try load()
-            let before = list
-            let result = try change(&list)
-            if list != before { try writeLocked(list, previousIsGood: true) }
-            return result
+            let state = try read()
+            let planned = try plan(state)
+            try commitLocked(planned.changes, what: planned.what, undoes: planned.undoes, on: state, now: now())
+            return planned.result
         }
     }
 
-    /// Puts new tasks on top of their sections, the first one topmost. While the journal extends the snapshot now in
-    /// place (checked by its stamp, so the snapshot was validated when the journal began) this
-    /// appends one line per task and fsyncs: the cost does not grow with the list. Otherwise,
-    /// or once the journal is long, it reads and validates everything, writes a new snapshot
-    /// and starts a new journal.
-    public func add(_ tasks: [TaskItem]) throws {
-        try withLock { try addLocked(tasks) }
-    }
-
-    /// `add` for a caller that already holds the lock.
-    func addLocked(_ tasks: [TaskItem]) throws(StoreError) {
-        removeCrashDebris()
-        if let current = try journal.read(), current.header.snapshot == FileSystem.stamp(of: path),
-            current.tasks.count + tasks.count <= StoreJournal.compactionThreshold,
-            current.header.count + current.tasks.count + tasks.count <= Self.maximumTaskCount
-        {
-            // Each journal line goes on top when read back, so the last one appended ends up
-            // first: append bottom-up to keep `tasks` in the order given.
-            try withFileErrors { () throws(FileSystem.Failure) in try journal.append(tasks.reversed()) }
-            return
+    /// Commits changes made without reading first (their `was` values are taken from the store).
+    @discardableResult
+    public func commit(_ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date()) throws(StoreError) -> Commit {
+        try withLockOrStoreError { () throws(StoreError) in
+            try commitLocked(changes, what: what, undoes: undoes, on: try read(), now: now)
         }
-        var list = try load()
-        for task in tasks.reversed() { list.insertOnTop(task) }
-        try writeLocked(list, previousIsGood: true)
-        // The tasks are saved now, and the journal restarted. The backup becomes a copy of this
-        // validated snapshot: restoring it, with the journal read on top, gives back every task.
-        // Best effort: a full disk here must not report the add as failed.
-        try? FileSystem.writeAtomically(try FileSystem.readAll(path), to: backupPath)
     }
 
-    /// Writes the whole list, replacing whatever is there (tests, benchmarks, `--replace`-like
-    /// uses). Takes the lock.
-    public func save(_ list: TaskList) throws(StoreError) {
+    /// Commits on a state read under the lock: an append of one record, or a compaction that
+    /// holds the changes when the log needs folding.
+    @discardableResult
+    func commitLocked(_ changes: [TaskChange], what: String, undoes: Clock?, on state: State, now: Date) throws(StoreError) -> Commit {
+        let changes = changes.map { change -> TaskChange in
+            // The values a change replaces are the store's, whatever the caller last saw.
+            guard case .set(let id, let fields, _) = change, let task = state.list.task(withID: id) else { return change }
+            return .set(id, fields, was: fields.values(in: task))
+        }
+        guard !changes.isEmpty else { return Commit(clock: state.clock, list: state.list, record: nil) }
+        let clock = Clock.next(after: state.clock, now: now)
+        var list = state.list
+        list.apply(changes, clock: clock)
+        guard list.count <= Self.maximumTaskCount else {
+            throw StoreError(
+                path: path, problem: .unwritable("the list would hold \(list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))
+        }
+        let generation = state.header?.generation ?? Generation.random()
+        let record = LogRecord(generation: generation, clock: clock, what: what, undoes: undoes, changes: changes)
+        let line = ChangeLog.encode(record)
+        if state.needsCompaction || line.count > Self.largeRecord {
+            try compactLocked(list, clock: clock, state: state, history: state.history + [record])
+        } else {
+            try withFileErrors { () throws(FileSystem.Failure) in try log.append(line) }
+        }
+        return Commit(clock: clock, list: list, record: record)
+    }
+
+    /// Adds tasks on top of their sections, the first one topmost. While the snapshot is the one
+    /// the log was started for, only its header is read (and the log): the cost does not grow
+    /// with the list. Otherwise it is an ordinary commit.
+    @discardableResult
+    public func addOnTop(_ tasks: [TaskItem], what: String, now: Date = Date()) throws(StoreError) -> Commit? {
+        try withLockOrStoreError { () throws(StoreError) -> Commit? in
+            if let quick = try quickState() {
+                var keys: [Section: [OrderKey]] = [:]
+                for section in Section.allCases {
+                    let count = tasks.filter { $0.section == section }.count
+                    keys[section] = OrderKey.sequence(count, before: quick.top[section] ?? nil)
+                }
+                var changes: [TaskChange] = []
+                for task in tasks {
+                    var task = task
+                    task.order = keys[task.section]!.removeFirst()
+                    changes.append(.add(task))
+                }
+                guard quick.count + tasks.count <= Self.maximumTaskCount else {
+                    throw StoreError(
+                        path: path,
+                        problem: .unwritable("the list would hold \(quick.count + tasks.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))
+                }
+                let clock = Clock.next(after: quick.clock, now: now)
+                let record = LogRecord(generation: quick.generation, clock: clock, what: what, changes: changes)
+                try withFileErrors { () throws(FileSystem.Failure) in try log.append(ChangeLog.encode(record)) }
+                return nil
+            }
+            let state = try read()
+            var list = state.list
+            let changes = tasks.reversed().map { task -> TaskChange in
+                let change = list.addingOnTop(task)
+                list.apply(change, clock: .zero, force: true)
+                return change
+            }
+            return try commitLocked(changes.reversed(), what: what, undoes: nil, on: state, now: now)
+        }
+    }
+
+    /// What an add needs, read from the snapshot's header and the log alone; nil when they
+    /// cannot be trusted alone (no log for this snapshot, a long or damaged log, a snapshot
+    /// changed since the log began).
+    private func quickState() throws(StoreError) -> (generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey?])? {
+        guard let stamp = FileSystem.stamp(of: path), let contents = try readLog(), let logHeader = contents.header,
+            logHeader.snapshot == stamp, contents.damaged.isEmpty, contents.byteCount < Self.logByteLimit,
+            let header = SnapshotHeaderReader.read(path), header.generation == logHeader.generation
+        else { return nil }
+        var clock = header.clock
+        var count = header.count
+        var top: [Section: OrderKey?] = [.priority: header.top[.priority], .bonus: header.top[.bonus]]
+        var replayed = 0
+        for record in contents.records {
+            clock = max(clock, record.clock)
+            guard record.generation == header.generation else { continue }
+            replayed += 1
+            for change in record.changes {
+                // Any key a record gives is a bound the new top must stay below.
+                switch change {
+                case .add(let task):
+                    count += 1
+                    top[task.section] = lower(top[task.section] ?? nil, task.order)
+                case .delete: count -= 1
+                case .set(_, let fields, _):
+                    if let order = fields.order {
+                        for section in Section.allCases { top[section] = lower(top[section] ?? nil, order) }
+                    }
+                }
+            }
+        }
+        guard replayed < Self.logLimit else { return nil }
+        return (header.generation, clock, count, top)
+    }
+
+    private func lower(_ key: OrderKey?, _ other: OrderKey) -> OrderKey {
+        key.map { min($0, other) } ?? other
+    }
+
+    /// Folds the log into a new snapshot now, if it has anything to fold or needs it.
+    public func compact(now: Date = Date()) throws(StoreError) {
+        try withLockOrStoreError { () throws(StoreError) in
+            let state = try read()
+            guard state.replayed > 0 || state.needsCompaction else { return }
+            try compactLocked(state.list, clock: state.clock, state: state, history: state.history)
+        }
+    }
+
+    /// True when the log is long enough that a writer should fold it (the UI asks after its
+    /// saves, to do it off its input path). Counts lines without parsing them.
+    public func wantsCompaction() -> Bool {
+        guard let bytes = try? FileSystem.readAll(journalPath, limit: Self.maximumFileSize) else { return false }
+        return bytes.count >= Self.logByteLimit || bytes.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }) > Self.logLimit
+    }
+
+    /// Replaces the whole store with `list` (tests, benchmarks, `--import --replace` uses commit).
+    public func save(_ list: TaskList, now: Date = Date()) throws(StoreError) {
+        try withLockOrStoreError { () throws(StoreError) in
+            let state = (try? read()) ?? State(
+                list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [],
+                needsCompaction: true)
+            let clock = Clock.next(after: state.clock, now: now)
+            var stamped = TaskList()
+            stamped.apply(list.all.map { .add($0) }, clock: clock)
+            try compactLocked(stamped, clock: clock, state: state, history: [])
+        }
+    }
+
+    /// Writes `list` as a new snapshot: the backup copy first, then the snapshot itself (the
+    /// commit point), then a new log for it that keeps the last records as history. Damaged log
+    /// lines are moved aside before the log is replaced.
+    private func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord]) throws(StoreError) {
+        let header = SnapshotHeader(generation: .random(), clock: clock, list: list)
+        let bytes = StoreDocument.encode(list, header: header)
+        try withFileErrors { () throws(FileSystem.Failure) in
+            try FileSystem.makeDirectories(FileSystem.folder(of: path))
+            removeCrashDebris()
+            if !state.damaged.isEmpty { try keepAside(state.damaged) }
+            try FileSystem.writeAtomically(bytes, to: backupPath)
+            try FileSystem.writeAtomically(bytes, to: path)
+        }
+        // Committed. A log that fails to start leaves the old one, whose records are of another
+        // generation and so are never replayed on this snapshot: nothing is lost either way.
+        guard let stamp = FileSystem.stamp(of: path) else { return }
+        try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp), history: Array(history.suffix(Self.historyKept)))
+    }
+
+    private func keepAside(_ damaged: [ChangeLog.DamagedLine]) throws(FileSystem.Failure) {
+        let fd = open(damagedPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileSystem.Failure(reason: "cannot keep damaged log lines in \(damagedPath): \(FileSystem.reason())") }
+        defer { close(fd) }
+        for line in damaged {
+            try FileSystem.writeAll(line.bytes + [0x0A], to: fd)
+        }
+        guard fsync(fd) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+    }
+
+    // MARK: Locking
+
+    /// Runs `body` holding the store's lock (creating the folder if needed), waiting at most
+    /// `wait` seconds for another process to let go.
+    public func withLock<T>(wait: TimeInterval = TaskStore.lockWait, _ body: () throws -> T) throws -> T {
+        let lock = try withFileErrors { () throws(FileSystem.Failure) in
+            try FileSystem.makeDirectories(FileSystem.folder(of: path))
+            return try FileLock(path: lockPath, wait: wait)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
+    }
+
+    /// `withLock` with every error as a `StoreError`.
+    func withLockOrStoreError<T>(wait: TimeInterval = TaskStore.lockWait, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         do {
-            try withLock { try writeLocked(list, previousIsGood: (try? load()) != nil) }
+            return try withLock(wait: wait) { () throws -> T in try body() }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -147,66 +436,17 @@ public struct TaskStore: Sendable {
         }
     }
 
-    /// Runs `body` holding the store's exclusive lock (creating the folder if needed).
-    public func withLock<T>(_ body: () throws -> T) throws -> T {
-        let lock = try withFileErrors { () throws(FileSystem.Failure) in
-            try FileSystem.makeDirectories(FileSystem.folder(of: path))
-            return try FileLock(path: lockPath)
-        }
-        defer { withExtendedLifetime(lock) {} }
-        return try body()
-    }
-
-    /// Saves atomically (temp file, fsync, rename, fsync of the folder). Call only while holding
-    /// the lock. `previousIsGood` says the file now in place was read successfully, so it may
-    /// become the backup.
-    public func writeLocked(_ list: TaskList, previousIsGood: Bool) throws(StoreError) {
-        guard list.count <= Self.maximumTaskCount else {
-            throw StoreError(
-                path: path, problem: .unwritable("the list would hold \(list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))
-        }
-        try withFileErrors { () throws(FileSystem.Failure) in
-            try FileSystem.makeDirectories(FileSystem.folder(of: path))
-            removeCrashDebris()
-            if previousIsGood, try FileSystem.kind(of: path) == .file {
-                try keepBackup()
-            }
-            try FileSystem.writeAtomically(StoreDocument.encode(list), to: path)
-        }
-        // The snapshot now holds everything. A new, empty journal for it replaces the old one,
-        // so the next `--add` is an append again. Should that fail, the old journal goes: its
-        // adds are in the snapshot, and kept they would bring back tasks this save deleted.
-        // (Only a crash between the two steps leaves it; see RELIABILITY.md.)
-        guard let snapshot = FileSystem.stamp(of: path),
-            (try? journal.start(StoreJournal.Header(snapshot: snapshot, count: list.count))) != nil
-        else {
-            unlink(journalPath)
-            return
-        }
-    }
-
-    /// Keeps the store as it is now as the backup: a hard link of the snapshot when the
-    /// journal adds nothing to it, else a written copy of the whole list, so that restoring
-    /// the backup never loses the journal's tasks.
-    private func keepBackup() throws(FileSystem.Failure) {
-        guard let pending = try? journal.read(), !pending.tasks.isEmpty, let whole = try? load() else {
-            FileSystem.linkBackup(of: path, to: backupPath)
-            return
-        }
-        try FileSystem.writeAtomically(StoreDocument.encode(whole), to: backupPath)
-    }
-
-    /// Removes temp files that saves killed midway left (of the store, its journal and its
-    /// backup). Only while holding the lock: then no live save owns one of them.
+    /// Removes temp files that saves killed midway left (of the store, its log and its backup).
+    /// Only while holding the lock: then no live save owns one of them.
     private func removeCrashDebris() {
         for file in [path, journalPath, backupPath] { FileSystem.removeStaleTempFiles(besides: file) }
     }
 
-    private func withFileErrors<T>(_ body: () throws(FileSystem.Failure) -> T) throws(StoreError) -> T {
+    func withFileErrors<T>(_ body: () throws(FileSystem.Failure) -> T) throws(StoreError) -> T {
         do {
             return try body()
         } catch {
-            throw StoreError(path: path, problem: .unwritable(error.reason))
+            throw StoreError(path: path, problem: error.busy ? .locked(error.reason) : .unwritable(error.reason))
         }
     }
 }

@@ -63,6 +63,8 @@ public struct AppState: Equatable, Sendable {
     public var message: Message?
     /// Why the last save failed; shown until a save succeeds.
     public var saveError: String?
+    /// True while another process holds the store's lock and a change waits to be saved.
+    public var saveWaiting = false
     public var size: Size
     /// The list's keys (from the config file, or the standard ones).
     public var bindings: KeyBindings

@@ -19,17 +19,41 @@ public enum Event: Equatable, Sendable {
     case resized(Size)
     /// The mouse wheel: negative scrolls up.
     case wheelScrolled(lines: Int)
+    /// The store committed our changes with `clock`, after the `outside` records of other
+    /// processes that we had not seen yet.
+    case saved(Save, clock: Clock, outside: [LogRecord])
+    /// Another process holds the store's lock: the change is kept and saved when it can be.
+    case saveWaiting
     case saveFailed(reason: String)
-    case saveSucceeded
-    /// Another process changed the store; this is the list to show now (our unsaved changes
-    /// already merged in).
-    case tasksChangedOutside(TaskList)
+    /// Other processes committed these records.
+    case changedOutside([LogRecord])
+    /// The store had to be read again in full (another process wrote a new snapshot we could
+    /// not follow): this is the list now, our saved changes included.
+    case reloaded(TaskList)
+}
+
+/// Changes to send to the store as one record.
+public struct Save: Equatable, Sendable {
+    public var changes: [TaskChange]
+    /// What the change log calls them.
+    public var what: String
+    /// The record they take back (an undo).
+    public var undoes: Clock?
+    /// The undo step they make, to stamp with the record's clock.
+    public var stepID: Int?
+
+    public init(_ changes: [TaskChange], what: String, undoes: Clock? = nil, stepID: Int? = nil) {
+        self.changes = changes
+        self.what = what
+        self.undoes = undoes
+        self.stepID = stepID
+    }
 }
 
 /// Work for the run loop: `update` only describes it, so every key can be tested as a value.
 public enum Effect: Equatable, Sendable {
-    /// Write this list to the store now.
-    case save(TaskList)
+    /// Commit these changes to the store now.
+    case save(Save)
     case quit
     /// Give the terminal back to the shell (Ctrl-Z); `fg` resumes.
     case suspend

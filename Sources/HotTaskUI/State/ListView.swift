@@ -6,7 +6,7 @@ import HotTaskCore
 /// With Manual order, completed tasks in place and no filter the mapping is the identity and
 /// no array is built. Otherwise each section keeps the indices it shows, in order: built once
 /// when the sort or filter changes, narrowed when the filter text grows, and updated in place
-/// by each `TaskChange` (binary search, no re-sort), so that moving the selection and drawing
+/// by each `ListEdit` (binary search, no re-sort), so that moving the selection and drawing
 /// a frame stay O(1) per row however long the list is.
 public struct ListView: Equatable, Sendable {
     public private(set) var sort = SortMode.manual
@@ -89,7 +89,7 @@ public struct ListView: Equatable, Sendable {
 
     /// Brings the view up to date after `change` was applied to `list` (which is the list
     /// after the change). O(n) at worst for index shifting; no sorting, no scan of captions.
-    public mutating func apply(_ change: TaskChange, list: TaskList) {
+    public mutating func apply(_ change: ListEdit, list: TaskList) {
         guard sorted != nil || filtered != nil else { return }
         let section = change.section
         let tasks = list.tasks(in: section)

@@ -1,29 +1,41 @@
 import Foundation
 import HotTaskCore
 
-/// The UI's only way to change: `update(&state, event, now:)` edits the state value and returns
-/// what the run loop must do. Pure: no terminal, no file, no clock (the time comes in `now`).
+/// The UI's only way to change: `update(&state, event, now:, newID:)` edits the state value and
+/// returns what the run loop must do. Pure: no terminal, no file, no clock, no randomness (the
+/// time comes in `now`, the id a new task would get in `newID`).
 ///
 /// The keys of each focus are handled in their own files: `UpdateInput`, `UpdateList`,
 /// `UpdateFilter`, `UpdateEditing`; changes to tasks and undo in `UpdateChanges`.
 public enum AppUpdate {
-    public static func update(_ state: inout AppState, _ event: Event, now: Date) -> [Effect] {
+    public static func update(_ state: inout AppState, _ event: Event, now: Date, newID: UUID = UUID()) -> [Effect] {
         var effects: [Effect] = []
         switch event {
         case .keyPressed(let key):
             state.message = nil
-            effects = handleKey(key, &state, now: now)
+            effects = handleKey(key, &state, now: now, newID: newID)
         case .resized(let size):
             state.size = size
         case .wheelScrolled(let lines):
             // The caption being edited must stay under the selection.
             if state.focus != .editing { scrollView(by: lines, &state) }
+        case .saved(let save, let clock, let outside):
+            state.saveError = nil
+            state.saveWaiting = false
+            takeSaved(save, clock: clock, outside: outside, &state)
+        case .saveWaiting:
+            state.saveWaiting = true
         case .saveFailed(let reason):
             state.saveError = reason
-        case .saveSucceeded:
-            state.saveError = nil
-        case .tasksChangedOutside(let tasks):
-            takeOutsideChange(tasks, &state)
+        case .changedOutside(let records):
+            keepingSelection(&state) { state in
+                for record in records { perform(record.changes, clock: record.clock, &state) }
+            }
+        case .reloaded(let tasks):
+            keepingSelection(&state) { state in
+                state.tasks = tasks
+                state.view.setOrder(state.view.sort, completedLast: state.view.completedLast, list: tasks)
+            }
         }
         keepSelectionInView(&state)
         return effects
@@ -31,7 +43,7 @@ public enum AppUpdate {
 
     // MARK: Keys
 
-    private static func handleKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
+    private static func handleKey(_ key: Key, _ state: inout AppState, now: Date, newID: UUID) -> [Effect] {
         switch key {
         case .control("c"), .control("q"): return [.quit]
         case .control("z"): return [.suspend]
@@ -51,7 +63,7 @@ public enum AppUpdate {
             return []
         }
         switch state.focus {
-        case .input: return handleInputKey(key, &state, now: now)
+        case .input: return handleInputKey(key, &state, now: now, newID: newID)
         case .list: return handleListKey(key, &state, now: now)
         case .filter: return handleFilterKey(key, &state)
         case .editing: return handleEditingKey(key, &state, now: now)
@@ -96,27 +108,21 @@ public enum AppUpdate {
         state.selection = min(max(state.selection, 0), last)
     }
 
-    /// Selects the task at `index` of `section` if the view shows it (after a change).
-    /// Shows a list another process changed: the view is rebuilt (sort, filter) and the
-    /// selection stays on the same task wherever it moved. Undo steps address tasks by
-    /// position, which the outside change may have shifted, so the history starts afresh
-    /// rather than risk undoing the wrong task.
-    private static func takeOutsideChange(_ tasks: TaskList, _ state: inout AppState) {
+    /// Runs `change` (outside changes) and keeps the same task selected wherever it moved.
+    /// Undo steps name tasks by id, so they stay valid.
+    static func keepingSelection(_ state: inout AppState, _ change: (inout AppState) -> Void) {
         let selectedID = state.selectedTask?.id
-        state.tasks = tasks
-        state.view.setOrder(state.view.sort, completedLast: state.view.completedLast, list: tasks)
-        if let selectedID, let position = tasks.position(of: selectedID) {
-            let priorityCount = tasks.count(in: .priority)
-            position < priorityCount
-                ? select(index: position, in: .priority, &state)
-                : select(index: position - priorityCount, in: .bonus, &state)
-        }
-        if !state.history.undoSteps.isEmpty || !state.history.redoSteps.isEmpty {
-            state.history = UndoHistory()
-            state.message = Message("The list changed in another program; undo starts afresh", kind: .info)
-        }
+        change(&state)
+        if let selectedID { select(id: selectedID, &state) }
     }
 
+    /// Selects the task with this id if the view shows it.
+    static func select(id: UUID, _ state: inout AppState) {
+        guard let position = state.tasks.position(of: id) else { return }
+        select(index: state.tasks.index(ofPosition: position), in: state.tasks.section(ofPosition: position), &state)
+    }
+
+    /// Selects the task at `index` of `section` if the view shows it (after a change).
     static func select(index: Int, in section: Section, _ state: inout AppState) {
         if let display = state.view.display(ofIndex: index, in: section, of: state.tasks) {
             state.selection = display

@@ -1,24 +1,36 @@
 import Foundation
 import HotTaskCore
 
-/// Changes to tasks. Each is a list of `TaskChange`s: applied to the list and the view
-/// together, recorded for undo, and saved.
+/// Changes to tasks. Each key makes `TaskChange`s by task id: applied to the list and the view
+/// together, recorded for undo, and sent to the store.
 extension AppUpdate {
-    /// Applies changes one by one to the list and then the view (the view's binary search
-    /// reads the list as it is after each change).
-    static func perform(_ changes: [TaskChange], _ state: inout AppState) {
+    /// Applies changes to the list, then follows each row edit in the view (the view's binary
+    /// search reads the list as it is after each edit). `clock` nil: the UI's own change, shown
+    /// at once and stamped by the store when it is saved.
+    static func perform(_ changes: [TaskChange], clock: Clock? = nil, _ state: inout AppState) {
         for change in changes {
-            state.tasks.apply(change)
-            state.view.apply(change, list: state.tasks)
+            let edits = state.tasks.apply(change, clock: clock ?? .zero, force: clock == nil)
+            for edit in edits { state.view.apply(edit, list: state.tasks) }
         }
     }
 
-    /// Performs changes a key asked for, records them as one undo step, and saves.
+    /// Performs changes a key asked for, records them as one undo step, and saves them.
     static func commit(_ changes: [TaskChange], _ description: String, _ state: inout AppState) -> [Effect] {
         guard !changes.isEmpty else { return [] }
         perform(changes, &state)
-        state.history.record(UndoStep(changes, description: description))
-        return [.save(state.tasks)]
+        let stepID = state.history.record(UndoStep(changes, description: description))
+        return [.save(Save(changes, what: description, stepID: stepID))]
+    }
+
+    /// Our changes are in the store with `clock`: they take that stamp, then the records other
+    /// processes committed before them are applied field by field (ours are later, so they keep
+    /// the fields we set; the others' other fields hold).
+    static func takeSaved(_ save: Save, clock: Clock, outside: [LogRecord], _ state: inout AppState) {
+        keepingSelection(&state) { state in
+            perform(save.changes, clock: clock, &state)
+            for record in outside { perform(record.changes, clock: record.clock, &state) }
+        }
+        if let stepID = save.stepID { state.history.stamp(stepID, clock: clock) }
     }
 
     static func quoted(_ task: TaskItem) -> String {
@@ -38,20 +50,20 @@ extension AppUpdate {
         return nil
     }
 
-    static func addTask(_ state: inout AppState, now: Date) -> [Effect] {
+    static func addTask(_ state: inout AppState, now: Date, id: UUID) -> [Effect] {
         guard
             let caption = caption(
                 state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", &state)
         else { return [] }
         let section = state.newTaskSection
-        let task = TaskItem(caption: caption, section: section, createdAt: now)
-        let effects = commit([.inserted(task, at: 0)], "Added \(quoted(task))", &state)
+        let change = state.tasks.addingOnTop(TaskItem(id: id, caption: caption, section: section, createdAt: now))
+        let effects = commit([change], "Added \(quoted(change.task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.
         if let display = state.view.display(ofIndex: 0, in: section, of: state.tasks) {
             state.selection = display
         } else {
-            state.message = Message("Added \(quoted(task)) — the filter hides it")
+            state.message = Message("Added \(quoted(change.task)) — the filter hides it")
         }
         return effects
     }
@@ -69,9 +81,9 @@ extension AppUpdate {
         guard let position = state.selectedPosition else { return [] }
         let task = state.tasks[position]
         let target = task.section.other
-        let changes = state.tasks.moving(from: position, to: target, index: 0, now: now)
+        let change = state.tasks.moving(from: position, to: target, index: 0)
         let description = "Moved \(quoted(task)) to \(target.title)"
-        let effects = commit(changes, description, &state)
+        let effects = commit(change.map { [$0] } ?? [], description, &state)
         select(index: 0, in: target, &state)
         state.message = Message(description + " — u to undo")
         return effects
@@ -103,8 +115,8 @@ extension AppUpdate {
             return []
         }
         let task = state.tasks[position]
-        let changes = state.tasks.moving(from: position, to: target.section, index: target.index, now: now)
-        let effects = commit(changes, "Reordered \(quoted(task))", &state)
+        let change = state.tasks.moving(from: position, to: target.section, index: target.index)
+        let effects = commit(change.map { [$0] } ?? [], "Reordered \(quoted(task))", &state)
         select(index: target.index, in: target.section, &state)
         return effects
     }
@@ -113,7 +125,7 @@ extension AppUpdate {
         guard let position = state.selectedPosition else { return [] }
         let task = state.tasks[position]
         let description = "Deleted \(quoted(task))"
-        let effects = commit([.removed(task, at: state.tasks.index(ofPosition: position))], description, &state)
+        let effects = commit([state.tasks.deleting(at: position)], description, &state)
         state.message = Message(description + " — u to undo")
         return effects
     }
@@ -149,9 +161,7 @@ extension AppUpdate {
             state.message = Message("Nothing to undo", kind: .warning)
             return []
         }
-        replay(step.changes.inverse, &state)
-        state.message = Message("Undone: \(step.description) — ^R to redo")
-        return [.save(state.tasks)]
+        return replay(step.changes.inverse, of: step, undoing: true, &state)
     }
 
     static func redo(_ state: inout AppState) -> [Effect] {
@@ -159,20 +169,55 @@ extension AppUpdate {
             state.message = Message("Nothing to redo", kind: .warning)
             return []
         }
-        replay(step.changes, &state)
-        state.message = Message("Redone: \(step.description) — u to undo")
-        return [.save(state.tasks)]
+        return replay(step.changes, of: step, undoing: false, &state)
     }
 
-    /// Performs undone or redone changes and selects the first task they put in place (the
-    /// top of what an undone "clear completed" restores); the selection stays where it was
-    /// when they only remove.
-    private static func replay(_ changes: [TaskChange], _ state: inout AppState) {
-        perform(changes, &state)
-        let placed = changes.first {
-            if case .removed = $0 { return false }
-            return true
+    /// Performs undone or redone changes by id. A change whose task was changed elsewhere since
+    /// (its fields no longer hold what the step left) is skipped, and the message says so. The
+    /// first task put in place is selected (the top of what an undone "clear completed"
+    /// restores); the selection stays where it was when they only remove.
+    private static func replay(_ changes: [TaskChange], of step: UndoStep, undoing: Bool, _ state: inout AppState) -> [Effect] {
+        var applicable: [TaskChange] = []
+        var changedElsewhere: TaskItem?
+        for change in changes {
+            switch change {
+            case .set(let id, _, let was):
+                guard let task = state.tasks.task(withID: id) else { continue }
+                guard was.hold(in: task) else {
+                    changedElsewhere = changedElsewhere ?? task
+                    continue
+                }
+            case .add(let task):
+                guard state.tasks.task(withID: task.id) == nil else { continue }
+            case .delete(let task):
+                guard state.tasks.task(withID: task.id) != nil else { continue }
+            }
+            applicable.append(change)
         }
-        if let placed { select(index: placed.index, in: placed.section, &state) }
+        let verb = undoing ? "Undone" : "Redone"
+        guard !applicable.isEmpty else {
+            state.message = Message(
+                changedElsewhere.map { "Not \(verb.lowercased()): \(quoted($0)) was changed in another program since" }
+                    ?? "Not \(verb.lowercased()): the tasks are no longer there", kind: .warning)
+            return []
+        }
+        perform(applicable, &state)
+        if let placed = applicable.first(where: { if case .delete = $0 { false } else { true } }) {
+            select(id: placed.id, &state)
+        }
+        let note = changedElsewhere.map { " — \(quoted($0)) was changed elsewhere and kept" } ?? ""
+        state.message = Message("\(verb): \(step.description)" + (undoing ? " — ^R to redo" : " — u to undo") + note)
+        let what = (undoing ? "Undo: " : "Redo: ") + step.description
+        return [.save(Save(applicable, what: what, undoes: undoing ? step.clock : nil, stepID: undoing ? nil : step.id))]
+    }
+}
+
+extension TaskChange {
+    /// The task a change adds, deletes or (for a set) nothing: for messages.
+    var task: TaskItem {
+        switch self {
+        case .add(let task), .delete(let task): task
+        case .set(let id, _, _): TaskItem(id: id, caption: "", createdAt: .distantPast)
+        }
     }
 }

@@ -45,9 +45,9 @@ extension AppUpdate {
         else { return [] }
         state.focus = .list
         let old = state.tasks[position]
-        guard let change = state.tasks.renaming(at: position, to: caption, now: now) else { return [] }
+        guard let change = state.tasks.renaming(at: position, to: caption) else { return [] }
         let effects = commit([change], "Edited \(quoted(old))", &state)
-        select(index: change.index, in: change.section, &state)
+        select(id: old.id, &state)
         if !TaskFilter.matches(caption, state.view.query) {
             state.message = Message("Saved — the filter now hides “\(caption.truncated(toWidth: 40))”")
         }

@@ -3,10 +3,10 @@ import HotTaskCore
 
 extension AppUpdate {
     /// The new-task input: editing keys, Enter adds; arrows scroll the list meanwhile.
-    static func handleInputKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
+    static func handleInputKey(_ key: Key, _ state: inout AppState, now: Date, newID: UUID) -> [Effect] {
         if editLine(key, &state.input) { return [] }
         switch key {
-        case .enter: return addTask(&state, now: now)
+        case .enter: return addTask(&state, now: now, id: newID)
         case .up, .down, .pageUp, .pageDown: moveSelection(key, &state)
         case .tab, .backTab: state.focus = .list
         case .control("f"): openFilter(&state)

@@ -5,16 +5,18 @@ import HotTaskCore
 struct CommandLineActions {
     let store: TaskStore
     var output = StandardOutput()
+    private var warned = false
 
     init(store: TaskStore) {
         self.store = store
     }
 
-    /// Adds, completes, reopens, moves and deletes in one locked read-modify-write. Captions and
-    /// handles are all checked before anything changes; handles name tasks as they were before.
+    /// Adds, edits, completes, reopens, moves and deletes as one record in the change log.
+    /// Captions and handles are all checked before anything changes; handles name tasks as
+    /// they were before.
     mutating func change(
-        adding captions: [String], section: Section, completing: [String], reopening: [String],
-        moving: [String], deleting: [String]
+        adding captions: [String], section: Section, editing: (handle: String, caption: String)? = nil,
+        completing: [String], reopening: [String], moving: [String], deleting: [String]
     ) throws {
         let cleaned = try captions.map { raw in
             do {
@@ -23,14 +25,25 @@ struct CommandLineActions {
                 throw RefusedError(message: "cannot add \(quoted(raw)): \(error)")
             }
         }
-        if completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
-            // Only adds: the journal's fast path, whose cost does not grow with the list.
-            let now = Timestamp.now()
-            try store.add(cleaned.map { TaskItem(caption: $0, section: section, createdAt: now) })
-            cleaned.forEach { output.line("Added to \(section.title): \($0)") }
+        let newCaption = try editing.map { edit in
+            do {
+                return try CaptionRule.clean(edit.caption)
+            } catch {
+                throw RefusedError(message: "--edit \(edit.handle): cannot use \(quoted(edit.caption)): \(error)")
+            }
+        }
+        let now = Timestamp.now()
+        let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now) }
+        let addedLines = cleaned.map { "Added to \(section.title): \($0)" }
+        if editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
+            // Only adds: the cost does not grow with the list.
+            try store.addOnTop(newTasks, what: addedLines.joined(separator: "; "))
+            reportWarnings()
+            addedLines.forEach { output.line($0) }
             return
         }
-        let report = try store.update { list throws -> [String] in
+        let report = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
+            var list = state.list
             func ids(_ handles: [String], for flag: String) throws -> [UUID] {
                 try handles.map { handle in
                     do {
@@ -40,6 +53,7 @@ struct CommandLineActions {
                     }
                 }
             }
+            let toEdit = try editing.map { try ids([$0.handle], for: "--edit")[0] }
             let toComplete = try ids(completing, for: "--done")
             let toReopen = try ids(reopening, for: "--undone")
             let toMove = try ids(moving, for: "--move")
@@ -47,35 +61,98 @@ struct CommandLineActions {
             if let both = Set(toComplete).intersection(toReopen).first, let task = list.task(withID: both) {
                 throw RefusedError(message: "\(quoted(task.caption)) is given to both --done and --undone")
             }
-            let now = Timestamp.now()
+            var changes: [TaskChange] = []
             var lines: [String] = []
-            for caption in cleaned.reversed() {
-                list.insertOnTop(TaskItem(caption: caption, section: section, createdAt: now))
+            // Each change is made on the list as the ones before it left it.
+            func make(_ change: TaskChange?) {
+                guard let change else { return }
+                list.apply(change, clock: .zero, force: true)
+                changes.append(change)
             }
-            lines += cleaned.map { "Added to \(section.title): \($0)" }
-            for id in toComplete {
-                guard let position = list.position(of: id) else { continue }
-                let changed = list.setCompleted(true, at: position, now: now)
-                lines.append("\(changed ? "Completed" : "Already completed"): \(list[position].caption)")
+            for task in newTasks.reversed() { make(list.addingOnTop(task)) }
+            lines += addedLines
+            if let toEdit, let newCaption, let position = list.position(of: toEdit) {
+                let old = list[position].caption
+                let change = list.renaming(at: position, to: newCaption)
+                make(change)
+                lines.append(change == nil ? "Already so: \(newCaption)" : "Edited: \(old) → \(newCaption)")
             }
-            for id in toReopen {
-                guard let position = list.position(of: id) else { continue }
-                let changed = list.setCompleted(false, at: position, now: now)
-                lines.append("\(changed ? "Reopened" : "Already open"): \(list[position].caption)")
+            for (ids, completed) in [(toComplete, true), (toReopen, false)] {
+                for id in ids {
+                    guard let position = list.position(of: id) else { continue }
+                    let change = list.completing(completed, at: position, now: now)
+                    make(change)
+                    let verb = completed ? (change == nil ? "Already completed" : "Completed") : (change == nil ? "Already open" : "Reopened")
+                    lines.append("\(verb): \(list[position].caption)")
+                }
             }
             for id in toMove {
                 guard let position = list.position(of: id) else { continue }
-                let newPosition = list.moveToOtherSection(at: position, now: now)
-                let task = list[newPosition]
-                lines.append("Moved to \(task.section.title): \(task.caption)")
+                let target = list[position].section.other
+                make(list.moving(from: position, to: target, index: 0))
+                lines.append("Moved to \(target.title): \(list[position].caption)")
             }
             var deleted = Set<UUID>()
             for id in toDelete where deleted.insert(id).inserted {
                 guard let position = list.position(of: id) else { continue }
-                lines.append("Deleted: \(list.remove(at: position).caption)")
+                lines.append("Deleted: \(list[position].caption)")
+                make(list.deleting(at: position))
             }
-            return lines
+            return (changes, lines.joined(separator: "; "), nil, lines)
         }
+        reportWarnings()
+        report.forEach { output.line($0) }
+    }
+
+    /// `--undo`: takes back the last change in the log that is not an undo or undone already,
+    /// whoever made it. A field changed again since is left as it is, and said so.
+    mutating func undoLastChange() throws {
+        let report = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
+            var undone = Set<Clock>()
+            var target: LogRecord?
+            for record in state.history.reversed() {
+                if let undoes = record.undoes {
+                    undone.insert(undoes)
+                    continue
+                }
+                if undone.contains(record.clock) { continue }
+                target = record
+                break
+            }
+            guard let target else {
+                throw RefusedError(message: "nothing to undo: the change log holds no change that can be taken back")
+            }
+            var list = state.list
+            var changes: [TaskChange] = []
+            var notes: [String] = []
+            for change in target.changes.inverse {
+                switch change {
+                case .set(let id, let fields, let was):
+                    guard let task = list.task(withID: id) else {
+                        notes.append("a task it changed is deleted now; left deleted")
+                        continue
+                    }
+                    guard was.hold(in: task) else {
+                        notes.append("\(quoted(task.caption)) was changed again since; left as it is")
+                        continue
+                    }
+                    changes.append(.set(id, fields, was: was))
+                case .delete(let task):
+                    guard list.task(withID: task.id) != nil else { continue }
+                    changes.append(.delete(task))
+                case .add(let task):
+                    guard list.task(withID: task.id) == nil else {
+                        notes.append("\(quoted(task.caption)) is there already")
+                        continue
+                    }
+                    changes.append(.add(task))
+                }
+                if let last = changes.last { list.apply(last, clock: .zero, force: true) }
+            }
+            let lines = ["Undone: \(target.what)"] + notes.map { "  (\($0))" }
+            return (changes, "Undo: \(target.what)", target.clock, lines)
+        }
+        reportWarnings()
         report.forEach { output.line($0) }
     }
 
@@ -92,28 +169,33 @@ struct CommandLineActions {
             throw RefusedError(
                 message: "cannot import \(source): it holds \(batch.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
-        if replacing {
-            let replaced = try store.update { list -> Int in
-                defer { list = TaskList(batch.tasks) }
-                return list.count
+        let line = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: String) in
+            if replacing {
+                let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
+                return (state.list.replacing(with: batch.tasks), line, nil, line)
             }
-            output.line(
-                "Replaced \(replaced) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))")
-        } else {
-            let counts = try store.update { list in
-                let counts = list.merge(batch)
-                guard list.count <= TaskStore.maximumTaskCount else {
-                    throw RefusedError(
-                        message: "cannot import \(source): the list would hold \(list.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
-                }
-                return counts
+            let (changes, counts) = state.list.importing(batch)
+            let added = changes.filter(\.isAdd).count
+            guard state.list.count + added <= TaskStore.maximumTaskCount else {
+                throw RefusedError(
+                    message: "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
             }
-            output.line("Imported from \(source): \(counts)")
+            let line = "Imported from \(source): \(counts)"
+            return (changes, line, nil, line)
         }
+        reportWarnings()
+        output.line(line)
+    }
+
+    /// Says on stderr which log lines a read had to skip (once per command).
+    private mutating func reportWarnings() {
+        guard !warned, let state = try? store.read() else { return }
+        warned = true
+        for warning in state.warnings { HotTaskCommand.fail("warning: \(warning)") }
     }
 
     mutating func printList(asJSON: Bool) throws {
-        let list = try store.load()
+        let list = try read()
         if asJSON {
             output.bytes(StoreDocument.encode(list))
         } else {
@@ -124,7 +206,7 @@ struct CommandLineActions {
     }
 
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
-        let list = try store.load()
+        let list = try read()
         if path == "-" {
             output.bytes(format == .todotxt ? Array(TodoTxtFormat.text(for: list).utf8) : StoreDocument.encode(list))
         } else {
@@ -139,6 +221,16 @@ struct CommandLineActions {
             }
             FileHandle.standardError.write(Data("Exported \(list.count) tasks to \(path)\n".utf8))
         }
+    }
+
+    /// The list as one committed state (no lock needed), with any warnings said once.
+    private mutating func read() throws -> TaskList {
+        let state = try store.read()
+        if !warned {
+            warned = true
+            for warning in state.warnings { HotTaskCommand.fail("warning: \(warning)") }
+        }
+        return state.list
     }
 
     private func readInput(_ path: String) throws -> [UInt8] {

@@ -18,6 +18,8 @@ struct HotTaskCommand: ParsableCommand {
               hottask --add "Read a book" --bonus
               hottask --list
               hottask --done 2 --move 1
+              hottask --edit 3 "Call mum about Sunday"
+              hottask --undo
               hottask --export backup.json
               hottask --export todo.txt --export-format todotxt
               hottask --import todo.txt
@@ -71,6 +73,14 @@ struct HotTaskCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Delete a task (repeatable).", valueName: "n|id"))
     var delete: [String] = []
 
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp("Give a task a new caption: --edit 3 \"New caption\".", valueName: "n|id> <text"))
+    var edit: [String] = []
+
+    @Flag(name: .long, help: "Take back the last change in the change log, whoever made it, and say what it was.")
+    var undo = false
+
     @Option(name: .long, help: ArgumentHelp("Move a task to the other section (repeatable).", valueName: "n|id"))
     var move: [String] = []
 
@@ -93,11 +103,11 @@ struct HotTaskCommand: ParsableCommand {
     var replace = false
 
     var changesTasks: Bool {
-        !add.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
+        !add.isEmpty || !edit.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
     }
 
     var opensUI: Bool {
-        !changesTasks && !list && export == nil && importPath == nil
+        !changesTasks && !undo && !list && export == nil && importPath == nil
     }
 
     func validate() throws {
@@ -112,8 +122,14 @@ struct HotTaskCommand: ParsableCommand {
         if exportFormat != .hottask && export == nil { throw ValidationError("--export-format goes with --export.") }
         if json && !list { throw ValidationError("--json goes with --list.") }
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
+        if !edit.isEmpty && edit.count != 2 {
+            throw ValidationError("--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
+        }
         if importPath != nil && changesTasks {
-            throw ValidationError("--import cannot be combined with --add, --done, --undone, --delete or --move.")
+            throw ValidationError("--import cannot be combined with --add, --edit, --done, --undone, --delete or --move.")
+        }
+        if undo && (changesTasks || importPath != nil) {
+            throw ValidationError("--undo cannot be combined with other changes: it takes back the last one.")
         }
         if importPath == "-" && export == "-" {
             throw ValidationError("--import - and --export - cannot both use the terminal streams.")
@@ -135,9 +151,11 @@ struct HotTaskCommand: ParsableCommand {
             if let configProblem { Self.fail("warning: \(configProblem)") }
             var commands = CommandLineActions(store: store)
             if let importPath { try commands.importTasks(from: importPath, replacing: replace) }
+            if undo { try commands.undoLastChange() }
             if changesTasks {
                 try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
+                    editing: edit.count == 2 ? (edit[0], edit[1]) : nil,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
             }
@@ -146,8 +164,8 @@ struct HotTaskCommand: ParsableCommand {
         } catch let error as StoreError {
             Self.fail(error.description)
             switch error.problem {
-            case .unreadable, .invalid: throw ExitStatus.storeUnreadable
-            case .unwritable: throw ExitStatus.storeUnwritable
+            case .unreadable, .invalid, .missing: throw ExitStatus.storeUnreadable
+            case .unwritable, .locked: throw ExitStatus.storeUnwritable
             }
         } catch let error as RefusedError {
             Self.fail(error.message)

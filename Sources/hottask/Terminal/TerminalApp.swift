@@ -4,7 +4,7 @@ import HotTaskUI
 
 /// The terminal UI's run loop: read an event, update the state, perform the effects, draw.
 enum TerminalApp {
-    /// How often the store file is checked for changes made by other processes.
+    /// How often the store is checked for changes made by other processes.
     static let outsideChangeInterval: TimeInterval = 0.5
 
     /// `configWarning` (a config file that could not be used) is shown in the footer at start.
@@ -24,16 +24,19 @@ enum TerminalApp {
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
         var lastOutsideCheck = Date()
+        var saves = SaveQueue(session: session)
+        let compaction = BackgroundCompaction(store: store)
 
         running: while Signals.received == 0 {
             var pending: [Event] = []
             let key = curses.nextEvent()
-            // Between keys (the read wakes every 250 ms) look for changes from other processes.
-            // An outside change is shown before the key is handled: the session has already
-            // taken it as its base, so the key's change must be made on top of it.
-            if Date().timeIntervalSince(lastOutsideCheck) >= outsideChangeInterval {
+            // Between keys (the read wakes every 250 ms): changes that waited for the lock, then
+            // changes from other processes. Both are shown before the key is handled, so that
+            // the key acts on the list as it is.
+            pending += saves.flush()
+            if saves.isEmpty, Date().timeIntervalSince(lastOutsideCheck) >= outsideChangeInterval {
                 lastOutsideCheck = Date()
-                if let event = outsideChange(session, state.tasks) { pending.append(event) }
+                if let event = outsideChange(session) { pending.append(event) }
             }
             if let key { pending.append(key) }
             guard !pending.isEmpty else { continue }
@@ -42,8 +45,9 @@ enum TerminalApp {
                 let effects = AppUpdate.update(&state, pending.removeFirst(), now: Timestamp.now())
                 for effect in effects {
                     switch effect {
-                    case .save(let list):
-                        pending += save(list, session)
+                    case .save(let save):
+                        saves.append(save)
+                        pending += saves.flush()
                     case .quit:
                         break running
                     case .suspend:
@@ -56,37 +60,120 @@ enum TerminalApp {
                     }
                 }
             }
+            // A long log is folded into a new snapshot on another thread: no key waits for it.
+            if saves.isEmpty { compaction.startIfNeeded() }
             curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
         }
-        // Leaving with a change that could not be saved: one more try, else say so (once the
+        // Leaving with changes not saved yet: wait for the lock a while, else say so (once the
         // terminal is restored, by the defer above) and exit non-zero; never a silent exit 0.
-        if let earlier = state.saveError, case .saveFailed(let reason)? = save(state.tasks, session).first {
-            throw UnsavedOnExit(message: "quit with changes that could not be saved: \(reason) (first: \(earlier))")
+        let deadline = Date().addingTimeInterval(TaskStore.lockWait)
+        while !saves.isEmpty, Date() < deadline {
+            _ = saves.flush()
+            if !saves.isEmpty { usleep(50_000) }
+        }
+        compaction.wait()
+        if let reason = saves.lastFailure ?? (saves.isEmpty ? nil : "another process held the store's lock") {
+            throw UnsavedOnExit(message: "quit with \(saves.count) change(s) that could not be saved: \(reason)")
         }
     }
 
-    /// Saves at once; the outcome goes back into the state as events. A save that merged in
-    /// changes from another process also shows them.
-    private static func save(_ list: TaskList, _ session: StoreSession) -> [Event] {
+    private static func outsideChange(_ session: StoreSession) -> Event? {
         do {
-            let stored = try session.save(list)
-            return stored == list ? [.saveSucceeded] : [.saveSucceeded, .tasksChangedOutside(stored)]
-        } catch {
-            return [.saveFailed(reason: reason(error))]
-        }
-    }
-
-    private static func outsideChange(_ session: StoreSession, _ tasks: TaskList) -> Event? {
-        guard session.fileChangedOutside else { return nil }
-        do {
-            return try session.refresh(tasks).map { .tasksChangedOutside($0) }
+            switch try session.poll() {
+            case nil: return nil
+            case .records(let records)?: return .changedOutside(records)
+            case .reloaded(let list)?: return .reloaded(list)
+            }
         } catch {
             return .saveFailed(reason: reason(error))
         }
     }
 
-    private static func reason(_ error: StoreError) -> String {
-        if case .unwritable(let reason) = error.problem { return reason }
-        return error.description
+    static func reason(_ error: StoreError) -> String {
+        switch error.problem {
+        case .unwritable(let reason), .locked(let reason): reason
+        default: error.description
+        }
+    }
+}
+
+/// The UI's changes on their way to the store, oldest first. A change stays here until the
+/// store has committed it: while another process holds the lock, or a save fails, it is kept
+/// (and shown) and tried again.
+struct SaveQueue {
+    let session: StoreSession
+    private var queue: [Save] = []
+    private(set) var lastFailure: String?
+
+    init(session: StoreSession) {
+        self.session = session
+    }
+
+    var isEmpty: Bool { queue.isEmpty }
+    var count: Int { queue.count }
+
+    mutating func append(_ save: Save) {
+        queue.append(save)
+    }
+
+    /// Saves what it can, in order; returns what happened, as events for `update`.
+    mutating func flush() -> [Event] {
+        var events: [Event] = []
+        while let save = queue.first {
+            do {
+                switch try session.save(save.changes, what: save.what, undoes: save.undoes) {
+                case .committed(let clock, let outside):
+                    events.append(.saved(save, clock: clock, outside: outside))
+                case .reloaded(let list, let clock):
+                    events += [.reloaded(list), .saved(save, clock: clock, outside: [])]
+                case .busy:
+                    events.append(.saveWaiting)
+                    return events
+                }
+                queue.removeFirst()
+                lastFailure = nil
+            } catch {
+                lastFailure = TerminalApp.reason(error)
+                events.append(.saveFailed(reason: TerminalApp.reason(error)))
+                return events
+            }
+        }
+        return events
+    }
+}
+
+/// Folds a long change log into a new snapshot on a thread of its own, one run at a time.
+final class BackgroundCompaction: @unchecked Sendable {
+    private let store: TaskStore
+    private let lock = NSLock()
+    private var running = false
+
+    init(store: TaskStore) {
+        self.store = store
+    }
+
+    func startIfNeeded() {
+        guard store.wantsCompaction() else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !running else { return }
+        running = true
+        Thread.detachNewThread { [self] in
+            try? store.compact()
+            lock.lock()
+            running = false
+            lock.unlock()
+        }
+    }
+
+    /// Waits for a run under way to finish (on quit: the process must not end mid-write).
+    func wait() {
+        while true {
+            lock.lock()
+            let busy = running
+            lock.unlock()
+            guard busy else { return }
+            usleep(10_000)
+        }
     }
 }

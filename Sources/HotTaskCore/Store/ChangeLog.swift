@@ -1,0 +1,358 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One committed change: what one command or one key did, stamped and named by the snapshot
+/// it follows.
+public struct LogRecord: Equatable, Sendable {
+    /// The snapshot this record extends; it is replayed only on that snapshot.
+    public var generation: Generation
+    public var clock: Clock
+    /// What a person would call it: "Completed “Buy milk”".
+    public var what: String
+    /// The record this one takes back (an undo), if any.
+    public var undoes: Clock?
+    public var changes: [TaskChange]
+
+    public init(generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange]) {
+        self.generation = generation
+        self.clock = clock
+        self.what = what
+        self.undoes = undoes
+        self.changes = changes
+    }
+}
+
+/// The change log beside the snapshot (`tasks.json.journal`): the store's one commit point for
+/// everything but compaction.
+///
+/// JSON Lines. The first line names the snapshot the log was started for:
+///
+///     {"log": 2, "generation": "9f3a1c2e5b7d4e60", "snapshot": "2049:1234:2987234:1795255200.123456789"}
+///
+/// and each further line is one record, ending in a checksum of everything before it:
+///
+///     {"g": "9f3a…", "clock": "1795255200123.0", "what": "Completed “Buy milk”", "changes": [...], "sum": "…"}
+///
+/// A record is committed once its line is complete and fsynced. A last line without its newline
+/// is an append a crash cut short (never acknowledged): readers ignore it and the next append
+/// cuts it off. A line whose checksum or content is wrong is skipped with a warning and moved to
+/// `tasks.json.journal.damaged` by the next writer. Records of another generation are never
+/// replayed; compaction keeps the last of them only so that `--undo` can still take them back.
+struct ChangeLog {
+    let path: String
+
+    struct Header: Equatable {
+        var generation: Generation
+        /// The snapshot file as it was when the log began: while it is unchanged, commands that
+        /// only add can trust the snapshot's header without reading its tasks.
+        var snapshot: FileStamp
+    }
+
+    struct DamagedLine: Equatable {
+        var line: Int
+        var reason: String
+        var bytes: [UInt8]
+    }
+
+    struct Contents {
+        var header: Header?
+        /// Adds from a version 1 journal (before the change log), replayed by id on top.
+        var legacyAdds: [TaskItem] = []
+        /// Every readable record, in file order, whatever its generation.
+        var records: [LogRecord] = []
+        var damaged: [DamagedLine] = []
+        /// Complete lines, header included.
+        var lineCount = 0
+        var byteCount = 0
+        /// The file as it was read.
+        var stamp: FileStamp?
+    }
+
+    // MARK: Reading
+
+    /// The log, or nil when there is none. Never throws for damaged content: only when the file
+    /// cannot be read at all, or is not a file.
+    func read() throws(StoreError) -> Contents? {
+        let file: (bytes: [UInt8], stamp: FileStamp?)
+        do throws(FileSystem.Failure) {
+            switch try FileSystem.kind(of: path) {
+            case .missing: return nil
+            case .file: file = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize)
+            case .directory, .other: throw FileSystem.Failure(reason: "it is not a regular file")
+            }
+        } catch {
+            throw StoreError(path: path, problem: .unreadable(error.reason))
+        }
+        var contents = Contents()
+        contents.stamp = file.stamp
+        contents.byteCount = file.bytes.count
+        var lineNumber = 0
+        var start = 0
+        var legacy = false
+        let bytes = file.bytes
+        while let end = bytes[start...].firstIndex(of: 0x0A) {
+            lineNumber += 1
+            let line = Array(bytes[start..<end])
+            start = end + 1
+            if lineNumber == 1 {
+                switch Self.header(line) {
+                case .header(let header): contents.header = header
+                case .legacy: legacy = true
+                case .damaged(let reason): contents.damaged.append(DamagedLine(line: 1, reason: reason, bytes: line))
+                }
+                continue
+            }
+            if legacy {
+                if let task = Self.legacyAdd(line) {
+                    contents.legacyAdds.append(task)
+                } else {
+                    contents.damaged.append(DamagedLine(line: lineNumber, reason: "not an add of the old journal", bytes: line))
+                }
+                continue
+            }
+            switch Self.decodeRecord(line) {
+            case .success(let record): contents.records.append(record)
+            case .failure(let problem):
+                contents.damaged.append(DamagedLine(line: lineNumber, reason: problem.reason, bytes: line))
+            }
+        }
+        contents.lineCount = lineNumber
+        return contents
+    }
+
+    private enum HeaderLine {
+        case header(Header)
+        case legacy
+        case damaged(String)
+    }
+
+    private static func header(_ line: [UInt8]) -> HeaderLine {
+        guard case .object(let object)? = try? JSONParser.parse(line) else { return .damaged("the first line is not a log header") }
+        if object["journal"] != nil, object["log"] == nil { return .legacy }
+        guard case .number(2)? = object["log"], case .string(let generationText)? = object["generation"],
+            let generation = Generation(generationText), case .string(let stampText)? = object["snapshot"],
+            let stamp = FileStamp(stampText)
+        else { return .damaged("the first line is not a log header of version 2") }
+        return .header(Header(generation: generation, snapshot: stamp))
+    }
+
+    private static func legacyAdd(_ line: [UInt8]) -> TaskItem? {
+        guard case .object(let object)? = try? JSONParser.parse(line), case .string("add")? = object["op"],
+            let task = object["task"], let (decoded, _) = try? StoreDocument.decodeTask(task, number: 1)
+        else { return nil }
+        return decoded
+    }
+
+    struct LineProblem: Error {
+        let reason: String
+    }
+
+    /// The suffix every record line ends with: `, "sum": "<16 hex digits>"}`.
+    private static let sumPrefix = Array(#", "sum": ""#.utf8)
+    private static let sumLength = sumPrefix.count + 16 + 2
+
+    static func decodeRecord(_ line: [UInt8]) -> Result<LogRecord, LineProblem> {
+        guard line.count > sumLength,
+            Array(line[(line.count - sumLength)..<(line.count - sumLength + sumPrefix.count)]) == sumPrefix,
+            line[line.count - 2] == UInt8(ascii: "\""), line[line.count - 1] == UInt8(ascii: "}")
+        else { return .failure(LineProblem(reason: "the line has no checksum (cut short?)")) }
+        let body = line[0..<(line.count - sumLength)]
+        let sum = String(decoding: line[(line.count - 18)..<(line.count - 2)], as: UTF8.self)
+        guard sum == checksum(body) else {
+            return .failure(LineProblem(reason: "its checksum does not match its content"))
+        }
+        do {
+            return .success(try record(from: JSONParser.parse(line)))
+        } catch let problem as LineProblem {
+            return .failure(problem)
+        } catch {
+            return .failure(LineProblem(reason: "\(error)"))
+        }
+    }
+
+    private static func record(from value: JSONValue) throws -> LogRecord {
+        let fields = try FieldReader(value, what: "the record")
+        guard let generation = Generation(try fields.string("g")) else { throw LineProblem(reason: "\"g\" is not a generation") }
+        guard let clock = Clock(try fields.string("clock")) else { throw LineProblem(reason: "\"clock\" is not a clock") }
+        var undoes: Clock?
+        if let text = try fields.optionalString("undoes") {
+            guard let clock = Clock(text) else { throw LineProblem(reason: "\"undoes\" is not a clock") }
+            undoes = clock
+        }
+        guard case .array(let items)? = fields.object["changes"] else { throw LineProblem(reason: "\"changes\" is missing") }
+        var changes: [TaskChange] = []
+        for (offset, item) in items.enumerated() {
+            let change = try FieldReader(item, what: "change \(offset + 1)")
+            switch try change.string("op") {
+            case "add", "delete":
+                guard let taskValue = change.object["task"] else { throw change.problem("the task is missing") }
+                let (task, hasOrder) = try StoreDocument.decodeTask(taskValue, number: offset + 1)
+                guard hasOrder else { throw change.problem("the task has no order key") }
+                changes.append(try change.string("op") == "add" ? .add(task) : .delete(task))
+            case "set":
+                guard let id = UUID(uuidString: try change.string("id")), let set = change.object["set"],
+                    let was = change.object["was"]
+                else { throw change.problem("a set needs an id, \"set\" and \"was\"") }
+                changes.append(.set(id, try fieldsValue(set), was: try fieldsValue(was)))
+            case let other:
+                throw change.problem("unknown op \"\(other)\"")
+            }
+        }
+        return LogRecord(generation: generation, clock: clock, what: try fields.string("what"), undoes: undoes, changes: changes)
+    }
+
+    private static func fieldsValue(_ value: JSONValue) throws -> TaskFields {
+        let reader = try FieldReader(value, what: "the fields")
+        var fields = TaskFields()
+        if reader.object["caption"] != nil { fields.caption = try reader.caption("caption") }
+        if let section = try reader.optionalString("section") {
+            guard let parsed = Section(rawValue: section) else { throw reader.problem("unknown section \"\(section)\"") }
+            fields.section = parsed
+        }
+        if reader.object["completed"] != nil {
+            fields.completed = try reader.bool("completed")
+            fields.completedAt = try reader.optionalDate("completedAt")
+        }
+        if let order = try reader.optionalString("order") {
+            guard let key = OrderKey(order) else { throw reader.problem("\"order\" is not an order key") }
+            fields.order = key
+        }
+        return fields
+    }
+
+    // MARK: Encoding
+
+    /// A record as one line: compact JSON, its checksum, a newline.
+    static func encode(_ record: LogRecord) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.compact = true
+        writer.raw(#"{"g": "#)
+        writer.string(record.generation.text)
+        writer.raw(#", "clock": "#)
+        writer.string(record.clock.description)
+        writer.raw(#", "what": "#)
+        writer.string(record.what)
+        if let undoes = record.undoes {
+            writer.raw(#", "undoes": "#)
+            writer.string(undoes.description)
+        }
+        writer.raw(#", "changes": ["#)
+        for (offset, change) in record.changes.enumerated() {
+            if offset > 0 { writer.raw(", ") }
+            switch change {
+            case .add(let task), .delete(let task):
+                writer.raw(#"{"op": ""#)
+                writer.raw(change.isAdd ? "add" : "delete")
+                writer.raw(#"", "task": "#)
+                StoreDocument.write(task, to: &writer, compact: true)
+                writer.compact = true
+                writer.raw("}")
+            case .set(let id, let fields, let was):
+                writer.raw(#"{"op": "set", "id": "#)
+                writer.uuid(id)
+                writer.raw(#", "set": "#)
+                write(fields, to: &writer)
+                writer.raw(#", "was": "#)
+                write(was, to: &writer)
+                writer.raw("}")
+            }
+        }
+        writer.raw("]")
+        var bytes = writer.bytes
+        let sum = checksum(bytes[...])
+        bytes += sumPrefix + Array(sum.utf8) + Array("\"}\n".utf8)
+        return bytes
+    }
+
+    private static func write(_ fields: TaskFields, to writer: inout JSONWriter) {
+        var parts: [(String, (inout JSONWriter) -> Void)] = []
+        if let caption = fields.caption { parts.append(("caption", { $0.string(caption) })) }
+        if let section = fields.section { parts.append(("section", { $0.string(section.rawValue) })) }
+        if let completed = fields.completed {
+            parts.append(("completed", { $0.raw(completed ? "true" : "false") }))
+            parts.append(("completedAt", { writer in fields.completedAt.map { writer.date($0) } ?? writer.raw("null") }))
+        }
+        if let order = fields.order { parts.append(("order", { $0.string(order.text) })) }
+        writer.raw("{")
+        for (offset, part) in parts.enumerated() {
+            if offset > 0 { writer.raw(", ") }
+            writer.string(part.0)
+            writer.raw(": ")
+            part.1(&writer)
+        }
+        writer.raw("}")
+    }
+
+    static func headerLine(_ header: Header) -> [UInt8] {
+        Array(#"{"log": 2, "generation": "\#(header.generation.text)", "snapshot": "\#(header.snapshot.text)"}"#.utf8) + [0x0A]
+    }
+
+    /// FNV-1a, 64 bits, as 16 hex digits: enough to tell a damaged or torn line from a whole one.
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    // MARK: Writing (with the store's lock held)
+
+    /// Appends one record and fsyncs: the commit. A torn last line is cut off first; a failure
+    /// takes back what was written, so that a change reported as failed is not in the log.
+    func append(_ line: [UInt8]) throws(FileSystem.Failure) {
+        let fd = open(path, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+        defer { close(fd) }
+        try cutTornTail(fd)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+        do throws(FileSystem.Failure) {
+            try FileSystem.writeAll(line, to: fd)
+            guard fsync(fd) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+        } catch {
+            ftruncate(fd, info.st_size)
+            throw error
+        }
+    }
+
+    private func cutTornTail(_ fd: Int32) throws(FileSystem.Failure) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0 else { return }
+        var last: UInt8 = 0
+        guard pread(fd, &last, 1, info.st_size - 1) == 1, last != 0x0A else { return }
+        let bytes = try FileSystem.readAll(path, limit: TaskStore.maximumFileSize)
+        let keep = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        guard ftruncate(fd, off_t(keep)) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+    }
+
+    /// Starts the log for a new snapshot, keeping `history` (older records, for `--undo`).
+    func start(_ header: Header, history: [LogRecord]) throws(FileSystem.Failure) {
+        var bytes = Self.headerLine(header)
+        for record in history { bytes += Self.encode(record) }
+        try FileSystem.writeAtomically(bytes, to: path)
+    }
+}
+
+extension FileStamp {
+    /// `device:inode:size:seconds.nanoseconds`, as the log header keeps it.
+    var text: String { "\(device):\(inode):\(size):\(modifiedSeconds).\(modifiedNanoseconds)" }
+
+    /// Reads `text` back; nil for anything else (every number range-checked, never a trap).
+    init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 4, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), let size = Int64(parts[2]),
+            size >= 0
+        else { return nil }
+        let time = parts[3].split(separator: ".", omittingEmptySubsequences: false)
+        guard time.count == 2, let seconds = Int64(time[0]), let nanoseconds = Int64(time[1]), nanoseconds >= 0,
+            nanoseconds < 1_000_000_000
+        else { return nil }
+        self.init(device: device, inode: inode, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads only a snapshot's header: the keys before `"tasks"`, which the store writes first.
+/// A command that only adds needs nothing else, so its cost does not grow with the list.
+enum SnapshotHeaderReader {
+    /// The header, or nil when the file's start is not a version 2 header as HotTask writes it
+    /// (the caller then reads the whole file, which finds any problem).
+    static func read(_ path: String) -> SnapshotHeader? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let bytes = Array(buffer[0..<count])
+        let marker = Array(#""tasks": ["#.utf8)
+        guard let start = bytes.firstRange(of: marker)?.lowerBound else { return nil }
+        // The header's keys, closed as a document of their own.
+        let prefix = Array(bytes[0..<start]) + Array(#""tasks": []}"#.utf8)
+        guard case .object(let object)? = try? JSONParser.parse(prefix), case .number(2)? = object["version"],
+            case .string(let generationText)? = object["generation"], let generation = Generation(generationText),
+            case .string(let clockText)? = object["clock"], let clock = Clock(clockText),
+            case .number(let countValue)? = object["count"], countValue >= 0,
+            countValue <= Double(TaskStore.maximumTaskCount), countValue == countValue.rounded(),
+            case .object(let topObject)? = object["top"]
+        else { return nil }
+        var top: [Section: OrderKey] = [:]
+        for section in Section.allCases {
+            switch topObject[section.rawValue] {
+            case .null?: break
+            case .string(let text)?:
+                guard let key = OrderKey(text) else { return nil }
+                top[section] = key
+            default: return nil
+            }
+        }
+        return SnapshotHeader(generation: generation, clock: clock, count: Int(countValue), top: top)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A hybrid logical clock reading: wall-clock milliseconds and a counter.
+///
+/// Every change is stamped with one. A new stamp is the later of the wall clock and the last
+/// stamp seen, plus one, so stamps only move forward even when the wall clock jumps back or
+/// another process's clock runs ahead; a task imported with a 2030 date does not freeze it.
+/// Written as `"<milliseconds>.<counter>"`, which compares as the pair.
+public struct Clock: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var milliseconds: Int64
+    public var counter: Int32
+
+    public init(milliseconds: Int64, counter: Int32 = 0) {
+        self.milliseconds = milliseconds
+        self.counter = counter
+    }
+
+    /// Earlier than any stamp a change gets (the clock of fields nobody has changed yet).
+    public static let zero = Clock(milliseconds: 0)
+
+    /// The latest wall-clock time a stamp may claim (9999-12-31): anything later read from a file
+    /// is refused rather than allowed to push every later stamp past it.
+    public static let latestMilliseconds: Int64 = 253_402_300_799_999
+
+    /// The stamp for a change made now, after `last` (the latest stamp in the store).
+    public static func next(after last: Clock, now: Date) -> Clock {
+        let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        if wall > last.milliseconds { return Clock(milliseconds: wall) }
+        // The counter is wide enough for two billion stamps in one millisecond; past that the
+        // millisecond moves on instead of wrapping.
+        if last.counter == Int32.max { return Clock(milliseconds: last.milliseconds + 1) }
+        return Clock(milliseconds: last.milliseconds, counter: last.counter + 1)
+    }
+
+    public static func < (a: Clock, b: Clock) -> Bool {
+        (a.milliseconds, a.counter) < (b.milliseconds, b.counter)
+    }
+
+    /// The wall-clock time the stamp carries (to the second, as the store keeps dates).
+    public var date: Date {
+        Date(timeIntervalSince1970: TimeInterval(milliseconds / 1000))
+    }
+
+    public var description: String { "\(milliseconds).\(counter)" }
+
+    /// Reads `"<milliseconds>.<counter>"`; nil for anything else, negative or out of range.
+    public init?(_ text: Substring) {
+        guard let dot = text.firstIndex(of: "."), let milliseconds = Int64(text[..<dot]),
+            let counter = Int32(text[text.index(after: dot)...]), milliseconds >= 0,
+            milliseconds <= Self.latestMilliseconds, counter >= 0
+        else { return nil }
+        self.init(milliseconds: milliseconds, counter: counter)
+    }
+
+    public init?(_ text: String) {
+        self.init(Substring(text))
+    }
+}

@@ -1,0 +1,178 @@
+/// A task's place in the manual order of its section: keys sort as byte strings, and a new
+/// key fits between any two (fractional indexing), so moving one task changes one task.
+///
+/// The scheme is the one Figma and Replicache use: an integer part whose first character
+/// says how many digits follow (`a0` is the middle, `Zz` just before it, `b00` far after),
+/// then an optional fraction in base 62 that never ends in `0`. Adding on top or at the end
+/// again and again makes keys grow logarithmically, not by one character per task.
+public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// The key's ASCII text.
+    public let text: String
+
+    /// A key read from a file; nil unless it is one this scheme can produce.
+    public init?(_ text: String) {
+        guard Self.isValid(Array(text.utf8)) else { return nil }
+        self.text = text
+    }
+
+    private init(unchecked bytes: [UInt8]) {
+        text = String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The first key of an empty section.
+    public static let middle = OrderKey(unchecked: Array("a0".utf8))
+
+    public static func < (a: OrderKey, b: OrderKey) -> Bool {
+        a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+    }
+
+    public var description: String { text }
+
+    // MARK: Making keys
+
+    /// A key after `before` (nil: no lower bound) and before `after` (nil: no upper bound).
+    /// `before` must sort before `after`.
+    public static func between(_ before: OrderKey?, _ after: OrderKey?) -> OrderKey {
+        let a = before.map { Array($0.text.utf8) }
+        let b = after.map { Array($0.text.utf8) }
+        return OrderKey(unchecked: keyBetween(a, b))
+    }
+
+    /// `count` keys in increasing order after `before` and before `after`, spread so that
+    /// each is short (used when a whole list is given an order at once).
+    public static func sequence(_ count: Int, after before: OrderKey? = nil, before after: OrderKey? = nil) -> [OrderKey] {
+        guard count > 0 else { return [] }
+        if count == 1 { return [between(before, after)] }
+        let middleIndex = count / 2
+        let middleKey = between(before, after)
+        return sequence(middleIndex, after: before, before: middleKey) + [middleKey]
+            + sequence(count - middleIndex - 1, after: middleKey, before: after)
+    }
+
+    // MARK: The algorithm, on ASCII bytes
+
+    private static let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+    private static let zero = digits[0]
+    /// The smallest integer part ("A" and 26 zeros): nothing can go before it but fractions.
+    private static let smallestInteger = [UInt8(ascii: "A")] + [UInt8](repeating: zero, count: 26)
+
+    private static func digitValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: Int(byte - 0x30)
+        case 0x41...0x5A: Int(byte - 0x41) + 10
+        case 0x61...0x7A: Int(byte - 0x61) + 36
+        default: nil
+        }
+    }
+
+    /// How long the integer part that starts with `head` is (head included).
+    private static func integerLength(_ head: UInt8) -> Int? {
+        switch head {
+        case 0x61...0x7A: Int(head - 0x61) + 2
+        case 0x41...0x5A: Int(0x5A - head) + 2
+        default: nil
+        }
+    }
+
+    static func isValid(_ key: [UInt8]) -> Bool {
+        guard let head = key.first, let length = integerLength(head), key.count >= length,
+            key.dropFirst().allSatisfy({ digitValue($0) != nil }),
+            Array(key.prefix(length)) != smallestInteger || key.count > length
+        else { return false }
+        return key.count == length || key.last != zero
+    }
+
+    private static func keyBetween(_ a: [UInt8]?, _ b: [UInt8]?) -> [UInt8] {
+        switch (a, b) {
+        case (nil, nil):
+            return Array("a0".utf8)
+        case (nil, let b?):
+            let integer = integerPart(b)
+            let fraction = Array(b[integer.count...])
+            if integer == smallestInteger { return integer + midpoint([], fraction) }
+            if integer.count < b.count { return integer }
+            return decrement(integer) ?? integer + midpoint([], fraction)
+        case (let a?, nil):
+            let integer = integerPart(a)
+            let fraction = Array(a[integer.count...])
+            return increment(integer) ?? integer + midpoint(fraction, nil)
+        case (let a?, let b?):
+            let integerA = integerPart(a)
+            let integerB = integerPart(b)
+            if integerA == integerB {
+                return integerA + midpoint(Array(a[integerA.count...]), Array(b[integerB.count...]))
+            }
+            if let next = increment(integerA), next.lexicographicallyPrecedes(b) { return next }
+            return integerA + midpoint(Array(a[integerA.count...]), nil)
+        }
+    }
+
+    private static func integerPart(_ key: [UInt8]) -> [UInt8] {
+        Array(key.prefix(integerLength(key[0]) ?? 1))
+    }
+
+    /// A fraction strictly between `a` and `b` (nil: 1), neither ending in zero.
+    private static func midpoint(_ a: [UInt8], _ b: [UInt8]?) -> [UInt8] {
+        if let b {
+            // Common prefix, reading a missing digit of `a` as zero.
+            var shared = 0
+            while shared < b.count, (shared < a.count ? a[shared] : zero) == b[shared] { shared += 1 }
+            if shared > 0 {
+                return Array(b.prefix(shared))
+                    + midpoint(Array(a.dropFirst(min(shared, a.count))), Array(b.dropFirst(shared)))
+            }
+        }
+        let digitA = a.first.flatMap(digitValue) ?? 0
+        let digitB = b.flatMap { $0.first.flatMap(digitValue) } ?? digits.count
+        if digitB - digitA > 1 {
+            return [digits[(digitA + digitB + 1) / 2]]
+        }
+        if let b, b.count > 1 { return [b[0]] }
+        return [digits[digitA]] + midpoint(Array(a.dropFirst()), nil)
+    }
+
+    /// The next integer part, or nil past the largest one.
+    private static func increment(_ integer: [UInt8]) -> [UInt8]? {
+        var head = integer[0]
+        var body = Array(integer.dropFirst())
+        var carry = true
+        for index in body.indices.reversed() where carry {
+            let value = (digitValue(body[index]) ?? 0) + 1
+            if value == digits.count {
+                body[index] = zero
+            } else {
+                body[index] = digits[value]
+                carry = false
+            }
+        }
+        guard carry else { return [head] + body }
+        if head == UInt8(ascii: "Z") { return Array("a0".utf8) }
+        if head == UInt8(ascii: "z") { return nil }
+        head += 1
+        if head > UInt8(ascii: "a") { body.append(zero) } else { body.removeLast() }
+        return [head] + body
+    }
+
+    /// The previous integer part, or nil before the smallest one.
+    private static func decrement(_ integer: [UInt8]) -> [UInt8]? {
+        var head = integer[0]
+        var body = Array(integer.dropFirst())
+        var borrow = true
+        let top = digits[digits.count - 1]
+        for index in body.indices.reversed() where borrow {
+            let value = (digitValue(body[index]) ?? 0) - 1
+            if value == -1 {
+                body[index] = top
+            } else {
+                body[index] = digits[value]
+                borrow = false
+            }
+        }
+        guard borrow else { return [head] + body }
+        if head == UInt8(ascii: "a") { return Array("Zz".utf8) }
+        if head == UInt8(ascii: "A") { return nil }
+        head -= 1
+        if head < UInt8(ascii: "Z") { body.append(top) } else { body.removeLast() }
+        return [head] + body
+    }
+}
