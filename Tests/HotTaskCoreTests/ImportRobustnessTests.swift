@@ -53,7 +53,7 @@ struct ImportRobustnessTests {
             }
             var list = TaskList()
             _ = list.merge(batch)
-            #expect(try StoreDocument.decode(StoreDocument.encode(list)) == list, "what is accepted round-trips")
+            #expect(try StoreDocument.decode(StoreDocument.encode(list)).list.shown == list.shown, "what is accepted round-trips")
         }
         #expect(accepted > 0, "some mutations stay valid, so the checks above ran")
     }
@@ -62,7 +62,7 @@ struct ImportRobustnessTests {
         var generator = SeededGenerator(seed: 63)
         var list = Fixtures.sampleList()
         list.insertOnTop(Fixtures.task("Quote \" and backslash \\ then é 🥛", id: 40))
-        let valid = StoreDocument.encode(list)
+        let valid = StoreDocument.encode(list, header: SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 5), list: list))
         var fastAccepted = 0
         for round in 0..<4_000 {
             let input = round == 0 ? valid : Self.mutate(valid, &generator)

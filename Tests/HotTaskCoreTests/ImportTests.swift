@@ -40,7 +40,7 @@ struct ImportTests {
         let list = Fixtures.sampleList()
         var target = TaskList()
         let counts = target.merge(try ImportBatch.parse(StoreDocument.encode(list)))
-        #expect(target == list)
+        #expect(target.shown.map(\.withoutOrder) == list.shown.map(\.withoutOrder))
         #expect(counts == ImportCounts(added: 3))
     }
 
@@ -101,7 +101,7 @@ struct ImportTests {
         let counts = list.merge(try batch([newer]))
         #expect(counts == ImportCounts(updated: 1))
         #expect(list.all.map(\.caption) == ["Buy oat milk", "Call mum", "Read a book"])
-        #expect(list[0] == newer)
+        #expect(list[0].caption == newer.caption && list[0].completed && list[0].completedAt == newer.completedAt)
         #expect(list.completedCount == 2)
     }
 

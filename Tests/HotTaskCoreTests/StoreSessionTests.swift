@@ -3,80 +3,79 @@ import HotTaskCore
 import Testing
 import TestSupport
 
-/// The UI's view of the store while other processes write to it.
-@Suite("Store session")
+@Suite("The UI's store session: its own changes out, other processes' records in")
 struct StoreSessionTests {
     let folder = TemporaryFolder()
     private var store: TaskStore { TaskStore(path: folder.storePath) }
 
-    @Test("a save keeps a task another process added meanwhile")
-    func saveMerges() throws {
+    private func opened() throws -> (StoreSession, TaskList) {
         try store.save(Fixtures.sampleList())
         let session = StoreSession(store: store)
-        var ours = try session.open()
-        try store.update { $0.insertOnTop(Fixtures.task("from the shell", id: 20)) }
-        ours.insertOnTop(Fixtures.task("from the UI", id: 21, hours: 1))
-        let stored = try session.save(ours)
-        #expect(stored.priority.map(\.caption).prefix(2) == ["from the UI", "from the shell"])
-        #expect(try store.load() == stored)
+        return (session, try session.open())
     }
 
-    @Test("refresh reports an outside change once, without writing")
-    func refresh() throws {
-        try store.save(Fixtures.sampleList())
-        let session = StoreSession(store: store)
-        let ours = try session.open()
-        #expect(try session.refresh(ours) == nil)
-        #expect(!session.fileChangedOutside)
-        try store.update { $0.setCompleted(true, at: 0, now: Fixtures.date(hours: 1)) }
-        let bytes = fileBytes(folder.storePath)
-        #expect(session.fileChangedOutside)
-        let changed = try #require(try session.refresh(ours))
-        #expect(changed[0].completed)
-        #expect(fileBytes(folder.storePath) == bytes, "refresh never writes")
-        #expect(try session.refresh(changed) == nil)
+    @Test("a UI change and a command-line change to other fields of the same task both hold")
+    func sameTaskOtherFields() throws {
+        let (session, list) = try opened()
+        try store.change { [$0.moving(from: 0, to: .bonus, index: 0)!] }  // `hottask --move 1`
+        let complete = list.completing(true, at: 0, now: Fixtures.date(hours: 1))!
+        guard case .committed(_, let outside) = try session.save([complete], what: "Completed") else {
+            Issue.record("expected a plain commit")
+            return
+        }
+        #expect(outside.count == 1, "the move is handed to the UI to show")
+        let stored = try store.load().task(withID: Fixtures.id(1))
+        #expect(stored?.section == .bonus)
+        #expect(stored?.completed == true)
     }
 
-    @Test("a store damaged by another program is never overwritten by a save")
-    func damagedOutside() throws {
-        try store.save(Fixtures.sampleList())
-        let session = StoreSession(store: store)
-        var ours = try session.open()
-        folder.write("{\"version\": 1, \"tasks\": [", to: "tasks.json")
-        ours.insertOnTop(Fixtures.task("new", id: 30))
-        #expect(throws: StoreError.self) { try session.save(ours) }
-        #expect(fileText(folder.storePath) == "{\"version\": 1, \"tasks\": [")
-        #expect(throws: StoreError.self) { try session.refresh(ours) }
-        #expect(try session.refresh(ours) == nil, "an unreadable version is reported once")
+    @Test("a save never waits for the lock: held by another process, it says busy and writes nothing")
+    func busy() throws {
+        let (session, list) = try opened()
+        let journal = fileBytes(store.journalPath)
+        let saved = try store.withLock {
+            try session.save([list.completing(true, at: 0, now: Fixtures.baseDate)!], what: "Completed")
+        }
+        #expect(saved == .busy)
+        #expect(fileBytes(store.journalPath) == journal)
+        #expect(try store.load().task(withID: Fixtures.id(1))?.completed == false)
     }
 
-    @Test("a store whose folder was removed is written again from memory, whole")
-    func folderRemoved() throws {
-        let nested = TaskStore(path: folder.path("data/tasks.json"))
-        try nested.save(Fixtures.sampleList())
-        let session = StoreSession(store: nested)
-        var ours = try session.open()
-        try FileManager.default.removeItem(atPath: folder.path("data"))
-        #expect(try session.refresh(ours) == nil, "a missing file is not an empty list")
-        ours.insertOnTop(Fixtures.task("after the folder vanished", id: 40))
-        let stored = try session.save(ours)
-        #expect(stored == ours)
-        #expect(try nested.load() == ours)
+    @Test("other processes' commits arrive as records, and only new ones")
+    func pollRecords() throws {
+        let (session, _) = try opened()
+        #expect(try session.poll() == nil)
+        try store.addOnTop([Fixtures.task("from the shell", id: 20)], what: "Added")
+        guard case .records(let records)? = try session.poll() else {
+            Issue.record("expected the add as a record")
+            return
+        }
+        #expect(records.map(\.what) == ["Added"])
+        #expect(try session.poll() == nil, "a record is handed over once")
     }
 
-    @Test("a task added in the UI is appended to the journal, not a rewrite of the store")
-    func addIsAnAppend() throws {
-        try store.add([Fixtures.task("first", id: 1)])
-        let session = StoreSession(store: store)
-        var ours = try session.open()
-        let snapshot = fileBytes(folder.storePath)
-        ours.insertOnTop(Fixtures.task("typed in the UI", id: 2))
-        #expect(try session.save(ours) == ours)
-        #expect(fileBytes(folder.storePath) == snapshot)
-        #expect(try store.load() == ours)
-        ours.setCompleted(true, at: 1, now: Fixtures.date(hours: 1))  // not an add: a full save
-        #expect(try session.save(ours) == ours)
-        #expect(fileBytes(folder.storePath) != snapshot)
-        #expect(try store.load() == ours)
+    @Test("a compaction of what the UI has seen is followed without reading the list again")
+    func followsCompaction() throws {
+        let (session, list) = try opened()
+        _ = try session.save([list.completing(true, at: 0, now: Fixtures.baseDate)!], what: "Completed")
+        try store.compact()
+        #expect(try session.poll() == nil)
+        try store.addOnTop([Fixtures.task("after the compaction", id: 21)], what: "Added")
+        guard case .records(let records)? = try session.poll() else {
+            Issue.record("expected the add after the compaction as a record")
+            return
+        }
+        #expect(records.count == 1)
+    }
+
+    @Test("a snapshot the UI cannot follow is read again in full")
+    func reloads() throws {
+        let (session, _) = try opened()
+        try store.save(TaskList([Fixtures.task("Replaced", id: 30)]))
+        guard case .reloaded(let list)? = try session.poll() else {
+            Issue.record("expected a reload")
+            return
+        }
+        #expect(list.all.map(\.caption) == ["Replaced"])
     }
 }

@@ -54,13 +54,17 @@ struct InputRowTests {
         var state = makeState(makeList(priority: ["Old"], bonus: ["Later"]))
         state.press(.down, .down)
         state.type("   Buy milk 🥛  ")
-        let effects = state.press(.enter)
+        let added = TaskItem(
+            id: testID, caption: "Buy milk 🥛", createdAt: testNow, order: OrderKey.between(nil, state.tasks.priority[0].order))
+        let effects = state.expectPress(.enter) { next in
+            next.tasks.apply(.add(added), clock: .zero, force: true)
+            next.input.clear()
+            next.selection = 0  // the new task is selected so that it is seen
+            next.scrollOffset = 0
+            next.history.record(UndoStep([.add(added)], description: "Added “Buy milk 🥛”"))
+        }
         #expect(state.tasks.priority.map(\.caption) == ["Buy milk 🥛", "Old"])
-        #expect(state.tasks.priority[0].createdAt == testNow)
-        #expect(effects == [.save(state.tasks)])
-        #expect(state.input.isEmpty)
-        #expect(state.focus == .input)
-        #expect(state.selection == 0, "the new task is selected so that it is seen")
+        #expect(effects == [.save(Save([.add(added)], what: "Added “Buy milk 🥛”", stepID: 1))])
     }
 
     @Test(arguments: ["", "   ", "\t", "\u{1B}"])

@@ -100,13 +100,17 @@ struct ListActionTests {
     @Test func spaceAndXToggleCompletedAndSave() {
         var state = makeState(makeList(priority: ["A", "B"]))
         state.press(.tab, .down)
-        var effects = state.press(.character(" "))
-        #expect(state.tasks[1].completed)
+        let id = state.tasks[1].id
+        let complete = TaskChange.set(id, TaskFields(completed: true, completedAt: testNow), was: TaskFields(completed: false))
+        var effects = state.expectPress(.character(" ")) { next in
+            next.tasks.apply(complete, clock: .zero, force: true)
+            next.history.record(UndoStep([complete], description: "Completed “B”"))
+        }
         #expect(state.tasks[1].completedAt == testNow)
-        #expect(effects == [.save(state.tasks)])
+        #expect(savedChanges(effects) == [complete])
         effects = state.press(.character("x"))
         #expect(!state.tasks[1].completed)
-        #expect(effects == [.save(state.tasks)])
+        #expect(savedChanges(effects) == [.set(id, TaskFields(completed: false), was: TaskFields(completed: true, completedAt: testNow))])
     }
 
     @Test func mMovesToTheOtherSectionAndTheSelectionFollows() {
@@ -116,7 +120,7 @@ struct ListActionTests {
         #expect(state.tasks.priority.map(\.caption) == ["B"])
         #expect(state.tasks.bonus.map(\.caption) == ["A", "C"])
         #expect(state.selectedTask?.caption == "A")
-        #expect(effects == [.save(state.tasks)])
+        #expect(savedChanges(effects).count == 1, "one task changes: its section and its key")
         #expect(state.message?.text == "Moved “A” to Bonus — u to undo")
     }
 
@@ -127,7 +131,7 @@ struct ListActionTests {
         let effects = state.press(key)
         #expect(state.tasks.all.map(\.caption) == ["A", "B"])
         #expect(state.selection == 1)
-        #expect(effects == [.save(state.tasks)])
+        #expect(savedChanges(effects).map(\.id) == [state.tasks.deleted.keys.first!])
         #expect(state.message?.text == "Deleted “C” — u to undo")
     }
 
@@ -171,7 +175,7 @@ struct ListActionTests {
         _ = AppUpdate.update(&state, .saveFailed(reason: "No space left on device"), now: testNow)
         state.press(.down)
         #expect(state.saveError == "No space left on device")
-        _ = AppUpdate.update(&state, .saveSucceeded, now: testNow)
+        _ = AppUpdate.update(&state, .saved(Save([], what: ""), clock: Clock(milliseconds: 1), outside: []), now: testNow)
         #expect(state.saveError == nil)
     }
 }

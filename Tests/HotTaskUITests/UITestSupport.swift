@@ -1,20 +1,16 @@
 import Foundation
 import HotTaskCore
 import HotTaskUI
+import Testing
 
 /// A fixed moment, so that timestamps in tests are predictable.
 let testNow = Date(timeIntervalSince1970: 1_795_000_000)
 
 /// A list with the given open tasks in Top Priority and Bonus, in that order.
 func makeList(priority: [String], bonus: [String] = [], completed: Set<String> = []) -> TaskList {
-    var list = TaskList()
-    for (section, captions) in [(Section.priority, priority), (.bonus, bonus)] {
-        for caption in captions {
-            list.append(
-                TaskItem(caption: caption, section: section, completed: completed.contains(caption), createdAt: testNow))
-        }
-    }
-    return list
+    TaskList([(Section.priority, priority), (.bonus, bonus)].flatMap { section, captions in
+        captions.map { TaskItem(caption: $0, section: section, completed: completed.contains($0), createdAt: testNow) }
+    })
 }
 
 /// A state at 80×24 (unless told otherwise), as the app starts: focus in the input.
@@ -33,7 +29,7 @@ extension AppState {
     /// Sends keys one by one and returns every effect they produced.
     @discardableResult
     mutating func press(_ keys: Key...) -> [Effect] {
-        keys.flatMap { AppUpdate.update(&self, .keyPressed($0), now: testNow) }
+        keys.flatMap { AppUpdate.update(&self, .keyPressed($0), now: testNow, newID: testID) }
     }
 
     /// Types text the way the terminal delivers it: one Unicode scalar per key.
@@ -53,3 +49,35 @@ extension AppState {
     }
 }
 
+
+/// The id the tests' new tasks get.
+let testID = UUID(uuidString: "0e000000-0000-4000-8000-000000000001")!
+
+/// The changes the effects send to the store (empty when they save nothing).
+func savedChanges(_ effects: [Effect]) -> [TaskChange] {
+    effects.flatMap { effect -> [TaskChange] in
+        if case .save(let save) = effect { return save.changes }
+        return []
+    }
+}
+
+extension AppState {
+    /// Presses `key` and checks the whole next state, as TCA's exhaustive test store does: it
+    /// must be the state before with exactly the edits `expected` makes, nothing else. Returns
+    /// the effects.
+    @discardableResult
+    mutating func expectPress(
+        _ key: Key, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout AppState) -> Void
+    ) -> [Effect] {
+        var wanted = self
+        let effects = AppUpdate.update(&self, .keyPressed(key), now: testNow, newID: testID)
+        expected(&wanted)
+        #expect(self == wanted, "the next state differs from the expected one", sourceLocation: sourceLocation)
+        return effects
+    }
+}
+
+/// A record another process committed, stamped later than anything the tests make.
+func outsideRecord(_ changes: [TaskChange], clock: Clock = Clock(milliseconds: 9_000_000_000_000)) -> LogRecord {
+    LogRecord(generation: Generation("00000000000000aa")!, clock: clock, what: "outside", changes: changes)
+}

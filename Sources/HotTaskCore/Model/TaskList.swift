@@ -220,7 +220,6 @@ public struct TaskList: Equatable, Sendable {
             deleted[task.id] = nil
             var added = task
             added.clocks = FieldClocks(clock)
-            added.modifiedAt = max(task.modifiedAt, clock.date)
             return [insert(added)]
         case .set(let id, let fields, _):
             if let (section, index) = locate(id) {

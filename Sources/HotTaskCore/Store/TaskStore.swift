@@ -272,6 +272,7 @@ public struct TaskStore: Sendable {
         if state.needsCompaction || line.count > Self.largeRecord {
             try compactLocked(list, clock: clock, state: state, history: state.history + [record])
         } else {
+            removeCrashDebris()
             try withFileErrors { () throws(FileSystem.Failure) in try log.append(line) }
         }
         return Commit(clock: clock, list: list, record: record)
@@ -302,6 +303,7 @@ public struct TaskStore: Sendable {
                 }
                 let clock = Clock.next(after: quick.clock, now: now)
                 let record = LogRecord(generation: quick.generation, clock: clock, what: what, changes: changes)
+                removeCrashDebris()
                 try withFileErrors { () throws(FileSystem.Failure) in try log.append(ChangeLog.encode(record)) }
                 return nil
             }
@@ -438,7 +440,7 @@ public struct TaskStore: Sendable {
 
     /// Removes temp files that saves killed midway left (of the store, its log and its backup).
     /// Only while holding the lock: then no live save owns one of them.
-    private func removeCrashDebris() {
+    func removeCrashDebris() {
         for file in [path, journalPath, backupPath] { FileSystem.removeStaleTempFiles(besides: file) }
     }
 

@@ -202,8 +202,9 @@ extension AppUpdate {
             return []
         }
         perform(applicable, &state)
-        if let placed = applicable.first(where: { if case .delete = $0 { false } else { true } }) {
-            select(id: placed.id, &state)
+        let placed = applicable.filter { if case .delete = $0 { false } else { true } }.compactMap { state.tasks.position(of: $0.id) }
+        if let first = placed.min() {
+            select(index: state.tasks.index(ofPosition: first), in: state.tasks.section(ofPosition: first), &state)
         }
         let note = changedElsewhere.map { " — \(quoted($0)) was changed elsewhere and kept" } ?? ""
         state.message = Message("\(verb): \(step.description)" + (undoing ? " — ^R to redo" : " — u to undo") + note)
