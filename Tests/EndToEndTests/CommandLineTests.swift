@@ -359,7 +359,7 @@ struct CommandLineTests {
         _ = hottask("--import", file)
         let second = hottask("--import", file)
         #expect(second.stdout.hasSuffix(": added 0, updated 0, unchanged 3, skipped 0\n"))
-        #expect(try stored() == Fixtures.sampleList())
+        #expect(try stored().seen == Fixtures.sampleList().seen)
     }
 
     @Test("--import --replace replaces the whole list")
@@ -370,7 +370,7 @@ struct CommandLineTests {
         let run = hottask("--import", file, "--replace")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "Replaced 3 tasks with 1 from HotTask \(file) (skipped 0)\n")
-        #expect(try stored() == incoming)
+        #expect(try stored().shown.map(\.withoutOrder) == incoming.shown.map(\.withoutOrder))
     }
 
     @Test("a Taskwarrior export file imports", arguments: ["array", "lines"])
@@ -468,7 +468,7 @@ struct CommandLineTests {
         }
     }
 
-    @Test("an empty or unsupported store exits 2 and is left as it was", arguments: ["", "{\"version\": 2, \"tasks\": []}"])
+    @Test("an empty or unsupported store exits 2 and is left as it was", arguments: ["", "{\"version\": 3, \"tasks\": []}"])
     func unsupportedStore(text: String) {
         folder.write(text, to: "tasks.json")
         let run = hottask("--add", "New")

@@ -99,7 +99,7 @@ struct ReliabilityTests {
         DamagedStore(name: "truncated", bytes: Array(#"{"version": 1, "tasks": [{"id": "0000"#.utf8), problem: "cut short at line 1"),
         DamagedStore(name: "0 bytes", bytes: [], problem: "the file is empty (0 bytes)"),
         DamagedStore(name: "NUL-filled", bytes: [UInt8](repeating: 0, count: 4096), problem: "only NUL bytes"),
-        DamagedStore(name: "unknown version", bytes: Array(#"{"version": 2, "tasks": []}"#.utf8), problem: "unknown store version 2"),
+        DamagedStore(name: "unknown version", bytes: Array(#"{"version": 3, "tasks": []}"#.utf8), problem: "unknown store version 3"),
         DamagedStore(
             name: "wrong types", bytes: Array(validTask.replacingOccurrences(of: "\"completed\": false", with: "\"completed\": \"no\"").wrapped.utf8),
             problem: "\"completed\" must be true or false"),

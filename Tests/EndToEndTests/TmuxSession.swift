@@ -90,16 +90,15 @@ final class TmuxSession {
         waitForScreen("\"\(text)\"", sourceLocation: sourceLocation) { $0.contains(text) }
     }
 
-    /// The store's text on disk — the snapshot and the journal of recent adds — once it
-    /// satisfies `condition` (polled with a deadline).
+    /// The store as a command reads it (snapshot and change log), written out as an export
+    /// document, once it satisfies `condition` (polled with a deadline).
     @discardableResult
     func waitForStore(
         _ what: String, timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation,
         until condition: (String) -> Bool
     ) -> String {
         let read = { [storePath] in
-            [storePath, storePath + ".journal"].map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
-                .joined(separator: "\n")
+            (try? TaskStore(path: storePath).load()).map { String(decoding: StoreDocument.encode($0), as: UTF8.self) } ?? ""
         }
         return poll(timeout, read: read, until: condition) { last in
             Issue.record("timed out waiting for the store to \(what); it holds:\n\(last)", sourceLocation: sourceLocation)

@@ -107,7 +107,7 @@ public enum StoreDocument {
             writer.raw("}")
         }
         writer.key("tasks", indent: 2, first: false)
-        writeArray(list.all, to: &writer) { write($0, to: &$1) }
+        writeArray(list.all, to: &writer) { write($0, to: &$1, stamped: header != nil) }
         if header != nil {
             writer.key("deleted", indent: 2, first: false)
             let tombstones = list.deleted.values.sorted { $0.task.id.uuidString < $1.task.id.uuidString }
@@ -136,8 +136,10 @@ public enum StoreDocument {
         return writer.bytes
     }
 
-    /// Writes one task object; `compact` puts it on one line (for the change log).
-    static func write(_ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false, deletedAt: Clock? = nil) {
+    /// Writes one task object; `compact` puts it on one line (for the change log). Exports leave
+    /// out the order key and stamps (`stamped` false): their order is the array's, and stamps
+    /// mean something only in the store that made them.
+    static func write(_ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false, stamped: Bool = true, deletedAt: Clock? = nil) {
         writer.compact = compact
         writer.raw("{")
         writer.key("id", indent: 6, first: true)
@@ -158,10 +160,12 @@ public enum StoreDocument {
         }
         writer.key("modifiedAt", indent: 6, first: false)
         writer.date(task.modifiedAt)
-        writer.key("order", indent: 6, first: false)
-        writer.string(task.order.text)
-        writer.key("clock", indent: 6, first: false)
-        writer.string(clockText(task.clocks))
+        if stamped {
+            writer.key("order", indent: 6, first: false)
+            writer.string(task.order.text)
+            writer.key("clock", indent: 6, first: false)
+            writer.string(clockText(task.clocks))
+        }
         if let deletedAt {
             writer.key("deletedClock", indent: 6, first: false)
             writer.string(deletedAt.description)

@@ -52,8 +52,13 @@ public final class StoreSession {
         logStamp = state.logStamp
     }
 
-    /// Commits the UI's changes as one record, without waiting for the lock.
-    public func save(_ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date()) throws(StoreError) -> Saved {
+    /// Commits the UI's changes as one record, without waiting for the lock. `current` is the
+    /// UI's whole list, written out only when every file of the store has vanished (its folder
+    /// removed): nothing the UI holds is lost, and no file is ever read as "every task deleted".
+    public func save(
+        _ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date(),
+        current: @autoclosure () -> TaskList = TaskList()
+    ) throws(StoreError) -> Saved {
         do {
             return try store.withLockOrStoreError(wait: 0) { () throws(StoreError) -> Saved in
                 if let generation, let outside = try recordsSinceLastLook(generation), !store.wantsCompactionQuickly {
@@ -64,6 +69,12 @@ public final class StoreSession {
                     clock = stamp
                     logStamp = FileSystem.stamp(of: store.journalPath)
                     return .committed(clock: stamp, outside: outside)
+                }
+                if generation != nil, store.hasVanished {
+                    try store.saveLocked(current(), now: now)
+                    let state = try store.read()
+                    follow(state)
+                    return .reloaded(state.list, clock: state.clock)
                 }
                 let state = try store.read()
                 let commit = try store.commitLocked(changes, what: what, undoes: undoes, on: state, now: now)
@@ -136,6 +147,11 @@ extension StoreError {
 }
 
 extension TaskStore {
+    /// True when the snapshot, the log and the backup are all gone.
+    var hasVanished: Bool {
+        [path, journalPath, backupPath].allSatisfy { FileSystem.stamp(of: $0) == nil }
+    }
+
     /// `wantsCompaction` from the log's size alone (the UI's save path must not parse it twice).
     var wantsCompactionQuickly: Bool {
         (FileSystem.stamp(of: journalPath)?.size ?? 0) >= Int64(Self.logByteLimit)

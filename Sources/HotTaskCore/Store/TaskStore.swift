@@ -374,15 +374,18 @@ public struct TaskStore: Sendable {
 
     /// Replaces the whole store with `list` (tests, benchmarks, `--import --replace` uses commit).
     public func save(_ list: TaskList, now: Date = Date()) throws(StoreError) {
-        try withLockOrStoreError { () throws(StoreError) in
-            let state = (try? read()) ?? State(
-                list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [],
-                needsCompaction: true)
-            let clock = Clock.next(after: state.clock, now: now)
-            var stamped = TaskList()
-            stamped.apply(list.all.map { .add($0) }, clock: clock)
-            try compactLocked(stamped, clock: clock, state: state, history: [])
-        }
+        try withLockOrStoreError { () throws(StoreError) in try saveLocked(list, now: now) }
+    }
+
+    /// `save` for a caller that holds the lock.
+    func saveLocked(_ list: TaskList, now: Date) throws(StoreError) {
+        let state = (try? read()) ?? State(
+            list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [],
+            needsCompaction: true)
+        let clock = Clock.next(after: state.clock, now: now)
+        var stamped = TaskList()
+        stamped.apply(list.all.map { .add($0) }, clock: clock)
+        try compactLocked(stamped, clock: clock, state: state, history: [])
     }
 
     /// Writes `list` as a new snapshot: the backup copy first, then the snapshot itself (the

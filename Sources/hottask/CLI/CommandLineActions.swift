@@ -88,9 +88,9 @@ struct CommandLineActions {
             }
             for id in toMove {
                 guard let position = list.position(of: id) else { continue }
-                let target = list[position].section.other
-                make(list.moving(from: position, to: target, index: 0))
-                lines.append("Moved to \(target.title): \(list[position].caption)")
+                let task = list[position]
+                make(list.moving(from: position, to: task.section.other, index: 0))
+                lines.append("Moved to \(task.section.other.title): \(task.caption)")
             }
             var deleted = Set<UUID>()
             for id in toDelete where deleted.insert(id).inserted {

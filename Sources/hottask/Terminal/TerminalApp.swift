@@ -33,7 +33,7 @@ enum TerminalApp {
             // Between keys (the read wakes every 250 ms): changes that waited for the lock, then
             // changes from other processes. Both are shown before the key is handled, so that
             // the key acts on the list as it is.
-            pending += saves.flush()
+            pending += saves.flush(current: state.tasks)
             if saves.isEmpty, Date().timeIntervalSince(lastOutsideCheck) >= outsideChangeInterval {
                 lastOutsideCheck = Date()
                 if let event = outsideChange(session) { pending.append(event) }
@@ -47,7 +47,7 @@ enum TerminalApp {
                     switch effect {
                     case .save(let save):
                         saves.append(save)
-                        pending += saves.flush()
+                        pending += saves.flush(current: state.tasks)
                     case .quit:
                         break running
                     case .suspend:
@@ -68,12 +68,12 @@ enum TerminalApp {
         // terminal is restored, by the defer above) and exit non-zero; never a silent exit 0.
         let deadline = Date().addingTimeInterval(TaskStore.lockWait)
         while !saves.isEmpty, Date() < deadline {
-            _ = saves.flush()
+            _ = saves.flush(current: state.tasks)
             if !saves.isEmpty { usleep(50_000) }
         }
         compaction.wait()
         if let reason = saves.lastFailure ?? (saves.isEmpty ? nil : "another process held the store's lock") {
-            throw UnsavedOnExit(message: "quit with \(saves.count) change(s) that could not be saved: \(reason)")
+            throw UnsavedOnExit(message: "quit with changes that could not be saved (\(saves.count)): \(reason)")
         }
     }
 
@@ -116,12 +116,13 @@ struct SaveQueue {
         queue.append(save)
     }
 
-    /// Saves what it can, in order; returns what happened, as events for `update`.
-    mutating func flush() -> [Event] {
+    /// Saves what it can, in order; returns what happened, as events for `update`. `current`
+    /// is the UI's list (written whole only if the store's files have all vanished).
+    mutating func flush(current: TaskList) -> [Event] {
         var events: [Event] = []
         while let save = queue.first {
             do {
-                switch try session.save(save.changes, what: save.what, undoes: save.undoes) {
+                switch try session.save(save.changes, what: save.what, undoes: save.undoes, current: current) {
                 case .committed(let clock, let outside):
                     events.append(.saved(save, clock: clock, outside: outside))
                 case .reloaded(let list, let clock):
