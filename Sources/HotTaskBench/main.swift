@@ -48,12 +48,17 @@ for count in sizes {
     _ = FileManager.default.createFile(atPath: store, contents: FileManager.default.contents(atPath: source))
     let repeats = count >= 100_000 ? max(3, runs / 2) : runs
 
-    func external(_ operation: String, before: () -> Void = {}, _ command: [String]) throws {
-        var result = Measurement(operation: operation, size: name, target: targets[operation]?[name])
+    func external(_ operation: String, target: Double? = nil, before: () -> Void = {}, _ command: @autoclosure () -> [String]) throws {
+        try external(operation, target: target, before: before, { command() })
+    }
+
+    func external(_ operation: String, target: Double? = nil, before: () -> Void = {}, _ command: () -> [String]) throws {
+        var result = Measurement(operation: operation, size: name, target: target ?? targets[operation]?[name])
         for _ in 0..<repeats {
             before()
-            let run = try ProcessTimer.run(command)
-            guard run.status == 0 else { throw BenchError("\(command) exited \(run.status)") }
+            let arguments = command()
+            let run = try ProcessTimer.run(arguments)
+            guard run.status == 0 else { throw BenchError("\(arguments) exited \(run.status)") }
             result.milliseconds.append(run.milliseconds)
             result.peakKiB = max(result.peakKiB ?? 0, run.peakKiB)
         }
@@ -63,6 +68,23 @@ for count in sizes {
 
     FileHandle.standardError.write(Data("\(name) tasks:\n".utf8))
     try external("hottask --add X", [binary, "--file", store, "--add", "Benchmark task"])
+    // Changes by id, right after the run of adds above (their records are still in the log).
+    // Each within 1.5× of an add is the target.
+    let ids = try TaskStore(path: source).load().all.map { $0.id.uuidString.lowercased() }
+    let addMedian = measurements.last?.median ?? 0
+    // Each run names another task, so that every run changes something: --done completes open
+    // tasks, --undone reopens those, --delete takes tasks from the end.
+    let open = try TaskStore(path: source).load().all.filter { !$0.completed }.map { $0.id.uuidString.lowercased() }
+    var run = 0
+    func byID(_ operation: String, _ arguments: @escaping (Int) -> [String]) throws {
+        run = 0
+        try external(operation, target: addMedian * 1.5, before: { run += 1 }, { [binary, "--file", store] + arguments(run) })
+    }
+    try byID("hottask --done ID") { ["--done", open[$0]] }
+    try byID("hottask --undone ID") { ["--undone", open[$0]] }
+    try byID("hottask --move ID") { ["--move", open[100 + $0]] }
+    try byID("hottask --edit ID TEXT") { ["--edit", open[200 + $0], "Edited by the benchmark \($0)"] }
+    try byID("hottask --delete ID") { ["--delete", ids[ids.count - $0]] }
     try external("hottask --list > /dev/null", [binary, "--file", store, "--list"])
     try external("hottask --export -", [binary, "--file", store, "--export", "-"])
     try external(

@@ -321,7 +321,16 @@ public struct TaskStore: Sendable {
     /// What an add needs, read from the snapshot's header and the log alone; nil when they
     /// cannot be trusted alone (no log for this snapshot, a long or damaged log, a snapshot
     /// changed since the log began).
-    private func quickState() throws(StoreError) -> (generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey?])? {
+    struct QuickState {
+        var generation: Generation
+        var clock: Clock
+        var count: Int
+        var top: [Section: OrderKey?]
+        /// The log's records for this snapshot, in order.
+        var records: [LogRecord]
+    }
+
+    func quickState() throws(StoreError) -> QuickState? {
         guard let stamp = FileSystem.stamp(of: path), let contents = try readLog(), let logHeader = contents.header,
             logHeader.snapshot == stamp, contents.damaged.isEmpty, contents.byteCount < Self.logByteLimit,
             let header = SnapshotHeaderReader.read(path), header.generation == logHeader.generation
@@ -349,7 +358,9 @@ public struct TaskStore: Sendable {
             }
         }
         guard replayed < Self.logLimit else { return nil }
-        return (header.generation, clock, count, top)
+        return QuickState(
+            generation: header.generation, clock: clock, count: count, top: top,
+            records: contents.records.filter { $0.generation == header.generation })
     }
 
     private func lower(_ key: OrderKey?, _ other: OrderKey) -> OrderKey {

@@ -42,6 +42,15 @@ struct CommandLineActions {
             addedLines.forEach { output.line($0) }
             return
         }
+        let handles = (editing.map { [$0.handle] } ?? []) + completing + reopening + moving + deleting
+        if newTasks.isEmpty, let report = try changeByID(
+            handles, editing: editing.map { ($0.handle, newCaption ?? $0.caption) }, completing: completing,
+            reopening: reopening, moving: moving, deleting: deleting, now: now)
+        {
+            reportWarnings()
+            report.forEach { output.line($0) }
+            return
+        }
         let report = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
             var list = state.list
             func ids(_ handles: [String], for flag: String) throws -> [UUID] {
@@ -102,6 +111,70 @@ struct CommandLineActions {
         }
         reportWarnings()
         report.forEach { output.line($0) }
+    }
+
+    /// The same changes when every handle is an id: only the named tasks are read (see
+    /// `PointLookup`), so the cost does not grow with the list. nil when the store must be read
+    /// whole instead.
+    private func changeByID(
+        _ handles: [String], editing: (handle: String, caption: String)?, completing: [String], reopening: [String],
+        moving: [String], deleting: [String], now: Date
+    ) throws -> [String]? {
+        do {
+            return try store.updateByID(handles) { lookup -> (changes: [TaskChange], what: String, result: [String]) in
+                var current = lookup.tasks
+                var top = lookup.top
+                if let both = Set(completing.compactMap { current[$0]?.id }).intersection(reopening.compactMap { current[$0]?.id }).first,
+                    let task = current.values.first(where: { $0.id == both })
+                {
+                    throw RefusedError(message: "\(quoted(task.caption)) is given to both --done and --undone")
+                }
+                var changes: [TaskChange] = []
+                var lines: [String] = []
+                // Each change is made on the task as the ones before it left it.
+                func make(_ handle: String, _ fields: TaskFields) {
+                    guard let task = current[handle], !fields.hold(in: task) else { return }
+                    let change = TaskChange.set(task.id, fields, was: fields.values(in: task))
+                    var one = TaskList(keyed: [task])
+                    one.apply(change, clock: .zero, force: true)
+                    for (other, same) in current where same.id == task.id { current[other] = one.task(withID: task.id) }
+                    changes.append(change)
+                }
+                if let editing, let task = current[editing.handle] {
+                    make(editing.handle, TaskFields(caption: editing.caption))
+                    lines.append(task.caption == editing.caption ? "Already so: \(editing.caption)" : "Edited: \(task.caption) → \(editing.caption)")
+                }
+                for (handles, completed) in [(completing, true), (reopening, false)] {
+                    for handle in handles {
+                        guard let task = current[handle] else { continue }
+                        let changed = task.completed != completed
+                        make(handle, TaskFields(completed: completed, completedAt: now))
+                        let verb = completed ? (changed ? "Completed" : "Already completed") : (changed ? "Reopened" : "Already open")
+                        lines.append("\(verb): \(task.caption)")
+                    }
+                }
+                for handle in moving {
+                    guard let task = current[handle] else { continue }
+                    let target = task.section.other
+                    let key = OrderKey.between(nil, top[target] ?? nil)
+                    top[target] = key
+                    make(handle, TaskFields(section: target, order: key))
+                    lines.append("Moved to \(target.title): \(task.caption)")
+                }
+                var deleted = Set<UUID>()
+                for handle in deleting {
+                    guard let task = current[handle], deleted.insert(task.id).inserted else { continue }
+                    changes.append(.delete(task))
+                    lines.append("Deleted: \(task.caption)")
+                }
+                return (changes, lines.joined(separator: "; "), lines)
+            }
+        } catch let refusal as PointLookupRefusal {
+            let flag =
+                editing?.handle == refusal.handle ? "--edit" : completing.contains(refusal.handle) ? "--done"
+                : reopening.contains(refusal.handle) ? "--undone" : moving.contains(refusal.handle) ? "--move" : "--delete"
+            throw RefusedError(message: "\(flag) \(refusal.handle): \(refusal.reason)")
+        }
     }
 
     /// `--undo`: takes back the last change in the log that is not an undo or undone already,

@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The tasks a command names by id, found without reading the whole snapshot: the id is
+/// searched for in the snapshot's bytes, only that task's object is parsed, and the log's
+/// records for it are replayed on it. So `--done <id>` costs about what `--add` does, at any
+/// size. Used only while the snapshot is exactly the one the log was started for (then it was
+/// written by HotTask, in its own layout); otherwise the caller reads everything.
+public struct PointLookup: Sendable {
+    /// The named tasks as they are now, by the handle that named them.
+    public var tasks: [String: TaskItem]
+    /// A key each section's tasks all come after: a task given a key before it goes on top.
+    public var top: [Section: OrderKey?]
+    /// The latest stamp in the store.
+    public var clock: Clock
+    var generation: Generation
+
+    /// Whether a handle can be looked up this way: an id prefix, not a list number.
+    public static func isIDHandle(_ handle: String) -> Bool {
+        let text = handle.lowercased()
+        return text.count >= TaskList.minimumIDPrefix && text.count <= 36 && text.contains(where: { !$0.isNumber })
+            && text.allSatisfy { $0.isHexDigit || $0 == "-" }
+    }
+}
+
+/// Why a handle names no single task.
+public struct PointLookupRefusal: Error, Sendable {
+    public let handle: String
+    public let reason: ReferenceError
+}
+
+extension TaskStore {
+    /// Looks up tasks by id handles and commits the changes `plan` makes for them as one record,
+    /// holding the lock throughout. nil (and nothing done) when the store cannot be read this
+    /// way; the caller then reads it whole.
+    public func updateByID<Result>(
+        _ handles: [String], now: Date = Date(),
+        _ plan: (PointLookup) throws -> (changes: [TaskChange], what: String, result: Result)
+    ) throws -> Result? {
+        guard !handles.isEmpty, handles.allSatisfy(PointLookup.isIDHandle) else { return nil }
+        return try withLock { () throws -> Result? in
+            guard let quick = try quickState(), let lookup = try pointLookup(handles, quick: quick) else { return nil }
+            let planned = try plan(lookup)
+            guard !planned.changes.isEmpty else { return planned.result }
+            let clock = Clock.next(after: quick.clock, now: now)
+            let record = LogRecord(generation: quick.generation, clock: clock, what: planned.what, changes: planned.changes)
+            removeCrashDebris()
+            try withFileErrors { () throws(FileSystem.Failure) in try log.append(ChangeLog.encode(record)) }
+            return planned.result
+        }
+    }
+
+    private func pointLookup(_ handles: [String], quick: QuickState) throws -> PointLookup? {
+        guard let bytes = try? FileSystem.readAll(path, limit: Self.maximumFileSize) else { return nil }
+        var found: [String: TaskItem] = [:]
+        for handle in handles {
+            let prefix = handle.lowercased()
+            var candidates: [UUID: TaskItem] = [:]
+            guard let inSnapshot = Self.tasks(withIDPrefix: prefix, in: bytes) else { return nil }
+            for task in inSnapshot { candidates[task.id] = task }
+            // The log's records on top, in order: adds bring tasks in, deletes take them out.
+            var deleted = Set<UUID>()
+            for record in quick.records {
+                for change in record.changes where change.id.uuidString.lowercased().hasPrefix(prefix) {
+                    var list = TaskList(keyed: candidates[change.id].map { [$0] } ?? [])
+                    if deleted.contains(change.id), case .set = change { return nil }  // would need the tombstone
+                    list.apply(change, clock: record.clock)
+                    if let task = list.task(withID: change.id) {
+                        candidates[change.id] = task
+                        deleted.remove(change.id)
+                    } else {
+                        candidates[change.id] = nil
+                        deleted.insert(change.id)
+                    }
+                }
+            }
+            switch candidates.count {
+            case 1: found[handle] = candidates.first?.value
+            case 0:
+                throw PointLookupRefusal(handle: handle, reason: ReferenceError(description: "no task has an id starting with \(prefix)"))
+            default:
+                throw PointLookupRefusal(
+                    handle: handle,
+                    reason: ReferenceError(description: "\(candidates.count) tasks have ids starting with \(prefix): give more of the id"))
+            }
+        }
+        return PointLookup(tasks: found, top: quick.top, clock: quick.clock, generation: quick.generation)
+    }
+
+    /// The live tasks (not tombstones) whose id starts with `prefix`, found in the snapshot's
+    /// bytes as HotTask lays them out; nil when the layout is not HotTask's.
+    static func tasks(withIDPrefix prefix: String, in bytes: [UInt8]) -> [TaskItem]? {
+        let needle = Array("\n      \"id\": \"\(prefix)".utf8)
+        let objectStart = Array("\n    {".utf8)
+        let objectEnd = Array("\n    }".utf8)
+        let deletedMarker = Array("\n  \"deleted\": [".utf8)
+        return bytes.withUnsafeBufferPointer { buffer -> [TaskItem]? in
+            guard let base = buffer.baseAddress else { return nil }
+            let end = find(deletedMarker, in: buffer, from: 0) ?? buffer.count
+            var tasks: [TaskItem] = []
+            var from = 0
+            while let hit = find(needle, in: buffer, from: from), hit < end {
+                from = hit + needle.count
+                guard let start = findBackward(objectStart, in: buffer, before: hit),
+                    let close = find(objectEnd, in: buffer, from: hit)
+                else { return nil }
+                let object = Array(UnsafeBufferPointer(start: base + start + 1, count: close + objectEnd.count - start - 1))
+                guard let value = try? JSONParser.parse(object), let (task, hasOrder) = try? StoreDocument.decodeTask(value, number: 1),
+                    hasOrder
+                else { return nil }
+                tasks.append(task)
+            }
+            return tasks
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = buffer.baseAddress, let first = needle.first else { return nil }
+        var index = from
+        // memchr finds each candidate first byte at memory speed; then the rest is compared.
+        while index + needle.count <= buffer.count {
+            guard let hit = memchr(base + index, Int32(first), buffer.count - index) else { return nil }
+            let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            guard at + needle.count <= buffer.count else { return nil }
+            if memcmp(base + at, needle, needle.count) == 0 { return at }
+            index = at + 1
+        }
+        return nil
+    }
+
+    private static func findBackward(_ needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, before: Int) -> Int? {
+        var index = before - needle.count
+        while index >= 0 {
+            if buffer[index] == needle[0], Array(buffer[index..<(index + needle.count)]) == needle { return index }
+            index -= 1
+        }
+        return nil
+    }
+}
