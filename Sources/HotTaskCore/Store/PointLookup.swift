@@ -54,12 +54,15 @@ extension TaskStore {
     }
 
     private func pointLookup(_ handles: [String], quick: QuickState) throws -> PointLookup? {
+        // Read, not mapped: a file truncated by another program while mapped would end the
+        // process with SIGBUS.
         guard let bytes = try? FileSystem.readAll(path, limit: Self.maximumFileSize) else { return nil }
         var found: [String: TaskItem] = [:]
         for handle in handles {
             let prefix = handle.lowercased()
             var candidates: [UUID: TaskItem] = [:]
-            guard let inSnapshot = Self.tasks(withIDPrefix: prefix, in: bytes) else { return nil }
+            let inSnapshot = bytes.withUnsafeBufferPointer { Self.tasks(withIDPrefix: prefix, in: $0) }
+            guard let inSnapshot else { return nil }
             for task in inSnapshot { candidates[task.id] = task }
             // The log's records on top, in order: adds bring tasks in, deletes take them out.
             var deleted = Set<UUID>()
@@ -92,43 +95,35 @@ extension TaskStore {
 
     /// The live tasks (not tombstones) whose id starts with `prefix`, found in the snapshot's
     /// bytes as HotTask lays them out; nil when the layout is not HotTask's.
-    static func tasks(withIDPrefix prefix: String, in bytes: [UInt8]) -> [TaskItem]? {
+    static func tasks(withIDPrefix prefix: String, in buffer: UnsafeBufferPointer<UInt8>) -> [TaskItem]? {
         let needle = Array("\n      \"id\": \"\(prefix)".utf8)
         let objectStart = Array("\n    {".utf8)
         let objectEnd = Array("\n    }".utf8)
         let deletedMarker = Array("\n  \"deleted\": [".utf8)
-        return bytes.withUnsafeBufferPointer { buffer -> [TaskItem]? in
-            guard let base = buffer.baseAddress else { return nil }
-            let end = find(deletedMarker, in: buffer, from: 0) ?? buffer.count
-            var tasks: [TaskItem] = []
-            var from = 0
-            while let hit = find(needle, in: buffer, from: from), hit < end {
-                from = hit + needle.count
-                guard let start = findBackward(objectStart, in: buffer, before: hit),
-                    let close = find(objectEnd, in: buffer, from: hit)
-                else { return nil }
-                let object = Array(UnsafeBufferPointer(start: base + start + 1, count: close + objectEnd.count - start - 1))
-                guard let value = try? JSONParser.parse(object), let (task, hasOrder) = try? StoreDocument.decodeTask(value, number: 1),
-                    hasOrder
-                else { return nil }
-                tasks.append(task)
-            }
-            return tasks
+        guard let base = buffer.baseAddress else { return nil }
+        let end = find(deletedMarker, in: buffer, from: 0) ?? buffer.count
+        var tasks: [TaskItem] = []
+        var from = 0
+        while let hit = find(needle, in: buffer, from: from), hit < end {
+            from = hit + needle.count
+            guard let start = findBackward(objectStart, in: buffer, before: hit),
+                let close = find(objectEnd, in: buffer, from: hit)
+            else { return nil }
+            let object = Array(UnsafeBufferPointer(start: base + start + 1, count: close + objectEnd.count - start - 1))
+            guard let value = try? JSONParser.parse(object), let (task, hasOrder) = try? StoreDocument.decodeTask(value, number: 1),
+                hasOrder
+            else { return nil }
+            tasks.append(task)
         }
+        return tasks
     }
 
     private static func find(_ needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = buffer.baseAddress, let first = needle.first else { return nil }
-        var index = from
-        // memchr finds each candidate first byte at memory speed; then the rest is compared.
-        while index + needle.count <= buffer.count {
-            guard let hit = memchr(base + index, Int32(first), buffer.count - index) else { return nil }
-            let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-            guard at + needle.count <= buffer.count else { return nil }
-            if memcmp(base + at, needle, needle.count) == 0 { return at }
-            index = at + 1
+        guard let base = buffer.baseAddress, from < buffer.count else { return nil }
+        return needle.withUnsafeBytes { pattern -> Int? in
+            guard let hit = c_memmem(base + from, buffer.count - from, pattern.baseAddress, pattern.count) else { return nil }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
         }
-        return nil
     }
 
     private static func findBackward(_ needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, before: Int) -> Int? {
@@ -140,3 +135,8 @@ extension TaskStore {
         return nil
     }
 }
+
+/// glibc's memmem (two-way search at memory speed); Swift's Glibc module does not import it.
+@_silgen_name("memmem")
+private func c_memmem(_ haystack: UnsafeRawPointer?, _ haystackLength: Int, _ needle: UnsafeRawPointer?, _ needleLength: Int)
+    -> UnsafeMutableRawPointer?

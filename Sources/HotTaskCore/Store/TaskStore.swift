@@ -29,8 +29,11 @@ public struct TaskStore: Sendable {
     static let logByteLimit = 4 << 20
     /// A record larger than this (a big import) goes straight into a new snapshot.
     static let largeRecord = 1 << 20
-    /// Records of older generations kept after compaction, for `--undo`.
+    /// Records of older generations kept after compaction, for `--undo`: at most this many, each
+    /// at most `historyRecordLimit` bytes, all together at most `historyByteLimit`.
     static let historyKept = 100
+    static let historyRecordLimit = 64 << 10
+    static let historyByteLimit = 512 << 10
     /// How long a writer waits for another process's lock (`HOTTASK_LOCK_WAIT`, seconds).
     public static let lockWait: TimeInterval = {
         guard let text = ProcessInfo.processInfo.environment["HOTTASK_LOCK_WAIT"], let value = Double(text), value >= 0,
@@ -108,7 +111,7 @@ public struct TaskStore: Sendable {
             list: list, header: snapshot.header, clock: snapshot.header?.clock ?? .zero, history: contents?.records ?? [],
             replayed: 0, warnings: [], damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: stamp,
             logStamp: contents?.stamp)
-        state.warnings = state.damaged.map { "line \($0.line) of \(journalPath) was skipped: \($0.reason)" }
+        state.warnings = warnings(state.damaged)
         for record in state.history { state.clock = max(state.clock, record.clock) }
         guard let header = snapshot.header else {
             // A version 1 store: its journal's adds go on top, by id (they may be in it already).
@@ -153,6 +156,15 @@ public struct TaskStore: Sendable {
         return State(
             list: TaskList(), header: nil, clock: .zero, history: contents?.records ?? [], replayed: 0, warnings: [],
             damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: nil, logStamp: contents?.stamp)
+    }
+
+    private func warnings(_ damaged: [ChangeLog.DamagedLine]) -> [String] {
+        damaged.map { "line \($0.line) of \(journalPath) was skipped: \($0.reason)" }
+    }
+
+    /// What a reader must be told about the log (its damaged lines), from the log alone.
+    public func logWarnings() -> [String] {
+        warnings((try? log.read())?.damaged ?? [])
     }
 
     private func readLog() throws(StoreError) -> ChangeLog.Contents? {
@@ -409,13 +421,35 @@ public struct TaskStore: Sendable {
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             removeCrashDebris()
             if !state.damaged.isEmpty { try keepAside(state.damaged) }
-            try FileSystem.writeAtomically(bytes, to: backupPath)
-            try FileSystem.writeAtomically(bytes, to: path)
+            if state.snapshotStamp == nil {
+                // The first snapshot goes first: a backup alone would read as a store whose
+                // snapshot was lost, and refuse every command.
+                try FileSystem.writeAtomically(bytes, to: path)
+                try FileSystem.writeAtomically(bytes, to: backupPath)
+            } else {
+                try FileSystem.writeAtomically(bytes, to: backupPath)
+                try FileSystem.writeAtomically(bytes, to: path)
+            }
         }
         // Committed. A log that fails to start leaves the old one, whose records are of another
         // generation and so are never replayed on this snapshot: nothing is lost either way.
         guard let stamp = FileSystem.stamp(of: path) else { return }
-        try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp), history: Array(history.suffix(Self.historyKept)))
+        try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp), history: Self.historyToKeep(history))
+    }
+
+    /// The last records, as many as fit the history's bounds: a record larger than a few pages
+    /// (a big import) is not kept, so that every command's read of the log stays small.
+    static func historyToKeep(_ records: [LogRecord]) -> [LogRecord] {
+        var kept: [LogRecord] = []
+        var bytes = 0
+        for record in records.reversed() where kept.count < historyKept {
+            let size = ChangeLog.encode(record).count
+            guard size <= historyRecordLimit else { continue }
+            guard bytes + size <= historyByteLimit else { break }
+            bytes += size
+            kept.append(record)
+        }
+        return kept.reversed()
     }
 
     private func keepAside(_ damaged: [ChangeLog.DamagedLine]) throws(FileSystem.Failure) {

@@ -262,9 +262,9 @@ struct CommandLineActions {
 
     /// Says on stderr which log lines a read had to skip (once per command).
     private mutating func reportWarnings() {
-        guard !warned, let state = try? store.read() else { return }
+        guard !warned else { return }
         warned = true
-        for warning in state.warnings { HotTaskCommand.fail("warning: \(warning)") }
+        for warning in store.logWarnings() { HotTaskCommand.fail("warning: \(warning)") }
     }
 
     mutating func printList(asJSON: Bool) throws {
