@@ -1,5 +1,5 @@
 # HotTask: `make run` opens the app, `make test` runs every test. Both install the system
-# packages they need first (libncurses-dev; tmux for the end-to-end tests).
+# packages they need first (libncurses-dev; tmux, procps and strace for the end-to-end tests too).
 SWIFT ?= swift
 SWIFTC ?= swiftc
 PREFIX ?= /usr/local
@@ -18,17 +18,28 @@ else
 INSTALL_NEEDS = build
 endif
 
-.PHONY: all deps build debug run demo test fuzz bench bench-peers install uninstall clean
+.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers install uninstall clean
 
 all: build
 
-# apt-get only for what is missing; sudo only when not root.
+# apt-get only for what is missing; sudo only when not root. Building needs libncurses-dev;
+# the end-to-end tests also need tmux, procps (pgrep, kill) and strace (crash-point tests).
 deps:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h"
+
+test-deps:
+	@$(MAKE) --no-print-directory install-missing \
+		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h tmux:tmux procps:pgrep strace:strace"
+
+# PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing
+# is installed.
+install-missing:
 	@command -v $(SWIFT) >/dev/null || { echo "error: Swift 6 is needed (https://swift.org/install); 'swift' is not on PATH" >&2; exit 1; }
 	@missing=""; \
-	[ -f /usr/include/ncursesw/curses.h ] || missing="$$missing libncurses-dev"; \
-	command -v tmux >/dev/null || missing="$$missing tmux"; \
-	command -v pgrep >/dev/null || missing="$$missing procps"; \
+	for pair in $(PACKAGES); do \
+		package=$${pair%%:*}; needed=$${pair#*:}; \
+		case "$$needed" in /*) [ -e "$$needed" ] ;; *) command -v "$$needed" >/dev/null ;; esac || missing="$$missing $$package"; \
+	done; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing:$$missing"; \
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
@@ -45,7 +56,7 @@ debug: deps
 run: build
 	.build/release/hottask $(ARGS)
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -53,7 +53,9 @@ struct ImportRobustnessTests {
             }
             var list = TaskList()
             _ = list.merge(batch)
-            #expect(try StoreDocument.decode(StoreDocument.encode(list)).list.shown == list.shown, "what is accepted round-trips")
+            #expect(
+                try StoreDocument.decode(StoreDocument.encode(list)).list.shown.map(\.withoutOrder) == list.shown.map(\.withoutOrder),
+                "what is accepted round-trips")
         }
         #expect(accepted > 0, "some mutations stay valid, so the checks above ran")
     }

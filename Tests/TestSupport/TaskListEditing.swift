@@ -48,14 +48,14 @@ extension TaskList {
     @discardableResult
     public mutating func rename(at position: Int, to caption: String, now: Date) -> TaskChange? {
         let change = renaming(at: position, to: caption)
-        change.map { apply($0, clock: Self.clock(now)) }
+        if let change { apply(change, clock: Self.clock(now)) }
         return change
     }
 
     @discardableResult
     public mutating func move(from position: Int, to section: Section, index: Int, now: Date) -> TaskChange? {
         let change = moving(from: position, to: section, index: index)
-        change.map { apply($0, clock: Self.clock(now)) }
+        if let change { apply(change, clock: Self.clock(now)) }
         return change
     }
 
