@@ -33,6 +33,10 @@ enum PeerBenchmarks {
             let hottaskAdd = try median(repeats) { [binary, "--file", store, "--add", "Benchmark task"] }
             let hottaskList = try median(repeats) { [binary, "--file", store, "--list"] }
             let hottaskExport = try median(repeats) { [binary, "--file", store, "--export", "-"] }
+            // A change to one task named by its id, on a different task each run.
+            let open = list.all.filter { !$0.completed }.map { $0.id.uuidString.lowercased() }
+            var run = 0
+            let hottaskModify = try median(repeats, before: { run += 1 }) { [binary, "--file", store, "--move", open[run]] }
 
             // Taskwarrior
             let taskwarriorFile = folder + "/peer-\(name).tw.json"
@@ -47,6 +51,8 @@ enum PeerBenchmarks {
             let taskwarriorAdd = try median(repeats) { ["task", "add", "Benchmark task"] }
             let taskwarriorList = try median(repeats) { ["task", "list"] }
             let taskwarriorExport = try median(repeats) { ["task", "export"] }
+            run = 0
+            let taskwarriorModify = try median(repeats, before: { run += 1 }) { ["task", open[run], "modify", "priority:L"] }
 
             // todo.txt-cli
             let todoFolder = folder + "/todo-\(name)"
@@ -60,6 +66,7 @@ enum PeerBenchmarks {
 
             rows += [
                 Row(operation: "add one task", size: name, hottask: hottaskAdd, taskwarrior: taskwarriorAdd, todotxt: todoAdd),
+                Row(operation: "change one task by id (`--move ID`, `task ID modify`)", size: name, hottask: hottaskModify, taskwarrior: taskwarriorModify),
                 Row(operation: "list", size: name, hottask: hottaskList, taskwarrior: taskwarriorList, todotxt: todoList),
                 Row(operation: "export", size: name, hottask: hottaskExport, taskwarrior: taskwarriorExport),
                 Row(operation: "import into an empty list", size: name, hottask: hottaskImport, taskwarrior: taskwarriorImport),

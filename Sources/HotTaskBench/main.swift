@@ -75,21 +75,21 @@ for count in sizes {
     // Each run names another task, so that every run changes something: --done completes open
     // tasks, --undone reopens those, --delete takes tasks from the end.
     let open = try TaskStore(path: source).load().all.filter { !$0.completed }.map { $0.id.uuidString.lowercased() }
-    var run = 0
-    func byID(_ operation: String, _ arguments: @escaping (Int) -> [String]) throws {
-        run = 0
-        try external(operation, target: addMedian * 1.5, before: { run += 1 }, { [binary, "--file", store] + arguments(run) })
+    func byID(_ operation: String, _ commands: [[String]]) throws {
+        var run = -1
+        try external(operation, target: addMedian * 1.5, before: { run += 1 }, { [binary, "--file", store] + commands[run] })
     }
-    try byID("hottask --done ID") { ["--done", open[$0]] }
-    try byID("hottask --undone ID") { ["--undone", open[$0]] }
-    try byID("hottask --move ID") { ["--move", open[100 + $0]] }
-    try byID("hottask --edit ID TEXT") { ["--edit", open[200 + $0], "Edited by the benchmark \($0)"] }
-    try byID("hottask --delete ID") { ["--delete", ids[ids.count - $0]] }
+    let everyRun = 0..<repeats
+    try byID("hottask --done ID", everyRun.map { ["--done", open[$0]] })
+    try byID("hottask --undone ID", everyRun.map { ["--undone", open[$0]] })
+    try byID("hottask --move ID", everyRun.map { ["--move", open[100 + $0]] })
+    try byID("hottask --edit ID TEXT", everyRun.map { ["--edit", open[200 + $0], "Edited by the benchmark \($0)"] })
+    try byID("hottask --delete ID", everyRun.map { ["--delete", ids[ids.count - 1 - $0]] })
     try external("hottask --list > /dev/null", [binary, "--file", store, "--list"])
     try external("hottask --export -", [binary, "--file", store, "--export", "-"])
     try external(
         "hottask --import (empty store)",
-        before: { ["", ".bak", ".lock"].forEach { try? FileManager.default.removeItem(atPath: empty + $0) } },
+        before: { ["", ".bak", ".lock", ".journal"].forEach { try? FileManager.default.removeItem(atPath: empty + $0) } },
         [binary, "--file", empty, "--import", source])
 
     var start = Measurement(operation: "UI: start → first full frame", size: name, target: targets["UI: start → first full frame"]?[name])
