@@ -56,9 +56,14 @@ debug: deps
 run: build
 	.build/release/hottask $(ARGS)
 
+# The tests run with their own temp folder (TMPDIR, and TMUX_TMPDIR for tmux's sockets), so
+# that afterwards any process or socket they left can be found by its path: one fails the run.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/hottask-test-run.XXXXXX") && \
+	TMPDIR="$$run" TMUX_TMPDIR="$$run" $(SWIFT) test --skip-build; status=$$?; \
+	RUN_FOLDER="$$run" Tests/Scripts/check-leftovers.sh || status=1; \
+	rm -rf "$$run"; exit $$status
 
 # Benchmarks (never part of `make test`): generated stores of 1k, 10k and 100k tasks, the
 # release binary timed per operation, the UI per keystroke. The table also goes to bench-out/.

@@ -37,10 +37,33 @@ final class TmuxSession {
             echo "exited with $?"; stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo'; read wait
             """
         tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "t", "sh", "-c", script])
+        serverProcessID = pid_t(tmux(["display-message", "-p", "-t", "t", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// The tmux server's pid: the server is a daemon, not our child, so it is ended by pid.
+    private var serverProcessID: pid_t?
+
+    /// Ends the server (which hangs up on the app), and makes sure: a server still there after
+    /// a deadline is killed, and its socket removed.
     deinit {
         tmux(["kill-server"])
+        if let pid = serverProcessID, pid > 0 {
+            let deadline = Date().addingTimeInterval(3)
+            while isRunning(pid) && Date() < deadline { usleep(10_000) }
+            if isRunning(pid) {
+                Issue.record("the tmux server \(pid) outlived kill-server; killed")
+                kill(pid, SIGKILL)
+            }
+        }
+        let socketFolder = (ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp") + "/tmux-\(getuid())"
+        try? FileManager.default.removeItem(atPath: socketFolder + "/" + socket)
+    }
+
+    /// True while `pid` names a process that has not exited (a zombie waiting for its parent
+    /// to reap it has).
+    private func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = fileText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[close...].hasPrefix(") Z") && !stat[close...].hasPrefix(") X")
     }
 
     /// Types text literally (UTF-8, emoji included).

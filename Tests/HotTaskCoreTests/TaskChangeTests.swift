@@ -209,7 +209,7 @@ struct TaskChangeTests {
                 let limit = list.count(in: section) - (list.section(ofPosition: position) == section ? 1 : 0)
                 changes = list.moving(from: position, to: section, index: Int.random(in: 0...limit, using: &generator)).map { [$0] } ?? []
             case 3: changes = [list.deleting(at: position)]
-            default: changes = [list.addingOnTop(Fixtures.task("N\(step)", id: 1000 + step, section: .bonus, completed: step % 2 == 0))]
+            default: changes = [list.adding(onTop: Fixtures.task("N\(step)", id: 1000 + step, section: .bonus, completed: step % 2 == 0))]
             }
             list.apply(changes, clock: stamp())
             history.append(changes)

@@ -56,7 +56,7 @@ struct TaskStoreTests {
     func update() throws {
         try store.save(Fixtures.sampleList())
         let count = try store.update { state in
-            ([state.list.addingOnTop(Fixtures.task("New", id: 9))], "test", nil, state.list.count + 1)
+            ([state.list.adding(onTop: Fixtures.task("New", id: 9))], "test", nil, state.list.count + 1)
         }
         #expect(count == 4)
         #expect(try store.load().all.map(\.caption) == ["New", "Buy milk", "Call mum", "Read a book"])
@@ -103,7 +103,7 @@ struct TaskStoreTests {
         #expect(throws: StoreError.self) {
             try store.change { list in
                 changed = true
-                return [list.addingOnTop(Fixtures.task("Should not be saved", id: 9))]
+                return [list.adding(onTop: Fixtures.task("Should not be saved", id: 9))]
             }
         }
         #expect(!changed, "update must not call the change on a damaged store")

@@ -5,6 +5,11 @@ import Foundation
 /// Not Foundation's `Process`: on Linux it can miss the exit of a child that dies at once
 /// (a test that kills it right away then waits forever), and when the child forks a daemon
 /// (tmux) it waits for the daemon too.
+///
+/// A child starts as a shell would start it: no signal blocked, every signal at its default,
+/// and no descriptor of the test process but 0, 1 and 2. The test runner's threads block most
+/// signals, and a posix_spawn child inherits the calling thread's mask: a tmux server started
+/// that way never saw SIGTERM, SIGHUP or its own kill-server's signals, and lived on.
 public struct ChildProcess {
     public let pid: pid_t
 
@@ -20,10 +25,21 @@ public struct ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = spawn_file_actions_addclosefrom(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let variables = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
         let status = withCStrings(command) { argv in
-            withCStrings(variables) { envp in posix_spawnp(&pid, command[0], &actions, nil, argv, envp) }
+            withCStrings(variables) { envp in posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp) }
         }
         guard status == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot run \(command[0]): \(String(cString: strerror(status)))"])
@@ -62,3 +78,8 @@ func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?
     defer { pointers.forEach { free($0) } }
     return body(pointers)
 }
+
+/// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), which Swift's Glibc module
+/// does not import.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawn_file_actions_addclosefrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32

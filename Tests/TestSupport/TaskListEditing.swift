@@ -11,7 +11,7 @@ extension TaskList {
     /// Puts a task on top of its section.
     @discardableResult
     public mutating func insertOnTop(_ task: TaskItem, now: Date = Fixtures.baseDate) -> TaskChange {
-        let change = addingOnTop(task)
+        let change = adding(onTop: task)
         apply(change, clock: Self.clock(now))
         return change
     }

@@ -283,7 +283,7 @@ public struct TaskList: Equatable, Sendable {
     }
 
     /// The change that adds `task` on top of its section (the rule for tasks a person adds).
-    public func addingOnTop(_ task: TaskItem) -> TaskChange {
+    public func adding(onTop task: TaskItem) -> TaskChange {
         var task = task
         task.order = topKey(of: task.section)
         return .add(task)

@@ -322,7 +322,7 @@ public struct TaskStore: Sendable {
             let state = try read()
             var list = state.list
             let changes = tasks.reversed().map { task -> TaskChange in
-                let change = list.addingOnTop(task)
+                let change = list.adding(onTop: task)
                 list.apply(change, clock: .zero, force: true)
                 return change
             }

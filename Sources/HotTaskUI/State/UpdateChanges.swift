@@ -56,7 +56,7 @@ extension AppUpdate {
                 state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", &state)
         else { return [] }
         let section = state.newTaskSection
-        let change = state.tasks.addingOnTop(TaskItem(id: id, caption: caption, section: section, createdAt: now))
+        let change = state.tasks.adding(onTop: TaskItem(id: id, caption: caption, section: section, createdAt: now))
         let effects = commit([change], "Added \(quoted(change.task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.

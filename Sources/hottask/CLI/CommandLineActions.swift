@@ -78,7 +78,7 @@ struct CommandLineActions {
                 list.apply(change, clock: .zero, force: true)
                 changes.append(change)
             }
-            for task in newTasks.reversed() { make(list.addingOnTop(task)) }
+            for task in newTasks.reversed() { make(list.adding(onTop: task)) }
             lines += addedLines
             if let toEdit, let newCaption, let position = list.position(of: toEdit) {
                 let old = list[position].caption
