@@ -8,7 +8,7 @@ import TestSupport
 @Suite("Never lose a task", .serialized)
 struct ReliabilityTests {
     /// Names in a store's folder that are not debris.
-    static let storeFiles: Set<String> = ["tasks.json", "tasks.json.bak", "tasks.json.lock", "tasks.json.journal"]
+    static let storeFiles: Set<String> = ["tasks.json", "tasks.json.bak", "tasks.json.lock", "tasks.json.journal", "tasks.json.index"]
 
     // MARK: Crashes
 

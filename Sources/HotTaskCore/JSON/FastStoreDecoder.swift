@@ -49,8 +49,8 @@ extension JSONParser {
                 else { throw GiveUp() }
                 version = bytes[at] - 0x30
                 parser.index += 1
-            case "generation" where generation == nil: generation = try required(Generation(try parser.quotedString()))
-            case "clock" where clock == nil: clock = try required(Clock(try parser.quotedString()))
+            case "generation" where generation == nil: generation = try required(Generation(String(decoding: try parser.plainString(), as: UTF8.self)))
+            case "clock" where clock == nil: clock = try required(Clock(utf8: try parser.plainString()))
             case "count" where !sawCount:
                 // Recounted from the tasks; only its form is checked here.
                 sawCount = true
@@ -58,7 +58,7 @@ extension JSONParser {
             case "top" where !sawTop:
                 sawTop = true
                 try parser.forEachKey { parser, _ in
-                    if !parser.takeNull() { _ = try required(OrderKey(try parser.quotedString())) }
+                    if !parser.takeNull() { _ = try required(OrderKey(utf8: try parser.plainString())) }
                 }
             case "tasks" where tasks == nil: tasks = try parser.taskArray()
             case "deleted" where tombstones == nil: tombstones = try parser.tombstoneArray()
@@ -74,13 +74,16 @@ extension JSONParser {
             for task in tasks { guard ids.insert(task.task.id).inserted else { throw GiveUp() } }
             return StoreSnapshot(header: nil, list: TaskList(tasks.map(\.task)))
         }
-        // Every task must carry its key; the ids must be unique across tasks and tombstones.
+        // The ids must be unique across tasks and tombstones.
         var ids = Set<UUID>()
         ids.reserveCapacity(tasks.count)
-        for task in tasks { guard task.hasOrder, ids.insert(task.task.id).inserted else { throw GiveUp() } }
+        for task in tasks { guard ids.insert(task.task.id).inserted else { throw GiveUp() } }
         for tombstone in tombstones ?? [] { guard ids.insert(tombstone.task.id).inserted else { throw GiveUp() } }
-        let list = TaskList(keyed: tasks.map(\.task), deleted: tombstones ?? [])
         guard (generation == nil) == (clock == nil) else { throw GiveUp() }
+        // An export carries no keys (its order is the array's); a snapshot keys every task.
+        let keyed = tasks.allSatisfy(\.hasOrder)
+        guard keyed || generation == nil else { throw GiveUp() }
+        let list = keyed ? TaskList(keyed: tasks.map(\.task), deleted: tombstones ?? []) : TaskList(tasks.map(\.task))
         let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list) } }
         return StoreSnapshot(header: header, list: list)
     }
@@ -136,16 +139,16 @@ extension JSONParser {
             // duplicate key through, or default a field the strict path would refuse.
             case "id" where id == nil: id = try required(UUIDBytes.parse(try parser.plainString()))
             case "caption" where caption == nil: caption = try CaptionRule.clean(try parser.quotedString())
-            case "section" where section == nil: section = try required(Section(rawValue: try parser.quotedString()))
+            case "section" where section == nil: section = try required(Section(utf8: try parser.plainString()))
             case "completed" where completed == nil: completed = try parser.boolean()
             case "createdAt" where createdAt == nil: createdAt = try required(Timestamp.parse(utf8: try parser.plainString()))
             case "modifiedAt" where modifiedAt == nil: modifiedAt = try required(Timestamp.parse(utf8: try parser.plainString()))
             case "completedAt" where !completedAtSeen:
                 completedAtSeen = true
                 if !parser.takeNull() { completedAt = try required(Timestamp.parse(utf8: try parser.plainString())) }
-            case "order" where order == nil: order = try required(OrderKey(try parser.quotedString()))
-            case "clock" where clocks == nil: clocks = try required(StoreDocument.clocks(from: Substring(try parser.quotedString())))
-            case "deletedClock" where deletedClock == nil: deletedClock = try required(Clock(try parser.quotedString()))
+            case "order" where order == nil: order = try required(OrderKey(utf8: try parser.plainString()))
+            case "clock" where clocks == nil: clocks = try required(StoreDocument.clocks(utf8: try parser.plainString()))
+            case "deletedClock" where deletedClock == nil: deletedClock = try required(Clock(utf8: try parser.plainString()))
             default:
                 throw GiveUp()
             }
@@ -159,12 +162,13 @@ extension JSONParser {
         return (task, order != nil, deletedClock)
     }
 
-    /// Reads an object `{"key": value, ...}`, calling `body` at each value with its key.
-    private mutating func forEachKey(_ body: (inout JSONParser, String) throws -> Void) throws {
+    /// Reads an object `{"key": value, ...}`, calling `body` at each value with its key's bytes
+    /// (matched against literals with `~=`; a key with an escape gives up, as an unknown one does).
+    private mutating func forEachKey(_ body: (inout JSONParser, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
         repeat {
             skipWhitespace()
-            let key = try quotedString()
+            let key = try plainString()
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
             try body(&self, key)
@@ -208,6 +212,24 @@ extension JSONParser {
         for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { return false }
         index += count
         return true
+    }
+}
+
+/// A key or value's bytes against a literal, so that `switch` can match bytes without a String.
+private func ~= (literal: StaticString, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard literal.utf8CodeUnitCount == bytes.count else { return false }
+    guard let base = bytes.baseAddress else { return true }
+    return memcmp(literal.utf8Start, base, bytes.count) == 0
+}
+
+extension Section {
+    /// The section named by these bytes (`priority` or `bonus`), as `init(rawValue:)`.
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        switch bytes {
+        case "priority": self = .priority
+        case "bonus": self = .bonus
+        default: return nil
+        }
     }
 }
 

@@ -312,14 +312,16 @@ public struct TaskList: Equatable, Sendable {
     /// moved task changes: it gets a key between its new neighbours.
     public func moving(from position: Int, to section: Section, index: Int) -> TaskChange? {
         let old = self[position]
-        var others = tasks(in: section)
+        let tasks = tasks(in: section)
         let from = self.index(ofPosition: position)
-        if old.section == section {
-            if from == index { return nil }
-            others.remove(at: from)
-        }
-        let index = min(max(index, 0), others.count)
-        let key = OrderKey.between(index > 0 ? others[index - 1].order : nil, index < others.count ? others[index].order : nil)
+        let sameSection = old.section == section
+        if sameSection && from == index { return nil }
+        // Indices among the section's other tasks, mapped onto the section without copying it.
+        let othersCount = sameSection ? tasks.count - 1 : tasks.count
+        let original = { (other: Int) in sameSection && other >= from ? other + 1 : other }
+        let index = min(max(index, 0), othersCount)
+        let key = OrderKey.between(
+            index > 0 ? tasks[original(index - 1)].order : nil, index < othersCount ? tasks[original(index)].order : nil)
         let fields = TaskFields(section: old.section == section ? nil : section, order: key)
         return .set(old.id, fields, was: fields.values(in: old))
     }

@@ -54,14 +54,18 @@ extension TaskStore {
     }
 
     private func pointLookup(_ handles: [String], quick: QuickState) throws -> PointLookup? {
-        // Read, not mapped: a file truncated by another program while mapped would end the
-        // process with SIGBUS.
-        guard let bytes = try? FileSystem.readAll(path, limit: Self.maximumFileSize) else { return nil }
+        // The snapshot's bytes, read only when its index cannot answer. Read, not mapped: a file
+        // truncated by another program while mapped would end the process with SIGBUS.
+        var bytes: [UInt8]?
         var found: [String: TaskItem] = [:]
         for handle in handles {
             let prefix = handle.lowercased()
             var candidates: [UUID: TaskItem] = [:]
-            let inSnapshot = bytes.withUnsafeBufferPointer { Self.tasks(withIDPrefix: prefix, in: $0) }
+            var inSnapshot = indexedTasks(withIDPrefix: prefix, quick: quick)
+            if inSnapshot == nil {
+                if bytes == nil { bytes = try? FileSystem.readAll(path, limit: Self.maximumFileSize) }
+                inSnapshot = bytes?.withUnsafeBufferPointer { Self.tasks(withIDPrefix: prefix, in: $0) } ?? nil
+            }
             guard let inSnapshot else { return nil }
             for task in inSnapshot { candidates[task.id] = task }
             // The log's records on top, in order: adds bring tasks in, deletes take them out.
@@ -91,6 +95,29 @@ extension TaskStore {
             }
         }
         return PointLookup(tasks: found, top: quick.top, clock: quick.clock, generation: quick.generation)
+    }
+
+    /// The live tasks whose id starts with `prefix`, found through the snapshot's index: each
+    /// object is read from the snapshot and must hold the id the index gave it. nil when the
+    /// index cannot be used.
+    private func indexedTasks(withIDPrefix prefix: String, quick: QuickState) -> [TaskItem]? {
+        guard
+            let entries = SnapshotIndex.entries(
+                withIDPrefix: prefix, at: indexPath, generation: quick.generation, snapshotSize: quick.snapshotSize,
+                count: quick.snapshotCount)
+        else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var tasks: [TaskItem] = []
+        for entry in entries {
+            guard let object = SnapshotIndex.readExactly(fd, at: entry.offset, count: entry.length),
+                let value = try? JSONParser.parse(object), let (task, hasOrder) = try? StoreDocument.decodeTask(value, number: 1),
+                hasOrder, task.id == entry.id
+            else { return nil }
+            tasks.append(task)
+        }
+        return tasks
     }
 
     /// The live tasks (not tombstones) whose id starts with `prefix`, found in the snapshot's

@@ -85,6 +85,13 @@ public enum StoreDocument {
     /// The snapshot as pretty-printed UTF-8 JSON with a fixed key order and a final newline.
     /// Without a header it is an export: the tasks only.
     public static func encode(_ list: TaskList, header: SnapshotHeader? = nil) -> [UInt8] {
+        encodeIndexed(list, header: header).bytes
+    }
+
+    /// `encode`, and where each task's object lies in the bytes (for a snapshot's index).
+    static func encodeIndexed(_ list: TaskList, header: SnapshotHeader?) -> (bytes: [UInt8], entries: [SnapshotIndex.Entry]) {
+        var entries: [SnapshotIndex.Entry] = []
+        if header != nil { entries.reserveCapacity(list.count) }
         var writer = JSONWriter(capacity: 160 + list.count * 300)
         writer.raw("{")
         writer.key("version", indent: 2, first: true)
@@ -107,7 +114,11 @@ public enum StoreDocument {
             writer.raw("}")
         }
         writer.key("tasks", indent: 2, first: false)
-        writeArray(list.all, to: &writer) { write($0, to: &$1, stamped: header != nil) }
+        writeArray(list.all, to: &writer) { task, writer in
+            let start = writer.bytes.count
+            write(task, to: &writer, stamped: header != nil)
+            if header != nil { entries.append(SnapshotIndex.Entry(id: task.id, offset: start, length: writer.bytes.count - start)) }
+        }
         if header != nil {
             writer.key("deleted", indent: 2, first: false)
             let tombstones = list.deleted.values.sorted { $0.task.id.uuidString < $1.task.id.uuidString }
@@ -115,7 +126,7 @@ public enum StoreDocument {
         }
         writer.newline(indent: 0)
         writer.raw("}\n")
-        return writer.bytes
+        return (writer.bytes, entries)
     }
 
     private static func writeArray<T>(_ items: [T], to writer: inout JSONWriter, _ body: (T, inout JSONWriter) -> Void) {
@@ -183,14 +194,22 @@ public enum StoreDocument {
     }
 
     static func clocks(from text: Substring) -> FieldClocks? {
-        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        var text = text
+        return text.withUTF8 { clocks(utf8: $0) }
+    }
+
+    /// `clocks(from:)` on UTF-8 bytes: one stamp, or four separated by single spaces.
+    static func clocks(utf8 bytes: UnsafeBufferPointer<UInt8>) -> FieldClocks? {
+        var parts: [Clock] = []
+        var start = 0
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {
+            guard parts.count < 4, let clock = Clock(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+            parts.append(clock)
+            start = end + 1
+        }
         switch parts.count {
-        case 1: return Clock(parts[0]).map { FieldClocks($0) }
-        case 4:
-            guard let caption = Clock(parts[0]), let section = Clock(parts[1]), let completed = Clock(parts[2]),
-                let order = Clock(parts[3])
-            else { return nil }
-            return FieldClocks(caption: caption, section: section, completed: completed, order: order)
+        case 1: return FieldClocks(parts[0])
+        case 4: return FieldClocks(caption: parts[0], section: parts[1], completed: parts[2], order: parts[3])
         default: return nil
         }
     }

@@ -55,6 +55,8 @@ public struct TaskStore: Sendable {
     public var backupPath: String { path + ".bak" }
     /// The change log.
     public var journalPath: String { path + ".journal" }
+    /// Where each task lies in the snapshot, for changes by id (see `SnapshotIndex`).
+    public var indexPath: String { path + ".index" }
     /// Log lines that could not be read, kept for a person to look at.
     public var damagedPath: String { journalPath + ".damaged" }
     var log: ChangeLog { ChangeLog(path: journalPath) }
@@ -280,12 +282,13 @@ public struct TaskStore: Sendable {
         }
         let generation = state.header?.generation ?? Generation.random()
         let record = LogRecord(generation: generation, clock: clock, what: what, undoes: undoes, changes: changes)
-        let line = ChangeLog.encode(record)
-        if state.needsCompaction || line.count > Self.largeRecord {
-            try compactLocked(list, clock: clock, state: state, history: state.history + [record])
-        } else {
+        // A record that is certainly large (a big import) is not encoded only to be measured.
+        let line = state.needsCompaction || Self.certainlyLarger(record, than: Self.largeRecord) ? nil : ChangeLog.encode(record)
+        if let line, line.count <= Self.largeRecord {
             removeCrashDebris()
             try withFileErrors { () throws(FileSystem.Failure) in try log.append(line) }
+        } else {
+            try compactLocked(list, clock: clock, state: state, history: state.history + [record])
         }
         return Commit(clock: clock, list: list, record: record)
     }
@@ -340,6 +343,9 @@ public struct TaskStore: Sendable {
         var top: [Section: OrderKey?]
         /// The log's records for this snapshot, in order.
         var records: [LogRecord]
+        /// The snapshot's size and its own task count (before the log's records).
+        var snapshotSize: Int
+        var snapshotCount: Int
     }
 
     func quickState() throws(StoreError) -> QuickState? {
@@ -372,7 +378,8 @@ public struct TaskStore: Sendable {
         guard replayed < Self.logLimit else { return nil }
         return QuickState(
             generation: header.generation, clock: clock, count: count, top: top,
-            records: contents.records.filter { $0.generation == header.generation })
+            records: contents.records.filter { $0.generation == header.generation }, snapshotSize: Int(stamp.size),
+            snapshotCount: header.count)
     }
 
     private func lower(_ key: OrderKey?, _ other: OrderKey) -> OrderKey {
@@ -416,7 +423,7 @@ public struct TaskStore: Sendable {
     /// lines are moved aside before the log is replaced.
     private func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord]) throws(StoreError) {
         let header = SnapshotHeader(generation: .random(), clock: clock, list: list)
-        let bytes = StoreDocument.encode(list, header: header)
+        let (bytes, entries) = StoreDocument.encodeIndexed(list, header: header)
         try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             removeCrashDebris()
@@ -435,6 +442,9 @@ public struct TaskStore: Sendable {
         // generation and so are never replayed on this snapshot: nothing is lost either way.
         guard let stamp = FileSystem.stamp(of: path) else { return }
         try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp), history: Self.historyToKeep(history))
+        // Only a help for changes by id, checked on every use: a failure here costs speed only.
+        try? FileSystem.writeAtomically(
+            SnapshotIndex.encode(entries, generation: header.generation, snapshotSize: bytes.count), to: indexPath)
     }
 
     /// The last records, as many as fit the history's bounds: a record larger than a few pages
@@ -443,6 +453,7 @@ public struct TaskStore: Sendable {
         var kept: [LogRecord] = []
         var bytes = 0
         for record in records.reversed() where kept.count < historyKept {
+            guard !certainlyLarger(record, than: historyRecordLimit) else { continue }
             let size = ChangeLog.encode(record).count
             guard size <= historyRecordLimit else { continue }
             guard bytes + size <= historyByteLimit else { break }
@@ -450,6 +461,12 @@ public struct TaskStore: Sendable {
             kept.append(record)
         }
         return kept.reversed()
+    }
+
+    /// True when `record`'s line is sure to be longer than `limit` bytes, judged without encoding
+    /// it: every change takes at least 64 bytes (a set names a 36-character id and two objects).
+    static func certainlyLarger(_ record: LogRecord, than limit: Int) -> Bool {
+        record.changes.count * 64 > limit
     }
 
     private func keepAside(_ damaged: [ChangeLog.DamagedLine]) throws(FileSystem.Failure) {
@@ -489,7 +506,7 @@ public struct TaskStore: Sendable {
     /// Removes temp files that saves killed midway left (of the store, its log and its backup).
     /// Only while holding the lock: then no live save owns one of them.
     func removeCrashDebris() {
-        for file in [path, journalPath, backupPath] { FileSystem.removeStaleTempFiles(besides: file) }
+        for file in [path, journalPath, backupPath, indexPath] { FileSystem.removeStaleTempFiles(besides: file) }
     }
 
     func withFileErrors<T>(_ body: () throws(FileSystem.Failure) -> T) throws(StoreError) -> T {

@@ -45,14 +45,32 @@ public struct Clock: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     /// Reads `"<milliseconds>.<counter>"`; nil for anything else, negative or out of range.
     public init?(_ text: Substring) {
-        guard let dot = text.firstIndex(of: "."), let milliseconds = Int64(text[..<dot]),
-            let counter = Int32(text[text.index(after: dot)...]), milliseconds >= 0,
-            milliseconds <= Self.latestMilliseconds, counter >= 0
-        else { return nil }
-        self.init(milliseconds: milliseconds, counter: counter)
+        var text = text
+        guard let clock = text.withUTF8({ Clock(utf8: $0) }) else { return nil }
+        self = clock
     }
 
     public init?(_ text: String) {
         self.init(Substring(text))
+    }
+
+    /// `init(_:)` on the text's UTF-8 bytes (the store reader's path: no String is made).
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
+            let milliseconds = Self.decimal(UnsafeBufferPointer(rebasing: bytes[..<dot]), limit: Self.latestMilliseconds),
+            let counter = Self.decimal(UnsafeBufferPointer(rebasing: bytes[(dot + 1)...]), limit: Int64(Int32.max))
+        else { return nil }
+        self.init(milliseconds: milliseconds, counter: Int32(counter))
+    }
+
+    /// 1 to 18 decimal digits, at most `limit`; nil for anything else (no sign, no trap).
+    private static func decimal(_ digits: UnsafeBufferPointer<UInt8>, limit: Int64) -> Int64? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        return value <= limit ? value : nil
     }
 }

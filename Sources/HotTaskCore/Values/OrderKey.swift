@@ -15,6 +15,12 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
         self.text = text
     }
 
+    /// `init(_:)` on the text's UTF-8 bytes (the store reader's path).
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard Self.isValid(bytes) else { return nil }
+        text = String(decoding: bytes, as: UTF8.self)
+    }
+
     private init(unchecked bytes: [UInt8]) {
         text = String(decoding: bytes, as: UTF8.self)
     }
@@ -74,10 +80,10 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
-    static func isValid(_ key: [UInt8]) -> Bool {
+    static func isValid<Bytes: BidirectionalCollection<UInt8>>(_ key: Bytes) -> Bool {
         guard let head = key.first, let length = integerLength(head), key.count >= length,
             key.dropFirst().allSatisfy({ digitValue($0) != nil }),
-            Array(key.prefix(length)) != smallestInteger || key.count > length
+            !key.prefix(length).elementsEqual(smallestInteger) || key.count > length
         else { return false }
         return key.count == length || key.last != zero
     }

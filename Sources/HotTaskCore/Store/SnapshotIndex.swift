@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where each task's object lies in a snapshot (`tasks.json.index`), so that a change by id
+/// reads a few hundred bytes instead of searching the whole file.
+///
+/// Written after each compaction, from the bytes just written; never a commit point and never
+/// trusted alone. It names the snapshot's generation, size and task count, and every object it
+/// points to is parsed from the snapshot itself and must carry the id it was looked up by. An
+/// index that is missing, of another generation, damaged or wrong in any way is ignored and the
+/// snapshot is searched instead (`TaskStore.pointLookup`).
+///
+/// Layout (little-endian): a 64-byte header — `HTINDEX1`, the generation's 16 hex digits, the
+/// snapshot's size, the task count — then one 32-byte entry per live task, sorted by id: the
+/// id's 16 bytes, the object's offset and its length.
+struct SnapshotIndex {
+    struct Entry {
+        var id: UUID
+        var offset: Int
+        var length: Int
+    }
+
+    static let magic = Array("HTINDEX1".utf8)
+    static let headerSize = 64
+    static let entrySize = 32
+
+    /// The index file's bytes for a snapshot of `size` bytes holding `entries`.
+    static func encode(_ entries: [Entry], generation: Generation, snapshotSize: Int) -> [UInt8] {
+        var bytes = magic + Array(generation.text.utf8)
+        append(UInt64(snapshotSize), to: &bytes)
+        append(UInt64(entries.count), to: &bytes)
+        bytes += [UInt8](repeating: 0, count: headerSize - bytes.count)
+        bytes.reserveCapacity(headerSize + entries.count * entrySize)
+        for entry in entries.sorted(by: { idBytes($0.id).lexicographicallyPrecedes(idBytes($1.id)) }) {
+            bytes += idBytes(entry.id)
+            append(UInt64(entry.offset), to: &bytes)
+            append(UInt64(entry.length), to: &bytes)
+        }
+        return bytes
+    }
+
+    /// The entries whose id, written in lowercase, starts with `prefix`; nil when the index at
+    /// `path` does not describe this snapshot (the caller then searches the snapshot).
+    static func entries(withIDPrefix prefix: String, at path: String, generation: Generation, snapshotSize: Int, count: Int)
+        -> [Entry]?
+    {
+        guard FileSystem.untrusted(path) == nil else { return nil }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let header = readExactly(fd, at: 0, count: headerSize), Array(header[0..<8]) == magic,
+            Array(header[8..<24]) == Array(generation.text.utf8), number(header, at: 24) == UInt64(snapshotSize),
+            number(header, at: 32) == UInt64(count)
+        else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) == headerSize + count * entrySize else { return nil }
+
+        // The first entry whose id is not below the prefix, by binary search over preads.
+        func entry(_ index: Int) -> Entry? {
+            guard let bytes = readExactly(fd, at: headerSize + index * entrySize, count: entrySize) else { return nil }
+            let id = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            let offset = number(bytes, at: 16)
+            let length = number(bytes, at: 24)
+            guard offset <= UInt64(snapshotSize), length <= UInt64(snapshotSize) - offset, length > 0 else { return nil }
+            return Entry(id: id, offset: Int(offset), length: Int(length))
+        }
+        func text(_ id: UUID) -> String { id.uuidString.lowercased() }
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            guard let candidate = entry(middle) else { return nil }
+            if text(candidate.id) < prefix { low = middle + 1 } else { high = middle }
+        }
+        var found: [Entry] = []
+        var index = low
+        while index < count {
+            guard let candidate = entry(index) else { return nil }
+            guard text(candidate.id).hasPrefix(prefix) else { break }
+            found.append(candidate)
+            index += 1
+        }
+        return found
+    }
+
+    /// `count` bytes at `offset`, or nil when the file is shorter or cannot be read.
+    static func readExactly(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            done += got
+        }
+        return bytes
+    }
+
+    private static func idBytes(_ id: UUID) -> [UInt8] {
+        withUnsafeBytes(of: id.uuid) { Array($0) }
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+
+    private static func number(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in (0..<8).reversed() { value = value << 8 | UInt64(bytes[offset + index]) }
+        return value
+    }
+}
