@@ -85,16 +85,17 @@ bench-peers: deps
 	mkdir -p bench-out
 	.build/release/hottask-bench --peers --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out bench-out/peers.md
 
-# Coverage-guided fuzzing (libFuzzer) of the import parser and store decoder, for
-# FUZZ_SECONDS. Seeds: Tests/FuzzCorpus/import; new finds stay in .build/fuzz/corpus and a
-# crashing input is written to .build/fuzz/ (add it to the seeds once fixed).
+# Coverage-guided fuzzing (libFuzzer) of the import parser, the store decoder and the change-log
+# reader, for FUZZ_SECONDS. Seeds: Tests/FuzzCorpus/import (files that must import) and
+# Tests/FuzzCorpus/log; new finds stay in .build/fuzz/corpus and a crashing input is written to
+# .build/fuzz/ (add it to the seeds once fixed).
 FUZZ_SECONDS ?= 180
 fuzz: deps
 	mkdir -p .build/fuzz/corpus
 	$(SWIFTC) -O -sanitize=fuzzer,address -parse-as-library -module-name HotTaskCore \
 		$$(find Sources/HotTaskCore -name '*.swift') Fuzz/ImportFuzzer.swift -o .build/fuzz/import-fuzzer
 	.build/fuzz/import-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
-		-artifact_prefix=.build/fuzz/ .build/fuzz/corpus Tests/FuzzCorpus/import
+		-artifact_prefix=.build/fuzz/ .build/fuzz/corpus Tests/FuzzCorpus/import Tests/FuzzCorpus/log
 
 # The sample list (Assets/sample-tasks.json) in a throwaway copy: nothing touches your tasks.
 demo: build
