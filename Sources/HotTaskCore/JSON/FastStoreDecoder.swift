@@ -68,20 +68,16 @@ extension JSONParser {
         }
         skipWhitespace()
         guard index == bytes.count, let version, let tasks else { throw GiveUp() }
-        if version == 1 {
-            guard generation == nil, clock == nil, !sawCount, !sawTop, tombstones == nil else { throw GiveUp() }
-            var ids = Set<UUID>()
-            for task in tasks { guard ids.insert(task.task.id).inserted else { throw GiveUp() } }
-            return StoreSnapshot(header: nil, list: TaskList(tasks.map(\.task)))
-        }
+        // Version 1 has the tasks only.
+        if version == 1, generation != nil || clock != nil || sawCount || sawTop || tombstones != nil { throw GiveUp() }
         // The ids must be unique across tasks and tombstones.
         var ids = Set<UUID>()
         ids.reserveCapacity(tasks.count)
         for task in tasks { guard ids.insert(task.task.id).inserted else { throw GiveUp() } }
         for tombstone in tombstones ?? [] { guard ids.insert(tombstone.task.id).inserted else { throw GiveUp() } }
         guard (generation == nil) == (clock == nil) else { throw GiveUp() }
-        // An export carries no keys (its order is the array's); a snapshot keys every task.
-        let keyed = tasks.allSatisfy(\.hasOrder)
+        // A snapshot keys every task; version 1 and exports carry no keys (their order is the array's).
+        let keyed = version == 2 && tasks.allSatisfy(\.hasOrder)
         guard keyed || generation == nil else { throw GiveUp() }
         let list = keyed ? TaskList(keyed: tasks.map(\.task), deleted: tombstones ?? []) : TaskList(tasks.map(\.task))
         let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list) } }

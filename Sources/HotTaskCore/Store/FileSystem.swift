@@ -97,6 +97,19 @@ enum FileSystem {
         }
     }
 
+    /// `count` bytes of an open file at `offset`, or nil when the file is shorter or cannot be read.
+    static func readExactly(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            done += got
+        }
+        return bytes
+    }
+
     /// Creates the folder and its parents (mode 0700 for those it creates).
     static func makeDirectories(_ path: String) throws(Failure) {
         guard !path.isEmpty, try kind(of: path) != .directory else { return }

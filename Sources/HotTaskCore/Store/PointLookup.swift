@@ -111,7 +111,7 @@ extension TaskStore {
         defer { close(fd) }
         var tasks: [TaskItem] = []
         for entry in entries {
-            guard let object = SnapshotIndex.readExactly(fd, at: entry.offset, count: entry.length),
+            guard let object = FileSystem.readExactly(fd, at: entry.offset, count: entry.length),
                 let value = try? JSONParser.parse(object), let (task, hasOrder) = try? StoreDocument.decodeTask(value, number: 1),
                 hasOrder, task.id == entry.id
             else { return nil }

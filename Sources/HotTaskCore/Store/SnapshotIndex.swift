@@ -51,7 +51,7 @@ struct SnapshotIndex {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        guard let header = readExactly(fd, at: 0, count: headerSize), Array(header[0..<8]) == magic,
+        guard let header = FileSystem.readExactly(fd, at: 0, count: headerSize), Array(header[0..<8]) == magic,
             Array(header[8..<24]) == Array(generation.text.utf8), number(header, at: 24) == UInt64(snapshotSize),
             number(header, at: 32) == UInt64(count)
         else { return nil }
@@ -60,7 +60,7 @@ struct SnapshotIndex {
 
         // The first entry whose id is not below the prefix, by binary search over preads.
         func entry(_ index: Int) -> Entry? {
-            guard let bytes = readExactly(fd, at: headerSize + index * entrySize, count: entrySize) else { return nil }
+            guard let bytes = FileSystem.readExactly(fd, at: headerSize + index * entrySize, count: entrySize) else { return nil }
             let id = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                 bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
             let offset = number(bytes, at: 16)
@@ -85,19 +85,6 @@ struct SnapshotIndex {
             index += 1
         }
         return found
-    }
-
-    /// `count` bytes at `offset`, or nil when the file is shorter or cannot be read.
-    static func readExactly(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            done += got
-        }
-        return bytes
     }
 
     private static func idBytes(_ id: UUID) -> [UInt8] {
