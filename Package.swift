@@ -15,6 +15,8 @@ let package = Package(
         .target(name: "HotTaskCore"),
         // UI as values: state, pure update, render into a grid. Knows nothing of ncurses.
         .target(name: "HotTaskUI", dependencies: ["HotTaskCore"]),
+        // CalDAV over HTTP(S): the sync engine's server, through the toolchain's URLSession.
+        .target(name: "CalDAV", dependencies: ["HotTaskCore"]),
         .systemLibrary(
             name: "CNcursesw",
             path: "Sources/CNcursesw",
@@ -25,6 +27,7 @@ let package = Package(
             dependencies: [
                 "HotTaskCore",
                 "HotTaskUI",
+                "CalDAV",
                 "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -10,6 +10,8 @@ public struct AppConfig: Equatable, Sendable {
     public var theme: Theme = .default
     public var bindings: KeyBindings = .standard
     public var defaultSection: Section = .priority
+    /// `[sync]`: the CalDAV calendar to sync with; nil when the file has none.
+    public var sync: SyncSettings?
 
     public static let standard = AppConfig()
 
@@ -58,6 +60,7 @@ public struct AppConfig: Equatable, Sendable {
         var config = AppConfig()
         var replacements: [ListAction: [Key]] = [:]
         var bindingLines: [ListAction: Int] = [:]
+        var syncLine: Int?
         for entry in entries {
             switch (entry.table, entry.key) {
             case (nil, "theme"):
@@ -92,13 +95,29 @@ public struct AppConfig: Equatable, Sendable {
                 }
                 replacements[action] = keys
                 bindingLines[action] = entry.line
+            case ("sync", let name):
+                guard case .string(let value) = entry.value else {
+                    throw problem(entry, "\(name) in [sync] takes a string, not \(entry.value.kindName)")
+                }
+                var sync = config.sync ?? SyncSettings(url: "")
+                switch name {
+                case "url": sync.url = value
+                case "username": sync.username = value
+                case "password_command": sync.passwordCommand = value
+                default: throw problem(entry, "unknown setting \"\(name)\" in [sync] (known: url, username, password_command)")
+                }
+                config.sync = sync
+                syncLine = syncLine ?? entry.line
             default:
-                if let table = entry.table { throw problem(entry, "unknown table [\(table)] (known: [keys])") }
+                if let table = entry.table { throw problem(entry, "unknown table [\(table)] (known: [keys], [sync])") }
                 if ListAction(rawValue: entry.key) != nil {
                     throw problem(entry, "\"\(entry.key)\" is a key binding; put it under [keys]")
                 }
                 throw problem(entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, [keys])")
             }
+        }
+        if let sync = config.sync, sync.url.isEmpty {
+            throw Problem(file: file, line: syncLine, reason: "[sync] needs a url (the calendar collection)")
         }
         do {
             config.bindings = try KeyBindings.standard(replacing: replacements)
@@ -117,5 +136,19 @@ public struct AppConfig: Equatable, Sendable {
     private static func shown(_ value: TOMLSubset.Value) -> String {
         if case .string(let text) = value { return "\"\(text)\"" }
         return value.kindName
+    }
+}
+
+/// `[sync]`: the calendar collection, who to be, and how to get the password (never stored).
+public struct SyncSettings: Equatable, Sendable {
+    public var url: String
+    public var username: String?
+    /// Run by `/bin/sh`; the first line it prints is the password.
+    public var passwordCommand: String?
+
+    public init(url: String, username: String? = nil, passwordCommand: String? = nil) {
+        self.url = url
+        self.username = username
+        self.passwordCommand = passwordCommand
     }
 }

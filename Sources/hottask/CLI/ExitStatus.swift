@@ -10,4 +10,7 @@ enum ExitStatus {
     static let storeUnwritable = ExitCode(3)
     /// The terminal UI could not start (no terminal).
     static let noTerminal = ExitCode(4)
+    /// A sync could not finish (server unreachable, refusing, or no [sync] config); every local
+    /// change is kept in the store.
+    static let syncFailed = ExitCode(5)
 }

@@ -25,6 +25,7 @@ struct HotTaskCommand: ParsableCommand {
               hottask --import todo.txt
               task export | hottask --import -
               hottask --import backup.json --replace
+              hottask --sync
 
             The store is $XDG_DATA_HOME/hottask/tasks.json (or ~/.local/share/hottask/tasks.json); \
             --file or HOTTASK_FILE choose another. Settings (theme, keys, default_section) are read \
@@ -33,7 +34,8 @@ struct HotTaskCommand: ParsableCommand {
 
             Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
             cannot be read or is damaged (it is left untouched), 3 the store or an export file cannot be written, \
-            4 the UI needs a terminal, 64 bad options.
+            4 the UI needs a terminal, 5 a sync failed (the server unreachable, refusing or \
+            misconfigured; local tasks are kept), 64 bad options.
             """,
         version: HotTaskVersion.current
     )
@@ -102,12 +104,15 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: .long, help: "With --import: replace the whole list instead of merging.")
     var replace = false
 
+    @Flag(name: .long, help: "Sync with the CalDAV calendar named in the config's [sync] table, and say what moved.")
+    var sync = false
+
     var changesTasks: Bool {
         !add.isEmpty || !edit.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
     }
 
     var opensUI: Bool {
-        !changesTasks && !undo && !list && export == nil && importPath == nil
+        !changesTasks && !undo && !list && export == nil && importPath == nil && !sync
     }
 
     func validate() throws {
@@ -151,6 +156,19 @@ struct HotTaskCommand: ParsableCommand {
             if let configProblem { Self.fail("warning: \(configProblem)") }
             var commands = CommandLineActions(store: store)
             if let importPath { try commands.importTasks(from: importPath, replacing: replace) }
+            if sync {
+                guard configProblem == nil else { throw SyncCommandFailure(message: "cannot sync: the config has a problem (above)") }
+                guard let settings = settings.sync else {
+                    throw SyncCommandFailure(
+                        message: "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
+                }
+                do {
+                    let report = try SyncSetup.run(store: store, settings: settings)
+                    print("Synced with \(settings.url): \(report)")
+                } catch let failure as SyncFailure {
+                    throw SyncCommandFailure(message: "sync with \(settings.url) failed: \(failure.message); local tasks are unchanged")
+                }
+            }
             if undo { try commands.undoLastChange() }
             if changesTasks {
                 try commands.change(
@@ -176,6 +194,9 @@ struct HotTaskCommand: ParsableCommand {
         } catch let error as ExportError {
             Self.fail(error.message)
             throw ExitStatus.storeUnwritable
+        } catch let error as SyncCommandFailure {
+            Self.fail(error.message)
+            throw ExitStatus.syncFailed
         } catch let error as TerminalUnavailable {
             Self.fail(error.message)
             throw ExitStatus.noTerminal

@@ -1,0 +1,266 @@
+import Foundation
+import HotTaskCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A CalDAV calendar collection over HTTP(S) (RFC 4791, RFC 6578), through the toolchain's
+/// URLSession (libcurl on Linux: the system's certificates, no extra package to build).
+public final class HTTPCalendarCollection: CalendarCollection {
+    public let url: String
+    private let collection: URL
+    /// The collection's path, with its trailing slash.
+    private let collectionPath: String
+    private let authorization: String?
+    private let session: URLSession
+    /// Tries for one request when the connection fails or the answer is cut short.
+    static let attempts = 3
+    /// Members asked for in one calendar-multiget.
+    static let fetchBatch = 100
+
+    public init(url: String, username: String?, password: String?, timeout: TimeInterval = 30) throws(SyncFailure) {
+        let withSlash = url.hasSuffix("/") ? url : url + "/"
+        guard let parsed = URL(string: withSlash), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            parsed.host != nil
+        else {
+            throw SyncFailure("the sync url \"\(url)\" is not an http:// or https:// address of a calendar")
+        }
+        self.url = withSlash
+        collection = parsed
+        collectionPath = Self.normalized(withSlash)
+        if let username, let password {
+            authorization = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+        } else {
+            authorization = nil
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout * 4
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    // MARK: CalendarCollection
+
+    public func version() throws(SyncFailure) -> CollectionVersion {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:propfind xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav">
+            <d:prop><cs:getctag/><d:sync-token/><d:resourcetype/></d:prop></d:propfind>
+            """
+        let answer = try send("PROPFIND", collection, body: body, headers: ["Depth": "0"])
+        guard answer.status == 207, let multistatus = DAV.multistatus(answer.body), let first = multistatus.responses.first else {
+            throw failure(answer, doing: "asking for the calendar's version")
+        }
+        return CollectionVersion(ctag: first.properties["getctag"], syncToken: first.properties["sync-token"])
+    }
+
+    public func changes(since token: String) throws(SyncFailure) -> CollectionChanges? {
+        var changes = CollectionChanges(token: token)
+        // A 507 on the collection means "more to come": ask again from the token given.
+        for _ in 0..<64 {
+            let body = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <d:sync-collection xmlns:d="DAV:"><d:sync-token>\(DAV.escape(changes.token ?? token))</d:sync-token>
+                <d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>
+                """
+            let answer = try send("REPORT", collection, body: body, headers: ["Depth": "1"])
+            guard answer.status == 207 else {
+                if (400..<500).contains(answer.status) && answer.status != 401 { return nil }
+                throw failure(answer, doing: "asking what changed")
+            }
+            guard let multistatus = DAV.multistatus(answer.body) else { return nil }
+            var truncated = false
+            for response in multistatus.responses {
+                let href = Self.normalized(response.href)
+                if href == collectionPath {
+                    truncated = truncated || response.status == 507
+                } else if response.status == 404 || response.status == 410 {
+                    changes.removed.append(href)
+                    changes.changed[href] = nil
+                } else {
+                    changes.changed[href] = .some(response.properties["getetag"])
+                }
+            }
+            changes.token = multistatus.syncToken ?? changes.token
+            if !truncated { return changes }
+        }
+        return nil
+    }
+
+    public func listing() throws(SyncFailure) -> [String: String?] {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop>
+            <c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>
+            """
+        let answer = try send("REPORT", collection, body: body, headers: ["Depth": "1"])
+        guard answer.status == 207, let multistatus = DAV.multistatus(answer.body) else {
+            throw failure(answer, doing: "listing the tasks")
+        }
+        var members: [String: String?] = [:]
+        for response in multistatus.responses {
+            let href = Self.normalized(response.href)
+            guard href != collectionPath, response.status == nil || response.status == 200 else { continue }
+            members[href] = .some(response.properties["getetag"])
+        }
+        return members
+    }
+
+    public func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource] {
+        var resources: [String: CalendarResource] = [:]
+        var start = 0
+        while start < hrefs.count {
+            let batch = hrefs[start..<min(start + Self.fetchBatch, hrefs.count)]
+            start += Self.fetchBatch
+            let list = batch.map { "<d:href>\(DAV.escape(Self.encoded($0)))</d:href>" }.joined()
+            let body = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+                <d:prop><d:getetag/><c:calendar-data/></d:prop>\(list)</c:calendar-multiget>
+                """
+            let answer = try send("REPORT", collection, body: body, headers: ["Depth": "1"])
+            guard answer.status == 207, let multistatus = DAV.multistatus(answer.body) else {
+                throw failure(answer, doing: "fetching tasks")
+            }
+            for response in multistatus.responses {
+                guard let data = response.properties["calendar-data"] else { continue }
+                resources[Self.normalized(response.href)] = CalendarResource(etag: response.properties["getetag"], body: data)
+            }
+        }
+        return resources
+    }
+
+    public func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
+        var headers = ["Content-Type": "text/calendar; charset=utf-8"]
+        if let etag { headers["If-Match"] = etag } else { headers["If-None-Match"] = "*" }
+        let answer = try send("PUT", try member(href), body: body, headers: headers)
+        switch answer.status {
+        case 200, 201, 204: return .written(etag: answer.etag)
+        case 412: return .conflict
+        case 404, 410: return .gone
+        default: throw failure(answer, doing: "writing a task")
+        }
+    }
+
+    public func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
+        var headers: [String: String] = [:]
+        if let etag { headers["If-Match"] = etag }
+        let answer = try send("DELETE", try member(href), body: nil, headers: headers)
+        switch answer.status {
+        case 200, 202, 204: return .written(etag: nil)
+        case 404, 410: return .gone
+        case 412: return .conflict
+        default: throw failure(answer, doing: "deleting a task")
+        }
+    }
+
+    public func href(forUID uid: String) -> String {
+        let safe = uid.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0) }
+        let name = safe && uid.count <= 200 ? uid : TodoMapping.id(forUID: uid).uuidString.lowercased()
+        return collectionPath + name + ".ics"
+    }
+
+    // MARK: HTTP
+
+    struct Answer {
+        var status: Int
+        var body: Data
+        var etag: String?
+    }
+
+    private func member(_ href: String) throws(SyncFailure) -> URL {
+        guard let url = URL(string: Self.encoded(href), relativeTo: collection)?.absoluteURL else {
+            throw SyncFailure("\(self.url): cannot make an address for \(href)")
+        }
+        return url
+    }
+
+    /// Sends one request, again when the connection drops (every request HotTask sends is
+    /// conditional or read-only, so sending it twice cannot write twice).
+    private func send(_ method: String, _ target: URL, body: String?, headers: [String: String]) throws(SyncFailure) -> Answer {
+        var request = URLRequest(url: target)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = Data(body.utf8)
+            if headers["Content-Type"] == nil { request.setValue("application/xml; charset=utf-8", forHTTPHeaderField: "Content-Type") }
+        }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
+        request.setValue("HotTask", forHTTPHeaderField: "User-Agent")
+        var lastError = ""
+        for attempt in 0..<Self.attempts {
+            if attempt > 0 { usleep(useconds_t(200_000 * attempt)) }
+            let outcome = perform(request)
+            switch outcome {
+            case .success(let answer) where answer.status == 507 && method != "REPORT":
+                lastError = "the server is out of space (507)"
+            case .success(let answer):
+                return answer
+            case .failure(let reason):
+                lastError = reason
+            }
+        }
+        throw SyncFailure("cannot reach \(url): \(lastError)")
+    }
+
+    private enum Outcome {
+        case success(Answer)
+        case failure(String)
+    }
+
+    private final class Result: @unchecked Sendable {
+        var outcome = Outcome.failure("no answer")
+    }
+
+    private func perform(_ request: URLRequest) -> Outcome {
+        let result = Result()
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            if let error {
+                result.outcome = .failure(error.localizedDescription)
+            } else if let response = response as? HTTPURLResponse {
+                let etag = response.value(forHTTPHeaderField: "ETag")
+                result.outcome = .success(Answer(status: response.statusCode, body: data ?? Data(), etag: etag))
+            }
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        return result.outcome
+    }
+
+    private func failure(_ answer: Answer, doing what: String) -> SyncFailure {
+        switch answer.status {
+        case 401: SyncFailure("\(url) refused the user name or password (401) while \(what)")
+        case 403: SyncFailure("\(url) does not allow this (403) while \(what)")
+        case 404: SyncFailure("\(url) has no calendar there (404); check the sync url")
+        case 207: SyncFailure("\(url) sent an answer HotTask cannot read while \(what)")
+        default: SyncFailure("\(url) answered \(answer.status) while \(what)")
+        }
+    }
+
+    // MARK: Hrefs
+
+    /// A member's path, percent-decoded, without scheme and host (a trailing slash kept): one
+    /// spelling per member, whichever way the server wrote it.
+    static func normalized(_ href: String) -> String {
+        var path = Substring(href)
+        if let scheme = path.range(of: "://") {
+            let afterHost = path[scheme.upperBound...].firstIndex(of: "/") ?? path.endIndex
+            path = path[afterHost...]
+        }
+        let text = path.isEmpty ? "/" : String(path)
+        return text.removingPercentEncoding ?? text
+    }
+
+    static func encoded(_ path: String) -> String {
+        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+
+/// One property of an iCalendar component (RFC 5545 §3.1), kept as it came: its name, its
+/// parameters as written (`;TZID=Europe/Paris`), and its value still escaped. A property
+/// HotTask does not know is written back byte for byte.
+public struct ICalProperty: Equatable, Sendable {
+    public var name: String
+    public var parameters: String
+    public var value: String
+
+    public init(name: String, parameters: String = "", value: String) {
+        self.name = name
+        self.parameters = parameters
+        self.value = value
+    }
+
+    /// A TEXT property's value with its escapes undone (`\,` `\;` `\\` `\n`).
+    public var text: String { ICalendar.unescape(value) }
+}
+
+/// A component (`VCALENDAR`, `VTODO`, `VALARM`…): its properties in order and the components
+/// inside it.
+public struct ICalComponent: Equatable, Sendable {
+    public var name: String
+    public var properties: [ICalProperty]
+    public var components: [ICalComponent]
+
+    public init(name: String, properties: [ICalProperty] = [], components: [ICalComponent] = []) {
+        self.name = name
+        self.properties = properties
+        self.components = components
+    }
+
+    public func first(_ name: String) -> ICalProperty? {
+        properties.first { $0.name == name }
+    }
+
+    /// Sets the property's value (its parameters dropped), adding it when absent; nil removes it.
+    public mutating func set(_ name: String, _ value: String?) {
+        guard let value else {
+            properties.removeAll { $0.name == name }
+            return
+        }
+        if let index = properties.firstIndex(where: { $0.name == name }) {
+            properties.removeAll { $0.name == name }
+            properties.insert(ICalProperty(name: name, value: value), at: index)
+        } else {
+            properties.append(ICalProperty(name: name, value: value))
+        }
+    }
+
+    /// The component as content lines, folded at 75 octets, each ended by CRLF.
+    public var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        ICalendar.appendFolded("BEGIN:\(name)", to: &out)
+        for property in properties {
+            ICalendar.appendFolded("\(property.name)\(property.parameters):\(property.value)", to: &out)
+        }
+        for component in components { component.write(to: &out) }
+        ICalendar.appendFolded("END:\(name)", to: &out)
+    }
+}
+
+/// Reading and writing iCalendar text: content lines, folding, escapes and UTC times.
+public enum ICalendar {
+    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        public let line: Int
+        public let reason: String
+        public var description: String { "line \(line): \(reason)" }
+    }
+
+    /// Deepest nesting read (VCALENDAR > VTODO > VALARM is 3): a hostile file cannot recurse far.
+    static let maximumDepth = 16
+
+    /// The top-level components of an iCalendar text (usually one VCALENDAR).
+    public static func parse(_ text: String) throws(ParseError) -> [ICalComponent] {
+        var roots: [ICalComponent] = []
+        var stack: [ICalComponent] = []
+        for (number, line) in unfoldedLines(text) {
+            guard let property = property(line) else {
+                throw ParseError(line: number, reason: "not a content line (NAME:value)")
+            }
+            switch property.name {
+            case "BEGIN":
+                guard stack.count < maximumDepth else { throw ParseError(line: number, reason: "components nested too deep") }
+                stack.append(ICalComponent(name: property.value.uppercased()))
+            case "END":
+                guard let last = stack.popLast(), last.name == property.value.uppercased() else {
+                    throw ParseError(line: number, reason: "END:\(property.value) does not close the open component")
+                }
+                if stack.isEmpty { roots.append(last) } else { stack[stack.count - 1].components.append(last) }
+            default:
+                guard !stack.isEmpty else { throw ParseError(line: number, reason: "a property outside any component") }
+                stack[stack.count - 1].properties.append(property)
+            }
+        }
+        if let open = stack.last { throw ParseError(line: 0, reason: "BEGIN:\(open.name) is never closed") }
+        return roots
+    }
+
+    /// Lines with their continuations joined (a line starting with a space or tab continues
+    /// the one before), with the number of the line each starts on; empty lines skipped.
+    static func unfoldedLines(_ text: String) -> [(Int, String)] {
+        var lines: [(Int, String)] = []
+        var number = 0
+        // "\r\n" is one Character in Swift: split on either ending.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
+            number += 1
+            if let first = line.first, first == " " || first == "\t", !lines.isEmpty {
+                lines[lines.count - 1].1 += line.dropFirst()
+            } else if !line.isEmpty {
+                lines.append((number, String(line)))
+            }
+        }
+        return lines
+    }
+
+    /// `NAME;PARAM=x;PARAM="a:b":value`: the name upper-cased, the parameters kept as written.
+    static func property(_ line: String) -> ICalProperty? {
+        var inQuotes = false
+        var nameEnd: String.Index?
+        for index in line.indices {
+            let character = line[index]
+            if character == "\"" { inQuotes.toggle() }
+            if nameEnd == nil, character == ";" { nameEnd = index }
+            if character == ":", !inQuotes {
+                let end = nameEnd ?? index
+                let name = line[..<end]
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
+                return ICalProperty(
+                    name: name.uppercased(), parameters: String(line[end..<index]), value: String(line[line.index(after: index)...]))
+            }
+        }
+        return nil
+    }
+
+    /// Appends a content line folded so that no line exceeds 75 octets, never splitting a
+    /// UTF-8 sequence.
+    static func appendFolded(_ line: String, to out: inout String) {
+        var width = 0
+        var limit = 75
+        for scalar in line.unicodeScalars {
+            let octets = String(scalar).utf8.count
+            if width + octets > limit {
+                out += "\r\n "
+                width = 0
+                limit = 74  // the leading space counts
+            }
+            out.unicodeScalars.append(scalar)
+            width += octets
+        }
+        out += "\r\n"
+    }
+
+    /// A TEXT value escaped for writing.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n", "\r\n": out += "\\n"
+            case "\r": break
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    public static func unescape(_ value: String) -> String {
+        guard value.contains("\\") else { return value }
+        var out = ""
+        var escaping = false
+        for character in value {
+            if escaping {
+                switch character {
+                case "n", "N": out += "\n"
+                default: out.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A DATE-TIME in UTC (`20261122T093000Z`).
+    public static func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        let year = c.year ?? 1970
+        let paddedYear = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(paddedYear)\(two(c.month))\(two(c.day))T\(two(c.hour))\(two(c.minute))\(two(c.second))Z"
+    }
+
+    /// A DATE-TIME or DATE value; a time without `Z` (floating or with TZID) is read as UTC,
+    /// close enough for "which change is later".
+    public static func date(_ value: String) -> Date? {
+        let digits = Array(value.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= digits.count else { return nil }
+            var n = 0
+            for byte in digits[range] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                n = n * 10 + Int(byte - 0x30)
+            }
+            return n
+        }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+        if digits.count >= 15, digits[8] == UInt8(ascii: "T") {
+            guard let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
+                hour < 24, minute < 60, second <= 60
+            else { return nil }
+            components.hour = hour
+            components.minute = minute
+            components.second = min(second, 59)
+        } else if digits.count != 8 {
+            return nil
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.date(from: components)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// The fields HotTask and a calendar app share, as one side holds them: what a three-way merge
+/// compares. `sortOrder` is `X-APPLE-SORT-ORDER` (lower first); nil when the task has none.
+public struct SharedFields: Equatable, Hashable, Sendable {
+    public var caption: String
+    public var section: Section
+    public var completed: Bool
+    public var completedAt: Date?
+    public var sortOrder: Int?
+
+    public init(caption: String, section: Section, completed: Bool, completedAt: Date? = nil, sortOrder: Int? = nil) {
+        self.caption = caption
+        self.section = section
+        self.completed = completed
+        self.completedAt = completed ? completedAt : nil
+        self.sortOrder = sortOrder
+    }
+}
+
+/// One VTODO as HotTask reads it from a calendar object.
+public struct RemoteTodo: Equatable, Sendable {
+    public var uid: String
+    public var fields: SharedFields
+    public var created: Date?
+    public var lastModified: Date?
+    /// When HotTask last wrote each field (`X-HOTTASK-CLOCKS`), trusted only while the object's
+    /// LAST-MODIFIED is the one HotTask wrote with them (a phone's edit leaves them stale).
+    public var clocks: FieldClocks?
+    /// The whole calendar object, for writing it back with HotTask's fields changed.
+    public var calendar: ICalComponent
+
+    /// When the other side changed each field, for "changed on both sides: the later wins".
+    public var fieldTimes: FieldClocks {
+        if let clocks { return clocks }
+        let stamp = Clock(milliseconds: Int64((lastModified ?? created ?? .distantPast).timeIntervalSince1970 * 1000))
+        return FieldClocks(stamp)
+    }
+}
+
+/// VTODO (RFC 5545) ↔ HotTask: UID ↔ id, SUMMARY ↔ caption, STATUS/COMPLETED ↔ completed,
+/// PRIORITY 1–4 ↔ Top Priority (anything else Bonus), X-APPLE-SORT-ORDER ↔ manual order.
+/// Every other property and component is kept as it came.
+public enum TodoMapping {
+    public static let clocksProperty = "X-HOTTASK-CLOCKS"
+
+    public enum Reading: Equatable, Sendable {
+        case todo(RemoteTodo)
+        /// Not a task HotTask takes (no VTODO, a CANCELLED one, a caption the input rule
+        /// refuses): left alone on the server.
+        case ignored(String)
+    }
+
+    /// Reads one calendar object (the body of one `.ics` resource).
+    public static func read(_ text: String) -> Reading {
+        let roots: [ICalComponent]
+        do {
+            roots = try ICalendar.parse(text)
+        } catch {
+            return .ignored("not iCalendar (\(error))")
+        }
+        guard let calendar = roots.first(where: { $0.name == "VCALENDAR" }) else { return .ignored("no VCALENDAR") }
+        return read(calendar)
+    }
+
+    /// Reads the master VTODO of a VCALENDAR (the one without RECURRENCE-ID).
+    public static func read(_ calendar: ICalComponent) -> Reading {
+        guard let todo = calendar.components.first(where: { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }) else {
+            return .ignored("no VTODO")
+        }
+        guard let uid = todo.first("UID")?.text, !uid.isEmpty else { return .ignored("a VTODO without UID") }
+        let status = todo.first("STATUS")?.value.uppercased()
+        if status == "CANCELLED" { return .ignored("cancelled") }
+        guard let caption = try? CaptionRule.clean(todo.first("SUMMARY")?.text ?? "") else {
+            return .ignored("its SUMMARY is empty or too long")
+        }
+        let completedAt = todo.first("COMPLETED").flatMap { ICalendar.date($0.value) }
+        let completed = status == "COMPLETED" || (status == nil && completedAt != nil)
+        let lastModified = todo.first("LAST-MODIFIED").flatMap { ICalendar.date($0.value) }
+        let fields = SharedFields(
+            caption: caption, section: section(priority: todo.first("PRIORITY")?.value), completed: completed,
+            completedAt: completed ? (completedAt ?? lastModified) : nil,
+            sortOrder: sortOrder(of: todo))
+        var clocks: FieldClocks?
+        if let written = todo.first(clocksProperty).flatMap({ parseClocks($0.value) }), let lastModified,
+            Int64(lastModified.timeIntervalSince1970) == written.latest.milliseconds / 1000
+        {
+            clocks = written
+        }
+        return .todo(
+            RemoteTodo(
+                uid: uid, fields: fields, created: todo.first("CREATED").flatMap { ICalendar.date($0.value) },
+                lastModified: lastModified, clocks: clocks, calendar: calendar))
+    }
+
+    /// X-APPLE-SORT-ORDER, or what Apple, Nextcloud Tasks and Tasks.org take when it is absent:
+    /// the creation time, in seconds since 2001.
+    static func sortOrder(of todo: ICalComponent) -> Int? {
+        if let written = todo.first("X-APPLE-SORT-ORDER").flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) }) {
+            return written
+        }
+        let created = (todo.first("CREATED") ?? todo.first("DTSTAMP")).flatMap { ICalendar.date($0.value) }
+        return created.map { Int($0.timeIntervalSinceReferenceDate) }
+    }
+
+    /// PRIORITY 1–4 is Top Priority; 0, 5–9, none or anything unreadable is Bonus.
+    public static func section(priority: String?) -> Section {
+        guard let value = priority.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else { return .bonus }
+        return (1...4).contains(value) ? .priority : .bonus
+    }
+
+    /// The calendar object with HotTask's fields written onto its VTODO (a new object when
+    /// `base` is nil). PRIORITY changes only when the section does; LAST-MODIFIED, DTSTAMP and
+    /// SEQUENCE move on whenever anything does.
+    public static func write(
+        _ fields: SharedFields, uid: String, clocks: FieldClocks, created: Date, onto base: ICalComponent?, now: Date
+    ) -> ICalComponent {
+        var calendar = base ?? ICalComponent(
+            name: "VCALENDAR",
+            properties: [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")])
+        var index = calendar.components.firstIndex { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
+        if index == nil {
+            calendar.components.append(ICalComponent(name: "VTODO", properties: [ICalProperty(name: "UID", value: ICalendar.escape(uid))]))
+            index = calendar.components.count - 1
+        }
+        var todo = calendar.components[index!]
+        let before = todo
+        if todo.first("SUMMARY")?.text != fields.caption { todo.set("SUMMARY", ICalendar.escape(fields.caption)) }
+        if section(priority: todo.first("PRIORITY")?.value) != fields.section {
+            todo.set("PRIORITY", fields.section == .priority ? "1" : nil)
+        }
+        let wasCompleted = todo.first("STATUS")?.value.uppercased() == "COMPLETED"
+        if wasCompleted != fields.completed || (fields.completed && todo.first("COMPLETED") == nil) {
+            todo.set("STATUS", fields.completed ? "COMPLETED" : "NEEDS-ACTION")
+            todo.set("COMPLETED", fields.completed ? ICalendar.format(fields.completedAt ?? now) : nil)
+            if todo.first("PERCENT-COMPLETE") != nil { todo.set("PERCENT-COMPLETE", fields.completed ? "100" : "0") }
+        }
+        if todo.first("CREATED") == nil { todo.set("CREATED", ICalendar.format(created)) }
+        if let order = fields.sortOrder, order != sortOrder(of: todo) { todo.set("X-APPLE-SORT-ORDER", String(order)) }
+        if todo != before || base == nil {
+            let modified = max(clocks.latest.date, Date(timeIntervalSince1970: 0))
+            todo.set("LAST-MODIFIED", ICalendar.format(modified))
+            todo.set("DTSTAMP", ICalendar.format(now))
+            let sequence = todo.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+            todo.set("SEQUENCE", String(base == nil ? 0 : min(sequence, Int(Int32.max) - 1) + 1))
+            todo.set(clocksProperty, formatClocks(clocks))
+        }
+        calendar.components[index!] = todo
+        return calendar
+    }
+
+    /// `caption.section.completed.order` stamps, each `<milliseconds>.<counter>`, joined by `/`.
+    static func formatClocks(_ clocks: FieldClocks) -> String {
+        [clocks.caption, clocks.section, clocks.completed, clocks.order].map(\.description).joined(separator: "/")
+    }
+
+    static func parseClocks(_ text: String) -> FieldClocks? {
+        let parts = text.split(separator: "/").compactMap { Clock($0) }
+        guard parts.count == 4 else { return nil }
+        return FieldClocks(caption: parts[0], section: parts[1], completed: parts[2], order: parts[3])
+    }
+
+    /// The local id of a task with this UID: the UID itself when it is a UUID, else a UUID
+    /// made from its bytes, the same on every computer.
+    public static func id(forUID uid: String) -> UUID {
+        if let id = UUID(uuidString: uid) { return id }
+        var bytes: [UInt8] = []
+        for seed: UInt64 in [0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4] {
+            var hash = seed
+            for byte in uid.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            withUnsafeBytes(of: hash.bigEndian) { bytes += $0 }
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: made by the application
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// The UID a task made in HotTask gets: its id in lowercase.
+    public static func uid(for id: UUID) -> String { id.uuidString.lowercased() }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Why a sync stopped: the server (or the way to it) said no. The local store keeps every
+/// local change; the next sync starts again from what was acknowledged.
+public struct SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// What a server says of the collection as a whole, to tell cheaply whether anything changed.
+public struct CollectionVersion: Equatable, Codable, Sendable {
+    /// `CS:getctag`: changes whenever anything in the collection does.
+    public var ctag: String?
+    /// `DAV:sync-token` (RFC 6578).
+    public var syncToken: String?
+
+    public init(ctag: String? = nil, syncToken: String? = nil) {
+        self.ctag = ctag
+        self.syncToken = syncToken
+    }
+
+    public var isKnown: Bool { ctag != nil || syncToken != nil }
+}
+
+/// Members changed since a sync token: their ETags, the ones removed, and the new token.
+public struct CollectionChanges: Equatable, Sendable {
+    public var changed: [String: String?]
+    public var removed: [String]
+    public var token: String?
+
+    public init(changed: [String: String?] = [:], removed: [String] = [], token: String?) {
+        self.changed = changed
+        self.removed = removed
+        self.token = token
+    }
+}
+
+/// One calendar object as the server holds it.
+public struct CalendarResource: Equatable, Sendable {
+    public var etag: String?
+    public var body: String
+
+    public init(etag: String?, body: String) {
+        self.etag = etag
+        self.body = body
+    }
+}
+
+/// The answer to a conditional write.
+public enum WriteOutcome: Equatable, Sendable {
+    /// Written; the server's new ETag when it said.
+    case written(etag: String?)
+    /// 412: someone changed (or created, or removed) it since we looked.
+    case conflict
+    /// 404 on a delete or update: it is gone already.
+    case gone
+}
+
+/// A CalDAV calendar collection, as the sync engine needs it. The HTTP one is in the
+/// `CalDAV` module; tests add an in-memory one.
+public protocol CalendarCollection {
+    /// Where it is, for messages and for telling one collection's sync state from another's.
+    var url: String { get }
+    func version() throws(SyncFailure) -> CollectionVersion
+    /// Changes since `token` (RFC 6578 sync-collection); nil when the server cannot say (no
+    /// support, or a token it no longer knows): then the caller compares ETags instead.
+    func changes(since token: String) throws(SyncFailure) -> CollectionChanges?
+    /// Every VTODO member and its ETag (calendar-query).
+    func listing() throws(SyncFailure) -> [String: String?]
+    /// The bodies of these members (calendar-multiget); members that vanished are left out.
+    func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource]
+    /// PUT with `If-None-Match: *` (etag nil) or `If-Match: etag`.
+    func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome
+    /// DELETE with `If-Match: etag` when known.
+    func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome
+    /// Where a new task with this UID goes.
+    func href(forUID uid: String) -> String
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// What the last sync agreed on with the server, kept beside the store (`tasks.json.sync`):
+/// the collection's version and, per task, the version both sides had then. The three-way
+/// merge compares each side with it; without it every difference would be a conflict.
+public struct SyncBase: Codable, Equatable, Sendable {
+    public static let currentVersion = 1
+
+    public var version = SyncBase.currentVersion
+    /// The collection this is the base for; another URL starts afresh.
+    public var collection: String
+    public var server = CollectionVersion()
+    /// By local id (lowercase text).
+    public var entries: [String: Entry] = [:]
+
+    public struct Entry: Codable, Equatable, Sendable {
+        public var uid: String
+        public var href: String
+        public var etag: String?
+        public var caption: String
+        public var section: String
+        public var completed: Bool
+        public var sortOrder: Int?
+        /// The local order key the task had when this was agreed (a local move changes it).
+        public var orderKey: String
+        /// When each field got the value agreed on (`caption/section/completed/order` stamps):
+        /// a field pushed later unchanged keeps the time of the edit that made it.
+        public var clocks: String
+        /// The calendar object as the server has it, for writing back what HotTask does not know.
+        public var calendar: String
+
+        public var fieldClocks: FieldClocks { TodoMapping.parseClocks(clocks) ?? FieldClocks() }
+
+        public var fields: SharedFields {
+            SharedFields(caption: caption, section: Section(rawValue: section) ?? .bonus, completed: completed, sortOrder: sortOrder)
+        }
+    }
+
+    public init(collection: String) {
+        self.collection = collection
+    }
+
+    /// The base file of a store.
+    public static func path(besides store: TaskStore) -> String { store.path + ".sync" }
+
+    /// Reads the base; none yet (or one for another collection) is a first sync. A base that
+    /// cannot be read is an error, never silently a first sync (that would turn every
+    /// difference into a conflict).
+    public static func load(besides store: TaskStore, collection: String) throws(SyncFailure) -> SyncBase {
+        let path = path(besides: store)
+        let bytes: [UInt8]
+        do {
+            guard try FileSystem.kind(of: path) != .missing else { return SyncBase(collection: collection) }
+            bytes = try FileSystem.readAll(path, limit: TaskStore.maximumFileSize)
+        } catch {
+            throw SyncFailure("cannot read the sync state \(path): \(error.reason)")
+        }
+        guard let base = try? JSONDecoder().decode(SyncBase.self, from: Data(bytes)), base.version == currentVersion else {
+            throw SyncFailure("the sync state \(path) is damaged; move it aside to sync from scratch (local tasks are kept)")
+        }
+        return base.collection == collection ? base : SyncBase(collection: collection)
+    }
+
+    public func save(besides store: TaskStore) throws(SyncFailure) {
+        let path = Self.path(besides: store)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let data = try encoder.encode(self)
+            try FileSystem.writeAtomically(Array(data), to: path)
+        } catch let error as FileSystem.Failure {
+            throw SyncFailure("cannot write the sync state \(path): \(error.reason)")
+        } catch {
+            throw SyncFailure("cannot write the sync state \(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+
+/// What one sync did, for the line `--sync` prints and the UI's footer.
+public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
+    /// Tasks changed or added here from the server.
+    public var pulled = 0
+    /// Tasks written to the server.
+    public var pushed = 0
+    /// Tasks changed on both sides, field by field.
+    public var merged = 0
+    public var deletedHere = 0
+    public var deletedThere = 0
+    /// HTTP requests sent.
+    public var requests = 0
+
+    public init() {}
+
+    public var description: String {
+        "pulled \(pulled), pushed \(pushed), merged \(merged), deleted \(deletedHere) here and \(deletedThere) on the server"
+    }
+}
+
+/// One sync of a store with a calendar collection: what changed on each side since the last
+/// agreed version (the `SyncBase`) is merged field by field, committed here as one logged
+/// change, and written there with conditional requests.
+///
+/// Local first, then the server: a local commit never waits on the network after it, and a
+/// failed write leaves the base saying "not agreed yet", so the next sync writes it again.
+/// A 412 (someone wrote in between) starts another round, at most `maximumRounds`.
+public final class SyncEngine {
+    public static let maximumRounds = 4
+
+    let store: TaskStore
+    let collection: CalendarCollection
+    let now: () -> Date
+
+    public init(store: TaskStore, collection: CalendarCollection, now: @escaping () -> Date = Date.init) {
+        self.store = store
+        self.collection = collection
+        self.now = now
+    }
+
+    /// Runs one sync. Throws `SyncFailure` for the server, `StoreError` for the store.
+    public func run() throws -> SyncReport {
+        let lock: FileLock
+        do {
+            try FileSystem.makeDirectories(FileSystem.folder(of: store.path))
+            lock = try FileLock(path: SyncBase.path(besides: store) + ".lock", wait: 0)
+        } catch {
+            throw SyncFailure(error.busy ? "another sync of this store is running" : error.reason)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        var base = try SyncBase.load(besides: store, collection: collection.url)
+        var report = SyncReport()
+        let counting = CountingCollection(collection)
+        defer { report.requests = counting.requests }
+        for _ in 0..<Self.maximumRounds {
+            let startBase = base
+            let done = try round(&base, report: &report, collection: counting)
+            if base != startBase { try base.save(besides: store) }
+            if done {
+                report.requests = counting.requests
+                return report
+            }
+        }
+        throw SyncFailure(
+            "\(collection.url) kept changing tasks while HotTask wrote them (\(Self.maximumRounds) tries); local tasks are kept, try again")
+    }
+
+    // MARK: One round
+
+    /// What the server holds for a task this round.
+    enum Remote {
+        case changed(RemoteTodo, href: String, etag: String?)
+        case removed
+        /// Now something HotTask leaves alone (cancelled, no longer a VTODO).
+        case ignored
+    }
+
+    /// One write to the server, planned under the store's lock and sent after the commit.
+    struct Push {
+        var id: UUID
+        var href: String
+        var etag: String?
+        /// nil: delete.
+        var entry: SyncBase.Entry?
+        var isNew: Bool
+    }
+
+    /// Returns false when a write met a 412 and another round is needed.
+    private func round(_ base: inout SyncBase, report: inout SyncReport, collection: CountingCollection) throws -> Bool {
+        let version = try collection.version()
+        let (remote, serverVersion) = try remoteChanges(base: base, version: version, collection: collection)
+
+        let startedAt = now()
+        var pushes: [Push] = []
+        var agreed: [String: SyncBase.Entry?] = [:]
+        var counts = SyncReport()
+        try store.update(now: startedAt) { state in
+            var plan = SyncPlan(list: state.list, base: base, remote: remote, now: startedAt, collection: collection)
+            plan.build()
+            pushes = plan.pushes
+            agreed = plan.agreed
+            counts = plan.counts
+            return (plan.changes, "sync with \(collection.url)", nil, ())
+        }
+        report.pulled += counts.pulled
+        report.merged += counts.merged
+        report.deletedHere += counts.deletedHere
+        for (key, entry) in agreed { base.entries[key] = entry }
+
+        var conflicted = false
+        for push in pushes {
+            let key = push.id.uuidString.lowercased()
+            guard let entry = push.entry else {
+                switch try collection.delete(push.href, ifMatch: push.etag) {
+                case .written, .gone:
+                    base.entries[key] = nil
+                    report.deletedThere += 1
+                case .conflict:
+                    conflicted = true
+                }
+                continue
+            }
+            switch try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag) {
+            case .written(let etag):
+                var written = entry
+                written.etag = etag
+                base.entries[key] = written
+                report.pushed += 1
+            case .conflict, .gone:
+                // Changed or removed meanwhile: the next round fetches it and merges again.
+                conflicted = true
+            }
+        }
+        if conflicted { return false }
+        base.server = serverVersion
+        if !pushes.isEmpty {
+            // Our own writes changed the collection's version: take the new one now if nothing
+            // else changed, so that the next sync with nothing to do costs one request.
+            let after = try collection.version()
+            if let token = serverVersion.syncToken, let changes = try collection.changes(since: token) {
+                let known = Dictionary(base.entries.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
+                let onlyOurs = changes.removed.allSatisfy { known[$0] == nil }
+                    && changes.changed.allSatisfy { href, etag in etag != nil && known[href] == etag }
+                if onlyOurs { base.server = CollectionVersion(ctag: after.ctag, syncToken: changes.token ?? after.syncToken) }
+            } else if serverVersion.syncToken == nil {
+                base.server = CollectionVersion()  // ctag only: the next sync compares ETags
+            }
+        }
+        return true
+    }
+
+    /// What changed on the server since the base: by sync token where the server keeps one,
+    /// else by comparing every member's ETag with the base.
+    private func remoteChanges(base: SyncBase, version: CollectionVersion, collection: CountingCollection) throws -> (
+        [UUID: Remote], CollectionVersion
+    ) {
+        var changed: [String: String?] = [:]
+        var removed: [String] = []
+        var serverVersion = version
+        let byHref = Dictionary(base.entries.map { ($0.value.href, $0.key) }, uniquingKeysWith: { a, _ in a })
+        if version.isKnown, version == base.server {
+            return ([:], version)
+        } else if let token = base.server.syncToken, let changes = try collection.changes(since: token) {
+            changed = changes.changed
+            removed = changes.removed
+            serverVersion.syncToken = changes.token ?? version.syncToken
+        } else {
+            changed = try collection.listing()
+            removed = byHref.keys.filter { changed[$0] == nil }
+        }
+        let wanted = changed.filter { href, etag in
+            guard let key = byHref[href], let entry = base.entries[key], let etag else { return true }
+            return entry.etag != etag
+        }
+        let fetched = wanted.isEmpty ? [:] : try collection.fetch(wanted.keys.sorted())
+        var remote: [UUID: Remote] = [:]
+        for (href, resource) in fetched {
+            switch TodoMapping.read(resource.body) {
+            case .todo(let todo):
+                let id = byHref[href].flatMap(UUID.init(uuidString:)) ?? TodoMapping.id(forUID: todo.uid)
+                remote[id] = .changed(todo, href: href, etag: resource.etag)
+            case .ignored:
+                if let id = byHref[href].flatMap(UUID.init(uuidString:)) { remote[id] = .ignored }
+            }
+        }
+        for href in removed + wanted.keys.filter({ fetched[$0] == nil }) {
+            if let id = byHref[href].flatMap(UUID.init(uuidString:)) { remote[id] = .removed }
+        }
+        return (remote, serverVersion)
+    }
+}
+
+/// Counts requests on their way to the collection (the report says how many a sync sent).
+final class CountingCollection: CalendarCollection {
+    let inner: CalendarCollection
+    private(set) var requests = 0
+
+    init(_ inner: CalendarCollection) {
+        self.inner = inner
+    }
+
+    var url: String { inner.url }
+
+    func version() throws(SyncFailure) -> CollectionVersion {
+        requests += 1
+        return try inner.version()
+    }
+    func changes(since token: String) throws(SyncFailure) -> CollectionChanges? {
+        requests += 1
+        return try inner.changes(since: token)
+    }
+    func listing() throws(SyncFailure) -> [String: String?] {
+        requests += 1
+        return try inner.listing()
+    }
+    func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource] {
+        requests += 1
+        return try inner.fetch(hrefs)
+    }
+    func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
+        requests += 1
+        return try inner.put(href, body: body, ifMatch: etag)
+    }
+    func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
+        requests += 1
+        return try inner.delete(href, ifMatch: etag)
+    }
+    func href(forUID uid: String) -> String { inner.href(forUID: uid) }
+}

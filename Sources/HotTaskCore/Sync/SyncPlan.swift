@@ -1,0 +1,340 @@
+import Foundation
+
+/// The decisions of one sync round, made under the store's lock from the list as it is, the
+/// base and what the server changed: the local changes (one logged record), the writes to send,
+/// and the base entries now agreed.
+struct SyncPlan {
+    let list: TaskList
+    let base: SyncBase
+    let remote: [UUID: SyncEngine.Remote]
+    let now: Date
+    let collection: CalendarCollection
+
+    private(set) var changes: [TaskChange] = []
+    private(set) var pushes: [SyncEngine.Push] = []
+    private(set) var agreed: [String: SyncBase.Entry?] = [:]
+    private(set) var counts = SyncReport()
+
+    /// The list as the changes so far leave it (to place tasks among their neighbours).
+    private var working: TaskList
+    /// Tasks to place by a remote sort order, after every other change.
+    private var placements: [Placement] = []
+    /// Writes waiting for their sort order and calendar text.
+    private var pending: [UUID: PendingWrite] = [:]
+
+    private struct Placement {
+        var id: UUID
+        var section: Section
+        var sortOrder: Int
+        /// A task new here, added when placed.
+        var adding: TaskItem?
+    }
+
+    private struct PendingWrite {
+        var href: String
+        var etag: String?
+        var isNew: Bool
+        var uid: String
+        var fields: SharedFields
+        /// The local order won (or the task is new): its sort order follows its place here.
+        var followsLocalOrder: Bool
+        var times: FieldClocks
+        var created: Date
+        var calendar: ICalComponent?
+    }
+
+    init(list: TaskList, base: SyncBase, remote: [UUID: SyncEngine.Remote], now: Date, collection: CalendarCollection) {
+        self.list = list
+        self.base = base
+        self.remote = remote
+        self.now = now
+        self.collection = collection
+        working = list
+    }
+
+    mutating func build() {
+        var ids = Set(list.all.map(\.id))
+        ids.formUnion(base.entries.keys.compactMap(UUID.init(uuidString:)))
+        ids.formUnion(remote.keys)
+        for id in ids.sorted(by: { $0.uuidString < $1.uuidString }) { decide(id) }
+        place()
+        finishWrites()
+    }
+
+    // MARK: Deciding, task by task
+
+    private mutating func decide(_ id: UUID) {
+        let key = id.uuidString.lowercased()
+        let entry = base.entries[key]
+        let local = list.task(withID: id)
+        switch remote[id] {
+        case .ignored?:
+            // Cancelled or no longer a task on the other side: it leaves this list, and the
+            // server's object is left as it is.
+            agreed[key] = .some(nil)
+            if let local { delete(local) }
+        case .removed?:
+            guard let entry else { return }
+            if let local, changedHere(local, since: entry) {
+                // An edit beats a delete: the task goes back to the server as it is here.
+                write(local, entry: entry, href: entry.href, etag: nil, isNew: true, calendar: entry.calendar)
+            } else {
+                agreed[key] = .some(nil)
+                if let local { delete(local) }
+            }
+        case .changed(let todo, let href, let etag)?:
+            if let entry, todo.fields == entry.fields {
+                // Only its ETag moved (our own write, or a property HotTask does not read).
+                var refreshed = entry
+                refreshed.etag = etag
+                refreshed.calendar = todo.calendar.text
+                agreed[key] = refreshed
+                unchangedThere(id, local: local, entry: refreshed)
+            } else if let local {
+                merge(local, with: todo, href: href, etag: etag, entry: entry)
+            } else if entry == nil, let tombstone = list.deleted[id], tombstone.clock > todo.fieldTimes.latest {
+                // Deleted here after its last change there (known here without a sync: an import).
+                pushes.append(SyncEngine.Push(id: id, href: href, etag: etag, entry: nil, isNew: false))
+            } else {
+                // New there, or edited there after a delete here (an edit beats a delete).
+                pull(todo, id: id, href: href, etag: etag)
+            }
+        case nil:
+            if let entry { unchangedThere(id, local: local, entry: entry) } else if let local { create(local) }
+        }
+    }
+
+    /// The server's copy is the agreed one: send what changed here, if anything.
+    private mutating func unchangedThere(_ id: UUID, local: TaskItem?, entry: SyncBase.Entry) {
+        guard let local else {
+            pushes.append(SyncEngine.Push(id: id, href: entry.href, etag: entry.etag, entry: nil, isNew: false))
+            return
+        }
+        if changedHere(local, since: entry) {
+            write(local, entry: entry, href: entry.href, etag: entry.etag, isNew: false, calendar: entry.calendar)
+        }
+    }
+
+    private func changedHere(_ task: TaskItem, since entry: SyncBase.Entry) -> Bool {
+        task.caption != entry.caption || task.section.rawValue != entry.section || task.completed != entry.completed
+            || task.order.text != entry.orderKey
+    }
+
+    private mutating func delete(_ task: TaskItem) {
+        apply(.delete(task))
+        counts.deletedHere += 1
+    }
+
+    private mutating func create(_ task: TaskItem) {
+        let uid = TodoMapping.uid(for: task.id)
+        pending[task.id] = PendingWrite(
+            href: collection.href(forUID: uid), etag: nil, isNew: true, uid: uid, fields: shared(task), followsLocalOrder: true,
+            times: task.clocks, created: task.createdAt, calendar: nil)
+    }
+
+    /// A task changed here only: written with its fields, the others' times kept from the base.
+    private mutating func write(_ task: TaskItem, entry: SyncBase.Entry, href: String, etag: String?, isNew: Bool, calendar: String) {
+        let agreedTimes = entry.fieldClocks
+        var times = task.clocks
+        if task.caption == entry.caption { times.caption = agreedTimes.caption }
+        if task.section.rawValue == entry.section { times.section = agreedTimes.section }
+        if task.completed == entry.completed { times.completed = agreedTimes.completed }
+        let orderMoved = task.order.text != entry.orderKey
+        if !orderMoved { times.order = agreedTimes.order }
+        var fields = shared(task)
+        fields.sortOrder = entry.sortOrder
+        pending[task.id] = PendingWrite(
+            href: href, etag: etag, isNew: isNew, uid: entry.uid, fields: fields, followsLocalOrder: orderMoved, times: times,
+            created: task.createdAt, calendar: (try? ICalendar.parse(calendar))?.first)
+    }
+
+    /// New on the server (or back after a delete here): added here where its sort order says.
+    private mutating func pull(_ todo: RemoteTodo, id: UUID, href: String, etag: String?) {
+        let fields = todo.fields
+        let task = TaskItem(
+            id: id, caption: fields.caption, section: fields.section, completed: fields.completed,
+            createdAt: todo.created ?? todo.lastModified ?? now, completedAt: fields.completedAt,
+            modifiedAt: todo.lastModified ?? now)
+        placements.append(Placement(id: id, section: fields.section, sortOrder: effectiveSortOrder(todo), adding: task))
+        agreed[id.uuidString.lowercased()] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: nil)
+        counts.pulled += 1
+    }
+
+    /// Changed there, and maybe here too: field by field, three ways.
+    private mutating func merge(_ local: TaskItem, with todo: RemoteTodo, href: String, etag: String?, entry: SyncBase.Entry?) {
+        let other = todo.fields
+        let otherTimes = todo.fieldTimes
+        let agreedTimes = entry?.fieldClocks ?? FieldClocks()
+        let mine = local.clocks
+        let captionSide = ThreeWay.pick(
+            base: entry?.caption, local: local.caption, other: other.caption, localTime: mine.caption, otherTime: otherTimes.caption)
+        let sectionSide = ThreeWay.pick(
+            base: entry.flatMap { Section(rawValue: $0.section) }, local: local.section, other: other.section,
+            localTime: mine.section, otherTime: otherTimes.section)
+        let completedSide = ThreeWay.pick(
+            base: entry?.completed, local: local.completed, other: other.completed, localTime: mine.completed,
+            otherTime: otherTimes.completed)
+        let movedHere = entry.map { local.order.text != $0.orderKey } ?? true
+        let movedThere = entry.map { other.sortOrder != $0.sortOrder } ?? true
+        let orderSide: ThreeWay.Side =
+            !movedThere ? .local : !movedHere ? .other : (mine.order > otherTimes.order ? .local : .other)
+
+        var merged = other
+        var times = otherTimes
+        if captionSide == .local {
+            merged.caption = local.caption
+            times.caption = local.caption == entry?.caption ? agreedTimes.caption : mine.caption
+        }
+        if sectionSide == .local {
+            merged.section = local.section
+            times.section = local.section.rawValue == entry?.section ? agreedTimes.section : mine.section
+        }
+        if completedSide == .local {
+            merged.completed = local.completed
+            merged.completedAt = local.completedAt
+            times.completed = local.completed == entry?.completed ? agreedTimes.completed : mine.completed
+        }
+        if orderSide == .local { times.order = movedHere ? mine.order : agreedTimes.order }
+
+        // Here: take the other side's fields where it won.
+        var fields = TaskFields()
+        if merged.caption != local.caption { fields.caption = merged.caption }
+        if merged.completed != local.completed {
+            fields.completed = merged.completed
+            fields.completedAt = merged.completedAt
+        }
+        if !fields.isEmpty { apply(.set(local.id, fields, was: fields.values(in: local))) }
+        let key = local.id.uuidString.lowercased()
+        if merged.section != local.section || orderSide == .other {
+            placements.append(Placement(id: local.id, section: merged.section, sortOrder: effectiveSortOrder(todo)))
+        }
+        let changedHereToo = entry.map { changedHere(local, since: $0) } ?? true
+        if !fields.isEmpty || merged.section != local.section || orderSide == .other { counts.pulled += 1 }
+        if changedHereToo && entry != nil { counts.merged += 1 }
+
+        // The server's version is agreed now; where this side won, a write follows.
+        agreed[key] = agreedEntry(for: todo, id: local.id, href: href, etag: etag, orderKey: orderSide == .local && movedHere ? entry?.orderKey : nil)
+        let differsThere = merged.caption != other.caption || merged.section != other.section || merged.completed != other.completed
+            || (orderSide == .local && movedHere)
+        if differsThere {
+            pending[local.id] = PendingWrite(
+                href: href, etag: etag, isNew: false, uid: todo.uid, fields: merged, followsLocalOrder: orderSide == .local && movedHere,
+                times: times, created: local.createdAt, calendar: todo.calendar)
+        }
+    }
+
+    // MARK: Order
+
+    /// Where a task from the server goes among its section here: before the first task whose
+    /// known sort order is higher (its creation time when it has none: see `TodoMapping`).
+    private func effectiveSortOrder(_ todo: RemoteTodo) -> Int {
+        todo.fields.sortOrder ?? Int((todo.lastModified ?? now).timeIntervalSinceReferenceDate)
+    }
+
+    /// The sort orders known here: the agreed ones of tasks not moved since.
+    private func knownSortOrders() -> [UUID: Int] {
+        var known: [UUID: Int] = [:]
+        for (key, entry) in base.entries {
+            guard let sortOrder = entry.sortOrder, let id = UUID(uuidString: key), let task = working.task(withID: id),
+                task.order.text == entry.orderKey
+            else { continue }
+            known[id] = sortOrder
+        }
+        return known
+    }
+
+    private mutating func place() {
+        var known = knownSortOrders()
+        for placement in placements.sorted(by: { ($0.sortOrder, $0.id.uuidString) < ($1.sortOrder, $1.id.uuidString) }) {
+            known[placement.id] = nil
+            let others = working.tasks(in: placement.section).filter { $0.id != placement.id }
+            let next = others.firstIndex { known[$0.id].map { $0 > placement.sortOrder } ?? false } ?? others.count
+            let orderKey = OrderKey.between(next > 0 ? others[next - 1].order : nil, next < others.count ? others[next].order : nil)
+            if var task = placement.adding {
+                task.order = orderKey
+                apply(.add(task))
+            } else if let task = working.task(withID: placement.id) {
+                let fields = TaskFields(section: task.section == placement.section ? nil : placement.section, order: orderKey)
+                apply(.set(task.id, fields, was: fields.values(in: task)))
+            }
+            known[placement.id] = placement.sortOrder
+            let key = placement.id.uuidString.lowercased()
+            if case .some(.some(var entry)) = agreed[key] {
+                entry.orderKey = working.task(withID: placement.id)?.order.text ?? ""
+                agreed[key] = entry
+            }
+            if pending[placement.id] != nil { pending[placement.id]?.fields.sortOrder = placement.sortOrder }
+        }
+    }
+
+    /// Sort orders for the writes whose place here won, spread between the nearest known
+    /// neighbours; then each write's calendar text.
+    private mutating func finishWrites() {
+        var known = knownSortOrders()
+        for placement in placements { known[placement.id] = placement.sortOrder }
+        for section in Section.allCases {
+            let tasks = working.tasks(in: section)
+            var run: [UUID] = []
+            var lower: Int?
+            func assign(upper: Int?) {
+                guard !run.isEmpty else { return }
+                let values: [Int]
+                switch (lower, upper) {
+                case (let low?, let high?) where high - low > run.count:
+                    let step = (high - low) / (run.count + 1)
+                    values = (1...run.count).map { low + $0 * step }
+                case (let low?, _):
+                    values = (1...run.count).map { low + $0 }
+                case (nil, let high?):
+                    values = (1...run.count).map { high - (run.count + 1 - $0) }
+                case (nil, nil):
+                    values = Array(0..<run.count)
+                }
+                for (id, value) in zip(run, values) { pending[id]?.fields.sortOrder = value }
+                run = []
+            }
+            for task in tasks {
+                if pending[task.id]?.followsLocalOrder == true {
+                    run.append(task.id)
+                } else if let value = known[task.id] {
+                    assign(upper: value)
+                    lower = value
+                }
+            }
+            assign(upper: nil)
+        }
+        for (id, write) in pending.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            guard let task = working.task(withID: id) else { continue }
+            var fields = write.fields
+            fields.section = task.section
+            let calendar = TodoMapping.write(
+                fields, uid: write.uid, clocks: write.times, created: write.created, onto: write.calendar, now: now)
+            let entry = SyncBase.Entry(
+                uid: write.uid, href: write.href, etag: nil, caption: fields.caption, section: fields.section.rawValue,
+                completed: fields.completed, sortOrder: fields.sortOrder, orderKey: task.order.text,
+                clocks: TodoMapping.formatClocks(write.times), calendar: calendar.text)
+            pushes.append(SyncEngine.Push(id: id, href: write.href, etag: write.etag, entry: entry, isNew: write.isNew))
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func apply(_ change: TaskChange) {
+        changes.append(change)
+        working.apply(change, clock: .zero, force: true)
+    }
+
+    private func shared(_ task: TaskItem) -> SharedFields {
+        SharedFields(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt)
+    }
+
+    /// The base entry for the server's version of a task; `orderKey` nil means its place here
+    /// (`place` updates it when it moves).
+    private func agreedEntry(for todo: RemoteTodo, id: UUID, href: String, etag: String?, orderKey: String?) -> SyncBase.Entry {
+        let key = orderKey ?? working.task(withID: id)?.order.text ?? ""
+        return SyncBase.Entry(
+            uid: todo.uid, href: href, etag: etag, caption: todo.fields.caption, section: todo.fields.section.rawValue,
+            completed: todo.fields.completed, sortOrder: todo.fields.sortOrder, orderKey: key,
+            clocks: TodoMapping.formatClocks(todo.fieldTimes), calendar: todo.calendar.text)
+    }
+}

@@ -1,0 +1,341 @@
+import Foundation
+import HotTaskCore
+import Seeded
+import Testing
+import TestSupport
+
+/// The sync engine against a calendar in memory that keeps the protocol's promises: what two
+/// HotTask stores and a phone see after syncing, and what a sync with nothing to do costs.
+@Suite("Sync engine")
+struct SyncEngineTests {
+    let folder = TemporaryFolder()
+    let server = InMemoryCalendar()
+
+    /// A HotTask replica on its own store, with a clock the test moves.
+    final class Replica {
+        let store: TaskStore
+        let server: CalendarCollection
+        var now: Date
+
+        init(_ path: String, server: CalendarCollection, now: Date) {
+            store = TaskStore(path: path)
+            self.server = server
+            self.now = now
+        }
+
+        @discardableResult
+        func sync() throws -> SyncReport {
+            let now = self.now
+            return try SyncEngine(store: store, collection: server, now: { now }).run()
+        }
+
+        var list: TaskList {
+            do { return try store.load() } catch {
+                Issue.record("cannot read \(store.path): \(error)")
+                return TaskList()
+            }
+        }
+
+        func add(_ caption: String, _ section: Section = .priority) throws {
+            let task = TaskItem(caption: caption, section: section, createdAt: now)
+            try store.commit([list.adding(onTop: task)], what: "add", now: now)
+        }
+
+        func change(_ caption: String, _ make: (TaskList, Int) -> TaskChange?) throws {
+            let list = self.list
+            guard let position = list.all.firstIndex(where: { $0.caption == caption }) else {
+                Issue.record("no task \"\(caption)\" here")
+                return
+            }
+            if let change = make(list, position) { try store.commit([change], what: "edit", now: now) }
+        }
+
+        func task(_ caption: String) -> TaskItem? { list.all.first { $0.caption == caption } }
+    }
+
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    func replica(_ name: String) -> Replica { Replica(folder.path(name), server: server, now: Self.start) }
+
+    func href(of caption: String) -> String? {
+        server.objects.first { TodoMapping.read($0.value.body).todo?.fields.caption == caption }?.key
+    }
+
+    func phoneTodo(_ caption: String) -> RemoteTodo? {
+        server.objects.values.compactMap { TodoMapping.read($0.body).todo }.first { $0.fields.caption == caption }
+    }
+
+    @Test("tasks made on either side reach the other, sections mapped to PRIORITY both ways")
+    func tasksTravel() throws {
+        let a = replica("a.json")
+        try a.add("Pay rent")
+        try a.add("Read a book", .bonus)
+        server.store("/calendar/phone-1.ics", Self.phoneObject(uid: "phone-1", summary: "From phone", priority: "3"))
+        server.store("/calendar/phone-2.ics", Self.phoneObject(uid: "phone-2", summary: "Phone low", priority: "9"))
+        let report = try a.sync()
+        #expect(report.pulled == 2 && report.pushed == 2)
+        #expect(a.task("From phone")?.section == .priority)
+        #expect(a.task("Phone low")?.section == .bonus)
+        #expect(phoneTodo("Pay rent")?.calendar.components[0].first("PRIORITY")?.value == "1")
+        #expect(phoneTodo("Read a book")?.calendar.components[0].first("PRIORITY") == nil)
+
+        let b = replica("b.json")
+        try b.sync()
+        #expect(Set(b.list.all.map(\.caption)) == ["Pay rent", "Read a book", "From phone", "Phone low"])
+        // A phone task keeps its UID, whatever its form, and its id is the same everywhere.
+        #expect(b.task("From phone")?.id == a.task("From phone")?.id)
+    }
+
+    @Test("a field changed on each side is kept on both; the phone's other properties survive an edit here")
+    func fieldsMerge() throws {
+        let a = replica("a.json")
+        server.store("/calendar/phone-1.ics", Self.phoneObject(uid: "phone-1", summary: "Dentist", priority: "9"))
+        try a.sync()
+        let href = try #require(self.href(of: "Dentist"))
+        a.now += 60
+        server.edit(href, "SUMMARY", "Dentist at 3", now: a.now)
+        a.now += 60
+        try a.change("Dentist") { list, position in list.completing(true, at: position, now: a.now) }
+        let report = try a.sync()
+        #expect(report.merged == 1)
+        #expect(a.task("Dentist at 3")?.completed == true)
+        let todo = try #require(phoneTodo("Dentist at 3"))
+        let vtodo = todo.calendar.components[0]
+        #expect(vtodo.first("STATUS")?.value == "COMPLETED")
+        #expect(vtodo.first("COMPLETED") != nil)
+        #expect(vtodo.first("DUE")?.value == "20261201")
+        #expect(vtodo.first("CATEGORIES")?.value == "errands,health")
+        #expect(vtodo.first("PRIORITY")?.value == "9", "a phone's PRIORITY:9 stays while the task stays in Bonus")
+        #expect((vtodo.first("SEQUENCE").flatMap { Int($0.value) } ?? 0) >= 1)
+    }
+
+    @Test("changed on both sides to different values: the later change wins")
+    func laterWins() throws {
+        let a = replica("a.json")
+        let b = replica("b.json")
+        try a.add("Call mum")
+        try a.sync()
+        try b.sync()
+        b.now += 10
+        try b.change("Call mum") { list, position in list.renaming(at: position, to: "Call mum (b)") }
+        a.now += 20
+        try a.change("Call mum") { list, position in list.renaming(at: position, to: "Call mum (a, later)") }
+        try b.sync()
+        try a.sync()
+        try b.sync()
+        #expect(a.list.all.map(\.caption) == ["Call mum (a, later)"])
+        #expect(b.list.all.map(\.caption) == ["Call mum (a, later)"])
+    }
+
+    @Test("deletes travel both ways, and an edit beats a delete made on the other side")
+    func deletes() throws {
+        let a = replica("a.json")
+        let b = replica("b.json")
+        try a.add("Old task")
+        try a.add("Edited here")
+        try a.sync()
+        try b.sync()
+        try a.change("Old task") { list, position in list.deleting(at: position) }
+        try a.change("Edited here") { list, position in list.deleting(at: position) }
+        b.now += 5
+        try b.change("Edited here") { list, position in list.renaming(at: position, to: "Edited here, kept") }
+        try a.sync()
+        #expect(href(of: "Old task") == nil)
+        try b.sync()
+        try a.sync()
+        #expect(b.task("Old task") == nil)
+        #expect(a.task("Edited here, kept") != nil && b.task("Edited here, kept") != nil)
+        // Deleted on the phone.
+        let href = try #require(self.href(of: "Edited here, kept"))
+        server.remove(href)
+        try a.sync()
+        #expect(a.list.isEmpty)
+    }
+
+    @Test("a sync with nothing to do sends one request and writes nothing, here or there")
+    func nothingToDo() throws {
+        let a = replica("a.json")
+        try a.add("Pay rent")
+        server.store("/calendar/phone-1.ics", Self.phoneObject(uid: "phone-1", summary: "From phone", priority: nil))
+        try a.sync()
+        let files = ["a.json", "a.json.journal", "a.json.sync"].map { (try? FileManager.default.attributesOfItem(atPath: folder.path($0))) as NSDictionary? }
+        let objects = server.objects
+        server.forgetRequests()
+        let report = try a.sync()
+        #expect(server.requests == ["PROPFIND"])
+        #expect(report == { var r = SyncReport(); r.requests = 1; return r }())
+        #expect(server.objects == objects)
+        let after = ["a.json", "a.json.journal", "a.json.sync"].map { (try? FileManager.default.attributesOfItem(atPath: folder.path($0))) as NSDictionary? }
+        for (before, now) in zip(files, after) {
+            #expect(before?[FileAttributeKey.modificationDate] as? Date == now?[FileAttributeKey.modificationDate] as? Date)
+            #expect(before?[FileAttributeKey.systemFileNumber] as? Int == now?[FileAttributeKey.systemFileNumber] as? Int)
+        }
+    }
+
+    @Test("without sync-collection, ETags are compared and the answer is the same")
+    func etagFallback() throws {
+        server.offersSyncCollection = false
+        let a = replica("a.json")
+        let b = replica("b.json")
+        try a.add("One")
+        try a.sync()
+        try b.sync()
+        try b.change("One") { list, position in list.completing(true, at: position, now: b.now) }
+        try b.sync()
+        server.forgetRequests()
+        try a.sync()
+        #expect(a.task("One")?.completed == true)
+        #expect(server.requests.contains("REPORT calendar-query"))
+    }
+
+    @Test("a 412 (the phone wrote in between) is fetched, merged and written again")
+    func conflictRetried() throws {
+        let a = replica("a.json")
+        try a.add("Buy milk")
+        try a.sync()
+        let href = try #require(self.href(of: "Buy milk"))
+        a.now += 30
+        try a.change("Buy milk") { list, position in list.completing(true, at: position, now: a.now) }
+        var interfered = false
+        server.beforeWrite = { server, target in
+            guard !interfered, target == href else { return }
+            interfered = true
+            server.edit(target, "CATEGORIES", "shop", now: a.now - 10)
+        }
+        server.forgetRequests()
+        let report = try a.sync()
+        #expect(interfered)
+        #expect(server.requests.filter { $0 == "PUT" }.count == 2)
+        #expect(report.pushed == 1)
+        let vtodo = try #require(phoneTodo("Buy milk")).calendar.components[0]
+        #expect(vtodo.first("STATUS")?.value == "COMPLETED")
+        #expect(vtodo.first("CATEGORIES")?.value == "shop")
+    }
+
+    @Test("a server that cannot be reached leaves the store as it was")
+    func unreachable() throws {
+        let a = replica("a.json")
+        try a.add("Stay here")
+        let before = fileBytes(folder.path("a.json.journal"))
+        let down = Replica(folder.path("a.json"), server: Unreachable(), now: Self.start)
+        #expect(throws: SyncFailure.self) { try down.sync() }
+        #expect(fileBytes(folder.path("a.json.journal")) == before)
+        #expect(a.list.all.map(\.caption) == ["Stay here"])
+    }
+
+    /// Three replicas make random edits and sync in random order, with the phone editing too;
+    /// after a last round all lists equal the server's, and each field of a task nobody
+    /// deleted holds its latest edit.
+    @Test("three replicas converge and keep every field's latest edit", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func threeReplicasConverge(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let replicas = ["a.json", "b.json", "c.json"].map { replica($0) }
+        var time = Self.start
+        var latest: [UUID: [String: (Date, String)]] = [:]
+        var deletedByAnyone = Set<UUID>()
+        func record(_ id: UUID, _ field: String, _ value: String) { latest[id, default: [:]][field] = (time, value) }
+        for step in 0..<60 {
+            time += 1
+            let replica = replicas[Int.random(in: 0..<3, using: &random)]
+            replica.now = time
+            let list = replica.list
+            let action = Int.random(in: 0..<10, using: &random)
+            switch action {
+            case _ where action <= 1 && list.count < 12:
+                let caption = "Task \(step)"
+                try replica.add(caption, Bool.random(using: &random) ? .priority : .bonus)
+                if let id = replica.task(caption)?.id {
+                    record(id, "caption", caption)
+                }
+            case _ where (2...3).contains(action) && !list.isEmpty:
+                let position = Int.random(in: 0..<list.count, using: &random)
+                let caption = "Edit \(step)"
+                try replica.store.commit([list.renaming(at: position, to: caption)!], what: "edit", now: time)
+                record(list[position].id, "caption", caption)
+            case _ where action == 4 && !list.isEmpty:
+                let position = Int.random(in: 0..<list.count, using: &random)
+                if let change = list.completing(!list[position].completed, at: position, now: time) {
+                    try replica.store.commit([change], what: "toggle", now: time)
+                    record(list[position].id, "completed", String(!list[position].completed))
+                }
+            case _ where action == 5 && !list.isEmpty:
+                let position = Int.random(in: 0..<list.count, using: &random)
+                let task = list[position]
+                if let change = list.moving(from: position, to: task.section.other, index: 0) {
+                    try replica.store.commit([change], what: "move", now: time)
+                    record(task.id, "section", task.section.other.rawValue)
+                }
+            case _ where action == 6 && !list.isEmpty && Int.random(in: 0..<3, using: &random) == 0:
+                let position = Int.random(in: 0..<list.count, using: &random)
+                deletedByAnyone.insert(list[position].id)
+                try replica.store.commit([list.deleting(at: position)], what: "delete", now: time)
+            case _ where action == 7 && !server.objects.isEmpty:
+                // The phone renames a task.
+                let href = server.objects.keys.sorted()[Int.random(in: 0..<server.objects.count, using: &random)]
+                if let todo = TodoMapping.read(server.objects[href]!.body).todo {
+                    let caption = "Phone \(step)"
+                    server.edit(href, "SUMMARY", caption, now: time)
+                    record(TodoMapping.id(forUID: todo.uid), "caption", caption)
+                }
+            default:
+                try replica.sync()
+            }
+        }
+        time += 1
+        for replica in replicas + replicas {
+            replica.now = time
+            try replica.sync()
+        }
+        let serverTasks = Dictionary(
+            uniqueKeysWithValues: server.objects.values.compactMap { TodoMapping.read($0.body).todo }.map {
+                (TodoMapping.id(forUID: $0.uid), $0.fields)
+            })
+        for replica in replicas {
+            let here = Dictionary(uniqueKeysWithValues: replica.list.all.map { ($0.id, $0) })
+            #expect(Set(here.keys) == Set(serverTasks.keys), "seed \(seed): \(replica.store.path) holds other tasks than the server")
+            for (id, task) in here {
+                let there = serverTasks[id]
+                #expect(there?.caption == task.caption && there?.section == task.section && there?.completed == task.completed)
+                guard !deletedByAnyone.contains(id), let edits = latest[id] else { continue }
+                if let (_, caption) = edits["caption"] { #expect(task.caption == caption, "seed \(seed): a caption edit was lost") }
+                if let (_, section) = edits["section"] { #expect(task.section.rawValue == section, "seed \(seed): a move was lost") }
+                if let (_, completed) = edits["completed"] {
+                    #expect(String(task.completed) == completed, "seed \(seed): a completion was lost")
+                }
+            }
+        }
+        for id in latest.keys where serverTasks[id] == nil {
+            #expect(deletedByAnyone.contains(id), "seed \(seed): a task nobody deleted is gone")
+        }
+    }
+
+    static func phoneObject(uid: String, summary: String, priority: String?) -> String {
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:\(uid)", "DTSTAMP:20261120T100000Z",
+            "CREATED:20261120T100000Z", "LAST-MODIFIED:20261120T100000Z", "SUMMARY:\(summary)", "STATUS:NEEDS-ACTION",
+            "DUE;VALUE=DATE:20261201", "CATEGORIES:errands,health",
+        ]
+        if let priority { lines.append("PRIORITY:\(priority)") }
+        lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M", "END:VALARM", "END:VTODO", "END:VCALENDAR"]
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}
+
+/// A server that is never there.
+struct Unreachable: CalendarCollection {
+    let url = "http://127.0.0.1:9/"
+    func version() throws(SyncFailure) -> CollectionVersion { throw SyncFailure("cannot reach \(url): Connection refused") }
+    func changes(since token: String) throws(SyncFailure) -> CollectionChanges? { throw SyncFailure("down") }
+    func listing() throws(SyncFailure) -> [String: String?] { throw SyncFailure("down") }
+    func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource] { throw SyncFailure("down") }
+    func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome { throw SyncFailure("down") }
+    func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome { throw SyncFailure("down") }
+    func href(forUID uid: String) -> String { uid }
+}
+
+extension TodoMapping.Reading {
+    var todo: RemoteTodo? {
+        if case .todo(let todo) = self { return todo }
+        return nil
+    }
+}

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Plays a "phone app" against a CalDAV task list, for the end-to-end tests.
+
+Usage: caldav_phone.py URL COMMAND [args]
+
+URL is the calendar collection, e.g. http://127.0.0.1:5232/u/hot/.
+Every command prints JSON on stdout; on failure it prints a message on
+stderr and exits non-zero.
+
+Commands:
+  make-calendar                 create the collection (VTODO only) if missing
+  add SUMMARY [--priority N] [--due YYYYMMDD] [--categories a,b] [--sort-order N]
+  list                          every VTODO, completed and cancelled included
+  edit SUMMARY_MATCH [--summary S] [--priority N|none] [--status S]
+                     [--due YYYYMMDD] [--categories a,b]
+  delete SUMMARY_MATCH
+"""
+
+import argparse
+import datetime
+import json
+import sys
+from urllib.parse import urlparse
+
+import caldav
+from caldav.elements import dav
+from caldav.lib import error
+
+SORT_ORDER = "X-APPLE-SORT-ORDER"
+
+
+def open_calendar(url):
+    client = caldav.DAVClient(url=url, username="u", password="p")
+    return client, caldav.Calendar(client=client, url=url)
+
+
+def parse_date(text):
+    return datetime.datetime.strptime(text, "%Y%m%d").date()
+
+
+def split_categories(text):
+    return [c.strip() for c in text.split(",") if c.strip()]
+
+
+def now_utc():
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+
+
+def all_todos(cal):
+    # include_completed=True: no STATUS filter, so COMPLETED and CANCELLED come too.
+    return cal.todos(include_completed=True)
+
+
+def find_one(cal, summary):
+    hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("SUMMARY", "")) == summary]
+    if len(hits) != 1:
+        raise SystemExit(f"expected exactly one VTODO with SUMMARY {summary!r}, found {len(hits)}")
+    return hits[0]
+
+
+def int_or_none(value):
+    return None if value is None else int(str(value))
+
+
+def raw_vtodo(todo):
+    """The VTODO block as the server sent it (XML parsing turns CRLF into LF)."""
+    text = (todo.raw_data or b"").decode("utf-8", "replace")
+    start, end = text.find("BEGIN:VTODO"), text.find("END:VTODO")
+    if start < 0 or end < 0:
+        return todo.icalendar_component.to_ical().decode()
+    stop = text.find("\n", end)
+    return text[start : len(text) if stop < 0 else stop + 1]
+
+
+def describe(todo):
+    comp = todo.icalendar_component
+    status = comp.get("STATUS")
+    due = comp.get("DUE")
+    categories = []
+    # CATEGORIES may appear several times, each with a comma-separated list.
+    cats = comp.get("CATEGORIES")
+    for prop in cats if isinstance(cats, list) else [cats] if cats is not None else []:
+        categories += [str(c) for c in prop.cats]
+    last_modified = comp.get("LAST-MODIFIED")
+    return {
+        "uid": str(comp.get("UID")),
+        "summary": str(comp.get("SUMMARY", "")),
+        "priority": int_or_none(comp.get("PRIORITY")),
+        "status": None if status is None else str(status),
+        "completed": status is not None and str(status).upper() == "COMPLETED",
+        # The raw value as written on the wire, e.g. "20261201" or "20261201T120000Z".
+        "due": None if due is None else due.to_ical().decode(),
+        "categories": categories,
+        "sort_order": int_or_none(comp.get(SORT_ORDER)),
+        "sequence": int_or_none(comp.get("SEQUENCE")),
+        "last_modified": None if last_modified is None else last_modified.to_ical().decode(),
+        "raw": raw_vtodo(todo),
+    }
+
+
+def cmd_make_calendar(client, cal, args):
+    try:
+        cal.get_properties([dav.DisplayName()])
+        return {"ok": True}  # already there
+    except error.NotFoundError:
+        pass
+    parts = urlparse(args.url)
+    cal_id = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    # principal() PROPFINDs the client's URL, which must exist: use the root.
+    root = caldav.DAVClient(url=f"{parts.scheme}://{parts.netloc}/", username="u", password="p")
+    root.principal().make_calendar(
+        name=cal_id, cal_id=cal_id, supported_calendar_component_set=["VTODO"]
+    )
+    return {"ok": True}
+
+
+def cmd_add(client, cal, args):
+    props = {"summary": args.summary}
+    if args.priority is not None:
+        props["priority"] = args.priority
+    if args.due:
+        props["due"] = parse_date(args.due)
+    if args.categories:
+        props["categories"] = split_categories(args.categories)
+    if args.sort_order is not None:
+        props[SORT_ORDER.lower()] = args.sort_order
+    todo = cal.save_todo(**props)
+    return {"uid": str(todo.icalendar_component["UID"])}
+
+
+def cmd_list(client, cal, args):
+    items = [describe(t) for t in all_todos(cal)]
+    return sorted(items, key=lambda d: (d["summary"], d["uid"]))
+
+
+def cmd_edit(client, cal, args):
+    todo = find_one(cal, args.summary_match)
+    now = now_utc()
+    with todo.edit_icalendar_component() as comp:
+        if args.summary is not None:
+            comp.pop("SUMMARY", None)
+            comp.add("SUMMARY", args.summary)
+        if args.priority is not None:
+            comp.pop("PRIORITY", None)
+            if args.priority.lower() != "none":
+                comp.add("PRIORITY", int(args.priority))
+        if args.status is not None:
+            comp.pop("STATUS", None)
+            comp.add("STATUS", args.status.upper())
+            if args.status.upper() == "COMPLETED":
+                comp.pop("COMPLETED", None)
+                comp.add("COMPLETED", now)
+            elif args.status.upper() == "NEEDS-ACTION":
+                comp.pop("COMPLETED", None)
+        if args.due is not None:
+            comp.pop("DUE", None)
+            comp.add("DUE", parse_date(args.due))
+        if args.categories is not None:
+            comp.pop("CATEGORIES", None)
+            if split_categories(args.categories):
+                comp.add("CATEGORIES", split_categories(args.categories))
+        for name in ("LAST-MODIFIED", "DTSTAMP"):
+            comp.pop(name, None)
+            comp.add(name, now)
+        sequence = int_or_none(comp.pop("SEQUENCE", None)) or 0
+        comp.add("SEQUENCE", sequence + 1)
+    # The object came from a REPORT with its ETag, so save() sends If-Match.
+    # increase_seqno=False: SEQUENCE was bumped above, exactly once.
+    todo.save(increase_seqno=False)
+    return {"ok": True}
+
+
+def cmd_delete(client, cal, args):
+    find_one(cal, args.summary_match).delete()
+    return {"ok": True}
+
+
+def main():
+    parser = argparse.ArgumentParser(description="CalDAV phone-app stand-in for tests")
+    parser.add_argument("url")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("make-calendar").set_defaults(run=cmd_make_calendar)
+
+    p = sub.add_parser("add")
+    p.add_argument("summary")
+    p.add_argument("--priority", type=int)
+    p.add_argument("--due", help="YYYYMMDD")
+    p.add_argument("--categories", help="a,b")
+    p.add_argument("--sort-order", type=int)
+    p.set_defaults(run=cmd_add)
+
+    sub.add_parser("list").set_defaults(run=cmd_list)
+
+    p = sub.add_parser("edit")
+    p.add_argument("summary_match")
+    p.add_argument("--summary")
+    p.add_argument("--priority", help="N or none")
+    p.add_argument("--status", help="NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED")
+    p.add_argument("--due", help="YYYYMMDD")
+    p.add_argument("--categories", help="a,b (empty string removes them)")
+    p.set_defaults(run=cmd_edit)
+
+    p = sub.add_parser("delete")
+    p.add_argument("summary_match")
+    p.set_defaults(run=cmd_delete)
+
+    args = parser.parse_args()
+    try:
+        client, cal = open_calendar(args.url)
+        result = args.run(client, cal, args)
+    except SystemExit as e:
+        if isinstance(e.code, str):
+            print(e.code, file=sys.stderr)
+            sys.exit(1)
+        raise
+    except Exception as e:  # any library or network failure
+        print(f"{args.command} failed: {type(e).__name__}: {e}", file=sys.stderr)
+        sys.exit(1)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
