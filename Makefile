@@ -23,13 +23,15 @@ endif
 all: build
 
 # apt-get only for what is missing; sudo only when not root. Building needs libncurses-dev;
-# the end-to-end tests also need tmux, procps (pgrep, kill) and strace (crash-point tests).
+# the end-to-end tests also need tmux, procps (pgrep, kill), strace (crash-point tests), the
+# CalDAV servers Radicale and Xandikos, and Python's caldav library (the test's phone, from PyPI).
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h"
 
 test-deps:
 	@$(MAKE) --no-print-directory install-missing \
-		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h tmux:tmux procps:pgrep strace:strace"
+		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos python3-pip:pip3"
+	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
 
 # PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing
 # is installed.

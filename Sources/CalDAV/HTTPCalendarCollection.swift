@@ -194,6 +194,9 @@ public final class HTTPCalendarCollection: CalendarCollection {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         request.setValue("HotTask", forHTTPHeaderField: "User-Agent")
+        // A connection per request: when a server drops a reused connection without answering,
+        // the toolchain's URLSession (6.3, libcurl) spins a core until its timeout (30 s here).
+        request.setValue("close", forHTTPHeaderField: "Connection")
         var lastError = ""
         for attempt in 0..<Self.attempts {
             if attempt > 0 { usleep(useconds_t(200_000 * attempt)) }
@@ -201,6 +204,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
             switch outcome {
             case .success(let answer) where answer.status == 507 && method != "REPORT":
                 lastError = "the server is out of space (507)"
+            case .success(let answer) where answer.status == 207 && XMLNode.parse(answer.body) == nil:
+                lastError = "its answer was cut short"
             case .success(let answer):
                 return answer
             case .failure(let reason):

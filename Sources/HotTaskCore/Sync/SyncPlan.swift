@@ -90,6 +90,12 @@ struct SyncPlan {
                 refreshed.calendar = todo.calendar.text
                 agreed[key] = refreshed
                 unchangedThere(id, local: local, entry: refreshed)
+            } else if let local, entry == nil, todo.fields.caption == local.caption, todo.fields.section == local.section,
+                todo.fields.completed == local.completed
+            {
+                // The same task on both sides with no base (our own write whose answer was lost,
+                // or both sides imported it): agreed as it is.
+                agreed[key] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: local.order.text)
             } else if let local {
                 merge(local, with: todo, href: href, etag: etag, entry: entry)
             } else if entry == nil, let tombstone = list.deleted[id], tombstone.clock > todo.fieldTimes.latest {

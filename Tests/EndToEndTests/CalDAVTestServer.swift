@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A real CalDAV server (Radicale or Xandikos, from Debian) on 127.0.0.1, in a folder of its
+/// own, with one calendar for tasks; stopped when the value goes away.
+final class CalDAVTestServer {
+    enum Kind: String, CaseIterable, CustomStringConvertible {
+        case radicale
+        case xandikos
+        var description: String { rawValue }
+    }
+
+    let kind: Kind
+    let folder = TemporaryFolder()
+    let port: Int
+    /// The calendar collection's URL.
+    let url: String
+    private let process: ChildProcess
+    private var proxy: ChildProcess?
+
+    init(_ kind: Kind) throws {
+        self.kind = kind
+        port = try Self.freePort()
+        switch kind {
+        case .radicale:
+            let config = folder.write(
+                """
+                [server]
+                hosts = 127.0.0.1:\(port)
+                [auth]
+                type = none
+                [storage]
+                filesystem_folder = \(folder.path("collections"))
+                """, to: "radicale.conf")
+            process = try ChildProcess(["radicale", "--config", config], stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/u/hot/"
+        case .xandikos:
+            process = try ChildProcess(
+                ["xandikos", "--defaults", "-d", folder.path("data"), "-l", "127.0.0.1", "-p", String(port)],
+                stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/user/calendars/calendar/"
+        }
+        try Self.waitUntilListening(port, what: "\(kind)", log: folder.path("server.log"))
+        if kind == .radicale { _ = try phone(url, "make-calendar") }
+    }
+
+    deinit {
+        for child in [proxy, process].compactMap({ $0 }) {
+            child.kill(SIGTERM)
+            if child.wait(timeout: 5) == nil { Issue.record("a test server did not stop on SIGTERM") }
+        }
+    }
+
+    /// Starts the fault-injecting proxy in front of the server; returns the calendar's URL
+    /// through it. Its rules are read from `controlPath` before each request, and each request
+    /// is logged to `controlPath + ".log"`.
+    func startProxy(controlPath: String) throws -> String {
+        let proxyPort = try Self.freePort()
+        let script = Self.scripts + "/fault_proxy.py"
+        proxy = try ChildProcess(
+            ["python3", script, String(proxyPort), "http://127.0.0.1:\(port)", controlPath],
+            stdoutPath: folder.path("proxy.out"), stderrPath: folder.path("proxy.log"))
+        try Self.waitUntilListening(proxyPort, what: "the fault proxy", log: folder.path("proxy.log"))
+        return url.replacingOccurrences(of: ":\(port)/", with: ":\(proxyPort)/")
+    }
+
+    /// Runs the phone (Python's caldav library, an independent client) on `url`; returns its JSON.
+    @discardableResult
+    func phone(_ url: String? = nil, _ arguments: String...) throws -> Any {
+        let run = runProcess(["python3", Self.scripts + "/caldav_phone.py", url ?? self.url] + arguments, timeout: 60)
+        guard run.status == 0 else {
+            throw PhoneFailure(message: "phone \(arguments.joined(separator: " ")) exited \(run.status): \(run.stderr)")
+        }
+        return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+    }
+
+    /// The phone's view of every task: summary → its properties.
+    func phoneTasks() throws -> [String: [String: Any]] {
+        let list = try phone(url, "list") as? [[String: Any]] ?? []
+        return Dictionary(list.map { ($0["summary"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    struct PhoneFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    static let scripts: String = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts").path
+    }()
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw PhoneFailure(message: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Polls until something accepts connections on the port (at most 20 s).
+    static func waitUntilListening(_ port: Int, what: String, log: String) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if connected { return }
+            usleep(50_000)
+        }
+        throw PhoneFailure(message: "\(what) did not start on port \(port): \(fileText(log) ?? "")")
+    }
+}
