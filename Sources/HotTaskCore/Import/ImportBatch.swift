@@ -6,6 +6,7 @@ public struct ImportBatch: Equatable, Sendable {
         case hottask = "HotTask"
         case taskwarrior = "Taskwarrior"
         case todoTxt = "todo.txt"
+        case iCalendar = "iCalendar"
     }
 
     public let format: Format
@@ -36,6 +37,7 @@ public struct ImportBatch: Equatable, Sendable {
         guard let first = bytes.first(where: { !isJSONWhitespace($0) }) else {
             throw .invalid("the input is empty")
         }
+        if ICalendarFormat.looksLikeICalendar(bytes) { return try ICalendarFormat.batch(from: bytes) }
         if let snapshot = JSONParser.decodeStoreFast(bytes) {
             return ImportBatch(format: .hottask, tasks: snapshot.list.all, skipped: 0)
         }
@@ -106,10 +108,14 @@ public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
 
 extension TaskList {
     /// The changes that merge `batch` in, by id: new ids are added at the end of their section
-    /// in the order given; a known id takes the incoming fields when its `modifiedAt` is newer
-    /// (at the end of its new section if it moved); a task deleted here comes back only when the
-    /// incoming copy was changed after the delete; nothing is deleted.
-    public func importing(_ batch: ImportBatch) -> (changes: [TaskChange], counts: ImportCounts) {
+    /// in the order given. A known id merges field by field against `base` (the task as the
+    /// last import had it): a field the file did not change since keeps the value here; one
+    /// changed only in the file takes the file's; one changed on both takes the later change.
+    /// Without a base, the incoming fields win when its `modifiedAt` is newer. A task that
+    /// moved goes to the end of its new section. A task deleted here comes back only when the
+    /// file changed it since (or, without a base, changed it after the delete); nothing is
+    /// deleted.
+    public func importing(_ batch: ImportBatch, base: ImportBase = ImportBase()) -> (changes: [TaskChange], counts: ImportCounts) {
         var counts = ImportCounts(skipped: batch.skipped)
         var changes: [TaskChange] = []
         var added: [Section: [TaskItem]] = [:]
@@ -122,15 +128,20 @@ extension TaskList {
         }
         for task in batch.tasks where seen.insert(task.id).inserted {
             if let current = self.task(withID: task.id) {
-                guard task.modifiedAt > current.modifiedAt else {
-                    counts.unchanged += 1
-                    continue
+                var fields: TaskFields
+                if let agreed = base[task.id] {
+                    fields = Self.threeWay(incoming: task, current: current, base: agreed)
+                } else {
+                    guard task.modifiedAt > current.modifiedAt else {
+                        counts.unchanged += 1
+                        continue
+                    }
+                    fields = TaskFields(
+                        caption: task.caption == current.caption ? nil : task.caption,
+                        section: task.section == current.section ? nil : task.section,
+                        completed: task.completed == current.completed ? nil : task.completed,
+                        completedAt: task.completedAt)
                 }
-                var fields = TaskFields(
-                    caption: task.caption == current.caption ? nil : task.caption,
-                    section: task.section == current.section ? nil : task.section,
-                    completed: task.completed == current.completed ? nil : task.completed,
-                    completedAt: task.completedAt)
                 if fields.section != nil { fields.order = nextEndKey(task.section) }
                 if fields.isEmpty {
                     counts.unchanged += 1
@@ -138,7 +149,9 @@ extension TaskList {
                     changes.append(.set(task.id, fields, was: fields.values(in: current)))
                     counts.updated += 1
                 }
-            } else if let tombstone = deleted[task.id], task.modifiedAt <= tombstone.clock.date {
+            } else if let tombstone = deleted[task.id],
+                base[task.id].map({ $0.matches(task) }) ?? (task.modifiedAt <= tombstone.clock.date)
+            {
                 counts.skipped += 1  // an older copy of a task deleted here
             } else {
                 added[task.section, default: []].append(task)
@@ -152,6 +165,38 @@ extension TaskList {
             }
         }
         return (changes, counts)
+    }
+
+    /// The fields the file changed since `base` and that win here: changed only in the file, or
+    /// on both sides with the file's change the later.
+    private static func threeWay(incoming: TaskItem, current: TaskItem, base: ImportBase.Entry) -> TaskFields {
+        let fileTime = Clock(milliseconds: Int64(incoming.modifiedAt.timeIntervalSince1970 * 1000))
+        func takes(fileChanged: Bool, differs: Bool, hereChanged: Bool, hereTime: Clock) -> Bool {
+            fileChanged && differs && (!hereChanged || fileTime > hereTime)
+        }
+        let captionHash = ImportBase.hash(incoming.caption)
+        let currentHash = ImportBase.hash(current.caption)
+        var fields = TaskFields()
+        if takes(
+            fileChanged: captionHash != base.captionHash, differs: incoming.caption != current.caption,
+            hereChanged: currentHash != base.captionHash, hereTime: current.clocks.caption)
+        {
+            fields.caption = incoming.caption
+        }
+        if takes(
+            fileChanged: incoming.section != base.section, differs: incoming.section != current.section,
+            hereChanged: current.section != base.section, hereTime: current.clocks.section)
+        {
+            fields.section = incoming.section
+        }
+        if takes(
+            fileChanged: incoming.completed != base.completed, differs: incoming.completed != current.completed,
+            hereChanged: current.completed != base.completed, hereTime: current.clocks.completed)
+        {
+            fields.completed = incoming.completed
+            fields.completedAt = incoming.completedAt
+        }
+        return fields
     }
 
     /// The changes that make this list exactly `tasks` (in that order): `--import --replace`.

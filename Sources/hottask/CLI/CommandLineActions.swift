@@ -242,12 +242,13 @@ struct CommandLineActions {
             throw RefusedError(
                 message: "cannot import \(source): it holds \(batch.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
+        let importBase = ImportBase.load(besides: store)
         let line = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: String) in
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
                 return (state.list.replacing(with: batch.tasks), line, nil, line)
             }
-            let (changes, counts) = state.list.importing(batch)
+            let (changes, counts) = state.list.importing(batch, base: importBase)
             let added = changes.filter(\.isAdd).count
             guard state.list.count + added <= TaskStore.maximumTaskCount else {
                 throw RefusedError(
@@ -255,6 +256,14 @@ struct CommandLineActions {
             }
             let line = "Imported from \(source): \(counts)"
             return (changes, line, nil, line)
+        }
+        // What the file said is the base of the next import of it (see ImportBase).
+        var recorded = importBase
+        recorded.record(batch.tasks)
+        do {
+            try recorded.save(besides: store)
+        } catch {
+            HotTaskCommand.fail("warning: could not write \(ImportBase.path(besides: store)) (\(error.reason)); a re-import will merge by date")
         }
         reportWarnings()
         output.line(line)
@@ -281,11 +290,17 @@ struct CommandLineActions {
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
         if path == "-" {
-            output.bytes(format == .todotxt ? Array(TodoTxtFormat.text(for: list).utf8) : StoreDocument.encode(list))
+            switch format {
+            case .todotxt: output.bytes(Array(TodoTxtFormat.text(for: list).utf8))
+            case .ics: output.bytes(Array(ICalendarFormat.text(for: list).utf8))
+            case .hottask: output.bytes(StoreDocument.encode(list))
+            }
         } else {
             do {
                 if format == .todotxt {
                     try TodoTxtFormat.export(list, to: path)
+                } else if format == .ics {
+                    try ICalendarFormat.export(list, to: path)
                 } else {
                     try StoreDocument.export(list, to: path)
                 }

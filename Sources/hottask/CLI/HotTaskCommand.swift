@@ -22,6 +22,7 @@ struct HotTaskCommand: ParsableCommand {
               hottask --undo
               hottask --export backup.json
               hottask --export todo.txt --export-format todotxt
+              hottask --export tasks.ics --export-format ics
               hottask --import todo.txt
               task export | hottask --import -
               hottask --import backup.json --replace
@@ -91,13 +92,13 @@ struct HotTaskCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --export: hottask (the JSON store document, the default) or todotxt.", valueName: "format"))
+        help: ArgumentHelp("With --export: hottask (the JSON store document, the default), todotxt or ics.", valueName: "format"))
     var exportFormat: ExportFormat = .hottask
 
     @Option(
         name: .customLong("import"),
         help: ArgumentHelp(
-            "Merge tasks from a HotTask or Taskwarrior JSON export or a todo.txt file (a file, or - for stdin).",
+            "Merge tasks from a HotTask or Taskwarrior JSON export, an iCalendar (.ics) file or a todo.txt file (a file, or - for stdin).",
             valueName: "path"))
     var importPath: String?
 
@@ -214,6 +215,8 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case hottask
     /// One todo.txt line per task (http://todotxt.org).
     case todotxt
+    /// An iCalendar file of VTODOs (RFC 5545), as vdirsyncer and todoman keep them.
+    case ics
 }
 
 /// A request HotTask will not carry out; the message says why. Nothing was changed.

@@ -1,0 +1,72 @@
+import Foundation
+
+/// `.ics` files of VTODOs: `--export-format ics`, and `--import` of one (or of several
+/// concatenated, as `cat ~/.calendars/tasks/*.ics` gives from a vdirsyncer or todoman folder).
+/// The mapping is the sync's (`TodoMapping`); the manual order travels as X-APPLE-SORT-ORDER.
+public enum ICalendarFormat {
+    /// True when the text starts (after whitespace or a byte-order mark) with BEGIN:VCALENDAR.
+    public static func looksLikeICalendar(_ bytes: [UInt8]) -> Bool {
+        var start = bytes.startIndex
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        while start < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let head = String(decoding: bytes[start..<min(start + 15, bytes.endIndex)], as: UTF8.self)
+        return head.uppercased() == "BEGIN:VCALENDAR"
+    }
+
+    /// One VCALENDAR holding a VTODO per task, in list order.
+    public static func text(for list: TaskList, now: Date = Date()) -> String {
+        var calendar = ICalComponent(
+            name: "VCALENDAR",
+            properties: [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")])
+        for section in Section.allCases {
+            for (rank, task) in list.tasks(in: section).enumerated() {
+                let fields = SharedFields(
+                    caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
+                    sortOrder: rank + 1)
+                let one = TodoMapping.write(
+                    fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
+                calendar.components += one.components
+            }
+        }
+        return calendar.text
+    }
+
+    public static func export(_ list: TaskList, to path: String) throws(StoreDocument.ExportFailure) {
+        do {
+            try FileSystem.writeAtomically(Array(text(for: list).utf8), to: path, mode: 0o644)
+        } catch {
+            throw StoreDocument.ExportFailure(reason: error.reason)
+        }
+    }
+
+    /// The VTODOs of an iCalendar text as tasks (UIDs that are not UUIDs get the id the sync
+    /// gives them); cancelled ones and other components are skipped.
+    public static func batch(from bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalid("the iCalendar file is not UTF-8 text") }
+        let roots: [ICalComponent]
+        do {
+            roots = try ICalendar.parse(text)
+        } catch {
+            throw .invalid("not a readable iCalendar file (\(error))")
+        }
+        var tasks: [(TaskItem, Int)] = []
+        var skipped = 0
+        for root in roots where root.name == "VCALENDAR" {
+            for component in root.components where component.name == "VTODO" {
+                guard case .todo(let todo) = TodoMapping.read(ICalComponent(name: "VCALENDAR", components: [component])) else {
+                    if component.first("RECURRENCE-ID") == nil { skipped += 1 }
+                    continue
+                }
+                let stamp = todo.lastModified ?? todo.created ?? Date(timeIntervalSince1970: 0)
+                let task = TaskItem(
+                    id: TodoMapping.id(forUID: todo.uid), caption: todo.fields.caption, section: todo.fields.section,
+                    completed: todo.fields.completed, createdAt: todo.created ?? stamp, completedAt: todo.fields.completedAt,
+                    modifiedAt: stamp)
+                tasks.append((task, todo.fields.sortOrder ?? Int.max))
+            }
+        }
+        // Stable: equal sort orders keep the file's order.
+        let ordered = tasks.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element.0)
+        return ImportBatch(format: .iCalendar, tasks: ordered, skipped: skipped)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What each task looked like in the last file it was imported from (`tasks.json.imported`):
+/// the base of `--import`'s three-way merge. A re-import changes a field only when the file
+/// changed it since, so a completion made here survives re-importing an export that was only
+/// annotated there, or one whose dates lie in the future.
+///
+/// A caption is kept as a 64-bit hash (the merge only asks "same or not"), so the file stays
+/// about 50 bytes a task. Losing the file costs nothing but the merge's memory: imports then
+/// fall back to "the newer modifiedAt wins".
+public struct ImportBase: Sendable {
+    public struct Entry: Equatable, Sendable {
+        var captionHash: UInt64
+        var section: Section
+        var completed: Bool
+
+        init(_ task: TaskItem) {
+            captionHash = ImportBase.hash(task.caption)
+            section = task.section
+            completed = task.completed
+        }
+
+        init(captionHash: UInt64, section: Section, completed: Bool) {
+            self.captionHash = captionHash
+            self.section = section
+            self.completed = completed
+        }
+
+        /// True when `task` has exactly these fields.
+        func matches(_ task: TaskItem) -> Bool { self == Entry(task) }
+    }
+
+    var entries: [UUID: Entry] = [:]
+
+    public init() {}
+
+    public subscript(id: UUID) -> Entry? { entries[id] }
+
+    public static func path(besides store: TaskStore) -> String { store.path + ".imported" }
+
+    /// The base beside the store; empty when there is none or it cannot be read.
+    public static func load(besides store: TaskStore) -> ImportBase {
+        var base = ImportBase()
+        guard let bytes = try? FileSystem.readAll(path(besides: store), limit: TaskStore.maximumFileSize) else { return base }
+        for line in bytes.split(separator: 0x0A) {
+            let parts = line.split(separator: 0x20)
+            guard parts.count == 3, let id = UUID(uuidString: String(decoding: parts[0], as: UTF8.self)),
+                let hash = UInt64(String(decoding: parts[1], as: UTF8.self), radix: 16), parts[2].count == 2
+            else { continue }
+            let flags = Array(parts[2])
+            base.entries[id] = Entry(
+                captionHash: hash, section: flags[0] == UInt8(ascii: "p") ? .priority : .bonus, completed: flags[1] == UInt8(ascii: "1"))
+        }
+        return base
+    }
+
+    /// Records the tasks as the file had them.
+    public mutating func record(_ tasks: [TaskItem]) {
+        for task in tasks { entries[task.id] = Entry(task) }
+    }
+
+    public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.count * 56)
+        for (id, entry) in entries {
+            UUIDBytes.append(id, to: &bytes)
+            bytes.append(0x20)
+            let hex = String(entry.captionHash, radix: 16)
+            bytes += Array(repeating: UInt8(ascii: "0"), count: 16 - hex.utf8.count) + Array(hex.utf8)
+            bytes.append(0x20)
+            bytes.append(entry.section == .priority ? UInt8(ascii: "p") : UInt8(ascii: "b"))
+            bytes.append(entry.completed ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+            bytes.append(0x0A)
+        }
+        do {
+            try FileSystem.writeAtomically(bytes, to: Self.path(besides: store))
+        } catch {
+            throw StoreDocument.ExportFailure(reason: error.reason)
+        }
+    }
+
+    /// FNV-1a, 64 bits.
+    static func hash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}
