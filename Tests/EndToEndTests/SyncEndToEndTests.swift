@@ -186,6 +186,48 @@ struct SyncEndToEndTests {
         #expect(noConfig.stderr.contains("[sync]"))
     }
 
+    @Test("the UI syncs by itself: at start, after a change, every few minutes; the footer says how it went")
+    func uiSyncsByItself() throws {
+        let server = try CalDAVTestServer(.radicale)
+        try server.phone(nil, "add", "From phone")
+        let config = device("ui", url: server.url).config
+        let session = try TmuxSession(environment: ["HOTTASK_SYNC_INTERVAL": "2"], arguments: ["--config", config])
+        session.waitForText("From phone")
+        session.waitForText("synced ")
+        session.type("Typed here")
+        session.press("Enter")
+        try waitUntil("the phone sees the task typed in the UI") { try server.phoneTasks()["Typed here"] != nil }
+        #expect(try server.phoneTasks()["Typed here"]?["priority"] as? Int == 1)
+        try server.phone(nil, "add", "Later from phone", "--priority", "9")
+        session.waitForText("Later from phone")
+        session.press("C-c")
+        session.waitForText("exited with 0")
+    }
+
+    @Test("the UI says why it could not sync, and keeps working")
+    func uiSyncFailure() throws {
+        let port = try CalDAVTestServer.freePort()
+        let config = device("ui", url: "http://127.0.0.1:\(port)/u/hot/").config
+        let session = try TmuxSession(seededTasks: 1, arguments: ["--config", config])
+        session.waitForText("Sync failed: cannot reach http://127.0.0.1:\(port)/u/hot/")
+        session.waitForText("sync failed ")
+        session.type("Still works")
+        session.press("Enter")
+        session.waitForStore("hold the new task") { $0.contains("Still works") }
+        session.press("C-c")
+        session.waitForText("exited with 0")
+    }
+
+    /// Polls `condition` until it holds (at most 30 s).
+    private func waitUntil(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(200_000)
+        }
+        Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
+    }
+
     private func requestLog(_ control: String) -> [String] {
         (fileText(control + ".log") ?? "").split(separator: "\n").map(String.init)
     }

@@ -107,6 +107,13 @@ public enum AppRender {
                 limit = positionX - 1
             }
         }
+        if let sync = state.syncStatus {
+            let x = limit - DisplayWidth.of(sync.summary) - 1
+            if x > width / 2 {
+                grid.put(sync.summary, x: x, y: y, style: sync.failure == nil ? .footerText : .warning)
+                limit = x - 1
+            }
+        }
         // A question waiting for its answer comes first: the next key is taken as the answer.
         if case .clearCompleted(let count) = state.confirmation {
             let question = "Clear \(count) completed \(count == 1 ? "task" : "tasks")? y to clear, any other key keeps them"

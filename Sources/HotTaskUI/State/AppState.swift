@@ -36,6 +36,19 @@ public struct Message: Equatable, Sendable {
     }
 }
 
+/// How the last background sync went, for the footer's right side.
+public struct SyncStatus: Equatable, Sendable {
+    /// "synced 14:05" or "sync failed 14:05".
+    public var summary: String
+    /// Why it failed; nil when it worked.
+    public var failure: String?
+
+    public init(summary: String, failure: String? = nil) {
+        self.summary = summary
+        self.failure = failure
+    }
+}
+
 /// Everything the screen shows. `update` changes it; `render` draws it.
 public struct AppState: Equatable, Sendable {
     public var tasks: TaskList
@@ -65,6 +78,8 @@ public struct AppState: Equatable, Sendable {
     public var saveError: String?
     /// True while another process holds the store's lock and a change waits to be saved.
     public var saveWaiting = false
+    /// The last background sync (nil when `[sync]` is not configured or none ran yet).
+    public var syncStatus: SyncStatus?
     public var size: Size
     /// The list's keys (from the config file, or the standard ones).
     public var bindings: KeyBindings

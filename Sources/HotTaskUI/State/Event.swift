@@ -30,6 +30,8 @@ public enum Event: Equatable, Sendable {
     /// The store had to be read again in full (another process wrote a new snapshot we could
     /// not follow): this is the list now, our saved changes included.
     case reloaded(TaskList)
+    /// A background sync ended (its changes to the list arrive as outside changes).
+    case synced(SyncStatus)
 }
 
 /// Changes to send to the store as one record.

@@ -31,6 +31,12 @@ public enum AppUpdate {
             keepingSelection(&state) { state in
                 for record in records { perform(record.changes, clock: record.clock, &state) }
             }
+        case .synced(let status):
+            // Why a sync failed is said once; the footer keeps "sync failed HH:MM" after.
+            if let failure = status.failure, status.failure != state.syncStatus?.failure {
+                state.message = Message("Sync failed: \(failure)", kind: .warning)
+            }
+            state.syncStatus = status
         case .reloaded(let tasks):
             keepingSelection(&state) { state in
                 state.tasks = tasks

@@ -6,19 +6,21 @@ import HotTaskUI
 /// `--sync` and the UI's background sync: the settings from `[sync]` made into a collection.
 enum SyncSetup {
     /// The collection `[sync]` names, with the password from `password_command`.
-    static func collection(_ settings: SyncSettings) throws(SyncFailure) -> HTTPCalendarCollection {
-        let password = try settings.passwordCommand.map { command throws(SyncFailure) in try runPasswordCommand(command) }
+    static func collection(_ settings: SyncSettings, quiet: Bool = false) throws(SyncFailure) -> HTTPCalendarCollection {
+        let password = try settings.passwordCommand.map { command throws(SyncFailure) in try runPasswordCommand(command, quiet: quiet) }
         return try HTTPCalendarCollection(url: settings.url, username: settings.username, password: password)
     }
 
     /// Runs the command by `/bin/sh`; its first line is the password. It is never stored.
-    static func runPasswordCommand(_ command: String) throws(SyncFailure) -> String {
+    /// `quiet` (the UI) keeps what it says on stderr off the screen.
+    static func runPasswordCommand(_ command: String, quiet: Bool) throws(SyncFailure) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
+        if quiet { process.standardError = FileHandle.nullDevice }
         do {
             try process.run()
         } catch {
@@ -34,8 +36,8 @@ enum SyncSetup {
     }
 
     /// One sync of `store` with the calendar `[sync]` names.
-    static func run(store: TaskStore, settings: SyncSettings) throws -> SyncReport {
-        let collection = try collection(settings)
+    static func run(store: TaskStore, settings: SyncSettings, quiet: Bool = false) throws -> SyncReport {
+        let collection = try collection(settings, quiet: quiet)
         return try SyncEngine(store: store, collection: collection).run()
     }
 }

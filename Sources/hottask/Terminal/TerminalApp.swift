@@ -26,6 +26,7 @@ enum TerminalApp {
         var lastOutsideCheck = Date()
         var saves = SaveQueue(session: session)
         let compaction = BackgroundCompaction(store: store)
+        let sync = config.sync.map { BackgroundSync(store: store, settings: $0) }
 
         running: while Signals.received == 0 {
             var pending: [Event] = []
@@ -38,6 +39,7 @@ enum TerminalApp {
                 lastOutsideCheck = Date()
                 if let event = outsideChange(session) { pending.append(event) }
             }
+            if let status = sync?.tick() { pending.append(.synced(status)) }
             if let key { pending.append(key) }
             guard !pending.isEmpty else { continue }
             var fullRepaint = false
@@ -47,6 +49,7 @@ enum TerminalApp {
                     switch effect {
                     case .save(let save):
                         saves.append(save)
+                        sync?.changed()
                         pending += saves.flush(current: state.tasks)
                     case .quit:
                         break running

@@ -1,0 +1,77 @@
+import Foundation
+import HotTaskCore
+import HotTaskUI
+
+/// The UI's sync with the `[sync]` calendar, on a thread of its own so that no key waits for
+/// the network: at start, a few seconds after each change, and every few minutes. Its changes
+/// to the list reach the UI as any other process's do (the store session's poll).
+final class BackgroundSync: @unchecked Sendable {
+    /// How long after a change the sync starts (changes made meanwhile go in the same sync).
+    static let afterChange: TimeInterval = 3
+    /// How often it syncs while nothing changes here (`HOTTASK_SYNC_INTERVAL` seconds, for tests).
+    static let interval: TimeInterval = {
+        let given = ProcessInfo.processInfo.environment["HOTTASK_SYNC_INTERVAL"].flatMap(TimeInterval.init)
+        return given.map { max($0, 1) } ?? 300
+    }()
+
+    private let store: TaskStore
+    private let settings: SyncSettings
+    private let lock = NSLock()
+    private var running = false
+    private var due: Date?
+    private var lastStart = Date.distantPast
+    private var finished: SyncStatus?
+
+    init(store: TaskStore, settings: SyncSettings) {
+        self.store = store
+        self.settings = settings
+        due = Date()
+    }
+
+    /// A change was saved here: sync soon.
+    func changed() {
+        lock.lock()
+        defer { lock.unlock() }
+        let soon = Date().addingTimeInterval(Self.afterChange)
+        if due == nil || due! > soon { due = soon }
+    }
+
+    /// Called between keys: starts a sync when one is due, and returns how the last one ended
+    /// (once).
+    func tick() -> SyncStatus? {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        if due == nil, now.timeIntervalSince(lastStart) >= Self.interval { due = now }
+        if !running, let due, due <= now {
+            running = true
+            self.due = nil
+            lastStart = now
+            Thread.detachNewThread { [self] in run() }
+        }
+        defer { finished = nil }
+        return finished
+    }
+
+    private func run() {
+        let status: SyncStatus
+        do {
+            _ = try SyncSetup.run(store: store, settings: settings, quiet: true)
+            status = SyncStatus(summary: "synced \(Self.clock(Date()))")
+        } catch let failure as SyncFailure {
+            status = SyncStatus(summary: "sync failed \(Self.clock(Date()))", failure: failure.message)
+        } catch {
+            status = SyncStatus(summary: "sync failed \(Self.clock(Date()))", failure: "\(error)")
+        }
+        lock.lock()
+        finished = status
+        running = false
+        lock.unlock()
+    }
+
+    private static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
+    }
+}
