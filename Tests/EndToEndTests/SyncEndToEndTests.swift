@@ -218,6 +218,37 @@ struct SyncEndToEndTests {
         session.waitForText("exited with 0")
     }
 
+    @Test(".ics export reads in Python's icalendar and imports back as the same list; re-imports keep changes made here")
+    func icsRoundTripAndReimport() throws {
+        let laptop = device("laptop", url: "http://127.0.0.1:9/")
+        laptop.run("--add", "Pay rent, then; call")
+        laptop.run("--add", "Read a book", "--bonus")
+        laptop.run("--add", "Café ☕ with a caption long enough to be folded over more than one line of the file")
+        laptop.run("--done", "2")
+        let ics = folder.path("tasks.ics")
+        #expect(laptop.run("--export", ics, "--export-format", "ics").status == 0)
+        let python = runProcess([
+            "python3", "-c",
+            "import icalendar,sys; c=icalendar.Calendar.from_ical(open(sys.argv[1],'rb').read()); "
+                + "print('|'.join(sorted(str(t.get('summary'))+':'+str(t.get('status'))+':'+str(t.get('priority')) for t in c.walk('VTODO'))))",
+            ics,
+        ])
+        #expect(python.status == 0, "\(python.stderr)")
+        #expect(
+            python.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "Café ☕ with a caption long enough to be folded over more than one line of the file:NEEDS-ACTION:1|"
+                + "Pay rent, then; call:COMPLETED:1|Read a book:NEEDS-ACTION:None")
+        let desktop = device("desktop", url: "http://127.0.0.1:9/")
+        #expect(desktop.run("--import", ics).stdout.contains("added 3"))
+        #expect(desktop.run("--list").stdout == laptop.run("--list").stdout)
+
+        // Reopened here after the import; the same file imported again keeps it open.
+        let rent = try #require(desktop.number(of: "Pay rent, then; call"))
+        desktop.run("--undone", rent)
+        #expect(desktop.run("--import", ics).stdout.contains("updated 0, unchanged 3"))
+        #expect(desktop.tasks()["Pay rent, then; call"]?.completed == false)
+    }
+
     /// Polls `condition` until it holds (at most 30 s).
     private func waitUntil(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(30)

@@ -69,9 +69,19 @@ struct ConfigTests {
         #expect(problem("default_section = 3") == "config /home/a/config.toml line 1: default_section must be \"priority\" or \"bonus\", not a number; using the defaults")
         #expect(problem("[keys]\nquit = \"ctrl-c\"") == "config /home/a/config.toml line 2: key 'ctrl-c' is reserved for quit and cannot be bound to quit; using the defaults")
         #expect(problem("toggle = \"t\"") == "config /home/a/config.toml line 1: \"toggle\" is a key binding; put it under [keys]; using the defaults")
-        #expect(problem("[colors]\nbg = \"x\"") == "config /home/a/config.toml line 2: unknown table [colors] (known: [keys]); using the defaults")
+        #expect(problem("[colors]\nbg = \"x\"") == "config /home/a/config.toml line 2: unknown table [colors] (known: [keys], [sync]); using the defaults")
+        #expect(problem("[sync]\nusername = \"me\"") == "config /home/a/config.toml line 2: [sync] needs a url (the calendar collection); using the defaults")
+        #expect(problem("[sync]\nurl = \"https://x/\"\npassword = \"p\"") == "config /home/a/config.toml line 3: unknown setting \"password\" in [sync] (known: url, username, password_command); using the defaults")
+        #expect(problem("[sync]\nurl = 5") == "config /home/a/config.toml line 2: url in [sync] takes a string, not a number; using the defaults")
         #expect(problem("[keys]\nmove = \"m\"\nmove = \"n\"") == "config /home/a/config.toml line 3: \"move\" is set twice; using the defaults")
         #expect(problem("theme = \"light") == "config /home/a/config.toml line 1: the string is not closed with \"; using the defaults")
+    }
+
+    @Test func syncSettingsAreRead() throws {
+        let config = try AppConfig.parse(
+            "[sync]\nurl = \"https://cloud.example/dav/tasks/\"\nusername = \"me\"\npassword_command = \"pass show x\"\n", file: "c.toml")
+        #expect(config.sync == SyncSettings(url: "https://cloud.example/dav/tasks/", username: "me", passwordCommand: "pass show x"))
+        #expect(try AppConfig.parse("theme = \"light\"", file: "c.toml").sync == nil)
     }
 
     @Test func aKeyOnTwoActionsIsReportedByName() {

@@ -130,7 +130,9 @@ public enum TodoMapping {
             todo.set("PRIORITY", fields.section == .priority ? "1" : nil)
         }
         let wasCompleted = todo.first("STATUS")?.value.uppercased() == "COMPLETED"
-        if wasCompleted != fields.completed || (fields.completed && todo.first("COMPLETED") == nil) {
+        if wasCompleted != fields.completed || (fields.completed && todo.first("COMPLETED") == nil)
+            || (base == nil && todo.first("STATUS") == nil)
+        {
             todo.set("STATUS", fields.completed ? "COMPLETED" : "NEEDS-ACTION")
             todo.set("COMPLETED", fields.completed ? ICalendar.format(fields.completedAt ?? now) : nil)
             if todo.first("PERCENT-COMPLETE") != nil { todo.set("PERCENT-COMPLETE", fields.completed ? "100" : "0") }
