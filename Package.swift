@@ -5,6 +5,7 @@ let package = Package(
     name: "HotTask",
     products: [
         .executable(name: "hottask", targets: ["hottask"]),
+        .executable(name: "hottask-sync", targets: ["hottask-sync"]),
         .executable(name: "hottask-bench", targets: ["HotTaskBench"]),
     ],
     dependencies: [
@@ -27,11 +28,12 @@ let package = Package(
             dependencies: [
                 "HotTaskCore",
                 "HotTaskUI",
-                "CalDAV",
                 "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // One sync, run by `hottask --sync` and the UI: the only binary that loads libcurl.
+        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskCore", "CalDAV"]),
         // A repeatable random stream, shared by tests and benchmarks.
         .target(name: "Seeded"),
         // `make bench`: generated stores, the real binary timed per operation, the UI per key.
@@ -40,7 +42,7 @@ let package = Package(
         .testTarget(name: "HotTaskCoreTests", dependencies: ["HotTaskCore", "TestSupport"]),
         .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "TestSupport"]),
         // Runs the built `hottask` binary; depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["hottask", "HotTaskCore", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["hottask", "hottask-sync", "HotTaskCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
     private let collectionPath: String
     private let authorization: String?
     private let session: URLSession
+    private let refusal = ChallengeRefusal()
     /// Tries for one request when the connection fails or the answer is cut short.
     static let attempts = 3
     /// Members asked for in one calendar-multiget.
@@ -39,7 +40,39 @@ public final class HTTPCalendarCollection: CalendarCollection {
         configuration.timeoutIntervalForResource = timeout * 4
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: refusal, delegateQueue: nil)
+    }
+
+    /// The credentials go in the Authorization header of every request; a 401 is an answer to
+    /// report, not a question. (Without a delegate saying so, this URLSession waited forever on
+    /// a 401 carrying a WWW-Authenticate challenge.)
+    private final class ChallengeRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var refused = Set<Int>()
+
+        /// True when the server asked this task for credentials (the ones sent were refused).
+        func wasRefused(_ task: URLSessionTask) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return refused.contains(task.taskIdentifier)
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            let method = challenge.protectionSpace.authenticationMethod
+            if method == NSURLAuthenticationMethodHTTPBasic || method == NSURLAuthenticationMethodHTTPDigest
+                || method == NSURLAuthenticationMethodDefault
+            {
+                lock.lock()
+                refused.insert(task.taskIdentifier)
+                lock.unlock()
+                completionHandler(.rejectProtectionSpace, nil)
+            } else {
+                completionHandler(.performDefaultHandling, nil)
+            }
+        }
     }
 
     deinit {
@@ -238,6 +271,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
         }
         task.resume()
         done.wait()
+        if refusal.wasRefused(task) { return .success(Answer(status: 401, body: Data(), etag: nil)) }
         return result.outcome
     }
 

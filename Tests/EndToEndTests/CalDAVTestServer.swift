@@ -19,17 +19,23 @@ final class CalDAVTestServer {
     private let process: ChildProcess
     private var proxy: ChildProcess?
 
-    init(_ kind: Kind) throws {
+    /// `password`: Radicale then asks user `u` for it (HTTP basic auth, a plain htpasswd file).
+    init(_ kind: Kind, password: String? = nil) throws {
         self.kind = kind
         port = try Self.freePort()
         switch kind {
         case .radicale:
+            var auth = "type = none"
+            if let password {
+                let users = folder.write("u:\(password)\n", to: "users")
+                auth = "type = htpasswd\nhtpasswd_filename = \(users)\nhtpasswd_encryption = plain"
+            }
             let config = folder.write(
                 """
                 [server]
                 hosts = 127.0.0.1:\(port)
                 [auth]
-                type = none
+                \(auth)
                 [storage]
                 filesystem_folder = \(folder.path("collections"))
                 """, to: "radicale.conf")

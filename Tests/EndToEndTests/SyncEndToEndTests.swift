@@ -186,6 +186,24 @@ struct SyncEndToEndTests {
         #expect(noConfig.stderr.contains("[sync]"))
     }
 
+    @Test("the password comes from password_command; a wrong one or a failing command exits 5 saying which")
+    func passwords() throws {
+        let server = try CalDAVTestServer(.radicale, password: "p")
+        let good = device("good", url: server.url)
+        good.run("--add", "Secret")
+        #expect(good.sync().contains("pushed 1"))
+        #expect(try server.phoneTasks()["Secret"] != nil)
+        for (command, expected) in [("echo wrong", "refused the user name or password (401)"), ("exit 3", "password_command exited with status 3")] {
+            let config = folder.write(
+                "[sync]\nurl = \"\(server.url)\"\nusername = \"u\"\npassword_command = \"\(command)\"\n", to: "bad.toml")
+            let result = runHotTask(["--file", folder.path("bad.json"), "--config", config, "--add", "Kept", "--sync"])
+            #expect(result.status == 5)
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+            #expect(!result.stderr.contains("wrong"), "the password is never shown")
+        }
+        #expect(runHotTask(["--file", folder.path("bad.json"), "--list"]).stdout.contains("Kept"))
+    }
+
     @Test("the UI syncs by itself: at start, after a change, every few minutes; the footer says how it went")
     func uiSyncsByItself() throws {
         let server = try CalDAVTestServer(.radicale)

@@ -157,19 +157,6 @@ struct HotTaskCommand: ParsableCommand {
             if let configProblem { Self.fail("warning: \(configProblem)") }
             var commands = CommandLineActions(store: store)
             if let importPath { try commands.importTasks(from: importPath, replacing: replace) }
-            if sync {
-                guard configProblem == nil else { throw SyncCommandFailure(message: "cannot sync: the config has a problem (above)") }
-                guard let settings = settings.sync else {
-                    throw SyncCommandFailure(
-                        message: "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
-                }
-                do {
-                    let report = try SyncSetup.run(store: store, settings: settings)
-                    print("Synced with \(settings.url): \(report)")
-                } catch let failure as SyncFailure {
-                    throw SyncCommandFailure(message: "sync with \(settings.url) failed: \(failure.message); local tasks are unchanged")
-                }
-            }
             if undo { try commands.undoLastChange() }
             if changesTasks {
                 try commands.change(
@@ -177,6 +164,18 @@ struct HotTaskCommand: ParsableCommand {
                     editing: edit.count == 2 ? (edit[0], edit[1]) : nil,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
+            }
+            // After the changes above, so that `--add X --sync` sends X; before --list and --export,
+            // so that they show what the sync brought.
+            if sync {
+                guard configProblem == nil else { throw SyncCommandFailure(message: "cannot sync: the config has a problem (above)") }
+                guard let settings = settings.sync else {
+                    throw SyncCommandFailure(
+                        message: "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
+                }
+                let outcome = SyncRunner.run(store: store, settings: settings, capture: false)
+                if !outcome.message.isEmpty { Self.fail(outcome.message) }
+                if outcome.status != 0 { throw ExitCode(outcome.status) }
             }
             if list { try commands.printList(asJSON: json) }
             if let export { try commands.export(to: export, format: exportFormat) }

@@ -54,15 +54,14 @@ final class BackgroundSync: @unchecked Sendable {
     }
 
     private func run() {
-        let status: SyncStatus
-        do {
-            _ = try SyncSetup.run(store: store, settings: settings, quiet: true)
-            status = SyncStatus(summary: "synced \(Self.clock(Date()))")
-        } catch let failure as SyncFailure {
-            status = SyncStatus(summary: "sync failed \(Self.clock(Date()))", failure: failure.message)
-        } catch {
-            status = SyncStatus(summary: "sync failed \(Self.clock(Date()))", failure: "\(error)")
-        }
+        let outcome = SyncRunner.run(store: store, settings: settings, capture: true)
+        let status =
+            outcome.status == 0
+            ? SyncStatus(summary: "synced \(Self.clock(Date()))")
+            : SyncStatus(
+                summary: "sync failed \(Self.clock(Date()))",
+                failure: outcome.message.hasPrefix("hottask: ") ? String(outcome.message.dropFirst(9)) : outcome.message)
+        // The sync's changes reach the list through the store session's poll, like any other process's.
         lock.lock()
         finished = status
         running = false

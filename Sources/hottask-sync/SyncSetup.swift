@@ -1,14 +1,14 @@
 import CalDAV
 import Foundation
 import HotTaskCore
-import HotTaskUI
 
-/// `--sync` and the UI's background sync: the settings from `[sync]` made into a collection.
+/// The collection `[sync]` names, with the password from `password_command`.
 enum SyncSetup {
-    /// The collection `[sync]` names, with the password from `password_command`.
-    static func collection(_ settings: SyncSettings, quiet: Bool = false) throws(SyncFailure) -> HTTPCalendarCollection {
-        let password = try settings.passwordCommand.map { command throws(SyncFailure) in try runPasswordCommand(command, quiet: quiet) }
-        return try HTTPCalendarCollection(url: settings.url, username: settings.username, password: password)
+    static func collection(url: String, username: String?, passwordCommand: String?, quiet: Bool) throws(SyncFailure)
+        -> HTTPCalendarCollection
+    {
+        let password = try passwordCommand.map { command throws(SyncFailure) in try runPasswordCommand(command, quiet: quiet) }
+        return try HTTPCalendarCollection(url: url, username: username, password: password)
     }
 
     /// Runs the command by `/bin/sh`; its first line is the password. It is never stored.
@@ -34,15 +34,4 @@ enum SyncSetup {
         let firstLine = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
         return String(firstLine.hasSuffix("\r") ? firstLine.dropLast() : firstLine)
     }
-
-    /// One sync of `store` with the calendar `[sync]` names.
-    static func run(store: TaskStore, settings: SyncSettings, quiet: Bool = false) throws -> SyncReport {
-        let collection = try collection(settings, quiet: quiet)
-        return try SyncEngine(store: store, collection: collection).run()
-    }
-}
-
-/// The server could not be synced with; the store holds every local change.
-struct SyncCommandFailure: Error {
-    let message: String
 }
