@@ -20,7 +20,8 @@ final class CalDAVTestServer {
     private var proxy: ChildProcess?
 
     /// `password`: Radicale then asks user `u` for it (HTTP basic auth, a plain htpasswd file).
-    init(_ kind: Kind, password: String? = nil) throws {
+    /// `tls`: Radicale serves HTTPS with a self-signed certificate made for the test.
+    init(_ kind: Kind, password: String? = nil, tls: Bool = false) throws {
         self.kind = kind
         port = try Self.freePort()
         switch kind {
@@ -30,17 +31,27 @@ final class CalDAVTestServer {
                 let users = folder.write("u:\(password)\n", to: "users")
                 auth = "type = htpasswd\nhtpasswd_filename = \(users)\nhtpasswd_encryption = plain"
             }
+            var server = ""
+            if tls {
+                let made = runProcess([
+                    "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.path("key.pem"), "-out",
+                    folder.path("cert.pem"), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                ])
+                guard made.status == 0 else { throw PhoneFailure(message: "openssl could not make a certificate: \(made.stderr)") }
+                server = "ssl = True\ncertificate = \(folder.path("cert.pem"))\nkey = \(folder.path("key.pem"))"
+            }
             let config = folder.write(
                 """
                 [server]
                 hosts = 127.0.0.1:\(port)
+                \(server)
                 [auth]
                 \(auth)
                 [storage]
                 filesystem_folder = \(folder.path("collections"))
                 """, to: "radicale.conf")
             process = try ChildProcess(["radicale", "--config", config], stderrPath: folder.path("server.log"))
-            url = "http://127.0.0.1:\(port)/u/hot/"
+            url = "\(tls ? "https" : "http")://127.0.0.1:\(port)/u/hot/"
         case .xandikos:
             process = try ChildProcess(
                 ["xandikos", "--defaults", "-d", folder.path("data"), "-l", "127.0.0.1", "-p", String(port)],
@@ -48,7 +59,7 @@ final class CalDAVTestServer {
             url = "http://127.0.0.1:\(port)/user/calendars/calendar/"
         }
         try Self.waitUntilListening(port, what: "\(kind)", log: folder.path("server.log"))
-        if kind == .radicale { _ = try phone(url, "make-calendar") }
+        if kind == .radicale && !tls { _ = try phone(url, "make-calendar") }
     }
 
     deinit {

@@ -204,6 +204,17 @@ struct SyncEndToEndTests {
         #expect(runHotTask(["--file", folder.path("bad.json"), "--list"]).stdout.contains("Kept"))
     }
 
+    @Test("HTTPS checks the server's certificate against the system's: a self-signed one is refused")
+    func httpsVerifiesCertificates() throws {
+        let server = try CalDAVTestServer(.radicale, tls: true)
+        let laptop = device("laptop", url: server.url)
+        laptop.run("--add", "Private")
+        let result = laptop.run("--sync")
+        #expect(result.status == 5)
+        #expect(result.stderr.contains("certificate"), "\(result.stderr)")
+        #expect(laptop.tasks().keys.contains("Private"))
+    }
+
     @Test("the UI syncs by itself: at start, after a change, every few minutes; the footer says how it went")
     func uiSyncsByItself() throws {
         let server = try CalDAVTestServer(.radicale)
