@@ -30,7 +30,7 @@ deps:
 
 test-deps:
 	@$(MAKE) --no-print-directory install-missing \
-		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos python3-pip:pip3"
+		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3"
 	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
 
 # PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing
