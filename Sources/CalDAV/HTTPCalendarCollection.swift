@@ -112,7 +112,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
             var truncated = false
             for response in multistatus.responses {
                 let href = Self.normalized(response.href)
-                if href == collectionPath {
+                if response.status == 507 || Self.sameFolder(href, collectionPath) {
                     truncated = truncated || response.status == 507
                 } else if response.status == 404 || response.status == 410 {
                     changes.removed.append(href)
@@ -140,7 +140,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
         var members: [String: String?] = [:]
         for response in multistatus.responses {
             let href = Self.normalized(response.href)
-            guard href != collectionPath, response.status == nil || response.status == 200 else { continue }
+            guard !Self.sameFolder(href, collectionPath), response.status == nil || response.status == 200 else { continue }
             members[href] = .some(response.properties["getetag"])
         }
         return members
@@ -297,6 +297,12 @@ public final class HTTPCalendarCollection: CalendarCollection {
         }
         let text = path.isEmpty ? "/" : String(path)
         return text.removingPercentEncoding ?? text
+    }
+
+    /// True when two paths name the same folder, with or without the trailing slash.
+    static func sameFolder(_ a: String, _ b: String) -> Bool {
+        func trimmed(_ path: String) -> Substring { path.hasSuffix("/") ? path.dropLast() : Substring(path) }
+        return trimmed(a) == trimmed(b)
     }
 
     static func encoded(_ path: String) -> String {

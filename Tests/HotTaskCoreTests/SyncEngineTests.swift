@@ -223,6 +223,57 @@ struct SyncEngineTests {
         #expect(a.list.all.map(\.caption) == ["Stay here"])
     }
 
+    @Test("hostile sort orders never trap: tasks placed above and below Int.max and Int.min")
+    func extremeSortOrders() throws {
+        let a = replica("a.json")
+        var high = Self.phoneObject(uid: "high", summary: "High", priority: "1")
+        high = high.replacingOccurrences(of: "SUMMARY:High", with: "SUMMARY:High\r\nX-APPLE-SORT-ORDER:9223372036854775807")
+        var low = Self.phoneObject(uid: "low", summary: "Low", priority: "1")
+        low = low.replacingOccurrences(of: "SUMMARY:Low", with: "SUMMARY:Low\r\nX-APPLE-SORT-ORDER:-9223372036854775808")
+        server.store("/calendar/high.ics", high)
+        server.store("/calendar/low.ics", low)
+        try a.sync()
+        try a.add("Top")
+        try a.change("Low") { list, position in list.moving(from: position, to: .priority, index: 2) }
+        try a.sync()
+        #expect(a.list.all.map(\.caption).sorted() == ["High", "Low", "Top"])
+    }
+
+    @Test("a completed task deleted here stays deleted when the phone only touched it; a new sort order is no edit")
+    func deletedCompletedTaskStaysDeleted() throws {
+        let a = replica("a.json")
+        try a.add("Done already")
+        try a.change("Done already") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.sync()
+        let href = try #require(self.href(of: "Done already"))
+        try a.change("Done already") { list, position in list.deleting(at: position) }
+        server.edit(href, "X-APPLE-SORT-ORDER", "42", now: a.now + 5)
+        try a.sync()
+        #expect(a.list.isEmpty)
+        #expect(server.objects[href] == nil)
+    }
+
+    @Test("a member the server does not send, or moves to another href, is not taken as deleted")
+    func missingOrMovedIsNotDeleted() throws {
+        let a = replica("a.json")
+        try a.add("Keep me")
+        try a.add("Moved")
+        try a.sync()
+        let keep = try #require(self.href(of: "Keep me"))
+        let moved = try #require(self.href(of: "Moved"))
+        server.edit(keep, "SUMMARY", "Keep me, edited", now: a.now + 5)
+        server.withheld = [keep]
+        let body = try #require(server.objects[moved]?.body)
+        server.remove(moved)
+        server.store("/calendar/elsewhere/moved.ics", body)
+        try a.sync()
+        #expect(Set(a.list.all.map(\.caption)) == ["Keep me", "Moved"])
+        server.withheld = []
+        try a.sync()
+        #expect(Set(a.list.all.map(\.caption)) == ["Keep me, edited", "Moved"])
+        #expect(server.objects.count == 2)
+    }
+
     /// Three replicas make random edits and sync in random order, with the phone editing too;
     /// after a last round all lists equal the server's, and each field of a task nobody
     /// deleted holds its latest edit.

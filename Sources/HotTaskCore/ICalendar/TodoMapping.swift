@@ -46,9 +46,11 @@ public enum TodoMapping {
 
     public enum Reading: Equatable, Sendable {
         case todo(RemoteTodo)
-        /// Not a task HotTask takes (no VTODO, a CANCELLED one, a caption the input rule
-        /// refuses): left alone on the server.
+        /// Not a task HotTask takes (no VTODO, a CANCELLED one): left alone on the server.
         case ignored(String)
+        /// Not readable (not iCalendar, a SUMMARY the input rule refuses): neither taken nor
+        /// taken as a delete.
+        case unreadable(String)
     }
 
     /// Reads one calendar object (the body of one `.ics` resource).
@@ -57,7 +59,7 @@ public enum TodoMapping {
         do {
             roots = try ICalendar.parse(text)
         } catch {
-            return .ignored("not iCalendar (\(error))")
+            return .unreadable("not iCalendar (\(error))")
         }
         guard let calendar = roots.first(where: { $0.name == "VCALENDAR" }) else { return .ignored("no VCALENDAR") }
         return read(calendar)
@@ -72,7 +74,7 @@ public enum TodoMapping {
         let status = todo.first("STATUS")?.value.uppercased()
         if status == "CANCELLED" { return .ignored("cancelled") }
         guard let caption = try? CaptionRule.clean(todo.first("SUMMARY")?.text ?? "") else {
-            return .ignored("its SUMMARY is empty or too long")
+            return .unreadable("its SUMMARY is empty or too long")
         }
         let completedAt = todo.first("COMPLETED").flatMap { ICalendar.date($0.value) }
         let completed = status == "COMPLETED" || (status == nil && completedAt != nil)
@@ -97,11 +99,14 @@ public enum TodoMapping {
     /// the creation time, in seconds since 2001.
     static func sortOrder(of todo: ICalComponent) -> Int? {
         if let written = todo.first("X-APPLE-SORT-ORDER").flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) }) {
-            return written
+            // Clamped far inside Int's range: neighbours' values are added and subtracted.
+            return min(max(written, -sortOrderLimit), sortOrderLimit)
         }
         let created = (todo.first("CREATED") ?? todo.first("DTSTAMP")).flatMap { ICalendar.date($0.value) }
         return created.map { Int($0.timeIntervalSinceReferenceDate) }
     }
+
+    static let sortOrderLimit = 1 << 40
 
     /// PRIORITY 1–4 is Top Priority; 0, 5–9, none or anything unreadable is Bonus.
     public static func section(priority: String?) -> Section {

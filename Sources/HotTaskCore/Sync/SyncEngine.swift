@@ -54,9 +54,9 @@ public final class SyncEngine {
         var report = SyncReport()
         let counting = CountingCollection(collection)
         defer { report.requests = counting.requests }
-        for _ in 0..<Self.maximumRounds {
+        for attempt in 0..<Self.maximumRounds {
             let startBase = base
-            let done = try round(&base, report: &report, collection: counting)
+            let done = try round(&base, report: &report, collection: counting, afterConflict: attempt > 0)
             if base != startBase { try base.save(besides: store) }
             if done {
                 report.requests = counting.requests
@@ -88,9 +88,12 @@ public final class SyncEngine {
     }
 
     /// Returns false when a write met a 412 and another round is needed.
-    private func round(_ base: inout SyncBase, report: inout SyncReport, collection: CountingCollection) throws -> Bool {
+    private func round(_ base: inout SyncBase, report: inout SyncReport, collection: CountingCollection, afterConflict: Bool) throws
+        -> Bool
+    {
         let version = try collection.version()
-        let (remote, serverVersion) = try remoteChanges(base: base, version: version, collection: collection)
+        let (remote, serverVersion) = try remoteChanges(
+            base: base, version: version, collection: collection, afterConflict: afterConflict)
 
         let startedAt = now()
         var pushes: [Push] = []
@@ -122,7 +125,8 @@ public final class SyncEngine {
                 }
                 continue
             }
-            switch try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag) {
+            // An update whose ETag the server never gave: "If-Match: *" (it must still be there).
+            switch try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag ?? "*") {
             case .written(let etag):
                 var written = entry
                 written.etag = etag
@@ -153,14 +157,17 @@ public final class SyncEngine {
 
     /// What changed on the server since the base: by sync token where the server keeps one,
     /// else by comparing every member's ETag with the base.
-    private func remoteChanges(base: SyncBase, version: CollectionVersion, collection: CountingCollection) throws -> (
+    /// After a 412 the version is not trusted to say "nothing changed": the conflicting member
+    /// is looked at again whatever it says.
+    private func remoteChanges(base: SyncBase, version: CollectionVersion, collection: CountingCollection, afterConflict: Bool)
+        throws -> (
         [UUID: Remote], CollectionVersion
     ) {
         var changed: [String: String?] = [:]
         var removed: [String] = []
         var serverVersion = version
         let byHref = Dictionary(base.entries.map { ($0.value.href, $0.key) }, uniquingKeysWith: { a, _ in a })
-        if version.isKnown, version == base.server {
+        if version.isKnown, version == base.server, !afterConflict {
             return ([:], version)
         } else if let token = base.server.syncToken, let changes = try collection.changes(since: token) {
             changed = changes.changed
@@ -176,6 +183,9 @@ public final class SyncEngine {
         }
         let fetched = wanted.isEmpty ? [:] : try collection.fetch(wanted.keys.sorted())
         var remote: [UUID: Remote] = [:]
+        // A member the server listed but did not send, or sent in a form HotTask cannot read, is
+        // neither changed nor removed: it is asked for again next time (the version is kept).
+        var complete = wanted.keys.allSatisfy { fetched[$0] != nil }
         for (href, resource) in fetched {
             switch TodoMapping.read(resource.body) {
             case .todo(let todo):
@@ -183,12 +193,15 @@ public final class SyncEngine {
                 remote[id] = .changed(todo, href: href, etag: resource.etag)
             case .ignored:
                 if let id = byHref[href].flatMap(UUID.init(uuidString:)) { remote[id] = .ignored }
+            case .unreadable:
+                complete = false
             }
         }
-        for href in removed + wanted.keys.filter({ fetched[$0] == nil }) {
-            if let id = byHref[href].flatMap(UUID.init(uuidString:)) { remote[id] = .removed }
+        for href in removed {
+            // The same task under another spelling of its href is changed, not removed.
+            if let id = byHref[href].flatMap(UUID.init(uuidString:)), remote[id] == nil { remote[id] = .removed }
         }
-        return (remote, serverVersion)
+        return (remote, complete ? serverVersion : base.server)
     }
 }
 

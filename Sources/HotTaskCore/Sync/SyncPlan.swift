@@ -69,8 +69,11 @@ struct SyncPlan {
         let local = list.task(withID: id)
         switch remote[id] {
         case .ignored?:
-            // Cancelled or no longer a task on the other side: it leaves this list, and the
-            // server's object is left as it is.
+            // Cancelled or no longer a task on the other side: it leaves this list unless it
+            // was changed here since (then it stays here, unsynced), and the server's object is
+            // left as it is.
+            guard let entry else { return }
+            if let local, changedHere(local, since: entry) { return }
             agreed[key] = .some(nil)
             if let local { delete(local) }
         case .removed?:
@@ -83,10 +86,12 @@ struct SyncPlan {
                 if let local { delete(local) }
             }
         case .changed(let todo, let href, let etag)?:
-            if let entry, todo.fields == entry.fields {
-                // Only its ETag moved (our own write, or a property HotTask does not read).
+            if let entry, Self.same(todo.fields, entry.fields, order: local != nil) {
+                // Only its ETag moved (our own write, or a property HotTask does not read; for a
+                // task deleted here, a new sort order is no edit that should bring it back).
                 var refreshed = entry
                 refreshed.etag = etag
+                refreshed.href = href
                 refreshed.calendar = todo.calendar.text
                 agreed[key] = refreshed
                 unchangedThere(id, local: local, entry: refreshed)
@@ -98,9 +103,6 @@ struct SyncPlan {
                 agreed[key] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: local.order.text)
             } else if let local {
                 merge(local, with: todo, href: href, etag: etag, entry: entry)
-            } else if entry == nil, let tombstone = list.deleted[id], tombstone.clock > todo.fieldTimes.latest {
-                // Deleted here after its last change there (known here without a sync: an import).
-                pushes.append(SyncEngine.Push(id: id, href: href, etag: etag, entry: nil, isNew: false))
             } else {
                 // New there, or edited there after a delete here (an edit beats a delete).
                 pull(todo, id: id, href: href, etag: etag)
@@ -324,6 +326,12 @@ struct SyncPlan {
     }
 
     // MARK: Helpers
+
+    /// The fields a person sees (and the sort order when `order`), `completedAt` aside: the
+    /// base does not keep it, and a server may give one where HotTask had none.
+    static func same(_ a: SharedFields, _ b: SharedFields, order: Bool) -> Bool {
+        a.caption == b.caption && a.section == b.section && a.completed == b.completed && (!order || a.sortOrder == b.sortOrder)
+    }
 
     private mutating func apply(_ change: TaskChange) {
         changes.append(change)
