@@ -193,46 +193,17 @@ public enum ICalendar {
         return out
     }
 
-    /// A DATE-TIME in UTC (`20261122T093000Z`).
+    /// A DATE-TIME in UTC (`20261122T093000Z`): the store's timestamp without its separators.
     public static func format(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
-        let year = c.year ?? 1970
-        let paddedYear = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(paddedYear)\(two(c.month))\(two(c.day))T\(two(c.hour))\(two(c.minute))\(two(c.second))Z"
+        Timestamp.format(date).filter { $0 != "-" && $0 != ":" }
     }
 
     /// A DATE-TIME or DATE value; a time without `Z` (floating or with TZID) is read as UTC,
     /// close enough for "which change is later".
     public static func date(_ value: String) -> Date? {
-        let digits = Array(value.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= digits.count else { return nil }
-            var n = 0
-            for byte in digits[range] {
-                guard byte >= 0x30, byte <= 0x39 else { return nil }
-                n = n * 10 + Int(byte - 0x30)
-            }
-            return n
-        }
-        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
-            (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
-        if digits.count >= 15, digits[8] == UInt8(ascii: "T") {
-            guard let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
-                hour < 24, minute < 60, second <= 60
-            else { return nil }
-            components.hour = hour
-            components.minute = minute
-            components.second = min(second, 59)
-        } else if digits.count != 8 {
-            return nil
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: components)
+        var text = value.trimmingCharacters(in: .whitespaces)
+        if text.utf8.count == 8 { text += "T000000" }
+        if text.utf8.count == 15 { text += "Z" }
+        return Timestamp.parseTaskwarrior(text)
     }
 }

@@ -84,7 +84,7 @@ public enum TodoMapping {
             completedAt: completed ? (completedAt ?? lastModified) : nil,
             sortOrder: sortOrder(of: todo))
         var clocks: FieldClocks?
-        if let written = todo.first(clocksProperty).flatMap({ parseClocks($0.value) }), let lastModified,
+        if let written = todo.first(clocksProperty).flatMap({ StoreDocument.clocks(from: Substring($0.value)) }), let lastModified,
             Int64(lastModified.timeIntervalSince1970) == written.latest.milliseconds / 1000
         {
             clocks = written
@@ -150,41 +150,16 @@ public enum TodoMapping {
             todo.set("DTSTAMP", ICalendar.format(now))
             let sequence = todo.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
             todo.set("SEQUENCE", String(base == nil ? 0 : min(sequence, Int(Int32.max) - 1) + 1))
-            todo.set(clocksProperty, formatClocks(clocks))
+            todo.set(clocksProperty, StoreDocument.clockText(clocks))
         }
         calendar.components[index!] = todo
         return calendar
     }
 
-    /// `caption.section.completed.order` stamps, each `<milliseconds>.<counter>`, joined by `/`.
-    static func formatClocks(_ clocks: FieldClocks) -> String {
-        [clocks.caption, clocks.section, clocks.completed, clocks.order].map(\.description).joined(separator: "/")
-    }
-
-    static func parseClocks(_ text: String) -> FieldClocks? {
-        let parts = text.split(separator: "/").compactMap { Clock($0) }
-        guard parts.count == 4 else { return nil }
-        return FieldClocks(caption: parts[0], section: parts[1], completed: parts[2], order: parts[3])
-    }
-
     /// The local id of a task with this UID: the UID itself when it is a UUID, else a UUID
     /// made from its bytes, the same on every computer.
     public static func id(forUID uid: String) -> UUID {
-        if let id = UUID(uuidString: uid) { return id }
-        var bytes: [UInt8] = []
-        for seed: UInt64 in [0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4] {
-            var hash = seed
-            for byte in uid.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            withUnsafeBytes(of: hash.bigEndian) { bytes += $0 }
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: made by the application
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        UUID(uuidString: uid) ?? UUIDBytes.derived(from: Array(uid.utf8))
     }
 
     /// The UID a task made in HotTask gets: its id in lowercase.

@@ -79,13 +79,5 @@ public struct ImportBase: Sendable {
         }
     }
 
-    /// FNV-1a, 64 bits.
-    static func hash(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
-    }
+    static func hash(_ text: String) -> UInt64 { FNV1a.hash(text.utf8) }
 }

@@ -171,28 +171,18 @@ extension TaskList {
     /// on both sides with the file's change the later.
     private static func threeWay(incoming: TaskItem, current: TaskItem, base: ImportBase.Entry) -> TaskFields {
         let fileTime = Clock(milliseconds: Int64(incoming.modifiedAt.timeIntervalSince1970 * 1000))
-        func takes(fileChanged: Bool, differs: Bool, hereChanged: Bool, hereTime: Clock) -> Bool {
-            fileChanged && differs && (!hereChanged || fileTime > hereTime)
+        func fileWins<Value: Equatable>(_ base: Value, _ here: Value, _ file: Value, hereTime: Clock) -> Bool {
+            ThreeWay.pick(base: base, local: here, other: file, localTime: hereTime, otherTime: fileTime) == .other
         }
-        let captionHash = ImportBase.hash(incoming.caption)
-        let currentHash = ImportBase.hash(current.caption)
         var fields = TaskFields()
-        if takes(
-            fileChanged: captionHash != base.captionHash, differs: incoming.caption != current.caption,
-            hereChanged: currentHash != base.captionHash, hereTime: current.clocks.caption)
-        {
+        // Captions are compared by fingerprint: the base keeps only that.
+        if fileWins(base.captionHash, ImportBase.hash(current.caption), ImportBase.hash(incoming.caption), hereTime: current.clocks.caption) {
             fields.caption = incoming.caption
         }
-        if takes(
-            fileChanged: incoming.section != base.section, differs: incoming.section != current.section,
-            hereChanged: current.section != base.section, hereTime: current.clocks.section)
-        {
+        if fileWins(base.section, current.section, incoming.section, hereTime: current.clocks.section) {
             fields.section = incoming.section
         }
-        if takes(
-            fileChanged: incoming.completed != base.completed, differs: incoming.completed != current.completed,
-            hereChanged: current.completed != base.completed, hereTime: current.clocks.completed)
-        {
+        if fileWins(base.completed, current.completed, incoming.completed, hereTime: current.clocks.completed) {
             fields.completed = incoming.completed
             fields.completedAt = incoming.completedAt
         }

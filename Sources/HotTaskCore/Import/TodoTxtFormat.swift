@@ -95,21 +95,7 @@ public enum TodoTxtFormat {
     /// A UUID made from the line's text and how often it appeared before (FNV-1a, twice, with
     /// the version 8 and variant bits set): stable across imports, distinct within a file.
     private static func stableID(_ line: String, _ occurrence: Int) -> UUID {
-        func fnv(_ seed: UInt64) -> UInt64 {
-            var hash = seed
-            for byte in line.utf8 + Array("#\(occurrence)".utf8) {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-            return hash
-        }
-        var bytes = withUnsafeBytes(of: fnv(0xCBF2_9CE4_8422_2325).bigEndian, Array.init)
-            + withUnsafeBytes(of: fnv(0x84222325_CBF29CE4).bigEndian, Array.init)
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        UUIDBytes.derived(from: Array(line.utf8) + Array("#\(occurrence)".utf8))
     }
 
     // MARK: Writing

@@ -292,12 +292,7 @@ struct ChangeLog {
 
     /// FNV-1a, 64 bits, as 16 hex digits: enough to tell a damaged or torn line from a whole one.
     static func checksum(_ bytes: ArraySlice<UInt8>) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(bytes), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 

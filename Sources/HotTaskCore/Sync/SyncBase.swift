@@ -23,13 +23,13 @@ public struct SyncBase: Codable, Equatable, Sendable {
         public var sortOrder: Int?
         /// The local order key the task had when this was agreed (a local move changes it).
         public var orderKey: String
-        /// When each field got the value agreed on (`caption/section/completed/order` stamps):
+        /// When each field got the value agreed on (as the store writes clocks):
         /// a field pushed later unchanged keeps the time of the edit that made it.
         public var clocks: String
         /// The calendar object as the server has it, for writing back what HotTask does not know.
         public var calendar: String
 
-        public var fieldClocks: FieldClocks { TodoMapping.parseClocks(clocks) ?? FieldClocks() }
+        public var fieldClocks: FieldClocks { StoreDocument.clocks(from: Substring(clocks)) ?? FieldClocks() }
 
         public var fields: SharedFields {
             SharedFields(caption: caption, section: Section(rawValue: section) ?? .bonus, completed: completed, sortOrder: sortOrder)

@@ -10,8 +10,6 @@ public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
     public var merged = 0
     public var deletedHere = 0
     public var deletedThere = 0
-    /// HTTP requests sent.
-    public var requests = 0
 
     public init() {}
 
@@ -52,16 +50,11 @@ public final class SyncEngine {
         defer { withExtendedLifetime(lock) {} }
         var base = try SyncBase.load(besides: store, collection: collection.url)
         var report = SyncReport()
-        let counting = CountingCollection(collection)
-        defer { report.requests = counting.requests }
         for attempt in 0..<Self.maximumRounds {
             let startBase = base
-            let done = try round(&base, report: &report, collection: counting, afterConflict: attempt > 0)
+            let done = try round(&base, report: &report, afterConflict: attempt > 0)
             if base != startBase { try base.save(besides: store) }
-            if done {
-                report.requests = counting.requests
-                return report
-            }
+            if done { return report }
         }
         throw SyncFailure(
             "\(collection.url) kept changing tasks while HotTask wrote them (\(Self.maximumRounds) tries); local tasks are kept, try again")
@@ -88,29 +81,29 @@ public final class SyncEngine {
     }
 
     /// Returns false when a write met a 412 and another round is needed.
-    private func round(_ base: inout SyncBase, report: inout SyncReport, collection: CountingCollection, afterConflict: Bool) throws
-        -> Bool
-    {
+    private func round(_ base: inout SyncBase, report: inout SyncReport, afterConflict: Bool) throws -> Bool {
         let version = try collection.version()
-        let (remote, serverVersion) = try remoteChanges(
-            base: base, version: version, collection: collection, afterConflict: afterConflict)
+        let (remote, serverVersion) = try remoteChanges(base: base, version: version, afterConflict: afterConflict)
 
         let startedAt = now()
         var pushes: [Push] = []
-        var agreed: [String: SyncBase.Entry?] = [:]
+        var agreed: [String: SyncBase.Entry] = [:]
+        var forgotten = Set<String>()
         var counts = SyncReport()
         try store.update(now: startedAt) { state in
             var plan = SyncPlan(list: state.list, base: base, remote: remote, now: startedAt, collection: collection)
             plan.build()
             pushes = plan.pushes
             agreed = plan.agreed
+            forgotten = plan.forgotten
             counts = plan.counts
             return (plan.changes, "sync with \(collection.url)", nil, ())
         }
         report.pulled += counts.pulled
         report.merged += counts.merged
         report.deletedHere += counts.deletedHere
-        for (key, entry) in agreed { base.entries[key] = entry }
+        for key in forgotten { base.entries[key] = nil }
+        base.entries.merge(agreed) { _, new in new }
 
         var conflicted = false
         for push in pushes {
@@ -159,8 +152,7 @@ public final class SyncEngine {
     /// else by comparing every member's ETag with the base.
     /// After a 412 the version is not trusted to say "nothing changed": the conflicting member
     /// is looked at again whatever it says.
-    private func remoteChanges(base: SyncBase, version: CollectionVersion, collection: CountingCollection, afterConflict: Bool)
-        throws -> (
+    private func remoteChanges(base: SyncBase, version: CollectionVersion, afterConflict: Bool) throws -> (
         [UUID: Remote], CollectionVersion
     ) {
         var changed: [String: String?] = [:]
@@ -203,42 +195,4 @@ public final class SyncEngine {
         }
         return (remote, complete ? serverVersion : base.server)
     }
-}
-
-/// Counts requests on their way to the collection (the report says how many a sync sent).
-final class CountingCollection: CalendarCollection {
-    let inner: CalendarCollection
-    private(set) var requests = 0
-
-    init(_ inner: CalendarCollection) {
-        self.inner = inner
-    }
-
-    var url: String { inner.url }
-
-    func version() throws(SyncFailure) -> CollectionVersion {
-        requests += 1
-        return try inner.version()
-    }
-    func changes(since token: String) throws(SyncFailure) -> CollectionChanges? {
-        requests += 1
-        return try inner.changes(since: token)
-    }
-    func listing() throws(SyncFailure) -> [String: String?] {
-        requests += 1
-        return try inner.listing()
-    }
-    func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource] {
-        requests += 1
-        return try inner.fetch(hrefs)
-    }
-    func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
-        requests += 1
-        return try inner.put(href, body: body, ifMatch: etag)
-    }
-    func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
-        requests += 1
-        return try inner.delete(href, ifMatch: etag)
-    }
-    func href(forUID uid: String) -> String { inner.href(forUID: uid) }
 }

@@ -12,7 +12,10 @@ struct SyncPlan {
 
     private(set) var changes: [TaskChange] = []
     private(set) var pushes: [SyncEngine.Push] = []
-    private(set) var agreed: [String: SyncBase.Entry?] = [:]
+    /// Base entries now agreed on, by key.
+    private(set) var agreed: [String: SyncBase.Entry] = [:]
+    /// Base entries to drop (the task is gone on both sides, or left alone there).
+    private(set) var forgotten = Set<String>()
     private(set) var counts = SyncReport()
 
     /// The list as the changes so far leave it (to place tasks among their neighbours).
@@ -74,7 +77,7 @@ struct SyncPlan {
             // left as it is.
             guard let entry else { return }
             if let local, changedHere(local, since: entry) { return }
-            agreed[key] = .some(nil)
+            forgotten.insert(key)
             if let local { delete(local) }
         case .removed?:
             guard let entry else { return }
@@ -82,7 +85,7 @@ struct SyncPlan {
                 // An edit beats a delete: the task goes back to the server as it is here.
                 write(local, entry: entry, href: entry.href, etag: nil, isNew: true, calendar: entry.calendar)
             } else {
-                agreed[key] = .some(nil)
+                forgotten.insert(key)
                 if let local { delete(local) }
             }
         case .changed(let todo, let href, let etag)?:
@@ -140,20 +143,26 @@ struct SyncPlan {
             times: task.clocks, created: task.createdAt, calendar: nil)
     }
 
+    /// When each field of `task` got its value: the agreed time for a field unchanged since the
+    /// last sync (not when this copy last stamped it), the task's own stamp for one changed here.
+    private func editTimes(_ task: TaskItem, since entry: SyncBase.Entry?) -> FieldClocks {
+        guard let entry else { return task.clocks }
+        let agreed = entry.fieldClocks
+        var times = task.clocks
+        if task.caption == entry.caption { times.caption = agreed.caption }
+        if task.section.rawValue == entry.section { times.section = agreed.section }
+        if task.completed == entry.completed { times.completed = agreed.completed }
+        if task.order.text == entry.orderKey { times.order = agreed.order }
+        return times
+    }
+
     /// A task changed here only: written with its fields, the others' times kept from the base.
     private mutating func write(_ task: TaskItem, entry: SyncBase.Entry, href: String, etag: String?, isNew: Bool, calendar: String) {
-        let agreedTimes = entry.fieldClocks
-        var times = task.clocks
-        if task.caption == entry.caption { times.caption = agreedTimes.caption }
-        if task.section.rawValue == entry.section { times.section = agreedTimes.section }
-        if task.completed == entry.completed { times.completed = agreedTimes.completed }
-        let orderMoved = task.order.text != entry.orderKey
-        if !orderMoved { times.order = agreedTimes.order }
         var fields = shared(task)
         fields.sortOrder = entry.sortOrder
         pending[task.id] = PendingWrite(
-            href: href, etag: etag, isNew: isNew, uid: entry.uid, fields: fields, followsLocalOrder: orderMoved, times: times,
-            created: task.createdAt, calendar: (try? ICalendar.parse(calendar))?.first)
+            href: href, etag: etag, isNew: isNew, uid: entry.uid, fields: fields, followsLocalOrder: task.order.text != entry.orderKey,
+            times: editTimes(task, since: entry), created: task.createdAt, calendar: (try? ICalendar.parse(calendar))?.first)
     }
 
     /// New on the server (or back after a delete here): added here where its sort order says.
@@ -172,37 +181,36 @@ struct SyncPlan {
     private mutating func merge(_ local: TaskItem, with todo: RemoteTodo, href: String, etag: String?, entry: SyncBase.Entry?) {
         let other = todo.fields
         let otherTimes = todo.fieldTimes
-        let agreedTimes = entry?.fieldClocks ?? FieldClocks()
-        let mine = local.clocks
+        let localTimes = editTimes(local, since: entry)
         let captionSide = ThreeWay.pick(
-            base: entry?.caption, local: local.caption, other: other.caption, localTime: mine.caption, otherTime: otherTimes.caption)
+            base: entry?.caption, local: local.caption, other: other.caption, localTime: localTimes.caption, otherTime: otherTimes.caption)
         let sectionSide = ThreeWay.pick(
             base: entry.flatMap { Section(rawValue: $0.section) }, local: local.section, other: other.section,
-            localTime: mine.section, otherTime: otherTimes.section)
+            localTime: localTimes.section, otherTime: otherTimes.section)
         let completedSide = ThreeWay.pick(
-            base: entry?.completed, local: local.completed, other: other.completed, localTime: mine.completed,
+            base: entry?.completed, local: local.completed, other: other.completed, localTime: localTimes.completed,
             otherTime: otherTimes.completed)
         let movedHere = entry.map { local.order.text != $0.orderKey } ?? true
         let movedThere = entry.map { other.sortOrder != $0.sortOrder } ?? true
         let orderSide: ThreeWay.Side =
-            !movedThere ? .local : !movedHere ? .other : (mine.order > otherTimes.order ? .local : .other)
+            !movedThere ? .local : !movedHere ? .other : (localTimes.order > otherTimes.order ? .local : .other)
 
         var merged = other
         var times = otherTimes
         if captionSide == .local {
             merged.caption = local.caption
-            times.caption = local.caption == entry?.caption ? agreedTimes.caption : mine.caption
+            times.caption = localTimes.caption
         }
         if sectionSide == .local {
             merged.section = local.section
-            times.section = local.section.rawValue == entry?.section ? agreedTimes.section : mine.section
+            times.section = localTimes.section
         }
         if completedSide == .local {
             merged.completed = local.completed
             merged.completedAt = local.completedAt
-            times.completed = local.completed == entry?.completed ? agreedTimes.completed : mine.completed
+            times.completed = localTimes.completed
         }
-        if orderSide == .local { times.order = movedHere ? mine.order : agreedTimes.order }
+        if orderSide == .local { times.order = localTimes.order }
 
         // Here: take the other side's fields where it won.
         var fields = TaskFields()
@@ -266,11 +274,7 @@ struct SyncPlan {
                 apply(.set(task.id, fields, was: fields.values(in: task)))
             }
             known[placement.id] = placement.sortOrder
-            let key = placement.id.uuidString.lowercased()
-            if case .some(.some(var entry)) = agreed[key] {
-                entry.orderKey = working.task(withID: placement.id)?.order.text ?? ""
-                agreed[key] = entry
-            }
+            agreed[placement.id.uuidString.lowercased()]?.orderKey = working.task(withID: placement.id)?.order.text ?? ""
             if pending[placement.id] != nil { pending[placement.id]?.fields.sortOrder = placement.sortOrder }
         }
     }
@@ -320,7 +324,7 @@ struct SyncPlan {
             let entry = SyncBase.Entry(
                 uid: write.uid, href: write.href, etag: nil, caption: fields.caption, section: fields.section.rawValue,
                 completed: fields.completed, sortOrder: fields.sortOrder, orderKey: task.order.text,
-                clocks: TodoMapping.formatClocks(write.times), calendar: calendar.text)
+                clocks: StoreDocument.clockText(write.times), calendar: calendar.text)
             pushes.append(SyncEngine.Push(id: id, href: write.href, etag: write.etag, entry: entry, isNew: write.isNew))
         }
     }
@@ -349,6 +353,6 @@ struct SyncPlan {
         return SyncBase.Entry(
             uid: todo.uid, href: href, etag: etag, caption: todo.fields.caption, section: todo.fields.section.rawValue,
             completed: todo.fields.completed, sortOrder: todo.fields.sortOrder, orderKey: key,
-            clocks: TodoMapping.formatClocks(todo.fieldTimes), calendar: todo.calendar.text)
+            clocks: StoreDocument.clockText(todo.fieldTimes), calendar: todo.calendar.text)
     }
 }

@@ -18,11 +18,4 @@ public enum ThreeWay {
         }
         return localTime > otherTime ? .local : .other
     }
-
-    /// The merged value.
-    public static func merge<Value: Equatable>(
-        base: Value?, local: Value, other: Value, localTime: Clock, otherTime: Clock
-    ) -> Value {
-        pick(base: base, local: local, other: other, localTime: localTime, otherTime: otherTime) == .local ? local : other
-    }
 }

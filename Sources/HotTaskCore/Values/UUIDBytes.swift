@@ -39,6 +39,18 @@ enum UUIDBytes {
         return valid ? UUID(uuid: value) : nil
     }
 
+    /// A UUID made from text, the same wherever it is made: FNV-1a twice (two seeds), with the
+    /// version 8 ("made by the application") and variant bits set.
+    static func derived<Bytes: Collection>(from bytes: Bytes) -> UUID where Bytes.Element == UInt8 {
+        var raw = withUnsafeBytes(of: FNV1a.hash(bytes).bigEndian, Array.init)
+            + withUnsafeBytes(of: FNV1a.hash(bytes, seed: 0x8422_2325_cbf2_9ce4).bigEndian, Array.init)
+        raw[6] = (raw[6] & 0x0F) | 0x80
+        raw[8] = (raw[8] & 0x3F) | 0x80
+        return UUID(uuid: (
+            raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+            raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+    }
+
     private static func nibble(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30

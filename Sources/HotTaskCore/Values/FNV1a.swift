@@ -1,0 +1,14 @@
+/// FNV-1a, 64 bits: the store's checksums, captions' fingerprints and ids made from text.
+enum FNV1a {
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+    static func hash<Bytes: Sequence>(_ bytes: Bytes, seed: UInt64 = offsetBasis) -> UInt64 where Bytes.Element == UInt8 {
+        var hash = seed
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* prime
+        }
+        return hash
+    }
+}
