@@ -85,10 +85,10 @@ public final class HTTPCalendarCollection: CalendarCollection {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <d:propfind xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav">
-            <d:prop><cs:getctag/><d:sync-token/><d:resourcetype/></d:prop></d:propfind>
+            <d:prop><cs:getctag/><d:sync-token/></d:prop></d:propfind>
             """
         let answer = try send("PROPFIND", collection, body: body, headers: ["Depth": "0"])
-        guard answer.status == 207, let multistatus = DAV.multistatus(answer.body), let first = multistatus.responses.first else {
+        guard answer.status == 207, let multistatus = answer.multistatus, let first = multistatus.responses.first else {
             throw failure(answer, doing: "asking for the calendar's version")
         }
         return CollectionVersion(ctag: first.properties["getctag"], syncToken: first.properties["sync-token"])
@@ -108,7 +108,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
                 if (400..<500).contains(answer.status) && answer.status != 401 { return nil }
                 throw failure(answer, doing: "asking what changed")
             }
-            guard let multistatus = DAV.multistatus(answer.body) else { return nil }
+            guard let multistatus = answer.multistatus else { return nil }
             var truncated = false
             for response in multistatus.responses {
                 let href = Self.normalized(response.href)
@@ -134,7 +134,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
             <c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>
             """
         let answer = try send("REPORT", collection, body: body, headers: ["Depth": "1"])
-        guard answer.status == 207, let multistatus = DAV.multistatus(answer.body) else {
+        guard answer.status == 207, let multistatus = answer.multistatus else {
             throw failure(answer, doing: "listing the tasks")
         }
         var members: [String: String?] = [:]
@@ -159,7 +159,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
                 <d:prop><d:getetag/><c:calendar-data/></d:prop>\(list)</c:calendar-multiget>
                 """
             let answer = try send("REPORT", collection, body: body, headers: ["Depth": "1"])
-            guard answer.status == 207, let multistatus = DAV.multistatus(answer.body) else {
+            guard answer.status == 207, let multistatus = answer.multistatus else {
                 throw failure(answer, doing: "fetching tasks")
             }
             for response in multistatus.responses {
@@ -206,6 +206,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
         var status: Int
         var body: Data
         var etag: String?
+        /// A 207's body, read once (`send` asks again when it cannot be read: cut short).
+        var multistatus: DAV.Multistatus?
     }
 
     private func member(_ href: String) throws(SyncFailure) -> URL {
@@ -237,7 +239,9 @@ public final class HTTPCalendarCollection: CalendarCollection {
             switch outcome {
             case .success(let answer) where answer.status == 507 && method != "REPORT":
                 lastError = "the server is out of space (507)"
-            case .success(let answer) where answer.status == 207 && XMLNode.parse(answer.body) == nil:
+            case .success(var answer) where answer.status == 207:
+                answer.multistatus = DAV.multistatus(answer.body)
+                if answer.multistatus != nil { return answer }
                 lastError = "its answer was cut short"
             case .success(let answer):
                 return answer

@@ -9,13 +9,14 @@ import HotTaskCore
 // Exit: 0 synced (the report on stdout), 5 the server failed, 2/3 the store could not be read
 // or written, 64 bad usage. Messages go to stderr, one line.
 
-func fail(_ message: String, _ code: Int32) -> Never {
-    FileHandle.standardError.write(Data("hottask: \(message)\n".utf8))
+var options: [String: String] = [:]
+/// Run by the UI: messages are the reason alone, for its footer.
+var quiet = false
+
+@MainActor func fail(_ message: String, _ code: Int32) -> Never {
+    FileHandle.standardError.write(Data(((quiet ? "" : "hottask: ") + message + "\n").utf8))
     exit(code)
 }
-
-var options: [String: String] = [:]
-var quiet = false
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
     if name == "--quiet" {

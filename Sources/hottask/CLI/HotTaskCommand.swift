@@ -173,7 +173,7 @@ struct HotTaskCommand: ParsableCommand {
                     throw SyncCommandFailure(
                         message: "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
                 }
-                let outcome = SyncRunner.run(store: store, settings: settings, capture: false)
+                let outcome = SyncRunner.run(store: store, settings: settings, quiet: false)
                 if !outcome.message.isEmpty { Self.fail(outcome.message) }
                 if outcome.status != 0 { throw ExitCode(outcome.status) }
             }

@@ -5,10 +5,9 @@ import HotTaskUI
 /// Runs `hottask-sync` (installed beside `hottask`) for `--sync` and the UI's background sync.
 /// A process of its own keeps the networking libraries out of every other command's start-up.
 enum SyncRunner {
-    /// What one run said: its exit code, its stdout (the report) and its stderr (why it failed).
+    /// How one run ended: its exit code, and why it failed (nothing when it said so itself).
     struct Outcome {
         var status: Int32
-        var report: String
         var message: String
     }
 
@@ -26,45 +25,31 @@ enum SyncRunner {
         return arguments
     }
 
-    /// Runs one sync; `capture` collects its output instead of passing it through.
-    static func run(store: TaskStore, settings: SyncSettings, capture: Bool) -> Outcome {
+    /// Runs one sync. `quiet` (the UI): its report is dropped and its one-line reason for a
+    /// failure returned, instead of both going to the terminal.
+    static func run(store: TaskStore, settings: SyncSettings, quiet: Bool) -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: helper) else {
-            return Outcome(status: 5, report: "", message: "cannot sync: \(helper) is missing (install it beside hottask: make install)")
+            return Outcome(status: 5, message: "cannot sync: \(helper) is missing (install it beside hottask: make install)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = arguments(store: store, settings: settings, quiet: capture)
+        process.arguments = arguments(store: store, settings: settings, quiet: quiet)
         process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
         let errors = Pipe()
-        if capture {
-            process.standardOutput = output
+        if quiet {
+            process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
         }
         do {
             try process.run()
         } catch {
-            return Outcome(status: 5, report: "", message: "cannot run \(helper): \(error.localizedDescription)")
+            return Outcome(status: 5, message: "cannot run \(helper): \(error.localizedDescription)")
         }
-        // Read both before waiting: a full pipe would block the child.
-        var report = Data()
-        var message = Data()
-        if capture {
-            let group = DispatchGroup()
-            let box = Collected()
-            DispatchQueue.global().async(group: group) { box.errors = errors.fileHandleForReading.readDataToEndOfFile() }
-            report = output.fileHandleForReading.readDataToEndOfFile()
-            group.wait()
-            message = box.errors
-        }
+        // Read before waiting: a full pipe would block the child.
+        let message = quiet ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
-        let text = { (data: Data) in String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
         let status = process.terminationReason == .exit ? process.terminationStatus : 5
-        return Outcome(status: status, report: text(report), message: text(message))
-    }
-
-    private final class Collected: @unchecked Sendable {
-        var errors = Data()
+        return Outcome(status: status, message: String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 

@@ -54,13 +54,13 @@ final class BackgroundSync: @unchecked Sendable {
     }
 
     private func run() {
-        let outcome = SyncRunner.run(store: store, settings: settings, capture: true)
+        let outcome = SyncRunner.run(store: store, settings: settings, quiet: true)
         let status =
             outcome.status == 0
             ? SyncStatus(summary: "synced \(Self.clock(Date()))")
             : SyncStatus(
                 summary: "sync failed \(Self.clock(Date()))",
-                failure: outcome.message.hasPrefix("hottask: ") ? String(outcome.message.dropFirst(9)) : outcome.message)
+                failure: outcome.message)
         // The sync's changes reach the list through the store session's poll, like any other process's.
         lock.lock()
         finished = status
