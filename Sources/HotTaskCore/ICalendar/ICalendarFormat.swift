@@ -31,14 +31,6 @@ public enum ICalendarFormat {
         return calendar.text
     }
 
-    public static func export(_ list: TaskList, to path: String) throws(StoreDocument.ExportFailure) {
-        do {
-            try FileSystem.writeAtomically(Array(text(for: list).utf8), to: path, mode: 0o644)
-        } catch {
-            throw StoreDocument.ExportFailure(reason: error.reason)
-        }
-    }
-
     /// The VTODOs of an iCalendar text as tasks (UIDs that are not UUIDs get the id the sync
     /// gives them); cancelled ones and other components are skipped.
     public static func batch(from bytes: [UInt8]) throws(DocumentError) -> ImportBatch {

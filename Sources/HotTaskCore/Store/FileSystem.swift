@@ -123,16 +123,22 @@ enum FileSystem {
     /// Replaces `path` with `bytes` so that a crash leaves either the old or the new file.
     ///
     /// Writes a temp file beside it (O_EXCL, never following a link), fsyncs it, renames it
-    /// over `path` and fsyncs the folder. On failure the temp file is removed.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(Failure) {
+    /// over `path` and fsyncs the folder. On failure the temp file is removed. `owner`, when
+    /// given, is set on the new file (best effort: only root may give a file away).
+    static func writeAtomically(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil
+    ) throws(Failure) {
         let folder = folder(of: path)
         let name = (path as NSString).lastPathComponent
         let temp = folder + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure(reason: reason()) }
         var failure: String?
+        // The mode exactly, whatever the umask (it applies at open).
+        if fchmod(fd, mode) != 0 { failure = reason() }
+        if let owner { _ = fchown(fd, owner.uid, owner.gid) }
         do {
-            try writeAll(bytes, to: fd)
+            if failure == nil { try writeAll(bytes, to: fd) }
         } catch {
             failure = error.reason
         }

@@ -405,13 +405,4 @@ extension StoreDocument {
     public struct ExportFailure: Error, Sendable {
         public let reason: String
     }
-
-    /// Writes the document for `list` to `path` atomically (used by `--export`).
-    public static func export(_ list: TaskList, to path: String) throws(ExportFailure) {
-        do {
-            try FileSystem.writeAtomically(encode(list), to: path, mode: 0o644)
-        } catch {
-            throw ExportFailure(reason: error.reason)
-        }
-    }
 }
