@@ -31,7 +31,7 @@ struct TaskReferenceTests {
         #expect(try list.position(ofHandle: handle) == position)
     }
 
-    @Test("numbers out of range say which numbers exist", arguments: ["0", "4", "99", "99999999999999999999999"])
+    @Test("numbers out of range say which numbers exist", arguments: ["0", "4", "99", "9999999"])
     func outOfRange(handle: String) throws {
         let error = try #require(refusal(handle))
         #expect(error.description.contains("there is no task"))
@@ -53,11 +53,27 @@ struct TaskReferenceTests {
         #expect(try list.position(ofHandle: handle) == position)
     }
 
-    @Test("an ambiguous prefix says how many tasks match")
+    @Test("an ambiguous prefix is refused naming the tasks it matches")
     func ambiguous() throws {
         let error = try #require(refusal("abcdef01"))
         #expect(error.description.contains("2 tasks"))
+        #expect(error.description.contains("abcdef01-1 'One'"))
+        #expect(error.description.contains("abcdef01-2 'Two'"))
         #expect(error.description.contains("give more of the id"))
+    }
+
+    @Test("8 or more digits are an id prefix, never a list number", arguments: ["00000001", "000000003", "99999999999999999999999"])
+    func longNumbersAreIDPrefixes(handle: String) throws {
+        let error = try #require(refusal(handle))
+        #expect(error.description.contains("no task has an id starting with"))
+    }
+
+    @Test("short ids are 8 hex digits, longer only where two ids share a start")
+    func shortIDs() {
+        let ids = list.shortIDs()
+        #expect(ids[2] == "fedcba98")
+        #expect(ids[0] == "abcdef01-1" && ids[1] == "abcdef01-2")
+        for (position, id) in ids.enumerated() { #expect((try? list.position(ofHandle: id)) == position) }
     }
 
     @Test("a prefix no id has is reported")
@@ -69,7 +85,7 @@ struct TaskReferenceTests {
     @Test("prefixes shorter than 8 characters and other text are refused", arguments: ["fedcba9", "abc", "", "-1", "1.5", "milk", "fedcba98!"])
     func tooShort(handle: String) throws {
         let error = try #require(refusal(handle))
-        #expect(error.description.contains("at least 8 characters"))
+        #expect(error.description.contains("at least 8 hex digits"))
     }
 
     @Test("an id prefix made only of digits still names its task")

@@ -7,7 +7,7 @@ struct TodoTxtTests {
     private let now = Date(timeIntervalSince1970: 1_795_000_000)
 
     private func batch(_ text: String) throws -> ImportBatch {
-        try ImportBatch.parse(Array(text.utf8))
+        try ImportBatch.parse(Array(text.utf8), fileName: "todo.txt")
     }
 
     @Test func aTodoTxtFileIsDetectedAndRead() throws {
@@ -62,11 +62,12 @@ struct TodoTxtTests {
             TaskItem(caption: "Read a book @home", section: .bonus, createdAt: created),
             TaskItem(caption: "x marks the spot", section: .bonus, completed: true, createdAt: created, completedAt: finished),
         ])
+        let ids = list.shortIDs()
         #expect(TodoTxtFormat.text(for: list) == """
-            (A) 2026-11-01 Call mom
-            x 2026-11-20 2026-11-01 Buy milk pri:A
-            2026-11-01 Read a book @home
-            x 2026-11-20 2026-11-01 x marks the spot
+            (A) 2026-11-01 Call mom id:\(ids[0])
+            x 2026-11-20 2026-11-01 Buy milk pri:A id:\(ids[1])
+            2026-11-01 Read a book @home id:\(ids[2])
+            x 2026-11-20 2026-11-01 x marks the spot id:\(ids[3])
 
             """)
     }
@@ -80,6 +81,29 @@ struct TodoTxtTests {
 
             """
         let imported = try batch(text)
-        #expect(TodoTxtFormat.text(for: TaskList(imported.tasks)) == text)
+        let list = TaskList(imported.tasks)
+        let exported = TodoTxtFormat.text(for: list)
+        let withoutTags = exported.replacingOccurrences(of: #" id:[0-9a-f-]+"#, with: "", options: .regularExpression)
+        #expect(withoutTags == text)
+        // Read back, each line finds its task by the id tag, even with its caption edited.
+        let edited = try batch(exported.replacingOccurrences(of: "Read a book", with: "Read two books"))
+        #expect(list.resolvingIdentity(of: edited).tasks.map(\.id) == list.all.map(\.id))
+    }
+
+    @Test func aLineWithoutATagFindsTheTaskWithItsCaptionWhateverItsMarks() throws {
+        let list = TaskList(try batch("(A) 2026-11-01 Call mom\n2026-11-02 Buy milk\n").tasks)
+        let ticked = try batch("x 2026-11-20 Buy milk\nCall mom\nSomething new\n")
+        let resolved = list.resolvingIdentity(of: ticked).tasks
+        #expect(resolved[0].id == list.all[1].id)
+        #expect(resolved[1].id == list.all[0].id)
+        #expect(list.task(withID: resolved[2].id) == nil)
+    }
+
+    @Test func onlyAFileNamedTxtOrAnExplicitFormatIsReadAsTodoTxt() throws {
+        let key = Array("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU=\n-----END OPENSSH PRIVATE KEY-----\n".utf8)
+        #expect(throws: DocumentError.self) { try ImportBatch.parse(key) }
+        #expect(throws: DocumentError.self) { try ImportBatch.parse(key, fileName: "id_ed25519") }
+        #expect(try ImportBatch.parse(key, as: .todoTxt).tasks.count == 3)
+        #expect(try ImportBatch.parse(Array("Buy milk\n".utf8), fileName: "TODO.TXT").format == .todoTxt)
     }
 }

@@ -10,10 +10,23 @@ public struct ImportBatch: Equatable, Sendable {
     }
 
     public let format: Format
-    public let tasks: [TaskItem]
+    public var tasks: [TaskItem]
     /// Tasks the source holds that HotTask does not take (Taskwarrior's deleted tasks and
     /// recurrence templates).
     public let skipped: Int
+    /// What the source held that HotTask did not keep, for the import's report.
+    public var losses = ImportLosses()
+    /// todo.txt's `id:` tags, by the position of their task in `tasks`: the id prefix HotTask
+    /// wrote when it exported the line (see `TaskList.resolvingIdentity`).
+    public var idPrefixes: [Int: String] = [:]
+
+    public init(format: Format, tasks: [TaskItem], skipped: Int, losses: ImportLosses = ImportLosses(), idPrefixes: [Int: String] = [:]) {
+        self.format = format
+        self.tasks = tasks
+        self.skipped = skipped
+        self.losses = losses
+        self.idPrefixes = idPrefixes
+    }
 
     /// Why an import file could not be read.
     public struct ReadFailure: Error, Sendable {
@@ -31,18 +44,41 @@ public struct ImportBatch: Equatable, Sendable {
     }
 
     /// Reads a HotTask store document, Taskwarrior's `task export` (an array or one object
-    /// per line) or a todo.txt file; which one is told from the content (JSON starts with `{`
-    /// or `[`; other text that is not JSON at all is todo.txt).
-    public static func parse(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
+    /// per line), an iCalendar file or a todo.txt file.
+    ///
+    /// `format` nil tells them apart strictly: JSON and iCalendar by their content, todo.txt
+    /// only when `fileName` ends in `.txt`. Anything else is refused: todo.txt accepts almost
+    /// any text, so guessing it would import an SSH key as tasks.
+    public static func parse(_ bytes: [UInt8], as format: Format? = nil, fileName: String? = nil) throws(DocumentError) -> ImportBatch {
         guard let first = bytes.first(where: { !isJSONWhitespace($0) }) else {
             throw .invalid("the input is empty")
         }
-        if ICalendarFormat.looksLikeICalendar(bytes) { return try ICalendarFormat.batch(from: bytes) }
+        switch format {
+        case .todoTxt?: return try TodoTxtFormat.batch(from: bytes)
+        case .iCalendar?:
+            guard ICalendarFormat.looksLikeICalendar(bytes) else { throw .invalid("it is not an iCalendar file (it does not start with BEGIN:VCALENDAR)") }
+            return try ICalendarFormat.batch(from: bytes)
+        case .hottask?, .taskwarrior?:
+            let batch = try parseJSON(bytes)
+            guard batch.format == format else {
+                throw .invalid("it is a \(batch.format.rawValue) file, not \(format!.rawValue); give --import-format \(batch.format == .hottask ? "hottask" : "taskwarrior") or auto")
+            }
+            return batch
+        case nil:
+            if ICalendarFormat.looksLikeICalendar(bytes) { return try ICalendarFormat.batch(from: bytes) }
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || (try? JSONParser.parse(bytes)) != nil {
+                return try parseJSON(bytes)
+            }
+            if let fileName, fileName.lowercased().hasSuffix(".txt") { return try TodoTxtFormat.batch(from: bytes) }
+            throw .invalid(
+                "it is not JSON or iCalendar, and todo.txt is read only from a file named *.txt; give --import-format todotxt to read it as todo.txt")
+        }
+    }
+
+    /// A HotTask document or a Taskwarrior export.
+    private static func parseJSON(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
         if let snapshot = JSONParser.decodeStoreFast(bytes) {
             return ImportBatch(format: .hottask, tasks: snapshot.list.all, skipped: 0)
-        }
-        if first != UInt8(ascii: "{") && first != UInt8(ascii: "["), (try? JSONParser.parse(bytes)) == nil {
-            return try TodoTxtFormat.batch(from: bytes)
         }
         let root: JSONValue
         do {
@@ -87,6 +123,43 @@ public struct ImportBatch: Equatable, Sendable {
     }
 }
 
+/// What an import file held that HotTask did not keep, so that the report can say so.
+public struct ImportLosses: Equatable, Sendable {
+    /// By field name as the source calls it (project, tags, due…): how many tasks had it.
+    public var droppedFields: [String: Int] = [:]
+    /// Taskwarrior tasks waiting to be shown later: HotTask has no wait, so they went to Bonus.
+    public var waitingToBonus = 0
+    /// Descriptions over the caption limit, shortened at a word with "…".
+    public var shortened = 0
+    /// Skipped: Taskwarrior's deleted tasks, and recurrence templates (their instances come in).
+    public var deleted = 0
+    public var recurrenceTemplates = 0
+
+    public init() {}
+
+    /// The sentences of the report, empty when nothing was lost.
+    public var sentences: [String] {
+        var sentences: [String] = []
+        if !droppedFields.isEmpty {
+            let fields = droppedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) (\(Self.tasks($0.value)))" }
+            sentences.append("not kept, as HotTask has no such field: \(fields.joined(separator: ", "))")
+        }
+        if waitingToBonus > 0 { sentences.append("\(Self.tasks(waitingToBonus)) waiting to be shown later went to Bonus") }
+        if shortened > 0 {
+            sentences.append("\(Self.tasks(shortened)) had a description over \(CaptionRule.maximumLength) characters, shortened with …")
+        }
+        if deleted > 0 { sentences.append("\(Self.tasks(deleted)) deleted there skipped") }
+        if recurrenceTemplates > 0 {
+            sentences.append("\(recurrenceTemplates) recurrence template\(recurrenceTemplates == 1 ? "" : "s") skipped (their instances are imported)")
+        }
+        return sentences
+    }
+
+    private static func tasks(_ count: Int) -> String {
+        "\(count) task\(count == 1 ? "" : "s")"
+    }
+}
+
 /// What an import did, for the line the CLI prints.
 public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
     public var added = 0
@@ -107,6 +180,39 @@ public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension TaskList {
+    /// The batch with its todo.txt lines given the ids of the tasks here they stand for: the
+    /// task whose id starts with the line's `id:` tag, else one with the same caption (a line
+    /// whose priority or done mark changed is still that task). Each task here is claimed at
+    /// most once; a line that matches none keeps its derived id. Other formats carry ids.
+    public func resolvingIdentity(of batch: ImportBatch) -> ImportBatch {
+        guard batch.format == .todoTxt, !isEmpty else { return batch }
+        var resolved = batch
+        var claimed = Set<UUID>()
+        var byCaption: [String: [UUID]] = [:]
+        var byShortID: [Substring: [String]] = [:]
+        for task in all {
+            byCaption[task.caption, default: []].append(task.id)
+            let id = task.id.uuidString.lowercased()
+            byShortID[id.prefix(Self.minimumIDPrefix), default: []].append(id)
+        }
+        var unresolved: [Int] = []
+        for (position, prefix) in batch.idPrefixes.sorted(by: { $0.key < $1.key }) {
+            let matches = (byShortID[prefix.prefix(Self.minimumIDPrefix)] ?? []).filter { $0.hasPrefix(prefix) }.compactMap(UUID.init(uuidString:))
+            if matches.count == 1, claimed.insert(matches[0]).inserted {
+                resolved.tasks[position].id = matches[0]
+            } else {
+                unresolved.append(position)
+            }
+        }
+        let untagged = batch.tasks.indices.filter { batch.idPrefixes[$0] == nil }
+        for position in (unresolved + untagged).sorted() {
+            guard let id = byCaption[batch.tasks[position].caption]?.first(where: { !claimed.contains($0) }) else { continue }
+            claimed.insert(id)
+            resolved.tasks[position].id = id
+        }
+        return resolved
+    }
+
     /// The changes that merge `batch` in, by id: new ids are added at the end of their section
     /// in the order given. A known id merges field by field against `base` (the task as the
     /// last import had it): a field the file did not change since keeps the value here; one

@@ -1,41 +1,53 @@
 import Foundation
 
 /// Taskwarrior's `task export`: `uuid`, `description`, `status`, `entry`/`end`/`modified`
-/// (as `YYYYMMDDTHHMMSSZ`) and `priority`. Other fields are ignored.
+/// (as `YYYYMMDDTHHMMSSZ`) and `priority`. Every other field is counted in the import's
+/// report as not kept.
 enum TaskwarriorFormat {
+    /// Fields HotTask keeps, or that only Taskwarrior's own bookkeeping uses (the export's
+    /// `id` and `urgency` are computed; `parent`, `mask`, `imask`, `recur`, `rtype` tie a
+    /// recurring task's instances together): nothing a user would miss.
+    private static let kept: Set<String> = [
+        "uuid", "description", "status", "entry", "modified", "end", "priority", "wait",
+        "id", "urgency", "parent", "mask", "imask", "recur", "rtype", "template", "last",
+    ]
+
     /// `values` pairs each task with how messages name it ("task 3", "line 7").
-    static func batch(from values: [(name: String, value: JSONValue)]) throws(DocumentError) -> ImportBatch {
+    static func batch(from values: [(name: String, value: JSONValue)], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
         var tasks: [TaskItem] = []
-        var skipped = 0
+        var losses = ImportLosses()
         var seen = Set<UUID>()
         for (name, value) in values {
-            guard let task = try task(from: value, name: name) else {
-                skipped += 1
-                continue
-            }
+            guard let task = try task(from: value, name: name, now: now, losses: &losses) else { continue }
             guard seen.insert(task.id).inserted else {
                 throw .invalid("\(name): the uuid \(task.id.uuidString.lowercased()) appears twice")
             }
             tasks.append(task)
         }
-        return ImportBatch(format: .taskwarrior, tasks: tasks, skipped: skipped)
+        return ImportBatch(
+            format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
     }
 
     /// The task, or nil for one HotTask skips (deleted, or a recurrence template).
-    private static func task(from value: JSONValue, name: String) throws(DocumentError) -> TaskItem? {
+    private static func task(from value: JSONValue, name: String, now: Date, losses: inout ImportLosses) throws(DocumentError) -> TaskItem? {
         let fields = try FieldReader(value, what: name)
         let status = try fields.string("status")
         let completed: Bool
         switch status {
         case "pending", "waiting": completed = false
         case "completed": completed = true
-        case "deleted", "recurring": return nil
+        case "deleted":
+            losses.deleted += 1
+            return nil
+        case "recurring":
+            losses.recurrenceTemplates += 1
+            return nil
         default:
             throw fields.problem(
                 "unknown \"status\" \"\(status)\" (expected pending, waiting, completed, deleted or recurring)")
         }
         let id = try fields.uuid("uuid")
-        let caption = try fields.caption("description")
+        let caption = try shortenedCaption(fields, losses: &losses)
         let entry = try fields.optionalDate("entry", parse: Timestamp.parseTaskwarrior)
         let end = try fields.optionalDate("end", parse: Timestamp.parseTaskwarrior)
         let modified = try fields.optionalDate("modified", parse: Timestamp.parseTaskwarrior)
@@ -43,9 +55,79 @@ enum TaskwarriorFormat {
             throw fields.problem("the \"entry\" date is missing")
         }
         let priority = try fields.optionalString("priority")
+        // Taskwarrior 2 marks a hidden task "waiting"; 3 keeps it "pending" with a future wait.
+        let wait = try fields.optionalDate("wait", parse: Timestamp.parseTaskwarrior)
+        let waiting = !completed && (status == "waiting" || (wait.map { $0 > now } ?? false))
+        if waiting { losses.waitingToBonus += 1 }
+        for key in fields.object.keys where !kept.contains(key) {
+            losses.droppedFields[key, default: 0] += 1
+        }
         return TaskItem(
-            id: id, caption: caption, section: priority == "H" ? .priority : .bonus, completed: completed,
+            id: id, caption: caption, section: priority == "H" && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
             modifiedAt: modified ?? end ?? createdAt)
     }
+
+    /// The description through the caption rule; one over the limit is cut at the last word
+    /// that fits, with "…", and counted, instead of refusing the whole import.
+    private static func shortenedCaption(_ fields: FieldReader, losses: inout ImportLosses) throws(DocumentError) -> String {
+        let raw = try fields.string("description")
+        var error: CaptionError
+        do {
+            return try CaptionRule.clean(raw)
+        } catch let refusal {
+            error = refusal
+        }
+        guard error != .empty else { throw fields.problem("\"description\": \(error)") }
+        var keep = CaptionRule.maximumLength - 1
+        while keep > 0 {
+            var cut = String(raw.prefix(keep))
+            if let space = cut.lastIndex(where: \.isWhitespace), cut.distance(from: cut.startIndex, to: space) > keep / 2 {
+                cut = String(cut[..<space])
+            }
+            if let caption = try? CaptionRule.clean(cut + "…") {
+                losses.shortened += 1
+                return caption
+            }
+            keep /= 2  // still refused (a byte limit): try shorter
+        }
+        throw fields.problem("\"description\": \(error)")
+    }
+
+    // MARK: Writing
+
+    /// A JSON array `task import` accepts: uuid, description, status, entry, modified, end, and
+    /// priority H for Top Priority.
+    static func text(for list: TaskList) -> [UInt8] {
+        var writer = JSONWriter(capacity: list.count * 200)
+        writer.raw("[")
+        var first = true
+        for section in Section.allCases {
+            for task in list.tasks(in: section) {
+                writer.raw(first ? "\n" : ",\n")
+                first = false
+                writer.raw("{\"uuid\":")
+                writer.uuid(task.id)
+                writer.raw(",\"description\":")
+                writer.string(task.caption)
+                writer.raw(",\"status\":\"\(task.completed ? "completed" : "pending")\"")
+                writer.raw(",\"entry\":\"\(format(task.createdAt))\",\"modified\":\"\(format(task.modifiedAt))\"")
+                if task.completed { writer.raw(",\"end\":\"\(format(task.completedAt ?? task.modifiedAt))\"") }
+                if section == .priority { writer.raw(",\"priority\":\"H\"") }
+                writer.raw("}")
+            }
+        }
+        writer.raw("\n]\n")
+        return writer.bytes
+    }
+
+    /// `YYYYMMDDTHHMMSSZ`.
+    private static func format(_ date: Date) -> String {
+        String(Timestamp.format(date).filter { $0 != "-" && $0 != ":" })
+    }
+}
+
+extension TaskList {
+    /// The list as Taskwarrior's `task import` reads it (`--export-format taskwarrior`).
+    public var taskwarriorExport: [UInt8] { TaskwarriorFormat.text(for: self) }
 }

@@ -8,8 +8,11 @@ import Foundation
 /// priority as a `pri:A` tag (the convention of todo.sh), which is read back too. `+project`
 /// and `@context` words stay in the caption, which passes the caption rule.
 ///
-/// todo.txt has no ids, so each task's id is derived from its line (and how many identical
-/// lines came before it): importing the same file twice changes nothing.
+/// todo.txt has no ids. HotTask writes each task's id prefix as an `id:1a2b3c4d` tag and
+/// reads it back; a line without one matches a task with the same caption (see
+/// `TaskList.resolvingIdentity`), and otherwise gets an id derived from its caption (and how
+/// many lines with that caption came before it): importing the same file twice changes
+/// nothing, and a line ticked off in another app is still the same task.
 public enum TodoTxtFormat {
     /// The tasks of a todo.txt text. `now` dates tasks that carry no date.
     public static func batch(from bytes: [UInt8], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
@@ -17,20 +20,26 @@ public enum TodoTxtFormat {
             throw .invalid("the todo.txt file is not valid UTF-8 text")
         }
         var tasks: [TaskItem] = []
+        var idPrefixes: [Int: String] = [:]
         var occurrences: [String: Int] = [:]
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
         for (offset, rawLine) in lines.enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { continue }
-            let seen = occurrences[line, default: 0]
-            occurrences[line] = seen + 1
-            tasks.append(try task(from: line, number: offset + 1, id: stableID(line, seen), now: now))
+            let (task, idPrefix) = try task(from: line, number: offset + 1, now: now)
+            let seen = occurrences[task.caption, default: 0]
+            occurrences[task.caption] = seen + 1
+            var identified = task
+            identified.id = stableID(task.caption, seen)
+            if let idPrefix { idPrefixes[tasks.count] = idPrefix }
+            tasks.append(identified)
         }
         guard !tasks.isEmpty else { throw .invalid("the todo.txt file holds no tasks") }
-        return ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0)
+        return ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0, idPrefixes: idPrefixes)
     }
 
-    private static func task(from line: String, number: Int, id: UUID, now: Date) throws(DocumentError) -> TaskItem {
+    /// The task a line holds (its id still to be given) and its `id:` tag, if any.
+    private static func task(from line: String, number: Int, now: Date) throws(DocumentError) -> (TaskItem, String?) {
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var completed = false
         var completedAt: Date?
@@ -62,6 +71,11 @@ public enum TodoTxtFormat {
             topPriority = words[tag] == "pri:A"
             words.remove(at: tag)
         }
+        var idPrefix: String?
+        if let tag = words.lastIndex(where: { $0.hasPrefix("id:") && TaskList.isIDPrefix(String($0.dropFirst(3))) }) {
+            idPrefix = String(words[tag].dropFirst(3)).lowercased()
+            words.remove(at: tag)
+        }
         let caption: String
         do {
             caption = try CaptionRule.clean(words.joined(separator: " "))
@@ -70,9 +84,10 @@ public enum TodoTxtFormat {
         }
         let created = createdAt ?? completedAt ?? now
         let finished = completed ? max(completedAt ?? created, created) : nil
-        return TaskItem(
-            id: id, caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
+        let task = TaskItem(
+            id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
             createdAt: created, completedAt: finished, modifiedAt: finished ?? created)
+        return (task, idPrefix)
     }
 
     /// `(A)`…`(Z)`: the letter.
@@ -92,10 +107,10 @@ public enum TodoTxtFormat {
         return Timestamp.parse(word + "T00:00:00Z")
     }
 
-    /// A UUID made from the line's text and how often it appeared before (FNV-1a, twice, with
-    /// the version 8 and variant bits set): stable across imports, distinct within a file.
-    private static func stableID(_ line: String, _ occurrence: Int) -> UUID {
-        UUIDBytes.derived(from: Array(line.utf8) + Array("#\(occurrence)".utf8))
+    /// A UUID made from the caption and how often it appeared before (FNV-1a, twice, with the
+    /// version 8 and variant bits set): stable across imports, distinct within a file.
+    private static func stableID(_ caption: String, _ occurrence: Int) -> UUID {
+        UUIDBytes.derived(from: Array(caption.utf8) + Array("#\(occurrence)".utf8))
     }
 
     // MARK: Writing
@@ -103,30 +118,26 @@ public enum TodoTxtFormat {
     /// The todo.txt text of a list: Top Priority first, then Bonus, in display order. Open Top
     /// Priority tasks get `(A) `; completed ones `x <completion date> <creation date>` and, from
     /// Top Priority, a `pri:A` tag. The creation date is always written, so a caption that
-    /// happens to start with `x ` or `(B) ` reads back as a caption.
+    /// happens to start with `x ` or `(B) ` reads back as a caption. Every line ends with the
+    /// task's `id:` tag (its short id), so that importing the file back finds the same tasks.
     public static func text(for list: TaskList) -> String {
         var lines: [String] = []
+        let shortIDs = list.shortIDs()
+        var position = 0
         for section in Section.allCases {
             for task in list.tasks(in: section) {
+                defer { position += 1 }
                 let created = day(task.createdAt)
+                let idTag = " id:" + shortIDs[position]
                 if task.completed {
                     let tag = section == .priority ? " pri:A" : ""
-                    lines.append("x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(task.caption)\(tag)")
+                    lines.append("x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(task.caption)\(tag)\(idTag)")
                 } else {
-                    lines.append((section == .priority ? "(A) " : "") + "\(created) \(task.caption)")
+                    lines.append((section == .priority ? "(A) " : "") + "\(created) \(task.caption)\(idTag)")
                 }
             }
         }
         return lines.map { $0 + "\n" }.joined()
-    }
-
-    /// Writes `text(for:)` to `path` atomically, as `--export` does for JSON.
-    public static func export(_ list: TaskList, to path: String) throws(StoreDocument.ExportFailure) {
-        do {
-            try FileSystem.writeAtomically(Array(text(for: list).utf8), to: path, mode: 0o644)
-        } catch {
-            throw StoreDocument.ExportFailure(reason: error.reason)
-        }
     }
 
     private static func day(_ date: Date) -> String {

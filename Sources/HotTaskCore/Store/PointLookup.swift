@@ -20,9 +20,7 @@ public struct PointLookup: Sendable {
 
     /// Whether a handle can be looked up this way: an id prefix, not a list number.
     public static func isIDHandle(_ handle: String) -> Bool {
-        let text = handle.lowercased()
-        return text.count >= TaskList.minimumIDPrefix && text.count <= 36 && text.contains(where: { !$0.isNumber })
-            && text.allSatisfy { $0.isHexDigit || $0 == "-" }
+        TaskList.isIDPrefix(handle) && handle == handle.trimmingWhitespace()
     }
 }
 
@@ -84,15 +82,11 @@ extension TaskStore {
                     }
                 }
             }
-            switch candidates.count {
-            case 1: found[handle] = candidates.first?.value
-            case 0:
-                throw PointLookupRefusal(handle: handle, reason: ReferenceError(description: "no task has an id starting with \(prefix)"))
-            default:
+            guard candidates.count == 1, let task = candidates.first?.value else {
                 throw PointLookupRefusal(
-                    handle: handle,
-                    reason: ReferenceError(description: "\(candidates.count) tasks have ids starting with \(prefix): give more of the id"))
+                    handle: handle, reason: TaskList.prefixProblem(prefix, matching: candidates.values.sorted { $0.id.uuidString < $1.id.uuidString }))
             }
+            found[handle] = task
         }
         return PointLookup(tasks: found, top: quick.top, clock: quick.clock, generation: quick.generation)
     }

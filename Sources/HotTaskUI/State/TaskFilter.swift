@@ -7,10 +7,11 @@ import Foundation
 /// 0.07 s per scan. Precomputed folded captions scan in 0.06 s but cost 0.2 s to build and a
 /// second copy of every caption, and their ranges would not map back onto the caption for
 /// highlighting, so they did not pay.
-enum TaskFilter {
+public enum TaskFilter {
     static let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
 
-    static func matches(_ caption: String, _ query: String) -> Bool {
+    /// Whether `caption` matches `query` as the UI's filter matches it (`--list --filter` too).
+    public static func matches(_ caption: String, _ query: String) -> Bool {
         Matcher(query).matches(caption)
     }
 

@@ -1,23 +1,34 @@
 import Foundation
 import HotTaskCore
+import HotTaskUI
 
-/// What the flags do, one method per kind of request. Each prints what it did to stdout.
+/// What the flags do, one method per kind of request. Each says what it did through `output`.
 struct CommandLineActions {
     let store: TaskStore
-    var output = StandardOutput()
+    let output: CommandOutput
     private var warned = false
+    /// The tasks `change` adds.
+    private var added: [TaskItem] = []
 
-    init(store: TaskStore) {
+    init(store: TaskStore, output: CommandOutput) {
         self.store = store
+        self.output = output
     }
 
     /// Adds, edits, completes, reopens, moves and deletes as one record in the change log.
     /// Captions and handles are all checked before anything changes; handles name tasks as
     /// they were before.
+    /// `printingAdded` (`--add … --json`): the added tasks go to stdout as a store document,
+    /// so that a script learns their ids.
     mutating func change(
         adding captions: [String], section: Section, editing: (handle: String, caption: String)? = nil,
-        completing: [String], reopening: [String], moving: [String], deleting: [String]
+        completing: [String], reopening: [String], moving: [String], deleting: [String], printingAdded: Bool = false
     ) throws {
+        var committed = false
+        defer {
+            // Only once they are in the store: a script must not act on ids that were not saved.
+            if printingAdded && committed { output.bytes(StoreDocument.encode(TaskList(added))) }
+        }
         let cleaned = try captions.map { raw in
             do {
                 return try CaptionRule.clean(raw)
@@ -34,12 +45,14 @@ struct CommandLineActions {
         }
         let now = Timestamp.now()
         let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now) }
+        added = newTasks
         let addedLines = cleaned.map { "Added to \(section.title): \($0)" }
         if editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
             // Only adds: the cost does not grow with the list.
             try store.addOnTop(newTasks, what: addedLines.joined(separator: "; "))
+            committed = true
             reportWarnings()
-            addedLines.forEach { output.line($0) }
+            addedLines.forEach { output.status($0) }
             return
         }
         let handles = (editing.map { [$0.handle] } ?? []) + completing + reopening + moving + deleting
@@ -48,7 +61,7 @@ struct CommandLineActions {
             reopening: reopening, moving: moving, deleting: deleting, now: now)
         {
             reportWarnings()
-            report.forEach { output.line($0) }
+            report.forEach { output.status($0) }
             return
         }
         let report = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
@@ -109,8 +122,9 @@ struct CommandLineActions {
             }
             return (changes, lines.joined(separator: "; "), nil, lines)
         }
+        committed = true
         reportWarnings()
-        report.forEach { output.line($0) }
+        report.forEach { output.status($0) }
     }
 
     /// The same changes when every handle is an id: only the named tasks are read (see
@@ -226,14 +240,14 @@ struct CommandLineActions {
             return (changes, "Undo: \(target.what)", target.clock, lines)
         }
         reportWarnings()
-        report.forEach { output.line($0) }
+        report.forEach { output.status($0) }
     }
 
-    mutating func importTasks(from path: String, replacing: Bool) throws {
+    mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
         let bytes = try readInput(path)
         let batch: ImportBatch
         do {
-            batch = try ImportBatch.parse(bytes)
+            batch = try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
         } catch {
             throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error). Nothing was changed")
         }
@@ -243,10 +257,12 @@ struct CommandLineActions {
                 message: "cannot import \(source): it holds \(batch.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
         let importBase = ImportBase.load(besides: store)
-        let line = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: String) in
+        let (line, resolved) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBatch)) in
+            // todo.txt lines find the tasks they were exported from.
+            let batch = state.list.resolvingIdentity(of: batch)
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
-                return (state.list.replacing(with: batch.tasks), line, nil, line)
+                return (state.list.replacing(with: batch.tasks), line, nil, (line, batch))
             }
             let (changes, counts) = state.list.importing(batch, base: importBase)
             let added = changes.filter(\.isAdd).count
@@ -255,18 +271,20 @@ struct CommandLineActions {
                     message: "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
             }
             let line = "Imported from \(source): \(counts)"
-            return (changes, line, nil, line)
+            return (changes, line, nil, (line, batch))
         }
         // What the file said is the base of the next import of it (see ImportBase).
         var recorded = importBase
-        recorded.record(batch.tasks)
+        recorded.record(resolved.tasks)
         do {
             try recorded.save(besides: store)
         } catch {
             HotTaskCommand.fail("warning: could not write \(ImportBase.path(besides: store)) (\(error.reason)); a re-import will merge by date")
         }
         reportWarnings()
-        output.line(line)
+        output.status(line)
+        // What the file held that HotTask did not keep is said, never silently dropped.
+        for sentence in batch.losses.sentences { output.status("  \(sentence)") }
     }
 
     /// Says on stderr which log lines a read had to skip (once per command).
@@ -276,39 +294,40 @@ struct CommandLineActions {
         for warning in store.logWarnings() { HotTaskCommand.fail("warning: \(warning)") }
     }
 
-    mutating func printList(asJSON: Bool) throws {
+    /// `--list`: all tasks, or those `openOnly` and `filter` (the UI's matching) leave; numbered
+    /// as in the whole list, so that a number shown works with --done.
+    mutating func printList(asJSON: Bool, openOnly: Bool = false, filter: String? = nil, showingIDs: Bool = false) throws {
         let list = try read()
+        let selection = ListSelection(openOnly: openOnly, filter: filter)
         if asJSON {
-            output.bytes(StoreDocument.encode(list))
+            output.bytes(StoreDocument.encode(selection.isEverything ? list : TaskList(list.all.filter(selection.includes))))
         } else {
             let styled = ListFormatter.wantsStyle(
                 isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
-            output.text(ListFormatter.lines(for: list, styled: styled).joined(separator: "\n") + "\n")
+            let lines = ListFormatter.lines(for: list, styled: styled, selection: selection, showingIDs: showingIDs)
+            output.text(lines.joined(separator: "\n") + "\n")
         }
     }
 
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
-        if path == "-" {
+        let bytes: [UInt8] =
             switch format {
-            case .todotxt: output.bytes(Array(TodoTxtFormat.text(for: list).utf8))
-            case .ics: output.bytes(Array(ICalendarFormat.text(for: list).utf8))
-            case .hottask: output.bytes(StoreDocument.encode(list))
+            case .hottask: StoreDocument.encode(list)
+            case .taskwarrior: list.taskwarriorExport
+            case .todotxt: Array(TodoTxtFormat.text(for: list).utf8)
+            case .ics: Array(ICalendarFormat.text(for: list).utf8)
             }
-        } else {
-            do {
-                if format == .todotxt {
-                    try TodoTxtFormat.export(list, to: path)
-                } else if format == .ics {
-                    try ICalendarFormat.export(list, to: path)
-                } else {
-                    try StoreDocument.export(list, to: path)
-                }
-            } catch {
-                throw ExportError(message: "could not write the export file \(path): \(error.reason)")
-            }
-            FileHandle.standardError.write(Data("Exported \(list.count) tasks to \(path)\n".utf8))
+        if path == "-" {
+            output.bytes(bytes)
+            return
         }
+        do {
+            try ExportFile.write(bytes, to: path)
+        } catch {
+            throw ExportError(message: "could not write the export file \(path): \(error.reason)")
+        }
+        output.status("Exported \(list.count) tasks to \(path)")
     }
 
     /// The list as one committed state (no lock needed), with any warnings said once.
@@ -329,8 +348,9 @@ struct CommandLineActions {
         }
     }
 
+    /// Control characters are escaped where the message is printed (`MessageText`).
     private func quoted(_ text: String) -> String {
-        "'" + String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)) + "'"
+        "'\(text)'"
     }
 }
 

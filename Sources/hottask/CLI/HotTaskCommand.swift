@@ -9,20 +9,25 @@ struct HotTaskCommand: ParsableCommand {
         abstract: "A task list for the terminal: Top Priority, Bonus, and nothing lost.",
         discussion: """
             With no options, opens the terminal UI. With options, works as a script-friendly \
-            command. Task numbers come from --list and run on across both sections; an id prefix \
-            of 8 or more characters works too. Numbers refer to the list as it was before the \
-            command ran.
+            command. Task numbers come from --list and run on across both sections; they change \
+            when tasks are added, so scripts should use ids (--list --ids, --add --json): 8 or \
+            more hex digits are always an id prefix, never a number. Numbers refer to the list \
+            as it was before the command ran. When a command prints data (--list, --json, \
+            --export -), what it did goes to stderr instead of stdout; --quiet leaves it out.
 
             Examples:
               hottask --add "Buy milk" --add "Call mum"
               hottask --add "Read a book" --bonus
               hottask --list
+              hottask --list --open --filter mum --ids
               hottask --done 2 --move 1
               hottask --edit 3 "Call mum about Sunday"
+              id=$(hottask --add "Pay rent" --json | jq -r '.tasks[0].id'); hottask --done "$id"
               hottask --undo
               hottask --export backup.json
               hottask --export todo.txt --export-format todotxt
               hottask --export tasks.ics --export-format ics
+              hottask --export - --export-format taskwarrior | task import
               hottask --import todo.txt
               task export | hottask --import -
               hottask --import backup.json --replace
@@ -34,14 +39,19 @@ struct HotTaskCommand: ParsableCommand {
             see hottask(1).
 
             Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
-            cannot be read or is damaged (it is left untouched), 3 the store or an export file cannot be written, \
+            cannot be read or is damaged (it is left untouched), 3 the store, an export file or \
+            standard output cannot be written, \
             4 the UI needs a terminal, 5 a sync failed (the server unreachable, refusing or \
             misconfigured; local tasks are kept), 64 bad options.
             """,
-        version: HotTaskVersion.current
+        version: HotTaskVersion.line,
+        // No `help` subcommand for completion scripts to offer: there are no subcommands.
+        helpNames: [.short, .long]
     )
 
-    @Option(name: .long, help: ArgumentHelp("Use this store file instead of the default.", valueName: "path"))
+    @Option(
+        name: .long, help: ArgumentHelp("Use this store file instead of the default.", valueName: "path"),
+        completion: .file())
     var file: String?
 
     @Option(
@@ -58,14 +68,32 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Read this config file instead of $XDG_CONFIG_HOME/hottask/config.toml.", valueName: "path"))
+            "Read this config file instead of $XDG_CONFIG_HOME/hottask/config.toml.", valueName: "path"),
+        completion: .file(extensions: ["toml"]))
     var config: String?
 
     @Flag(name: .long, help: "Print the progress summary and both sections, numbered.")
     var list = false
 
-    @Flag(name: .long, help: "With --list: print the store document as JSON instead.")
+    @Flag(name: .long, help: "With --list: print the store document as JSON instead. With --add: print the added tasks so.")
     var json = false
+
+    @Flag(name: .long, help: "With --list: show each task's short id (a handle that does not change).")
+    var ids = false
+
+    @Flag(name: .long, help: "With --list: only tasks not completed.")
+    var open = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --list: only tasks whose caption contains this text (case and accents ignored).", valueName: "text"))
+    var filter: String?
+
+    @Flag(name: [.customShort("q"), .long], help: "Leave out the lines that say what a command did.")
+    var quiet = false
+
+    @Flag(name: .customShort("V"), help: ArgumentHelp("Print the version.", visibility: .hidden))
+    var printVersion = false
 
     @Option(name: .long, help: ArgumentHelp("Mark a task completed (repeatable).", valueName: "n|id"))
     var done: [String] = []
@@ -87,20 +115,31 @@ struct HotTaskCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Move a task to the other section (repeatable).", valueName: "n|id"))
     var move: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Write the store document to a file, or - for stdout.", valueName: "path"))
+    @Option(
+        name: .long, help: ArgumentHelp("Write the store document to a file, or - for stdout.", valueName: "path"),
+        completion: .file())
     var export: String?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --export: hottask (the JSON store document, the default), todotxt or ics.", valueName: "format"))
+        help: ArgumentHelp(
+            "With --export: the format to write (hottask is the JSON store document).", valueName: "format"))
     var exportFormat: ExportFormat = .hottask
 
     @Option(
         name: .customLong("import"),
         help: ArgumentHelp(
             "Merge tasks from a HotTask or Taskwarrior JSON export, an iCalendar (.ics) file or a todo.txt file (a file, or - for stdin).",
-            valueName: "path"))
+            valueName: "path"),
+        completion: .file())
     var importPath: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --import: the format to read; auto tells JSON and iCalendar by content, todo.txt by a .txt name.",
+            valueName: "format"))
+    var importFormat: ImportFormat = .auto
 
     @Flag(name: .long, help: "With --import: replace the whole list instead of merging.")
     var replace = false
@@ -125,8 +164,14 @@ struct HotTaskCommand: ParsableCommand {
         if priority && add.isEmpty { throw ValidationError("--priority goes with --add.") }
         if priority && bonus { throw ValidationError("--priority and --bonus cannot both be given.") }
         if config?.isEmpty == true { throw ValidationError("--config needs a path; it was given an empty one.") }
+        if printVersion { throw CleanExit.message(HotTaskVersion.line) }
         if exportFormat != .hottask && export == nil { throw ValidationError("--export-format goes with --export.") }
-        if json && !list { throw ValidationError("--json goes with --list.") }
+        if importFormat != .auto && importPath == nil { throw ValidationError("--import-format goes with --import.") }
+        if json && !list && add.isEmpty { throw ValidationError("--json goes with --list or --add.") }
+        for (given, name) in [(ids, "--ids"), (open, "--open"), (filter != nil, "--filter")] where given && !list {
+            throw ValidationError("\(name) goes with --list.")
+        }
+        if ids && json { throw ValidationError("--ids goes with the list as text; the JSON has whole ids.") }
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
         if !edit.isEmpty && edit.count != 2 {
             throw ValidationError("--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
@@ -142,9 +187,20 @@ struct HotTaskCommand: ParsableCommand {
         }
     }
 
+    /// Whether stdout carries data, so that what the command did goes to stderr.
+    var printsData: Bool {
+        list || (json && !add.isEmpty) || ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(export ?? "")
+    }
+
     func run() throws {
         // A file-size limit (`ulimit -f`) then fails a write with an error instead of killing us.
         signal(SIGXFSZ, SIG_IGN)
+        // A closed pipe is then an EPIPE that CommandOutput handles, not a silent death halfway.
+        signal(SIGPIPE, SIG_IGN)
+        CommandOutput.guardStandardDescriptors()
+        let output = CommandOutput()
+        output.dataOnStdout = printsData
+        output.quiet = quiet
         let environment = ProcessInfo.processInfo.environment
         let store = TaskStore(path: StoreLocation.resolve(file: file, environment: environment))
         let (settings, configProblem) = ConfigLoader.load(option: config, environment: environment)
@@ -155,15 +211,15 @@ struct HotTaskCommand: ParsableCommand {
             }
             // A config problem never changes what a command does or its exit code.
             if let configProblem { Self.fail("warning: \(configProblem)") }
-            var commands = CommandLineActions(store: store)
-            if let importPath { try commands.importTasks(from: importPath, replacing: replace) }
+            var commands = CommandLineActions(store: store, output: output)
+            if let importPath { try commands.importTasks(from: importPath, format: importFormat, replacing: replace) }
             if undo { try commands.undoLastChange() }
             if changesTasks {
                 try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
                     editing: edit.count == 2 ? (edit[0], edit[1]) : nil,
                     completing: done, reopening: undone,
-                    moving: move, deleting: delete)
+                    moving: move, deleting: delete, printingAdded: json && !list)
             }
             // After the changes above, so that `--add X --sync` sends X; before --list and --export,
             // so that they show what the sync brought.
@@ -173,12 +229,14 @@ struct HotTaskCommand: ParsableCommand {
                     throw SyncCommandFailure(
                         message: "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
                 }
-                let outcome = SyncRunner.run(store: store, settings: settings, quiet: false)
+                let report: SyncRunner.Report = quiet ? .dropped : printsData ? .toStandardError : .toStandardOutput
+                let outcome = SyncRunner.run(store: store, settings: settings, report: report)
                 if !outcome.message.isEmpty { Self.fail(outcome.message) }
                 if outcome.status != 0 { throw ExitCode(outcome.status) }
             }
-            if list { try commands.printList(asJSON: json) }
+            if list { try commands.printList(asJSON: json, openOnly: open, filter: filter, showingIDs: ids) }
             if let export { try commands.export(to: export, format: exportFormat) }
+            if let failure = output.failure { throw ExportError(message: "could not write to standard output: \(failure)") }
         } catch let error as StoreError {
             Self.fail(error.description)
             switch error.problem {
@@ -203,8 +261,9 @@ struct HotTaskCommand: ParsableCommand {
         }
     }
 
+    /// Says on stderr why something failed (or a warning), control characters escaped.
     static func fail(_ message: String) {
-        FileHandle.standardError.write(Data("hottask: \(message)\n".utf8))
+        CommandOutput.writeStandardError("hottask: \(MessageText.escaped(message))\n")
     }
 }
 
@@ -212,6 +271,8 @@ struct HotTaskCommand: ParsableCommand {
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     /// The JSON store document (Assets/hottask.schema.json).
     case hottask
+    /// A JSON array `task import` accepts.
+    case taskwarrior
     /// One todo.txt line per task (http://todotxt.org).
     case todotxt
     /// An iCalendar file of VTODOs (RFC 5545), as vdirsyncer and todoman keep them.
@@ -238,6 +299,29 @@ struct TerminalUnavailable: Error {
     let message: String
 }
 
+/// What `--import` reads. `auto` is strict: JSON and iCalendar are told by their content,
+/// todo.txt only by a `.txt` name, and anything else is refused rather than guessed.
+enum ImportFormat: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case hottask
+    case taskwarrior
+    case todotxt
+    case ics
+
+    /// The format to read as, nil to tell it from the file.
+    var batchFormat: ImportBatch.Format? {
+        switch self {
+        case .auto: nil
+        case .hottask: .hottask
+        case .taskwarrior: .taskwarrior
+        case .todotxt: .todoTxt
+        case .ics: .iCalendar
+        }
+    }
+}
+
 enum HotTaskVersion {
     static let current = "0.1.0"
+    /// What `--version` and `-V` print.
+    static let line = "hottask \(current)"
 }

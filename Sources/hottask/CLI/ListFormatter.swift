@@ -1,4 +1,20 @@
 import HotTaskCore
+import HotTaskUI
+
+/// Which tasks `--list` shows: `--open` leaves out completed ones, `--filter` keeps those whose
+/// caption matches as the UI's filter does.
+struct ListSelection {
+    var openOnly = false
+    var filter: String?
+
+    var isEverything: Bool { !openOnly && (filter ?? "").isEmpty }
+
+    func includes(_ task: TaskItem) -> Bool {
+        if openOnly && task.completed { return false }
+        if let filter, !filter.isEmpty, !TaskFilter.matches(task.caption, filter) { return false }
+        return true
+    }
+}
 
 /// The text of `--list`: the summary, then each section with numbered tasks.
 ///
@@ -10,19 +26,29 @@ enum ListFormatter {
     private static let dim = "\u{1B}[2m"
     private static let reset = "\u{1B}[0m"
 
-    static func lines(for list: TaskList, styled: Bool = false) -> [String] {
+    /// Numbers run over the whole list even when `selection` hides tasks, so that the number
+    /// shown is the one `--done` takes. `showingIDs` adds each task's short id, a handle that
+    /// does not change when tasks are added.
+    static func lines(
+        for list: TaskList, styled: Bool = false, selection: ListSelection = ListSelection(), showingIDs: Bool = false
+    ) -> [String] {
         func style(_ text: String, _ code: String) -> String { styled ? code + text + reset : text }
         var lines = [style(Progress(list).summary, bold), ""]
         let width = String(max(list.count, 1)).count
+        let shortIDs = showingIDs ? list.shortIDs() : []
         var number = 0
         for section in Section.allCases {
-            lines.append(style("\(section.title) (\(list.count(in: section)))", bold))
             let tasks = list.tasks(in: section)
-            if tasks.isEmpty { lines.append("  (none)") }
+            let shown = selection.isEverything ? tasks.count : tasks.filter(selection.includes).count
+            let count = shown == tasks.count ? "\(tasks.count)" : "\(shown) of \(tasks.count)"
+            lines.append(style("\(section.title) (\(count))", bold))
+            if shown == 0 { lines.append(tasks.isEmpty ? "  (none)" : "  (none shown)") }
             for task in tasks {
                 number += 1
+                guard selection.isEverything || selection.includes(task) else { continue }
                 let label = String(repeating: " ", count: width - String(number).count) + String(number)
-                let line = "  \(label). [\(task.completed ? "x" : " ")] \(task.caption)"
+                let id = showingIDs ? " " + shortIDs[number - 1] : ""
+                let line = "  \(label).\(id) [\(task.completed ? "x" : " ")] \(task.caption)"
                 lines.append(task.completed ? style(line, dim) : line)
             }
         }

@@ -25,9 +25,25 @@ enum SyncRunner {
         return arguments
     }
 
+    /// Where the helper's report ("Synced with …") goes.
+    enum Report {
+        case toStandardOutput
+        /// When stdout carries data (`--sync --list --json`).
+        case toStandardError
+        /// `--quiet`: no report; a failure still says why on stderr.
+        case dropped
+        /// The UI: no report, and the one-line reason for a failure returned.
+        case collected
+    }
+
     /// Runs one sync. `quiet` (the UI): its report is dropped and its one-line reason for a
     /// failure returned, instead of both going to the terminal.
     static func run(store: TaskStore, settings: SyncSettings, quiet: Bool) -> Outcome {
+        run(store: store, settings: settings, report: quiet ? .collected : .toStandardOutput)
+    }
+
+    static func run(store: TaskStore, settings: SyncSettings, report: Report) -> Outcome {
+        let quiet = report == .collected
         guard FileManager.default.isExecutableFile(atPath: helper) else {
             return Outcome(status: 5, message: "cannot sync: \(helper) is missing (install it beside hottask: make install)")
         }
@@ -36,7 +52,11 @@ enum SyncRunner {
         process.arguments = arguments(store: store, settings: settings, quiet: quiet)
         process.standardInput = FileHandle.nullDevice
         let errors = Pipe()
-        if quiet {
+        switch report {
+        case .toStandardOutput: break
+        case .toStandardError: process.standardOutput = FileHandle.standardError
+        case .dropped: process.standardOutput = FileHandle.nullDevice
+        case .collected:
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
         }

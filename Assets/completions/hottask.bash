@@ -1,0 +1,26 @@
+# bash completion for hottask(1). Installed by `make install`; Tests/EndToEndTests checks that it
+# offers every option of `hottask --help` and file names where a path is asked for.
+_hottask() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    local IFS=$'\n'
+    case $prev in
+        --file|--import|--export|--config)
+            compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return ;;
+        --export-format)
+            COMPREPLY=($(compgen -W $'hottask\ntaskwarrior\ntodotxt\nics' -- "$cur"))
+            return ;;
+        --import-format)
+            COMPREPLY=($(compgen -W $'auto\nhottask\ntaskwarrior\ntodotxt\nics' -- "$cur"))
+            return ;;
+        --add|--filter|--done|--undone|--delete|--move|--edit)
+            # Free text or a task handle: nothing to offer.
+            COMPREPLY=()
+            return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--json\n--ids\n--open\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--undo\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--version\n--help' -- "$cur"))
+    fi
+}
+complete -F _hottask hottask

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Where a command's words go.
+///
+/// Data (the list, a JSON document, an export to `-`) goes to stdout. What a command did
+/// ("Added…", "Imported…") goes to stdout too, unless the command was asked for data: then it
+/// goes to stderr, so that `hottask --add X --list --json | jq` sees only JSON. `--quiet` drops
+/// those lines. Warnings and errors always go to stderr.
+///
+/// A failed write to stdout is remembered and ends the command with an error (a full disk
+/// must not look like a backup); a closed pipe (`| head`) ends writing quietly, as it does
+/// for other Unix tools.
+final class CommandOutput {
+    /// Whether stdout carries data, so status lines go to stderr.
+    var dataOnStdout = false
+    var quiet = false
+    /// Why stdout could not be written, once it could not.
+    private(set) var failure: String?
+    private var pipeClosed = false
+
+    /// A line saying what the command did.
+    func status(_ line: String) {
+        guard !quiet else { return }
+        let text = MessageText.escaped(line) + "\n"
+        if dataOnStdout { Self.writeStandardError(text) } else { self.text(text) }
+    }
+
+    func text(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
+    func bytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    /// One `write` per piece: `print` per line costs more than building the whole text of a
+    /// 100,000-task list.
+    private func write(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard failure == nil, !pipeClosed, let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE {
+                    pipeClosed = true
+                } else {
+                    failure = String(cString: strerror(errno))
+                }
+                return
+            }
+            offset += written
+        }
+    }
+
+    static func writeStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+
+    /// A closed stdin, stdout or stderr (`hottask --list >&-`) would let the next file opened,
+    /// maybe the store, take its number, and output meant for the terminal would go into it.
+    /// Each closed one is given /dev/null opened the wrong way round, so that using it fails
+    /// (EBADF) and says so instead of writing anywhere.
+    static func guardStandardDescriptors() {
+        for (descriptor, flags) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_RDONLY)] {
+            guard fcntl(descriptor, F_GETFD) < 0, errno == EBADF else { continue }
+            let opened = open("/dev/null", flags)
+            if opened >= 0 && opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+}
+
+/// Text from files and arguments made safe to print: control characters (an escape sequence in
+/// an import file's id could clear the screen or write the clipboard) are shown as `\u001B`.
+enum MessageText {
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// C0, DEL and C1: what a terminal may act on.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The binary `make install` puts in place runs without the Swift toolchain: `make test`
+/// installs the static release build into its run folder (HOTTASK_INSTALLED), and this test
+/// runs it with /opt/swift hidden under an empty tmpfs in a mount namespace of its own.
+@Suite("the installed binary")
+struct InstalledBinaryTests {
+    static let installed = ProcessInfo.processInfo.environment["HOTTASK_INSTALLED"]
+
+    @Test(.enabled(if: installed != nil, "make test installs the release build and sets HOTTASK_INSTALLED"))
+    func itRunsWithTheToolchainHidden() throws {
+        let bin = try #require(Self.installed) + "/bin"
+        let folder = TemporaryFolder()
+        let store = folder.storePath
+        // Root may mount in a new namespace; anyone else maps themselves to root in a user one.
+        let unshare = getuid() == 0 ? ["unshare", "--mount"] : ["unshare", "--map-root-user", "--mount"]
+        let script = """
+            set -e
+            mount -t tmpfs tmpfs /opt/swift
+            ! ls /opt/swift/usr >/dev/null 2>&1
+            '\(bin)/hottask' --version
+            '\(bin)/hottask' --file '\(store)' --add 'Runs anywhere' --json --quiet | grep -q '"caption": "Runs anywhere"'
+            '\(bin)/hottask' --file '\(store)' --list --ids
+            '\(bin)/hottask-sync' --help >/dev/null
+            """
+        let run = runProcess(unshare + ["sh", "-c", script])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("hottask 0.1.0\n"))
+        #expect(run.stdout.contains("Runs anywhere"))
+        let libraries = runProcess(["ldd", bin + "/hottask"]).stdout
+        #expect(!libraries.contains("/opt/swift") && !libraries.contains("libswiftCore"), "\(libraries)")
+    }
+}
