@@ -14,6 +14,8 @@ struct InstalledBinaryTests {
         let bin = try #require(Self.installed) + "/bin"
         let folder = TemporaryFolder()
         let store = folder.storePath
+        // A sync to a closed port: hottask-sync must load (libcurl and all) to say it failed.
+        let config = folder.write("[sync]\nurl = \"http://127.0.0.1:9/tasks/\"\nusername = \"u\"\npassword_command = \"echo p\"\n", to: "config.toml")
         // Root may mount in a new namespace; anyone else maps themselves to root in a user one.
         let unshare = getuid() == 0 ? ["unshare", "--mount"] : ["unshare", "--map-root-user", "--mount"]
         let script = """
@@ -23,12 +25,14 @@ struct InstalledBinaryTests {
             '\(bin)/hottask' --version
             '\(bin)/hottask' --file '\(store)' --add 'Runs anywhere' --json --quiet | grep -q '"caption": "Runs anywhere"'
             '\(bin)/hottask' --file '\(store)' --list --ids
-            '\(bin)/hottask-sync' --help >/dev/null
+            status=0; '\(bin)/hottask' --file '\(store)' --config '\(config)' --sync 2>&1 || status=$?
+            test "$status" = 5
             """
         let run = runProcess(unshare + ["sh", "-c", script])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("hottask 0.1.0\n"))
         #expect(run.stdout.contains("Runs anywhere"))
+        #expect(run.stdout.contains("127.0.0.1:9"), "the sync did not say which server failed")
         let libraries = runProcess(["ldd", bin + "/hottask"]).stdout
         #expect(!libraries.contains("/opt/swift") && !libraries.contains("libswiftCore"), "\(libraries)")
     }
