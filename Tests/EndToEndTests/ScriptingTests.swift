@@ -249,6 +249,12 @@ struct ScriptingTests {
         #expect(!run.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         let handle = hottask("--done", "\u{1B}[2J")
         #expect(handle.status == 1 && handle.stderr.contains("\\u001B[2J"))
+        // swift-argument-parser's own messages quote what was given, escaped too.
+        for args in [["--export-format", "\u{1B}[2J", "--export", "x"], ["--\u{1B}[2J"]] {
+            let parser = runHotTask(["--file", store] + args)
+            #expect(parser.status == 64)
+            #expect(parser.stderr.contains("\\u001B[2J") && !parser.stderr.contains("\u{1B}"), "\(parser.stderr)")
+        }
     }
 
     // MARK: Completions

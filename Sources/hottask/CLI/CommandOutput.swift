@@ -86,11 +86,13 @@ final class CommandOutput {
 /// Text from files and arguments made safe to print: control characters (an escape sequence in
 /// an import file's id could clear the screen or write the clipboard) are shown as `\u001B`.
 enum MessageText {
-    static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+    /// `keepingLineBreaks`: for the multi-line help and usage texts.
+    static func escaped(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        let escapes = { (scalar: Unicode.Scalar) in isControl(scalar) && !(keepingLineBreaks && scalar == "\n") }
+        guard text.unicodeScalars.contains(where: escapes) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
-            if isControl(scalar) {
+            if escapes(scalar) {
                 result += "\\u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
             } else {
                 result.unicodeScalars.append(scalar)

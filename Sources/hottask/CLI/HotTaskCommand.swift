@@ -261,6 +261,28 @@ struct HotTaskCommand: ParsableCommand {
         }
     }
 
+    /// As swift-argument-parser's `main`, but its messages (which quote the arguments given)
+    /// are printed with control characters escaped: `hottask $'--\e[2J'` must not clear the
+    /// screen.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let message = fullMessage(for: error)
+            let code = exitCode(for: error)
+            if !message.isEmpty {
+                let text = MessageText.escaped(message, keepingLineBreaks: true) + "\n"
+                if code == .success {
+                    CommandOutput().text(text)
+                } else {
+                    CommandOutput.writeStandardError(text)
+                }
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+
     /// Says on stderr why something failed (or a warning), control characters escaped.
     static func fail(_ message: String) {
         CommandOutput.writeStandardError("hottask: \(MessageText.escaped(message))\n")
