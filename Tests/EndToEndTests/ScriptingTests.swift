@@ -204,6 +204,11 @@ struct ScriptingTests {
         let after = try TaskStore(path: store).load()
         #expect(after.task(withID: Fixtures.id(1))?.completed == false)
         #expect(after.count == 3)
+        // A hand-written line with no date and no tag is the same task, and keeps its date.
+        let undated = folder.write("Read a book\n", to: "undated.txt")
+        let handWritten = hottask("--import", undated)
+        #expect(handWritten.stdout.hasSuffix("added 0, updated 0, unchanged 1, skipped 0\n"), "\(handWritten.stdout)")
+        #expect(try TaskStore(path: store).load().task(withID: Fixtures.id(3))?.createdAt == Fixtures.date(hours: 3))
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/task"), "needs Taskwarrior's task"))
