@@ -148,9 +148,10 @@ public struct ImportLosses: Equatable, Sendable {
         if shortened > 0 {
             sentences.append("\(Self.tasks(shortened)) had a description over \(CaptionRule.maximumLength) characters, shortened with …")
         }
-        if deleted > 0 { sentences.append("\(Self.tasks(deleted)) deleted there skipped") }
+        if deleted > 0 { sentences.append("skipped \(deleted) deleted task\(deleted == 1 ? "" : "s")") }
         if recurrenceTemplates > 0 {
-            sentences.append("\(recurrenceTemplates) recurrence template\(recurrenceTemplates == 1 ? "" : "s") skipped (their instances are imported)")
+            sentences.append(
+                "skipped \(recurrenceTemplates) recurrence template\(recurrenceTemplates == 1 ? "" : "s") (the tasks it made are imported)")
         }
         return sentences
     }
