@@ -30,11 +30,11 @@ all: build
 # the end-to-end tests also need tmux, procps (pgrep, kill), strace (crash-point tests), the
 # CalDAV servers Radicale and Xandikos, and Python's caldav library (the test's phone, from PyPI).
 deps:
-	@$(MAKE) --no-print-directory install-missing PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:/usr/include/x86_64-linux-gnu/curl/curl.h"
+	@$(MAKE) --no-print-directory install-missing PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config"
 
 test-deps:
 	@$(MAKE) --no-print-directory install-missing \
-		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:/usr/include/x86_64-linux-gnu/curl/curl.h tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task jq:jq"
+		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task jq:jq"
 	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
 
 # PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing

@@ -382,10 +382,13 @@ struct CommandLineTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("Imported from Taskwarrior \(file): added 4, updated 0, unchanged 0, skipped 2\n"))
         // What HotTask has no field for is said, not dropped silently.
-        #expect(run.stdout.contains("not kept, as HotTask has no such field: annotations (1 task), tags (1 task)"))
-        #expect(run.stdout.contains("1 task waiting to be shown later went to Bonus"))
-        #expect(run.stdout.contains("skipped 1 recurrence template"))
-        #expect(run.stdout.contains("skipped 1 deleted task"))
+        #expect(run.stderr.contains("hottask: note: not kept, as HotTask has no such field: annotations (1 task), tags (1 task)"))
+        #expect(run.stderr.contains("hottask: note: 1 task waiting to be shown later went to Bonus"))
+        #expect(run.stderr.contains("hottask: note: skipped 1 recurrence template"))
+        #expect(run.stderr.contains("hottask: note: skipped 1 deleted task"))
+        // Said even with --quiet: it is what the store did not keep.
+        let quiet = runHotTask(["--file", folder.path("other.json"), "--import", file, "--quiet"])
+        #expect(quiet.stdout.isEmpty && quiet.stderr.contains("note: not kept"))
         #expect(try captions(.priority) == ["Buy milk", "Call mum", "Pay rent"])
         #expect(try captions(.bonus) == ["Read a book", "Renew passport", "Book flights", "Tidy desk"])
         let list = hottask("--list")

@@ -288,7 +288,7 @@ struct ReliabilityTests {
             to: "tw.json")
         run = runHotTask(["--file", folder.storePath, "--import", file])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("1 task had a description over 1000 characters, shortened with …"))
+        #expect(run.stderr.contains("1 task had a description over 1000 characters, shortened with …"))
         let caption = try #require(try TaskStore(path: folder.storePath).load().all.first?.caption)
         #expect(caption.count <= CaptionRule.maximumLength && caption.hasSuffix("…"))
     }

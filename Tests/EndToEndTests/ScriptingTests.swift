@@ -74,6 +74,24 @@ struct ScriptingTests {
         #expect(isJSONDocument(fileText(received) ?? ""))
     }
 
+    @Test func aPipeNobodyReadsIsAnErrorNotAHangAndTheStoreIsNeverAnExportTarget() throws {
+        seed()
+        let pipe = folder.path("lonely")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let lonely = hottask("--export", pipe)
+        #expect(lonely.status == 3 && lonely.stderr.contains("a pipe nobody is reading"), "\(lonely.stderr)")
+        let before = fileBytes(store)
+        let link = folder.path("innocent.txt")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: store)
+        for target in [store, link] {
+            let run = hottask("--export", target, "--export-format", "todotxt")
+            #expect(run.status == 3 && run.stderr.contains("the task store itself"), "\(run.stderr)")
+        }
+        #expect(fileBytes(store) == before)
+        #expect(hottask("--add", "X", "--json", "--export", "-").status == 64)
+        #expect(hottask("--list", "--export", "-").status == 64)
+    }
+
     @Test func aFullDeviceIsAnErrorAndStaysADevice() throws {
         seed()
         let export = hottask("--export", "/dev/full")
@@ -99,7 +117,7 @@ struct ScriptingTests {
 
     @Test func aClosedPipeEndsQuietly() throws {
         seed(TaskList((0..<5_000).map { Fixtures.task("Task number \($0)", id: $0 + 1) }))
-        let run = shell("H --list | head -n 1; H --export - | head -c 10 >/dev/null")
+        let run = shell("H --list | head -n 1; H --export - | head -c 10 >/dev/null; H --export /dev/stdout --quiet | head -c 10 >/dev/null")
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("Get started"))
@@ -209,6 +227,34 @@ struct ScriptingTests {
         let handWritten = hottask("--import", undated)
         #expect(handWritten.stdout.hasSuffix("added 0, updated 0, unchanged 1, skipped 0\n"), "\(handWritten.stdout)")
         #expect(try TaskStore(path: store).load().task(withID: Fixtures.id(3))?.createdAt == Fixtures.date(hours: 3))
+    }
+
+    @Test func todoTxtEditsFromAnotherAppMergeAndDeletedTasksStayDeleted() throws {
+        #expect(hottask("--add", "Pay rent", "--add", "Buy milk", "--add", "Old idea").status == 0)
+        let file = folder.path("todo.txt")
+        #expect(hottask("--export", file, "--export-format", "todotxt").status == 0)
+        #expect(hottask("--delete", "3").status == 0)  // Old idea
+        // Another app: ticks Pay rent off, renames Buy milk, and adds a new "Buy milk".
+        var lines = (fileText(file) ?? "").split(separator: "\n").map(String.init)
+        let rent = try #require(lines.firstIndex { $0.contains("Pay rent") })
+        lines[rent] = "x 2026-11-23 " + lines[rent].replacingOccurrences(of: "(A) ", with: "")
+        let milk = try #require(lines.firstIndex { $0.contains("Buy milk") })
+        lines[milk] = lines[milk].replacingOccurrences(of: "Buy milk", with: "Buy oat milk")
+        lines.append("Buy milk")
+        folder.write(lines.joined(separator: "\n") + "\n", to: "todo.txt")
+        let run = hottask("--import", file)
+        #expect(run.stdout.hasSuffix("added 1, updated 2, unchanged 0, skipped 1\n"), "\(run.stdout) \(run.stderr)")
+        let list = try TaskStore(path: store).load()
+        #expect(Set(list.all.map(\.caption)) == ["Pay rent", "Buy oat milk", "Buy milk"])
+        #expect(list.all.first { $0.caption == "Pay rent" }?.completed == true)
+        // An empty list exports and imports back as todo.txt.
+        let emptyStore = folder.path("empty.json")
+        let emptyFile = folder.path("empty.txt")
+        #expect(runHotTask(["--file", emptyStore, "--export", emptyFile, "--export-format", "todotxt"]).status == 0)
+        #expect(runHotTask(["--file", emptyStore, "--import", emptyFile]).status == 0)
+        // A .txt line that starts like JSON is still todo.txt.
+        let bracket = folder.write("[work] finish report\n", to: "work.txt")
+        #expect(runHotTask(["--file", emptyStore, "--import", bracket]).stdout.contains("added 1"))
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/task"), "needs Taskwarrior's task"))

@@ -99,6 +99,21 @@ struct TodoTxtTests {
         #expect(list.task(withID: resolved[2].id) == nil)
     }
 
+    @Test func aNewLineWithATakenCaptionNeverSharesAnIDAndAChoreDoneLongAgoIsNotReopened() throws {
+        let old = try #require(Timestamp.parse("2026-11-02T00:00:00Z"))
+        let list = TaskList([
+            TaskItem(caption: "Buy milk", section: .priority, createdAt: old),
+            TaskItem(caption: "Take out trash", section: .bonus, completed: true, createdAt: old, completedAt: old),
+        ])
+        let tag = list.shortIDs()[0]
+        let lines = try batch("Buy oat milk id:\(tag)\nBuy milk\n2026-11-23 Take out trash\n")
+        let resolved = list.resolvingIdentity(of: lines).tasks
+        #expect(resolved[0].id == list.all[0].id)
+        #expect(Set(resolved.map(\.id)).count == 3)
+        #expect(list.task(withID: resolved[1].id) == nil)
+        #expect(list.task(withID: resolved[2].id) == nil, "an open line written after the chore was done is a new task")
+    }
+
     @Test func onlyAFileNamedTxtOrAnExplicitFormatIsReadAsTodoTxt() throws {
         let key = Array("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU=\n-----END OPENSSH PRIVATE KEY-----\n".utf8)
         #expect(throws: DocumentError.self) { try ImportBatch.parse(key) }

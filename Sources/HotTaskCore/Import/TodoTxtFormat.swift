@@ -34,7 +34,6 @@ public enum TodoTxtFormat {
             if let idPrefix { idPrefixes[tasks.count] = idPrefix }
             tasks.append(identified)
         }
-        guard !tasks.isEmpty else { throw .invalid("the todo.txt file holds no tasks") }
         return ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0, idPrefixes: idPrefixes)
     }
 

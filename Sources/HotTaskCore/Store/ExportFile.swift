@@ -8,16 +8,24 @@ import Foundation
 ///
 /// - A symbolic link is followed, and its target replaced (the link stays a link).
 /// - A regular file is replaced atomically (temp file, fsync, rename), keeping its mode and
-///   owner; a new file is made 0600, as tasks are private.
+///   owner. When that cannot be done (the folder is not writable, or the file belongs to
+///   someone else and we are not root) it is rewritten in place, as `>` would; a file we may
+///   not write is refused, as `>` would refuse it. A new file is made 0600: tasks are private.
 /// - Anything else, a named pipe, a terminal, `/dev/full`, is written through: its reader gets
-///   the bytes and a device stays a device.
-/// - `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` are the open descriptor itself, written as it
-///   is (not reopened: a file the shell opened with `>>` is appended to, not truncated).
+///   the bytes and a device stays a device. A pipe nobody reads is an error, not a hang.
+/// - A path that is our own stdout or stderr (`/dev/stdout`, `/dev/fd/1`, however spelled) is
+///   that descriptor, written as it is (not reopened: a file the shell opened with `>>` is
+///   appended to, not truncated). A reader that went away (`| head`) ends the write quietly.
+/// - The store itself (and its side files) is refused: an export over it would destroy it.
 public enum ExportFile {
-    public static func write(_ bytes: [UInt8], to path: String) throws(StoreDocument.ExportFailure) {
+    public static func write(_ bytes: [UInt8], to path: String, protecting store: String? = nil) throws(StoreDocument.ExportFailure) {
         do throws(FileSystem.Failure) {
             if let descriptor = openDescriptor(named: path) {
-                try FileSystem.writeAll(bytes, to: descriptor)
+                do {
+                    try FileSystem.writeAll(bytes, to: descriptor)
+                } catch where error.code == EPIPE {
+                    return  // the reader has gone, as with `--export - | head`
+                }
                 return
             }
             let target = FileSystem.resolvingSymlinks(path)
@@ -27,36 +35,63 @@ public enum ExportFile {
                 try FileSystem.writeAtomically(bytes, to: target, mode: 0o600)
                 return
             }
+            if let store, isStoreFile(info, store: store) {
+                throw FileSystem.Failure(reason: "it is the task store itself (or one of its files); export somewhere else")
+            }
             switch info.st_mode & S_IFMT {
             case S_IFREG:
-                try FileSystem.writeAtomically(bytes, to: target, mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
+                guard access(target, W_OK) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+                let ownerKept = geteuid() == 0 || info.st_uid == geteuid()
+                if ownerKept && access(FileSystem.folder(of: target), W_OK) == 0 {
+                    try FileSystem.writeAtomically(bytes, to: target, mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
+                } else {
+                    try writeThrough(bytes, to: target, truncating: true)
+                }
             case S_IFDIR:
                 throw FileSystem.Failure(reason: "it is a folder")
             default:
-                try writeThrough(bytes, to: target)
+                try writeThrough(bytes, to: target, truncating: false)
             }
         } catch {
             throw StoreDocument.ExportFailure(reason: error.reason)
         }
     }
 
-    /// The descriptor a path names without being a file of its own, or nil.
+    /// The descriptor a path names without being a file of its own, or nil: our stdout or
+    /// stderr (compared by device and inode, so any spelling of /dev/stdout counts), or an open
+    /// `/dev/fd/N`.
     private static func openDescriptor(named path: String) -> Int32? {
-        switch path {
-        case "/dev/stdout": return STDOUT_FILENO
-        case "/dev/stderr": return STDERR_FILENO
-        default:
-            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
-                if let number = Int32(path.dropFirst(prefix.count)), fcntl(number, F_GETFD) >= 0 { return number }
-            }
-            return nil
+        for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+            if let number = Int32(path.dropFirst(prefix.count)), fcntl(number, F_GETFD) >= 0 { return number }
         }
+        var named = stat()
+        guard stat(path, &named) == 0 else { return nil }
+        for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
+            var open = stat()
+            if fstat(descriptor, &open) == 0, open.st_dev == named.st_dev, open.st_ino == named.st_ino { return descriptor }
+        }
+        return nil
     }
 
-    private static func writeThrough(_ bytes: [UInt8], to path: String) throws(FileSystem.Failure) {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+    private static func isStoreFile(_ info: stat, store: String) -> Bool {
+        let resolved = FileSystem.resolvingSymlinks(store)
+        for file in [resolved, resolved + ".journal", resolved + ".bak"] {
+            var other = stat()
+            if stat(file, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino { return true }
+        }
+        return false
+    }
+
+    private static func writeThrough(_ bytes: [UInt8], to path: String, truncating: Bool) throws(FileSystem.Failure) {
+        // Non-blocking first: opening a pipe nobody reads fails at once (ENXIO) instead of
+        // waiting forever; then the writes block as usual.
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (truncating ? O_TRUNC : 0))
+        guard descriptor >= 0 else {
+            if errno == ENXIO { throw FileSystem.Failure(reason: "it is a pipe nobody is reading") }
+            throw FileSystem.Failure(reason: FileSystem.reason())
+        }
         defer { close(descriptor) }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         try FileSystem.writeAll(bytes, to: descriptor)
     }
 }

@@ -18,6 +18,8 @@ enum FileSystem {
         let reason: String
         /// The store's lock was held by another process for longer than we wait.
         var busy = false
+        /// The errno behind it, where a caller acts on which one (EPIPE).
+        var code: Int32 = 0
     }
 
     static func reason(_ code: Int32 = errno) -> String {
@@ -197,19 +199,19 @@ enum FileSystem {
     /// Writes every byte to an open file, retrying short writes and interruptions.
     static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(Failure) {
         var written = 0
-        var failure: String?
+        var failure: Failure?
         bytes.withUnsafeBytes { buffer in
             while written < buffer.count {
                 let count = write(fd, buffer.baseAddress! + written, buffer.count - written)
                 if count < 0 {
                     if errno == EINTR { continue }
-                    failure = reason()
+                    failure = Failure(reason: reason(), code: errno)
                     return
                 }
                 written += count
             }
         }
-        if let failure { throw Failure(reason: failure) }
+        if let failure { throw failure }
     }
 
     static func folder(of path: String) -> String {

@@ -283,8 +283,8 @@ struct CommandLineActions {
         }
         reportWarnings()
         output.status(line)
-        // What the file held that HotTask did not keep is said, never silently dropped.
-        for sentence in batch.losses.sentences { output.status("  \(sentence)") }
+        // What the file held that HotTask did not keep is a warning: said even with --quiet.
+        for sentence in batch.losses.sentences { HotTaskCommand.fail("note: \(sentence)") }
     }
 
     /// Says on stderr which log lines a read had to skip (once per command).
@@ -323,9 +323,20 @@ struct CommandLineActions {
             return
         }
         do {
-            try ExportFile.write(bytes, to: path)
+            try ExportFile.write(bytes, to: path, protecting: store.path)
         } catch {
             throw ExportError(message: "could not write the export file \(path): \(error.reason)")
+        }
+        if format == .todotxt {
+            // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
+            // what the file says now is the base its next import is merged against.
+            var base = ImportBase.load(besides: store)
+            base.record(list.all)
+            do {
+                try base.save(besides: store)
+            } catch {
+                HotTaskCommand.fail("warning: could not write \(ImportBase.path(besides: store)) (\(error.reason)); a re-import will merge by date")
+            }
         }
         output.status("Exported \(list.count) tasks to \(path)")
     }

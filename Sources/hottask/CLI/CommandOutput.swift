@@ -43,6 +43,12 @@ final class CommandOutput {
             let written = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // A parent left the pipe non-blocking: wait until it drains.
+                    var ready = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
                 if errno == EPIPE {
                     pipeClosed = true
                 } else {

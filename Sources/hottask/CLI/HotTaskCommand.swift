@@ -172,6 +172,9 @@ struct HotTaskCommand: ParsableCommand {
             throw ValidationError("\(name) goes with --list.")
         }
         if ids && json { throw ValidationError("--ids goes with the list as text; the JSON has whole ids.") }
+        if (list || json) && printsExportToStandardOutput {
+            throw ValidationError("--export - and \(list ? "--list" : "--json") would both write to standard output; give one.")
+        }
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
         if !edit.isEmpty && edit.count != 2 {
             throw ValidationError("--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
@@ -189,14 +192,16 @@ struct HotTaskCommand: ParsableCommand {
 
     /// Whether stdout carries data, so that what the command did goes to stderr.
     var printsData: Bool {
-        list || (json && !add.isEmpty) || ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(export ?? "")
+        list || (json && !add.isEmpty) || printsExportToStandardOutput
+    }
+
+    private var printsExportToStandardOutput: Bool {
+        ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(export ?? "")
     }
 
     func run() throws {
         // A file-size limit (`ulimit -f`) then fails a write with an error instead of killing us.
         signal(SIGXFSZ, SIG_IGN)
-        // A closed pipe is then an EPIPE that CommandOutput handles, not a silent death halfway.
-        signal(SIGPIPE, SIG_IGN)
         CommandOutput.guardStandardDescriptors()
         let output = CommandOutput()
         output.dataOnStdout = printsData
@@ -209,6 +214,10 @@ struct HotTaskCommand: ParsableCommand {
                 try TerminalApp.run(store: store, config: settings, configWarning: configProblem?.shortDescription)
                 return
             }
+            // A closed pipe is then an EPIPE that CommandOutput handles, not a death halfway
+            // through a command (`--list --export FILE | head`). Not for the UI: its children
+            // (the sync, a password command) must not inherit it.
+            signal(SIGPIPE, SIG_IGN)
             // A config problem never changes what a command does or its exit code.
             if let configProblem { Self.fail("warning: \(configProblem)") }
             var commands = CommandLineActions(store: store, output: output)
@@ -274,7 +283,12 @@ struct HotTaskCommand: ParsableCommand {
             if !message.isEmpty {
                 let text = MessageText.escaped(message, keepingLineBreaks: true) + "\n"
                 if code == .success {
-                    CommandOutput().text(text)
+                    let output = CommandOutput()
+                    output.text(text)
+                    if let failure = output.failure {
+                        fail("could not write to standard output: \(failure)")
+                        Foundation.exit(ExitStatus.storeUnwritable.rawValue)
+                    }
                 } else {
                     CommandOutput.writeStandardError(text)
                 }

@@ -60,6 +60,9 @@ enum SyncRunner {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
         }
+        // The sync and its password command start with SIGPIPE as usual, whatever we ignore.
+        let pipeSignal = signal(SIGPIPE, SIG_DFL)
+        defer { signal(SIGPIPE, pipeSignal) }
         do {
             try process.run()
         } catch {
