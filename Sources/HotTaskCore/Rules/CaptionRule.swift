@@ -26,6 +26,17 @@ public enum CaptionRule {
 
     public static func clean(_ raw: String) throws(CaptionError) -> String {
         if isAlreadyClean(raw) { return raw }
+        let cleaned = cleanFragment(raw).trimmingWhitespace()
+        guard !cleaned.isEmpty else { throw .empty }
+        let length = cleaned.count
+        guard length <= maximumLength else { throw .tooLong(length: length) }
+        return cleaned
+    }
+
+    /// Part of a caption (pasted text): tabs and line breaks become spaces and controls are
+    /// dropped, as `clean` does, but nothing is trimmed or refused; the whole caption passes
+    /// `clean` when it is added.
+    public static func cleanFragment(_ raw: String) -> String {
         var scalars = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for scalar in raw.unicodeScalars {
@@ -37,11 +48,7 @@ public enum CaptionRule {
             case .drop: continue
             }
         }
-        let cleaned = String(scalars).trimmingWhitespace()
-        guard !cleaned.isEmpty else { throw .empty }
-        let length = cleaned.count
-        guard length <= maximumLength else { throw .tooLong(length: length) }
-        return cleaned
+        return String(scalars)
     }
 
     /// True when `clean` would accept the text (the UI uses it to light the Add marker).

@@ -28,6 +28,17 @@ public struct LineEditor: Equatable, Sendable {
         cursor += 1
     }
 
+    /// Inserts pasted text at the cursor in one step (a paste can be thousands of characters:
+    /// inserting them one by one would shift the rest of the line each time).
+    public mutating func insert(contentsOf text: String) {
+        guard !text.isEmpty else { return }
+        // The character before the cursor takes part, so that a pasted accent joins it.
+        let start = cursor > 0 ? cursor - 1 : 0
+        let joined = Array(String(characters[start..<cursor]) + text)
+        characters.replaceSubrange(start..<cursor, with: joined)
+        cursor = start + joined.count
+    }
+
     public mutating func deleteBackward() {
         guard cursor > 0 else { return }
         characters.remove(at: cursor - 1)
@@ -43,6 +54,18 @@ public struct LineEditor: Equatable, Sendable {
     public mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
     public mutating func moveToStart() { cursor = 0 }
     public mutating func moveToEnd() { cursor = characters.count }
+
+    /// Ctrl-← or Alt-b: to the start of this word, or of the one before.
+    public mutating func moveWordLeft() {
+        while cursor > 0, characters[cursor - 1].isWhitespace { cursor -= 1 }
+        while cursor > 0, !characters[cursor - 1].isWhitespace { cursor -= 1 }
+    }
+
+    /// Ctrl-→ or Alt-f: to the end of this word, or of the one after.
+    public mutating func moveWordRight() {
+        while cursor < characters.count, characters[cursor].isWhitespace { cursor += 1 }
+        while cursor < characters.count, !characters[cursor].isWhitespace { cursor += 1 }
+    }
 
     /// Ctrl-K: deletes from the cursor to the end.
     public mutating func deleteToEnd() {

@@ -17,7 +17,7 @@ enum TerminalApp {
         let session = StoreSession(store: store)
         let tasks = try session.open()
         Signals.installTerminationHandlers()
-        let curses = Curses(theme: config.theme)
+        let curses = try Curses(theme: config.theme)
         defer { curses.stop() }
         var state = AppState(tasks: tasks, size: curses.size, config: config)
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
@@ -30,7 +30,7 @@ enum TerminalApp {
 
         running: while Signals.received == 0 {
             var pending: [Event] = []
-            let key = curses.nextEvent()
+            let keys = curses.nextEvents()
             // Between keys (the read wakes every 250 ms): changes that waited for the lock, then
             // changes from other processes. Both are shown before the key is handled, so that
             // the key acts on the list as it is.
@@ -40,7 +40,7 @@ enum TerminalApp {
                 if let event = outsideChange(session) { pending.append(event) }
             }
             if let status = sync?.tick() { pending.append(.synced(status)) }
-            if let key { pending.append(key) }
+            pending += keys
             guard !pending.isEmpty else { continue }
             var fullRepaint = false
             while !pending.isEmpty {
@@ -56,6 +56,7 @@ enum TerminalApp {
                     case .suspend:
                         curses.stop()
                         Signals.suspendSelf()
+                        curses.resume()
                         fullRepaint = true
                         pending.append(.resized(curses.size))
                     case .redraw:
