@@ -70,4 +70,29 @@ struct TerminalInputTests {
         #expect(lines.first == "hottask: HotTask needs a terminal that can move the cursor (TERM=\(term))")
         #expect(lines.count == 2 + 2, "the message, the exit line and stty's two lines: nothing else was drawn (\(lines))")
     }
+
+    /// `input = []` took Tab, i, Enter and Esc away from the way back; Tab is fixed now. A
+    /// config leaving another action without any key is refused, naming it.
+    @Test func aConfigCannotTrapTheUserInTheList() throws {
+        let folder = TemporaryFolder()
+        let config = folder.write("[keys]\ninput = []\n", to: "config.toml")
+        let session = try TmuxSession(seededCaptions: ["Buy milk"], arguments: ["--config", config])
+        session.waitForText("Buy milk")
+        session.press("Tab")
+        session.waitForText("› [ ] Buy milk")
+        session.type("i")
+        session.waitForText("Press Tab to type a new task")
+        session.press("Enter", "Escape")
+        session.press("Tab")
+        session.type("free again")
+        session.waitForText("+ free again")
+        session.press("C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+
+        let unbound = folder.write("[keys]\nundo = []\n", to: "unbound.toml")
+        let refused = try TmuxSession(seededCaptions: ["Buy milk"], arguments: ["--config", unbound])
+        refused.waitForText("unbound.toml line 2: undo would have no key at all")
+        refused.press("C-c")
+        refused.waitForExit()
+    }
 }

@@ -75,7 +75,7 @@ public enum KeyHelp {
         ListLine(actions: [.filter], text: "filter", hint: "find"),
         ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z", hint: "sort"),
         ListLine(actions: [.completedLast], text: "completed tasks last (on/off)"),
-        ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)"),
+        ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)", fixed: ["Tab"]),
         ListLine(actions: [.help], text: "this help", hint: "help", fixed: ["F1"]),
         ListLine(actions: [.quit], text: "quit", hint: "quit", fixed: ["^C"]),
     ]
