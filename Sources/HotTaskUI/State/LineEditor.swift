@@ -4,6 +4,9 @@ public struct LineEditor: Equatable, Sendable {
     public private(set) var characters: [Character] = []
     /// Index into `characters`: the cursor stands before that character.
     public private(set) var cursor = 0
+    /// The first character shown when the line is wider than its field. It moves only as far
+    /// as the cursor needs (`follow`), so the text does not jump while the cursor moves.
+    public private(set) var viewStart = 0
 
     public init(_ text: String = "") {
         characters = Array(text)
@@ -87,8 +90,46 @@ public struct LineEditor: Equatable, Sendable {
         cursor = start
     }
 
+    /// What a field `width` columns wide shows: characters from `viewStart`, with "…" on the
+    /// left when characters before are hidden and on the right when characters after are.
+    public struct Window: Equatable, Sendable {
+        public var start: Int
+        public var clippedLeft: Bool
+        public var clippedRight: Bool
+        /// The cursor's column from the start of the field.
+        public var cursorColumn: Int
+    }
+
+    /// Moves `viewStart` only as far as needed for the cursor to be inside a field `width`
+    /// columns wide (markers included), and returns what the field shows.
+    @discardableResult
+    public mutating func follow(width: Int) -> Window {
+        let width = max(1, width)
+        viewStart = min(max(0, viewStart), cursor)
+        func columns(_ range: Range<Int>) -> Int { characters[range].reduce(0) { $0 + DisplayWidth.of($1) } }
+        // Columns the cursor needs from `start`: the marker, the text before it, its own cell,
+        // and a marker on the right when text goes on past the field.
+        func fits(_ start: Int) -> Bool {
+            let left = start > 0 ? 1 : 0
+            let before = columns(start..<cursor)
+            let rest = columns(cursor..<characters.count)
+            let right = left + before + max(1, rest) > width ? 1 : 0
+            return left + before + 1 + right <= width
+        }
+        while viewStart < cursor, !fits(viewStart) { viewStart += 1 }
+        // Text deleted or the field grew: show more on the left while everything to the end fits.
+        while viewStart > 0, (viewStart - 1 == 0 ? 0 : 1) + columns((viewStart - 1)..<characters.count) + 1 <= width {
+            viewStart -= 1
+        }
+        let left = viewStart > 0
+        let shown = (left ? 1 : 0) + columns(viewStart..<characters.count)
+        let cursorColumn = (left ? 1 : 0) + columns(viewStart..<cursor)
+        return Window(start: viewStart, clippedLeft: left, clippedRight: shown + (cursor == characters.count ? 1 : 0) > width, cursorColumn: cursorColumn)
+    }
+
     public mutating func clear() {
         characters.removeAll()
         cursor = 0
+        viewStart = 0
     }
 }

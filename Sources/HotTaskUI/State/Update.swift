@@ -48,7 +48,18 @@ public enum AppUpdate {
             }
         }
         keepSelectionInView(&state)
+        followCursors(&state)
         return effects
+    }
+
+    /// Scrolls each line editor sideways only as far as its cursor needs, remembering where,
+    /// so that the text does not jump as the cursor moves.
+    static func followCursors(_ state: inout AppState) {
+        guard !state.screen.isTooSmall else { return }
+        let widths = AppRender.fieldWidths(state)
+        state.input.follow(width: widths.input)
+        state.filter.follow(width: widths.filter)
+        state.editor.follow(width: widths.editor)
     }
 
     // MARK: Keys
