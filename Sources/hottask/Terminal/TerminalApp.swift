@@ -86,7 +86,7 @@ enum TerminalApp {
             let reason = saves.lastError ?? storeProblem ?? state.saveError ?? "another process held the store's lock"
             let what = saves.isEmpty ? "quit while the store could not be read" : "quit with changes that could not be saved (\(saves.count))"
             let rescue = Rescue.write(state.tasks, besides: store.path)
-            throw UnsavedOnExit(message: "\(what): \(reason)\n" + rescue)
+            throw UnsavedOnExit(message: "\(what): \(reason); " + rescue)
         }
     }
 
