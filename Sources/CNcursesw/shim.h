@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 
 /* Globals and macros that Swift 6 cannot use directly. */
 static inline WINDOW *hc_stdscr(void) { return stdscr; }
@@ -28,5 +29,31 @@ static const mmask_t HC_WHEEL_DOWN = 0;
 #endif
 
 static inline int hc_color_pair(short pair) { return (int)COLOR_PAIR(pair); }
+
+/* 1 when $TERM names a terminal that can move the cursor (a terminfo entry with cup that is
+   not generic or hardcopy). Reads the terminfo database only: nothing is written, and unlike
+   initscr it never exits the process. */
+static inline int hc_terminal_can_move_cursor(void) {
+    int status = 0;
+    if (setupterm(NULL, 1, &status) != OK) return 0;
+    const char *cup = tigetstr("cup");
+    int usable = cup != NULL && cup != (char *)-1 && tigetflag("gn") <= 0 && tigetflag("hc") <= 0;
+    del_curterm(cur_term);
+    return usable;
+}
+
+/* newterm on the process's own terminal; NULL instead of exiting when it cannot. */
+static inline SCREEN *hc_newterm(void) { return newterm(NULL, stdout, stdin); }
+
+/* Moves the terminal's cursor with an absolute motion and tells ncurses where it is, so that
+   text written around ncurses (putp) lands where intended and ncurses' next update starts
+   from the truth. */
+static inline void hc_move_to(int y, int x) { mvcur(-1, -1, y, x); }
+
+/* A terminfo string capability, or NULL when the terminal has none. */
+static inline const char *hc_string_capability(const char *name) {
+    const char *value = tigetstr(name);
+    return (value == NULL || value == (char *)-1) ? NULL : value;
+}
 
 #endif

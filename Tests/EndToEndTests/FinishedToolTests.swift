@@ -119,7 +119,7 @@ struct FinishedToolTests {
         session.waitForText("Buy milk")
         session.press("Tab")
         session.type("x")
-        session.waitForText("Press i or Tab to type a new task")
+        session.waitForText("Press Tab or i to type a new task")
         session.type("t")
         session.waitForText("[x] Buy milk")
         session.waitForStore("hold the completed task") { $0.contains("\"completed\": true") }

@@ -282,7 +282,7 @@ struct ReliabilityTests {
         let long = String(repeating: "x", count: 100_000)
         var run = runHotTask(["--file", folder.storePath, "--add", long])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("the limit is 1000"))
+        #expect(run.stderr.contains("the limit is 8192"), "the byte cap is met first")
         let file = folder.write(
             #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","description":"\#(long)","status":"pending","entry":"20261121T100000Z"}]"#,
             to: "tw.json")

@@ -65,7 +65,7 @@ struct TerminalUITests {
         #expect(small.components(separatedBy: "\n").allSatisfy { $0.count <= 40 })
         #expect(small.contains("› [ ] Task 4"))
         session.resize(width: 20, height: 5)
-        session.waitForText("Terminal too small")
+        session.waitForText("20×5 < 24×6")
         session.resize(width: 100, height: 30)
         session.waitForScreen("the input back after a tiny window") { $0.contains("+ still here") && $0.contains("› [ ] Task 4") }
     }

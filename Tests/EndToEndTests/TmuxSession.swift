@@ -76,6 +76,13 @@ final class TmuxSession {
         tmux(["send-keys", "-t", "t"] + keys)
     }
 
+    /// Pastes `text` as a terminal does: tmux wraps it in the bracketed-paste markers when the
+    /// app asked for them (`paste-buffer -p`), and sends it raw otherwise.
+    func paste(_ text: String) {
+        tmux(["set-buffer", "-b", "e2e-paste", text])
+        tmux(["paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", "t"])
+    }
+
     func resize(width: Int, height: Int) {
         tmux(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
     }

@@ -59,13 +59,43 @@ struct CaptionRuleTests {
         #expect(CaptionError.tooLong(length: 1001).description.contains("1001"))
     }
 
-    @Test("counts characters, not bytes or scalars")
+    @Test("counts characters, not scalars, for the character limit")
     func countsGraphemeClusters() throws {
-        let family = "👨‍👩‍👧‍👦"
-        let thousand = String(repeating: family, count: 1000)
+        let accented = "e\u{301}"  // three bytes, two scalars, one character
+        let thousand = String(repeating: accented, count: 1000)
         #expect(try CaptionRule.clean(thousand) == thousand)
         #expect(throws: CaptionError.tooLong(length: 1001)) {
             try CaptionRule.clean(thousand + "👍")
+        }
+        let families = String(repeating: "👨‍👩‍👧‍👦", count: 300)  // 7,500 bytes
+        #expect(try CaptionRule.clean(families) == families)
+    }
+
+    @Test("caps bytes too: a pile of combining marks is one character but not a short caption")
+    func capsBytes() {
+        let pile = "a" + String(repeating: "\u{301}", count: 60_000)
+        #expect(pile.count == 1)
+        #expect(throws: CaptionError.tooManyBytes(bytes: 120_001)) { try CaptionRule.clean(pile) }
+        #expect(throws: CaptionError.tooManyBytes(bytes: 25_000)) {
+            try CaptionRule.clean(String(repeating: "👨‍👩‍👧‍👦", count: 1000))
+        }
+        #expect(CaptionError.tooManyBytes(bytes: 120_001).description.contains("120001 bytes; the limit is 8192"))
+    }
+
+    @Test(
+        "refuses captions with no visible character, like whitespace",
+        arguments: [
+            "\u{200B}", "\u{200B}\u{200B} \u{200D}", "\u{FEFF}", "\u{2060}", "\u{FE0F}", "\u{E0020}\u{E007F}",
+            "\u{3164}", "\u{115F}\u{1160}", "\u{301}\u{302}", "\u{00AD}", "\u{3000}\u{00A0}", "\u{180E}", "\u{200C}\u{034F}",
+        ])
+    func refusesInvisible(raw: String) {
+        #expect(throws: CaptionError.empty) { try CaptionRule.clean(raw) }
+    }
+
+    @Test("accepts text that shows something, whatever else it holds")
+    func acceptsVisibleWithInvisibles() throws {
+        for caption in ["\u{200B}a", "牛乳", "👍🏽", "❤️", "\u{0E01}\u{0E31}", "ok\u{200D}", "ـ", "\u{2800}x"] {
+            #expect(try CaptionRule.clean(caption) == caption, "\(caption.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 

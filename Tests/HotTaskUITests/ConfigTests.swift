@@ -39,7 +39,7 @@ struct ConfigTests {
             ]
             quit = "ctrl-x"
             filter = ["/", "f3"]
-            undo = []
+            help = []
             """, file: "c.toml")
         #expect(config.theme == .light)
         #expect(config.defaultSection == .bonus)
@@ -49,7 +49,7 @@ struct ConfigTests {
         #expect(config.bindings.action(for: .character("D")) == .delete)
         #expect(config.bindings.action(for: .control("x")) == .quit)
         #expect(config.bindings.action(for: .function(3)) == .filter)
-        #expect(config.bindings.action(for: .character("u")) == nil)
+        #expect(config.bindings.action(for: .character("?")) == nil, "help keeps only its fixed F1")
         // Untouched actions keep their standard keys.
         #expect(config.bindings.action(for: .character("s")) == .sort)
     }
@@ -126,6 +126,33 @@ struct ConfigTests {
         #expect(state.press(.control("q")) == [.quit])
     }
 
+    @Test func tabAlwaysReturnsToTheInputWhateverTheConfig() throws {
+        let config = try AppConfig.parse("[keys]\ninput = []", file: "c.toml")
+        var state = makeState(makeList(priority: ["Buy milk"]))
+        state.bindings = config.bindings
+        state.press(.tab)
+        #expect(state.focus == .list)
+        state.press(.character("i"), .enter, .escape)
+        #expect(state.focus == .list, "input = [] took the other keys away")
+        state.press(.tab)
+        #expect(state.focus == .input)
+        #expect(throws: AppConfig.Problem.self) { try AppConfig.parse("[keys]\ntoggle = \"tab\"", file: "c.toml") }
+    }
+
+    @Test func aConfigLeavingAnActionWithNoKeyIsRefusedNamingIt() {
+        func problem(_ text: String) -> String? {
+            do {
+                _ = try AppConfig.parse(text, file: "/home/a/config.toml")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(problem("[keys]\ntoggle = \"t\"\nundo = []") == "config /home/a/config.toml line 3: undo would have no key at all; give it one (or leave it out to keep its standard keys); using the defaults")
+        #expect(problem("[keys]\nedit = []") != nil)
+        #expect(problem("[keys]\nquit = []\nhelp = []\ninput = []") == nil, "each keeps its fixed key: ^C, F1, Tab")
+    }
+
     @Test func theInputRowKeepsItsEditingKeys() throws {
         let config = try AppConfig.parse("[keys]\ntoggle = \"a\"\ninput = \"b\"", file: "c.toml")
         var state = makeState(makeList(priority: ["Buy milk"]))
@@ -136,14 +163,14 @@ struct ConfigTests {
     }
 
     @Test func theHelpOverlayShowsTheActualBindings() throws {
-        let config = try AppConfig.parse("[keys]\ntoggle = [\"t\", \"space\"]\nquit = \"Q\"\nundo = []", file: "c.toml")
+        let config = try AppConfig.parse("[keys]\ntoggle = [\"t\", \"space\"]\nquit = \"Q\"\nhelp = []", file: "c.toml")
         var state = makeState(makeList(priority: ["Buy milk"]))
         state.bindings = config.bindings
-        state.press(.tab, .character("?"))
+        state.press(.tab, .function(1))
         let lines = AppRender.render(state, size: state.size).lines
         #expect(lines.contains { $0.contains("│ t Space ") && $0.contains("done / not done") })
         #expect(lines.contains { $0.contains("│ Q ^C ") && $0.contains("quit") })
-        #expect(lines.contains { $0.contains("│ ^R ") && $0.contains("undo, redo") })
+        #expect(lines.contains { $0.contains("│ F1 ") && $0.contains("this help") })
         #expect(!lines.contains { $0.contains("│ Space x") })
         state.press(.escape)
         let footer = AppRender.render(state, size: state.size).lines.last ?? ""

@@ -151,14 +151,34 @@ struct FilterTests {
         #expect(state.view == fresh)
     }
 
+    /// Folding scalar by scalar (cached) agrees with Foundation folding the whole strings.
     @Test func theFastMatcherAgreesWithFoundation() {
         var generator = SeededGenerator(seed: 8)
-        let pieces = ["cafe", "Café", "CAFÉ", "ab", "AB", "x", "naïve", "Naive", "日本", "🥛", " ", "e\u{301}", "ß", "SS", "[", "z"]
+        let pieces = ["cafe", "Café", "CAFÉ", "ab", "AB", "x", "naïve", "Naive", "日本", "🥛", " ", "e\u{301}", "ß", "SS", "[", "z",
+            "ﬁ", "FI", "Ｆｉ", "ẞ", "Straße", "①", "İ"]
+        func reference(_ text: String) -> String {
+            text.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        }
         for _ in 0..<5_000 {
             let caption = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let query = (0..<Int.random(in: 1...2, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
-            let foundation = caption.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-            #expect(TaskFilter.Matcher(query).matches(caption) == foundation, "\(caption.debugDescription) ~ \(query.debugDescription)")
+            let expected = reference(query).isEmpty || reference(caption).contains(reference(query))
+            #expect(TaskFilter.Matcher(query).matches(caption: caption) == expected, "\(caption.debugDescription) ~ \(query.debugDescription)")
         }
+    }
+
+    @Test func foldingFindsSharpSLigaturesAndFullWidthAndHighlightsThem() {
+        var state = makeState(makeList(priority: ["Straße 5", "ﬁle taxes", "ＡＢＣ invoice", "Café", "other"]))
+        for (query, found) in [("strasse", "Straße 5"), ("file", "ﬁle taxes"), ("abc", "ＡＢＣ invoice"), ("ABC", "ＡＢＣ invoice"),
+            ("ｃａｆｅ", "Café"), ("STRASSE", "Straße 5")] {
+            state.press(.control("f"))
+            state.type(query)
+            #expect(state.layout.taskCount == 1, "\(query)")
+            #expect(state.selectedTask?.caption == found, "\(query)")
+            state.press(.escape)
+        }
+        #expect(TaskFilter.matchRanges(of: "strasse", in: "Straße 5").map { "Straße 5"[$0] } == ["Straße"])
+        #expect(TaskFilter.matchRanges(of: "fi", in: "ﬁle").map { "ﬁle"[$0] } == ["ﬁ"])
+        #expect(TaskFilter.matchRanges(of: "b", in: "ＡＢＣ").map { "ＡＢＣ"[$0] } == ["Ｂ"])
     }
 }

@@ -78,6 +78,58 @@ struct InputRowTests {
         #expect(state.message?.text == "Nothing to add — type a task first")
     }
 
+    /// The input row at 40 columns: a 31-column field.
+    private func inputRow(_ state: AppState) -> String {
+        AppRender.render(state, size: state.size).line(1)
+    }
+
+    @Test func aClippedInputShowsMarkersAndTheViewMovesOnlyAsFarAsTheCursorNeeds() {
+        var state = makeState(size: Size(width: 40, height: 12))
+        state.type("one two three four five six seven eight nine ten")
+        #expect(inputRow(state) == "+ …five six seven eight nine ten  [Add]", "room for the cursor after the text")
+        let atEnd = inputRow(state)
+        // Left within the view: the text stays where it is.
+        state.press(.left, .left, .left, .wordLeft, .wordLeft)
+        #expect(inputRow(state) == atEnd)
+        // Home: the start shows, the end is marked as hidden.
+        state.press(.home)
+        #expect(inputRow(state) == "+ one two three four five six se… [Add]")
+        let cursor = AppRender.render(state, size: state.size).cursor
+        #expect(cursor?.x == 2)
+        // Right within the view: nothing moves; past its edge, one character at a time.
+        state.press(.wordRight, .wordRight)
+        #expect(inputRow(state) == "+ one two three four five six se… [Add]")
+        state.press(.end, .home)
+        for _ in 0..<31 { state.press(.right) }
+        #expect(inputRow(state) == "+ … two three four five six seve… [Add]", "three characters off the left, no more")
+    }
+
+    @Test func theHelpNamesEveryWorkingKeyAndTheConfiguredSection() {
+        var state = AppState(tasks: makeList(priority: ["A"]), size: Size(width: 80, height: 40), config: AppConfig(defaultSection: .bonus))
+        state.press(.function(1))
+        let input = AppRender.render(state, size: state.size).lines.joined(separator: "\n")
+        #expect(input.contains("add it on top of Bonus"))
+        for key in ["^B", "^D", "^Q", "^Z", "^L", "^←", "Alt-b", "paste"] { #expect(input.contains(key), "input help: \(key)") }
+        state.press(.escape, .tab, .function(1))
+        let list = AppRender.render(state, size: state.size).lines.joined(separator: "\n")
+        for key in ["Tab", "^Q", "^Z", "^L"] { #expect(list.contains(key), "list help: \(key)") }
+        state.press(.escape, .control("f"), .function(1))
+        let filter = AppRender.render(state, size: state.size).lines.joined(separator: "\n")
+        for key in ["^B", "^D", "^Q", "^Z", "^L"] { #expect(filter.contains(key), "filter help: \(key)") }
+        state.press(.escape, .escape, .tab, .character("e"), .function(1))
+        let editing = AppRender.render(state, size: state.size).lines.joined(separator: "\n")
+        for key in ["^B", "^D", "^Q", "^Z", "^L"] { #expect(editing.contains(key), "editing help: \(key)") }
+    }
+
+    @Test func theListFooterSaysHowToGetBackToTheInput() {
+        var state = makeState(makeList(priority: ["A"]))
+        state.press(.tab)
+        let footer = AppRender.render(state, size: state.size).line(23)
+        #expect(footer.hasPrefix("↑↓ select  Tab input  Space done"))
+        #expect(!footer.contains("s sort"), "sort gives way at 80 columns; it is in the help")
+        #expect(footer.contains("? help"))
+    }
+
     @Test func anOverlongCaptionIsRefusedWithTheReason() {
         var state = makeState()
         state.type(String(repeating: "a", count: 1_001))

@@ -156,7 +156,7 @@ struct ListActionTests {
         var state = makeState(makeList(priority: ["A"]))
         state.press(.tab, .character("z"))
         #expect(state.input.isEmpty)
-        #expect(state.message?.text == "Press i or Tab to type a new task, ? for keys")
+        #expect(state.message?.text == "Press Tab or i to type a new task, ? for keys")
     }
 
     @Test func quittingAndSuspending() {

@@ -1,9 +1,13 @@
 /// Why a caption was refused.
 public enum CaptionError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Nothing but whitespace (or control characters) was typed.
+    /// Nothing visible: only whitespace, control characters, or characters that draw nothing
+    /// (zero-width spaces, joiners, variation selectors, format characters, lone marks).
     case empty
     /// Longer than `CaptionRule.maximumLength` after cleaning.
     case tooLong(length: Int)
+    /// More UTF-8 bytes than `CaptionRule.maximumBytes` after cleaning (piles of combining
+    /// marks count as one character each, but not as one byte).
+    case tooManyBytes(bytes: Int)
 
     public var description: String {
         switch self {
@@ -11,6 +15,8 @@ public enum CaptionError: Error, Equatable, Sendable, CustomStringConvertible {
             "a task needs some text: the caption is empty or only whitespace"
         case .tooLong(let length):
             "the caption has \(length) characters; the limit is \(CaptionRule.maximumLength)"
+        case .tooManyBytes(let bytes):
+            "the caption takes \(bytes) bytes; the limit is \(CaptionRule.maximumBytes) (accents and emoji take several each)"
         }
     }
 }
@@ -20,12 +26,31 @@ public enum CaptionError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Tabs and line breaks inside become spaces; every other control character (C0, C1, ESC,
 /// DEL) and the bidirectional overrides are dropped, so a caption can never carry a terminal
 /// escape sequence or reorder the text around it; leading and trailing whitespace is trimmed.
+/// What is left must show something (a caption of zero-width spaces would be a blank row) and
+/// fit both limits: characters, and bytes (60,000 combining marks on one letter are one
+/// character).
 public enum CaptionRule {
     /// Longest caption accepted, in characters (grapheme clusters).
     public static let maximumLength = 1_000
+    /// Most UTF-8 bytes accepted: room for 1,000 characters of any script with accents or
+    /// emoji sequences, far below what a pile of combining marks takes.
+    public static let maximumBytes = 8_192
 
     public static func clean(_ raw: String) throws(CaptionError) -> String {
         if isAlreadyClean(raw) { return raw }
+        let cleaned = cleanFragment(raw).trimmingWhitespace()
+        guard cleaned.unicodeScalars.contains(where: isVisible) else { throw .empty }
+        let bytes = cleaned.utf8.count
+        guard bytes <= maximumBytes else { throw .tooManyBytes(bytes: bytes) }
+        let length = cleaned.count
+        guard length <= maximumLength else { throw .tooLong(length: length) }
+        return cleaned
+    }
+
+    /// Part of a caption (pasted text): tabs and line breaks become spaces and controls are
+    /// dropped, as `clean` does, but nothing is trimmed or refused; the whole caption passes
+    /// `clean` when it is added.
+    public static func cleanFragment(_ raw: String) -> String {
         var scalars = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for scalar in raw.unicodeScalars {
@@ -37,16 +62,28 @@ public enum CaptionRule {
             case .drop: continue
             }
         }
-        let cleaned = String(scalars).trimmingWhitespace()
-        guard !cleaned.isEmpty else { throw .empty }
-        let length = cleaned.count
-        guard length <= maximumLength else { throw .tooLong(length: length) }
-        return cleaned
+        return String(scalars)
     }
 
     /// True when `clean` would accept the text (the UI uses it to light the Add marker).
     public static func accepts(_ raw: String) -> Bool {
         (try? clean(raw)) != nil
+    }
+
+    /// True when the scalar draws something on its own. Whitespace, format characters (ZWSP,
+    /// ZWJ, word joiner…), default-ignorable ones (variation selectors, Hangul fillers, tags)
+    /// and marks without a base do not.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value > 0x20 && scalar.value < 0x7F }
+        let properties = scalar.properties
+        if properties.isWhitespace || properties.isDefaultIgnorableCodePoint { return false }
+        switch properties.generalCategory {
+        case .format, .control, .surrogate, .nonspacingMark, .enclosingMark, .lineSeparator, .paragraphSeparator,
+            .spaceSeparator:
+            return false
+        default:
+            return true
+        }
     }
 
     /// True when `clean` would return `raw` unchanged, decided from its UTF-8 bytes alone:
@@ -58,8 +95,10 @@ public enum CaptionRule {
             !first.isWhitespace, !last.isWhitespace
         else { return false }
         var previous: (UInt8, UInt8) = (0, 0)
+        var visible = false  // an ASCII letter, digit or sign; otherwise the full check decides
         for byte in utf8 {
             if byte < 0x20 || byte == 0x7F { return false }
+            if byte > 0x20 && byte < 0x7F { visible = true }
             switch previous {
             case (_, 0xC2) where byte <= 0x9F: return false  // C1 controls U+0080–U+009F
             case (_, 0xD8) where byte == 0x9C: return false  // U+061C arabic letter mark
@@ -70,7 +109,7 @@ public enum CaptionRule {
             }
             previous = (previous.1, byte)
         }
-        return true
+        return visible
     }
 
     private enum Disposition { case keep, space, drop }

@@ -119,6 +119,12 @@ public struct AppConfig: Equatable, Sendable {
         if let sync = config.sync, sync.url.isEmpty {
             throw Problem(file: file, line: syncLine, reason: "[sync] needs a url (the calendar collection)")
         }
+        // An action left with no key at all could never be reached again.
+        for action in ListAction.allCases where replacements[action]?.isEmpty == true && KeyBindings.fixed[action] == nil {
+            throw Problem(
+                file: file, line: bindingLines[action],
+                reason: "\(action.name) would have no key at all; give it one (or leave it out to keep its standard keys)")
+        }
         do {
             config.bindings = try KeyBindings.standard(replacing: replacements)
         } catch {

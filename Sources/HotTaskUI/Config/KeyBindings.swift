@@ -12,7 +12,13 @@ public struct KeyBindings: Equatable, Sendable {
     /// Keys no binding may take, with what they do.
     public static let reserved: [Key: String] = [
         .control("c"): "quit", .control("q"): "quit", .control("z"): "suspend", .control("l"): "redraw",
-        .function(1): "help",
+        .function(1): "help", .tab: "going back to the input",
+    ]
+
+    /// Actions that keep a key whatever the config says: the ways out of the list. An action
+    /// without one must keep at least one key of its own (see `AppConfig.parse`).
+    public static let fixed: [ListAction: [Key]] = [
+        .input: [.tab], .help: [.function(1)], .quit: [.control("c"), .control("q")],
     ]
 
     public static let standard = KeyBindings(uncheckedKeys: [
@@ -25,7 +31,7 @@ public struct KeyBindings: Equatable, Sendable {
         .edit: [.character("e"), .function(2)], .delete: [.character("d"), .delete],
         .clearCompleted: [.character("C")], .undo: [.character("u")], .redo: [.control("r")],
         .filter: [.character("/"), .control("f")], .sort: [.character("s")], .completedLast: [.character("c")],
-        .input: [.character("i"), .tab, .enter, .escape, .backTab],
+        .input: [.character("i"), .enter, .escape, .backTab],
         .help: [.character("?")], .quit: [.character("q")],
     ])
 

@@ -70,6 +70,9 @@ public enum KeyName {
         case .pageDown: "PgDn"
         case .shiftUp: "⇧↑"
         case .shiftDown: "⇧↓"
+        case .wordLeft: "^←"
+        case .wordRight: "^→"
+        case .alt(let character): "Alt-\(character)"
         }
     }
 }

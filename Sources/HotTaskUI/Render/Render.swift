@@ -11,10 +11,15 @@ public enum AppRender {
         var grid = Grid(size: size)
         let screen = ScreenLayout(size)
         guard !screen.isTooSmall else {
+            // The longest wording that fits the width there is.
             let need = ScreenLayout.minimum
-            grid.put(
+            let wordings = [
                 "Terminal too small (\(size.width)×\(size.height)); HotTask needs \(need.width)×\(need.height)",
-                x: 0, y: 0, style: .warning)
+                "Too small: \(size.width)×\(size.height), needs \(need.width)×\(need.height)",
+                "\(size.width)×\(size.height) < \(need.width)×\(need.height)", "Too small", "Small",
+            ]
+            let text = wordings.first { DisplayWidth.of($0) <= size.width } ?? ""
+            grid.put(text, x: 0, y: 0, style: .warning)
             return grid
         }
         var state = state
@@ -27,7 +32,7 @@ public enum AppRender {
         drawViewBar(state, screen, &grid)
         drawList(state, screen, &grid)
         drawFooter(state, screen, &grid)
-        if let focus = state.help { drawHelp(for: focus, bindings: state.bindings, screen, &grid) }
+        if let focus = state.help { drawHelp(for: focus, bindings: state.bindings, section: state.newTaskSection, screen, &grid) }
         return grid
     }
 
@@ -72,24 +77,24 @@ public enum AppRender {
             if focused { grid.cursor = (fieldStart, y) }
             return
         }
-        let (first, cursorColumn) = visibleStart(of: state.input, fieldWidth: fieldEnd - fieldStart)
-        grid.put(state.input.characters[first...], x: fieldStart, y: y, style: .plain, limit: fieldEnd)
-        if focused { grid.cursor = (fieldStart + cursorColumn, y) }
+        let (cursorX, _) = drawField(state.input, from: fieldStart, to: fieldEnd, y: y, style: .plain, &grid)
+        if focused { grid.cursor = (cursorX, y) }
     }
 
-    /// The first character to show so that the cursor stays inside the field, and the cursor's
-    /// column from the field start. The text scrolls sideways only when the cursor would leave.
-    static func visibleStart(of input: LineEditor, fieldWidth: Int) -> (Int, Int) {
-        let characters = input.characters
-        var columnsBeforeCursor = 0
-        for character in characters[..<input.cursor] { columnsBeforeCursor += DisplayWidth.of(character) }
-        var first = 0
-        // Leave one cell for the cursor itself.
-        while columnsBeforeCursor > fieldWidth - 1, first < input.cursor {
-            columnsBeforeCursor -= DisplayWidth.of(characters[first])
-            first += 1
-        }
-        return (first, columnsBeforeCursor)
+    /// A line editor's text in the field `start..<end` of row `y`: scrolled sideways only as
+    /// far as its cursor needs, with "…" where text is hidden on either side. Returns the
+    /// cursor's column and the column after the last one drawn.
+    static func drawField(
+        _ editor: LineEditor, from start: Int, to end: Int, y: Int, style: CellStyle, _ grid: inout Grid
+    ) -> (cursor: Int, end: Int) {
+        var editor = editor
+        let window = editor.follow(width: end - start)
+        var x = start
+        if window.clippedLeft { x = grid.put("…", x: x, y: y, style: .placeholder) }
+        let limit = window.clippedRight ? end - 1 : end
+        x = grid.put(editor.characters[window.start...], x: x, y: y, style: style, limit: limit)
+        if window.clippedRight { x = grid.put("…", x: end - 1, y: y, style: .placeholder) }
+        return (start + window.cursorColumn, x)
     }
 
     // MARK: Footer

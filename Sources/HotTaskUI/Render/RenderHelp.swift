@@ -1,7 +1,9 @@
+import HotTaskCore
+
 /// The help overlay: every key of one focus in a box drawn over the screen. Any key closes it.
 extension AppRender {
-    static func drawHelp(for focus: Focus, bindings: KeyBindings, _ screen: ScreenLayout, _ grid: inout Grid) {
-        let entries = KeyHelp.entries(for: focus, bindings: bindings)
+    static func drawHelp(for focus: Focus, bindings: KeyBindings, section: Section, _ screen: ScreenLayout, _ grid: inout Grid) {
+        let entries = KeyHelp.entries(for: focus, bindings: bindings, section: section)
         let width = screen.size.width
         let title = " Keys: \(focus.helpTitle) "
         let footer = " any key closes "

@@ -71,8 +71,6 @@ extension AppRender {
         x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
         let fieldEnd = width - 1
         grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
-        let (first, cursorColumn) = visibleStart(of: state.editor, fieldWidth: fieldEnd - x)
-        grid.put(state.editor.characters[first...], x: x, y: y, style: .editField, limit: fieldEnd)
-        grid.cursor = (x + cursorColumn, y)
+        grid.cursor = (drawField(state.editor, from: x, to: fieldEnd, y: y, style: .editField, &grid).cursor, y)
     }
 }

@@ -91,6 +91,7 @@ public struct AppState: Equatable, Sendable {
         self.size = size
         self.bindings = config.bindings
         self.newTaskSection = config.defaultSection
+        view.prepareFilter(tasks)
     }
 
     public var layout: ListLayout { ListLayout(view, of: tasks) }

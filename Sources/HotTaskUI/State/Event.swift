@@ -8,8 +8,12 @@ public enum Key: Equatable, Hashable, Sendable {
     case control(Character)
     case enter, tab, backTab, backspace, delete, escape
     case up, down, left, right, home, end, pageUp, pageDown
-    /// Shift-↑ and Shift-↓ (ncurses KEY_SR and KEY_SF).
+    /// Shift-↑ and Shift-↓.
     case shiftUp, shiftDown
+    /// Ctrl-← and Ctrl-→ (or Alt-←/→): a word left or right in a line editor.
+    case wordLeft, wordRight
+    /// Alt (Meta) with a character: `ESC b` is `.alt("b")`. Never typed as text.
+    case alt(Character)
     case function(Int)
 }
 
@@ -17,6 +21,9 @@ public enum Key: Equatable, Hashable, Sendable {
 public enum Event: Equatable, Sendable {
     case keyPressed(Key)
     case resized(Size)
+    /// Text pasted into the terminal (bracketed paste): it goes into the line that has focus
+    /// as text, never as keys.
+    case pasted(String)
     /// The mouse wheel: negative scrolls up.
     case wheelScrolled(lines: Int)
     /// The store committed our changes with `clock`, after the `outside` records of other

@@ -1,3 +1,5 @@
+import HotTaskCore
+
 /// The keys of each focus, written once: the help overlay lists them all and the footer shows
 /// the first few that fit, so the two cannot disagree.
 public enum KeyHelp {
@@ -19,27 +21,46 @@ public enum KeyHelp {
     }
 
     /// The list's entries come from `bindings`, so the help shows the person's own keys.
-    public static func entries(for focus: Focus, bindings: KeyBindings = .standard) -> [Entry] {
+    /// `section` is where Enter puts a new task (the config's `default_section`).
+    public static func entries(for focus: Focus, bindings: KeyBindings = .standard, section: Section = .priority) -> [Entry] {
         switch focus {
-        case .input: input
+        case .input: input(section)
         case .list: list(bindings)
         case .filter: filter
         case .editing: editing
         }
     }
 
-    /// The footer hints of a focus, in order.
+    /// The footer hints of a focus, in order. The list's way back to the input comes second,
+    /// so that it always fits.
     public static func hints(for focus: Focus, bindings: KeyBindings = .standard) -> [(keys: String, action: String)] {
-        entries(for: focus, bindings: bindings).compactMap(\.hint)
+        var hints = entries(for: focus, bindings: bindings).compactMap(\.hint)
+        if focus == .list, let back = hints.firstIndex(where: { $0.action == "input" }), hints.count > 1 {
+            hints.insert(hints.remove(at: back), at: 1)
+            // Help before sort: at 80 columns the last one does not fit, and help lists it.
+            if let help = hints.firstIndex(where: { $0.action == "help" }), let sort = hints.firstIndex(where: { $0.action == "sort" }), help > sort {
+                hints.insert(hints.remove(at: help), at: sort)
+            }
+        }
+        return hints
     }
 
-    private static let lineEditing = Entry("←→ Home End ^A ^E", "move the cursor")
-    private static let lineDeleting = Entry("⌫ Del ^K ^U ^W", "delete char, to end, to start, word")
+    private static let lineEditing = Entry("←→ Home End ^A ^E ^B", "move the cursor")
+    private static let wordMoving = Entry("^← ^→ Alt-b Alt-f", "move by words")
+    private static let lineDeleting = Entry("⌫ Del ^D ^K ^U ^W", "delete char, char after, to end, to start, word")
+    private static let pasting = Entry("paste", "pasted text goes in as text (line breaks become spaces)")
+    /// Keys every focus shares (fixed: no config changes them).
+    private static let everywhere: [Entry] = [
+        Entry("F1", "this help", hint: ("F1", "help")),
+        Entry("^C ^Q", "quit"),
+        Entry("^Z ^L", "suspend, redraw"),
+    ]
 
-    static let input: [Entry] = [
+    static func input(_ section: Section) -> [Entry] {
+        [
         Entry("letters", "type a new task"),
-        Entry("Enter", "add it on top of Top Priority", hint: ("Enter", "add")),
-        lineEditing, lineDeleting,
+        Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add")),
+        lineEditing, wordMoving, lineDeleting, pasting,
         Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select")),
         Entry("Tab", "go to the list", hint: ("Tab", "list")),
         Entry("^F", "filter the list", hint: ("^F", "find")),
@@ -48,7 +69,8 @@ public enum KeyHelp {
         Entry("F1", "this help", hint: ("F1", "help")),
         Entry("^C ^Q", "quit", hint: ("^C", "quit")),
         Entry("^Z ^L", "suspend, redraw"),
-    ]
+        ]
+    }
 
     /// A line of the list's help: actions that share a description, the keys they are bound
     /// to, and the footer hint's word. Unbound actions are left out.
@@ -58,6 +80,8 @@ public enum KeyHelp {
         var hint: String? = nil
         /// Keys that are not rebindable but belong on this line.
         var fixed: [String] = []
+        /// The footer shows these keys instead of the first bound ones.
+        var hintKeys: String? = nil
     }
 
     private static let listLines: [ListLine] = [
@@ -75,9 +99,9 @@ public enum KeyHelp {
         ListLine(actions: [.filter], text: "filter", hint: "find"),
         ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z", hint: "sort"),
         ListLine(actions: [.completedLast], text: "completed tasks last (on/off)"),
-        ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)"),
+        ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)", hint: "input", fixed: ["Tab"], hintKeys: "Tab"),
         ListLine(actions: [.help], text: "this help", hint: "help", fixed: ["F1"]),
-        ListLine(actions: [.quit], text: "quit", hint: "quit", fixed: ["^C"]),
+        ListLine(actions: [.quit], text: "quit", hint: "quit", fixed: ["^C ^Q"]),
     ]
 
     static func list(_ bindings: KeyBindings) -> [Entry] {
@@ -89,24 +113,22 @@ public enum KeyHelp {
             let firsts = line.actions.compactMap { bindings.firstLabel(of: $0) }
             let hintKeys = firsts.allSatisfy({ $0.count == 1 }) && firsts.count > 1
                 ? firsts.joined() : (firsts.first ?? line.fixed.first ?? "")
-            return Entry(keys, line.text, hint: line.hint.map { (hintKeys, $0) })
-        }
+            return Entry(keys, line.text, hint: line.hint.map { (line.hintKeys ?? hintKeys, $0) })
+        } + [Entry("^Z ^L", "suspend, redraw")]
     }
 
     static let filter: [Entry] = [
-        Entry("letters", "narrow the list (case and accents ignored)"),
-        lineEditing, lineDeleting,
+        Entry("letters", "narrow the list (case, accents and width ignored)"),
+        lineEditing, wordMoving, lineDeleting, pasting,
         Entry("Enter Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
         Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear")),
         Entry("↑↓ PgUp PgDn", "move the selection in the matches", hint: ("↑↓", "select")),
-        Entry("F1", "this help", hint: ("F1", "help")),
-    ]
+    ] + everywhere
 
     static let editing: [Entry] = [
         Entry("letters", "edit the caption"),
-        lineEditing, lineDeleting,
+        lineEditing, wordMoving, lineDeleting, pasting,
         Entry("Enter", "save the caption", hint: ("Enter", "save")),
         Entry("Esc", "cancel the edit", hint: ("Esc", "cancel")),
-        Entry("F1", "this help", hint: ("F1", "help")),
-    ]
+    ] + everywhere
 }

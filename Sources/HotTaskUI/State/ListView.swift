@@ -18,6 +18,9 @@ public struct ListView: Equatable, Sendable {
     private var sorted: SectionOrders?
     /// Indices shown per section (sorted, then filtered); nil when not filtering.
     private var filtered: SectionOrders?
+    /// Each task's caption folded for the filter, per section and index: made once, kept up
+    /// to date by `apply`, so that a filter keystroke only searches bytes.
+    private var folded = FoldedCaptions()
 
     public init() {}
 
@@ -64,6 +67,12 @@ public struct ListView: Equatable, Sendable {
 
     // MARK: Changing the view
 
+    /// Folds every caption of `list` for the filter (at start, and when the list was read
+    /// again in full).
+    public mutating func prepareFilter(_ list: TaskList) {
+        folded = FoldedCaptions(list)
+    }
+
     /// Sets sort mode and "completed last", sorting once.
     public mutating func setOrder(_ sort: SortMode, completedLast: Bool, list: TaskList) {
         self.sort = sort
@@ -80,8 +89,9 @@ public struct ListView: Equatable, Sendable {
             filtered = nil
             return
         }
+        folded.check(list)
         if TaskFilter.narrows(query, from: previous), let current = filtered {
-            filtered = current.keeping(matching: query, in: list)
+            filtered = current.keeping(matching: query, folded: folded)
         } else {
             filterFromSorted(list)
         }
@@ -90,6 +100,7 @@ public struct ListView: Equatable, Sendable {
     /// Brings the view up to date after `change` was applied to `list` (which is the list
     /// after the change). O(n) at worst for index shifting; no sorting, no scan of captions.
     public mutating func apply(_ change: ListEdit, list: TaskList) {
+        folded.apply(change)
         guard sorted != nil || filtered != nil else { return }
         let section = change.section
         let tasks = list.tasks(in: section)
@@ -100,7 +111,7 @@ public struct ListView: Equatable, Sendable {
             switch change {
             case .inserted(let task, let index):
                 order = order.map { $0 >= index ? $0 + 1 : $0 }
-                if !onlyMatching || TaskFilter.matches(task.caption, query) {
+                if !onlyMatching || TaskFilter.Matcher(query).matches(caption: task.caption) {
                     order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks))
                 }
             case .removed(_, let index):
@@ -108,7 +119,7 @@ public struct ListView: Equatable, Sendable {
                 order = order.map { $0 > index ? $0 - 1 : $0 }
             case .replaced(_, let new, let index):
                 order.removeAll { $0 == index }
-                if !onlyMatching || TaskFilter.matches(new.caption, query) {
+                if !onlyMatching || TaskFilter.Matcher(query).matches(caption: new.caption) {
                     order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks))
                 }
             }
@@ -131,7 +142,8 @@ public struct ListView: Equatable, Sendable {
     private mutating func filterFromSorted(_ list: TaskList) {
         let all = sorted ?? SectionOrders(
             priority: Array(0..<list.count(in: .priority)), bonus: Array(0..<list.count(in: .bonus)))
-        filtered = all.keeping(matching: query, in: list)
+        folded.check(list)
+        filtered = all.keeping(matching: query, folded: folded)
     }
 }
 
@@ -147,13 +159,50 @@ private struct SectionOrders: Equatable, Sendable {
         }
     }
 
-    /// The indices whose captions match `query`: one scan of these indices.
-    func keeping(matching query: String, in list: TaskList) -> SectionOrders {
-        let priorityTasks = list.priority
-        let bonusTasks = list.bonus
+    /// The indices whose captions match `query`: one scan of these indices' folded captions.
+    func keeping(matching query: String, folded: FoldedCaptions) -> SectionOrders {
         let matcher = TaskFilter.Matcher(query)
         return SectionOrders(
-            priority: priority.filter { matcher.matches(priorityTasks[$0].caption) },
-            bonus: bonus.filter { matcher.matches(bonusTasks[$0].caption) })
+            priority: priority.filter { matcher.matches(folded: folded.priority[$0]) },
+            bonus: bonus.filter { matcher.matches(folded: folded.bonus[$0]) })
+    }
+}
+
+/// Folded captions per section, index for index with the list. Derived data: two views that
+/// differ only here are equal.
+struct FoldedCaptions: Equatable, Sendable {
+    private(set) var priority: [String] = []
+    private(set) var bonus: [String] = []
+
+    init() {}
+
+    init(_ list: TaskList) {
+        priority = list.priority.map { TaskFilter.fold($0.caption) }
+        bonus = list.bonus.map { TaskFilter.fold($0.caption) }
+    }
+
+    static func == (lhs: FoldedCaptions, rhs: FoldedCaptions) -> Bool { true }
+
+    mutating func apply(_ change: ListEdit) {
+        func edit(_ captions: inout [String]) {
+            switch change {
+            case .inserted(let task, let index) where index <= captions.count:
+                captions.insert(TaskFilter.fold(task.caption), at: index)
+            case .removed(_, let index) where index < captions.count:
+                captions.remove(at: index)
+            case .replaced(let old, let new, let index) where index < captions.count:
+                if old.caption != new.caption { captions[index] = TaskFilter.fold(new.caption) }
+            default:
+                captions = []  // out of step: `check` folds again
+            }
+        }
+        if change.section == .priority { edit(&priority) } else { edit(&bonus) }
+    }
+
+    /// Folds again when out of step with `list` (a list replaced without `apply`).
+    mutating func check(_ list: TaskList) {
+        if priority.count != list.count(in: .priority) || bonus.count != list.count(in: .bonus) {
+            self = FoldedCaptions(list)
+        }
     }
 }

@@ -14,6 +14,9 @@ public enum AppUpdate {
         case .keyPressed(let key):
             state.message = nil
             effects = handleKey(key, &state, now: now, newID: newID)
+        case .pasted(let text):
+            state.message = nil
+            paste(text, &state)
         case .resized(let size):
             state.size = size
         case .wheelScrolled(let lines):
@@ -40,11 +43,23 @@ public enum AppUpdate {
         case .reloaded(let tasks):
             keepingSelection(&state) { state in
                 state.tasks = tasks
+                state.view.prepareFilter(tasks)
                 state.view.setOrder(state.view.sort, completedLast: state.view.completedLast, list: tasks)
             }
         }
         keepSelectionInView(&state)
+        followCursors(&state)
         return effects
+    }
+
+    /// Scrolls each line editor sideways only as far as its cursor needs, remembering where,
+    /// so that the text does not jump as the cursor moves.
+    static func followCursors(_ state: inout AppState) {
+        guard !state.screen.isTooSmall else { return }
+        let widths = AppRender.fieldWidths(state)
+        state.input.follow(width: widths.input)
+        state.filter.follow(width: widths.filter)
+        state.editor.follow(width: widths.editor)
     }
 
     // MARK: Keys
@@ -85,6 +100,8 @@ public enum AppUpdate {
         case .delete, .control("d"): editor.deleteForward()
         case .left, .control("b"): editor.moveLeft()
         case .right: editor.moveRight()
+        case .wordLeft, .alt("b"): editor.moveWordLeft()
+        case .wordRight, .alt("f"): editor.moveWordRight()
         case .home, .control("a"): editor.moveToStart()
         case .end, .control("e"): editor.moveToEnd()
         case .control("k"): editor.deleteToEnd()
@@ -93,6 +110,25 @@ public enum AppUpdate {
         default: return false
         }
         return true
+    }
+
+    /// A bracketed paste: text for the line that has focus (the new-task input when the list
+    /// has it), never keys. Tabs and line breaks become spaces by the caption rule, so a
+    /// multi-line paste is one line, and nothing is added until Enter.
+    private static func paste(_ text: String, _ state: inout AppState) {
+        state.help = nil
+        state.confirmation = nil  // a paste is not a "y"
+        let line = CaptionRule.cleanFragment(text)
+        switch state.focus {
+        case .input, .list:
+            state.focus = .input
+            state.input.insert(contentsOf: line)
+        case .filter:
+            state.filter.insert(contentsOf: line)
+            applyFilter(&state)
+        case .editing:
+            state.editor.insert(contentsOf: line)
+        }
     }
 
     // MARK: Selection and scrolling

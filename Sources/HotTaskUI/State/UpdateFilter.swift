@@ -35,7 +35,7 @@ extension AppUpdate {
 
     /// After each change of the filter text: the first matches are shown, wherever they are
     /// in the list (not only rows that happened to be on screen).
-    private static func applyFilter(_ state: inout AppState) {
+    static func applyFilter(_ state: inout AppState) {
         state.view.setQuery(state.filter.text, list: state.tasks)
         if state.filter.isEmpty {
             restoreOrigin(&state)

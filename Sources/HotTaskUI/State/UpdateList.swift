@@ -10,12 +10,16 @@ extension AppUpdate {
             clearFilter(&state)
             return []
         }
+        // Tab always goes back to the input, as Ctrl-C always quits: no config can trap anyone.
+        if key == .tab {
+            state.focus = .input
+            return []
+        }
         guard let action = state.bindings.action(for: key) else {
             if case .character = key {
-                let input = (state.bindings.keys[.input] ?? []).prefix(2).map(KeyName.label(of:)).joined(separator: " or ")
+                let input = (["Tab"] + (state.bindings.keys[.input] ?? []).prefix(1).map(KeyName.label(of:))).joined(separator: " or ")
                 let help = state.bindings.firstLabel(of: .help) ?? "F1"
-                state.message = Message(
-                    (input.isEmpty ? "" : "Press \(input) to type a new task, ") + "\(help) for keys", kind: .warning)
+                state.message = Message("Press \(input) to type a new task, \(help) for keys", kind: .warning)
             }
             return []
         }

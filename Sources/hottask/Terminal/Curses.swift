@@ -7,23 +7,57 @@ import HotTaskUI
 final class Curses {
     private let palette: Palette
 
-    /// Starts curses mode. The caller must call `stop()` on every exit path.
-    init(theme: Theme = .default) {
+    /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
+    /// (which knows only the keys the terminfo entry lists: see DECISIONS.md).
+    private var decoder = InputDecoder()
+
+    /// Sent after start and after a suspend: bracketed paste, and mouse reports (the wheel)
+    /// in SGR form with the X10 form as the fallback. Turned off again on stop.
+    private static let modesOn = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h"
+    private static let modesOff = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l"
+
+    /// Starts curses mode. The caller must call `stop()` on every exit path. Throws, having
+    /// written nothing to the terminal, when `TERM` names no terminal that can move the cursor
+    /// (unknown, `dumb`, hardcopy): ncurses' `initscr` would print its own error and exit.
+    init(theme: Theme = .default) throws {
         Self.chooseUTF8Locale()
-        initscr()
+        guard hc_terminal_can_move_cursor() == 1, hc_newterm() != nil else {
+            let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+            throw TerminalUnavailable(message: "HotTask needs a terminal that can move the cursor (TERM=\(term))")
+        }
         raw()  // Ctrl-C, Ctrl-Z and Ctrl-Q arrive as keys; the app decides what they do
         noecho()
         nonl()
-        keypad(hc_stdscr(), true)
-        set_escdelay(25)
+        keypad(hc_stdscr(), false)  // every byte reaches the decoder
         wtimeout(hc_stdscr(), 250)  // wake up to notice signals
-        mousemask(HC_WHEEL_UP | HC_WHEEL_DOWN, nil)
         palette = Palette(theme: theme)
+        Self.writeDirectly(Self.modesOn)
     }
 
     func stop() {
+        Self.writeDirectly(Self.modesOff)
         curs_set(1)
         endwin()
+    }
+
+    /// After a suspend (`fg`): curses mode comes back with the next refresh; the modes now.
+    func resume() {
+        Self.writeDirectly(Self.modesOn)
+    }
+
+    /// Bytes for the terminal that are not screen content (mode switches): written straight
+    /// to the descriptor, after what ncurses has already flushed.
+    private static func writeDirectly(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 {
+                if written < 0, errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
     }
 
     /// Without a UTF-8 locale, wide characters are drawn as blanks and emoji input is lost.
@@ -41,61 +75,26 @@ final class Curses {
 
     // MARK: Input
 
-    /// The next event, or nil when the wait timed out or the key means nothing to HotTask.
-    func nextEvent() -> Event? {
-        var character: wint_t = 0
-        let status = get_wch(&character)
-        if status == KEY_CODE_YES {
-            return functionKeyEvent(Int32(character))
+    /// The events the next input makes: none when the wait (250 ms) timed out or the bytes
+    /// mean nothing to HotTask; several when a read completes more than one (Esc, then a key).
+    /// An escape sequence is read to its end here, with short waits between its bytes.
+    func nextEvents() -> [Event] {
+        while true {
+            let pending = decoder.pendingTimeout
+            wtimeout(hc_stdscr(), Int32(pending ?? 250))
+            var character: wint_t = 0
+            let status = get_wch(&character)
+            if status == KEY_CODE_YES {
+                // Only ncurses' own events arrive this way with keypad off.
+                return Int32(character) == KEY_RESIZE ? [.resized(size)] : []
+            }
+            guard status == OK else {
+                return pending == nil ? [] : decoder.timedOut()
+            }
+            guard let scalar = Unicode.Scalar(UInt32(character)) else { continue }
+            let events = decoder.feed(scalar)
+            if !events.isEmpty || decoder.pendingTimeout == nil { return events }
         }
-        guard status == OK else { return nil }
-        return characterEvent(character)
-    }
-
-    private func characterEvent(_ code: wint_t) -> Event? {
-        switch code {
-        case 9: return .keyPressed(.tab)
-        case 10, 13: return .keyPressed(.enter)
-        case 27: return .keyPressed(.escape)
-        case 8, 127: return .keyPressed(.backspace)
-        case 1...26:
-            return .keyPressed(.control(Character(Unicode.Scalar(UInt8(code) + 0x60))))
-        case 0..<32: return nil
-        default:
-            guard let scalar = Unicode.Scalar(code) else { return nil }
-            return .keyPressed(.character(Character(scalar)))
-        }
-    }
-
-    private func functionKeyEvent(_ code: Int32) -> Event? {
-        switch code {
-        case KEY_RESIZE: return .resized(size)
-        case KEY_UP: return .keyPressed(.up)
-        case KEY_DOWN: return .keyPressed(.down)
-        case KEY_SR: return .keyPressed(.shiftUp)
-        case KEY_SF: return .keyPressed(.shiftDown)
-        case KEY_LEFT: return .keyPressed(.left)
-        case KEY_RIGHT: return .keyPressed(.right)
-        case KEY_HOME: return .keyPressed(.home)
-        case KEY_END: return .keyPressed(.end)
-        case KEY_PPAGE: return .keyPressed(.pageUp)
-        case KEY_NPAGE: return .keyPressed(.pageDown)
-        case KEY_BACKSPACE: return .keyPressed(.backspace)
-        case KEY_DC: return .keyPressed(.delete)
-        case KEY_ENTER: return .keyPressed(.enter)
-        case KEY_BTAB: return .keyPressed(.backTab)
-        case KEY_MOUSE: return mouseEvent()
-        case KEY_F0 + 1...KEY_F0 + 24: return .keyPressed(.function(Int(code - KEY_F0)))
-        default: return nil
-        }
-    }
-
-    private func mouseEvent() -> Event? {
-        var event = MEVENT()
-        guard getmouse(&event) == OK else { return nil }
-        if event.bstate & HC_WHEEL_UP != 0 { return .wheelScrolled(lines: -3) }
-        if HC_WHEEL_DOWN != 0, event.bstate & HC_WHEEL_DOWN != 0 { return .wheelScrolled(lines: 3) }
-        return nil
     }
 
     // MARK: Output

@@ -17,30 +17,32 @@ enum TerminalApp {
         let session = StoreSession(store: store)
         let tasks = try session.open()
         Signals.installTerminationHandlers()
-        let curses = Curses(theme: config.theme)
+        let curses = try Curses(theme: config.theme)
         defer { curses.stop() }
         var state = AppState(tasks: tasks, size: curses.size, config: config)
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
         var lastOutsideCheck = Date()
+        /// Why the store could not be read at the last look, in full (nil once it can again).
+        var storeProblem: String?
         var saves = SaveQueue(session: session)
         let compaction = BackgroundCompaction(store: store)
         let sync = config.sync.map { BackgroundSync(store: store, settings: $0) }
 
         running: while Signals.received == 0 {
             var pending: [Event] = []
-            let key = curses.nextEvent()
+            let keys = curses.nextEvents()
             // Between keys (the read wakes every 250 ms): changes that waited for the lock, then
             // changes from other processes. Both are shown before the key is handled, so that
             // the key acts on the list as it is.
             pending += saves.flush(current: state.tasks)
             if saves.isEmpty, Date().timeIntervalSince(lastOutsideCheck) >= outsideChangeInterval {
                 lastOutsideCheck = Date()
-                if let event = outsideChange(session) { pending.append(event) }
+                if let event = outsideChange(session, problem: &storeProblem) { pending.append(event) }
             }
             if let status = sync?.tick() { pending.append(.synced(status)) }
-            if let key { pending.append(key) }
+            pending += keys
             guard !pending.isEmpty else { continue }
             var fullRepaint = false
             while !pending.isEmpty {
@@ -56,6 +58,7 @@ enum TerminalApp {
                     case .suspend:
                         curses.stop()
                         Signals.suspendSelf()
+                        curses.resume()
                         fullRepaint = true
                         pending.append(.resized(curses.size))
                     case .redraw:
@@ -67,32 +70,56 @@ enum TerminalApp {
             if saves.isEmpty { compaction.startIfNeeded() }
             curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
         }
-        // Leaving with changes not saved yet: wait for the lock a while, else say so (once the
-        // terminal is restored, by the defer above) and exit non-zero; never a silent exit 0.
+        // Leaving with changes not saved yet: wait a while for a lock another process holds
+        // (not for a store that failed: waiting would not mend it). If anything is left
+        // unsaved, or the store could not be read at the last look, every task the UI holds
+        // goes to a rescue file beside the store; said on stderr once the terminal is
+        // restored (by the defer above), exit 3. Never a silent exit, never tasks lost.
+        _ = saves.flush(current: state.tasks)
         let deadline = Date().addingTimeInterval(TaskStore.lockWait)
-        while !saves.isEmpty, Date() < deadline {
+        while !saves.isEmpty, saves.lastFailure == nil, Date() < deadline {
+            usleep(50_000)
             _ = saves.flush(current: state.tasks)
-            if !saves.isEmpty { usleep(50_000) }
         }
         compaction.wait()
-        if let reason = saves.lastFailure ?? (saves.isEmpty ? nil : "another process held the store's lock") {
-            throw UnsavedOnExit(message: "quit with changes that could not be saved (\(saves.count)): \(reason)")
+        if !saves.isEmpty || state.saveError != nil {
+            let reason = saves.lastError ?? storeProblem ?? state.saveError ?? "another process held the store's lock"
+            let what = saves.isEmpty ? "quit while the store could not be read" : "quit with changes that could not be saved (\(saves.count))"
+            let rescue = Rescue.write(state.tasks, besides: store.path)
+            throw UnsavedOnExit(message: "\(what): \(reason); " + rescue)
         }
     }
 
-    private static func outsideChange(_ session: StoreSession) -> Event? {
+    private static func outsideChange(_ session: StoreSession, problem: inout String?) -> Event? {
         do {
-            switch try session.poll() {
+            let outside = try session.poll()
+            problem = nil
+            switch outside {
             case nil: return nil
             case .records(let records)?: return .changedOutside(records)
             case .reloaded(let list)?: return .reloaded(list)
             }
         } catch {
+            problem = fullReason(error)
             return .saveFailed(reason: reason(error))
         }
     }
 
+    /// Why a save failed, for the footer: short enough for one 80-column line beside the
+    /// position, and saying what to do.
     static func reason(_ error: StoreError) -> String {
+        switch error.problem {
+        case .unwritable(let reason), .locked(let reason): return reason
+        case .unreadable, .invalid, .missing:
+            let name = error.path.split(separator: "/").last.map(String.init) ?? "the store"
+            return "\(name) is damaged: ^C saves your tasks to a rescue file"
+        }
+    }
+}
+
+extension TerminalApp {
+    /// Why a save failed, in full (for stderr, where there is room).
+    static func fullReason(_ error: StoreError) -> String {
         switch error.problem {
         case .unwritable(let reason), .locked(let reason): reason
         default: error.description
@@ -107,6 +134,8 @@ struct SaveQueue {
     let session: StoreSession
     private var queue: [Save] = []
     private(set) var lastFailure: String?
+    /// The last failure in full, for stderr.
+    private(set) var lastError: String?
 
     init(session: StoreSession) {
         self.session = session
@@ -136,8 +165,10 @@ struct SaveQueue {
                 }
                 queue.removeFirst()
                 lastFailure = nil
+                lastError = nil
             } catch {
                 lastFailure = TerminalApp.reason(error)
+                lastError = TerminalApp.fullReason(error)
                 events.append(.saveFailed(reason: TerminalApp.reason(error)))
                 return events
             }

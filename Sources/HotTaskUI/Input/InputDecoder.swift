@@ -1,0 +1,332 @@
+/// Turns what the terminal sends, one Unicode scalar at a time, into events.
+///
+/// The terminal adapter reads characters with ncurses' keypad translation off and hands every
+/// one to this decoder, so that keys are understood the same whatever `TERM` says: the xterm
+/// forms with modifiers (`CSI 1;5D` is Ctrl-←, `CSI 3;2~` Shift-Delete), SS3 (`ESC O A`), the
+/// rxvt and Linux console variants, Alt-letter (`ESC b`), the mouse wheel (SGR and X10), and
+/// bracketed paste (`CSI 200~` … `CSI 201~`), which arrives as one `.pasted` event and never
+/// as keys. A sequence nobody knows is consumed whole and dropped: nothing of it is typed.
+///
+/// Pure and synchronous: the adapter asks `pendingTimeout` how long to wait for the next
+/// scalar and calls `timedOut()` when nothing came (an Esc key alone, a cut-short sequence).
+public struct InputDecoder: Sendable {
+    private enum Phase: Equatable, Sendable {
+        case ground
+        /// ESC was read; the next scalar decides what it starts.
+        case escape
+        /// `ESC [` and the parameter and intermediate bytes so far.
+        case csi(String)
+        /// `ESC O` and any parameter bytes so far.
+        case ss3(String)
+        /// `ESC [ [` (the Linux console's F1–F5).
+        case linuxFunction
+        /// `ESC [ M` and the X10 mouse report's bytes so far (three follow).
+        case x10Mouse([UInt32])
+        /// A sequence too long to be a key: read to its final byte and dropped.
+        case discard
+        /// Inside a bracketed paste: everything until `ESC [ 2 0 1 ~` is text.
+        case paste
+    }
+
+    private var phase = Phase.ground
+    private var pasted: [Unicode.Scalar] = []
+
+    /// The longest sequence accepted; longer ones are garbage and dropped.
+    static let maximumSequenceLength = 32
+    /// A paste is kept up to this many scalars; the rest is read and dropped (the caption rule
+    /// would refuse far less anyway).
+    public static let maximumPasteLength = 64 * 1024
+    static let pasteEnd: [Unicode.Scalar] = ["\u{1B}", "[", "2", "0", "1", "~"]
+
+    public init() {}
+
+    /// How long the adapter should wait for the next scalar before calling `timedOut()`, in
+    /// milliseconds; nil when nothing is pending and it may wait as long as it likes. An Esc
+    /// key alone is told from the start of a sequence by this short pause, as ncurses'
+    /// ESCDELAY does; a paste may pause longer between chunks.
+    public var pendingTimeout: Int? {
+        switch phase {
+        case .ground: nil
+        case .paste: 1_000
+        default: 25
+        }
+    }
+
+    /// Feeds one scalar; returns the events it completes (often none, while a sequence is read).
+    public mutating func feed(_ scalar: Unicode.Scalar) -> [Event] {
+        switch phase {
+        case .ground:
+            return ground(scalar)
+        case .escape:
+            return afterEscape(scalar)
+        case .csi(let body):
+            return csi(body, scalar)
+        case .ss3(let body):
+            return ss3(body, scalar)
+        case .linuxFunction:
+            phase = .ground
+            guard ("A"..."E").contains(scalar) else { return [] }
+            return [.keyPressed(.function(Int(scalar.value - 0x40)))]
+        case .x10Mouse(var bytes):
+            bytes.append(scalar.value)
+            guard bytes.count == 3 else {
+                phase = .x10Mouse(bytes)
+                return []
+            }
+            phase = .ground
+            return Self.wheel(button: Int(bytes[0]) - 32, press: true)
+        case .discard:
+            switch scalar.value {
+            case 0x20...0x3F: return []
+            case 0x40...0x7E:
+                phase = .ground
+                return []
+            default:
+                phase = .ground
+                return ground(scalar)
+            }
+        case .paste:
+            return paste(scalar)
+        }
+    }
+
+    /// Nothing came within `pendingTimeout`: an ESC alone is the Esc key; a cut-short sequence
+    /// is dropped; a paste that never ended is taken as it is.
+    public mutating func timedOut() -> [Event] {
+        defer { phase = .ground }
+        switch phase {
+        case .escape: return [.keyPressed(.escape)]
+        case .paste: return finishPaste()
+        default: return []
+        }
+    }
+
+    // MARK: Plain characters
+
+    private mutating func ground(_ scalar: Unicode.Scalar) -> [Event] {
+        switch scalar.value {
+        case 0x1B:
+            phase = .escape
+            return []
+        case 0x09: return [.keyPressed(.tab)]
+        case 0x0A, 0x0D: return [.keyPressed(.enter)]
+        case 0x08, 0x7F: return [.keyPressed(.backspace)]
+        case 0x01...0x1A: return [.keyPressed(.control(Character(Unicode.Scalar(UInt8(scalar.value) + 0x60))))]
+        case 0x00...0x1F, 0x80...0x9F: return []  // other C0 and C1 controls mean nothing here
+        default: return [.keyPressed(.character(Character(scalar)))]
+        }
+    }
+
+    private mutating func afterEscape(_ scalar: Unicode.Scalar) -> [Event] {
+        switch scalar {
+        case "[":
+            phase = .csi("")
+            return []
+        case "O":
+            phase = .ss3("")
+            return []
+        case "\u{1B}":
+            // Esc pressed twice: the first is a key, the second may start a sequence.
+            phase = .escape
+            return [.keyPressed(.escape)]
+        default:
+            phase = .ground
+            // Alt (Meta) with a printable character. Alt with a control key means nothing, so
+            // this is Esc followed quickly by another key (Esc, Tab): both count.
+            guard scalar.value >= 0x20, scalar.value != 0x7F, !(0x80...0x9F).contains(scalar.value) else {
+                return [.keyPressed(.escape)] + ground(scalar)
+            }
+            return [.keyPressed(.alt(Character(scalar)))]
+        }
+    }
+
+    // MARK: Sequences
+
+    private mutating func csi(_ body: String, _ scalar: Unicode.Scalar) -> [Event] {
+        let value = scalar.value
+        switch value {
+        case 0x5B where body.isEmpty:  // ESC [ [
+            phase = .linuxFunction
+            return []
+        case 0x20...0x3F:  // parameter and intermediate bytes
+            guard body.unicodeScalars.count < Self.maximumSequenceLength else {
+                phase = .discard
+                return []
+            }
+            phase = .csi(body + String(Character(scalar)))
+            return []
+        case 0x40...0x7E:  // the final byte
+            phase = .ground
+            if body.isEmpty, scalar == "M" {
+                phase = .x10Mouse([])
+                return []
+            }
+            return dispatchCSI(body, final: scalar)
+        default:
+            // Not part of any sequence: the sequence was cut short. Drop it, and read this
+            // scalar as itself (a key pressed after a lost byte must still work).
+            phase = .ground
+            return ground(scalar)
+        }
+    }
+
+    private mutating func ss3(_ body: String, _ scalar: Unicode.Scalar) -> [Event] {
+        switch scalar.value {
+        case 0x30...0x3F where body.unicodeScalars.count < 8:
+            phase = .ss3(body + String(Character(scalar)))
+            return []
+        case 0x40...0x7E:
+            phase = .ground
+            let modifier = Int(body.split(separator: ";").last ?? "") ?? 1
+            return Self.key(final: scalar, modifier: modifier).map { [.keyPressed($0)] } ?? []
+        default:
+            phase = .ground
+            return ground(scalar)
+        }
+    }
+
+    private mutating func dispatchCSI(_ body: String, final: Unicode.Scalar) -> [Event] {
+        if body.hasPrefix("<") {
+            // SGR mouse: CSI < button ; column ; row M (press) or m (release).
+            let fields = body.dropFirst().split(separator: ";", omittingEmptySubsequences: false)
+            guard let button = fields.first.flatMap({ Int($0) }) else { return [] }
+            return Self.wheel(button: button, press: final == "M")
+        }
+        // Other private forms (CSI ? …, CSI > …) are answers to queries nobody asked: drop.
+        guard body.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == ";" }) else { return [] }
+        let numbers = body.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        let first = numbers.first.flatMap { $0 }
+        let modifier = numbers.count > 1 ? (numbers[1] ?? 1) : 1
+        if final == "~" {
+            switch first {
+            case 200?:
+                phase = .paste
+                pasted.removeAll()
+                return []
+            case let number?: return Self.tildeKey(number, modifier: modifier).map { [.keyPressed($0)] } ?? []
+            case nil: return []
+            }
+        }
+        if final == "Z" { return [.keyPressed(.backTab)] }
+        // Keys by final byte carry no number or 1 (`CSI 1;5D`); anything else is a report
+        // (`CSI 12;40R` is where the cursor is, not F3).
+        guard first == nil || first == 1 else { return [] }
+        return Self.key(final: final, modifier: modifier).map { [.keyPressed($0)] } ?? []
+    }
+
+    /// `CSI n ~` keys: Home, Insert, Delete, End, PgUp, PgDn and F1–F12 (xterm, rxvt, Linux).
+    private static func tildeKey(_ number: Int, modifier: Int) -> Key? {
+        let base: Key
+        switch number {
+        case 1, 7: base = .home
+        case 3: base = .delete
+        case 4, 8: base = .end
+        case 5: base = .pageUp
+        case 6: base = .pageDown
+        case 11...15: base = .function(number - 10)
+        case 17...21: base = .function(number - 11)
+        case 23, 24: base = .function(number - 12)
+        default: return nil  // Insert (2), F13+ of rxvt, a stray paste end (201)…
+        }
+        return modified(base, modifier)
+    }
+
+    /// Keys named by a final byte: arrows, Home, End, keypad Enter, F1–F4 (CSI or SS3).
+    private static func key(final: Unicode.Scalar, modifier: Int) -> Key? {
+        let base: Key
+        switch final {
+        case "A": base = .up
+        case "B": base = .down
+        case "C": base = .right
+        case "D": base = .left
+        case "H": base = .home
+        case "F": base = .end
+        case "M": base = .enter  // keypad Enter in application mode
+        case "P": base = .function(1)
+        case "Q": base = .function(2)
+        case "R": base = .function(3)
+        case "S": base = .function(4)
+        default: return nil
+        }
+        return modified(base, modifier)
+    }
+
+    /// xterm's modifier parameter: 1 + (1 Shift, 2 Alt, 4 Ctrl, 8 Meta). Only combinations
+    /// that mean something to HotTask become keys; the others are dropped, never typed.
+    private static func modified(_ base: Key, _ modifier: Int) -> Key? {
+        let bits = max(0, modifier - 1)
+        guard bits != 0 else { return base }
+        let shift = bits & 1 != 0
+        let wordwise = bits & (2 | 4 | 8) != 0  // Alt, Ctrl or Meta
+        switch base {
+        case .up where shift && !wordwise: return .shiftUp
+        case .down where shift && !wordwise: return .shiftDown
+        case .left: return wordwise ? .wordLeft : .left
+        case .right: return wordwise ? .wordRight : .right
+        case .home, .end, .pageUp, .pageDown, .delete: return wordwise ? nil : base
+        case .function(let number) where bits == 1 && number <= 12: return .function(number + 12)  // Shift-F1 is F13
+        default: return nil
+        }
+    }
+
+    /// A mouse report's button: 64 and 65 (plus modifier bits) are the wheel.
+    private static func wheel(button: Int, press: Bool) -> [Event] {
+        guard press, button & 64 != 0, button & 128 == 0 else { return [] }
+        switch button & 3 {
+        case 0: return [.wheelScrolled(lines: -3)]
+        case 1: return [.wheelScrolled(lines: 3)]
+        default: return []
+        }
+    }
+
+    // MARK: Bracketed paste
+
+    private mutating func paste(_ scalar: Unicode.Scalar) -> [Event] {
+        if pasted.count < Self.maximumPasteLength + Self.pasteEnd.count {
+            pasted.append(scalar)
+        } else {
+            // Over the limit: keep only a window for spotting the end marker.
+            pasted.removeSubrange(Self.maximumPasteLength..<(Self.maximumPasteLength + 1))
+            pasted.append(scalar)
+        }
+        guard scalar == "~", pasted.count >= Self.pasteEnd.count,
+            Array(pasted.suffix(Self.pasteEnd.count)) == Self.pasteEnd
+        else { return [] }
+        pasted.removeLast(Self.pasteEnd.count)
+        phase = .ground
+        return finishPaste()
+    }
+
+    private mutating func finishPaste() -> [Event] {
+        let text = Self.withoutEscapeSequences(pasted.prefix(Self.maximumPasteLength))
+        pasted.removeAll()
+        return text.isEmpty ? [] : [.pasted(text)]
+    }
+
+    /// Pasted text with every escape sequence removed whole (`ESC [ 31 m`, `ESC ] … BEL`, `ESC x`):
+    /// the caption rule drops the ESC itself, but `[31m` would otherwise stay as text.
+    static func withoutEscapeSequences<S: Sequence<Unicode.Scalar>>(_ scalars: S) -> String {
+        var result = String.UnicodeScalarView()
+        var iterator = scalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\u{1B}" else {
+                result.append(scalar)
+                continue
+            }
+            guard let introducer = iterator.next() else { break }
+            switch introducer {
+            case "[":  // CSI: up to a final byte
+                while let next = iterator.next(), !(0x40...0x7E).contains(next.value) {}
+            case "]", "P", "_", "^", "X":  // OSC, DCS, APC, PM, SOS: up to BEL or ESC \
+                var previous: Unicode.Scalar = " "
+                while let next = iterator.next() {
+                    if next == "\u{07}" || (previous == "\u{1B}" && next == "\\") { break }
+                    previous = next
+                }
+            default:
+                break  // ESC and one character
+            }
+        }
+        return String(result)
+    }
+}

@@ -1,0 +1,178 @@
+import HotTaskCore
+import Testing
+
+@testable import HotTaskUI
+
+/// What the terminal sends, decoded whatever TERM says: every sequence consumed whole.
+@Suite("Input decoder: keys, sequences and paste")
+struct InputDecoderTests {
+    /// Feeds `bytes` as the terminal would send them, then a pause.
+    private func decode(_ text: String) -> [Event] {
+        var decoder = InputDecoder()
+        var events = text.unicodeScalars.flatMap { decoder.feed($0) }
+        if decoder.pendingTimeout != nil { events += decoder.timedOut() }
+        return events
+    }
+
+    private func keys(_ keys: Key...) -> [Event] { keys.map { .keyPressed($0) } }
+
+    @Test func xtermModifierFormsAreKeysNeverText() {
+        #expect(decode("\u{1B}[1;5D") == keys(.wordLeft))
+        #expect(decode("\u{1B}[1;5C") == keys(.wordRight))
+        #expect(decode("\u{1B}[1;3D") == keys(.wordLeft), "Alt-←")
+        #expect(decode("\u{1B}[1;2A") == keys(.shiftUp))
+        #expect(decode("\u{1B}[1;2B") == keys(.shiftDown))
+        #expect(decode("\u{1B}[1;2D") == keys(.left))
+        #expect(decode("\u{1B}[3;2~") == keys(.delete))
+        #expect(decode("\u{1B}[5;5~") == [], "Ctrl-PgUp means nothing here, and types nothing")
+        #expect(decode("\u{1B}[1;6A") == [], "Ctrl-Shift-↑")
+        #expect(decode("\u{1B}[1;5H") == [], "Ctrl-Home")
+    }
+
+    @Test func homeEndAndFunctionKeysInEveryCommonForm() {
+        for home in ["\u{1B}[H", "\u{1B}OH", "\u{1B}[1~", "\u{1B}[7~"] { #expect(decode(home) == keys(.home), "\(Array(home.utf8))") }
+        for end in ["\u{1B}[F", "\u{1B}OF", "\u{1B}[4~", "\u{1B}[8~"] { #expect(decode(end) == keys(.end)) }
+        #expect(decode("\u{1B}OP") == keys(.function(1)))
+        #expect(decode("\u{1B}[11~") == keys(.function(1)))
+        #expect(decode("\u{1B}[[A") == keys(.function(1)), "Linux console")
+        #expect(decode("\u{1B}OQ") == keys(.function(2)))
+        #expect(decode("\u{1B}[12~") == keys(.function(2)))
+        #expect(decode("\u{1B}[24~") == keys(.function(12)))
+        #expect(decode("\u{1B}[1;2P") == keys(.function(13)))
+        #expect(decode("\u{1B}[A\u{1B}OB\u{1B}[C\u{1B}OD") == keys(.up, .down, .right, .left))
+        #expect(decode("\u{1B}[5~\u{1B}[6~\u{1B}[3~\u{1B}[Z") == keys(.pageUp, .pageDown, .delete, .backTab))
+    }
+
+    @Test func altLetterAndEscapeAlone() {
+        #expect(decode("\u{1B}b") == keys(.alt("b")))
+        #expect(decode("\u{1B}f") == keys(.alt("f")))
+        #expect(decode("\u{1B}") == keys(.escape))
+        #expect(decode("\u{1B}\u{1B}[A") == keys(.escape, .up))
+        #expect(decode("\u{1B}\u{1B}") == keys(.escape, .escape))
+        #expect(decode("\u{1B}\t\u{1B}\r") == keys(.escape, .tab, .escape, .enter), "Esc and a control key quickly after it")
+    }
+
+    @Test func unknownSequencesAreDroppedWholeAndWhatFollowsStillWorks() {
+        #expect(decode("\u{1B}[99;7q") == [])
+        #expect(decode("\u{1B}[?1;2c") == [], "a device attributes answer")
+        #expect(decode("\u{1B}[200;1;1R") == [])
+        #expect(decode("\u{1B}[I\u{1B}[O") == [], "focus reports")
+        #expect(decode("\u{1B}[2~") == [], "Insert")
+        #expect(decode("\u{1B}[1;5Dx") == keys(.wordLeft, .character("x")))
+        // A sequence cut short by a key: the key still counts, nothing of the sequence is typed.
+        #expect(decode("\u{1B}[1;\rok") == keys(.enter, .character("o"), .character("k")))
+        // Too long to be a key: read to its end all the same.
+        #expect(decode("\u{1B}[" + String(repeating: "1;", count: 40) + "Ax") == keys(.character("x")))
+    }
+
+    @Test func controlKeysAndText() {
+        #expect(decode("a\té\u{7F}\u{08}\r\u{03}") == keys(.character("a"), .tab, .character("é"), .backspace, .backspace, .enter, .control("c")))
+        #expect(decode("\u{00}\u{1C}\u{85}") == [], "NUL, FS and C1 controls type nothing")
+    }
+
+    @Test func theMouseWheelInSGRAndX10Forms() {
+        #expect(decode("\u{1B}[<64;10;5M") == [.wheelScrolled(lines: -3)])
+        #expect(decode("\u{1B}[<65;10;5M") == [.wheelScrolled(lines: 3)])
+        #expect(decode("\u{1B}[<0;10;5M\u{1B}[<0;10;5m") == [], "clicks are ignored")
+        #expect(decode("\u{1B}[M`!!") == [.wheelScrolled(lines: -3)])
+        #expect(decode("\u{1B}[Ma!!x") == [.wheelScrolled(lines: 3), .keyPressed(.character("x"))])
+    }
+
+    @Test func aBracketedPasteIsOneEventOfTextNeverKeys() {
+        let paste = "\u{1B}[200~Renew passport\tdeadline March\tadmin\r\nnext\u{1B}[31m red\u{1B}]0;title\u{07}!\u{1B}[201~"
+        #expect(decode(paste + "x") == [.pasted("Renew passport\tdeadline March\tadmin\r\nnext red!"), .keyPressed(.character("x"))])
+        // Split at any point, the same.
+        var decoder = InputDecoder()
+        var events: [Event] = []
+        for scalar in paste.unicodeScalars { events += decoder.feed(scalar) }
+        #expect(events.count == 1)
+        #expect(decoder.pendingTimeout == nil)
+        #expect(decode("\u{1B}[200~\u{1B}[201~") == [], "an empty paste is nothing")
+        #expect(decode("\u{1B}[201~") == [], "a stray end marker types nothing")
+    }
+
+    @Test func aPasteThatNeverEndsIsTakenAsTextAfterAPause() {
+        var decoder = InputDecoder()
+        for scalar in "\u{1B}[200~half".unicodeScalars { #expect(decoder.feed(scalar) == []) }
+        #expect(decoder.pendingTimeout == 1_000)
+        #expect(decoder.timedOut() == [.pasted("half")])
+        #expect(decoder.pendingTimeout == nil)
+    }
+
+    @Test func aHugePasteIsCappedAndTheDecoderRecovers() {
+        var decoder = InputDecoder()
+        var events: [Event] = []
+        for scalar in "\u{1B}[200~".unicodeScalars { events += decoder.feed(scalar) }
+        for _ in 0..<(InputDecoder.maximumPasteLength + 5_000) { events += decoder.feed("a") }
+        for scalar in "\u{1B}[201~b".unicodeScalars { events += decoder.feed(scalar) }
+        #expect(events == [.pasted(String(repeating: "a", count: InputDecoder.maximumPasteLength)), .keyPressed(.character("b"))])
+    }
+}
+
+@Suite("Paste and word keys in the line editors")
+struct PasteTests {
+    @Test func aPasteWithTabsAndANewlineIsOneLineAndAddsNothingUntilEnter() {
+        var state = makeState(makeList(priority: ["Buy milk", "Call mom"]))
+        let before = state.tasks
+        let effects = AppUpdate.update(&state, .pasted("Renew passport\tdeadline March\tadmin\nnext"), now: testNow)
+        #expect(effects.isEmpty)
+        #expect(state.tasks == before)
+        #expect(state.input.text == "Renew passport deadline March admin next")
+        #expect(savedChanges(state.press(.enter)).count == 1)
+        #expect(state.tasks.priority.map(\.caption) == ["Renew passport deadline March admin next", "Buy milk", "Call mom"])
+    }
+
+    @Test func aPasteGoesToTheLineThatHasFocus() {
+        var state = makeState(makeList(priority: ["Buy milk", "Café"]))
+        state.press(.tab)
+        _ = AppUpdate.update(&state, .pasted("from the list"), now: testNow)
+        #expect(state.focus == .input, "the list's paste goes to the new-task input")
+        #expect(state.input.text == "from the list")
+        state.press(.control("f"))
+        _ = AppUpdate.update(&state, .pasted("caf"), now: testNow)
+        #expect(state.filter.text == "caf")
+        #expect(state.layout.taskCount == 1, "the filter applies the pasted text")
+        state.press(.escape, .tab, .character("e"))
+        #expect(state.focus == .editing)
+        _ = AppUpdate.update(&state, .pasted(" and bread"), now: testNow)
+        #expect(state.editor.text == "Buy milk and bread")
+        #expect(state.input.text == "from the list")
+    }
+
+    @Test func aPasteIntoTheMiddleKeepsTheRestAndJoinsAccents() {
+        var state = makeState()
+        state.type("ab")
+        state.press(.left)
+        _ = AppUpdate.update(&state, .pasted("\u{301}X"), now: testNow)
+        #expect(state.input.text == "a\u{301}Xb")
+        #expect(state.input.cursor == 2)
+    }
+
+    @Test func wordKeysMoveByWordsInEveryLineEditor() {
+        var state = makeState(makeList(priority: ["alpha beta gamma"]))
+        state.type("one two three")
+        state.press(.wordLeft)
+        #expect(state.input.cursor == 8)
+        state.press(.alt("b"), .alt("b"))
+        #expect(state.input.cursor == 0)
+        state.press(.wordRight, .alt("f"))
+        #expect(state.input.cursor == 7)
+        state.press(.tab, .character("e"), .wordLeft)
+        #expect(state.editor.cursor == 11)
+        state.press(.escape, .control("f"))
+        state.type("x y")
+        state.press(.alt("b"))
+        #expect(state.filter.cursor == 2)
+    }
+
+    @Test func altKeysAreNeverTyped() {
+        var state = makeState(makeList(priority: ["one"]))
+        state.press(.alt("x"))
+        #expect(state.input.isEmpty)
+        state.press(.tab)
+        let before = state
+        state.press(.alt("d"))
+        #expect(state.tasks == before.tasks)
+        #expect(state.focus == .list)
+    }
+}
