@@ -279,6 +279,19 @@ struct ScriptingTests {
         #expect(returned.count == original.count)
     }
 
+    /// An older version accepted a caption of only a zero-width space; such a store must still
+    /// open (not be called damaged), while an import or an add of one is refused.
+    @Test func aStoredCaptionTodaysRuleRefusesStillLoadsButIsNotImported() throws {
+        seed(TaskList([Fixtures.task("\u{200B}", id: 1), Fixtures.task("Visible", id: 2)]))
+        let list = hottask("--list")
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("Visible"))
+        let other = folder.path("other.json")
+        let imported = runHotTask(["--file", other, "--import", store])
+        #expect(imported.status == 1 && imported.stderr.contains("task 1"), "\(imported.stderr)")
+        #expect(hottask("--add", "\u{200B}\u{FE0F}").status == 1)
+    }
+
     @Test func aPrivateKeyIsNotTakenForTodoTxt() throws {
         seed()
         let before = fileBytes(store)

@@ -84,8 +84,22 @@ public struct ImportBatch: Equatable, Sendable {
         }
     }
 
-    /// A HotTask document or a Taskwarrior export.
+    /// A HotTask document or a Taskwarrior export. A HotTask document's captions are read as a
+    /// store's are, then held to the full caption rule: an import takes only what could be typed.
     private static func parseJSON(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
+        let batch = try parseJSONDocument(bytes)
+        guard batch.format == .hottask else { return batch }
+        for (offset, task) in batch.tasks.enumerated() {
+            do {
+                _ = try CaptionRule.clean(task.caption)
+            } catch {
+                throw .invalid("task \(offset + 1): \"caption\": \(error)")
+            }
+        }
+        return batch
+    }
+
+    private static func parseJSONDocument(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
         if let snapshot = JSONParser.decodeStoreFast(bytes) {
             return ImportBatch(format: .hottask, tasks: snapshot.list.all, skipped: 0)
         }

@@ -134,7 +134,7 @@ extension JSONParser {
             // A value that does not parse gives up at once: leaving the field nil would let a
             // duplicate key through, or default a field the strict path would refuse.
             case "id" where id == nil: id = try required(UUIDBytes.parse(try parser.plainString()))
-            case "caption" where caption == nil: caption = try CaptionRule.clean(try parser.quotedString())
+            case "caption" where caption == nil: caption = try CaptionRule.cleanStored(try parser.quotedString())
             case "section" where section == nil: section = try required(Section(utf8: try parser.plainString()))
             case "completed" where completed == nil: completed = try parser.boolean()
             case "createdAt" where createdAt == nil: createdAt = try required(Timestamp.parse(utf8: try parser.plainString()))

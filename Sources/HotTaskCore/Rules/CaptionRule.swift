@@ -37,11 +37,24 @@ public enum CaptionRule {
     public static let maximumBytes = 8_192
 
     public static func clean(_ raw: String) throws(CaptionError) -> String {
-        if isAlreadyClean(raw) { return raw }
+        if isAlreadyClean(raw, requiringVisible: true) { return raw }
         let cleaned = cleanFragment(raw).trimmingWhitespace()
         guard cleaned.unicodeScalars.contains(where: isVisible) else { throw .empty }
         let bytes = cleaned.utf8.count
         guard bytes <= maximumBytes else { throw .tooManyBytes(bytes: bytes) }
+        let length = cleaned.count
+        guard length <= maximumLength else { throw .tooLong(length: length) }
+        return cleaned
+    }
+
+    /// A caption read back from the store or its log: cleaned as `clean` does, but held only to
+    /// the rule older versions wrote by (not empty, at most 1,000 characters), so that a store
+    /// holding a caption today's rule refuses (only a zero-width space, say) still opens
+    /// instead of being reported damaged. New captions all pass `clean`.
+    public static func cleanStored(_ raw: String) throws(CaptionError) -> String {
+        if isAlreadyClean(raw, requiringVisible: false) { return raw }
+        let cleaned = cleanFragment(raw).trimmingWhitespace()
+        guard !cleaned.isEmpty else { throw .empty }
         let length = cleaned.count
         guard length <= maximumLength else { throw .tooLong(length: length) }
         return cleaned
@@ -89,7 +102,7 @@ public enum CaptionRule {
     /// True when `clean` would return `raw` unchanged, decided from its UTF-8 bytes alone:
     /// every load checks every caption, and building a new string for each was half the
     /// load time of a large store. Short enough in bytes that it cannot exceed the limit.
-    private static func isAlreadyClean(_ raw: String) -> Bool {
+    private static func isAlreadyClean(_ raw: String, requiringVisible: Bool) -> Bool {
         let utf8 = raw.utf8
         guard utf8.count <= maximumLength, let first = raw.first, let last = raw.last,
             !first.isWhitespace, !last.isWhitespace
@@ -109,7 +122,7 @@ public enum CaptionRule {
             }
             previous = (previous.1, byte)
         }
-        return visible
+        return visible || !requiringVisible
     }
 
     private enum Disposition { case keep, space, drop }

@@ -377,10 +377,11 @@ struct FieldReader {
         return id
     }
 
+    /// A stored caption (see `CaptionRule.cleanStored`); imports check theirs with `clean`.
     func caption(_ key: String) throws(DocumentError) -> String {
         let raw = try string(key)
         do {
-            return try CaptionRule.clean(raw)
+            return try CaptionRule.cleanStored(raw)
         } catch {
             throw problem("\"\(key)\": \(error)")
         }
