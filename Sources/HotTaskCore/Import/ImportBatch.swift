@@ -274,9 +274,8 @@ extension TaskList {
         var counts = ImportCounts(skipped: batch.skipped)
         var changes: [TaskChange] = []
         var added: [Section: [TaskItem]] = [:]
-        // One lookup table: `task(withID:)` scans the list when it has no index of its own,
-        // which made re-importing 20,000 tasks take 34 s.
-        let byID = tasksByID
+        // `task(withID:)` scans a list without its index: re-importing 20,000 tasks took 34 s.
+        let byID = indexedByID()
         var seen = Set<UUID>()
         var endKeys: [Section: OrderKey] = [:]
         func nextEndKey(_ section: Section) -> OrderKey {
@@ -285,7 +284,7 @@ extension TaskList {
             return key
         }
         for task in batch.tasks where seen.insert(task.id).inserted {
-            if let current = byID[task.id] {
+            if let current = byID.task(withID: task.id) {
                 var fields: TaskFields
                 if let agreed = base[task.id] {
                     fields = Self.threeWay(incoming: task, current: current, base: agreed)
@@ -347,18 +346,14 @@ extension TaskList {
         return fields
     }
 
-    private var tasksByID: [UUID: TaskItem] {
-        Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
     /// The changes that make this list exactly `tasks` (in that order): `--import --replace`.
     public func replacing(with tasks: [TaskItem]) -> [TaskChange] {
         let keyed = TaskList(tasks)
         let incoming = Set(keyed.all.map(\.id))
-        let byID = tasksByID
+        let byID = indexedByID()
         var changes = all.filter { !incoming.contains($0.id) }.map { TaskChange.delete($0) }
         for task in keyed.all {
-            if let current = byID[task.id] {
+            if let current = byID.task(withID: task.id) {
                 let fields = TaskFields(
                     caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
                     order: task.order)

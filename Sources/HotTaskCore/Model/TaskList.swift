@@ -148,6 +148,17 @@ public struct TaskList: Equatable, Sendable {
         return nil
     }
 
+    /// This list with its id index built, for a caller about to look up many tasks by id
+    /// (a sync, an import, a commit of many changes): `task(withID:)` then costs a hash and a
+    /// binary search instead of a scan. A list read from the store has no index until it is
+    /// first changed, so that commands that never look up by id (`--list`) do not pay for one.
+    /// The task arrays are shared, not copied.
+    public func indexedByID() -> TaskList {
+        var indexed = self
+        indexed.buildPlaceIndex()
+        return indexed
+    }
+
     private mutating func buildPlaceIndex() {
         guard placeIndex == nil else { return }
         var index: [UUID: Place] = [:]

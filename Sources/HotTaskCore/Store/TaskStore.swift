@@ -267,9 +267,10 @@ public struct TaskStore: Sendable {
     /// holds the changes when the log needs folding.
     @discardableResult
     func commitLocked(_ changes: [TaskChange], what: String, undoes: Clock?, on state: State, now: Date) throws(StoreError) -> Commit {
+        let current = changes.count > 1 ? state.list.indexedByID() : state.list
         let changes = changes.map { change -> TaskChange in
             // The values a change replaces are the store's, whatever the caller last saw.
-            guard case .set(let id, let fields, _) = change, let task = state.list.task(withID: id) else { return change }
+            guard case .set(let id, let fields, _) = change, let task = current.task(withID: id) else { return change }
             return .set(id, fields, was: fields.values(in: task))
         }
         guard !changes.isEmpty else { return Commit(clock: state.clock, list: state.list, record: nil) }

@@ -135,13 +135,17 @@ public final class SyncEngine {
         if !pushes.isEmpty {
             // Our own writes changed the collection's version: take the new one now if nothing
             // else changed, so that the next sync with nothing to do costs one request.
-            let after = try collection.version()
-            if let token = serverVersion.syncToken, let changes = try collection.changes(since: token) {
-                let known = Dictionary(base.entries.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
-                let onlyOurs = changes.removed.allSatisfy { known[$0] == nil }
-                    && changes.changed.allSatisfy { href, etag in etag != nil && known[href] == etag }
-                if onlyOurs { base.server = CollectionVersion(ctag: after.ctag, syncToken: changes.token ?? after.syncToken) }
-            } else if serverVersion.syncToken == nil {
+            if let token = serverVersion.syncToken {
+                // The version before the changes: a ctag newer than what the changes cover
+                // could hide another client's write from the next sync.
+                let after = try collection.version()
+                if let changes = try collection.changes(since: token) {
+                    let known = Dictionary(base.entries.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
+                    let onlyOurs = changes.removed.allSatisfy { known[$0] == nil }
+                        && changes.changed.allSatisfy { href, etag in etag != nil && known[href] == etag }
+                    if onlyOurs { base.server = CollectionVersion(ctag: after.ctag, syncToken: changes.token ?? after.syncToken) }
+                }
+            } else {
                 base.server = CollectionVersion()  // ctag only: the next sync compares ETags
             }
         }

@@ -47,6 +47,8 @@ struct SyncPlan {
     }
 
     init(list: TaskList, base: SyncBase, remote: [UUID: SyncEngine.Remote], now: Date, collection: CalendarCollection) {
+        // decide(_:) and the placing look tasks up by id once per task.
+        let list = list.indexedByID()
         self.list = list
         self.base = base
         self.remote = remote

@@ -36,12 +36,7 @@ enum SyncRunner {
         case collected
     }
 
-    /// Runs one sync. `quiet` (the UI): its report is dropped and its one-line reason for a
-    /// failure returned, instead of both going to the terminal.
-    static func run(store: TaskStore, settings: SyncSettings, quiet: Bool) -> Outcome {
-        run(store: store, settings: settings, report: quiet ? .collected : .toStandardOutput)
-    }
-
+    /// Runs one sync, its report going where `report` says.
     static func run(store: TaskStore, settings: SyncSettings, report: Report) -> Outcome {
         let quiet = report == .collected
         guard FileManager.default.isExecutableFile(atPath: helper) else {

@@ -54,7 +54,7 @@ final class BackgroundSync: @unchecked Sendable {
     }
 
     private func run() {
-        let outcome = SyncRunner.run(store: store, settings: settings, quiet: true)
+        let outcome = SyncRunner.run(store: store, settings: settings, report: .collected)
         let status =
             outcome.status == 0
             ? SyncStatus(summary: "synced \(Self.clock(Date()))")
