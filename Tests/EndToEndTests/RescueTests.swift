@@ -36,4 +36,20 @@ struct RescueTests {
         #expect(runHotTask(["--file", fresh.storePath, "--import", path]).status == 0)
         #expect(try TaskStore(path: fresh.storePath).load().all.map(\.caption) == ["typed after the damage", "Buy milk", "Call mom"])
     }
+
+    /// A store damaged for a moment and mended (a sync tool, an editor saving) is fine again:
+    /// the footer says so no more, and quitting writes no rescue file.
+    @Test func aStoreMendedWhileTheAppRunsNeedsNoRescue() throws {
+        let session = try TmuxSession(seededCaptions: ["Buy milk", "Call mom"])
+        session.waitForText("Call mom")
+        let good = try Data(contentsOf: URL(fileURLWithPath: session.storePath))
+        try Data("garbage{".utf8).write(to: URL(fileURLWithPath: session.storePath))
+        session.waitForText("tasks.json is damaged")
+        try good.write(to: URL(fileURLWithPath: session.storePath))
+        session.waitForScreen("the damage no longer shown") { !$0.contains("is damaged") }
+        session.press("C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+        let folder = (session.storePath as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".rescue-") }.isEmpty)
+    }
 }

@@ -32,6 +32,8 @@ public enum Event: Equatable, Sendable {
     /// Another process holds the store's lock: the change is kept and saved when it can be.
     case saveWaiting
     case saveFailed(reason: String)
+    /// The store reads again after a failed look: the footer's problem is over.
+    case storeRecovered
     /// Other processes committed these records.
     case changedOutside([LogRecord])
     /// The store had to be read again in full (another process wrote a new snapshot we could

@@ -83,11 +83,9 @@ public struct LineEditor: Equatable, Sendable {
 
     /// Ctrl-W: deletes the word before the cursor and the spaces after it.
     public mutating func deleteWordBackward() {
-        var start = cursor
-        while start > 0, characters[start - 1].isWhitespace { start -= 1 }
-        while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
-        characters.removeSubrange(start..<cursor)
-        cursor = start
+        let end = cursor
+        moveWordLeft()
+        characters.removeSubrange(cursor..<end)
     }
 
     /// What a field `width` columns wide shows: characters from `viewStart`, with "…" on the
@@ -107,24 +105,33 @@ public struct LineEditor: Equatable, Sendable {
         let width = max(1, width)
         viewStart = min(max(0, viewStart), cursor)
         func columns(_ range: Range<Int>) -> Int { characters[range].reduce(0) { $0 + DisplayWidth.of($1) } }
+        // Running sums, each character's width taken once as the start moves: summing the
+        // span again for every step froze the UI on a long paste.
+        var before = columns(viewStart..<cursor)
+        let rest = columns(cursor..<characters.count)
         // Columns the cursor needs from `start`: the marker, the text before it, its own cell,
         // and a marker on the right when text goes on past the field.
         func fits(_ start: Int) -> Bool {
             let left = start > 0 ? 1 : 0
-            let before = columns(start..<cursor)
-            let rest = columns(cursor..<characters.count)
             let right = left + before + max(1, rest) > width ? 1 : 0
             return left + before + 1 + right <= width
         }
-        while viewStart < cursor, !fits(viewStart) { viewStart += 1 }
+        while viewStart < cursor, !fits(viewStart) {
+            before -= DisplayWidth.of(characters[viewStart])
+            viewStart += 1
+        }
         // Text deleted or the field grew: show more on the left while everything to the end fits.
-        while viewStart > 0, (viewStart - 1 == 0 ? 0 : 1) + columns((viewStart - 1)..<characters.count) + 1 <= width {
+        while viewStart > 0 {
+            let added = DisplayWidth.of(characters[viewStart - 1])
+            guard (viewStart - 1 == 0 ? 0 : 1) + before + added + rest + 1 <= width else { break }
+            before += added
             viewStart -= 1
         }
-        let left = viewStart > 0
-        let shown = (left ? 1 : 0) + columns(viewStart..<characters.count)
-        let cursorColumn = (left ? 1 : 0) + columns(viewStart..<cursor)
-        return Window(start: viewStart, clippedLeft: left, clippedRight: shown + (cursor == characters.count ? 1 : 0) > width, cursorColumn: cursorColumn)
+        let left = viewStart > 0 ? 1 : 0
+        let shown = left + before + rest
+        return Window(
+            start: viewStart, clippedLeft: left == 1, clippedRight: shown + (cursor == characters.count ? 1 : 0) > width,
+            cursorColumn: left + before)
     }
 
     public mutating func clear() {

@@ -30,6 +30,8 @@ public enum AppUpdate {
             state.saveWaiting = true
         case .saveFailed(let reason):
             state.saveError = reason
+        case .storeRecovered:
+            state.saveError = nil
         case .changedOutside(let records):
             keepingSelection(&state) { state in
                 for record in records { perform(record.changes, clock: record.clock, &state) }

@@ -39,7 +39,7 @@ enum TerminalApp {
             pending += saves.flush(current: state.tasks)
             if saves.isEmpty, Date().timeIntervalSince(lastOutsideCheck) >= outsideChangeInterval {
                 lastOutsideCheck = Date()
-                if let event = outsideChange(session, problem: &storeProblem) { pending.append(event) }
+                pending += outsideChanges(session, problem: &storeProblem)
             }
             if let status = sync?.tick() { pending.append(.synced(status)) }
             pending += keys
@@ -82,26 +82,28 @@ enum TerminalApp {
             _ = saves.flush(current: state.tasks)
         }
         compaction.wait()
-        if !saves.isEmpty || state.saveError != nil {
-            let reason = saves.lastError ?? storeProblem ?? state.saveError ?? "another process held the store's lock"
+        // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
+        if !saves.isEmpty || storeProblem != nil {
+            let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"
             let what = saves.isEmpty ? "quit while the store could not be read" : "quit with changes that could not be saved (\(saves.count))"
             let rescue = Rescue.write(state.tasks, besides: store.path)
             throw UnsavedOnExit(message: "\(what): \(reason); " + rescue)
         }
     }
 
-    private static func outsideChange(_ session: StoreSession, problem: inout String?) -> Event? {
+    private static func outsideChanges(_ session: StoreSession, problem: inout String?) -> [Event] {
         do {
             let outside = try session.poll()
+            let recovered: [Event] = problem != nil ? [.storeRecovered] : []
             problem = nil
             switch outside {
-            case nil: return nil
-            case .records(let records)?: return .changedOutside(records)
-            case .reloaded(let list)?: return .reloaded(list)
+            case nil: return recovered
+            case .records(let records)?: return recovered + [.changedOutside(records)]
+            case .reloaded(let list)?: return recovered + [.reloaded(list)]
             }
         } catch {
             problem = fullReason(error)
-            return .saveFailed(reason: reason(error))
+            return [.saveFailed(reason: reason(error))]
         }
     }
 
