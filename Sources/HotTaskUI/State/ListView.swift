@@ -105,13 +105,13 @@ public struct ListView: Equatable, Sendable {
         let section = change.section
         let tasks = list.tasks(in: section)
         let ordering = ordering
-        let query = query
+        let matcher = filtered == nil ? nil : TaskFilter.Matcher(query)
         func update(_ orders: inout SectionOrders?, onlyMatching: Bool) {
             guard var order = orders?[section] else { return }
             switch change {
             case .inserted(let task, let index):
                 order = order.map { $0 >= index ? $0 + 1 : $0 }
-                if !onlyMatching || TaskFilter.Matcher(query).matches(caption: task.caption) {
+                if !onlyMatching || matcher?.matches(caption: task.caption) == true {
                     order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks))
                 }
             case .removed(_, let index):
@@ -119,7 +119,7 @@ public struct ListView: Equatable, Sendable {
                 order = order.map { $0 > index ? $0 - 1 : $0 }
             case .replaced(_, let new, let index):
                 order.removeAll { $0 == index }
-                if !onlyMatching || TaskFilter.Matcher(query).matches(caption: new.caption) {
+                if !onlyMatching || matcher?.matches(caption: new.caption) == true {
                     order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks))
                 }
             }

@@ -4,15 +4,20 @@ import HotTaskUI
 /// Which tasks `--list` shows: `--open` leaves out completed ones, `--filter` keeps those whose
 /// caption matches as the UI's filter does.
 struct ListSelection {
-    var openOnly = false
-    var filter: String?
+    let openOnly: Bool
+    /// The filter's query folded once, not once per task.
+    private let matcher: TaskFilter.Matcher?
 
-    var isEverything: Bool { !openOnly && (filter ?? "").isEmpty }
+    init(openOnly: Bool = false, filter: String? = nil) {
+        self.openOnly = openOnly
+        matcher = (filter ?? "").isEmpty ? nil : TaskFilter.Matcher(filter ?? "")
+    }
+
+    var isEverything: Bool { !openOnly && matcher == nil }
 
     func includes(_ task: TaskItem) -> Bool {
         if openOnly && task.completed { return false }
-        if let filter, !filter.isEmpty, !TaskFilter.matches(task.caption, filter) { return false }
-        return true
+        return matcher?.matches(caption: task.caption) ?? true
     }
 }
 
