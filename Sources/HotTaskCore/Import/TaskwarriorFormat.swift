@@ -111,8 +111,8 @@ enum TaskwarriorFormat {
                 writer.raw(",\"description\":")
                 writer.string(task.caption)
                 writer.raw(",\"status\":\"\(task.completed ? "completed" : "pending")\"")
-                writer.raw(",\"entry\":\"\(format(task.createdAt))\",\"modified\":\"\(format(task.modifiedAt))\"")
-                if task.completed { writer.raw(",\"end\":\"\(format(task.completedAt ?? task.modifiedAt))\"") }
+                writer.raw(",\"entry\":\"\(Timestamp.formatCompact(task.createdAt))\",\"modified\":\"\(Timestamp.formatCompact(task.modifiedAt))\"")
+                if task.completed { writer.raw(",\"end\":\"\(Timestamp.formatCompact(task.completedAt ?? task.modifiedAt))\"") }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }
                 writer.raw("}")
             }
@@ -121,10 +121,6 @@ enum TaskwarriorFormat {
         return writer.bytes
     }
 
-    /// `YYYYMMDDTHHMMSSZ`.
-    private static func format(_ date: Date) -> String {
-        String(Timestamp.format(date).filter { $0 != "-" && $0 != ":" })
-    }
 }
 
 extension TaskList {

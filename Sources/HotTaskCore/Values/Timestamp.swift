@@ -79,6 +79,11 @@ public enum Timestamp {
         return date(year, month, day, hour, minute, second, offset: offset)
     }
 
+    /// `YYYYMMDDTHHMMSSZ`, Taskwarrior's form (and a file-name stamp with nothing a shell minds).
+    public static func formatCompact(_ date: Date) -> String {
+        String(format(date).filter { $0 != "-" && $0 != ":" })
+    }
+
     /// Reads Taskwarrior's `YYYYMMDDTHHMMSSZ`.
     public static func parseTaskwarrior(_ text: String) -> Date? {
         var text = text

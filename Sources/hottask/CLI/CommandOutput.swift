@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskCore
 
 /// Where a command's words go.
 ///
@@ -37,40 +38,17 @@ final class CommandOutput {
     /// One `write` per piece: `print` per line costs more than building the whole text of a
     /// 100,000-task list.
     private func write(_ buffer: UnsafeBufferPointer<UInt8>) {
-        guard failure == nil, !pipeClosed, let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    // A parent left the pipe non-blocking: wait until it drains.
-                    var ready = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                    continue
-                }
-                if errno == EPIPE {
-                    pipeClosed = true
-                } else {
-                    failure = String(cString: strerror(errno))
-                }
-                return
-            }
-            offset += written
+        guard failure == nil, !pipeClosed else { return }
+        do throws(Descriptor.WriteFailure) {
+            try Descriptor.write(UnsafeRawBufferPointer(buffer), to: STDOUT_FILENO)
+        } catch {
+            if error.code == EPIPE { pipeClosed = true } else { failure = error.reason }
         }
     }
 
+    /// Nothing more can be said when stderr itself fails.
     static func writeStandardError(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        try? Descriptor.write(text, to: STDERR_FILENO)
     }
 
     /// A closed stdin, stdout or stderr (`hottask --list >&-`) would let the next file opened,

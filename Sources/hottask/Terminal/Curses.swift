@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import HotTaskCore
 import HotTaskUI
 
 /// The only code that talks to ncurses: it turns `get_wch` into events and a grid into
@@ -48,16 +49,7 @@ final class Curses {
     /// Bytes for the terminal that are not screen content (mode switches): written straight
     /// to the descriptor, after what ncurses has already flushed.
     private static func writeDirectly(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 {
-                if written < 0, errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        try? Descriptor.write(text, to: STDOUT_FILENO)
     }
 
     /// Without a UTF-8 locale, wide characters are drawn as blanks and emoji input is lost.

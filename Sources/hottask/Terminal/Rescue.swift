@@ -34,12 +34,7 @@ enum Rescue {
 
     /// 20261122T101500Z: sorts by time, and has no character a shell or a file system minds.
     static func stamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        Timestamp.formatCompact(date)
     }
 
     /// Creates `path` with `bytes` (exclusively, not through a symlink) and syncs it; nil when
@@ -47,16 +42,11 @@ enum Rescue {
     private static func create(_ path: String, _ bytes: [UInt8]) -> Int32? {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return errno }
-        var offset = 0
         var failure: Int32?
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-                break
-            }
-            offset += written
+        do {
+            try Descriptor.write(bytes, to: fd)
+        } catch {
+            failure = error.code
         }
         if failure == nil, fsync(fd) != 0 { failure = errno }
         close(fd)
