@@ -57,6 +57,12 @@ public enum ExportFile {
         }
     }
 
+    /// Whether `path` is our own stdout, however spelled (`/dev/stdout`, `/dev/fd/1`, the file
+    /// the shell redirected it to): then `--export` writes data where `--list` would.
+    public static func isStandardOutput(_ path: String) -> Bool {
+        openDescriptor(named: path) == STDOUT_FILENO
+    }
+
     /// The descriptor a path names without being a file of its own, or nil: our stdout or
     /// stderr (compared by device and inode, so any spelling of /dev/stdout counts), or an open
     /// `/dev/fd/N`.

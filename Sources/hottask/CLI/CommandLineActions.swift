@@ -7,8 +7,6 @@ struct CommandLineActions {
     let store: TaskStore
     let output: CommandOutput
     private var warned = false
-    /// The tasks `change` adds.
-    private var added: [TaskItem] = []
 
     init(store: TaskStore, output: CommandOutput) {
         self.store = store
@@ -18,17 +16,12 @@ struct CommandLineActions {
     /// Adds, edits, completes, reopens, moves and deletes as one record in the change log.
     /// Captions and handles are all checked before anything changes; handles name tasks as
     /// they were before.
-    /// `printingAdded` (`--add … --json`): the added tasks go to stdout as a store document,
-    /// so that a script learns their ids.
+    /// Returns the tasks it added, once they are in the store (`--add … --json` prints them).
+    @discardableResult
     mutating func change(
         adding captions: [String], section: Section, editing: (handle: String, caption: String)? = nil,
-        completing: [String], reopening: [String], moving: [String], deleting: [String], printingAdded: Bool = false
-    ) throws {
-        var committed = false
-        defer {
-            // Only once they are in the store: a script must not act on ids that were not saved.
-            if printingAdded && committed { output.bytes(StoreDocument.encode(TaskList(added))) }
-        }
+        completing: [String], reopening: [String], moving: [String], deleting: [String]
+    ) throws -> [TaskItem] {
         let cleaned = try captions.map { raw in
             do {
                 return try CaptionRule.clean(raw)
@@ -45,15 +38,13 @@ struct CommandLineActions {
         }
         let now = Timestamp.now()
         let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now) }
-        added = newTasks
         let addedLines = cleaned.map { "Added to \(section.title): \($0)" }
         if editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
             // Only adds: the cost does not grow with the list.
             try store.addOnTop(newTasks, what: addedLines.joined(separator: "; "))
-            committed = true
             reportWarnings()
             addedLines.forEach { output.status($0) }
-            return
+            return newTasks
         }
         let handles = (editing.map { [$0.handle] } ?? []) + completing + reopening + moving + deleting
         if newTasks.isEmpty, let report = try changeByID(
@@ -62,7 +53,7 @@ struct CommandLineActions {
         {
             reportWarnings()
             report.forEach { output.status($0) }
-            return
+            return []
         }
         let report = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
             var list = state.list
@@ -122,9 +113,9 @@ struct CommandLineActions {
             }
             return (changes, lines.joined(separator: "; "), nil, lines)
         }
-        committed = true
         reportWarnings()
         report.forEach { output.status($0) }
+        return newTasks
     }
 
     /// The same changes when every handle is an id: only the named tasks are read (see
@@ -274,17 +265,22 @@ struct CommandLineActions {
             return (changes, line, nil, (line, batch))
         }
         // What the file said is the base of the next import of it (see ImportBase).
-        var recorded = importBase
-        recorded.record(resolved.tasks)
-        do {
-            try recorded.save(besides: store)
-        } catch {
-            HotTaskCommand.fail("warning: could not write \(ImportBase.path(besides: store)) (\(error.reason)); a re-import will merge by date")
-        }
+        record(resolved.tasks, onto: importBase)
         reportWarnings()
         output.status(line)
         // What the file held that HotTask did not keep is a warning: said even with --quiet.
         for sentence in batch.losses.sentences { HotTaskCommand.fail("note: \(sentence)") }
+    }
+
+    /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).
+    private func record(_ tasks: [TaskItem], onto base: ImportBase) {
+        var base = base
+        base.record(tasks)
+        do {
+            try base.save(besides: store)
+        } catch {
+            HotTaskCommand.fail("warning: could not write \(ImportBase.path(besides: store)) (\(error.reason)); a re-import will merge by date")
+        }
     }
 
     /// Says on stderr which log lines a read had to skip (once per command).
@@ -330,13 +326,7 @@ struct CommandLineActions {
         if format == .todotxt {
             // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
             // what the file says now is the base its next import is merged against.
-            var base = ImportBase.load(besides: store)
-            base.record(list.all)
-            do {
-                try base.save(besides: store)
-            } catch {
-                HotTaskCommand.fail("warning: could not write \(ImportBase.path(besides: store)) (\(error.reason)); a re-import will merge by date")
-            }
+            record(list.all, onto: ImportBase.load(besides: store))
         }
         output.status("Exported \(list.count) tasks to \(path)")
     }

@@ -196,7 +196,7 @@ struct HotTaskCommand: ParsableCommand {
     }
 
     private var printsExportToStandardOutput: Bool {
-        ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(export ?? "")
+        export.map { $0 == "-" || ExportFile.isStandardOutput($0) } ?? false
     }
 
     func run() throws {
@@ -224,11 +224,13 @@ struct HotTaskCommand: ParsableCommand {
             if let importPath { try commands.importTasks(from: importPath, format: importFormat, replacing: replace) }
             if undo { try commands.undoLastChange() }
             if changesTasks {
-                try commands.change(
+                let added = try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
                     editing: edit.count == 2 ? (edit[0], edit[1]) : nil,
                     completing: done, reopening: undone,
-                    moving: move, deleting: delete, printingAdded: json && !list)
+                    moving: move, deleting: delete)
+                // The ids a script needs, printed only once the tasks are in the store.
+                if json && !list { output.bytes(StoreDocument.encode(TaskList(added))) }
             }
             // After the changes above, so that `--add X --sync` sends X; before --list and --export,
             // so that they show what the sync brought.
