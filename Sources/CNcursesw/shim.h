@@ -21,13 +21,6 @@ static const attr_t HC_A_DIM = A_DIM;
 static const attr_t HC_A_REVERSE = A_REVERSE;
 static const attr_t HC_A_UNDERLINE = A_UNDERLINE;
 
-static const mmask_t HC_WHEEL_UP = BUTTON4_PRESSED;
-#ifdef BUTTON5_PRESSED
-static const mmask_t HC_WHEEL_DOWN = BUTTON5_PRESSED;
-#else
-static const mmask_t HC_WHEEL_DOWN = 0;
-#endif
-
 static inline int hc_color_pair(short pair) { return (int)COLOR_PAIR(pair); }
 
 /* 1 when $TERM names a terminal that can move the cursor (a terminfo entry with cup that is
@@ -44,16 +37,5 @@ static inline int hc_terminal_can_move_cursor(void) {
 
 /* newterm on the process's own terminal; NULL instead of exiting when it cannot. */
 static inline SCREEN *hc_newterm(void) { return newterm(NULL, stdout, stdin); }
-
-/* Moves the terminal's cursor with an absolute motion and tells ncurses where it is, so that
-   text written around ncurses (putp) lands where intended and ncurses' next update starts
-   from the truth. */
-static inline void hc_move_to(int y, int x) { mvcur(-1, -1, y, x); }
-
-/* A terminfo string capability, or NULL when the terminal has none. */
-static inline const char *hc_string_capability(const char *name) {
-    const char *value = tigetstr(name);
-    return (value == NULL || value == (char *)-1) ? NULL : value;
-}
 
 #endif

@@ -37,14 +37,7 @@ public enum CaptionRule {
     public static let maximumBytes = 8_192
 
     public static func clean(_ raw: String) throws(CaptionError) -> String {
-        if isAlreadyClean(raw, requiringVisible: true) { return raw }
-        let cleaned = cleanFragment(raw).trimmingWhitespace()
-        guard cleaned.unicodeScalars.contains(where: isVisible) else { throw .empty }
-        let bytes = cleaned.utf8.count
-        guard bytes <= maximumBytes else { throw .tooManyBytes(bytes: bytes) }
-        let length = cleaned.count
-        guard length <= maximumLength else { throw .tooLong(length: length) }
-        return cleaned
+        try clean(raw, strict: true)
     }
 
     /// A caption read back from the store or its log: cleaned as `clean` does, but held only to
@@ -52,9 +45,16 @@ public enum CaptionRule {
     /// holding a caption today's rule refuses (only a zero-width space, say) still opens
     /// instead of being reported damaged. New captions all pass `clean`.
     public static func cleanStored(_ raw: String) throws(CaptionError) -> String {
-        if isAlreadyClean(raw, requiringVisible: false) { return raw }
+        try clean(raw, strict: false)
+    }
+
+    /// `strict`: something must be visible, and the byte cap applies.
+    private static func clean(_ raw: String, strict: Bool) throws(CaptionError) -> String {
+        if isAlreadyClean(raw, requiringVisible: strict) { return raw }
         let cleaned = cleanFragment(raw).trimmingWhitespace()
-        guard !cleaned.isEmpty else { throw .empty }
+        guard strict ? cleaned.unicodeScalars.contains(where: isVisible) : !cleaned.isEmpty else { throw .empty }
+        let bytes = cleaned.utf8.count
+        guard !strict || bytes <= maximumBytes else { throw .tooManyBytes(bytes: bytes) }
         let length = cleaned.count
         guard length <= maximumLength else { throw .tooLong(length: length) }
         return cleaned

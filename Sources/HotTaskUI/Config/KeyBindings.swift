@@ -52,6 +52,12 @@ public struct KeyBindings: Equatable, Sendable {
         for action in ListAction.allCases {
             for key in uncheckedKeys[action] ?? [] { actions[key] = action }
         }
+        // The fixed ways out work in the list whatever the config says (Tab to the input, as
+        // Ctrl-C quits): the config can never take them, so they are added here, not special-
+        // cased where keys are handled.
+        for (action, keys) in Self.fixed {
+            for key in keys where actions[key] == nil { actions[key] = action }
+        }
     }
 
     /// The standard bindings with the keys of some actions replaced. An action given no keys

@@ -10,14 +10,10 @@ extension AppUpdate {
             clearFilter(&state)
             return []
         }
-        // Tab always goes back to the input, as Ctrl-C always quits: no config can trap anyone.
-        if key == .tab {
-            state.focus = .input
-            return []
-        }
         guard let action = state.bindings.action(for: key) else {
             if case .character = key {
-                let input = (["Tab"] + (state.bindings.keys[.input] ?? []).prefix(1).map(KeyName.label(of:))).joined(separator: " or ")
+                let ways = (KeyBindings.fixed[.input] ?? []) + (state.bindings.keys[.input] ?? []).prefix(1)
+                let input = ways.map(KeyName.label(of:)).joined(separator: " or ")
                 let help = state.bindings.firstLabel(of: .help) ?? "F1"
                 state.message = Message("Press \(input) to type a new task, \(help) for keys", kind: .warning)
             }
