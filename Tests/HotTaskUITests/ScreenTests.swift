@@ -94,11 +94,42 @@ struct ScreenTests {
         let state = makeState(makeList(priority: ["日本 🥛 ok"]))
         let grid = AppRender.render(state, size: state.size)
         #expect(grid[6, 4].character == "日")
-        #expect(grid[7, 4].isContinuation)
+        #expect(grid.isCovered(x: 7, y: 4))
         #expect(grid[8, 4].character == "本")
         #expect(grid[11, 4].character == "🥛")
-        #expect(grid[12, 4].isContinuation)
+        #expect(grid.isCovered(x: 12, y: 4))
         #expect(grid[14, 4].character == "o")
+    }
+
+    /// Which cells a wide character covers comes from the character itself, so drawing over
+    /// either half leaves no stale half: a narrow character over the left half uncovers the
+    /// right one, and writing into the right half blanks the left one.
+    @Test func overdrawingHalfAWideCharacterLeavesNoStaleHalf() {
+        var grid = Grid(size: Size(width: 10, height: 2))
+        grid.put("漢字漢", x: 0, y: 0, style: .plain)
+        grid.put("a", x: 0, y: 0, style: .plain)
+        #expect(grid.line(0) == "a 字漢")
+        #expect(!grid.isCovered(x: 1, y: 0))
+        grid.put("漢字漢", x: 0, y: 1, style: .plain)
+        grid.put("|b", x: 3, y: 1, style: .plain)
+        // 字 lost its right half to | and the last 漢 its left half to b: both are gone, and
+        // every column from 2 on holds what was written there or a blank.
+        #expect(grid.line(1) == "漢 |b")
+        #expect(grid.isCovered(x: 1, y: 1) && !grid.isCovered(x: 3, y: 1) && !grid.isCovered(x: 5, y: 1))
+    }
+
+    /// The help box drawn over rows of CJK captions keeps both its borders in place.
+    @Test func theHelpBoxOverWideCharactersKeepsItsColumns() {
+        var state = makeState(makeList(priority: (1...12).map { _ in String(repeating: "漢字", count: 30) }))
+        state.press(.tab, .function(1))
+        let grid = AppRender.render(state, size: state.size)
+        let boxRows = grid.lines.enumerated().filter { $0.element.contains("│") }
+        #expect(boxRows.count > 5)
+        for (y, _) in boxRows {
+            let columns = (0..<grid.size.width).filter { !grid.isCovered(x: $0, y: y) && grid[$0, y].character == "│" }
+            #expect(columns.count == 2, "row \(y): \(grid.line(y))")
+            #expect(columns == boxRows.first.map { row in (0..<grid.size.width).filter { !grid.isCovered(x: $0, y: row.offset) && grid[$0, row.offset].character == "│" } })
+        }
     }
 
     @Test func longInputScrollsSidewaysAndKeepsTheCursorVisible() {

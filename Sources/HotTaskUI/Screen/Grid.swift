@@ -36,14 +36,17 @@ public enum CellStyle: UInt8, CaseIterable, Sendable {
     case overlayKey
 }
 
-/// One terminal cell. A wide character sits in its first cell; the cell it covers is a
-/// continuation that the adapter skips.
+/// One terminal cell. A wide character sits in its first cell and covers the next one; which
+/// cells are covered is always derived from the first cell's width (as ratatui does), never
+/// stored, so overdrawing part of a wide character cannot leave a stale half behind.
 public struct Cell: Equatable, Sendable {
     public var character: Character
     public var style: CellStyle
-    public var isContinuation: Bool
 
-    public static let blank = Cell(character: " ", style: .plain, isContinuation: false)
+    public static let blank = Cell(character: " ", style: .plain)
+
+    /// Columns the cell's character takes on screen: 1 or 2.
+    public var width: Int { character.isASCII ? 1 : max(1, DisplayWidth.of(character)) }
 }
 
 /// Terminal size in columns and rows.
@@ -77,6 +80,12 @@ public struct Grid: Equatable, Sendable {
         cells[y * size.width + x]
     }
 
+    /// Whether cell `x` of row `y` is hidden under the wide character to its left: the
+    /// adapter skips it.
+    public func isCovered(x: Int, y: Int) -> Bool {
+        x > 0 && x < size.width && self[x - 1, y].width == 2
+    }
+
     /// Writes `text` from column `x` on row `y`, stopping before column `limit` (default: the
     /// right edge). A wide character that does not fit is replaced by a blank. Returns the
     /// column after the last one written.
@@ -85,19 +94,23 @@ public struct Grid: Equatable, Sendable {
         let end = min(limit ?? size.width, size.width)
         guard y >= 0, y < size.height else { return x }
         var column = max(0, x)
+        // Writing into the right half of a wide character leaves its left half meaningless.
+        if column > 0, column < end, self[column - 1, y].width == 2 {
+            cells[y * size.width + column - 1] = Cell(character: " ", style: cells[y * size.width + column - 1].style)
+        }
         for character in text {
             let width = DisplayWidth.of(character)
             if width == 0 { continue }
             if column + width > end {
                 while column < end {
-                    cells[y * size.width + column] = Cell(character: " ", style: style, isContinuation: false)
+                    cells[y * size.width + column] = Cell(character: " ", style: style)
                     column += 1
                 }
                 break
             }
-            cells[y * size.width + column] = Cell(character: character, style: style, isContinuation: false)
+            cells[y * size.width + column] = Cell(character: character, style: style)
             if width == 2 {
-                cells[y * size.width + column + 1] = Cell(character: " ", style: style, isContinuation: true)
+                cells[y * size.width + column + 1] = Cell(character: " ", style: style)
             }
             column += width
         }
@@ -115,8 +128,10 @@ public struct Grid: Equatable, Sendable {
     /// The text of row `y`, wide characters once, trailing blanks dropped (for tests and logs).
     public func line(_ y: Int) -> String {
         var text = ""
-        for x in 0..<size.width where !self[x, y].isContinuation {
+        var x = 0
+        while x < size.width {
             text.append(self[x, y].character)
+            x += self[x, y].width
         }
         while text.last == " " { text.removeLast() }
         return text
