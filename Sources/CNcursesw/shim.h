@@ -35,6 +35,19 @@ static inline int hc_terminal_can_move_cursor(void) {
     return usable;
 }
 
+/* The C library's width of a code point in the current locale (what ncurses splits text by);
+   glibc declares wcwidth only under _XOPEN_SOURCE. */
+extern int wcwidth(wchar_t);
+static inline int hc_wcwidth(wchar_t c) { return wcwidth(c); }
+
+/* The terminal's cursor_address for row y, column x, or NULL when it has none. tiparm is
+   variadic, which Swift cannot call. */
+static inline const char *hc_cursor_address(int y, int x) {
+    const char *cup = tigetstr("cup");
+    if (cup == NULL || cup == (char *)-1) return NULL;
+    return tiparm(cup, y, x);
+}
+
 /* newterm on the process's own terminal; NULL instead of exiting when it cannot. */
 static inline SCREEN *hc_newterm(void) { return newterm(NULL, stdout, stdin); }
 

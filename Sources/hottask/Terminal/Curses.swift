@@ -7,6 +7,7 @@ import HotTaskUI
 /// screen cells. Everything it draws was decided by `AppRender`.
 final class Curses {
     private let palette: Palette
+    private var clusters = ClusterWriter()
 
     /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
     /// (which knows only the keys the terminfo entry lists: see DECISIONS.md).
@@ -93,9 +94,11 @@ final class Curses {
 
     /// Copies the grid to the screen. Runs of one style are written together; a non-ASCII
     /// character is written on its own at its own column, so that a width disagreement with
-    /// the terminal cannot shift the rest of the row.
+    /// the terminal cannot shift the rest of the row. Clusters ncurses cannot carry get blanks
+    /// here and are written whole after the refresh (`ClusterWriter`).
     func draw(_ grid: Grid, fullRepaint: Bool = false) {
         if fullRepaint { clearok(hc_stdscr(), true) }
+        clusters.beginFrame(height: grid.size.height)
         werase(hc_stdscr())
         let width = grid.size.width
         var run: [wchar_t] = []
@@ -109,9 +112,10 @@ final class Curses {
                 mvaddwstr(Int32(y), Int32(runStart), run)
                 run.removeAll(keepingCapacity: true)
             }
-            for x in 0..<width {
+            var x = 0
+            while x < width {
                 let cell = grid[x, y]
-                if cell.isContinuation { continue }
+                defer { x += cell.width }
                 // The bottom-right cell is left alone: writing it scrolls some terminals.
                 if y == grid.size.height - 1 && x == width - 1 { break }
                 let isASCII = cell.character.isASCII
@@ -120,7 +124,12 @@ final class Curses {
                     runStart = x
                     runStyle = cell.style
                 }
-                run.append(contentsOf: cell.character.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
+                if !isASCII, ClusterWriter.needsDirectWrite(cell) {
+                    clusters.add(x: x, y: y)
+                    run.append(contentsOf: repeatElement(wchar_t(32), count: cell.width))
+                } else {
+                    run.append(contentsOf: cell.character.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
+                }
                 if !isASCII { flush() }
             }
             flush()
@@ -133,13 +142,14 @@ final class Curses {
             curs_set(0)
         }
         refresh()
+        clusters.finishFrame(grid, palette: palette)
     }
 }
 
 /// Cell styles as colours, or as attributes alone when the terminal has no colours, NO_COLOR
 /// is set (https://no-color.org) or the theme is `mono`. `light` swaps the colours that are
 /// hard to read on a light background (yellow, white, cyan text) for darker ones.
-private struct Palette {
+struct Palette {
     private var looks: [CellStyle: (attributes: attr_t, pair: Int16)] = [:]
 
     init(theme: Theme) {
@@ -165,6 +175,13 @@ private struct Palette {
     func apply(_ style: CellStyle) {
         let look = looks[style] ?? (HC_A_NORMAL, 0)
         attr_set(look.attributes, look.pair, nil)
+    }
+
+    /// The style's attributes as terminal bytes, for a direct write (`ClusterWriter`); ncurses
+    /// notes them as the terminal's current attributes.
+    func emit(_ style: CellStyle) {
+        let look = looks[style] ?? (HC_A_NORMAL, 0)
+        vid_puts(look.attributes, look.pair, nil, TerminalBytes.append)
     }
 
     private struct Look {
