@@ -3,10 +3,10 @@ import HotTaskCore
 import Testing
 import TestSupport
 
-/// What the terminal receives for emoji that are several code points, read on a raw pty
-/// (Tests/Scripts/pty_capture.py): tmux would hide the bytes behind its own rendering.
-@Suite("Grapheme clusters on a raw pty", .serialized)
-struct GraphemeClusterTests {
+/// What the terminal receives, read on a raw pty (Tests/Scripts/pty_capture.py): tmux would
+/// hide the bytes behind its own rendering. Emoji of several code points, and the modes.
+@Suite("The terminal's bytes on a raw pty", .serialized)
+struct TerminalBytesTests {
     private static let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scripts/pty_capture.py").path
 
@@ -79,5 +79,18 @@ struct GraphemeClusterTests {
         #expect(rows[familyRow + 1].trimmingCharacters(in: .whitespaces).isEmpty, "\(rows[familyRow + 1]) was left under the moved task")
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
+    }
+
+    /// Bracketed paste is switched on before the first frame and off again on the way out, so
+    /// the shell after HotTask gets no paste brackets.
+    @Test func bracketedPasteIsOnWhileTheUIRunsAndOffAfter() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "plain"]).status == 0)
+        let text = String(decoding: terminalBytes(store: folder.storePath, steps: [("plain", "\\x03")]), as: UTF8.self)
+        let on = try #require(text.range(of: "\u{1B}[?2004h"), "never switched on")
+        let frame = try #require(text.range(of: "plain"))
+        let off = try #require(text.range(of: "\u{1B}[?2004l", options: .backwards), "never switched off")
+        #expect(on.lowerBound < frame.lowerBound && frame.lowerBound < off.lowerBound)
+        #expect(!text[off.upperBound...].contains("\u{1B}[?2004h"))
     }
 }
