@@ -131,4 +131,39 @@ struct TerminalUITests {
         session.waitForText("exited with 0")
         #expect(try storedCaptions(session) == ["typed", "Task 1", "Task 2"])
     }
+
+    /// `v` in the list shows when each task was added and done under it, and hides it again;
+    /// the choice is remembered for the next start (in XDG_STATE_HOME, not the config file).
+    @Test func vShowsWhenEachTaskWasAddedAndTheChoiceIsRemembered() throws {
+        func detailLines(_ screen: String) -> Int { screen.split(separator: "\n").filter { $0.hasPrefix("      added ") }.count }
+        let session = try TmuxSession(seededCaptions: ["Buy milk", "Call mom"])
+        session.waitForText("Call mom")
+        session.press("Tab")
+        session.type("v")
+        session.waitForScreen("a details line under each task") { detailLines($0) == 2 }
+        session.type(" ")
+        let screen = session.waitForText("· done just now")
+        let lines = screen.split(separator: "\n").map(String.init)
+        let milk = try #require(lines.firstIndex { $0.contains("[x] Buy milk") })
+        #expect(lines[milk + 1].hasPrefix("      added ") && lines[milk + 1].hasSuffix(" · done just now"))
+        #expect(lines[milk + 2].contains("[ ] Call mom"))
+        session.press("C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+        let state = session.folder.path("state")
+        #expect(try String(contentsOfFile: state + "/hottask/ui.toml", encoding: .utf8).contains("details = true"))
+
+        let again = try TmuxSession(environment: ["XDG_STATE_HOME": state], storePath: session.storePath)
+        again.waitForScreen("details remembered") { detailLines($0) == 2 }
+        again.press("Tab")
+        again.type("v")
+        again.waitForScreen("details hidden") { detailLines($0) == 0 && $0.contains("Call mom") }
+        again.press("C-c")
+        #expect(again.waitForExit().contains("exited with 0"))
+
+        let third = try TmuxSession(environment: ["XDG_STATE_HOME": state], storePath: session.storePath)
+        let plain = third.waitForText("Call mom")
+        #expect(detailLines(plain) == 0, "off is remembered too")
+        third.press("C-c")
+        third.waitForExit()
+    }
 }

@@ -27,8 +27,8 @@ final class TmuxSession {
             let now = Timestamp.now()
             try TaskStore(path: self.storePath).save(TaskList(captions.map { TaskItem(caption: $0, createdAt: now) }))
         }
-        // Never the developer's own config file, unless the test gives one.
-        let configHome = ["XDG_CONFIG_HOME": folder.path("no-config")]
+        // Never the developer's own config file or remembered view, unless the test gives one.
+        let configHome = ["XDG_CONFIG_HOME": folder.path("no-config"), "XDG_STATE_HOME": folder.path("state")]
         let variables = configHome.merging(environment) { _, given in given }
             .map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let extra = arguments.map { " '\($0)'" }.joined()

@@ -62,7 +62,7 @@ struct ConfigTests {
     @Test func eachKindOfProblemNamesTheFileAndLine() {
         #expect(problem("theme = \"light\"\ntheme = dark\n") == "config /home/a/config.toml line 2: dark is not a value; strings need quotes; using the defaults")
         #expect(problem("[keys\n") == "config /home/a/config.toml line 1: expected ] after the table name; using the defaults")
-        #expect(problem("\n\ncolour = \"red\"") == "config /home/a/config.toml line 3: unknown setting \"colour\" (known: theme, default_section, [keys]); using the defaults")
+        #expect(problem("\n\ncolour = \"red\"") == "config /home/a/config.toml line 3: unknown setting \"colour\" (known: theme, default_section, details, [keys]); using the defaults")
         #expect(problem("[keys]\ntoggel = \"t\"")?.hasPrefix("config /home/a/config.toml line 2: unknown action \"toggel\" in [keys] (actions: up, down,") == true)
         #expect(problem("[keys]\ntoggle = [\"space\", \"spcae\"]")?.hasPrefix("config /home/a/config.toml line 2: unknown key name \"spcae\" for toggle") == true)
         #expect(problem("theme = \"dark\"") == "config /home/a/config.toml line 1: theme must be \"default\", \"light\" or \"mono\", not \"dark\"; using the defaults")

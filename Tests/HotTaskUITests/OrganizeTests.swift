@@ -145,7 +145,8 @@ struct OrganizeTests {
         state.press(.tab, .character("?"))
         #expect(state.help == .list)
         let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[2].contains("┌─ Keys: list ─"))
+        #expect(lines[1].contains("┌─ Keys: list ─"))
+        #expect(!lines.contains { $0.contains("│ …") }, "every list key fits at 80×24")
         #expect(lines.contains { $0.contains("│ K ⇧↑ / J ⇧↓ ") && $0.contains(" reorder (Manual order)") })
         #expect(lines.contains { $0.contains("└─ any key closes ─") })
         #expect(state.press(.character("d")).isEmpty, "the key only closes the help")

@@ -68,6 +68,7 @@ public func runProcess(
     var variables = ProcessInfo.processInfo.environment.filter { !storeVariables.contains($0.key) }
     // Nor the developer's own config file: a test that wants one passes XDG_CONFIG_HOME or --config.
     variables["XDG_CONFIG_HOME"] = "/nonexistent/hottask-tests-config"
+    variables["XDG_STATE_HOME"] = "/nonexistent/hottask-tests-state"
     variables.merge(environment ?? [:]) { _, new in new }
 
     let child: ChildProcess

@@ -351,3 +351,18 @@ public enum Descriptor {
         if let failure { throw failure }
     }
 }
+
+/// A small file of the app's own (not the store) replaced whole, so that a crash leaves the
+/// old or the new one: its folders are made (0700) and the file is 0600.
+public enum SmallFile {
+    /// Nil when written, else why not.
+    public static func replace(_ path: String, with text: String) -> String? {
+        do {
+            try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
+            try FileSystem.writeAtomically(Array(text.utf8), to: path)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+}

@@ -10,6 +10,9 @@ public struct AppConfig: Equatable, Sendable {
     public var theme: Theme = .default
     public var bindings: KeyBindings = .standard
     public var defaultSection: Section = .priority
+    /// `details = true`: the list starts with each task's second line (when added and done)
+    /// until `v` chooses otherwise, which is then remembered (see TerminalApp).
+    public var details = false
     /// `[sync]`: the CalDAV calendar to sync with; nil when the file has none.
     public var sync: SyncSettings?
 
@@ -73,6 +76,11 @@ public struct AppConfig: Equatable, Sendable {
                     throw problem(entry, "default_section must be \"priority\" or \"bonus\", not \(shown(entry.value))")
                 }
                 config.defaultSection = section
+            case (nil, "details"):
+                guard case .boolean(let details) = entry.value else {
+                    throw problem(entry, "details must be true or false, not \(shown(entry.value))")
+                }
+                config.details = details
             case ("keys", let name):
                 guard let action = ListAction(rawValue: name) else {
                     throw problem(entry, "unknown action \"\(name)\" in [keys] (actions: \(ListAction.allCases.map(\.name).joined(separator: ", ")))")
@@ -113,7 +121,7 @@ public struct AppConfig: Equatable, Sendable {
                 if ListAction(rawValue: entry.key) != nil {
                     throw problem(entry, "\"\(entry.key)\" is a key binding; put it under [keys]")
                 }
-                throw problem(entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, [keys])")
+                throw problem(entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, details, [keys])")
             }
         }
         if let sync = config.sync, sync.url.isEmpty {

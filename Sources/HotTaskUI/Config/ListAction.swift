@@ -14,6 +14,8 @@ public enum ListAction: String, CaseIterable, Sendable {
     case clearCompleted = "clear_completed"
     case undo, redo, filter, sort
     case completedLast = "completed_last"
+    /// A second, dimmer line under each task: when it was added and completed.
+    case details
     /// Back to the new-task input.
     case input
     case help, quit

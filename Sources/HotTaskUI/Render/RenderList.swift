@@ -1,3 +1,4 @@
+import Foundation
 import HotTaskCore
 
 /// The list rows: section headers, tasks (with filter matches highlighted, or the caption
@@ -35,6 +36,13 @@ extension AppRender {
                 } else {
                     drawTask(task, selected: selected, state.focus, query: state.view.query, y: y, width: width, &grid)
                 }
+            case .details(let display):
+                let task = state.tasks[state.view.position(ofDisplay: display, in: state.tasks)]
+                let text = detailsLine(of: task, now: state.now, calendar: state.calendar)
+                let selected = display == state.selection && state.focus == .list
+                // Under the caption, past "› [ ] ".
+                grid.put(text.truncated(toWidth: width - 7), x: 6, y: y, style: .hint)
+                if selected { grid.paint(y: y, from: 0, to: width, style: .selectedDone) }
             }
         }
     }
@@ -62,6 +70,15 @@ extension AppRender {
         }
         x = grid.put(caption[start...], x: x, y: y, style: style)
         if selected { grid.paint(y: y, from: x, to: width, style: style) }
+    }
+
+    /// A task's second line: "added 3 days ago · done today".
+    static func detailsLine(of task: TaskItem, now: Date, calendar: Calendar) -> String {
+        var text = "added " + RelativeTime.words(for: task.createdAt, now: now, calendar: calendar)
+        if task.completed {
+            text += " · done" + (task.completedAt.map { " " + RelativeTime.words(for: $0, now: now, calendar: calendar) } ?? "")
+        }
+        return text
     }
 
     /// The selected row while its caption is edited: the editor, scrolled sideways like the

@@ -85,16 +85,23 @@ public struct AppState: Equatable, Sendable {
     public var bindings: KeyBindings
     /// Where Enter puts a new task (the config's `default_section`).
     public var newTaskSection: Section
+    /// Each task with a second, dimmer line saying when it was added and completed (`v`).
+    public var showsDetails: Bool
+    /// The time of the last event, for "added 3 days ago", and the calendar that says what
+    /// "today" is.
+    public var now = Date(timeIntervalSince1970: 0)
+    public var calendar = Calendar.current
 
     public init(tasks: TaskList, size: Size, config: AppConfig = .standard) {
         self.tasks = tasks
         self.size = size
         self.bindings = config.bindings
         self.newTaskSection = config.defaultSection
+        self.showsDetails = config.details
         view.prepareFilter(tasks)
     }
 
-    public var layout: ListLayout { ListLayout(view, of: tasks) }
+    public var layout: ListLayout { ListLayout(view, of: tasks, details: showsDetails) }
     public var screen: ScreenLayout { ScreenLayout(size) }
 
     /// The selected task's position in the list, if a task is shown.

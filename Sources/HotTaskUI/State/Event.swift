@@ -41,6 +41,8 @@ public enum Event: Equatable, Sendable {
     case reloaded(TaskList)
     /// A background sync ended (its changes to the list arrive as outside changes).
     case synced(SyncStatus)
+    /// A minute passed while details are shown: "added just now" may read differently.
+    case clockTicked
 }
 
 /// Changes to send to the store as one record.
@@ -70,4 +72,6 @@ public enum Effect: Equatable, Sendable {
     case suspend
     /// Repaint the whole screen (Ctrl-L).
     case redraw
+    /// Details were turned on or off (`v`): remember it for the next start.
+    case rememberDetails(Bool)
 }

@@ -99,6 +99,7 @@ public enum KeyHelp {
         ListLine(actions: [.filter], text: "filter", hint: "find"),
         ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z", hint: "sort"),
         ListLine(actions: [.completedLast], text: "completed tasks last (on/off)"),
+        ListLine(actions: [.details], text: "when each task was added and done (on/off)"),
         ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)", hint: "input", fixed: ["Tab"], hintKeys: "Tab"),
         ListLine(actions: [.help], text: "this help", hint: "help", fixed: ["F1"]),
         ListLine(actions: [.quit], text: "quit", hint: "quit", fixed: ["^C ^Q"]),

@@ -5,6 +5,7 @@ import HotTaskCore
 ///
 ///     Top Priority (n)     header
 ///       [ ] task ...       one row per task, or a hint when the section is empty
+///           added 3 days   with details on, a second row per task
 ///                          spacer
 ///     Bonus (n)            header
 ///       [ ] task ...
@@ -13,6 +14,8 @@ public struct ListLayout: Equatable, Sendable {
         case header(Section)
         /// A task, by display position (see `ListView` for the task it shows).
         case task(Int)
+        /// The second row of a task when details are on.
+        case details(Int)
         /// The hint shown in an empty section.
         case hint(Section)
         case spacer
@@ -20,15 +23,18 @@ public struct ListLayout: Equatable, Sendable {
 
     public let priorityCount: Int
     public let bonusCount: Int
+    /// Rows each task takes: 2 with details on.
+    public let rowsPerTask: Int
 
     /// The layout of a view: the counts are of the tasks shown in each section.
-    public init(_ view: ListView, of list: TaskList) {
-        self.init(priorityCount: view.count(in: .priority, of: list), bonusCount: view.count(in: .bonus, of: list))
+    public init(_ view: ListView, of list: TaskList, details: Bool = false) {
+        self.init(priorityCount: view.count(in: .priority, of: list), bonusCount: view.count(in: .bonus, of: list), details: details)
     }
 
-    public init(priorityCount: Int, bonusCount: Int) {
+    public init(priorityCount: Int, bonusCount: Int, details: Bool = false) {
         self.priorityCount = priorityCount
         self.bonusCount = bonusCount
+        rowsPerTask = details ? 2 : 1
     }
 
     /// The display position of the first task of `section`, or nil when none is shown.
@@ -42,24 +48,37 @@ public struct ListLayout: Equatable, Sendable {
     }
 
     public var taskCount: Int { priorityCount + bonusCount }
-    private var priorityRows: Int { max(priorityCount, 1) }
+    private var priorityRows: Int { max(priorityCount * rowsPerTask, 1) }
     public var bonusHeaderRow: Int { priorityRows + 2 }
-    public var rowCount: Int { bonusHeaderRow + 1 + max(bonusCount, 1) }
+    public var rowCount: Int { bonusHeaderRow + 1 + max(bonusCount * rowsPerTask, 1) }
 
     public func headerRow(of section: Section) -> Int {
         section == .priority ? 0 : bonusHeaderRow
     }
 
+    /// The first row of a task (its caption).
     public func row(ofTask position: Int) -> Int {
-        position < priorityCount ? 1 + position : bonusHeaderRow + 1 + (position - priorityCount)
+        position < priorityCount
+            ? 1 + position * rowsPerTask : bonusHeaderRow + 1 + (position - priorityCount) * rowsPerTask
+    }
+
+    /// The last row of a task: its details row when details are on.
+    public func lastRow(ofTask position: Int) -> Int {
+        row(ofTask: position) + rowsPerTask - 1
     }
 
     public func content(ofRow row: Int) -> Row {
         if row == 0 { return .header(.priority) }
-        if row <= priorityRows { return priorityCount == 0 ? .hint(.priority) : .task(row - 1) }
+        if row <= priorityRows { return priorityCount == 0 ? .hint(.priority) : taskRow(row - 1, first: 0) }
         if row < bonusHeaderRow { return .spacer }
         if row == bonusHeaderRow { return .header(.bonus) }
-        return bonusCount == 0 ? .hint(.bonus) : .task(priorityCount + row - bonusHeaderRow - 1)
+        return bonusCount == 0 ? .hint(.bonus) : taskRow(row - bonusHeaderRow - 1, first: priorityCount)
+    }
+
+    /// Row `offset` of a section's tasks, whose first task has display position `first`.
+    private func taskRow(_ offset: Int, first: Int) -> Row {
+        let position = first + offset / rowsPerTask
+        return offset % rowsPerTask == 0 ? .task(position) : .details(position)
     }
 
     /// The first task at or after `row` (or before it, if none follows), for scrolling by rows.
@@ -68,7 +87,10 @@ public struct ListLayout: Equatable, Sendable {
         var candidate = min(max(row, 0), rowCount - 1)
         let step = searchingDown ? 1 : -1
         while candidate >= 0, candidate < rowCount {
-            if case .task(let position) = content(ofRow: candidate) { return position }
+            switch content(ofRow: candidate) {
+            case .task(let position), .details(let position): return position
+            default: break
+            }
             candidate += step
         }
         return task(nearRow: row, searchingDown: !searchingDown)

@@ -10,6 +10,7 @@ import HotTaskCore
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ event: Event, now: Date, newID: UUID = UUID()) -> [Effect] {
         var effects: [Effect] = []
+        state.now = now
         switch event {
         case .keyPressed(let key):
             state.message = nil
@@ -42,6 +43,8 @@ public enum AppUpdate {
                 state.message = Message("Sync failed: \(failure)", kind: .warning)
             }
             state.syncStatus = status
+        case .clockTicked:
+            break
         case .reloaded(let tasks):
             keepingSelection(&state) { state in
                 state.tasks = tasks
@@ -138,7 +141,7 @@ public enum AppUpdate {
     static func moveSelection(_ key: Key, _ state: inout AppState) {
         let count = state.layout.taskCount
         guard count > 0 else { return }
-        let page = max(1, state.screen.listHeight - 1)
+        let page = max(1, (state.screen.listHeight - 1) / state.layout.rowsPerTask)
         let last = count - 1
         switch key {
         case .up: state.selection -= 1
@@ -182,8 +185,10 @@ public enum AppUpdate {
         let row = layout.row(ofTask: state.selection)
         if row < state.scrollOffset {
             state.selection = layout.task(nearRow: state.scrollOffset, searchingDown: true) ?? state.selection
-        } else if row >= state.scrollOffset + height {
-            state.selection = layout.task(nearRow: state.scrollOffset + height - 1, searchingDown: false) ?? state.selection
+        } else if layout.lastRow(ofTask: state.selection) >= state.scrollOffset + height {
+            // The task whose last row is on screen.
+            let bottom = state.scrollOffset + height - layout.rowsPerTask
+            state.selection = layout.task(nearRow: bottom, searchingDown: false) ?? state.selection
         }
     }
 
@@ -196,8 +201,12 @@ public enum AppUpdate {
         var offset = min(max(0, state.scrollOffset), max(0, layout.rowCount - height))
         if layout.taskCount > 0 {
             let row = layout.row(ofTask: state.selection)
+            let lastRow = layout.lastRow(ofTask: state.selection)
             let isFirstInSection = state.selection == 0 || state.selection == layout.priorityCount
             let top = isFirstInSection ? row - 1 : row
+            // On a screen too short for all three, the caption wins over its section's
+            // header, and the header over the details row.
+            if lastRow >= offset + height { offset = lastRow - height + 1 }
             if top < offset { offset = top }
             if row >= offset + height { offset = row - height + 1 }
         }

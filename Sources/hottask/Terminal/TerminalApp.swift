@@ -19,11 +19,14 @@ enum TerminalApp {
         Signals.installTerminationHandlers()
         let curses = try Curses(theme: config.theme)
         defer { curses.stop() }
+        let environment = ProcessInfo.processInfo.environment
         var state = AppState(tasks: tasks, size: curses.size, config: config)
+        state.showsDetails = RememberedView.details(environment: environment) ?? config.details
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
         var lastOutsideCheck = Date()
+        var lastMinute = Int(Date().timeIntervalSince1970 / 60)
         /// Why the store could not be read at the last look, in full (nil once it can again).
         var storeProblem: String?
         var saves = SaveQueue(session: session)
@@ -42,6 +45,10 @@ enum TerminalApp {
                 pending += outsideChanges(session, problem: &storeProblem)
             }
             if let status = sync?.tick() { pending.append(.synced(status)) }
+            // "added just now" becomes "1 minute ago" without a key being pressed.
+            let minute = Int(Date().timeIntervalSince1970 / 60)
+            if state.showsDetails, minute != lastMinute { pending.append(.clockTicked) }
+            lastMinute = minute
             pending += keys
             guard !pending.isEmpty else { continue }
             var fullRepaint = false
@@ -63,6 +70,10 @@ enum TerminalApp {
                         pending.append(.resized(curses.size))
                     case .redraw:
                         fullRepaint = true
+                    case .rememberDetails(let details):
+                        if let problem = RememberedView.remember(details: details, environment: environment) {
+                            state.message = Message("Details \(details ? "on" : "off") for now; \(problem)", kind: .warning)
+                        }
                     }
                 }
             }
