@@ -28,9 +28,12 @@ enum UIBenchmarks {
             "UI: Down / PgDn while typing → frame", target: 2,
             Array(repeating: Key.down, count: 150) + Array(repeating: .pageDown, count: 50))
         _ = AppUpdate.update(&state, .keyPressed(.control("f")), now: now)
-        // Grow the query (narrowing) and shrink it (a fresh scan), as a person searching does.
-        let query: [Key] = "review".map { .character($0) } + Array(repeating: .backspace, count: 6)
-        let filtering = measure("UI: filter keystroke → frame", target: label == "100k" ? 30 : 5, query + query + query)
+        // Grow the query (narrowing) and shrink it (Backspace), as a person searching does: three
+        // different words, so each first letter is a fresh scan of the whole list. The issue's
+        // target is the median; the worst key must stay within 15 ms (the table's max).
+        let words = ["review", "budget", "call"]
+        let query: [Key] = words.flatMap { word in word.map { Key.character($0) } + Array(repeating: .backspace, count: word.count) }
+        let filtering = measure("UI: filter keystroke → frame", target: 5, query)
         return [typing, scrolling, filtering]
     }
 

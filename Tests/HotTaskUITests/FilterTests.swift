@@ -86,6 +86,30 @@ struct FilterTests {
         #expect(state.filterOrigin == nil)
     }
 
+    /// Backspace goes back to a result kept from the way in, without a scan; a change to the
+    /// list drops every kept result, so none can show a stale match.
+    @Test func backspaceReusesAnEarlierResultOnlyUntilTheListChanges() {
+        var state = makeState(makeList(priority: ["review notes", "read mail", "rest", "tea"]))
+        state.press(.control("f"))
+        state.type("rev")
+        #expect(state.layout.taskCount == 1)
+        state.press(.backspace)
+        #expect(state.layout.taskCount == 3)
+        state.press(.backspace)
+        #expect(state.layout.taskCount == 3, "r: review, read, rest")
+        let added = TaskItem(caption: "rebase", createdAt: testNow)
+        _ = AppUpdate.update(&state, .changedOutside([outsideRecord([.add(added)])]), now: testNow)
+        #expect(state.layout.taskCount == 4)
+        state.type("e")
+        #expect(state.layout.taskCount == 4, "re was kept with 3 matches before rebase came")
+        state.type("v")
+        state.press(.backspace)
+        #expect(state.layout.taskCount == 4)
+        var fresh = ListView()
+        fresh.setQuery("re", list: state.tasks)
+        #expect(state.view == fresh)
+    }
+
     @Test func narrowingGivesTheSameResultAsAFreshScan() {
         var generator = SeededGenerator(seed: 42)
         let words = ["Café", "cafe", "CAFÉ au lait", "naïve", "Naive plan", "résumé", "Resume", "tea"]
@@ -149,6 +173,35 @@ struct FilterTests {
         var fresh = ListView()
         fresh.setQuery("caf", list: state.tasks)
         #expect(state.view == fresh)
+    }
+
+    /// The folded captions live in one buffer per section, edited in place by every change:
+    /// after adds, deletes, edits and moves in any order, a fresh query scans them to the same
+    /// result as a view folded from scratch.
+    @Test func foldedCaptionsStayInStepThroughAddsDeletesEditsAndMoves() {
+        var generator = SeededGenerator(seed: 5)
+        let words = ["Café", "tea", "Straße", "ﬁle", "naïve", "plan", "日本"]
+        var state = makeState(makeList(priority: (0..<30).map { "\(words[$0 % 7]) \($0)" }, bonus: (30..<50).map { "\(words[$0 % 7]) \($0)" }))
+        for step in 0..<80 {
+            let tasks = state.tasks.all
+            let task = tasks[Int.random(in: 0..<tasks.count, using: &generator)]
+            let word = words[Int.random(in: 0..<words.count, using: &generator)]
+            let change: TaskChange
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: change = .add(TaskItem(caption: "\(word) new \(step)", section: step % 2 == 0 ? .priority : .bonus, createdAt: testNow))
+            case 1 where tasks.count > 5: change = .delete(task)
+            case 2: change = .set(task.id, TaskFields(caption: "\(word) edited \(step)"), was: TaskFields(caption: task.caption))
+            default: change = .set(task.id, TaskFields(section: task.section == .priority ? .bonus : .priority), was: TaskFields(section: task.section))
+            }
+            let clock = Clock(milliseconds: 9_000_000_000_000 + Int64(step))
+            _ = AppUpdate.update(&state, .changedOutside([outsideRecord([change], clock: clock)]), now: testNow)
+            let query = String(words[Int.random(in: 0..<words.count, using: &generator)].lowercased().prefix(2))
+            state.view.setQuery(query, list: state.tasks)
+            var fresh = ListView()
+            fresh.setQuery(query, list: state.tasks)
+            #expect(state.view == fresh, "step \(step): \(change), query \(query)")
+            state.view.setQuery("", list: state.tasks)
+        }
     }
 
     /// Folding scalar by scalar (cached) agrees with Foundation folding the whole strings.

@@ -56,15 +56,13 @@ public enum TaskFilter {
             needle = foldedBytes(query)
         }
 
-        /// Whether `folded` (a caption already folded by `fold`) contains the query.
-        func matches(folded: String) -> Bool {
-            guard !needle.isEmpty else { return true }
-            var folded = folded  // withUTF8 makes it contiguous in the rare case it is not
-            return folded.withUTF8 { Self.contains($0, needle) }
+        /// Whether `folded` (a caption already folded by `foldedBytes`) contains the query.
+        func matches(folded: UnsafeBufferPointer<UInt8>) -> Bool {
+            needle.isEmpty || Self.contains(folded, needle)
         }
 
         public func matches(caption: String) -> Bool {
-            matches(folded: fold(caption))
+            foldedBytes(caption).withUnsafeBufferPointer { matches(folded: $0) }
         }
 
         private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
