@@ -100,9 +100,7 @@ struct SyncPlan {
                 refreshed.calendar = todo.calendar.text
                 agreed[key] = refreshed
                 unchangedThere(id, local: local, entry: refreshed)
-            } else if let local, entry == nil, todo.fields.caption == local.caption, todo.fields.section == local.section,
-                todo.fields.completed == local.completed
-            {
+            } else if let local, entry == nil, Self.same(todo.fields, shared(local), order: false) {
                 // The same task on both sides with no base (our own write whose answer was lost,
                 // or both sides imported it): agreed as it is.
                 agreed[key] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: local.order.text)
