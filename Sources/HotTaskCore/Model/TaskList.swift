@@ -67,6 +67,26 @@ public struct TaskList: Equatable, Sendable {
         for tombstone in deleted { self.deleted[tombstone.task.id] = tombstone }
     }
 
+    /// Builds a list from tasks already split by section, each in the order read (the store
+    /// reader's path: no third copy of the tasks). `keyed`: they keep their order keys, sorted
+    /// only when not in order; otherwise they get fresh keys keeping the order given, as
+    /// `init(_:)` gives them.
+    init(priority priorityTasks: consuming [TaskItem], bonus bonusTasks: consuming [TaskItem], keyed: Bool, deleted: [Tombstone] = []) {
+        func prepare(_ tasks: inout [TaskItem]) {
+            if keyed {
+                if !zip(tasks, tasks.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) { tasks.sort(by: Self.precedes) }
+            } else {
+                let keys = OrderKey.sequence(tasks.count)
+                for index in tasks.indices { tasks[index].order = keys[index] }
+            }
+        }
+        prepare(&priorityTasks)
+        prepare(&bonusTasks)
+        setSection(.priority, priorityTasks)
+        setSection(.bonus, bonusTasks)
+        for tombstone in deleted { self.deleted[tombstone.task.id] = tombstone }
+    }
+
     private mutating func setSection(_ section: Section, _ tasks: [TaskItem]) {
         if section == .priority { priority = tasks } else { bonus = tasks }
         completedCount += tasks.reduce(0) { $0 + ($1.completed ? 1 : 0) }

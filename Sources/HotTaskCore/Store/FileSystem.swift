@@ -70,6 +70,10 @@ enum FileSystem {
 
     /// `readAll`, and the version of the file that was read (from the open file, so that it
     /// names exactly these bytes even if the path is replaced meanwhile).
+    ///
+    /// A regular file is read straight into an array of its size plus one byte (no chunk copied
+    /// on, no zeroing first); the extra byte shows whether it grew meanwhile. A pipe, or a file
+    /// that grew, goes on in 64 KB chunks up to `limit`.
     static func readAllWithStamp(_ path: String, limit: Int = .max) throws(Failure) -> (bytes: [UInt8], stamp: FileStamp?) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(reason: reason()) }
@@ -81,10 +85,29 @@ enum FileSystem {
             guard info.st_size <= limit else {
                 throw Failure(reason: "it is \(megabytes(Int(info.st_size))) MB; HotTask reads files of at most \(megabytes(limit)) MB")
             }
-            bytes.reserveCapacity(Int(info.st_size) + 1)
+            var failure: Int32 = 0
+            bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size) + 1) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    let got = read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    if got < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    if got == 0 { return }
+                    count += got
+                }
+            }
+            if failure != 0 { throw Failure(reason: reason(failure)) }
+            if bytes.count <= Int(info.st_size) { return (bytes, stamp) }
+            // It grew while we read: go on as for a pipe.
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            if bytes.count > limit {
+                throw Failure(reason: "it is larger than \(megabytes(limit)) MB, the most HotTask reads")
+            }
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -92,10 +115,6 @@ enum FileSystem {
             }
             if count == 0 { return (bytes, stamp) }
             bytes.append(contentsOf: chunk[0..<count])
-            // A pipe or a growing file has no size up front.
-            if bytes.count > limit {
-                throw Failure(reason: "it is larger than \(megabytes(limit)) MB, the most HotTask reads")
-            }
         }
     }
 
