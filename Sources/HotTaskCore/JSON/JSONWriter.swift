@@ -13,6 +13,13 @@ struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// The bytes written so far, leaving the writer empty with its room kept (for writing in pieces).
+    mutating func takeBytes() -> [UInt8] {
+        let taken = bytes
+        bytes.removeAll(keepingCapacity: true)
+        return taken
+    }
+
     mutating func raw(_ bytes: [UInt8]) {
         self.bytes.append(contentsOf: bytes)
     }

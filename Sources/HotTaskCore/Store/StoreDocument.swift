@@ -88,11 +88,22 @@ public enum StoreDocument {
         encodeIndexed(list, header: header).bytes
     }
 
+    /// An export (no header) in pieces of about `pieceSize` bytes, each given to `emit` as soon
+    /// as it is full: `--export -` never holds the whole document (30 MB at 100,000 tasks).
+    /// The pieces together are exactly `encode(list)`.
+    public static func encode(_ list: TaskList, pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+        withoutActuallyEscaping(emit) { emit in _ = encodeIndexed(list, header: nil, pieceSize: pieceSize, emit: emit) }
+    }
+
     /// `encode`, and where each task's object lies in the bytes (for a snapshot's index).
-    static func encodeIndexed(_ list: TaskList, header: SnapshotHeader?) -> (bytes: [UInt8], entries: [SnapshotIndex.Entry]) {
+    /// With `emit` (an export only), the bytes go out in pieces and none are returned.
+    static func encodeIndexed(
+        _ list: TaskList, header: SnapshotHeader?, pieceSize: Int = .max, emit: (([UInt8]) -> Void)? = nil
+    ) -> (bytes: [UInt8], entries: [SnapshotIndex.Entry]) {
+        precondition(emit == nil || header == nil, "a snapshot is encoded whole: its index needs the offsets")
         var entries: [SnapshotIndex.Entry] = []
         if header != nil { entries.reserveCapacity(list.count) }
-        var writer = JSONWriter(capacity: 160 + list.count * 300)
+        var writer = JSONWriter(capacity: emit == nil ? 160 + list.count * 300 : pieceSize + 4096)
         writer.raw("{")
         writer.key("version", indent: 2, first: true)
         writer.raw(String(version))
@@ -118,6 +129,7 @@ public enum StoreDocument {
             let start = writer.bytes.count
             write(task, to: &writer, stamped: header != nil)
             if header != nil { entries.append(SnapshotIndex.Entry(id: task.id, offset: start, length: writer.bytes.count - start)) }
+            if let emit, writer.bytes.count >= pieceSize { emit(writer.takeBytes()) }
         }
         if header != nil {
             writer.key("deleted", indent: 2, first: false)
@@ -126,6 +138,10 @@ public enum StoreDocument {
         }
         writer.newline(indent: 0)
         writer.raw("}\n")
+        if let emit {
+            emit(writer.takeBytes())
+            return ([], entries)
+        }
         return (writer.bytes, entries)
     }
 

@@ -296,17 +296,21 @@ struct CommandLineActions {
         let list = try read()
         let selection = ListSelection(openOnly: openOnly, filter: filter)
         if asJSON {
-            output.bytes(StoreDocument.encode(selection.isEverything ? list : TaskList(list.all.filter(selection.includes))))
+            StoreDocument.encode(selection.isEverything ? list : TaskList(list.all.filter(selection.includes))) { output.bytes($0) }
         } else {
             let styled = ListFormatter.wantsStyle(
                 isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
-            let lines = ListFormatter.lines(for: list, styled: styled, selection: selection, showingIDs: showingIDs)
-            output.text(lines.joined(separator: "\n") + "\n")
+            output.bytes(ListFormatter.text(for: list, styled: styled, selection: selection, showingIDs: showingIDs))
         }
     }
 
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
+        if path == "-", format == .hottask {
+            // Written as it is made: the whole document is never held (30 MB at 100,000 tasks).
+            StoreDocument.encode(list) { output.bytes($0) }
+            return
+        }
         let bytes: [UInt8] =
             switch format {
             case .hottask: StoreDocument.encode(list)
