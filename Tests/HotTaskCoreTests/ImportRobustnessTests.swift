@@ -74,4 +74,27 @@ struct ImportRobustnessTests {
         }
         #expect(fastAccepted > 1, "the fast path was exercised")
     }
+
+    /// The Taskwarrior reader that goes straight to tasks either gives up or gives exactly
+    /// what the strict path (a JSON tree, then `TaskwarriorFormat`) gives, losses included.
+    @Test func theFastTaskwarriorReaderAgreesWithTheStrictOne() throws {
+        var generator = SeededGenerator(seed: 14)
+        let now = TaskwarriorSample.date("20261201T000000Z")
+        let extra = #"{"description":"Quote \" and \\ then \u00e9 🥛","entry":"20261119T080000Z","end":null,"status":"pending","uuid":"A1B2C3D4-0000-4000-8000-00000000000F","project":"home","tags":["a","b"],"annotations":[]}"#
+        let valid = Array(("[\n" + (TaskwarriorSample.all + [extra]).joined(separator: ",\n") + "\n]\n").utf8)
+        func strict(_ input: [UInt8]) -> ImportBatch? {
+            guard case .array(let items)? = try? JSONParser.parse(input) else { return nil }
+            return try? TaskwarriorFormat.batch(from: items.enumerated().map { ("task \($0.offset + 1)", $0.element) }, now: now)
+        }
+        var fastAccepted = 0
+        for round in 0..<4_000 {
+            let input = round == 0 ? valid : Self.mutate(valid, &generator)
+            guard let fast = JSONParser.decodeTaskwarriorFast(input, now: now) else { continue }
+            fastAccepted += 1
+            #expect(strict(input) == fast, "\(String(decoding: input, as: UTF8.self))")
+        }
+        #expect(fastAccepted > 1, "the fast path was exercised")
+        let batch = try #require(JSONParser.decodeTaskwarriorFast(valid, now: now))
+        #expect(batch.tasks.count == 5 && batch.skipped == 2, "the sample is taken by the fast path, not given up on")
+    }
 }

@@ -103,6 +103,10 @@ public struct ImportBatch: Equatable, Sendable {
         if let snapshot = JSONParser.decodeStoreFast(bytes) {
             return ImportBatch(format: .hottask, tasks: snapshot.list.all, skipped: 0)
         }
+        // A Taskwarrior export read straight into tasks; anything unusual takes the strict path.
+        if bytes.first(where: { !isJSONWhitespace($0) }) == UInt8(ascii: "["), let batch = JSONParser.decodeTaskwarriorFast(bytes) {
+            return batch
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
