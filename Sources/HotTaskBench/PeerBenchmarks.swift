@@ -99,7 +99,7 @@ enum PeerBenchmarks {
     }
 
     /// The tasks as `task import` reads them: priority H for Top Priority.
-    private static func taskwarriorExport(_ list: TaskList) -> String {
+    static func taskwarriorExport(_ list: TaskList) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -19,6 +19,23 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hott
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: folder) }
 
+// `--make-stores FOLDER`: only write the generated stores (store-100k.json) and the same tasks
+// as a Taskwarrior export (tw-100k.json) there, for `make profile`.
+if let target = option("--make-stores") {
+    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+    for count in sizes {
+        let name = count >= 1000 ? "\(count / 1000)k" : "\(count)"
+        let list = StoreGenerator.list(count: count)
+        let store = target + "/store-\(name).json"
+        ["", ".bak", ".lock", ".journal", ".index", ".imported"].forEach { try? FileManager.default.removeItem(atPath: store + $0) }
+        try TaskStore(path: store).save(list)
+        try Data(PeerBenchmarks.taskwarriorExport(list).utf8).write(to: URL(fileURLWithPath: target + "/tw-\(name).json"))
+        print(store)
+    }
+    try? FileManager.default.removeItem(atPath: folder)
+    exit(0)
+}
+
 if arguments.contains("--peers") {
     let table = try PeerBenchmarks.run(sizes: sizes, runs: runs, binary: binary, folder: folder)
     print(table)
