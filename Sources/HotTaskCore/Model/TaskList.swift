@@ -295,6 +295,12 @@ public struct TaskList: Equatable, Sendable {
         return replace(old, at: index, with: new)
     }
 
+    /// `apply(_:clock:)` for a caller that has no use for the row edits (a commit, a replay of
+    /// the log): no array of edits, each holding a copy of its task, is built only to be dropped.
+    mutating func applyAll(_ changes: [TaskChange], clock: Clock) {
+        for change in changes { _ = apply(change, clock: clock) }
+    }
+
     /// Applies changes in turn, all stamped `clock`.
     @discardableResult
     public mutating func apply(_ changes: [TaskChange], clock: Clock, force: Bool = false) -> [ListEdit] {

@@ -131,7 +131,7 @@ public struct TaskStore: Sendable {
         let belongs = logHeader?.generation == header.generation
         if belongs {
             for record in state.history where record.generation == header.generation {
-                list.apply(record.changes, clock: record.clock)
+                list.applyAll(record.changes, clock: record.clock)
                 state.replayed += 1
             }
         }
@@ -276,7 +276,7 @@ public struct TaskStore: Sendable {
         guard !changes.isEmpty else { return Commit(clock: state.clock, list: state.list, record: nil) }
         let clock = Clock.next(after: state.clock, now: now)
         var list = state.list
-        list.apply(changes, clock: clock)
+        list.applyAll(changes, clock: clock)
         guard list.count <= Self.maximumTaskCount else {
             throw StoreError(
                 path: path, problem: .unwritable("the list would hold \(list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))
@@ -415,7 +415,7 @@ public struct TaskStore: Sendable {
             needsCompaction: true)
         let clock = Clock.next(after: state.clock, now: now)
         var stamped = TaskList()
-        stamped.apply(list.all.map { .add($0) }, clock: clock)
+        stamped.applyAll(list.all.map { .add($0) }, clock: clock)
         try compactLocked(stamped, clock: clock, state: state, history: [])
     }
 
