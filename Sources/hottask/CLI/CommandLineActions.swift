@@ -235,13 +235,15 @@ struct CommandLineActions {
     }
 
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
-        let bytes = try readInput(path)
-        let batch: ImportBatch
-        do {
-            batch = try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
-        } catch {
-            throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error). Nothing was changed")
-        }
+        // The file's bytes are dropped as soon as it is parsed (17 MB for 100,000 tasks).
+        let batch = try { () throws -> ImportBatch in
+            let bytes = try readInput(path)
+            do {
+                return try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
+            } catch {
+                throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error). Nothing was changed")
+            }
+        }()
         let source = "\(batch.format.rawValue) \(path == "-" ? "standard input" : path)"
         guard batch.tasks.count <= TaskStore.maximumTaskCount else {
             throw RefusedError(
