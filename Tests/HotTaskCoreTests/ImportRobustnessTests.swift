@@ -75,6 +75,42 @@ struct ImportRobustnessTests {
         #expect(fastAccepted > 1, "the fast path was exercised")
     }
 
+    /// A store over 1 MB is read by two threads, the second from a task object past the middle:
+    /// whole, it reads as the strict parser reads it; damaged near the middle (where the second
+    /// thread starts, or the first must arrive), it is refused or read the same as the strict
+    /// parser reads it, never differently.
+    @Test func aLargeStoreReadByTwoThreadsReadsAsTheStrictParserReadsIt() throws {
+        var tasks: [TaskItem] = []
+        for number in 0..<6_000 {
+            tasks.append(Fixtures.task(
+                "Task \(number) with \"quotes\", é and 🥛 \(String(repeating: "x", count: number % 50))", id: 100 + number,
+                section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0, hours: number % 24))
+        }
+        var list = TaskList(tasks)
+        _ = list.apply(.delete(tasks[17]), clock: Clock(milliseconds: 9))
+        let valid = StoreDocument.encode(list, header: SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 9), list: list))
+        #expect(valid.count > 1 << 20)
+        #expect(JSONParser.decodeStoreFast(valid) == (try StoreDocument.decodeStrictly(valid)))
+        var generator = SeededGenerator(seed: 1414)
+        var refused = 0
+        for _ in 0..<24 {
+            var input = valid
+            let middle = input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: input[middle] = UInt8(ascii: "{")
+            case 1: input.insert(contentsOf: Array(",\n    {\"id\": 1}".utf8), at: middle)
+            case 2: input.remove(at: middle)
+            default: input[middle] = UInt8.random(in: 0...255, using: &generator)
+            }
+            guard let fast = JSONParser.decodeStoreFast(input) else {
+                refused += 1
+                continue
+            }
+            #expect(fast == (try? StoreDocument.decodeStrictly(input)))
+        }
+        #expect(refused > 0)
+    }
+
     /// The Taskwarrior reader that goes straight to tasks either gives up or gives exactly
     /// what the strict path (a JSON tree, then `TaskwarriorFormat`) gives, losses included.
     @Test func theFastTaskwarriorReaderAgreesWithTheStrictOne() throws {

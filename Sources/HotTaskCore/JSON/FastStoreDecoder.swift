@@ -112,19 +112,97 @@ extension JSONParser {
     }
 
     /// `expected`: the header's count, to make room once (untouched room costs no memory).
+    ///
+    /// A large array is read by two threads: this one from the start, another from a task
+    /// object found past the middle (`splitPoint`). The second half counts only if this thread,
+    /// reading element after element exactly as it would alone, arrives at that very byte as the
+    /// start of an element: then the other thread's reading from there is the one this thread
+    /// would have done. Otherwise its work is dropped and this thread reads on to the end.
     private mutating func taskArray(expected: Int) throws -> TaskSections {
         var tasks = TaskSections()
         tasks.priority.reserveCapacity(expected)
         tasks.bonus.reserveCapacity(expected)
         try expect(UInt8(ascii: "["))
         if take(UInt8(ascii: "]")) { return tasks }
+        let second = splitPoint().map { SecondHalf(bytes: bytes, start: $0, expected: expected / 2 + 1) }
+        let group = DispatchGroup()
+        if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.read() } }
+        // The other thread reads from `bytes`: it must be done before this returns, whatever happens.
+        defer { group.wait() }
         repeat {
+            skipWhitespace()
+            if let second, index == second.start {
+                group.wait()
+                guard let (rest, end) = second.result else { throw GiveUp() }  // as this thread would have
+                tasks.priority.append(contentsOf: rest.priority)
+                tasks.bonus.append(contentsOf: rest.bonus)
+                tasks.allKeyed = tasks.allKeyed && rest.allKeyed
+                index = end
+                return tasks
+            }
             let (task, hasOrder, deletedClock) = try taskObject()
             guard deletedClock == nil else { throw GiveUp() }
             tasks.append(task, hasOrder: hasOrder)
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
         return tasks
+    }
+
+    /// Where a second thread may start reading tasks: the `{` of the first line past the middle
+    /// of what is left that starts with `{` after a line ending in `,`. A line break never
+    /// occurs inside a JSON string (it would have to be escaped), so this is an element of some
+    /// array; `taskArray` checks that it is one of this array's. nil for small inputs or one core.
+    private func splitPoint() -> Int? {
+        guard bytes.count - index > 1 << 20, ProcessInfo.processInfo.activeProcessorCount > 1 else { return nil }
+        var at = index + (bytes.count - index) / 2
+        let limit = min(bytes.count, at + (1 << 16))
+        while at < limit {
+            guard bytes[at] == 0x0A else {
+                at += 1
+                continue
+            }
+            var before = at - 1
+            while before > index, bytes[before] == 0x20 || bytes[before] == 0x0D || bytes[before] == 0x09 { before -= 1 }
+            var after = at + 1
+            while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
+            if bytes[before] == UInt8(ascii: ","), after < bytes.count, bytes[after] == UInt8(ascii: "{") { return after }
+            at += 1
+        }
+        return nil
+    }
+
+    /// The tasks from `start` to the end of the array, read on another thread: the elements,
+    /// and where the array's `]` ends; nil result when they do not read.
+    private final class SecondHalf: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let start: Int
+        let expected: Int
+        var result: (TaskSections, end: Int)?
+
+        init(bytes: UnsafeBufferPointer<UInt8>, start: Int, expected: Int) {
+            self.bytes = bytes
+            self.start = start
+            self.expected = expected
+        }
+
+        func read() {
+            var parser = JSONParser(bytes)
+            parser.index = start
+            var tasks = TaskSections()
+            tasks.priority.reserveCapacity(expected)
+            tasks.bonus.reserveCapacity(expected)
+            do {
+                repeat {
+                    let (task, hasOrder, deletedClock) = try parser.taskObject()
+                    guard deletedClock == nil else { return }
+                    tasks.append(task, hasOrder: hasOrder)
+                } while parser.take(UInt8(ascii: ","))
+                try parser.expect(UInt8(ascii: "]"))
+            } catch {
+                return
+            }
+            result = (tasks, parser.index)
+        }
     }
 
     private mutating func tombstoneArray() throws -> [Tombstone] {
@@ -140,7 +218,7 @@ extension JSONParser {
         return tombstones
     }
 
-    private mutating func taskObject() throws -> (TaskItem, hasOrder: Bool, deletedClock: Clock?) {
+    fileprivate mutating func taskObject() throws -> (TaskItem, hasOrder: Bool, deletedClock: Clock?) {
         var id: UUID?
         var caption: String?
         var section: Section?
