@@ -302,7 +302,7 @@ struct CommandLineActions {
         } else {
             let styled = ListFormatter.wantsStyle(
                 isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
-            output.bytes(ListFormatter.text(for: list, styled: styled, selection: selection, showingIDs: showingIDs))
+            ListFormatter.write(list, styled: styled, selection: selection, showingIDs: showingIDs) { output.bytes($0) }
         }
     }
 

@@ -35,13 +35,16 @@ enum ListFormatter {
     /// shown is the one `--done` takes. `showingIDs` adds each task's short id, a handle that
     /// does not change when tasks are added.
     ///
-    /// The whole text, each line ending in a line break, is written as bytes into one buffer:
-    /// no String per line (at 100,000 tasks the lines and their joining cost a tenth of `--list`).
-    static func text(
-        for list: TaskList, styled: Bool = false, selection: ListSelection = ListSelection(), showingIDs: Bool = false
-    ) -> [UInt8] {
+    /// The text, each line ending in a line break, is written as bytes and given to `emit` in
+    /// pieces of about 256 KB: no String per line (at 100,000 tasks the lines and their joining
+    /// cost a tenth of `--list`), and the whole text is never held.
+    static func write(
+        _ list: TaskList, styled: Bool = false, selection: ListSelection = ListSelection(), showingIDs: Bool = false,
+        emit: ([UInt8]) -> Void
+    ) {
+        let pieceSize = 1 << 18
         var out: [UInt8] = []
-        out.reserveCapacity(64 + list.count * 64)
+        out.reserveCapacity(pieceSize + 16_384)
         func line(_ text: String, _ code: String? = nil) {
             if styled, let code { out += code.utf8 }
             out += text.utf8
@@ -83,9 +86,13 @@ enum ListFormatter {
                 caption.withUTF8 { out.append(contentsOf: $0) }
                 if styled && task.completed { out += reset.utf8 }
                 out.append(0x0A)
+                if out.count >= pieceSize {
+                    emit(out)
+                    out.removeAll(keepingCapacity: true)
+                }
             }
         }
-        return out
+        emit(out)
     }
 
     /// Colour only for a person at a terminal that can show it (https://no-color.org).
