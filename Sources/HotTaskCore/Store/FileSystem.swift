@@ -282,14 +282,14 @@ final class FileLock {
         let deadline = Date().addingTimeInterval(wait)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
+            // No close here: `fd` is set, so a throw from here on runs deinit, which closes it.
+            // Closing it here too closed it twice, and the second close could take the
+            // descriptor another thread had just opened (the UI's background compaction).
             guard code == EWOULDBLOCK || code == EINTR else {
-                close(fd)
                 throw FileSystem.Failure(reason: "cannot lock \(path): \(FileSystem.reason(code))")
             }
             if Date() >= deadline {
-                let holder = Self.holder(fd)
-                close(fd)
-                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: holder, wait: wait), busy: true)
+                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: Self.holder(fd), wait: wait), busy: true)
             }
             usleep(5_000)
         }
