@@ -111,6 +111,47 @@ struct ImportRobustnessTests {
         #expect(refused > 0)
     }
 
+    /// A Taskwarrior export over 1 MB is read by two threads too: whole, or damaged near the
+    /// middle, the result is refused or the strict path's, losses included.
+    @Test func aLargeTaskwarriorExportReadByTwoThreadsReadsAsTheStrictPathReadsIt() throws {
+        let now = TaskwarriorSample.date("20261201T000000Z")
+        var lines: [String] = []
+        for number in 0..<7_000 {
+            let status = ["pending", "completed", "waiting", "deleted", "pending"][number % 5]
+            let uuid = String(format: "a1b2c3d4-0000-4000-8000-%012x", number)
+            var line = #"{"id":\#(number),"description":"Task \#(number) \"quoted\" é 🥛","entry":"20261119T080000Z","status":"\#(status)","uuid":"\#(uuid)""#
+            if number % 3 == 0 { line += #","priority":"H","tags":["a","b"]"# }
+            if status == "completed" { line += #","end":"20261120T080000Z""# }
+            lines.append(line + "}")
+        }
+        let valid = Array(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
+        #expect(valid.count > 1 << 20)
+        func strict(_ input: [UInt8]) -> ImportBatch? {
+            guard case .array(let items)? = try? JSONParser.parse(input) else { return nil }
+            return try? TaskwarriorFormat.batch(from: items.enumerated().map { ("task \($0.offset + 1)", $0.element) }, now: now)
+        }
+        let whole = try #require(JSONParser.decodeTaskwarriorFast(valid, now: now))
+        #expect(whole == strict(valid))
+        #expect(whole.tasks.count == 5_600 && whole.skipped == 1_400 && whole.losses.droppedFields["tags"] == 1_867)
+        var generator = SeededGenerator(seed: 1415)
+        var refused = 0
+        for round in 0..<12 {
+            var input = valid
+            let middle = input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
+            switch round % 3 {
+            case 0: input[middle] = UInt8(ascii: "{")
+            case 1: input.insert(contentsOf: Array(lines[7].utf8) + Array(",\n".utf8), at: input[middle...].firstIndex(of: UInt8(ascii: "{"))!)
+            default: input.remove(at: middle)
+            }
+            guard let fast = JSONParser.decodeTaskwarriorFast(input, now: now) else {
+                refused += 1
+                continue
+            }
+            #expect(fast == strict(input))
+        }
+        #expect(refused > 0)
+    }
+
     /// The Taskwarrior reader that goes straight to tasks either gives up or gives exactly
     /// what the strict path (a JSON tree, then `TaskwarriorFormat`) gives, losses included.
     @Test func theFastTaskwarriorReaderAgreesWithTheStrictOne() throws {

@@ -18,27 +18,85 @@ extension JSONParser {
         }
     }
 
+    /// A large export is read by two threads, as the store is (see `taskArray`): the second
+    /// half counts only when this thread, reading element after element, arrives at the very
+    /// element the other started from.
     private mutating func taskwarriorArray(now: Date) throws -> ImportBatch {
         var tasks: [TaskItem] = []
         var losses = ImportLosses()
         var seen = Set<UUID>()
         try expect(UInt8(ascii: "["))
         if !take(UInt8(ascii: "]")) {
+            let second = splitPoint().map { TaskwarriorSecondHalf(bytes: bytes, start: $0, now: now) }
+            let group = DispatchGroup()
+            if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.read() } }
+            // The other thread reads from `bytes`: it must be done before this returns, whatever happens.
+            defer { group.wait() }
+            var joined = false
             repeat {
+                skipWhitespace()
+                if let second, index == second.start {
+                    group.wait()
+                    guard let (rest, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
+                    tasks.reserveCapacity(tasks.count + rest.count)
+                    for task in rest {
+                        guard seen.insert(task.id).inserted else { throw GiveUp() }
+                        tasks.append(task)
+                    }
+                    losses.deleted += restLosses.deleted
+                    losses.recurrenceTemplates += restLosses.recurrenceTemplates
+                    losses.waitingToBonus += restLosses.waitingToBonus
+                    losses.droppedFields.merge(restLosses.droppedFields, uniquingKeysWith: +)
+                    index = end
+                    joined = true
+                    break
+                }
                 guard let task = try taskwarriorTask(now: now, losses: &losses) else { continue }
                 guard seen.insert(task.id).inserted else { throw GiveUp() }
                 tasks.append(task)
             } while take(UInt8(ascii: ","))
-            try expect(UInt8(ascii: "]"))
+            if !joined { try expect(UInt8(ascii: "]")) }
         }
         skipWhitespace()
         guard index == bytes.count else { throw GiveUp() }
         return ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
     }
 
+    /// The tasks from `start` to the end of the array, read on another thread (ids are checked
+    /// for repeats when the halves are joined), with what they lose, and where the array's `]`
+    /// ends; nil result when they do not read.
+    private final class TaskwarriorSecondHalf: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let start: Int
+        let now: Date
+        var result: ([TaskItem], ImportLosses, end: Int)?
+
+        init(bytes: UnsafeBufferPointer<UInt8>, start: Int, now: Date) {
+            self.bytes = bytes
+            self.start = start
+            self.now = now
+        }
+
+        func read() {
+            var parser = JSONParser(bytes)
+            parser.index = start
+            var tasks: [TaskItem] = []
+            var losses = ImportLosses()
+            do {
+                repeat {
+                    if let task = try parser.taskwarriorTask(now: now, losses: &losses) { tasks.append(task) }
+                } while parser.take(UInt8(ascii: ","))
+                try parser.expect(UInt8(ascii: "]"))
+            } catch {
+                return
+            }
+            result = (tasks, losses, parser.index)
+        }
+    }
+
     /// One task, or nil for one HotTask skips (deleted, or a recurrence template), as
     /// `TaskwarriorFormat.task(from:)` decides.
-    private mutating func taskwarriorTask(now: Date, losses: inout ImportLosses) throws -> TaskItem? {
+    fileprivate mutating func taskwarriorTask(now: Date, losses: inout ImportLosses) throws -> TaskItem? {
         enum Status { case pending, waiting, completed, deleted, recurring }
         var status: Status?
         var id: UUID?

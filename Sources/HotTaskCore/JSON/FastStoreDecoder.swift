@@ -152,7 +152,7 @@ extension JSONParser {
     /// of what is left that starts with `{` after a line ending in `,`. A line break never
     /// occurs inside a JSON string (it would have to be escaped), so this is an element of some
     /// array; `taskArray` checks that it is one of this array's. nil for small inputs or one core.
-    private func splitPoint() -> Int? {
+    func splitPoint() -> Int? {
         guard bytes.count - index > 1 << 20, ProcessInfo.processInfo.activeProcessorCount > 1 else { return nil }
         var at = index + (bytes.count - index) / 2
         let limit = min(bytes.count, at + (1 << 16))
