@@ -191,6 +191,8 @@ public struct TaskList: Equatable, Sendable {
     /// Where a task with this key goes in its section.
     private func insertionIndex(of task: TaskItem) -> Int {
         let tasks = tasks(in: task.section)
+        // After the last one (an import's adds, each at the end): no search.
+        if let last = tasks.last, Self.precedes(last, task) { return tasks.count }
         var low = 0
         var high = tasks.count
         while low < high {

@@ -134,7 +134,8 @@ public enum StoreDocument {
             writer.raw("}")
         }
         writer.key("tasks", indent: 2, first: false)
-        writeArray(list.all, to: &writer) { task, writer in
+        // The sections one after the other, not `list.all` (a copy of every task).
+        writeArray(Section.allCases.lazy.flatMap { list.tasks(in: $0) }, to: &writer) { task, writer in
             let start = writer.bytes.count
             write(task, to: &writer, stamped: header != nil)
             if header != nil { entries.append(SnapshotIndex.Entry(id: task.id, offset: start, length: writer.bytes.count - start)) }
@@ -154,14 +155,16 @@ public enum StoreDocument {
         return (writer.bytes, entries)
     }
 
-    private static func writeArray<T>(_ items: [T], to writer: inout JSONWriter, _ body: (T, inout JSONWriter) -> Void) {
+    private static func writeArray<Items: Sequence>(_ items: Items, to writer: inout JSONWriter, _ body: (Items.Element, inout JSONWriter) -> Void) {
         writer.raw("[")
-        for (offset, item) in items.enumerated() {
-            if offset > 0 { writer.raw(",") }
+        var empty = true
+        for item in items {
+            if !empty { writer.raw(",") }
+            empty = false
             writer.newline(indent: 4)
             body(item, &writer)
         }
-        if !items.isEmpty { writer.newline(indent: 2) }
+        if !empty { writer.newline(indent: 2) }
         writer.raw("]")
     }
 
