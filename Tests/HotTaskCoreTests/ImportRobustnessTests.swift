@@ -111,6 +111,31 @@ struct ImportRobustnessTests {
         #expect(refused > 0)
     }
 
+    /// A snapshot of 20,000 tasks or more is written by two threads: the pieces together read
+    /// back as the list, and every index entry points at its task's object, written exactly as
+    /// one thread writes it.
+    @Test func aLargeSnapshotWrittenByTwoThreadsIsTheDocumentOneThreadWrites() throws {
+        var tasks: [TaskItem] = []
+        for number in 0..<24_000 {
+            tasks.append(Fixtures.task(
+                "Task \(number) \"q\" é", id: 100 + number, section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0))
+        }
+        var list = TaskList(tasks)
+        _ = list.apply(.delete(tasks[5]), clock: Clock(milliseconds: 9))
+        let header = SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 9), list: list)
+        let (pieces, entries) = StoreDocument.encodePieces(list, header: header)
+        #expect(pieces.count > 1, "the second thread wrote a piece")
+        let document = Array(pieces.joined())
+        #expect(StoreDocument.encode(list, header: header) == document)
+        #expect(try StoreDocument.decodeStrictly(document) == StoreSnapshot(header: header, list: list))
+        #expect(entries.map(\.id) == list.all.map(\.id))
+        for (entry, task) in zip(entries, list.all) {
+            var writer = JSONWriter()
+            StoreDocument.write(task, to: &writer)
+            #expect(Array(document[entry.offset..<entry.offset + entry.length]) == writer.bytes)
+        }
+    }
+
     /// A Taskwarrior export over 1 MB is read by two threads too: whole, or damaged near the
     /// middle, the result is refused or the strict path's, losses included.
     @Test func aLargeTaskwarriorExportReadByTwoThreadsReadsAsTheStrictPathReadsIt() throws {

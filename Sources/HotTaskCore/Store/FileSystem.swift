@@ -149,6 +149,13 @@ enum FileSystem {
     static func writeAtomically(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil
     ) throws(Failure) {
+        try writeAtomically(pieces: [bytes], to: path, mode: mode, owner: owner)
+    }
+
+    /// `writeAtomically` of the pieces one after the other (a snapshot written by two threads).
+    static func writeAtomically(
+        pieces: [[UInt8]], to path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil
+    ) throws(Failure) {
         let folder = folder(of: path)
         let name = (path as NSString).lastPathComponent
         let temp = folder + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -159,7 +166,7 @@ enum FileSystem {
         if fchmod(fd, mode) != 0 { failure = reason() }
         if let owner { _ = fchown(fd, owner.uid, owner.gid) }
         do {
-            if failure == nil { try writeAll(bytes, to: fd) }
+            if failure == nil { for piece in pieces { try writeAll(piece, to: fd) } }
         } catch {
             failure = error.reason
         }

@@ -431,7 +431,7 @@ public struct TaskStore: Sendable {
     /// lines are moved aside before the log is replaced.
     private func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord]) throws(StoreError) {
         let header = SnapshotHeader(generation: .random(), clock: clock, list: list)
-        let (bytes, entries) = StoreDocument.encodeIndexed(list, header: header)
+        let (pieces, entries) = StoreDocument.encodePieces(list, header: header)
         try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             removeCrashDebris()
@@ -439,11 +439,11 @@ public struct TaskStore: Sendable {
             if state.snapshotStamp == nil {
                 // The first snapshot goes first: a backup alone would read as a store whose
                 // snapshot was lost, and refuse every command.
-                try FileSystem.writeAtomically(bytes, to: path)
-                try FileSystem.writeAtomically(bytes, to: backupPath)
+                try FileSystem.writeAtomically(pieces: pieces, to: path)
+                try FileSystem.writeAtomically(pieces: pieces, to: backupPath)
             } else {
-                try FileSystem.writeAtomically(bytes, to: backupPath)
-                try FileSystem.writeAtomically(bytes, to: path)
+                try FileSystem.writeAtomically(pieces: pieces, to: backupPath)
+                try FileSystem.writeAtomically(pieces: pieces, to: path)
             }
         }
         // Committed. A log that fails to start leaves the old one, whose records are of another
@@ -452,7 +452,7 @@ public struct TaskStore: Sendable {
         try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp), history: Self.historyToKeep(history))
         // Only a help for changes by id, checked on every use: a failure here costs speed only.
         try? FileSystem.writeAtomically(
-            SnapshotIndex.encode(entries, generation: header.generation, snapshotSize: bytes.count), to: indexPath)
+            SnapshotIndex.encode(entries, generation: header.generation, snapshotSize: pieces.reduce(0) { $0 + $1.count }), to: indexPath)
     }
 
     /// The last records, as many as fit the history's bounds: a record larger than a few pages
