@@ -25,6 +25,10 @@ extension JSONParser {
         var tasks: [TaskItem] = []
         var losses = ImportLosses()
         var seen = Set<UUID>()
+        // Room made once (a task takes at least about 150 bytes of `task export`): growing a set
+        // of 100,000 ids rehashes every id again at each doubling.
+        seen.reserveCapacity(bytes.count / 150)
+        tasks.reserveCapacity(bytes.count / 150)
         try expect(UInt8(ascii: "["))
         if !take(UInt8(ascii: "]")) {
             let second = splitPoint().map { TaskwarriorSecondHalf(bytes: bytes, start: $0, now: now) }

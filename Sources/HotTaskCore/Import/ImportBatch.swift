@@ -281,6 +281,7 @@ extension TaskList {
         // `task(withID:)` scans a list without its index: re-importing 20,000 tasks took 34 s.
         let byID = indexedByID()
         var seen = Set<UUID>()
+        seen.reserveCapacity(batch.tasks.count)
         var endKeys: [Section: OrderKey] = [:]
         func nextEndKey(_ section: Section) -> OrderKey {
             let key = OrderKey.between(endKeys[section] ?? tasks(in: section).last?.order, nil)
