@@ -22,7 +22,7 @@ else
 INSTALL_NEEDS = build
 endif
 
-.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers install uninstall clean
+.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers profile install uninstall clean
 
 all: build
 
@@ -82,6 +82,7 @@ test: test-deps
 BENCH_SIZES ?= 1000,10000,100000
 BENCH_RUNS ?= 5
 bench: deps
+	@$(MAKE) --no-print-directory install-missing PACKAGES="time:/usr/bin/time"
 	$(RELEASE_BUILD) hottask
 	$(RELEASE_BUILD) hottask-bench
 	mkdir -p bench-out
@@ -96,6 +97,18 @@ bench-peers: deps
 	$(RELEASE_BUILD) hottask-bench
 	mkdir -p bench-out
 	.build/release/hottask-bench --peers --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out bench-out/peers.md
+
+# Where the time and memory go: --list, --export - and --import (a Taskwarrior export, and
+# HotTask's own format) on a generated store of PROFILE_SIZE tasks, under /usr/bin/time, perf stat
+# and perf record (PROFILE_TOOL=callgrind counts instructions instead: repeatable on a noisy
+# machine, but slow; use PROFILE_SIZE=10000). Everything is kept in bench-out/profile.
+PROFILE_SIZE ?= 100000
+PROFILE_TOOL ?= perf
+profile: deps
+	@$(MAKE) --no-print-directory install-missing PACKAGES="linux-perf:perf valgrind:valgrind time:/usr/bin/time"
+	$(RELEASE_BUILD) hottask
+	$(RELEASE_BUILD) hottask-bench
+	Tests/Scripts/profile.sh .build/release/hottask .build/release/hottask-bench $(PROFILE_SIZE) $(PROFILE_TOOL) bench-out/profile
 
 # Coverage-guided fuzzing (libFuzzer) of the import parser, the store decoder and the change-log
 # reader, for FUZZ_SECONDS. Seeds: Tests/FuzzCorpus/import (files that must import) and

@@ -25,6 +25,19 @@ enum ProcessTimer {
         return Run(milliseconds: elapsed, peakKiB: usage.ru_maxrss, status: (status >> 8) & 0xFF)
     }
 
+    /// The peak resident memory of one run of `command`, in KiB, through GNU time (nil when
+    /// /usr/bin/time is missing). Not from this process's `wait4`: a child started by
+    /// posix_spawn (vfork) takes the spawning process's high-water mark with it across exec, so
+    /// every child would look as large as the benchmark holding its lists.
+    static func peakMemory(_ command: [String]) throws -> Int? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("hottask-bench-rss-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let run = try run(["/usr/bin/time", "-f", "%M", "-o", report] + command)
+        guard run.status == 0, let text = try? String(contentsOfFile: report, encoding: .utf8) else { return nil }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "")
+    }
+
     /// Starts the UI in a pseudo-terminal (through `script`) and measures the time until its
     /// first full frame has been written (`marker` is the last text of the frame), and the
     /// UI process's peak memory then. The UI is then ended with SIGTERM.

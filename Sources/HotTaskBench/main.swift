@@ -19,6 +19,23 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hott
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: folder) }
 
+// `--make-stores FOLDER`: only write the generated stores (store-100k.json) and the same tasks
+// as a Taskwarrior export (tw-100k.json) there, for `make profile`.
+if let target = option("--make-stores") {
+    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+    for count in sizes {
+        let name = count >= 1000 ? "\(count / 1000)k" : "\(count)"
+        let list = StoreGenerator.list(count: count)
+        let store = target + "/store-\(name).json"
+        ["", ".bak", ".lock", ".journal", ".index", ".imported"].forEach { try? FileManager.default.removeItem(atPath: store + $0) }
+        try TaskStore(path: store).save(list)
+        try Data(PeerBenchmarks.taskwarriorExport(list).utf8).write(to: URL(fileURLWithPath: target + "/tw-\(name).json"))
+        print(store)
+    }
+    try? FileManager.default.removeItem(atPath: folder)
+    exit(0)
+}
+
 if arguments.contains("--peers") {
     let table = try PeerBenchmarks.run(sizes: sizes, runs: runs, binary: binary, folder: folder)
     print(table)
@@ -33,8 +50,10 @@ let targets: [String: [String: Double]] = [
     "hottask --list > /dev/null": ["10k": 60, "100k": 400],
     "hottask --export -": ["10k": 60, "100k": 400],
     "hottask --import (empty store)": ["10k": 100, "100k": 800],
-    "UI: start → first full frame": ["10k": 60, "100k": 300],
+    "UI: start → first full frame": ["10k": 60, "100k": 150],
 ]
+/// Issue 14: peak memory of any command or the UI at 100,000 tasks, in MiB.
+let memoryTarget100k = 80.0
 
 func label(_ count: Int) -> String { count >= 1000 ? "\(count / 1000)k" : "\(count)" }
 
@@ -42,7 +61,10 @@ var measurements: [Measurement] = []
 for count in sizes {
     let name = label(count)
     let source = folder + "/source-\(name).json"
-    try TaskStore(path: source).save(StoreGenerator.list(count: count))
+    let generated = StoreGenerator.list(count: count)
+    try TaskStore(path: source).save(generated)
+    let taskwarriorSource = folder + "/source-\(name).tw.json"
+    try Data(PeerBenchmarks.taskwarriorExport(generated).utf8).write(to: URL(fileURLWithPath: taskwarriorSource))
     let store = folder + "/store-\(name).json"
     let empty = folder + "/empty-\(name).json"
     _ = FileManager.default.createFile(atPath: store, contents: FileManager.default.contents(atPath: source))
@@ -54,14 +76,17 @@ for count in sizes {
 
     func external(_ operation: String, target: Double? = nil, before: () -> Void = {}, _ command: () -> [String]) throws {
         var result = Measurement(operation: operation, size: name, target: target ?? targets[operation]?[name])
+        result.memoryTarget = count >= 100_000 ? memoryTarget100k : nil
         for _ in 0..<repeats {
             before()
             let arguments = command()
             let run = try ProcessTimer.run(arguments)
             guard run.status == 0 else { throw BenchError("\(arguments) exited \(run.status)") }
             result.milliseconds.append(run.milliseconds)
-            result.peakKiB = max(result.peakKiB ?? 0, run.peakKiB)
         }
+        // One more run, untimed, for its peak memory (see ProcessTimer.peakMemory).
+        before()
+        result.peakKiB = try ProcessTimer.peakMemory(command())
         measurements.append(result)
         FileHandle.standardError.write(Data("  \(result.row)\n".utf8))
     }
@@ -79,7 +104,7 @@ for count in sizes {
         var run = -1
         try external(operation, target: addMedian * 1.5, before: { run += 1 }, { [binary, "--file", store] + commands[run] })
     }
-    let everyRun = 0..<repeats
+    let everyRun = 0...repeats  // the timed runs and the one for memory
     try byID("hottask --done ID", everyRun.map { ["--done", open[$0]] })
     try byID("hottask --undone ID", everyRun.map { ["--undone", open[$0]] })
     try byID("hottask --move ID", everyRun.map { ["--move", open[100 + $0]] })
@@ -89,10 +114,15 @@ for count in sizes {
     try external("hottask --export -", [binary, "--file", store, "--export", "-"])
     try external(
         "hottask --import (empty store)",
-        before: { ["", ".bak", ".lock", ".journal"].forEach { try? FileManager.default.removeItem(atPath: empty + $0) } },
+        before: { ["", ".bak", ".lock", ".journal", ".index", ".imported"].forEach { try? FileManager.default.removeItem(atPath: empty + $0) } },
         [binary, "--file", empty, "--import", source])
+    try external(
+        "hottask --import of a Taskwarrior export (empty store)",
+        before: { ["", ".bak", ".lock", ".journal", ".index", ".imported"].forEach { try? FileManager.default.removeItem(atPath: empty + $0) } },
+        [binary, "--file", empty, "--import", taskwarriorSource])
 
     var start = Measurement(operation: "UI: start → first full frame", size: name, target: targets["UI: start → first full frame"]?[name])
+    start.memoryTarget = count >= 100_000 ? memoryTarget100k : nil
     for _ in 0..<repeats {
         let run = try ProcessTimer.firstFrame([binary, "--file", store], marker: "quit")
         start.milliseconds.append(run.milliseconds)

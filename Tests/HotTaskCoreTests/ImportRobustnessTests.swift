@@ -74,4 +74,129 @@ struct ImportRobustnessTests {
         }
         #expect(fastAccepted > 1, "the fast path was exercised")
     }
+
+    /// A store over 1 MB is read by two threads, the second from a task object past the middle:
+    /// whole, it reads as the strict parser reads it; damaged near the middle (where the second
+    /// thread starts, or the first must arrive), it is refused or read the same as the strict
+    /// parser reads it, never differently.
+    @Test func aLargeStoreReadByTwoThreadsReadsAsTheStrictParserReadsIt() throws {
+        var tasks: [TaskItem] = []
+        for number in 0..<6_000 {
+            tasks.append(Fixtures.task(
+                "Task \(number) with \"quotes\", é and 🥛 \(String(repeating: "x", count: number % 50))", id: 100 + number,
+                section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0, hours: number % 24))
+        }
+        var list = TaskList(tasks)
+        _ = list.apply(.delete(tasks[17]), clock: Clock(milliseconds: 9))
+        let valid = StoreDocument.encode(list, header: SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 9), list: list))
+        #expect(valid.count > 1 << 20)
+        #expect(JSONParser.decodeStoreFast(valid) == (try StoreDocument.decodeStrictly(valid)))
+        var generator = SeededGenerator(seed: 1414)
+        var refused = 0
+        for _ in 0..<24 {
+            var input = valid
+            let middle = input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: input[middle] = UInt8(ascii: "{")
+            case 1: input.insert(contentsOf: Array(",\n    {\"id\": 1}".utf8), at: middle)
+            case 2: input.remove(at: middle)
+            default: input[middle] = UInt8.random(in: 0...255, using: &generator)
+            }
+            guard let fast = JSONParser.decodeStoreFast(input) else {
+                refused += 1
+                continue
+            }
+            #expect(fast == (try? StoreDocument.decodeStrictly(input)))
+        }
+        #expect(refused > 0)
+    }
+
+    /// A snapshot of 20,000 tasks or more is written by two threads: the pieces together read
+    /// back as the list, and every index entry points at its task's object, written exactly as
+    /// one thread writes it.
+    @Test func aLargeSnapshotWrittenByTwoThreadsIsTheDocumentOneThreadWrites() throws {
+        var tasks: [TaskItem] = []
+        for number in 0..<24_000 {
+            tasks.append(Fixtures.task(
+                "Task \(number) \"q\" é", id: 100 + number, section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0))
+        }
+        var list = TaskList(tasks)
+        _ = list.apply(.delete(tasks[5]), clock: Clock(milliseconds: 9))
+        let header = SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 9), list: list)
+        let (pieces, entries) = StoreDocument.encodePieces(list, header: header)
+        #expect(pieces.count > 1, "the second thread wrote a piece")
+        let document = Array(pieces.joined())
+        #expect(StoreDocument.encode(list, header: header) == document)
+        #expect(try StoreDocument.decodeStrictly(document) == StoreSnapshot(header: header, list: list))
+        #expect(entries.map(\.id) == list.all.map(\.id))
+        for (entry, task) in zip(entries, list.all) {
+            var writer = JSONWriter()
+            StoreDocument.write(task, to: &writer)
+            #expect(Array(document[entry.offset..<entry.offset + entry.length]) == writer.bytes)
+        }
+    }
+
+    /// A Taskwarrior export over 1 MB is read by two threads too: whole, or damaged near the
+    /// middle, the result is refused or the strict path's, losses included.
+    @Test func aLargeTaskwarriorExportReadByTwoThreadsReadsAsTheStrictPathReadsIt() throws {
+        let now = TaskwarriorSample.date("20261201T000000Z")
+        var lines: [String] = []
+        for number in 0..<7_000 {
+            let status = ["pending", "completed", "waiting", "deleted", "pending"][number % 5]
+            let uuid = String(format: "a1b2c3d4-0000-4000-8000-%012x", number)
+            var line = #"{"id":\#(number),"description":"Task \#(number) \"quoted\" é 🥛","entry":"20261119T080000Z","status":"\#(status)","uuid":"\#(uuid)""#
+            if number % 3 == 0 { line += #","priority":"H","tags":["a","b"]"# }
+            if status == "completed" { line += #","end":"20261120T080000Z""# }
+            lines.append(line + "}")
+        }
+        let valid = Array(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
+        #expect(valid.count > 1 << 20)
+        func strict(_ input: [UInt8]) -> ImportBatch? {
+            guard case .array(let items)? = try? JSONParser.parse(input) else { return nil }
+            return try? TaskwarriorFormat.batch(from: items.enumerated().map { ("task \($0.offset + 1)", $0.element) }, now: now)
+        }
+        let whole = try #require(JSONParser.decodeTaskwarriorFast(valid, now: now))
+        #expect(whole == strict(valid))
+        #expect(whole.tasks.count == 5_600 && whole.skipped == 1_400 && whole.losses.droppedFields["tags"] == 1_867)
+        var generator = SeededGenerator(seed: 1415)
+        var refused = 0
+        for round in 0..<12 {
+            var input = valid
+            let middle = input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
+            switch round % 3 {
+            case 0: input[middle] = UInt8(ascii: "{")
+            case 1: input.insert(contentsOf: Array(lines[7].utf8) + Array(",\n".utf8), at: input[middle...].firstIndex(of: UInt8(ascii: "{"))!)
+            default: input.remove(at: middle)
+            }
+            guard let fast = JSONParser.decodeTaskwarriorFast(input, now: now) else {
+                refused += 1
+                continue
+            }
+            #expect(fast == strict(input))
+        }
+        #expect(refused > 0)
+    }
+
+    /// The Taskwarrior reader that goes straight to tasks either gives up or gives exactly
+    /// what the strict path (a JSON tree, then `TaskwarriorFormat`) gives, losses included.
+    @Test func theFastTaskwarriorReaderAgreesWithTheStrictOne() throws {
+        var generator = SeededGenerator(seed: 14)
+        let now = TaskwarriorSample.date("20261201T000000Z")
+        let extra = #"{"description":"Quote \" and \\ then \u00e9 🥛","entry":"20261119T080000Z","end":null,"status":"pending","uuid":"A1B2C3D4-0000-4000-8000-00000000000F","project":"home","tags":["a","b"],"annotations":[]}"#
+        let valid = Array(("[\n" + (TaskwarriorSample.all + [extra]).joined(separator: ",\n") + "\n]\n").utf8)
+        func strict(_ input: [UInt8]) -> ImportBatch? {
+            guard case .array(let items)? = try? JSONParser.parse(input) else { return nil }
+            return try? TaskwarriorFormat.batch(from: items.enumerated().map { ("task \($0.offset + 1)", $0.element) }, now: now)
+        }
+        var fastAccepted = 0
+        for round in 0..<4_000 {
+            let input = round == 0 ? valid : Self.mutate(valid, &generator)
+            guard let fast = JSONParser.decodeTaskwarriorFast(input, now: now) else { continue }
+            fastAccepted += 1
+            #expect(strict(input) == fast, "\(String(decoding: input, as: UTF8.self))")
+        }
+        #expect(fastAccepted > 1, "the fast path was exercised")
+        let batch = try #require(JSONParser.decodeTaskwarriorFast(valid, now: now))
+        #expect(batch.tasks.count == 5 && batch.skipped == 2, "the sample is taken by the fast path, not given up on")
+    }
 }

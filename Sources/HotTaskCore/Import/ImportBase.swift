@@ -56,6 +56,7 @@ public struct ImportBase: Sendable {
 
     /// Records the tasks as the file had them.
     public mutating func record(_ tasks: [TaskItem]) {
+        entries.reserveCapacity(entries.count + tasks.count)
         for task in tasks { entries[task.id] = Entry(task) }
     }
 
@@ -65,8 +66,9 @@ public struct ImportBase: Sendable {
         for (id, entry) in entries {
             UUIDBytes.append(id, to: &bytes)
             bytes.append(0x20)
-            let hex = String(entry.captionHash, radix: 16)
-            bytes += Array(repeating: UInt8(ascii: "0"), count: 16 - hex.utf8.count) + Array(hex.utf8)
+            for shift in stride(from: 60, through: 0, by: -4) {
+                bytes.append(Self.hexDigits[Int(truncatingIfNeeded: entry.captionHash >> UInt64(shift)) & 0xF])
+            }
             bytes.append(0x20)
             bytes.append(entry.section == .priority ? UInt8(ascii: "p") : UInt8(ascii: "b"))
             bytes.append(entry.completed ? UInt8(ascii: "1") : UInt8(ascii: "0"))
@@ -80,4 +82,7 @@ public struct ImportBase: Sendable {
     }
 
     static func hash(_ text: String) -> UInt64 { FNV1a.hash(text.utf8) }
+
+    /// Lowercase, as `String(_:radix: 16)` writes them.
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -7,7 +7,7 @@ enum TaskwarriorFormat {
     /// Fields HotTask keeps, or that only Taskwarrior's own bookkeeping uses (the export's
     /// `id` and `urgency` are computed; `parent`, `mask`, `imask`, `recur`, `rtype` tie a
     /// recurring task's instances together): nothing a user would miss.
-    private static let kept: Set<String> = [
+    static let kept: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "end", "priority", "wait",
         "id", "urgency", "parent", "mask", "imask", "recur", "rtype", "template", "last",
     ]

@@ -15,14 +15,14 @@ extension JSONParser {
         }
     }
 
-    private mutating func expect(_ byte: UInt8) throws {
+    mutating func expect(_ byte: UInt8) throws {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { throw GiveUp() }
         index += 1
     }
 
     /// True and consumed when the next byte is `byte`.
-    private mutating func take(_ byte: UInt8) -> Bool {
+    mutating func take(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
@@ -30,7 +30,8 @@ extension JSONParser {
     }
 
     private mutating func storeDocument() throws -> StoreSnapshot {
-        var tasks: [(task: TaskItem, hasOrder: Bool)]?
+        var tasks: TaskSections?
+        var expected = 0
         var tombstones: [Tombstone]?
         var version: UInt8?
         var generation: Generation?
@@ -54,13 +55,18 @@ extension JSONParser {
             case "count" where !sawCount:
                 // Recounted from the tasks; only its form is checked here.
                 sawCount = true
+                let start = parser.index
                 guard parser.skipDigits() else { throw GiveUp() }
+                // Only room is made from it (at most the most a store may hold).
+                for byte in parser.bytes[start..<parser.index] where expected <= TaskStore.maximumTaskCount {
+                    expected = expected * 10 + Int(byte - 0x30)
+                }
             case "top" where !sawTop:
                 sawTop = true
                 try parser.forEachKey { parser, _ in
                     if !parser.takeNull() { _ = try required(OrderKey(utf8: try parser.plainString())) }
                 }
-            case "tasks" where tasks == nil: tasks = try parser.taskArray()
+            case "tasks" where tasks == nil: tasks = try parser.taskArray(expected: min(expected, TaskStore.maximumTaskCount))
             case "deleted" where tombstones == nil: tombstones = try parser.tombstoneArray()
             default:
                 throw GiveUp()
@@ -72,14 +78,15 @@ extension JSONParser {
         if version == 1, generation != nil || clock != nil || sawCount || sawTop || tombstones != nil { throw GiveUp() }
         // The ids must be unique across tasks and tombstones.
         var ids = Set<UUID>()
-        ids.reserveCapacity(tasks.count)
-        for task in tasks { guard ids.insert(task.task.id).inserted else { throw GiveUp() } }
+        ids.reserveCapacity(tasks.priority.count + tasks.bonus.count + (tombstones?.count ?? 0))
+        for task in tasks.priority { guard ids.insert(task.id).inserted else { throw GiveUp() } }
+        for task in tasks.bonus { guard ids.insert(task.id).inserted else { throw GiveUp() } }
         for tombstone in tombstones ?? [] { guard ids.insert(tombstone.task.id).inserted else { throw GiveUp() } }
         guard (generation == nil) == (clock == nil) else { throw GiveUp() }
         // A snapshot keys every task; version 1 and exports carry no keys (their order is the array's).
-        let keyed = version == 2 && tasks.allSatisfy(\.hasOrder)
+        let keyed = version == 2 && tasks.allKeyed
         guard keyed || generation == nil else { throw GiveUp() }
-        let list = keyed ? TaskList(keyed: tasks.map(\.task), deleted: tombstones ?? []) : TaskList(tasks.map(\.task))
+        let list = TaskList(priority: tasks.priority, bonus: tasks.bonus, keyed: keyed, deleted: keyed ? tombstones ?? [] : [])
         let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list) } }
         return StoreSnapshot(header: header, list: list)
     }
@@ -91,17 +98,111 @@ extension JSONParser {
         return index > start && index - start < 10
     }
 
-    private mutating func taskArray() throws -> [(task: TaskItem, hasOrder: Bool)] {
-        var tasks: [(task: TaskItem, hasOrder: Bool)] = []
+    /// The tasks of the array, split by section as they are read (each in the array's order).
+    struct TaskSections {
+        var priority: [TaskItem] = []
+        var bonus: [TaskItem] = []
+        /// Every task had an order key.
+        var allKeyed = true
+
+        mutating func append(_ task: TaskItem, hasOrder: Bool) {
+            if task.section == .priority { priority.append(task) } else { bonus.append(task) }
+            allKeyed = allKeyed && hasOrder
+        }
+    }
+
+    /// `expected`: the header's count, to make room once (untouched room costs no memory).
+    ///
+    /// A large array is read by two threads: this one from the start, another from a task
+    /// object found past the middle (`splitPoint`). The second half counts only if this thread,
+    /// reading element after element exactly as it would alone, arrives at that very byte as the
+    /// start of an element: then the other thread's reading from there is the one this thread
+    /// would have done. Otherwise its work is dropped and this thread reads on to the end.
+    private mutating func taskArray(expected: Int) throws -> TaskSections {
+        var tasks = TaskSections()
+        tasks.priority.reserveCapacity(expected)
+        tasks.bonus.reserveCapacity(expected)
         try expect(UInt8(ascii: "["))
         if take(UInt8(ascii: "]")) { return tasks }
+        let second = splitPoint().map { SecondHalf(bytes: bytes, start: $0, expected: expected / 2 + 1) }
+        let group = DispatchGroup()
+        if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.read() } }
+        // The other thread reads from `bytes`: it must be done before this returns, whatever happens.
+        defer { group.wait() }
         repeat {
+            skipWhitespace()
+            if let second, index == second.start {
+                group.wait()
+                guard let (rest, end) = second.result else { throw GiveUp() }  // as this thread would have
+                tasks.priority.append(contentsOf: rest.priority)
+                tasks.bonus.append(contentsOf: rest.bonus)
+                tasks.allKeyed = tasks.allKeyed && rest.allKeyed
+                index = end
+                return tasks
+            }
             let (task, hasOrder, deletedClock) = try taskObject()
             guard deletedClock == nil else { throw GiveUp() }
-            tasks.append((task, hasOrder))
+            tasks.append(task, hasOrder: hasOrder)
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
         return tasks
+    }
+
+    /// Where a second thread may start reading tasks: the `{` of the first line past the middle
+    /// of what is left that starts with `{` after a line ending in `,`. A line break never
+    /// occurs inside a JSON string (it would have to be escaped), so this is an element of some
+    /// array; `taskArray` checks that it is one of this array's. nil for small inputs or one core.
+    func splitPoint() -> Int? {
+        guard bytes.count - index > 1 << 20, ProcessInfo.processInfo.activeProcessorCount > 1 else { return nil }
+        var at = index + (bytes.count - index) / 2
+        let limit = min(bytes.count, at + (1 << 16))
+        while at < limit {
+            guard bytes[at] == 0x0A else {
+                at += 1
+                continue
+            }
+            var before = at - 1
+            while before > index, bytes[before] == 0x20 || bytes[before] == 0x0D || bytes[before] == 0x09 { before -= 1 }
+            var after = at + 1
+            while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
+            if bytes[before] == UInt8(ascii: ","), after < bytes.count, bytes[after] == UInt8(ascii: "{") { return after }
+            at += 1
+        }
+        return nil
+    }
+
+    /// The tasks from `start` to the end of the array, read on another thread: the elements,
+    /// and where the array's `]` ends; nil result when they do not read.
+    private final class SecondHalf: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let start: Int
+        let expected: Int
+        var result: (TaskSections, end: Int)?
+
+        init(bytes: UnsafeBufferPointer<UInt8>, start: Int, expected: Int) {
+            self.bytes = bytes
+            self.start = start
+            self.expected = expected
+        }
+
+        func read() {
+            var parser = JSONParser(bytes)
+            parser.index = start
+            var tasks = TaskSections()
+            tasks.priority.reserveCapacity(expected)
+            tasks.bonus.reserveCapacity(expected)
+            do {
+                repeat {
+                    let (task, hasOrder, deletedClock) = try parser.taskObject()
+                    guard deletedClock == nil else { return }
+                    tasks.append(task, hasOrder: hasOrder)
+                } while parser.take(UInt8(ascii: ","))
+                try parser.expect(UInt8(ascii: "]"))
+            } catch {
+                return
+            }
+            result = (tasks, parser.index)
+        }
     }
 
     private mutating func tombstoneArray() throws -> [Tombstone] {
@@ -117,7 +218,7 @@ extension JSONParser {
         return tombstones
     }
 
-    private mutating func taskObject() throws -> (TaskItem, hasOrder: Bool, deletedClock: Clock?) {
+    fileprivate mutating func taskObject() throws -> (TaskItem, hasOrder: Bool, deletedClock: Clock?) {
         var id: UUID?
         var caption: String?
         var section: Section?
@@ -134,7 +235,7 @@ extension JSONParser {
             // A value that does not parse gives up at once: leaving the field nil would let a
             // duplicate key through, or default a field the strict path would refuse.
             case "id" where id == nil: id = try required(UUIDBytes.parse(try parser.plainString()))
-            case "caption" where caption == nil: caption = try CaptionRule.cleanStored(try parser.quotedString())
+            case "caption" where caption == nil: caption = try parser.storedCaption()
             case "section" where section == nil: section = try required(Section(utf8: try parser.plainString()))
             case "completed" where completed == nil: completed = try parser.boolean()
             case "createdAt" where createdAt == nil: createdAt = try required(Timestamp.parse(utf8: try parser.plainString()))
@@ -160,7 +261,7 @@ extension JSONParser {
 
     /// Reads an object `{"key": value, ...}`, calling `body` at each value with its key's bytes
     /// (matched against literals with `~=`; a key with an escape gives up, as an unknown one does).
-    private mutating func forEachKey(_ body: (inout JSONParser, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    mutating func forEachKey(_ body: (inout JSONParser, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
         repeat {
             skipWhitespace()
@@ -173,13 +274,31 @@ extension JSONParser {
     }
 
     /// A string, which must start here (`parseString` expects its caller to have checked).
-    private mutating func quotedString() throws -> String {
+    mutating func quotedString() throws -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw GiveUp() }
         return try parseString()
     }
 
+    /// A caption as `CaptionRule.cleanStored` leaves it. One that is clean as it stands (no
+    /// escape, nothing the rule drops, printable ASCII at both ends) becomes a String straight
+    /// from its bytes; any other takes the String path and the full rule.
+    private mutating func storedCaption() throws -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw GiveUp() }
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if CaptionRule.isCleanAsStored(utf8: text), let caption = String(validating: text, as: UTF8.self) {
+                index = end + 1
+                return caption
+            }
+        }
+        return try CaptionRule.cleanStored(try quotedString())
+    }
+
     /// The bytes of a string without escapes (ids and dates never have any).
-    private mutating func plainString() throws -> UnsafeBufferPointer<UInt8> {
+    mutating func plainString() throws -> UnsafeBufferPointer<UInt8> {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw GiveUp() }
         let start = index + 1
         var end = start
@@ -192,17 +311,17 @@ extension JSONParser {
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
-    private mutating func boolean() throws -> Bool {
+    mutating func boolean() throws -> Bool {
         if matchLiteral("true") { return true }
         if matchLiteral("false") { return false }
         throw GiveUp()
     }
 
-    private mutating func takeNull() -> Bool {
+    mutating func takeNull() -> Bool {
         matchLiteral("null")
     }
 
-    private mutating func matchLiteral(_ literal: StaticString) -> Bool {
+    mutating func matchLiteral(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { return false }
@@ -212,7 +331,7 @@ extension JSONParser {
 }
 
 /// A key or value's bytes against a literal, so that `switch` can match bytes without a String.
-private func ~= (literal: StaticString, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+func ~= (literal: StaticString, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard literal.utf8CodeUnitCount == bytes.count else { return false }
     guard let base = bytes.baseAddress else { return true }
     return memcmp(literal.utf8Start, base, bytes.count) == 0
@@ -230,10 +349,10 @@ extension Section {
 }
 
 /// Why the fast path stopped: the strict parser takes over.
-private struct GiveUp: Error {}
+struct GiveUp: Error {}
 
 /// The value, or give up when it did not parse.
-private func required<T>(_ value: T?) throws -> T {
+func required<T>(_ value: T?) throws -> T {
     guard let value else { throw GiveUp() }
     return value
 }

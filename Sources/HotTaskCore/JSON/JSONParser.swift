@@ -82,7 +82,7 @@ public struct JSONParser {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of the text: the JSON is cut short") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)

@@ -13,6 +13,13 @@ struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// The bytes written so far, leaving the writer empty with its room kept (for writing in pieces).
+    mutating func takeBytes() -> [UInt8] {
+        let taken = bytes
+        bytes.removeAll(keepingCapacity: true)
+        return taken
+    }
+
     mutating func raw(_ bytes: [UInt8]) {
         self.bytes.append(contentsOf: bytes)
     }
@@ -35,10 +42,18 @@ struct JSONWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// A line break and 16 spaces: indents are slices of it (appending a repeated element byte
+    /// by byte was a twentieth of an import).
+    private static let breakAndSpaces: [UInt8] = [0x0A] + Array(repeating: 0x20, count: 16)
+
     mutating func newline(indent: Int) {
         guard !compact else { return }
-        bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(0x20, count: indent))
+        if indent < Self.breakAndSpaces.count {
+            bytes.append(contentsOf: Self.breakAndSpaces[0...indent])
+        } else {
+            bytes.append(0x0A)
+            bytes.append(contentsOf: repeatElement(0x20, count: indent))
+        }
     }
 
     mutating func string(_ text: String) {
@@ -71,10 +86,14 @@ struct JSONWriter {
     }
 
     /// Writes `"key": ` at the given indent, preceded by a comma unless it is the first key.
-    mutating func key(_ name: String, indent: Int, first: Bool) {
+    /// Keys are the store's own names, never needing an escape: copied as they are.
+    mutating func key(_ name: StaticString, indent: Int, first: Bool) {
         if !first { bytes.append(0x2C) }
         newline(indent: indent)
-        string(name)
-        raw(": ")
+        bytes.append(0x22)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        bytes.append(0x20)
     }
 }

@@ -67,6 +67,26 @@ public struct TaskList: Equatable, Sendable {
         for tombstone in deleted { self.deleted[tombstone.task.id] = tombstone }
     }
 
+    /// Builds a list from tasks already split by section, each in the order read (the store
+    /// reader's path: no third copy of the tasks). `keyed`: they keep their order keys, sorted
+    /// only when not in order; otherwise they get fresh keys keeping the order given, as
+    /// `init(_:)` gives them.
+    init(priority priorityTasks: consuming [TaskItem], bonus bonusTasks: consuming [TaskItem], keyed: Bool, deleted: [Tombstone] = []) {
+        func prepare(_ tasks: inout [TaskItem]) {
+            if keyed {
+                if !zip(tasks, tasks.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) { tasks.sort(by: Self.precedes) }
+            } else {
+                let keys = OrderKey.sequence(tasks.count)
+                for index in tasks.indices { tasks[index].order = keys[index] }
+            }
+        }
+        prepare(&priorityTasks)
+        prepare(&bonusTasks)
+        setSection(.priority, priorityTasks)
+        setSection(.bonus, bonusTasks)
+        for tombstone in deleted { self.deleted[tombstone.task.id] = tombstone }
+    }
+
     private mutating func setSection(_ section: Section, _ tasks: [TaskItem]) {
         if section == .priority { priority = tasks } else { bonus = tasks }
         completedCount += tasks.reduce(0) { $0 + ($1.completed ? 1 : 0) }
@@ -171,6 +191,8 @@ public struct TaskList: Equatable, Sendable {
     /// Where a task with this key goes in its section.
     private func insertionIndex(of task: TaskItem) -> Int {
         let tasks = tasks(in: task.section)
+        // After the last one (an import's adds, each at the end): no search.
+        if let last = tasks.last, Self.precedes(last, task) { return tasks.count }
         var low = 0
         var high = tasks.count
         while low < high {
@@ -273,6 +295,16 @@ public struct TaskList: Equatable, Sendable {
         guard new != old else { return [] }
         if new.withoutClocks != old.withoutClocks { new.modifiedAt = max(old.modifiedAt, clock.date) }
         return replace(old, at: index, with: new)
+    }
+
+    /// `apply(_:clock:)` for a caller that has no use for the row edits (a commit, a replay of
+    /// the log): no array of edits, each holding a copy of its task, is built only to be dropped.
+    mutating func applyAll(_ changes: [TaskChange], clock: Clock) {
+        // Room for every task that may be added, made once (an import adds 100,000).
+        buildPlaceIndex()
+        let room = count + changes.count
+        placeIndex?.reserveCapacity(room)
+        for change in changes { _ = apply(change, clock: clock) }
     }
 
     /// Applies changes in turn, all stamped `clock`.

@@ -107,22 +107,39 @@ public enum CaptionRule {
         guard utf8.count <= maximumLength, let first = raw.first, let last = raw.last,
             !first.isWhitespace, !last.isWhitespace
         else { return false }
+        guard let visible = visibleIfNothingToDrop(utf8) else { return false }
+        return visible || !requiringVisible
+    }
+
+    /// `cleanStored` would return these UTF-8 bytes as they are: decided from the bytes alone,
+    /// before any String is made (the store reader's path). Only for bytes that start and end
+    /// with printable ASCII; anything else is left to the full check (false).
+    static func isCleanAsStored(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count <= maximumLength, let first = bytes.first, let last = bytes.last,
+            (0x21...0x7E).contains(first), (0x21...0x7E).contains(last)
+        else { return false }
+        return visibleIfNothingToDrop(bytes) != nil
+    }
+
+    /// nil when the bytes hold something `clean` drops or replaces (C0, DEL, C1, bidi controls,
+    /// line separators); otherwise whether they hold an ASCII letter, digit or sign.
+    private static func visibleIfNothingToDrop<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Bool? {
         var previous: (UInt8, UInt8) = (0, 0)
         var visible = false  // an ASCII letter, digit or sign; otherwise the full check decides
         for byte in utf8 {
-            if byte < 0x20 || byte == 0x7F { return false }
+            if byte < 0x20 || byte == 0x7F { return nil }
             if byte > 0x20 && byte < 0x7F { visible = true }
             switch previous {
-            case (_, 0xC2) where byte <= 0x9F: return false  // C1 controls U+0080–U+009F
-            case (_, 0xD8) where byte == 0x9C: return false  // U+061C arabic letter mark
+            case (_, 0xC2) where byte <= 0x9F: return nil  // C1 controls U+0080–U+009F
+            case (_, 0xD8) where byte == 0x9C: return nil  // U+061C arabic letter mark
             case (0xE2, 0x80) where byte == 0x8E || byte == 0x8F || (0xA8...0xAE).contains(byte):
-                return false  // U+200E/F marks, U+2028/9 separators, U+202A–E embeddings
-            case (0xE2, 0x81) where (0xA6...0xA9).contains(byte): return false  // U+2066–9 isolates
+                return nil  // U+200E/F marks, U+2028/9 separators, U+202A–E embeddings
+            case (0xE2, 0x81) where (0xA6...0xA9).contains(byte): return nil  // U+2066–9 isolates
             default: break
             }
             previous = (previous.1, byte)
         }
-        return visible || !requiringVisible
+        return visible
     }
 
     private enum Disposition { case keep, space, drop }

@@ -70,6 +70,10 @@ enum FileSystem {
 
     /// `readAll`, and the version of the file that was read (from the open file, so that it
     /// names exactly these bytes even if the path is replaced meanwhile).
+    ///
+    /// A regular file is read straight into an array of its size plus one byte (no chunk copied
+    /// on, no zeroing first); the extra byte shows whether it grew meanwhile. A pipe, or a file
+    /// that grew, goes on in 64 KB chunks up to `limit`.
     static func readAllWithStamp(_ path: String, limit: Int = .max) throws(Failure) -> (bytes: [UInt8], stamp: FileStamp?) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(reason: reason()) }
@@ -81,10 +85,29 @@ enum FileSystem {
             guard info.st_size <= limit else {
                 throw Failure(reason: "it is \(megabytes(Int(info.st_size))) MB; HotTask reads files of at most \(megabytes(limit)) MB")
             }
-            bytes.reserveCapacity(Int(info.st_size) + 1)
+            var failure: Int32 = 0
+            bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size) + 1) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    let got = read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    if got < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    if got == 0 { return }
+                    count += got
+                }
+            }
+            if failure != 0 { throw Failure(reason: reason(failure)) }
+            if bytes.count <= Int(info.st_size) { return (bytes, stamp) }
+            // It grew while we read: go on as for a pipe.
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            if bytes.count > limit {
+                throw Failure(reason: "it is larger than \(megabytes(limit)) MB, the most HotTask reads")
+            }
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -92,10 +115,6 @@ enum FileSystem {
             }
             if count == 0 { return (bytes, stamp) }
             bytes.append(contentsOf: chunk[0..<count])
-            // A pipe or a growing file has no size up front.
-            if bytes.count > limit {
-                throw Failure(reason: "it is larger than \(megabytes(limit)) MB, the most HotTask reads")
-            }
         }
     }
 
@@ -130,6 +149,13 @@ enum FileSystem {
     static func writeAtomically(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil
     ) throws(Failure) {
+        try writeAtomically(pieces: [bytes], to: path, mode: mode, owner: owner)
+    }
+
+    /// `writeAtomically` of the pieces one after the other (a snapshot written by two threads).
+    static func writeAtomically(
+        pieces: [[UInt8]], to path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil
+    ) throws(Failure) {
         let folder = folder(of: path)
         let name = (path as NSString).lastPathComponent
         let temp = folder + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -140,7 +166,7 @@ enum FileSystem {
         if fchmod(fd, mode) != 0 { failure = reason() }
         if let owner { _ = fchown(fd, owner.uid, owner.gid) }
         do {
-            if failure == nil { try writeAll(bytes, to: fd) }
+            if failure == nil { for piece in pieces { try writeAll(piece, to: fd) } }
         } catch {
             failure = error.reason
         }
@@ -263,14 +289,14 @@ final class FileLock {
         let deadline = Date().addingTimeInterval(wait)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
+            // No close here: `fd` is set, so a throw from here on runs deinit, which closes it.
+            // Closing it here too closed it twice, and the second close could take the
+            // descriptor another thread had just opened (the UI's background compaction).
             guard code == EWOULDBLOCK || code == EINTR else {
-                close(fd)
                 throw FileSystem.Failure(reason: "cannot lock \(path): \(FileSystem.reason(code))")
             }
             if Date() >= deadline {
-                let holder = Self.holder(fd)
-                close(fd)
-                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: holder, wait: wait), busy: true)
+                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: Self.holder(fd), wait: wait), busy: true)
             }
             usleep(5_000)
         }

@@ -34,7 +34,10 @@ struct SnapshotIndex {
         append(UInt64(entries.count), to: &bytes)
         bytes += [UInt8](repeating: 0, count: headerSize - bytes.count)
         bytes.reserveCapacity(headerSize + entries.count * entrySize)
-        for entry in entries.sorted(by: { idBytes($0.id).lexicographicallyPrecedes(idBytes($1.id)) }) {
+        // Sorted by the id's bytes, compared as two big-endian halves (no array per comparison:
+        // that sort was a seventh of a 100,000-task import).
+        let sorted = entries.map { (key: sortKey($0.id), entry: $0) }.sorted { $0.key < $1.key }
+        for (_, entry) in sorted {
             bytes += idBytes(entry.id)
             append(UInt64(entry.offset), to: &bytes)
             append(UInt64(entry.length), to: &bytes)
@@ -85,6 +88,14 @@ struct SnapshotIndex {
             index += 1
         }
         return found
+    }
+
+    /// The id's 16 bytes as two numbers that compare as the bytes do.
+    private static func sortKey(_ id: UUID) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: id.uuid) { raw in
+            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
     }
 
     private static func idBytes(_ id: UUID) -> [UInt8] {

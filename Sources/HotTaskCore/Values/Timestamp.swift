@@ -87,14 +87,17 @@ public enum Timestamp {
     /// Reads Taskwarrior's `YYYYMMDDTHHMMSSZ`.
     public static func parseTaskwarrior(_ text: String) -> Date? {
         var text = text
-        return text.withUTF8 { utf8 in
-            var reader = DigitReader(utf8)
+        return text.withUTF8 { parseTaskwarrior(utf8: $0) }
+    }
+
+    /// `parseTaskwarrior` on UTF-8 bytes (the fast import path: no String is made).
+    static func parseTaskwarrior(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        var reader = DigitReader(utf8)
         guard let year = reader.number(4), let month = reader.number(2), let day = reader.number(2),
             reader.skip("T"), let hour = reader.number(2), let minute = reader.number(2),
-                let second = reader.number(2), reader.skip("Z"), reader.atEnd
-            else { return nil }
-            return date(year, month, day, hour, minute, second, offset: 0)
-        }
+            let second = reader.number(2), reader.skip("Z"), reader.atEnd
+        else { return nil }
+        return date(year, month, day, hour, minute, second, offset: 0)
     }
 
     private static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int, offset: Int)

@@ -70,11 +70,19 @@ public struct ListView: Equatable, Sendable {
 
     // MARK: Changing the view
 
-    /// Folds every caption of `list` for the filter (at start, and when the list was read
-    /// again in full).
+    /// Forgets the folded captions (at start, and when the list was read again in full): they
+    /// are folded again by `foldCaptions`, or by the first filter keystroke, not here, so that
+    /// the first frame never waits for 100,000 captions to be folded.
     public mutating func prepareFilter(_ list: TaskList) {
-        folded = FoldedCaptions(list)
+        folded = FoldedCaptions()
         earlier = EarlierResults()
+    }
+
+    /// Folds every caption of `list` for the filter unless they are folded already: the app
+    /// calls it right after drawing its first frame, so the first filter keystroke does not
+    /// pay for it either.
+    public mutating func foldCaptions(_ list: TaskList) {
+        folded.check(list)
     }
 
     /// Sets sort mode and "completed last", sorting once.

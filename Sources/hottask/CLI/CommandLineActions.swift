@@ -235,13 +235,15 @@ struct CommandLineActions {
     }
 
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
-        let bytes = try readInput(path)
-        let batch: ImportBatch
-        do {
-            batch = try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
-        } catch {
-            throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error). Nothing was changed")
-        }
+        // The file's bytes are dropped as soon as it is parsed (17 MB for 100,000 tasks).
+        let batch = try { () throws -> ImportBatch in
+            let bytes = try readInput(path)
+            do {
+                return try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
+            } catch {
+                throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error). Nothing was changed")
+            }
+        }()
         let source = "\(batch.format.rawValue) \(path == "-" ? "standard input" : path)"
         guard batch.tasks.count <= TaskStore.maximumTaskCount else {
             throw RefusedError(
@@ -296,17 +298,21 @@ struct CommandLineActions {
         let list = try read()
         let selection = ListSelection(openOnly: openOnly, filter: filter)
         if asJSON {
-            output.bytes(StoreDocument.encode(selection.isEverything ? list : TaskList(list.all.filter(selection.includes))))
+            StoreDocument.encode(selection.isEverything ? list : TaskList(list.all.filter(selection.includes))) { output.bytes($0) }
         } else {
             let styled = ListFormatter.wantsStyle(
                 isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
-            let lines = ListFormatter.lines(for: list, styled: styled, selection: selection, showingIDs: showingIDs)
-            output.text(lines.joined(separator: "\n") + "\n")
+            ListFormatter.write(list, styled: styled, selection: selection, showingIDs: showingIDs) { output.bytes($0) }
         }
     }
 
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
+        if path == "-", format == .hottask {
+            // Written as it is made: the whole document is never held (30 MB at 100,000 tasks).
+            StoreDocument.encode(list) { output.bytes($0) }
+            return
+        }
         let bytes: [UInt8] =
             switch format {
             case .hottask: StoreDocument.encode(list)

@@ -34,30 +34,65 @@ enum ListFormatter {
     /// Numbers run over the whole list even when `selection` hides tasks, so that the number
     /// shown is the one `--done` takes. `showingIDs` adds each task's short id, a handle that
     /// does not change when tasks are added.
-    static func lines(
-        for list: TaskList, styled: Bool = false, selection: ListSelection = ListSelection(), showingIDs: Bool = false
-    ) -> [String] {
-        func style(_ text: String, _ code: String) -> String { styled ? code + text + reset : text }
-        var lines = [style(Progress(list).summary, bold), ""]
-        let width = String(max(list.count, 1)).count
+    ///
+    /// The text, each line ending in a line break, is written as bytes and given to `emit` in
+    /// pieces of about 256 KB: no String per line (at 100,000 tasks the lines and their joining
+    /// cost a tenth of `--list`), and the whole text is never held.
+    static func write(
+        _ list: TaskList, styled: Bool = false, selection: ListSelection = ListSelection(), showingIDs: Bool = false,
+        emit: ([UInt8]) -> Void
+    ) {
+        let pieceSize = 1 << 18
+        var out: [UInt8] = []
+        out.reserveCapacity(pieceSize + 16_384)
+        func line(_ text: String, _ code: String? = nil) {
+            if styled, let code { out += code.utf8 }
+            out += text.utf8
+            if styled, code != nil { out += reset.utf8 }
+            out.append(0x0A)
+        }
+        line(Progress(list).summary, bold)
+        line("")
+        let width = String(max(list.count, 1)).utf8.count
         let shortIDs = showingIDs ? list.shortIDs() : []
         var number = 0
+        var digits: [UInt8] = []
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
-            let shown = selection.isEverything ? tasks.count : tasks.filter(selection.includes).count
+            let shown = selection.isEverything ? tasks.count : tasks.reduce(0) { $0 + (selection.includes($1) ? 1 : 0) }
             let count = shown == tasks.count ? "\(tasks.count)" : "\(shown) of \(tasks.count)"
-            lines.append(style("\(section.title) (\(count))", bold))
-            if shown == 0 { lines.append(tasks.isEmpty ? "  (none)" : "  (none shown)") }
+            line("\(section.title) (\(count))", bold)
+            if shown == 0 { line(tasks.isEmpty ? "  (none)" : "  (none shown)") }
             for task in tasks {
                 number += 1
                 guard selection.isEverything || selection.includes(task) else { continue }
-                let label = String(repeating: " ", count: width - String(number).count) + String(number)
-                let id = showingIDs ? " " + shortIDs[number - 1] : ""
-                let line = "  \(label).\(id) [\(task.completed ? "x" : " ")] \(task.caption)"
-                lines.append(task.completed ? style(line, dim) : line)
+                if styled && task.completed { out += dim.utf8 }
+                // "  " + the number right-aligned to `width` + "." + id + " [x] " + caption
+                digits.removeAll(keepingCapacity: true)
+                var rest = number
+                repeat {
+                    digits.append(UInt8(0x30 + rest % 10))
+                    rest /= 10
+                } while rest > 0
+                out.append(contentsOf: repeatElement(0x20, count: 2 + width - digits.count))
+                out.append(contentsOf: digits.reversed())
+                out.append(UInt8(ascii: "."))
+                if showingIDs {
+                    out.append(0x20)
+                    out += shortIDs[number - 1].utf8
+                }
+                out.append(contentsOf: task.completed ? [0x20, 0x5B, 0x78, 0x5D, 0x20] : [0x20, 0x5B, 0x20, 0x5D, 0x20])
+                var caption = task.caption
+                caption.withUTF8 { out.append(contentsOf: $0) }
+                if styled && task.completed { out += reset.utf8 }
+                out.append(0x0A)
+                if out.count >= pieceSize {
+                    emit(out)
+                    out.removeAll(keepingCapacity: true)
+                }
             }
         }
-        return lines
+        emit(out)
     }
 
     /// Colour only for a person at a terminal that can show it (https://no-color.org).

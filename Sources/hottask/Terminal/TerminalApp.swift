@@ -25,6 +25,8 @@ enum TerminalApp {
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
+        // The filter's folded captions, made once the first frame is on screen.
+        state.view.foldCaptions(state.tasks)
         var lastOutsideCheck = Date()
         var lastMinute = Int(Date().timeIntervalSince1970 / 60)
         /// Why the store could not be read at the last look, in full (nil once it can again).

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Reads a Taskwarrior export (`[{...}, {...}]`, as `task export` writes it) straight into
+/// tasks, without a JSON tree: the tree (a dictionary per task) cost most of the time and
+/// three quarters of the memory of a 100,000-task import.
+///
+/// Like the store's fast reader it only has to be right when it succeeds: it takes exactly
+/// what `TaskwarriorFormat.batch` takes, the same way, and on anything else (a syntax error, a
+/// duplicate key or uuid, a field of the wrong type, a date or uuid it cannot read, a caption
+/// the rule would change or refuse, JSON Lines) it gives up, and the strict path reads the file
+/// and names the problem. Values of fields HotTask does not keep are parsed by the strict
+/// parser's own `parseValue` (so they are checked as strictly) and only counted.
+extension JSONParser {
+    static func decodeTaskwarriorFast(_ bytes: [UInt8], now: Date = Timestamp.now()) -> ImportBatch? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            return try? parser.taskwarriorArray(now: now)
+        }
+    }
+
+    /// A large export is read by two threads, as the store is (see `taskArray`): the second
+    /// half counts only when this thread, reading element after element, arrives at the very
+    /// element the other started from.
+    private mutating func taskwarriorArray(now: Date) throws -> ImportBatch {
+        var tasks: [TaskItem] = []
+        var losses = ImportLosses()
+        var seen = Set<UUID>()
+        // Room made once (a task takes at least about 150 bytes of `task export`): growing a set
+        // of 100,000 ids rehashes every id again at each doubling.
+        seen.reserveCapacity(bytes.count / 150)
+        tasks.reserveCapacity(bytes.count / 150)
+        try expect(UInt8(ascii: "["))
+        if !take(UInt8(ascii: "]")) {
+            let second = splitPoint().map { TaskwarriorSecondHalf(bytes: bytes, start: $0, now: now) }
+            let group = DispatchGroup()
+            if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.read() } }
+            // The other thread reads from `bytes`: it must be done before this returns, whatever happens.
+            defer { group.wait() }
+            var joined = false
+            repeat {
+                skipWhitespace()
+                if let second, index == second.start {
+                    group.wait()
+                    guard let (rest, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
+                    tasks.reserveCapacity(tasks.count + rest.count)
+                    for task in rest {
+                        guard seen.insert(task.id).inserted else { throw GiveUp() }
+                        tasks.append(task)
+                    }
+                    losses.deleted += restLosses.deleted
+                    losses.recurrenceTemplates += restLosses.recurrenceTemplates
+                    losses.waitingToBonus += restLosses.waitingToBonus
+                    losses.droppedFields.merge(restLosses.droppedFields, uniquingKeysWith: +)
+                    index = end
+                    joined = true
+                    break
+                }
+                guard let task = try taskwarriorTask(now: now, losses: &losses) else { continue }
+                guard seen.insert(task.id).inserted else { throw GiveUp() }
+                tasks.append(task)
+            } while take(UInt8(ascii: ","))
+            if !joined { try expect(UInt8(ascii: "]")) }
+        }
+        skipWhitespace()
+        guard index == bytes.count else { throw GiveUp() }
+        return ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
+    }
+
+    /// The tasks from `start` to the end of the array, read on another thread (ids are checked
+    /// for repeats when the halves are joined), with what they lose, and where the array's `]`
+    /// ends; nil result when they do not read.
+    private final class TaskwarriorSecondHalf: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let start: Int
+        let now: Date
+        var result: ([TaskItem], ImportLosses, end: Int)?
+
+        init(bytes: UnsafeBufferPointer<UInt8>, start: Int, now: Date) {
+            self.bytes = bytes
+            self.start = start
+            self.now = now
+        }
+
+        func read() {
+            var parser = JSONParser(bytes)
+            parser.index = start
+            var tasks: [TaskItem] = []
+            var losses = ImportLosses()
+            do {
+                repeat {
+                    if let task = try parser.taskwarriorTask(now: now, losses: &losses) { tasks.append(task) }
+                } while parser.take(UInt8(ascii: ","))
+                try parser.expect(UInt8(ascii: "]"))
+            } catch {
+                return
+            }
+            result = (tasks, losses, parser.index)
+        }
+    }
+
+    /// One task, or nil for one HotTask skips (deleted, or a recurrence template), as
+    /// `TaskwarriorFormat.task(from:)` decides.
+    fileprivate mutating func taskwarriorTask(now: Date, losses: inout ImportLosses) throws -> TaskItem? {
+        enum Status { case pending, waiting, completed, deleted, recurring }
+        var status: Status?
+        var id: UUID?
+        var description: String?
+        var entry: Date?
+        var end: Date?
+        var modified: Date?
+        var wait: Date?
+        var priorityHigh = false
+        // Keys seen, so that a repeated one gives up (the strict parser refuses it).
+        var known: UInt16 = 0
+        var others: [String] = []
+        func once(_ bit: UInt16) throws {
+            guard known & bit == 0 else { throw GiveUp() }
+            known |= bit
+        }
+        /// A date field: a string Taskwarrior's way, or null (as absent).
+        func date(_ parser: inout JSONParser) throws -> Date? {
+            if parser.takeNull() { return nil }
+            return try required(Timestamp.parseTaskwarrior(utf8: try parser.plainString()))
+        }
+        try forEachKey { parser, key in
+            switch key {
+            case "status":
+                try once(1)
+                status =
+                    switch try parser.plainString() {
+                    case "pending": .pending
+                    case "waiting": .waiting
+                    case "completed": .completed
+                    case "deleted": .deleted
+                    case "recurring": .recurring
+                    default: throw GiveUp()
+                    }
+            case "uuid":
+                try once(2)
+                id = try required(UUIDBytes.parse(try parser.plainString()))
+            case "description":
+                try once(4)
+                description = try parser.quotedString()
+            case "entry":
+                try once(8)
+                entry = try date(&parser)
+            case "end":
+                try once(16)
+                end = try date(&parser)
+            case "modified":
+                try once(32)
+                modified = try date(&parser)
+            case "wait":
+                try once(64)
+                wait = try date(&parser)
+            case "priority":
+                try once(128)
+                if !parser.takeNull() { priorityHigh = try "H" ~= parser.plainString() }
+            default:
+                // Any other field: checked as strictly as the strict parser does (it is that
+                // parser), counted when HotTask does not keep it.
+                let name = String(decoding: key, as: UTF8.self)
+                guard !others.contains(name) else { throw GiveUp() }
+                others.append(name)
+                _ = try parser.parseValue(depth: 2)
+            }
+        }
+        guard let status else { throw GiveUp() }
+        switch status {
+        case .deleted:
+            losses.deleted += 1
+            return nil
+        case .recurring:
+            losses.recurrenceTemplates += 1
+            return nil
+        case .pending, .waiting, .completed: break
+        }
+        // A caption the rule refuses (to be shortened, or an error) is the strict path's to judge.
+        guard let id, let description, let caption = try? CaptionRule.clean(description),
+            let createdAt = entry ?? modified ?? end
+        else { throw GiveUp() }
+        let completed = status == .completed
+        let waiting = !completed && (status == .waiting || (wait.map { $0 > now } ?? false))
+        if waiting { losses.waitingToBonus += 1 }
+        for name in others where !TaskwarriorFormat.kept.contains(name) {
+            losses.droppedFields[name, default: 0] += 1
+        }
+        return TaskItem(
+            id: id, caption: caption, section: priorityHigh && !waiting ? .priority : .bonus, completed: completed,
+            createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
+            modifiedAt: modified ?? end ?? createdAt)
+    }
+}
