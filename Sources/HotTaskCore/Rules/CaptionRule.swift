@@ -104,6 +104,12 @@ public enum CaptionRule {
     /// load time of a large store. Short enough in bytes that it cannot exceed the limit.
     private static func isAlreadyClean(_ raw: String, requiringVisible: Bool) -> Bool {
         let utf8 = raw.utf8
+        // Printable ASCII without a space at either end (most captions): clean and visible.
+        if utf8.count <= maximumLength, let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20,
+            utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        {
+            return true
+        }
         guard utf8.count <= maximumLength, let first = raw.first, let last = raw.last,
             !first.isWhitespace, !last.isWhitespace
         else { return false }
@@ -118,6 +124,7 @@ public enum CaptionRule {
         guard bytes.count <= maximumLength, let first = bytes.first, let last = bytes.last,
             (0x21...0x7E).contains(first), (0x21...0x7E).contains(last)
         else { return false }
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return true }  // printable ASCII
         return visibleIfNothingToDrop(bytes) != nil
     }
 

@@ -52,11 +52,18 @@ enum UUIDBytes {
     }
 
     private static func nibble(_ byte: UInt8) -> UInt8? {
+        let value = nibbles[Int(byte)]
+        return value < 16 ? value : nil
+    }
+
+    /// Each byte's value as a hex digit (either case), 0xFF for any other byte: one load per
+    /// digit, 32 per id read.
+    private static let nibbles: [UInt8] = (0...255).map { byte in
         switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x61...0x66: byte - 0x61 + 10
-        case 0x41...0x46: byte - 0x41 + 10
-        default: nil
+        case 0x30...0x39: UInt8(byte - 0x30)
+        case 0x61...0x66: UInt8(byte - 0x61 + 10)
+        case 0x41...0x46: UInt8(byte - 0x41 + 10)
+        default: 0xFF
         }
     }
 }

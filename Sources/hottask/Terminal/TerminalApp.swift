@@ -82,6 +82,8 @@ enum TerminalApp {
             // A long log is folded into a new snapshot on another thread: no key waits for it.
             if saves.isEmpty { compaction.startIfNeeded() }
             curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
+            // After a list read again in full, as at start: folded once the frame is shown.
+            state.view.foldCaptions(state.tasks)
         }
         // Leaving with changes not saved yet: wait a while for a lock another process holds
         // (not for a store that failed: waiting would not mend it). If anything is left
