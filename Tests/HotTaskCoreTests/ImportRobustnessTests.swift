@@ -111,6 +111,26 @@ struct ImportRobustnessTests {
         #expect(refused > 0)
     }
 
+    /// The second thread's tasks come back in pieces of 4,096, joined one by one. A document
+    /// lists Top Priority first, and the second thread starts near the middle: with 16,500
+    /// priority tasks of 24,000 its half holds about 4,500 of them and all 7,500 bonus ones,
+    /// more than one piece of each. Without order keys (an export, or a version 1 store) the
+    /// array's order is the list's order, and it is kept.
+    @Test func aStoreWhoseSecondHalfSpansSeveralPiecesKeepsItsOrder() throws {
+        let tasks = (0..<24_000).map { number in
+            Fixtures.task("Task \(number)", id: 100 + number, section: number % 16 < 11 ? .priority : .bonus, hours: number % 24)
+        }
+        let list = TaskList(tasks)
+        let keyed = String(decoding: StoreDocument.encode(list), as: UTF8.self)
+        let document = Array(keyed.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("\"order\":") }.joined(separator: "\n").utf8)
+        #expect(document.count > 2 << 20)
+        let fast = try #require(JSONParser.decodeStoreFast(document))
+        #expect(fast.list.priority.map(\.caption) == list.priority.map(\.caption))
+        #expect(fast.list.bonus.map(\.caption) == list.bonus.map(\.caption))
+        #expect(fast == (try StoreDocument.decodeStrictly(document)))
+    }
+
     /// A snapshot of 20,000 tasks or more is written by two threads: the pieces together read
     /// back as the list, and every index entry points at its task's object, written exactly as
     /// one thread writes it.
