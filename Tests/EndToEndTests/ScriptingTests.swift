@@ -83,7 +83,9 @@ struct ScriptingTests {
         let before = fileBytes(store)
         let link = folder.path("innocent.txt")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: store)
-        for target in [store, link] {
+        // The side files too, made yet or not (an export over tasks.json.imported would be taken
+        // for the last import's file by the next re-import).
+        for target in [store, link, store + ".lock", store + ".journal", store + ".imported", store + ".sync"] {
             let run = hottask("--export", target, "--export-format", "todotxt")
             #expect(run.status == 3 && run.stderr.contains("the task store itself"), "\(run.stderr)")
         }
@@ -255,6 +257,11 @@ struct ScriptingTests {
         // A .txt line that starts like JSON is still todo.txt.
         let bracket = folder.write("[work] finish report\n", to: "work.txt")
         #expect(runHotTask(["--file", emptyStore, "--import", bracket]).stdout.contains("added 1"))
+        // A damaged JSON document named .txt is refused as JSON, not read as lines of tasks.
+        let damaged = folder.write("{\"version\": 2, \"tasks\": [\n", to: "backup.txt")
+        let refused = runHotTask(["--file", emptyStore, "--import", damaged])
+        #expect(refused.status == 1 && !refused.stderr.isEmpty, "\(refused.stderr)")
+        #expect(try TaskStore(path: emptyStore).load().count == 1, "only the [work] task")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/task"), "needs Taskwarrior's task"))

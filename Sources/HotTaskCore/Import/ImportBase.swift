@@ -67,7 +67,7 @@ public struct ImportBase: Sendable {
             UUIDBytes.append(id, to: &bytes)
             bytes.append(0x20)
             for shift in stride(from: 60, through: 0, by: -4) {
-                bytes.append(Self.hexDigits[Int(truncatingIfNeeded: entry.captionHash >> UInt64(shift)) & 0xF])
+                bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: entry.captionHash >> UInt64(shift)) & 0xF])
             }
             bytes.append(0x20)
             bytes.append(entry.section == .priority ? UInt8(ascii: "p") : UInt8(ascii: "b"))
@@ -84,5 +84,4 @@ public struct ImportBase: Sendable {
     static func hash(_ text: String) -> UInt64 { FNV1a.hash(text.utf8) }
 
     /// Lowercase, as `String(_:radix: 16)` writes them.
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

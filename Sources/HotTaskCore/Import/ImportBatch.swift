@@ -53,11 +53,12 @@ public struct ImportBatch: Equatable, Sendable {
         let namedTxt = fileName?.lowercased().hasSuffix(".txt") ?? false
         // A todo.txt file with no tasks is a todo.txt file (what an empty list exports).
         if format == .todoTxt || (format == nil && namedTxt) {
-            if let jsonLooking = bytes.first(where: { !isJSONWhitespace($0) }), format == nil,
-                jsonLooking == UInt8(ascii: "{") || jsonLooking == UInt8(ascii: "["), let json = try? parseJSON(bytes)
-            {
-                return json  // a JSON export that happens to be named .txt
-            }
+            let jsonLooking = format == nil ? bytes.first(where: { !isJSONWhitespace($0) }) : nil
+            // A JSON export that happens to be named .txt. No todo.txt line starts with "{", so
+            // such a file that does not parse is a damaged document, said so, not tasks made
+            // of its lines; "[" may start a todo.txt line ("[work] call Bob").
+            if jsonLooking == UInt8(ascii: "{") { return try parseJSON(bytes) }
+            if jsonLooking == UInt8(ascii: "["), let json = try? parseJSON(bytes) { return json }
             return try TodoTxtFormat.batch(from: bytes)
         }
         guard let first = bytes.first(where: { !isJSONWhitespace($0) }) else {

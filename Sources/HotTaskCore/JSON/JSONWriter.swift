@@ -77,7 +77,7 @@ struct JSONWriter {
             case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
             case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
             case 0x00..<0x20, 0x7F:
-                let hex = Array("0123456789abcdef".utf8)
+                let hex = UUIDBytes.hexDigits
                 bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             default: bytes.append(byte)
             }

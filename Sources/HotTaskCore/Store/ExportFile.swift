@@ -29,6 +29,11 @@ public enum ExportFile {
                 return
             }
             let target = FileSystem.resolvingSymlinks(path)
+            // By name too: a side file not made yet (`tasks.json.imported`) is still the store's.
+            func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+            if let store, TaskStore(path: absolute(FileSystem.resolvingSymlinks(store))).ownFiles.contains(absolute(target)) {
+                throw FileSystem.Failure(reason: "it is the task store itself (or one of its files); export somewhere else")
+            }
             var info = stat()
             guard stat(target, &info) == 0 else {
                 guard errno == ENOENT else { throw FileSystem.Failure(reason: FileSystem.reason()) }
@@ -80,8 +85,7 @@ public enum ExportFile {
     }
 
     private static func isStoreFile(_ info: stat, store: String) -> Bool {
-        let resolved = FileSystem.resolvingSymlinks(store)
-        for file in [resolved, resolved + ".journal", resolved + ".bak"] {
+        for file in TaskStore(path: FileSystem.resolvingSymlinks(store)).ownFiles {
             var other = stat()
             if stat(file, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino { return true }
         }

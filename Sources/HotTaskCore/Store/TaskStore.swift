@@ -59,6 +59,10 @@ public struct TaskStore: Sendable {
     public var indexPath: String { path + ".index" }
     /// Log lines that could not be read, kept for a person to look at.
     public var damagedPath: String { journalPath + ".damaged" }
+    /// The store and every file HotTask keeps beside it: none may be written over by an export.
+    public var ownFiles: [String] {
+        [path, journalPath, backupPath, lockPath, indexPath, damagedPath, ImportBase.path(besides: self), SyncBase.path(besides: self)]
+    }
     var log: ChangeLog { ChangeLog(path: journalPath) }
 
     // MARK: Reading

@@ -3,7 +3,7 @@ import Foundation
 /// UUIDs to and from their lowercase text form without going through `String`: the store
 /// reads and writes one per task.
 enum UUIDBytes {
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Appends the 36-character lowercase form.
     static func append(_ id: UUID, to bytes: inout [UInt8]) {

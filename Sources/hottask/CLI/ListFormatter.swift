@@ -59,13 +59,15 @@ enum ListFormatter {
         var digits: [UInt8] = []
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
-            let shown = selection.isEverything ? tasks.count : tasks.reduce(0) { $0 + (selection.includes($1) ? 1 : 0) }
+            // Each task matched once (the filter folds case and accents), for the count and the lines.
+            let included = selection.isEverything ? nil : tasks.map { selection.includes($0) }
+            let shown = included.map { $0.reduce(0) { $0 + ($1 ? 1 : 0) } } ?? tasks.count
             let count = shown == tasks.count ? "\(tasks.count)" : "\(shown) of \(tasks.count)"
             line("\(section.title) (\(count))", bold)
             if shown == 0 { line(tasks.isEmpty ? "  (none)" : "  (none shown)") }
-            for task in tasks {
+            for (index, task) in tasks.enumerated() {
                 number += 1
-                guard selection.isEverything || selection.includes(task) else { continue }
+                guard included?[index] ?? true else { continue }
                 if styled && task.completed { out += dim.utf8 }
                 // "  " + the number right-aligned to `width` + "." + id + " [x] " + caption
                 digits.removeAll(keepingCapacity: true)
