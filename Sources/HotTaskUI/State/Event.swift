@@ -72,6 +72,4 @@ public enum Effect: Equatable, Sendable {
     case suspend
     /// Repaint the whole screen (Ctrl-L).
     case redraw
-    /// Details were turned on or off (`v`): remember it for the next start.
-    case rememberDetails(Bool)
 }

@@ -16,11 +16,7 @@ public enum TaskFilter {
         Matcher(query).matches(caption: caption)
     }
 
-    /// `text` folded for matching: NFKC, case folded, without accents, as UTF-8 in a String.
-    static func fold(_ text: String) -> String {
-        String(decoding: foldedBytes(text), as: UTF8.self)
-    }
-
+    /// `text` folded for matching (NFKC, case folded, without accents), as UTF-8 bytes.
     static func foldedBytes(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)

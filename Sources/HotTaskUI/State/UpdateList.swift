@@ -40,7 +40,7 @@ extension AppUpdate {
         case .filter: openFilter(&state)
         case .sort: setOrder(state.view.sort.next, completedLast: state.view.completedLast, &state)
         case .completedLast: setOrder(state.view.sort, completedLast: !state.view.completedLast, &state)
-        case .details: return toggleDetails(&state)
+        case .details: toggleDetails(&state)
         case .help: state.help = .list
         case .input: state.focus = .input
         case .quit: return [.quit]
@@ -49,14 +49,13 @@ extension AppUpdate {
     }
 
     /// `v`: each task's second line on or off. The selected task stays where it was on
-    /// screen; the run loop remembers the choice for the next start.
-    private static func toggleDetails(_ state: inout AppState) -> [Effect] {
+    /// screen; the run loop remembers `showsDetails` for the next start when it quits.
+    private static func toggleDetails(_ state: inout AppState) {
         let before = state.layout
         let screenRow = before.taskCount > 0 ? before.row(ofTask: state.selection) - state.scrollOffset : 0
         state.showsDetails.toggle()
         if before.taskCount > 0 { state.scrollOffset = max(0, state.layout.row(ofTask: state.selection) - screenRow) }
         state.message = Message(state.showsDetails ? "Details on: when each task was added and done" : "Details off")
-        return [.rememberDetails(state.showsDetails)]
     }
 
     /// `[` and `]`: the first task of a section, with its header at the top of the screen.

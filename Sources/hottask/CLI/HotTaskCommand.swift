@@ -211,7 +211,9 @@ struct HotTaskCommand: ParsableCommand {
         let (settings, configProblem) = ConfigLoader.load(option: config, environment: environment)
         do {
             if opensUI {
-                try TerminalApp.run(store: store, config: settings, configWarning: configProblem?.shortDescription)
+                if let warning = try TerminalApp.run(store: store, config: settings, configWarning: configProblem?.shortDescription) {
+                    Self.fail("warning: \(warning)")
+                }
                 return
             }
             // A closed pipe is then an EPIPE that CommandOutput handles, not a death halfway

@@ -8,7 +8,9 @@ enum TerminalApp {
     static let outsideChangeInterval: TimeInterval = 0.5
 
     /// `configWarning` (a config file that could not be used) is shown in the footer at start.
-    static func run(store: TaskStore, config: AppConfig = .standard, configWarning: String? = nil) throws {
+    /// Returns a warning for stderr, said once the terminal is restored (the view could not be
+    /// remembered).
+    static func run(store: TaskStore, config: AppConfig = .standard, configWarning: String? = nil) throws -> String? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalUnavailable(
                 message: "the task list UI needs a terminal; for scripts use --list, --add and the other options (see --help)")
@@ -21,7 +23,8 @@ enum TerminalApp {
         defer { curses.stop() }
         let environment = ProcessInfo.processInfo.environment
         var state = AppState(tasks: tasks, size: curses.size, config: config)
-        state.showsDetails = RememberedView.details(environment: environment) ?? config.details
+        let rememberedDetails = RememberedView.details(environment: environment)
+        state.showsDetails = rememberedDetails ?? config.details
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
@@ -55,7 +58,9 @@ enum TerminalApp {
             guard !pending.isEmpty else { continue }
             var fullRepaint = false
             while !pending.isEmpty {
-                let effects = AppUpdate.update(&state, pending.removeFirst(), now: Timestamp.now())
+                let event = pending.removeFirst()
+                if case .saved = event { storeProblem = nil }  // a commit read the store and wrote it
+                let effects = AppUpdate.update(&state, event, now: Timestamp.now())
                 for effect in effects {
                     switch effect {
                     case .save(let save):
@@ -72,10 +77,6 @@ enum TerminalApp {
                         pending.append(.resized(curses.size))
                     case .redraw:
                         fullRepaint = true
-                    case .rememberDetails(let details):
-                        if let problem = RememberedView.remember(details: details, environment: environment) {
-                            state.message = Message("Details \(details ? "on" : "off") for now; \(problem)", kind: .warning)
-                        }
                     }
                 }
             }
@@ -90,12 +91,19 @@ enum TerminalApp {
         // unsaved, or the store could not be read at the last look, every task the UI holds
         // goes to a rescue file beside the store; said on stderr once the terminal is
         // restored (by the defer above), exit 3. Never a silent exit, never tasks lost.
-        _ = saves.flush(current: state.tasks)
+        func flushAtExit() {
+            if saves.flush(current: state.tasks).contains(where: { if case .saved = $0 { true } else { false } }) { storeProblem = nil }
+        }
+        flushAtExit()
         let deadline = Date().addingTimeInterval(TaskStore.lockWait)
         while !saves.isEmpty, saves.lastFailure == nil, Date() < deadline {
             usleep(50_000)
-            _ = saves.flush(current: state.tasks)
+            flushAtExit()
         }
+        // The details choice is remembered once, on the way out, when it changed: not on the
+        // key, where a file write and two fsyncs would hold up the screen.
+        let viewProblem = state.showsDetails == (rememberedDetails ?? config.details)
+            ? nil : RememberedView.remember(details: state.showsDetails, environment: environment)
         compaction.wait()
         // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
         if !saves.isEmpty || storeProblem != nil {
@@ -104,6 +112,7 @@ enum TerminalApp {
             let rescue = Rescue.write(state.tasks, besides: store.path)
             throw UnsavedOnExit(message: "\(what): \(reason); " + rescue)
         }
+        return viewProblem
     }
 
     private static func outsideChanges(_ session: StoreSession, problem: inout String?) -> [Event] {
@@ -177,6 +186,9 @@ struct SaveQueue {
                 case .reloaded(let list, let clock):
                     events += [.reloaded(list), .saved(save, clock: clock, outside: [])]
                 case .busy:
+                    // Waiting for a lock is not failing: an earlier failure is over.
+                    lastFailure = nil
+                    lastError = nil
                     events.append(.saveWaiting)
                     return events
                 }
