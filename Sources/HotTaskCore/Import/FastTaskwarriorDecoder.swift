@@ -47,10 +47,7 @@ extension JSONParser {
                         guard seen.insert(task.id).inserted else { throw GiveUp() }
                         tasks.append(task)
                     }
-                    losses.deleted += restLosses.deleted
-                    losses.recurrenceTemplates += restLosses.recurrenceTemplates
-                    losses.waitingToBonus += restLosses.waitingToBonus
-                    losses.droppedFields.merge(restLosses.droppedFields, uniquingKeysWith: +)
+                    losses.add(restLosses)
                     index = end
                     joined = true
                     break

@@ -165,6 +165,15 @@ public struct ImportLosses: Equatable, Sendable {
 
     public init() {}
 
+    /// Counts `other`'s losses in too (two parts of one file read apart).
+    mutating func add(_ other: ImportLosses) {
+        droppedFields.merge(other.droppedFields, uniquingKeysWith: +)
+        waitingToBonus += other.waitingToBonus
+        shortened += other.shortened
+        deleted += other.deleted
+        recurrenceTemplates += other.recurrenceTemplates
+    }
+
     /// The sentences of the report, empty when nothing was lost.
     public var sentences: [String] {
         var sentences: [String] = []
