@@ -28,7 +28,7 @@ enum PeerBenchmarks {
             let store = folder + "/peer-store-\(name).json"
             let empty = folder + "/peer-empty-\(name).json"
             func fresh(_ path: String) {
-                ["", ".bak", ".lock", ".journal", ".index", ".imported"].forEach { try? FileManager.default.removeItem(atPath: path + $0) }
+                TaskStore(path: path).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) }
             }
             fresh(empty)
             let hottaskImport = try median(repeats, before: { fresh(empty) }) { [binary, "--file", empty, "--import", source] }

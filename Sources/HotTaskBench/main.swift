@@ -27,7 +27,7 @@ if let target = option("--make-stores") {
         let name = count >= 1000 ? "\(count / 1000)k" : "\(count)"
         let list = StoreGenerator.list(count: count)
         let store = target + "/store-\(name).json"
-        ["", ".bak", ".lock", ".journal", ".index", ".imported"].forEach { try? FileManager.default.removeItem(atPath: store + $0) }
+        TaskStore(path: store).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) }
         try TaskStore(path: store).save(list)
         try Data(PeerBenchmarks.taskwarriorExport(list).utf8).write(to: URL(fileURLWithPath: target + "/tw-\(name).json"))
         print(store)
@@ -114,11 +114,11 @@ for count in sizes {
     try external("hottask --export -", [binary, "--file", store, "--export", "-"])
     try external(
         "hottask --import (empty store)",
-        before: { ["", ".bak", ".lock", ".journal", ".index", ".imported"].forEach { try? FileManager.default.removeItem(atPath: empty + $0) } },
+        before: { TaskStore(path: empty).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) } },
         [binary, "--file", empty, "--import", source])
     try external(
         "hottask --import of a Taskwarrior export (empty store)",
-        before: { ["", ".bak", ".lock", ".journal", ".index", ".imported"].forEach { try? FileManager.default.removeItem(atPath: empty + $0) } },
+        before: { TaskStore(path: empty).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) } },
         [binary, "--file", empty, "--import", taskwarriorSource])
 
     var start = Measurement(operation: "UI: start → first full frame", size: name, target: targets["UI: start → first full frame"]?[name])
