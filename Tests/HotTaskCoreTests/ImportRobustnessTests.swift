@@ -131,9 +131,8 @@ struct ImportRobustnessTests {
         #expect(fast == (try StoreDocument.decodeStrictly(document)))
     }
 
-    /// A snapshot of 20,000 tasks or more is written by two threads: the pieces together read
-    /// back as the list, and every index entry points at its task's object, written exactly as
-    /// one thread writes it.
+    /// A large snapshot is written in runs by two threads: the pieces together are what one
+    /// thread writes, read back as the list, and every index entry points at its task's object.
     @Test func aLargeSnapshotWrittenByTwoThreadsIsTheDocumentOneThreadWrites() throws {
         var tasks: [TaskItem] = []
         for number in 0..<24_000 {
@@ -143,10 +142,14 @@ struct ImportRobustnessTests {
         var list = TaskList(tasks)
         _ = list.apply(.delete(tasks[5]), clock: Clock(milliseconds: 9))
         let header = SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 9), list: list)
-        let (pieces, entries) = StoreDocument.encodePieces(list, header: header)
-        #expect(pieces.count > 1, "the second thread wrote a piece")
+        var pieces: [[UInt8]] = []
+        let entries = StoreDocument.write(list, header: header, pieceSize: 64 << 10, twoThreads: true) { pieces.append($0) }
+        #expect(pieces.count > 10, "the tasks went out in runs")
         let document = Array(pieces.joined())
-        #expect(StoreDocument.encode(list, header: header) == document)
+        var oneThread: [UInt8] = []
+        let oneThreadEntries = StoreDocument.write(list, header: header, twoThreads: false) { oneThread.append(contentsOf: $0) }
+        #expect(oneThread == document)
+        #expect(oneThreadEntries == entries)
         #expect(try StoreDocument.decodeStrictly(document) == StoreSnapshot(header: header, list: list))
         #expect(entries.map(\.id) == list.all.map(\.id))
         for (entry, task) in zip(entries, list.all) {
@@ -218,5 +221,61 @@ struct ImportRobustnessTests {
         #expect(fastAccepted > 1, "the fast path was exercised")
         let batch = try #require(JSONParser.decodeTaskwarriorFast(valid, now: now))
         #expect(batch.tasks.count == 5 && batch.skipped == 2, "the sample is taken by the fast path, not given up on")
+    }
+
+    /// A large batch of adds skips the id index when every id is new. Whatever the batch (ids
+    /// new, already here, deleted here, or given twice), the list after it is the one that
+    /// applying its changes one by one gives.
+    @Test func aLargeBatchOfAddsEndsAsOneByOneChangesEnd() {
+        var generator = SystemRandomNumberGenerator()
+        let clock = Clock(milliseconds: 5_000)
+        for round in 0..<12 {
+            var start = TaskList()
+            for number in 0..<Int.random(in: 0..<300, using: &generator) {
+                start.apply(.add(Fixtures.task("here \(number)", id: number, section: number % 3 == 0 ? .bonus : .priority)), clock: Clock(milliseconds: 10))
+            }
+            // Some tasks deleted before (an add older than the delete must stay deleted).
+            for task in start.all.prefix(20) { start.apply(.delete(task), clock: Clock(milliseconds: round % 2 == 0 ? 20 : 9_000)) }
+            var changes: [TaskChange] = []
+            for number in 0..<1_500 {
+                // Round 0–3: all new; 4–7: some already here or deleted; 8–11: some given twice.
+                let id = round < 4 ? 10_000 + number : round < 8 && number % 97 == 0 ? number % 300 : 10_000 + (round < 8 ? number : number % 1_400)
+                changes.append(.add(Fixtures.task("new \(number) ✓", id: id, section: number % 4 == 0 ? .bonus : .priority, completed: number % 5 == 0)))
+            }
+            var batched = start
+            batched.applyAll(changes, clock: clock)
+            var oneByOne = start
+            for change in changes { oneByOne.apply(change, clock: clock) }
+            #expect(batched == oneByOne, "round \(round)")
+            #expect(batched.completedCount == oneByOne.completedCount)
+            for task in oneByOne.all.prefix(50) { #expect(batched.task(withID: task.id) == task, "round \(round): found by id") }
+        }
+    }
+
+    /// Every export format is written in pieces; the pieces, however small, join into exactly
+    /// the document one piece holds.
+    @Test func everyExportFormatInSmallPiecesIsTheWholeDocument() {
+        var tasks: [TaskItem] = []
+        for number in 0..<300 {
+            tasks.append(Fixtures.task(
+                "Task \(number) \"q\" é 🥛 \(String(repeating: "long ", count: number % 30))", id: 1 + number,
+                section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0))
+        }
+        let list = TaskList(tasks)
+        let now = Fixtures.date(hours: 500)
+        let formats: [(String, (Int, ([UInt8]) -> Void) -> Void)] = [
+            ("hottask", { size, emit in StoreDocument.encode(list, pieceSize: size, emit: emit) }),
+            ("taskwarrior", { size, emit in TaskwarriorFormat.write(list, pieceSize: size, emit: emit) }),
+            ("todotxt", { size, emit in TodoTxtFormat.write(list, pieceSize: size, emit: emit) }),
+            ("ics", { size, emit in ICalendarFormat.write(list, now: now, pieceSize: size, emit: emit) }),
+        ]
+        for (name, write) in formats {
+            var whole: [[UInt8]] = []
+            write(1 << 30) { whole.append($0) }
+            var pieces: [[UInt8]] = []
+            write(512) { pieces.append($0) }
+            #expect(pieces.count > 20, "\(name) went out in pieces")
+            #expect(Array(pieces.joined()) == Array(whole.joined()), "\(name)")
+        }
     }
 }

@@ -56,12 +56,15 @@ public struct ICalComponent: Equatable, Sendable {
         return out
     }
 
-    private func write(to out: inout String) {
+    /// Appends the component's content lines; `inside` writes more of them just before its END
+    /// line (a calendar's to-dos, written one by one as they are made).
+    func write(to out: inout String, inside: (inout String) -> Void = { _ in }) {
         ICalendar.appendFolded("BEGIN:\(name)", to: &out)
         for property in properties {
             ICalendar.appendFolded("\(property.name)\(property.parameters):\(property.value)", to: &out)
         }
         for component in components { component.write(to: &out) }
+        inside(&out)
         ICalendar.appendFolded("END:\(name)", to: &out)
     }
 }

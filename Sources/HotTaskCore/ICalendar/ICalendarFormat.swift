@@ -15,20 +15,35 @@ public enum ICalendarFormat {
 
     /// One VCALENDAR holding a VTODO per task, in list order.
     public static func text(for list: TaskList, now: Date = Date()) -> String {
-        var calendar = ICalComponent(
+        var bytes: [UInt8] = []
+        write(list, now: now) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full: each
+    /// to-do is written as it is made, so the calendar is never held whole.
+    public static func write(_ list: TaskList, now: Date = Date(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+        let calendar = ICalComponent(
             name: "VCALENDAR",
             properties: [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")])
-        for section in Section.allCases {
-            for (rank, task) in list.tasks(in: section).enumerated() {
-                let fields = SharedFields(
-                    caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-                    sortOrder: rank + 1)
-                let one = TodoMapping.write(
-                    fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
-                calendar.components += one.components
+        var text = ""
+        calendar.write(to: &text) { text in
+            for section in Section.allCases {
+                for (rank, task) in list.tasks(in: section).enumerated() {
+                    let fields = SharedFields(
+                        caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
+                        sortOrder: rank + 1)
+                    let one = TodoMapping.write(
+                        fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
+                    for component in one.components { component.write(to: &text) }
+                    if text.utf8.count >= pieceSize {
+                        emit(Array(text.utf8))
+                        text = ""
+                    }
+                }
             }
         }
-        return calendar.text
+        emit(Array(text.utf8))
     }
 
     /// The VTODOs of an iCalendar text as tasks (UIDs that are not UUIDs get the id the sync

@@ -99,7 +99,14 @@ enum TaskwarriorFormat {
     /// A JSON array `task import` accepts: uuid, description, status, entry, modified, end, and
     /// priority H for Top Priority.
     static func text(for list: TaskList) -> [UInt8] {
-        var writer = JSONWriter(capacity: list.count * 200)
+        var bytes: [UInt8] = []
+        write(list) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// The export in pieces of about `pieceSize` bytes, each given to `emit` when full.
+    static func write(_ list: TaskList, pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+        var writer = JSONWriter(capacity: pieceSize + 4096)
         writer.raw("[")
         var first = true
         for section in Section.allCases {
@@ -115,10 +122,14 @@ enum TaskwarriorFormat {
                 if task.completed { writer.raw(",\"end\":\"\(Timestamp.formatCompact(task.completedAt ?? task.modifiedAt))\"") }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }
                 writer.raw("}")
+                if writer.bytes.count >= pieceSize {
+                    emit(writer.bytes)
+                    writer.clear()
+                }
             }
         }
         writer.raw("\n]\n")
-        return writer.bytes
+        emit(writer.bytes)
     }
 
 }
@@ -126,4 +137,7 @@ enum TaskwarriorFormat {
 extension TaskList {
     /// The list as Taskwarrior's `task import` reads it (`--export-format taskwarrior`).
     public var taskwarriorExport: [UInt8] { TaskwarriorFormat.text(for: self) }
+
+    /// `taskwarriorExport` in pieces, each given to `emit` as it is made.
+    public func writeTaskwarriorExport(_ emit: ([UInt8]) -> Void) { TaskwarriorFormat.write(self, emit: emit) }
 }

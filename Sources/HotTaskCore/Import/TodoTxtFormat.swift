@@ -120,7 +120,15 @@ public enum TodoTxtFormat {
     /// happens to start with `x ` or `(B) ` reads back as a caption. Every line ends with the
     /// task's `id:` tag (its short id), so that importing the file back finds the same tasks.
     public static func text(for list: TaskList) -> String {
-        var lines: [String] = []
+        var bytes: [UInt8] = []
+        write(list) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full.
+    public static func write(_ list: TaskList, pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+        var piece: [UInt8] = []
+        piece.reserveCapacity(pieceSize + 4096)
         let shortIDs = list.shortIDs()
         var position = 0
         for section in Section.allCases {
@@ -128,15 +136,21 @@ public enum TodoTxtFormat {
                 defer { position += 1 }
                 let created = day(task.createdAt)
                 let idTag = " id:" + shortIDs[position]
+                let line: String
                 if task.completed {
                     let tag = section == .priority ? " pri:A" : ""
-                    lines.append("x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(task.caption)\(tag)\(idTag)")
+                    line = "x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(task.caption)\(tag)\(idTag)\n"
                 } else {
-                    lines.append((section == .priority ? "(A) " : "") + "\(created) \(task.caption)\(idTag)")
+                    line = (section == .priority ? "(A) " : "") + "\(created) \(task.caption)\(idTag)\n"
+                }
+                piece.append(contentsOf: line.utf8)
+                if piece.count >= pieceSize {
+                    emit(piece)
+                    piece.removeAll(keepingCapacity: true)
                 }
             }
         }
-        return lines.map { $0 + "\n" }.joined()
+        emit(piece)
     }
 
     private static func day(_ date: Date) -> String {

@@ -77,11 +77,12 @@ extension JSONParser {
         // Version 1 has the tasks only.
         if version == 1, generation != nil || clock != nil || sawCount || sawTop || tombstones != nil { throw GiveUp() }
         // The ids must be unique across tasks and tombstones.
-        var ids = Set<UUID>()
-        ids.reserveCapacity(tasks.priority.count + tasks.bonus.count + (tombstones?.count ?? 0))
-        for task in tasks.priority { guard ids.insert(task.id).inserted else { throw GiveUp() } }
-        for task in tasks.bonus { guard ids.insert(task.id).inserted else { throw GiveUp() } }
-        for tombstone in tombstones ?? [] { guard ids.insert(tombstone.task.id).inserted else { throw GiveUp() } }
+        let ids = SortedIDs(count: tasks.priority.count + tasks.bonus.count + (tombstones?.count ?? 0)) { add in
+            for task in tasks.priority { add(task.id) }
+            for task in tasks.bonus { add(task.id) }
+            for tombstone in tombstones ?? [] { add(tombstone.task.id) }
+        }
+        guard !ids.hasDuplicates else { throw GiveUp() }
         guard (generation == nil) == (clock == nil) else { throw GiveUp() }
         // A snapshot keys every task; version 1 and exports carry no keys (their order is the array's).
         let keyed = version == 2 && tasks.allKeyed

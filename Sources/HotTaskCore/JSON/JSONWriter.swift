@@ -13,11 +13,10 @@ struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// The bytes written so far, leaving the writer empty with its room kept (for writing in pieces).
-    mutating func takeBytes() -> [UInt8] {
-        let taken = bytes
+    /// Empty again, keeping its room (for writing in pieces: once a piece handed out is done
+    /// with, the buffer is reused, not allocated again).
+    mutating func clear() {
         bytes.removeAll(keepingCapacity: true)
-        return taken
     }
 
     mutating func raw(_ bytes: [UInt8]) {

@@ -2,19 +2,22 @@ import Foundation
 
 /// One task. `id` never changes; everything else may.
 public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
+    // The fields are declared largest first, the one-byte ones last: Swift lays a struct out in
+    // declaration order, and this order leaves no padding (144 bytes a task instead of 152, in
+    // every copy of a 100,000-task list).
     public var id: UUID
     public var caption: String
-    public var section: Section
-    public var completed: Bool
-    public var createdAt: Date
-    /// Set while `completed` is true, nil otherwise.
-    public var completedAt: Date?
-    /// When a person last changed it (wall clock; shown and exported, never used to merge).
-    public var modifiedAt: Date
     /// Its place in the manual order of its section.
     public var order: OrderKey
     /// When each field was last set: merging keeps, field by field, the later change.
     public var clocks: FieldClocks
+    public var createdAt: Date
+    /// When a person last changed it (wall clock; shown and exported, never used to merge).
+    public var modifiedAt: Date
+    /// Set while `completed` is true, nil otherwise.
+    public var completedAt: Date?
+    public var section: Section
+    public var completed: Bool
 
     public init(
         id: UUID = UUID(),

@@ -108,6 +108,17 @@ public struct TaskList: Equatable, Sendable {
     /// All tasks in display order.
     public var all: [TaskItem] { priority + bonus }
 
+    /// All tasks in display order, taken from the list: the Top Priority array becomes the
+    /// result, so no third copy of the tasks is made (a store read as an import). The list is left
+    /// empty.
+    mutating func takeAll() -> [TaskItem] {
+        var tasks = priority
+        priority = []
+        tasks.append(contentsOf: bonus)
+        self = TaskList()
+        return tasks
+    }
+
     public func tasks(in section: Section) -> [TaskItem] {
         section == .priority ? priority : bonus
     }
@@ -249,11 +260,7 @@ public struct TaskList: Equatable, Sendable {
                     completedAt: task.completedAt, order: task.order)
                 return set(fields, on: tasks(in: section)[index], at: index, clock: clock, force: force)
             }
-            if let tombstone = deleted[task.id], !force, clock <= tombstone.clock { return [] }
-            deleted[task.id] = nil
-            var added = task
-            added.clocks = FieldClocks(clock)
-            return [insert(added)]
+            return addNew(task, clock: clock, force: force).map { [$0] } ?? []
         case .set(let id, let fields, _):
             if let (section, index) = locate(id) {
                 return set(fields, on: tasks(in: section)[index], at: index, clock: clock, force: force)
@@ -270,6 +277,16 @@ public struct TaskList: Equatable, Sendable {
             deleted[task.id] = Tombstone(task: current, clock: clock)
             return [remove(section, at: index)]
         }
+    }
+
+    /// Adds a task whose id is not in the list, unless a later delete of it wins.
+    @discardableResult
+    private mutating func addNew(_ task: TaskItem, clock: Clock, force: Bool) -> ListEdit? {
+        if let tombstone = deleted[task.id], !force, clock <= tombstone.clock { return nil }
+        deleted[task.id] = nil
+        var added = task
+        added.clocks = FieldClocks(clock)
+        return insert(added)
     }
 
     private mutating func set(_ fields: TaskFields, on old: TaskItem, at index: Int, clock: Clock, force: Bool) -> [ListEdit] {
@@ -300,11 +317,34 @@ public struct TaskList: Equatable, Sendable {
     /// `apply(_:clock:)` for a caller that has no use for the row edits (a commit, a replay of
     /// the log): no array of edits, each holding a copy of its task, is built only to be dropped.
     mutating func applyAll(_ changes: [TaskChange], clock: Clock) {
-        // Room for every task that may be added, made once (an import adds 100,000).
+        // The sections' room for every task that may be added, made once: grown one add at a
+        // time, an import's 100,000 would get room for up to twice as many. At least doubling,
+        // as appends would: replaying many small records must not copy a section for each.
+        var adds: [Section: Int] = [:]
+        for case .add(let task) in changes { adds[task.section, default: 0] += 1 }
+        func makeRoom(_ tasks: inout [TaskItem], for added: Int) {
+            let needed = tasks.count + added
+            if needed > tasks.capacity { tasks.reserveCapacity(max(needed, tasks.capacity * 2)) }
+        }
+        makeRoom(&priority, for: adds[.priority] ?? 0)
+        makeRoom(&bonus, for: adds[.bonus] ?? 0)
+        // A large batch of tasks new to the list (an import) needs no id index: building one for
+        // 100,000 tasks took 10 MB, more than checking the batch's ids against the list does.
+        if placeIndex == nil, changes.count >= 1024, addsOnlyNewTasks(changes) {
+            for case .add(let task) in changes { addNew(task, clock: clock, force: false) }
+            return
+        }
         buildPlaceIndex()
         let room = count + changes.count
         placeIndex?.reserveCapacity(room)
         for change in changes { _ = apply(change, clock: clock) }
+    }
+
+    /// True when every change adds a task whose id is neither in the list nor added twice.
+    private func addsOnlyNewTasks(_ changes: [TaskChange]) -> Bool {
+        guard changes.allSatisfy(\.isAdd) else { return false }
+        let added = SortedIDs(count: changes.count) { add in for change in changes { add(change.id) } }
+        return !added.hasDuplicates && !priority.contains { added.contains($0.id) } && !bonus.contains { added.contains($0.id) }
     }
 
     /// Applies changes in turn, all stamped `clock`.

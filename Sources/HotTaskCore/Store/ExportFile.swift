@@ -19,13 +19,18 @@ import Foundation
 /// - The store itself (and its side files) is refused: an export over it would destroy it.
 public enum ExportFile {
     public static func write(_ bytes: [UInt8], to path: String, protecting store: String? = nil) throws(StoreDocument.ExportFailure) {
+        try write(to: path, protecting: store) { emit in emit(bytes) }
+    }
+
+    /// `write` of the pieces `produce` gives its argument, each written as it comes: an export
+    /// of 100,000 tasks is never held whole. Where the bytes go is settled (and a bad target
+    /// refused) before anything is made.
+    public static func write(
+        to path: String, protecting store: String? = nil, _ produce: (_ emit: ([UInt8]) -> Void) -> Void
+    ) throws(StoreDocument.ExportFailure) {
         do throws(FileSystem.Failure) {
             if let descriptor = openDescriptor(named: path) {
-                do {
-                    try FileSystem.writeAll(bytes, to: descriptor)
-                } catch where error.code == EPIPE {
-                    return  // the reader has gone, as with `--export - | head`
-                }
+                try writeThrough(descriptor, readerMayLeave: true, produce)
                 return
             }
             let target = FileSystem.resolvingSymlinks(path)
@@ -37,7 +42,7 @@ public enum ExportFile {
             var info = stat()
             guard stat(target, &info) == 0 else {
                 guard errno == ENOENT else { throw FileSystem.Failure(reason: FileSystem.reason()) }
-                try FileSystem.writeAtomically(bytes, to: target, mode: 0o600)
+                try writeAtomically(to: target, mode: 0o600, owner: nil, produce)
                 return
             }
             if let store, isStoreFile(info, store: store) {
@@ -48,22 +53,42 @@ public enum ExportFile {
                 guard access(target, W_OK) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
                 let ownerKept = geteuid() == 0 || info.st_uid == geteuid()
                 if ownerKept && access(FileSystem.folder(of: target), W_OK) == 0 {
-                    try FileSystem.writeAtomically(bytes, to: target, mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
+                    try writeAtomically(to: target, mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid), produce)
                 } else {
-                    try writeThrough(bytes, to: target, truncating: true)
+                    try writeThrough(to: target, truncating: true, produce)
                 }
             case S_IFDIR:
                 throw FileSystem.Failure(reason: "it is a folder")
             default:
-                try writeThrough(bytes, to: target, truncating: false)
+                try writeThrough(to: target, truncating: false, produce)
             }
         } catch {
             throw StoreDocument.ExportFailure(reason: error.reason)
         }
     }
 
-    /// Whether `path` is our own stdout, however spelled (`/dev/stdout`, `/dev/fd/1`, the file
-    /// the shell redirected it to): then `--export` writes data where `--list` would.
+    private static func writeAtomically(
+        to path: String, mode: mode_t, owner: (uid: uid_t, gid: gid_t)?, _ produce: (([UInt8]) -> Void) -> Void
+    ) throws(FileSystem.Failure) {
+        var file = try FileSystem.AtomicFile(replacing: path, mode: mode, owner: owner)
+        produce { file.write($0) }
+        try file.commit()
+    }
+
+    /// Writes the pieces to an open descriptor, stopping at the first failure. On our own
+    /// stdout (`readerMayLeave`), a reader that went away (EPIPE, as with `--export - | head`)
+    /// ends the write quietly.
+    private static func writeThrough(
+        _ descriptor: Int32, readerMayLeave: Bool = false, _ produce: (([UInt8]) -> Void) -> Void
+    ) throws(FileSystem.Failure) {
+        var failure: FileSystem.Failure?
+        produce { piece in
+            guard failure == nil else { return }
+            do throws(FileSystem.Failure) { try FileSystem.writeAll(piece, to: descriptor) } catch { failure = error }
+        }
+        if let failure, !(readerMayLeave && failure.code == EPIPE) { throw failure }
+    }
+
     public static func isStandardOutput(_ path: String) -> Bool {
         openDescriptor(named: path) == STDOUT_FILENO
     }
@@ -92,7 +117,7 @@ public enum ExportFile {
         return false
     }
 
-    private static func writeThrough(_ bytes: [UInt8], to path: String, truncating: Bool) throws(FileSystem.Failure) {
+    private static func writeThrough(to path: String, truncating: Bool, _ produce: (([UInt8]) -> Void) -> Void) throws(FileSystem.Failure) {
         // Non-blocking first: opening a pipe nobody reads fails at once (ENXIO) instead of
         // waiting forever; then the writes block as usual.
         let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (truncating ? O_TRUNC : 0))
@@ -102,6 +127,6 @@ public enum ExportFile {
         }
         defer { close(descriptor) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        try FileSystem.writeAll(bytes, to: descriptor)
+        try writeThrough(descriptor, produce)
     }
 }

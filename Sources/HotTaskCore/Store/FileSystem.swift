@@ -149,35 +149,66 @@ enum FileSystem {
     static func writeAtomically(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil
     ) throws(Failure) {
-        try writeAtomically(pieces: [bytes], to: path, mode: mode, owner: owner)
+        var file = try AtomicFile(replacing: path, mode: mode, owner: owner)
+        file.write(bytes)
+        try file.commit()
     }
 
-    /// `writeAtomically` of the pieces one after the other (a snapshot written by two threads).
-    static func writeAtomically(
-        pieces: [[UInt8]], to path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil
-    ) throws(Failure) {
-        let folder = folder(of: path)
-        let name = (path as NSString).lastPathComponent
-        let temp = folder + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw Failure(reason: reason()) }
-        var failure: String?
-        // The mode exactly, whatever the umask (it applies at open).
-        if fchmod(fd, mode) != 0 { failure = reason() }
-        if let owner { _ = fchown(fd, owner.uid, owner.gid) }
-        do {
-            if failure == nil { for piece in pieces { try writeAll(piece, to: fd) } }
-        } catch {
-            failure = error.reason
+    /// A file written in pieces under a temp name beside `path` (O_EXCL, never following a
+    /// link) and renamed over it only once it is whole and on disk: readers see the old file or
+    /// the new one. A snapshot streams through one, so its bytes are never all held at once.
+    struct AtomicFile {
+        let path: String
+        private let temp: String
+        private var fd: Int32
+        /// Committed or abandoned: the temp file is no longer this one's to remove.
+        private var finished = false
+        /// The first write that failed; later writes are skipped and `commit` throws it.
+        private var failure: Failure?
+
+        init(replacing path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil) throws(Failure) {
+            self.path = path
+            let name = (path as NSString).lastPathComponent
+            temp = FileSystem.folder(of: path) + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            guard fd >= 0 else { throw Failure(reason: reason()) }
+            // The mode exactly, whatever the umask (it applies at open).
+            if fchmod(fd, mode) != 0 {
+                let failure = Failure(reason: reason())
+                abandon()
+                throw failure
+            }
+            if let owner { _ = fchown(fd, owner.uid, owner.gid) }
         }
-        if failure == nil, fsync(fd) != 0 { failure = reason() }
-        if close(fd) != 0, failure == nil { failure = reason() }
-        if failure == nil, rename(temp, path) != 0 { failure = reason() }
-        if let failure {
+
+        mutating func write(_ bytes: [UInt8]) {
+            guard failure == nil else { return }
+            do { try writeAll(bytes, to: fd) } catch { failure = error }
+        }
+
+        /// fsync, close, rename over `path`, fsync the folder. On failure the temp file is
+        /// removed and `path` is left as it was.
+        mutating func commit() throws(Failure) {
+            if failure == nil, fsync(fd) != 0 { failure = Failure(reason: reason()) }
+            if close(fd) != 0, failure == nil { failure = Failure(reason: reason()) }
+            fd = -1
+            finished = true
+            if failure == nil, rename(temp, path) != 0 { failure = Failure(reason: reason()) }
+            if let failure {
+                unlink(temp)
+                throw failure
+            }
+            syncFolder(folder(of: path))
+        }
+
+        /// Closes and removes the temp file: `path` is left as it was.
+        mutating func abandon() {
+            guard !finished else { return }
+            finished = true
+            close(fd)
+            fd = -1
             unlink(temp)
-            throw Failure(reason: failure)
         }
-        syncFolder(folder)
     }
 
     private static func megabytes(_ bytes: Int) -> String {
@@ -193,19 +224,6 @@ enum FileSystem {
         for name in names where name.hasPrefix(prefix) {
             unlink(folder + "/" + name)
         }
-    }
-
-    /// Makes `backup` another name for the file at `path` (no copy), replacing any old backup
-    /// atomically. Best effort: a file system without hard links simply gets no backup.
-    static func linkBackup(of path: String, to backup: String) {
-        // Named like a save's temp files, so that a crash here leaves nothing the next save
-        // does not remove.
-        let temp = folder(of: path) + "/." + (path as NSString).lastPathComponent + ".tmp-backup-\(getpid())"
-        unlink(temp)
-        guard link(path, temp) == 0 else { return }
-        rename(temp, backup)
-        // When the backup already is this very file, rename does nothing (POSIX): drop the name.
-        unlink(temp)
     }
 
     /// The file a symbolic link finally points to, so that a save replaces the target in its

@@ -85,136 +85,129 @@ public enum StoreDocument {
     /// The snapshot as pretty-printed UTF-8 JSON with a fixed key order and a final newline.
     /// Without a header it is an export: the tasks only.
     public static func encode(_ list: TaskList, header: SnapshotHeader? = nil) -> [UInt8] {
-        encodeIndexed(list, header: header).bytes
+        var bytes: [UInt8] = []
+        _ = write(list, header: header) { bytes.append(contentsOf: $0) }
+        return bytes
     }
 
     /// An export (no header) in pieces of about `pieceSize` bytes, each given to `emit` as soon
     /// as it is full: `--export -` never holds the whole document (30 MB at 100,000 tasks).
     /// The pieces together are exactly `encode(list)`.
     public static func encode(_ list: TaskList, pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
-        withoutActuallyEscaping(emit) { emit in _ = encodeIndexed(list, header: nil, pieceSize: pieceSize, emit: emit) }
+        _ = write(list, header: nil, pieceSize: pieceSize, emit: emit)
     }
 
-    /// `encode`, and where each task's object lies in the bytes (for a snapshot's index).
-    /// With `emit` (an export only), the bytes go out in pieces and none are returned.
-    static func encodeIndexed(
-        _ list: TaskList, header: SnapshotHeader?, pieceSize: Int = .max, emit: (([UInt8]) -> Void)? = nil
-    ) -> (bytes: [UInt8], entries: [SnapshotIndex.Entry]) {
-        let (pieces, entries) = encodePieces(list, header: header, pieceSize: pieceSize, emit: emit)
-        return (pieces.count == 1 ? pieces[0] : Array(pieces.joined()), entries)
+    /// Whether `write` encodes on two threads unless told: a list large enough to pay for it.
+    static func twoThreads(for list: TaskList) -> Bool {
+        list.count >= 20_000 && ProcessInfo.processInfo.activeProcessorCount > 1
     }
 
-    /// `encodeIndexed` as pieces that, one after the other, are the document (a compaction
-    /// writes them so, without joining them). A large snapshot is written by two threads: the
-    /// second half of the tasks on another one, each object exactly as one thread writes it.
-    static func encodePieces(
-        _ list: TaskList, header: SnapshotHeader?, pieceSize: Int = .max, emit: (([UInt8]) -> Void)? = nil
-    ) -> (pieces: [[UInt8]], entries: [SnapshotIndex.Entry]) {
-        precondition(emit == nil || header == nil, "a snapshot is encoded whole: its index needs the offsets")
+    /// The document in pieces of about `pieceSize` bytes, given to `emit` in order, and where
+    /// each task's object lies in it (a snapshot's index; empty for an export). A compaction
+    /// streams the pieces to disk, so the 36 MB of a 100,000-task snapshot are never held.
+    ///
+    /// The tasks are written in runs of about a piece each. On two threads, runs are written two
+    /// at a time, one on each, and go out in order: every object is exactly as one thread
+    /// writes it, and at most two runs are held.
+    static func write(
+        _ list: TaskList, header: SnapshotHeader?, pieceSize: Int = 1 << 20, twoThreads: Bool? = nil,
+        emit: ([UInt8]) -> Void
+    ) -> [SnapshotIndex.Entry] {
         var entries: [SnapshotIndex.Entry] = []
         if header != nil { entries.reserveCapacity(list.count) }
-        let second = header != nil && emit == nil && list.count >= 20_000 && ProcessInfo.processInfo.activeProcessorCount > 1
-            ? SecondHalfWriter(list: list, start: list.count / 2) : nil
-        let group = DispatchGroup()
-        if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.write() } }
-        defer { group.wait() }
-        let firstEnd = second?.start ?? list.count
-        // Room for the whole document (or this thread's part) at once (growing a 36 MB array
-        // doubles it, copying): at most about 380 bytes of fields per task in a snapshot, 280 in
-        // an export, and the caption.
-        var capacity = 0
-        if emit != nil {
-            capacity = pieceSize + 4096
-        } else {
-            capacity = 4096 + firstEnd * (header == nil ? 280 : 380) + list.deleted.count * 440
-            for position in 0..<firstEnd { capacity += list[position].caption.utf8.count }
-        }
-        var writer = JSONWriter(capacity: capacity)
-        writer.raw("{")
-        writer.key("version", indent: 2, first: true)
-        writer.raw(String(version))
+        var head = JSONWriter(capacity: 512)
+        head.raw("{")
+        head.key("version", indent: 2, first: true)
+        head.raw(String(version))
         if let header {
-            writer.key("generation", indent: 2, first: false)
-            writer.string(header.generation.text)
-            writer.key("clock", indent: 2, first: false)
-            writer.string(header.clock.description)
-            writer.key("count", indent: 2, first: false)
-            writer.raw(String(header.count))
-            writer.key("top", indent: 2, first: false)
-            writer.raw("{")
+            head.key("generation", indent: 2, first: false)
+            head.string(header.generation.text)
+            head.key("clock", indent: 2, first: false)
+            head.string(header.clock.description)
+            head.key("count", indent: 2, first: false)
+            head.raw(String(header.count))
+            head.key("top", indent: 2, first: false)
+            head.raw("{")
             for section in Section.allCases {
-                if section != .priority { writer.raw(", ") }
-                writer.string(section.rawValue)
-                writer.raw(": ")
-                if let key = header.top[section] { writer.string(key.text) } else { writer.raw("null") }
+                if section != .priority { head.raw(", ") }
+                head.string(section.rawValue)
+                head.raw(": ")
+                if let key = header.top[section] { head.string(key.text) } else { head.raw("null") }
             }
-            writer.raw("}")
+            head.raw("}")
         }
-        writer.key("tasks", indent: 2, first: false)
-        var pieces: [[UInt8]] = []
-        // The tasks by position (the sections one after the other, not `list.all`, a copy of
-        // every task), as `writeArray` writes them.
-        writer.raw("[")
-        for position in 0..<firstEnd {
-            if position > 0 { writer.raw(",") }
-            writer.newline(indent: 4)
-            let task = list[position]
-            let start = writer.bytes.count
-            write(task, to: &writer, stamped: header != nil)
-            if header != nil { entries.append(SnapshotIndex.Entry(id: task.id, offset: start, length: writer.bytes.count - start)) }
-            if let emit, writer.bytes.count >= pieceSize { emit(writer.takeBytes()) }
+        head.key("tasks", indent: 2, first: false)
+        head.raw("[")
+        var written = head.bytes.count
+        emit(head.bytes)
+
+        let runs = [TaskRun(capacity: pieceSize, stamped: header != nil), TaskRun(capacity: pieceSize, stamped: header != nil)]
+        let used = (twoThreads ?? Self.twoThreads(for: list)) ? 2 : 1
+        // Tasks per run: a piece's worth at about 380 bytes a task in a snapshot, 280 in an export.
+        let runLength = max(1, pieceSize / (header == nil ? 280 : 380))
+        var start = 0
+        while start < list.count {
+            let ranges = (0..<used).map { run in
+                min(start + run * runLength, list.count)..<min(start + (run + 1) * runLength, list.count)
+            }
+            if ranges[1...].allSatisfy(\.isEmpty) {
+                runs[0].write(list, ranges[0])
+            } else {
+                DispatchQueue.concurrentPerform(iterations: used) { run in runs[run].write(list, ranges[run]) }
+            }
+            for run in runs.prefix(used) where !run.writer.bytes.isEmpty {
+                for entry in run.entries {
+                    entries.append(SnapshotIndex.Entry(id: entry.id, offset: written + entry.offset, length: entry.length))
+                }
+                written += run.writer.bytes.count
+                emit(run.writer.bytes)
+                run.clear()
+            }
+            start = ranges.last!.upperBound
         }
-        if let second {
-            group.wait()
-            let base = writer.bytes.count
-            pieces.append(writer.takeBytes())
-            for entry in second.entries { entries.append(SnapshotIndex.Entry(id: entry.id, offset: base + entry.offset, length: entry.length)) }
-            pieces.append(second.bytes)
-        }
-        if !list.isEmpty { writer.newline(indent: 2) }
-        writer.raw("]")
+
+        var tail = JSONWriter(capacity: 512)
+        if !list.isEmpty { tail.newline(indent: 2) }
+        tail.raw("]")
         if header != nil {
-            writer.key("deleted", indent: 2, first: false)
+            tail.key("deleted", indent: 2, first: false)
             let tombstones = list.deleted.values.sorted { $0.task.id.uuidString < $1.task.id.uuidString }
-            writeArray(tombstones, to: &writer) { write($0.task, to: &$1, deletedAt: $0.clock) }
+            writeArray(tombstones, to: &tail) { write($0.task, to: &$1, deletedAt: $0.clock) }
         }
-        writer.newline(indent: 0)
-        writer.raw("}\n")
-        if let emit {
-            emit(writer.takeBytes())
-            return ([], entries)
-        }
-        pieces.append(writer.bytes)
-        return (pieces, entries)
+        tail.newline(indent: 0)
+        tail.raw("}\n")
+        emit(tail.bytes)
+        return entries
     }
 
-    /// The tasks from position `start` on, each after its "," and line break, as the first
-    /// thread would have written them there; offsets in the index are from this piece's start.
-    private final class SecondHalfWriter: @unchecked Sendable {
-        let list: TaskList
-        let start: Int
-        var bytes: [UInt8] = []
+    /// One run of consecutive tasks, each after its "," (but the first task's) and line break,
+    /// as `writeArray` writes them; offsets in `entries` are from the run's start. A class: the
+    /// two threads each fill their own.
+    private final class TaskRun: @unchecked Sendable {
+        var writer: JSONWriter
         var entries: [SnapshotIndex.Entry] = []
+        let stamped: Bool
 
-        init(list: TaskList, start: Int) {
-            self.list = list
-            self.start = start
+        init(capacity: Int, stamped: Bool) {
+            writer = JSONWriter(capacity: capacity + 16 << 10)
+            self.stamped = stamped
         }
 
-        func write() {
-            var capacity = (list.count - start) * 380
-            for position in start..<list.count { capacity += list[position].caption.utf8.count }
-            var writer = JSONWriter(capacity: capacity)
-            entries.reserveCapacity(list.count - start)
-            for position in start..<list.count {
-                writer.raw(",")
+        func write(_ list: TaskList, _ positions: Range<Int>) {
+            for position in positions {
+                if position > 0 { writer.raw(",") }
                 writer.newline(indent: 4)
                 let task = list[position]
                 let offset = writer.bytes.count
-                StoreDocument.write(task, to: &writer, stamped: true)
-                entries.append(SnapshotIndex.Entry(id: task.id, offset: offset, length: writer.bytes.count - offset))
+                StoreDocument.write(task, to: &writer, stamped: stamped)
+                if stamped { entries.append(SnapshotIndex.Entry(id: task.id, offset: offset, length: writer.bytes.count - offset)) }
             }
-            bytes = writer.takeBytes()
+        }
+
+        /// Empty again, keeping its room: the next run reuses it.
+        func clear() {
+            writer.clear()
+            entries.removeAll(keepingCapacity: true)
         }
     }
 

@@ -435,20 +435,41 @@ public struct TaskStore: Sendable {
     /// lines are moved aside before the log is replaced.
     private func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord]) throws(StoreError) {
         let header = SnapshotHeader(generation: .random(), clock: clock, list: list)
-        let (pieces, entries) = StoreDocument.encodePieces(list, header: header)
-        try withFileErrors { () throws(FileSystem.Failure) in
+        var snapshotSize = 0
+        let entries = try withFileErrors { () throws(FileSystem.Failure) -> [SnapshotIndex.Entry] in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             removeCrashDebris()
             if !state.damaged.isEmpty { try keepAside(state.damaged) }
-            if state.snapshotStamp == nil {
-                // The first snapshot goes first: a backup alone would read as a store whose
-                // snapshot was lost, and refuse every command.
-                try FileSystem.writeAtomically(pieces: pieces, to: path)
-                try FileSystem.writeAtomically(pieces: pieces, to: backupPath)
-            } else {
-                try FileSystem.writeAtomically(pieces: pieces, to: backupPath)
-                try FileSystem.writeAtomically(pieces: pieces, to: path)
+            // The snapshot and its backup are written side by side as the document is made.
+            var snapshot = try FileSystem.AtomicFile(replacing: path)
+            var backup: FileSystem.AtomicFile
+            do throws(FileSystem.Failure) {
+                backup = try FileSystem.AtomicFile(replacing: backupPath)
+            } catch {
+                snapshot.abandon()
+                throw error
             }
+            let entries = StoreDocument.write(list, header: header) { piece in
+                snapshot.write(piece)
+                backup.write(piece)
+                snapshotSize += piece.count
+            }
+            do throws(FileSystem.Failure) {
+                if state.snapshotStamp == nil {
+                    // The first snapshot goes first: a backup alone would read as a store whose
+                    // snapshot was lost, and refuse every command.
+                    try snapshot.commit()
+                    try backup.commit()
+                } else {
+                    try backup.commit()
+                    try snapshot.commit()
+                }
+            } catch {
+                snapshot.abandon()
+                backup.abandon()
+                throw error
+            }
+            return entries
         }
         // Committed. A log that fails to start leaves the old one, whose records are of another
         // generation and so are never replayed on this snapshot: nothing is lost either way.
@@ -456,7 +477,7 @@ public struct TaskStore: Sendable {
         try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp), history: Self.historyToKeep(history))
         // Only a help for changes by id, checked on every use: a failure here costs speed only.
         try? FileSystem.writeAtomically(
-            SnapshotIndex.encode(entries, generation: header.generation, snapshotSize: pieces.reduce(0) { $0 + $1.count }), to: indexPath)
+            SnapshotIndex.encode(consume entries, generation: header.generation, snapshotSize: snapshotSize), to: indexPath)
     }
 
     /// The last records, as many as fit the history's bounds: a record larger than a few pages

@@ -236,7 +236,7 @@ struct CommandLineActions {
 
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
         // The file's bytes are dropped as soon as it is parsed (17 MB for 100,000 tasks).
-        let batch = try { () throws -> ImportBatch in
+        var parsed: ImportBatch? = try { () throws -> ImportBatch in
             let bytes = try readInput(path)
             do {
                 return try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
@@ -244,40 +244,52 @@ struct CommandLineActions {
                 throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error). Nothing was changed")
             }
         }()
-        let source = "\(batch.format.rawValue) \(path == "-" ? "standard input" : path)"
-        guard batch.tasks.count <= TaskStore.maximumTaskCount else {
+        let batchFormat = parsed!.format
+        let losses = parsed!.losses
+        let taskCount = parsed!.tasks.count
+        let source = "\(batchFormat.rawValue) \(path == "-" ? "standard input" : path)"
+        guard taskCount <= TaskStore.maximumTaskCount else {
             throw RefusedError(
-                message: "cannot import \(source): it holds \(batch.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+                message: "cannot import \(source): it holds \(taskCount) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
-        let importBase = ImportBase.load(besides: store)
-        let (line, resolved) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBatch)) in
+        let loadedBase = ImportBase.load(besides: store)
+        let (line, importBase) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase)) in
+            // The plan takes the batch: its tasks are gone before the commit writes the store
+            // (a copy of 100,000 tasks fewer held while it does).
+            guard let taken = parsed.take() else { throw RefusedError(message: "cannot import \(source): it was read once already") }
             // todo.txt lines find the tasks they were exported from.
-            let batch = state.list.resolvingIdentity(of: batch)
+            let batch = state.list.resolvingIdentity(of: taken)
+            // What the file said is the base of the next import of it (see ImportBase).
+            var base = loadedBase
+            base.record(batch.tasks)
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
-                return (state.list.replacing(with: batch.tasks), line, nil, (line, batch))
+                return (state.list.replacing(with: batch.tasks), line, nil, (line, base))
             }
-            let (changes, counts) = state.list.importing(batch, base: importBase)
-            let added = changes.filter(\.isAdd).count
+            let (changes, counts) = state.list.importing(batch, base: loadedBase)
+            let added = changes.reduce(0) { $0 + ($1.isAdd ? 1 : 0) }  // counted, not copied (28 MB)
             guard state.list.count + added <= TaskStore.maximumTaskCount else {
                 throw RefusedError(
                     message: "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
             }
             let line = "Imported from \(source): \(counts)"
-            return (changes, line, nil, (line, batch))
+            return (changes, line, nil, (line, base))
         }
-        // What the file said is the base of the next import of it (see ImportBase).
-        record(resolved.tasks, onto: importBase)
+        save(importBase)
         reportWarnings()
         output.status(line)
         // What the file held that HotTask did not keep is a warning: said even with --quiet.
-        for sentence in batch.losses.sentences { HotTaskCommand.fail("note: \(sentence)") }
+        for sentence in losses.sentences { HotTaskCommand.fail("note: \(sentence)") }
     }
 
     /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).
     private func record(_ tasks: [TaskItem], onto base: ImportBase) {
         var base = base
         base.record(tasks)
+        save(base)
+    }
+
+    private func save(_ base: ImportBase) {
         do {
             try base.save(besides: store)
         } catch {
@@ -308,24 +320,21 @@ struct CommandLineActions {
 
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
-        if path == "-", format == .hottask {
-            // Written as it is made: the whole document is never held (30 MB at 100,000 tasks).
-            StoreDocument.encode(list) { output.bytes($0) }
-            return
-        }
-        let bytes: [UInt8] =
+        // Written as it is made, in pieces: the whole document is never held (30 MB for
+        // 100,000 tasks in HotTask's format, several times that as iCalendar).
+        let produce: (_ emit: ([UInt8]) -> Void) -> Void =
             switch format {
-            case .hottask: StoreDocument.encode(list)
-            case .taskwarrior: list.taskwarriorExport
-            case .todotxt: Array(TodoTxtFormat.text(for: list).utf8)
-            case .ics: Array(ICalendarFormat.text(for: list).utf8)
+            case .hottask: { StoreDocument.encode(list, emit: $0) }
+            case .taskwarrior: { list.writeTaskwarriorExport($0) }
+            case .todotxt: { TodoTxtFormat.write(list, emit: $0) }
+            case .ics: { ICalendarFormat.write(list, emit: $0) }
             }
         if path == "-" {
-            output.bytes(bytes)
+            produce { output.bytes($0) }
             return
         }
         do {
-            try ExportFile.write(bytes, to: path, protecting: store.path)
+            try ExportFile.write(to: path, protecting: store.path, produce)
         } catch {
             throw ExportError(message: "could not write the export file \(path): \(error.reason)")
         }
