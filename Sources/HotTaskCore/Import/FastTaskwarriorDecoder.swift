@@ -24,10 +24,8 @@ extension JSONParser {
     private mutating func taskwarriorArray(now: Date) throws -> ImportBatch {
         var tasks: [TaskItem] = []
         var losses = ImportLosses()
-        var seen = Set<UUID>()
-        // Room made once (a task takes at least about 150 bytes of `task export`): growing a set
-        // of 100,000 ids rehashes every id again at each doubling.
-        seen.reserveCapacity(bytes.count / 150)
+        // Room made once (a task takes at least about 150 bytes of `task export`; untouched
+        // room costs no memory).
         tasks.reserveCapacity(bytes.count / 150)
         try expect(UInt8(ascii: "["))
         if !take(UInt8(ascii: "]")) {
@@ -41,11 +39,12 @@ extension JSONParser {
                 skipWhitespace()
                 if let second, index == second.start {
                     group.wait()
-                    guard let (rest, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
-                    tasks.reserveCapacity(tasks.count + rest.count)
-                    for task in rest {
-                        guard seen.insert(task.id).inserted else { throw GiveUp() }
-                        tasks.append(task)
+                    guard var (rest, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
+                    second.result = nil
+                    // Piece by piece, each freed once copied: the second half is never held twice.
+                    for piece in rest.indices {
+                        tasks.append(contentsOf: rest[piece])
+                        rest[piece] = []
                     }
                     losses.add(restLosses)
                     index = end
@@ -53,24 +52,26 @@ extension JSONParser {
                     break
                 }
                 guard let task = try taskwarriorTask(now: now, losses: &losses) else { continue }
-                guard seen.insert(task.id).inserted else { throw GiveUp() }
                 tasks.append(task)
             } while take(UInt8(ascii: ","))
             if !joined { try expect(UInt8(ascii: "]")) }
         }
         skipWhitespace()
         guard index == bytes.count else { throw GiveUp() }
+        // An id given twice is for the strict path to judge.
+        guard !SortedIDs(count: tasks.count, { add in for task in tasks { add(task.id) } }).hasDuplicates else { throw GiveUp() }
         return ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
     }
 
     /// The tasks from `start` to the end of the array, read on another thread (ids are checked
-    /// for repeats when the halves are joined), with what they lose, and where the array's `]`
+    /// for repeats once the whole array is read), with what they lose, and where the array's `]`
     /// ends; nil result when they do not read.
     private final class TaskwarriorSecondHalf: @unchecked Sendable {
         let bytes: UnsafeBufferPointer<UInt8>
         let start: Int
         let now: Date
-        var result: ([TaskItem], ImportLosses, end: Int)?
+        /// The tasks in pieces of 4,096 (see `ChunkedSections`).
+        var result: ([[TaskItem]], ImportLosses, end: Int)?
 
         init(bytes: UnsafeBufferPointer<UInt8>, start: Int, now: Date) {
             self.bytes = bytes
@@ -81,11 +82,16 @@ extension JSONParser {
         func read() {
             var parser = JSONParser(bytes)
             parser.index = start
-            var tasks: [TaskItem] = []
+            var tasks: [[TaskItem]] = []
             var losses = ImportLosses()
             do {
                 repeat {
-                    if let task = try parser.taskwarriorTask(now: now, losses: &losses) { tasks.append(task) }
+                    guard let task = try parser.taskwarriorTask(now: now, losses: &losses) else { continue }
+                    if tasks.last.map({ $0.count >= 4096 }) ?? true {
+                        tasks.append([])
+                        tasks[tasks.count - 1].reserveCapacity(4096)
+                    }
+                    tasks[tasks.count - 1].append(task)
                 } while parser.take(UInt8(ascii: ","))
                 try parser.expect(UInt8(ascii: "]"))
             } catch {

@@ -54,9 +54,27 @@ public struct ImportBase: Sendable {
         return base
     }
 
+    /// What a file said of its tasks, kept until the import is committed and then recorded:
+    /// 32 bytes a task, where a second copy of the base's hash table took 8 MB at 100,000.
+    public struct Said: Sendable {
+        fileprivate var entries: [(id: UUID, entry: Entry)]
+
+        public init(_ tasks: [TaskItem]) {
+            entries = tasks.map { ($0.id, Entry($0)) }
+        }
+    }
+
+    /// Records what a file said, in place.
+    public mutating func record(_ said: Said) {
+        // Room for the larger of the two, not their sum: a re-import names the same tasks, and
+        // room for twice as many would rehash every entry into a table twice the size.
+        entries.reserveCapacity(max(entries.count, said.entries.count))
+        for (id, entry) in said.entries { entries[id] = entry }
+    }
+
     /// Records the tasks as the file had them.
     public mutating func record(_ tasks: [TaskItem]) {
-        entries.reserveCapacity(entries.count + tasks.count)
+        entries.reserveCapacity(max(entries.count, tasks.count))
         for task in tasks { entries[task.id] = Entry(task) }
     }
 

@@ -190,6 +190,11 @@ public struct TaskList: Equatable, Sendable {
         return indexed
     }
 
+    /// `indexedByID` in place.
+    mutating func buildIndexByID() {
+        buildPlaceIndex()
+    }
+
     private mutating func buildPlaceIndex() {
         guard placeIndex == nil else { return }
         var index: [UUID: Place] = [:]

@@ -77,7 +77,7 @@ public final class StoreSession {
                     return .reloaded(state.list, clock: state.clock)
                 }
                 let state = try store.read()
-                let commit = try store.commitLocked(changes, what: what, undoes: undoes, on: state, now: now)
+                let commit = try store.commitLocked(changes, what: what, undoes: undoes, on: consume state, now: now)
                 follow(try store.read())
                 return .reloaded(commit.list, clock: commit.clock)
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CNcursesw
 import Foundation
 import HotTaskCore
 
@@ -278,6 +279,10 @@ struct HotTaskCommand: ParsableCommand {
     /// are printed with control characters escaped: `hottask $'--\e[2J'` must not clear the
     /// screen.
     static func main() {
+        // Blocks of 256 KB and more are mapped on their own and returned when freed. By default
+        // glibc raises that limit after each large free (up to 32 MB), and a read's freed
+        // buffers then stay in the heap: a re-import of 100,000 tasks peaked at 99 MiB, not 83.
+        hc_map_large_blocks_from(256 << 10)
         do {
             var command = try parseAsRoot()
             try command.run()
