@@ -82,9 +82,26 @@ public enum ICalendar {
 
     /// The top-level components of an iCalendar text (usually one VCALENDAR).
     public static func parse(_ text: String) throws(ParseError) -> [ICalComponent] {
+        var text = text
+        var result: Result<[ICalComponent], ParseError> = .success([])
+        text.withUTF8 { bytes in
+            do throws(ParseError) { result = .success(try parse(bytes, handing: nil)) } catch { result = .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Why `parse` of bytes failed when they are not UTF-8.
+    static let notUTF8 = "not UTF-8 text"
+
+    /// `parse` of UTF-8 bytes. With `child`, each component directly inside a top-level one is
+    /// handed to it (with the top-level one's name) as soon as it ends, instead of being kept:
+    /// a calendar of 100,000 to-dos is never held as a tree.
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, handing child: ((String, ICalComponent) -> Void)?
+    ) throws(ParseError) -> [ICalComponent] {
         var roots: [ICalComponent] = []
         var stack: [ICalComponent] = []
-        for (number, line) in unfoldedLines(text) {
+        try forEachUnfoldedLine(bytes) { (number, line) throws(ParseError) in
             guard let property = property(line) else {
                 throw ParseError(line: number, reason: "not a content line (NAME:value)")
             }
@@ -96,7 +113,13 @@ public enum ICalendar {
                 guard let last = stack.popLast(), last.name == property.value.uppercased() else {
                     throw ParseError(line: number, reason: "END:\(property.value) does not close the open component")
                 }
-                if stack.isEmpty { roots.append(last) } else { stack[stack.count - 1].components.append(last) }
+                if stack.isEmpty {
+                    roots.append(last)
+                } else if stack.count == 1, let child {
+                    child(stack[0].name, last)
+                } else {
+                    stack[stack.count - 1].components.append(last)
+                }
             default:
                 guard !stack.isEmpty else { throw ParseError(line: number, reason: "a property outside any component") }
                 stack[stack.count - 1].properties.append(property)
@@ -106,21 +129,33 @@ public enum ICalendar {
         return roots
     }
 
-    /// Lines with their continuations joined (a line starting with a space or tab continues
-    /// the one before), with the number of the line each starts on; empty lines skipped.
-    static func unfoldedLines(_ text: String) -> [(Int, String)] {
-        var lines: [(Int, String)] = []
+    /// Each line with its continuations joined (a line starting with a space or tab continues
+    /// the one before), with the number of the line it starts on; empty lines skipped. Lines
+    /// end at CRLF, LF or CR; each is checked as UTF-8 on its own, so the whole text is never
+    /// copied into one String.
+    static func forEachUnfoldedLine(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, String) throws(ParseError) -> Void
+    ) throws(ParseError) {
+        var pending: (number: Int, line: String)?
         var number = 0
-        // "\r\n" is one Character in Swift: split on either ending.
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
             number += 1
-            if let first = line.first, first == " " || first == "\t", !lines.isEmpty {
-                lines[lines.count - 1].1 += line.dropFirst()
-            } else if !line.isEmpty {
-                lines.append((number, String(line)))
+            guard let line = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else {
+                throw ParseError(line: number, reason: notUTF8)
             }
+            if let first = line.utf8.first, first == 0x20 || first == 0x09, pending != nil {
+                pending!.line += line.dropFirst()
+            } else if !line.isEmpty {
+                if let done = pending { try body(done.number, done.line) }
+                pending = (number, line)
+            }
+            // CRLF is one line end.
+            start = end < bytes.count && bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? end + 2 : end + 1
         }
-        return lines
+        if let done = pending { try body(done.number, done.line) }
     }
 
     /// `NAME;PARAM=x;PARAM="a:b":value`: the name upper-cased, the parameters kept as written.
