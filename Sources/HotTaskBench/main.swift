@@ -121,6 +121,28 @@ for count in sizes {
         before: { TaskStore(path: empty).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) } },
         [binary, "--file", empty, "--import", taskwarriorSource])
 
+    // The store `empty` now holds the export: importing it again changes nothing, but every
+    // task is matched against the store's.
+    try external("hottask --import of a Taskwarrior export (store holding it)", [binary, "--file", empty, "--import", taskwarriorSource])
+    // Every export format to a file (memory: none may hold the whole document), and the
+    // iCalendar one read back; then a whole store replaced by a HotTask export.
+    let exported = folder + "/exported-\(name)"
+    for format in ["hottask", "taskwarrior", "todotxt", "ics"] {
+        try external("hottask --export FILE --export-format \(format)", [binary, "--file", store, "--export", exported + "." + format, "--export-format", format])
+    }
+    try external(
+        "hottask --import of an iCalendar export (empty store)",
+        before: { TaskStore(path: empty).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) } },
+        [binary, "--file", empty, "--import", exported + ".ics"])
+    let replaced = folder + "/replaced-\(name).json"
+    try external(
+        "hottask --import --replace (HotTask export)",
+        before: {
+            TaskStore(path: replaced).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) }
+            try? FileManager.default.copyItem(atPath: source, toPath: replaced)
+        },
+        [binary, "--file", replaced, "--import", exported + ".hottask", "--replace"])
+
     var start = Measurement(operation: "UI: start → first full frame", size: name, target: targets["UI: start → first full frame"]?[name])
     start.memoryTarget = count >= 100_000 ? memoryTarget100k : nil
     for _ in 0..<repeats {

@@ -252,6 +252,52 @@ struct ImportRobustnessTests {
         }
     }
 
+    /// Any large batch (a --replace, the undo of one, a sync) is applied in bulk: sets that move
+    /// tasks within and across sections, deletes, adds of tasks here, deleted or new, and
+    /// several changes to one task end exactly as applying them one by one does.
+    @Test func aLargeMixedBatchEndsAsOneByOneChangesEnd() {
+        var generator = SystemRandomNumberGenerator()
+        let keys = OrderKey.sequence(1_000)
+        for round in 0..<10 {
+            var start = TaskList()
+            for number in 0..<600 {
+                start.apply(
+                    .add(Fixtures.task("here \(number)", id: number, section: number % 3 == 0 ? .bonus : .priority, completed: number % 7 == 0)),
+                    clock: Clock(milliseconds: 10 + Int64(number % 5) * 1_000))
+            }
+            for task in start.all.prefix(30) { start.apply(.delete(task), clock: Clock(milliseconds: 2_500)) }
+            // Some changes are older than the fields they touch (stamped 10 to 4,010).
+            let clock = Clock(milliseconds: round % 3 == 0 ? 2_000 : 9_000)
+            var changes: [TaskChange] = []
+            for _ in 0..<1_500 {
+                let id = Fixtures.id(Int.random(in: 0..<700, using: &generator))
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0..<5:
+                    let fields = TaskFields(
+                        caption: Bool.random(using: &generator) ? "set \(Int.random(in: 0..<9, using: &generator))" : nil,
+                        section: Bool.random(using: &generator) ? (Bool.random(using: &generator) ? .bonus : .priority) : nil,
+                        completed: Bool.random(using: &generator) ? Bool.random(using: &generator) : nil, completedAt: Fixtures.date(hours: 3),
+                        order: Bool.random(using: &generator) ? keys.randomElement(using: &generator) : nil)
+                    changes.append(.set(id, fields, was: TaskFields()))
+                case 5..<7:
+                    changes.append(.delete(start.task(withID: id) ?? Fixtures.task("gone", id: 0)))
+                default:
+                    var task = Fixtures.task("added ✓", id: 0, section: Bool.random(using: &generator) ? .bonus : .priority)
+                    task.id = id
+                    task.order = keys.randomElement(using: &generator)!
+                    changes.append(.add(task))
+                }
+            }
+            var batched = start
+            batched.applyAll(changes, clock: clock)
+            var oneByOne = start
+            for change in changes { oneByOne.apply(change, clock: clock) }
+            #expect(batched == oneByOne, "round \(round)")
+            #expect(batched.completedCount == oneByOne.completedCount, "round \(round)")
+            for task in oneByOne.all.prefix(40) { #expect(batched.task(withID: task.id) == task, "round \(round): found by id") }
+        }
+    }
+
     /// Every export format is written in pieces; the pieces, however small, join into exactly
     /// the document one piece holds.
     @Test func everyExportFormatInSmallPiecesIsTheWholeDocument() {

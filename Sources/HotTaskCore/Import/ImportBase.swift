@@ -73,14 +73,15 @@ public struct ImportBase: Sendable {
     }
 
     /// Records the tasks as the file had them.
-    public mutating func record(_ tasks: [TaskItem]) {
-        entries.reserveCapacity(max(entries.count, tasks.count))
+    public mutating func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, count: Int? = nil) {
+        entries.reserveCapacity(max(entries.count, count ?? tasks.underestimatedCount))
         for task in tasks { entries[task.id] = Entry(task) }
     }
 
     public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(entries.count * 56)
+        // A line is 57 bytes: id, space, 16 hex digits, space, two flags, line break.
+        bytes.reserveCapacity(entries.count * 57)
         for (id, entry) in entries {
             UUIDBytes.append(id, to: &bytes)
             bytes.append(0x20)

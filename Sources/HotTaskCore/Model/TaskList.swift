@@ -256,14 +256,17 @@ public struct TaskList: Equatable, Sendable {
     @discardableResult
     public mutating func apply(_ change: TaskChange, clock: Clock, force: Bool = false) -> [ListEdit] {
         buildPlaceIndex()
+        return applyFound(change, clock: clock, force: force)
+    }
+
+    /// `apply`, finding the task through the id index when there is one, else by a scan (a
+    /// few changes: the index of 100,000 tasks takes 10 MB and longer to build than a scan).
+    private mutating func applyFound(_ change: TaskChange, clock: Clock, force: Bool) -> [ListEdit] {
         let wins = { (fieldClock: Clock) in force || clock >= fieldClock }
         switch change {
         case .add(let task):
             if let (section, index) = locate(task.id) {
-                let fields = TaskFields(
-                    caption: task.caption, section: task.section, completed: task.completed,
-                    completedAt: task.completedAt, order: task.order)
-                return set(fields, on: tasks(in: section)[index], at: index, clock: clock, force: force)
+                return set(Self.allFields(of: task), on: tasks(in: section)[index], at: index, clock: clock, force: force)
             }
             return addNew(task, clock: clock, force: force).map { [$0] } ?? []
         case .set(let id, let fields, _):
@@ -295,6 +298,12 @@ public struct TaskList: Equatable, Sendable {
     }
 
     private mutating func set(_ fields: TaskFields, on old: TaskItem, at index: Int, clock: Clock, force: Bool) -> [ListEdit] {
+        guard let new = Self.merging(fields, into: old, clock: clock, force: force) else { return [] }
+        return replace(old, at: index, with: new)
+    }
+
+    /// `old` with the fields whose stamps `clock` wins, or nil when that changes nothing.
+    private static func merging(_ fields: TaskFields, into old: TaskItem, clock: Clock, force: Bool) -> TaskItem? {
         var new = old
         let wins = { (fieldClock: Clock) in force || clock >= fieldClock }
         if let caption = fields.caption, wins(old.clocks.caption) {
@@ -314,35 +323,130 @@ public struct TaskList: Equatable, Sendable {
             new.order = order
             new.clocks.order = clock
         }
-        guard new != old else { return [] }
+        guard new != old else { return nil }
         if new.withoutClocks != old.withoutClocks { new.modifiedAt = max(old.modifiedAt, clock.date) }
-        return replace(old, at: index, with: new)
+        return new
+    }
+
+    /// All of a task's fields, as an add of a task already here sets them.
+    private static func allFields(of task: TaskItem) -> TaskFields {
+        TaskFields(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order)
     }
 
     /// `apply(_:clock:)` for a caller that has no use for the row edits (a commit, a replay of
     /// the log): no array of edits, each holding a copy of its task, is built only to be dropped.
     mutating func applyAll(_ changes: [TaskChange], clock: Clock) {
-        // The sections' room for every task that may be added, made once: grown one add at a
-        // time, an import's 100,000 would get room for up to twice as many. At least doubling,
-        // as appends would: replaying many small records must not copy a section for each.
-        var adds: [Section: Int] = [:]
-        for case .add(let task) in changes { adds[task.section, default: 0] += 1 }
-        func makeRoom(_ tasks: inout [TaskItem], for added: Int) {
-            let needed = tasks.count + added
-            if needed > tasks.capacity { tasks.reserveCapacity(max(needed, tasks.capacity * 2)) }
+        // A large batch (an import, a --replace, the undo of one) is applied in bulk: one change
+        // at a time, every move shifts a section's array (a --replace of 100,000 tasks whose
+        // keys all moved took 25 s).
+        guard changes.count < 1024 else {
+            // Tasks all new to the list need no lookup at all (the id index of 100,000 took 10 MB).
+            if placeIndex == nil, addsOnlyNewTasks(changes) {
+                addInBulk(changes, clock: clock)
+            } else {
+                applyInBulk(changes, clock: clock)
+            }
+            return
         }
-        makeRoom(&priority, for: adds[.priority] ?? 0)
-        makeRoom(&bonus, for: adds[.bonus] ?? 0)
-        // A large batch of tasks new to the list (an import) needs no id index: building one for
-        // 100,000 tasks took 10 MB, more than checking the batch's ids against the list does.
-        if placeIndex == nil, changes.count >= 1024, addsOnlyNewTasks(changes) {
-            for case .add(let task) in changes { addNew(task, clock: clock, force: false) }
+        if placeIndex == nil, changes.count <= Self.changesFoundByScan {
+            for change in changes { _ = applyFound(change, clock: clock, force: false) }
             return
         }
         buildPlaceIndex()
         let room = count + changes.count
         placeIndex?.reserveCapacity(room)
-        for change in changes { _ = apply(change, clock: clock) }
+        for change in changes { _ = applyFound(change, clock: clock, force: false) }
+    }
+
+    /// Up to this many changes find their tasks by scanning the list rather than through an id
+    /// index built for them.
+    static let changesFoundByScan = 16
+
+    /// Adds of tasks new to the list: each goes at the end of its section, and a section is
+    /// sorted once if the adds did not all come after its last task (an import's do).
+    private mutating func addInBulk(_ changes: [TaskChange], clock: Clock) {
+        var adds: [Section: Int] = [:]
+        for case .add(let task) in changes { adds[task.section, default: 0] += 1 }
+        priority.reserveCapacity(priority.count + (adds[.priority] ?? 0))
+        bonus.reserveCapacity(bonus.count + (adds[.bonus] ?? 0))
+        for case .add(let task) in changes {
+            if let tombstone = deleted[task.id], clock <= tombstone.clock { continue }
+            deleted[task.id] = nil
+            var added = task
+            added.clocks = FieldClocks(clock)
+            if added.section == .priority { priority.append(added) } else { bonus.append(added) }
+            if added.completed { completedCount += 1 }
+        }
+        Self.sortIfNeeded(&priority)
+        Self.sortIfNeeded(&bonus)
+    }
+
+    /// Any large batch: each change is applied to its task where it stands (found through the
+    /// ids sorted), exactly as `apply` would one by one, and the sections are rebuilt and sorted
+    /// once at the end.
+    private mutating func applyInBulk(_ changes: [TaskChange], clock: Clock) {
+        var tasks = priority
+        priority = []
+        tasks.append(contentsOf: bonus)
+        bonus = []
+        placeIndex = nil
+        let positions = SortedIDs(count: tasks.count) { add in for task in tasks { add(task.id) } }
+        var live = [Bool](repeating: true, count: tasks.count)
+        // Tasks this batch adds or brings back, by id: where they are in `tasks`.
+        var appended: [UUID: Int] = [:]
+        func find(_ id: UUID) -> Int? {
+            if let position = positions.position(of: id), live[position] { return position }
+            if let position = appended[id], live[position] { return position }
+            return nil
+        }
+        func append(_ task: TaskItem) {
+            appended[task.id] = tasks.count
+            tasks.append(task)
+            live.append(true)
+        }
+        for change in changes {
+            switch change {
+            case .add(let task):
+                if let at = find(task.id) {
+                    if let new = Self.merging(Self.allFields(of: task), into: tasks[at], clock: clock, force: false) { tasks[at] = new }
+                    continue
+                }
+                if let tombstone = deleted[task.id], clock <= tombstone.clock { continue }
+                deleted[task.id] = nil
+                var added = task
+                added.clocks = FieldClocks(clock)
+                append(added)
+            case .set(let id, let fields, _):
+                if let at = find(id) {
+                    if let new = Self.merging(fields, into: tasks[at], clock: clock, force: false) { tasks[at] = new }
+                    continue
+                }
+                // A change made after the task was deleted brings it back, changed.
+                guard let tombstone = deleted[id], clock > tombstone.clock else { continue }
+                deleted[id] = nil
+                append(Self.merging(fields, into: tombstone.task, clock: clock, force: true) ?? tombstone.task)
+            case .delete(let task):
+                guard let at = find(task.id), clock >= tasks[at].latestClock else { continue }
+                deleted[task.id] = Tombstone(task: tasks[at], clock: clock)
+                live[at] = false
+            }
+        }
+        var newPriority: [TaskItem] = []
+        var newBonus: [TaskItem] = []
+        completedCount = 0
+        for (position, task) in tasks.enumerated() where live[position] {
+            if task.section == .priority { newPriority.append(task) } else { newBonus.append(task) }
+            if task.completed { completedCount += 1 }
+        }
+        tasks = []
+        Self.sortIfNeeded(&newPriority)
+        Self.sortIfNeeded(&newBonus)
+        priority = newPriority
+        bonus = newBonus
+    }
+
+    private static func sortIfNeeded(_ tasks: inout [TaskItem]) {
+        if !zip(tasks, tasks.dropFirst()).allSatisfy({ precedes($0, $1) }) { tasks.sort(by: precedes) }
     }
 
     /// True when every change adds a task whose id is neither in the list nor added twice.

@@ -140,6 +140,9 @@ public struct TaskStore: Sendable {
         let logHeader = contents?.header
         let belongs = logHeader?.generation == header.generation
         if belongs {
+            // A few changes find their tasks by scanning; more, through the id index, built once.
+            let replaying = state.history.reduce(0) { $0 + ($1.generation == header.generation ? $1.changes.count : 0) }
+            if replaying > TaskList.changesFoundByScan { list.buildIndexByID() }
             for record in state.history where record.generation == header.generation {
                 list.applyAll(record.changes, clock: record.clock)
                 state.replayed += 1

@@ -285,9 +285,9 @@ struct CommandLineActions {
     }
 
     /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).
-    private func record(_ tasks: [TaskItem], onto base: ImportBase) {
+    private func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, count: Int, onto base: ImportBase) {
         var base = base
-        base.record(tasks)
+        base.record(tasks, count: count)
         save(base)
     }
 
@@ -343,7 +343,7 @@ struct CommandLineActions {
         if format == .todotxt {
             // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
             // what the file says now is the base its next import is merged against.
-            record(list.all, onto: ImportBase.load(besides: store))
+            record([list.priority, list.bonus].joined(), count: list.count, onto: ImportBase.load(besides: store))
         }
         output.status("Exported \(list.count) tasks to \(path)")
     }
