@@ -18,6 +18,21 @@ struct ICalendarTests {
         #expect(try ICalendar.parse(long.text).first?.first("SUMMARY")?.text == String(repeating: "é", count: 60))
     }
 
+    /// A fold falls between Unicode scalars, so a continuation line can start with a combining
+    /// mark or an emoji's variation selector: the fold's one space goes, the mark stays.
+    @Test("captions whose fold lands before a combining mark or a variation selector read back whole")
+    func foldBeforeACombiningScalar() throws {
+        // "SUMMARY:" and 66 letters and "e" fill the first line's 75 octets exactly.
+        let captions = [String(repeating: "a", count: 66) + "e\u{301} done", String(repeating: "b", count: 66) + "\u{2764}\u{FE0F} love"]
+        let list = TaskList(captions.enumerated().map { Fixtures.task($0.element, id: $0.offset + 1) })
+        let text = ICalendarFormat.text(for: list)
+        let bytes = Array(text.utf8)
+        let foldBeforeMark: [UInt8] = [0x0D, 0x0A, 0x20, 0xCC, 0x81]
+        #expect(bytes.indices.contains { Array(bytes[$0...].prefix(5)) == foldBeforeMark }, "the fold falls before the combining mark")
+        let batch = try ImportBatch.parse(bytes)
+        #expect(batch.tasks.map(\.caption).sorted() == captions.sorted())
+    }
+
     @Test("a broken file is an error naming the line, never a crash", arguments: [
         "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n", "BEGIN:VCALENDAR\r\nno colon here\r\n", "SUMMARY:outside\r\n",
         String(repeating: "BEGIN:X\r\n", count: 100),

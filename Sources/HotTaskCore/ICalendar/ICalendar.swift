@@ -147,7 +147,9 @@ public enum ICalendar {
                 throw ParseError(line: number, reason: notUTF8)
             }
             if let first = line.utf8.first, first == 0x20 || first == 0x09, pending != nil {
-                pending!.line += line.dropFirst()
+                // Exactly the fold's one byte: a Character would take a combining mark after the
+                // space with it, and folds fall between scalars (`appendFolded`).
+                pending!.line += String(decoding: line.utf8.dropFirst(), as: UTF8.self)
             } else if !line.isEmpty {
                 if let done = pending { try body(done.number, done.line) }
                 pending = (number, line)

@@ -33,12 +33,6 @@ public struct ImportBatch: Equatable, Sendable {
         public let reason: String
     }
 
-    /// True when `path` is a regular file (after links): one that can be read at any moment,
-    /// unlike a pipe or a terminal.
-    public static func isRegularFile(_ path: String) -> Bool {
-        (try? FileSystem.kind(of: path)) == .file
-    }
-
     /// Reads an import file (or `/dev/stdin`), refusing one larger than a store may be.
     public static func readFile(_ path: String) throws(ReadFailure) -> [UInt8] {
         do throws(FileSystem.Failure) {

@@ -189,12 +189,32 @@ enum FileSystem {
         /// fsync, close, rename over `path`, fsync the folder. On failure the temp file is
         /// removed and `path` is left as it was.
         mutating func commit() throws(Failure) {
+            try finishWriting()
+            try install()
+        }
+
+        /// fsync and close: the new file is whole on disk, not yet in place. On failure the
+        /// temp file is removed. Two files that must both be replaced or neither (a snapshot and
+        /// its backup) are both finished before either is installed.
+        mutating func finishWriting() throws(Failure) {
+            guard fd >= 0 else { return }
             if failure == nil, fsync(fd) != 0 { failure = Failure(reason: reason()) }
             if close(fd) != 0, failure == nil { failure = Failure(reason: reason()) }
             fd = -1
-            finished = true
-            if failure == nil, rename(temp, path) != 0 { failure = Failure(reason: reason()) }
             if let failure {
+                finished = true
+                unlink(temp)
+                throw failure
+            }
+        }
+
+        /// Renames the finished file over `path` and fsyncs the folder.
+        mutating func install() throws(Failure) {
+            try finishWriting()
+            guard !finished else { return }
+            finished = true
+            guard rename(temp, path) == 0 else {
+                let failure = Failure(reason: reason())
                 unlink(temp)
                 throw failure
             }
@@ -205,7 +225,7 @@ enum FileSystem {
         mutating func abandon() {
             guard !finished else { return }
             finished = true
-            close(fd)
+            if fd >= 0 { close(fd) }
             fd = -1
             unlink(temp)
         }

@@ -465,14 +465,19 @@ public struct TaskStore: Sendable {
                 snapshotSize += piece.count
             }
             do throws(FileSystem.Failure) {
+                // Both whole on disk before either is renamed: a write that fails (a full disk)
+                // leaves the old snapshot and the old backup, never a backup of a state the
+                // command was told did not commit.
+                try backup.finishWriting()
+                try snapshot.finishWriting()
                 if state.snapshotStamp == nil {
                     // The first snapshot goes first: a backup alone would read as a store whose
                     // snapshot was lost, and refuse every command.
-                    try snapshot.commit()
-                    try backup.commit()
+                    try snapshot.install()
+                    try backup.install()
                 } else {
-                    try backup.commit()
-                    try snapshot.commit()
+                    try backup.install()
+                    try snapshot.install()
                 }
             } catch {
                 snapshot.abandon()

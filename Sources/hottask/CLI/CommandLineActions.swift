@@ -236,31 +236,28 @@ struct CommandLineActions {
 
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
         let name = path == "-" ? "standard input" : path
-        // A file is read under the store's lock, once the store has been read and its bytes
-        // dropped: the two are never held together (53 MB at 100,000 tasks). Standard input or
-        // a pipe is read first: it may be slow to come, and the lock must not wait for it.
-        var readEarly: [UInt8]? = path != "-" && ImportBatch.isRegularFile(path) ? nil : try readInput(path)
-        var importBase = ImportBase()
-        var losses = ImportLosses()
-        let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
-            // The file's bytes are dropped as soon as it is parsed (17 MB for 100,000 tasks).
-            let parsed = try { () throws -> ImportBatch in
-                let bytes = try readEarly.take() ?? readInput(path)
-                do {
-                    return try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
-                } catch {
-                    throw RefusedError(message: "cannot import \(name): \(error). Nothing was changed")
-                }
-            }()
-            losses = parsed.losses
-            let source = "\(parsed.format.rawValue) \(name)"
-            guard parsed.tasks.count <= TaskStore.maximumTaskCount else {
-                throw RefusedError(
-                    message: "cannot import \(source): it holds \(parsed.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+        // Read and parsed before the store's lock is taken: a large file takes seconds, and
+        // other writers wait for the lock only so long. The bytes are dropped once parsed.
+        var parsed: ImportBatch? = try { () throws -> ImportBatch in
+            let bytes = try readInput(path)
+            do {
+                return try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
+            } catch {
+                throw RefusedError(message: "cannot import \(name): \(error). Nothing was changed")
             }
-            importBase = ImportBase.load(besides: store)
-        // todo.txt lines find the tasks they were exported from.
-            let batch = state.list.resolvingIdentity(of: parsed)
+        }()
+        let losses = parsed!.losses
+        let source = "\(parsed!.format.rawValue) \(name)"
+        guard parsed!.tasks.count <= TaskStore.maximumTaskCount else {
+            throw RefusedError(
+                message: "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+        }
+        var importBase = ImportBase.load(besides: store)
+        let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
+            // The plan takes the batch: its tasks are gone before the commit writes the store.
+            guard let taken = parsed.take() else { throw RefusedError(message: "cannot import \(source): it was read once already") }
+            // todo.txt lines find the tasks they were exported from.
+            let batch = state.list.resolvingIdentity(of: taken)
             // What the file said is the base of the next import of it (see ImportBase).
             let said = ImportBase.Said(batch.tasks)
             if replacing {
