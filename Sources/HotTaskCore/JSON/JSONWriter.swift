@@ -41,14 +41,15 @@ struct JSONWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
-    /// A line break and 16 spaces: indents are slices of it (appending a repeated element byte
-    /// by byte was a twentieth of an import).
-    private static let breakAndSpaces: [UInt8] = [0x0A] + Array(repeating: 0x20, count: 16)
+    /// A line break and 16 spaces: indents are its first bytes (appending a repeated element
+    /// byte by byte was a twentieth of an import). A StaticString, not an array: slicing a
+    /// static array retained and released it on every key, a tenth of a snapshot's encoding.
+    private static let breakAndSpaces: StaticString = "\n                "
 
     mutating func newline(indent: Int) {
         guard !compact else { return }
-        if indent < Self.breakAndSpaces.count {
-            bytes.append(contentsOf: Self.breakAndSpaces[0...indent])
+        if indent < Self.breakAndSpaces.utf8CodeUnitCount {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: Self.breakAndSpaces.utf8Start, count: indent + 1))
         } else {
             bytes.append(0x0A)
             bytes.append(contentsOf: repeatElement(0x20, count: indent))
