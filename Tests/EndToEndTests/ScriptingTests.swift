@@ -46,6 +46,30 @@ struct ScriptingTests {
         #expect(isJSONDocument(fileText(target) ?? ""))
     }
 
+    /// An export killed before its rename leaves its temp file; the next export to the same
+    /// file removes it (its writer is dead), and leaves a live writer's temp file alone.
+    @Test func anInterruptedExportsTempFileIsRemovedByTheNextExport() throws {
+        try #require(isOnPath("strace"), "strace is needed (apt-get install strace)")
+        seed()
+        let target = folder.path("out.json")
+        let killed = runProcess(
+            ["strace", "-qq", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:error=EIO:signal=SIGKILL",
+             HotTaskBinary.url.path, "--file", folder.storePath, "--export", target])
+        #expect(killed.status == 128 + SIGKILL)
+        func temps() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".out.json.tmp-") }
+        }
+        #expect(try temps().count == 1, "the killed export left its temp file")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        // A temp file of a live writer (this test process) must survive.
+        let live = folder.write("partial", to: ".out.json.tmp-\(getpid())-7")
+        let run = hottask("--export", target)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try temps() == [".out.json.tmp-\(getpid())-7"])
+        #expect(FileManager.default.fileExists(atPath: live))
+        #expect(isJSONDocument(fileText(target) ?? ""))
+    }
+
     @Test func aNewExportIsPrivateAndAnExistingOneKeepsItsMode() throws {
         seed()
         let fresh = folder.path("new.json")

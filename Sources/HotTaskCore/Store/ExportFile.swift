@@ -70,6 +70,9 @@ public enum ExportFile {
     private static func writeAtomically(
         to path: String, mode: mode_t, owner: (uid: uid_t, gid: gid_t)?, _ produce: (([UInt8]) -> Void) -> Void
     ) throws(FileSystem.Failure) {
+        // An export takes as long as its document is made (seconds for a large calendar): one
+        // interrupted then left its temp file, removed by the next export to the same file.
+        FileSystem.removeDeadWritersTempFiles(besides: path)
         var file = try FileSystem.AtomicFile(replacing: path, mode: mode, owner: owner)
         produce { file.write($0) }
         try file.commit()

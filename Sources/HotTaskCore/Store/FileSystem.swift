@@ -246,6 +246,21 @@ enum FileSystem {
         }
     }
 
+    /// Removes temp files beside `path` whose writer has died (an export interrupted by Ctrl-C
+    /// leaves one): a temp file's name carries its writer's pid. One whose process is alive, or
+    /// whose name cannot be read, is left alone, so a concurrent writer is never disturbed.
+    static func removeDeadWritersTempFiles(besides path: String) {
+        let folder = folder(of: path)
+        let prefix = "." + (path as NSString).lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid(),
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            unlink(folder + "/" + name)
+        }
+    }
+
     /// The file a symbolic link finally points to, so that a save replaces the target in its
     /// own folder instead of replacing the link with a plain file.
     static func resolvingSymlinks(_ path: String) -> String {
