@@ -158,10 +158,14 @@ public struct ListView: Equatable, Sendable {
     }
 
     private mutating func filterFromSorted(_ list: TaskList) {
-        let all = sorted ?? SectionOrders(
-            priority: Array(0..<list.count(in: .priority)), bonus: Array(0..<list.count(in: .bonus)))
         folded.check(list)
-        filtered = all.keeping(matching: query, folded: folded)
+        if let sorted {
+            filtered = sorted.keeping(matching: query, folded: folded)
+        } else {
+            // Manual order: the captions in the order they lie, no array of every index.
+            let matcher = TaskFilter.Matcher(query)
+            filtered = SectionOrders(priority: folded.priority.keepingAll(matcher), bonus: folded.bonus.keepingAll(matcher))
+        }
     }
 }
 
@@ -279,6 +283,15 @@ struct FoldedColumn: Sendable {
 
     /// The indices of `order` whose folded captions contain the matcher's query.
     func keeping(_ order: [Int], _ matcher: TaskFilter.Matcher) -> [Int] {
+        matching(order, matcher)
+    }
+
+    /// `keeping` of every index, in order.
+    func keepingAll(_ matcher: TaskFilter.Matcher) -> [Int] {
+        matching(ends.indices, matcher)
+    }
+
+    private func matching<Indices: Sequence<Int>>(_ order: Indices, _ matcher: TaskFilter.Matcher) -> [Int] {
         bytes.withUnsafeBufferPointer { bytes in
             ends.withUnsafeBufferPointer { ends in
                 order.filter { index in
