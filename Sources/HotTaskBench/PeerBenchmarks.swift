@@ -28,7 +28,7 @@ enum PeerBenchmarks {
             let store = folder + "/peer-store-\(name).json"
             let empty = folder + "/peer-empty-\(name).json"
             func fresh(_ path: String) {
-                TaskStore(path: path).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) }
+                removeStore(path)
             }
             fresh(empty)
             let hottaskImport = try median(repeats, before: { fresh(empty) }) { [binary, "--file", empty, "--import", source] }

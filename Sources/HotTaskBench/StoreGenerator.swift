@@ -51,3 +51,8 @@ enum StoreGenerator {
                 bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
     }
 }
+
+/// Removes a store and every file HotTask keeps beside it (a fresh start for a benchmark run).
+func removeStore(_ path: String) {
+    TaskStore(path: path).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) }
+}

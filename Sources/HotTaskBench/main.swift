@@ -27,7 +27,7 @@ if let target = option("--make-stores") {
         let name = count >= 1000 ? "\(count / 1000)k" : "\(count)"
         let list = StoreGenerator.list(count: count)
         let store = target + "/store-\(name).json"
-        TaskStore(path: store).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) }
+        removeStore(store)
         try TaskStore(path: store).save(list)
         try Data(PeerBenchmarks.taskwarriorExport(list).utf8).write(to: URL(fileURLWithPath: target + "/tw-\(name).json"))
         print(store)
@@ -114,11 +114,11 @@ for count in sizes {
     try external("hottask --export -", [binary, "--file", store, "--export", "-"])
     try external(
         "hottask --import (empty store)",
-        before: { TaskStore(path: empty).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) } },
+        before: { removeStore(empty) },
         [binary, "--file", empty, "--import", source])
     try external(
         "hottask --import of a Taskwarrior export (empty store)",
-        before: { TaskStore(path: empty).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) } },
+        before: { removeStore(empty) },
         [binary, "--file", empty, "--import", taskwarriorSource])
 
     // The store `empty` now holds the export: importing it again changes nothing, but every
@@ -132,13 +132,13 @@ for count in sizes {
     }
     try external(
         "hottask --import of an iCalendar export (empty store)",
-        before: { TaskStore(path: empty).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) } },
+        before: { removeStore(empty) },
         [binary, "--file", empty, "--import", exported + ".ics"])
     let replaced = folder + "/replaced-\(name).json"
     try external(
         "hottask --import --replace (HotTask export)",
         before: {
-            TaskStore(path: replaced).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) }
+            removeStore(replaced)
             try? FileManager.default.copyItem(atPath: source, toPath: replaced)
         },
         [binary, "--file", replaced, "--import", exported + ".hottask", "--replace"])
