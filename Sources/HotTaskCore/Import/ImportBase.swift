@@ -101,6 +101,4 @@ public struct ImportBase: Sendable {
     }
 
     static func hash(_ text: String) -> UInt64 { FNV1a.hash(text.utf8) }
-
-    /// Lowercase, as `String(_:radix: 16)` writes them.
 }

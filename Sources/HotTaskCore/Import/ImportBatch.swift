@@ -378,9 +378,7 @@ extension TaskList {
         for section in Section.allCases {
             for task in keyed.tasks(in: section) {
                 if let current = byID.position(of: task.id).map({ self[$0] }) {
-                    let fields = TaskFields(
-                        caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-                        order: task.order)
+                    let fields = TaskFields(allOf: task)
                     if !fields.hold(in: current) { changes.append(.set(task.id, fields, was: fields.values(in: current))) }
                 } else {
                     changes.append(.add(task))

@@ -20,6 +20,11 @@ public struct TaskFields: Equatable, Hashable, Sendable {
         self.order = order
     }
 
+    /// Every field of `task`: what an add of a task already here sets, and what `--replace` sets.
+    public init(allOf task: TaskItem) {
+        self.init(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order)
+    }
+
     public var isEmpty: Bool { caption == nil && section == nil && completed == nil && order == nil }
 
     /// These fields as `task` has them now (the values a change would replace).

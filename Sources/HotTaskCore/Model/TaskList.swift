@@ -112,10 +112,19 @@ public struct TaskList: Equatable, Sendable {
     /// result, so no third copy of the tasks is made (a store read as an import). The list is left
     /// empty.
     mutating func takeAll() -> [TaskItem] {
+        let tasks = takeTasks()
+        self = TaskList()
+        return tasks
+    }
+
+    /// The tasks in display order, taken out of both sections (their tombstones stay).
+    private mutating func takeTasks() -> [TaskItem] {
         var tasks = priority
         priority = []
         tasks.append(contentsOf: bonus)
-        self = TaskList()
+        bonus = []
+        completedCount = 0
+        placeIndex = nil
         return tasks
     }
 
@@ -191,11 +200,7 @@ public struct TaskList: Equatable, Sendable {
     }
 
     /// `indexedByID` in place.
-    mutating func buildIndexByID() {
-        buildPlaceIndex()
-    }
-
-    private mutating func buildPlaceIndex() {
+    mutating func buildPlaceIndex() {
         guard placeIndex == nil else { return }
         var index: [UUID: Place] = [:]
         index.reserveCapacity(count)
@@ -266,7 +271,7 @@ public struct TaskList: Equatable, Sendable {
         switch change {
         case .add(let task):
             if let (section, index) = locate(task.id) {
-                return set(Self.allFields(of: task), on: tasks(in: section)[index], at: index, clock: clock, force: force)
+                return set(TaskFields(allOf: task), on: tasks(in: section)[index], at: index, clock: clock, force: force)
             }
             return addNew(task, clock: clock, force: force).map { [$0] } ?? []
         case .set(let id, let fields, _):
@@ -290,11 +295,17 @@ public struct TaskList: Equatable, Sendable {
     /// Adds a task whose id is not in the list, unless a later delete of it wins.
     @discardableResult
     private mutating func addNew(_ task: TaskItem, clock: Clock, force: Bool) -> ListEdit? {
+        admitting(task, clock: clock, force: force).map { insert($0) }
+    }
+
+    /// `task` as an add stamped `clock` puts it in the list (its tombstone gone), or nil when a
+    /// later delete of it wins.
+    private mutating func admitting(_ task: TaskItem, clock: Clock, force: Bool) -> TaskItem? {
         if let tombstone = deleted[task.id], !force, clock <= tombstone.clock { return nil }
         deleted[task.id] = nil
         var added = task
         added.clocks = FieldClocks(clock)
-        return insert(added)
+        return added
     }
 
     private mutating func set(_ fields: TaskFields, on old: TaskItem, at index: Int, clock: Clock, force: Bool) -> [ListEdit] {
@@ -328,18 +339,13 @@ public struct TaskList: Equatable, Sendable {
         return new
     }
 
-    /// All of a task's fields, as an add of a task already here sets them.
-    private static func allFields(of task: TaskItem) -> TaskFields {
-        TaskFields(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order)
-    }
-
     /// `apply(_:clock:)` for a caller that has no use for the row edits (a commit, a replay of
     /// the log): no array of edits, each holding a copy of its task, is built only to be dropped.
     mutating func applyAll(_ changes: [TaskChange], clock: Clock) {
         // A large batch (an import, a --replace, the undo of one) is applied in bulk: one change
         // at a time, every move shifts a section's array (a --replace of 100,000 tasks whose
         // keys all moved took 25 s).
-        guard changes.count < 1024 else {
+        guard changes.count < Self.bulkBatch else {
             // Tasks all new to the list need no lookup at all (the id index of 100,000 took 10 MB).
             if placeIndex == nil, addsOnlyNewTasks(changes) {
                 addInBulk(changes, clock: clock)
@@ -361,6 +367,8 @@ public struct TaskList: Equatable, Sendable {
     /// Up to this many changes find their tasks by scanning the list rather than through an id
     /// index built for them.
     static let changesFoundByScan = 16
+    /// From this many changes on, `applyAll` applies them in bulk (and needs no id index).
+    static let bulkBatch = 1024
 
     /// Adds of tasks new to the list: each goes at the end of its section, and a section is
     /// sorted once if the adds did not all come after its last task (an import's do).
@@ -370,10 +378,7 @@ public struct TaskList: Equatable, Sendable {
         priority.reserveCapacity(priority.count + (adds[.priority] ?? 0))
         bonus.reserveCapacity(bonus.count + (adds[.bonus] ?? 0))
         for case .add(let task) in changes {
-            if let tombstone = deleted[task.id], clock <= tombstone.clock { continue }
-            deleted[task.id] = nil
-            var added = task
-            added.clocks = FieldClocks(clock)
+            guard let added = admitting(task, clock: clock, force: false) else { continue }
             if added.section == .priority { priority.append(added) } else { bonus.append(added) }
             if added.completed { completedCount += 1 }
         }
@@ -385,11 +390,7 @@ public struct TaskList: Equatable, Sendable {
     /// ids sorted), exactly as `apply` would one by one, and the sections are rebuilt and sorted
     /// once at the end.
     private mutating func applyInBulk(_ changes: [TaskChange], clock: Clock) {
-        var tasks = priority
-        priority = []
-        tasks.append(contentsOf: bonus)
-        bonus = []
-        placeIndex = nil
+        var tasks = takeTasks()
         let positions = SortedIDs(count: tasks.count) { add in for task in tasks { add(task.id) } }
         var live = [Bool](repeating: true, count: tasks.count)
         // Tasks this batch adds or brings back, by id: where they are in `tasks`.
@@ -408,14 +409,10 @@ public struct TaskList: Equatable, Sendable {
             switch change {
             case .add(let task):
                 if let at = find(task.id) {
-                    if let new = Self.merging(Self.allFields(of: task), into: tasks[at], clock: clock, force: false) { tasks[at] = new }
+                    if let new = Self.merging(TaskFields(allOf: task), into: tasks[at], clock: clock, force: false) { tasks[at] = new }
                     continue
                 }
-                if let tombstone = deleted[task.id], clock <= tombstone.clock { continue }
-                deleted[task.id] = nil
-                var added = task
-                added.clocks = FieldClocks(clock)
-                append(added)
+                if let added = admitting(task, clock: clock, force: false) { append(added) }
             case .set(let id, let fields, _):
                 if let at = find(id) {
                     if let new = Self.merging(fields, into: tasks[at], clock: clock, force: false) { tasks[at] = new }
@@ -433,7 +430,6 @@ public struct TaskList: Equatable, Sendable {
         }
         var newPriority: [TaskItem] = []
         var newBonus: [TaskItem] = []
-        completedCount = 0
         for (position, task) in tasks.enumerated() where live[position] {
             if task.section == .priority { newPriority.append(task) } else { newBonus.append(task) }
             if task.completed { completedCount += 1 }

@@ -168,8 +168,7 @@ enum FileSystem {
 
         init(replacing path: String, mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil) throws(Failure) {
             self.path = path
-            let name = (path as NSString).lastPathComponent
-            temp = FileSystem.folder(of: path) + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            temp = FileSystem.folder(of: path) + "/" + FileSystem.tempPrefix(for: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             guard fd >= 0 else { throw Failure(reason: reason()) }
             // The mode exactly, whatever the umask (it applies at open).
@@ -235,28 +234,33 @@ enum FileSystem {
         String(format: "%.1f", Double(bytes) / 1_048_576)
     }
 
+    /// The start of the names of `path`'s temp files: `.name.tmp-PID-RANDOM` (see `AtomicFile`).
+    private static func tempPrefix(for path: String) -> String {
+        "." + (path as NSString).lastPathComponent + ".tmp-"
+    }
+
     /// Removes temp files that an interrupted save left beside `path`. Only call it while
     /// holding the store's lock: then no live save can own one of them.
     static func removeStaleTempFiles(besides path: String) {
-        let folder = folder(of: path)
-        let prefix = "." + (path as NSString).lastPathComponent + ".tmp-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            unlink(folder + "/" + name)
-        }
+        removeTempFiles(besides: path) { _ in true }
     }
 
     /// Removes temp files beside `path` whose writer has died (an export interrupted by Ctrl-C
     /// leaves one): a temp file's name carries its writer's pid. One whose process is alive, or
     /// whose name cannot be read, is left alone, so a concurrent writer is never disturbed.
     static func removeDeadWritersTempFiles(besides path: String) {
+        removeTempFiles(besides: path) { pidText in
+            guard let pid = Int32(pidText.prefix { $0 != "-" }), pid > 0, pid != getpid() else { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }
+    }
+
+    /// Removes `path`'s temp files for which `removable`, given the name after the prefix, is true.
+    private static func removeTempFiles(besides path: String, _ removable: (Substring) -> Bool) {
         let folder = folder(of: path)
-        let prefix = "." + (path as NSString).lastPathComponent + ".tmp-"
+        let prefix = tempPrefix(for: path)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid(),
-                kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
+        for name in names where name.hasPrefix(prefix) && removable(name.dropFirst(prefix.count)) {
             unlink(folder + "/" + name)
         }
     }

@@ -91,7 +91,6 @@ struct SnapshotIndex {
         return found
     }
 
-    /// The id's 16 bytes as two numbers that compare as the bytes do.
     private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }

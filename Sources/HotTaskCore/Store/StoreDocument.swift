@@ -171,7 +171,8 @@ public enum StoreDocument {
         tail.raw("]")
         if header != nil {
             tail.key("deleted", indent: 2, first: false)
-            let tombstones = list.deleted.values.sorted { $0.task.id.uuidString < $1.task.id.uuidString }
+            // By id as its text sorts, compared as numbers (no String per comparison).
+            let tombstones = list.deleted.values.sorted { UUIDBytes.sortKey($0.task.id) < UUIDBytes.sortKey($1.task.id) }
             writeArray(tombstones, to: &tail) { write($0.task, to: &$1, deletedAt: $0.clock) }
         }
         tail.newline(indent: 0)

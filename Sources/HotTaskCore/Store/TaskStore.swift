@@ -142,7 +142,7 @@ public struct TaskStore: Sendable {
         if belongs {
             // A few changes find their tasks by scanning; more, through the id index, built once.
             let replaying = state.history.reduce(0) { $0 + ($1.generation == header.generation ? $1.changes.count : 0) }
-            if replaying > TaskList.changesFoundByScan { list.buildIndexByID() }
+            if replaying > TaskList.changesFoundByScan { list.buildPlaceIndex() }
             for record in state.history where record.generation == header.generation {
                 list.applyAll(record.changes, clock: record.clock)
                 state.replayed += 1
@@ -289,7 +289,9 @@ public struct TaskStore: Sendable {
         state.list = TaskList()
         // Only sets carry `was` values: a batch of adds (an import) is not copied.
         let hasSets = changes.contains { if case .set = $0 { true } else { false } }
-        if hasSets && changes.count > 1 { list.buildIndexByID() }
+        // Looked up only when the caller's `was` values must be replaced, and then by the
+        // same rule `applyAll` uses (a few by a scan; a bulk batch finds its own).
+        if hasSets && !wasIsCurrent && changes.count > TaskList.changesFoundByScan && changes.count < TaskList.bulkBatch { list.buildPlaceIndex() }
         let changes = !hasSets || wasIsCurrent ? changes : changes.map { change -> TaskChange in
             // The values a change replaces are the store's, whatever the caller last saw.
             guard case .set(let id, let fields, _) = change, let task = list.task(withID: id) else { return change }
