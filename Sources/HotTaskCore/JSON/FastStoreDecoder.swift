@@ -15,6 +15,66 @@ extension JSONParser {
         }
     }
 
+    /// The store document in `file`, read through a window of about 1 MB for each thread rather
+    /// than whole: at 100,000 tasks the file is 36 MB, and it was held until every task was made.
+    /// `limit`: a file that grows past it while being read gives up (the strict path refuses it).
+    /// `windowSize`: each thread's window to start with (tests make it smaller than a task).
+    static func decodeStoreFast(_ file: FileSystem.OpenFile, limit: Int, windowSize: Int = 1 << 20) -> StoreSnapshot? {
+        guard file.size > 0, file.size <= limit else { return nil }
+        var parser = JSONParser(FileWindow(file, at: 0, capacity: windowSize, limit: limit))
+        return try? parser.storeDocument()
+    }
+
+    /// The file offset of `index`.
+    var position: Int { origin + index }
+
+    /// Called between two values, where nothing the caller holds points into the window: when
+    /// less than a sixteenth of it is left (64 KB of 1 MB), slides it on, so that every value up
+    /// to that size is whole in it. Larger ones are caught by `element`.
+    mutating func refillIfLow() {
+        guard let window, !window.holdsTheRest, bytes.count - index < window.capacity / 16 else { return }
+        window.slide(to: position)
+        self = JSONParser(window)
+    }
+
+    /// One value read by `read`, from where this stands. A value that does not read before the
+    /// window's end may only have run off the window: it is read again from a window twice the
+    /// size, until the window holds the rest of the file; only then is its failure the value's.
+    mutating func element<T>(_ read: (inout JSONParser) throws -> T) throws -> T {
+        while true {
+            let start = position
+            do {
+                return try read(&self)
+            } catch {
+                guard let window, !window.holdsTheRest else { throw error }
+                window.grow(from: start)
+                self = JSONParser(window)
+            }
+        }
+    }
+
+    /// Goes on reading at file offset (or, for bytes in memory, index) `target`.
+    mutating func seek(to target: Int) {
+        if let window {
+            window.restart(at: target)
+            self = JSONParser(window)
+        } else {
+            index = target
+        }
+    }
+
+    /// Only whitespace is left, to the end of the file, and every read of it succeeded.
+    mutating func atEndOfInput() -> Bool {
+        while true {
+            skipWhitespace()
+            guard index == bytes.count else { return false }
+            guard let window else { return true }
+            if window.holdsTheRest { return !window.failed }
+            window.slide(to: position)
+            self = JSONParser(window)
+        }
+    }
+
     mutating func expect(_ byte: UInt8) throws {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { throw GiveUp() }
@@ -72,8 +132,7 @@ extension JSONParser {
                 throw GiveUp()
             }
         }
-        skipWhitespace()
-        guard index == bytes.count, let version, let tasks else { throw GiveUp() }
+        guard atEndOfInput(), let version, var tasks else { throw GiveUp() }
         // Version 1 has the tasks only.
         if version == 1, generation != nil || clock != nil || sawCount || sawTop || tombstones != nil { throw GiveUp() }
         // The ids must be unique across tasks and tombstones.
@@ -87,7 +146,8 @@ extension JSONParser {
         // A snapshot keys every task; version 1 and exports carry no keys (their order is the array's).
         let keyed = version == 2 && tasks.allKeyed
         guard keyed || generation == nil else { throw GiveUp() }
-        let list = TaskList(priority: tasks.priority, bonus: tasks.bonus, keyed: keyed, deleted: keyed ? tombstones ?? [] : [])
+        let (priority, bonus) = tasks.take()
+        let list = TaskList(priority: priority, bonus: bonus, keyed: keyed, deleted: keyed ? tombstones ?? [] : [])
         let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list) } }
         return StoreSnapshot(header: header, list: list)
     }
@@ -110,6 +170,12 @@ extension JSONParser {
             if task.section == .priority { priority.append(task) } else { bonus.append(task) }
             allKeyed = allKeyed && hasOrder
         }
+
+        /// Both sections, handed over rather than shared: keying a shared one would copy it.
+        mutating func take() -> (priority: [TaskItem], bonus: [TaskItem]) {
+            defer { (priority, bonus) = ([], []) }
+            return (priority, bonus)
+        }
     }
 
     /// `expected`: the header's count, to make room once (untouched room costs no memory).
@@ -125,36 +191,49 @@ extension JSONParser {
         tasks.bonus.reserveCapacity(expected)
         try expect(UInt8(ascii: "["))
         if take(UInt8(ascii: "]")) { return tasks }
-        let second = splitPoint().map { SecondHalf(bytes: bytes, start: $0) }
+        let second = splitPoint().map { SecondHalf(reading: self, from: $0) }
         let group = DispatchGroup()
         if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.read() } }
-        // The other thread reads from `bytes`: it must be done before this returns, whatever happens.
+        // The other thread reads from `bytes` or the file: it must be done before this returns, whatever happens.
         defer { group.wait() }
         repeat {
+            refillIfLow()
             skipWhitespace()
-            if let second, index == second.start {
+            if let second, position == second.start {
                 group.wait()
                 guard var (rest, end) = second.result else { throw GiveUp() }  // as this thread would have
                 second.result = nil
                 rest.move(into: &tasks)
-                index = end
+                seek(to: end)
                 return tasks
             }
-            let (task, hasOrder, deletedClock) = try taskObject()
+            let (task, hasOrder, deletedClock) = try element { try $0.taskObject() }
             guard deletedClock == nil else { throw GiveUp() }
             tasks.append(task, hasOrder: hasOrder)
+            refillIfLow()
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
         return tasks
     }
 
-    /// Where a second thread may start reading tasks: the `{` of the first line past the middle
-    /// of what is left that starts with `{` after a line ending in `,`. A line break never
-    /// occurs inside a JSON string (it would have to be escaped), so this is an element of some
-    /// array; `taskArray` checks that it is one of this array's. nil for small inputs or one core.
+    /// Where a second thread may start reading tasks (a file offset, or an index for bytes in
+    /// memory): the `{` of the first line past the middle of what is left that starts with `{`
+    /// after a line ending in `,`. A line break never occurs inside a JSON string (it would have
+    /// to be escaped), so this is an element of some array; `taskArray` checks that it is one of
+    /// this array's. nil for small inputs or one core.
     func splitPoint() -> Int? {
-        guard bytes.count - index > 1 << 20, ProcessInfo.processInfo.activeProcessorCount > 1 else { return nil }
-        var at = index + (bytes.count - index) / 2
+        let end = window?.file.size ?? bytes.count
+        guard end - position > 1 << 20, ProcessInfo.processInfo.activeProcessorCount > 1 else { return nil }
+        let middle = position + (end - position) / 2
+        guard let window else { return Self.lineStartingAnElement(in: bytes, from: middle, notBefore: index) }
+        // A probe of the file around the middle: a little before it, for the `,` ending the line before.
+        let probeStart = middle - 4096
+        guard let probe = FileSystem.readExactly(window.file.fd, at: probeStart, count: min(4096 + 1 << 16, end - probeStart)) else { return nil }
+        return probe.withUnsafeBufferPointer { Self.lineStartingAnElement(in: $0, from: 4096, notBefore: 0) }.map { probeStart + $0 }
+    }
+
+    private static func lineStartingAnElement(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, notBefore floor: Int) -> Int? {
+        var at = start
         let limit = min(bytes.count, at + (1 << 16))
         while at < limit {
             guard bytes[at] == 0x0A else {
@@ -162,7 +241,7 @@ extension JSONParser {
                 continue
             }
             var before = at - 1
-            while before > index, bytes[before] == 0x20 || bytes[before] == 0x0D || bytes[before] == 0x09 { before -= 1 }
+            while before > floor, bytes[before] == 0x20 || bytes[before] == 0x0D || bytes[before] == 0x09 { before -= 1 }
             var after = at + 1
             while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
             if bytes[before] == UInt8(ascii: ","), after < bytes.count, bytes[after] == UInt8(ascii: "{") { return after }
@@ -207,32 +286,43 @@ extension JSONParser {
     }
 
     /// The tasks from `start` to the end of the array, read on another thread: the elements,
-    /// and where the array's `]` ends; nil result when they do not read.
+    /// and where the array's `]` ends; nil result when they do not read. From a file, the
+    /// thread reads through a window of its own.
     private final class SecondHalf: @unchecked Sendable {
-        let bytes: UnsafeBufferPointer<UInt8>
+        private let bytes: UnsafeBufferPointer<UInt8>
+        private let file: (FileSystem.OpenFile, limit: Int, capacity: Int)?
         let start: Int
         var result: (ChunkedSections, end: Int)?
 
-        init(bytes: UnsafeBufferPointer<UInt8>, start: Int) {
-            self.bytes = bytes
+        init(reading parser: JSONParser, from start: Int) {
+            bytes = parser.bytes
+            file = parser.window.map { ($0.file, $0.limit, $0.initialCapacity) }
             self.start = start
         }
 
         func read() {
-            var parser = JSONParser(bytes)
-            parser.index = start
+            var parser: JSONParser
+            if let (file, limit, capacity) = file {
+                parser = JSONParser(FileWindow(file, at: start, capacity: capacity, limit: limit))
+            } else {
+                parser = JSONParser(bytes)
+                parser.index = start
+            }
             var tasks = ChunkedSections()
             do {
                 repeat {
-                    let (task, hasOrder, deletedClock) = try parser.taskObject()
+                    parser.refillIfLow()
+                    let (task, hasOrder, deletedClock) = try parser.element { try $0.taskObject() }
                     guard deletedClock == nil else { return }
                     tasks.append(task, hasOrder: hasOrder)
+                    parser.refillIfLow()
                 } while parser.take(UInt8(ascii: ","))
                 try parser.expect(UInt8(ascii: "]"))
             } catch {
                 return
             }
-            result = (tasks, parser.index)
+            if parser.window?.failed == true { return }
+            result = (tasks, parser.position)
         }
     }
 
@@ -241,9 +331,11 @@ extension JSONParser {
         try expect(UInt8(ascii: "["))
         if take(UInt8(ascii: "]")) { return tombstones }
         repeat {
-            let (task, hasOrder, deletedClock) = try taskObject()
+            refillIfLow()
+            let (task, hasOrder, deletedClock) = try element { try $0.taskObject() }
             guard hasOrder, let deletedClock else { throw GiveUp() }
             tombstones.append(Tombstone(task: task, clock: deletedClock))
+            refillIfLow()
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
         return tombstones

@@ -50,9 +50,21 @@ public struct JSONParser {
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// Where `bytes` come from when they are a window on a file rather than the whole text
+    /// (the store's fast reader only), and the file offset of their first byte.
+    let window: FileWindow?
+    let origin: Int
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        window = nil
+        origin = 0
+    }
+
+    init(_ window: FileWindow) {
+        bytes = window.bytes
+        self.window = window
+        origin = window.origin
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

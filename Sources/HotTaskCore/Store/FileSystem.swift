@@ -70,51 +70,84 @@ enum FileSystem {
 
     /// `readAll`, and the version of the file that was read (from the open file, so that it
     /// names exactly these bytes even if the path is replaced meanwhile).
-    ///
-    /// A regular file is read straight into an array of its size plus one byte (no chunk copied
-    /// on, no zeroing first); the extra byte shows whether it grew meanwhile. A pipe, or a file
-    /// that grew, goes on in 64 KB chunks up to `limit`.
     static func readAllWithStamp(_ path: String, limit: Int = .max) throws(Failure) -> (bytes: [UInt8], stamp: FileStamp?) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(reason: reason()) }
-        defer { close(fd) }
-        var info = stat()
-        var bytes: [UInt8] = []
-        let stamp = fstat(fd, &info) == 0 ? FileStamp(info) : nil
-        if stamp != nil, info.st_size > 0 {
-            guard info.st_size <= limit else {
-                throw Failure(reason: "it is \(megabytes(Int(info.st_size))) MB; HotTask reads files of at most \(megabytes(limit)) MB")
-            }
-            var failure: Int32 = 0
-            bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size) + 1) { buffer, count in
-                count = 0
-                while count < buffer.count {
-                    let got = read(fd, buffer.baseAddress! + count, buffer.count - count)
-                    if got < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    if got == 0 { return }
-                    count += got
-                }
-            }
-            if failure != 0 { throw Failure(reason: reason(failure)) }
-            if bytes.count <= Int(info.st_size) { return (bytes, stamp) }
-            // It grew while we read: go on as for a pipe.
+        let file = try OpenFile(path)
+        return (try file.readAll(limit: limit), file.stamp)
+    }
+
+    /// A file open for reading, closed when the last reference goes. Its version (`stamp`) and
+    /// size are taken from the open file: they name exactly the bytes read through it, even if
+    /// the path is replaced meanwhile.
+    final class OpenFile: @unchecked Sendable {
+        let fd: Int32
+        let stamp: FileStamp?
+        /// The size when opened (0 for anything but a regular file, such as a pipe, which is
+        /// read in order rather than at offsets); a file may still grow or shrink as it is read.
+        let size: Int
+
+        init(_ path: String) throws(Failure) {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw Failure(reason: reason()) }
+            var info = stat()
+            stamp = fstat(fd, &info) == 0 ? FileStamp(info) : nil
+            size = stamp != nil && info.st_mode & S_IFMT == S_IFREG ? max(0, Int(info.st_size)) : 0
         }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            if bytes.count > limit {
-                throw Failure(reason: "it is larger than \(megabytes(limit)) MB, the most HotTask reads")
+
+        deinit { close(fd) }
+
+        /// Refuses a file larger than `limit` bytes, by its size when opened.
+        func check(limit: Int) throws(Failure) {
+            guard size <= limit else {
+                throw Failure(reason: "it is \(megabytes(size)) MB; HotTask reads files of at most \(megabytes(limit)) MB")
             }
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(reason: reason())
+        }
+
+        /// The whole file from the start, refusing one larger than `limit` bytes before reading it.
+        ///
+        /// A regular file is read straight into an array of its size plus one byte (no chunk
+        /// copied on, no zeroing first); the extra byte shows whether it grew meanwhile. A pipe,
+        /// or a file that grew, goes on in 64 KB chunks up to `limit`.
+        func readAll(limit: Int = .max) throws(Failure) -> [UInt8] {
+            var bytes: [UInt8] = []
+            var offset = 0
+            if size > 0 {
+                try check(limit: limit)
+                var failure: Int32 = 0
+                bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+                    count = 0
+                    while count < buffer.count {
+                        let got = pread(fd, buffer.baseAddress! + count, buffer.count - count, off_t(count))
+                        if got < 0 {
+                            if errno == EINTR { continue }
+                            failure = errno
+                            return
+                        }
+                        if got == 0 { return }
+                        count += got
+                    }
+                }
+                if failure != 0 { throw Failure(reason: reason(failure)) }
+                if bytes.count <= size { return bytes }
+                // It grew while we read: go on as for a pipe.
+                offset = bytes.count
             }
-            if count == 0 { return (bytes, stamp) }
-            bytes.append(contentsOf: chunk[0..<count])
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                if bytes.count > limit {
+                    throw Failure(reason: "it is larger than \(megabytes(limit)) MB, the most HotTask reads")
+                }
+                // A pipe cannot be read at an offset; a file is read from where the array ends.
+                let count = chunk.withUnsafeMutableBytes { buffer in
+                    size > 0 ? pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) : read(fd, buffer.baseAddress, buffer.count)
+                }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(reason: reason())
+                }
+                if count == 0 { return bytes }
+                bytes.append(contentsOf: chunk[0..<count])
+                offset += count
+            }
         }
     }
 

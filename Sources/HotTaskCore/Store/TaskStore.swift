@@ -98,11 +98,13 @@ public struct TaskStore: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            var snapshotFile = try readSnapshotFile()
+            // Open, not read: the file is read as it is decoded (it holds exactly the version
+            // `stamp` names, as every save renames a new file into place).
+            let snapshotFile = try openSnapshotFile()
             let contents = try readLog()
-            guard let stamp = snapshotFile.map({ $0.stamp }) else { return try stateWithoutSnapshot(contents) }
-            // The file's bytes go as soon as they are decoded (36 MB at 100,000 tasks).
-            let snapshot = try decode(snapshotFile.take()!.bytes)
+            guard let snapshotFile else { return try stateWithoutSnapshot(contents) }
+            let stamp = snapshotFile.stamp
+            let snapshot = try decode(snapshotFile)
             if let header = snapshot.header, let logHeader = contents?.header, logHeader.generation != header.generation,
                 FileSystem.stamp(of: path) != stamp, attempt < 20
             {
@@ -189,27 +191,45 @@ public struct TaskStore: Sendable {
         return try log.read()
     }
 
-    /// The snapshot's bytes and version, or nil when there is none.
-    private func readSnapshotFile() throws(StoreError) -> (bytes: [UInt8], stamp: FileStamp?)? {
+    /// The snapshot file, open, or nil when there is none.
+    private func openSnapshotFile() throws(StoreError) -> FileSystem.OpenFile? {
         do {
             switch try FileSystem.kind(of: path) {
             case .missing: return nil
             case .directory: throw StoreError(path: path, problem: .unreadable("it is a folder, not a file"))
             case .other: throw StoreError(path: path, problem: .unreadable("it is not a regular file"))
-            case .file: return try FileSystem.readAllWithStamp(path, limit: Self.maximumFileSize)
+            case .file:
+                let file = try FileSystem.OpenFile(path)
+                try file.check(limit: Self.maximumFileSize)
+                return file
             }
         } catch let error as StoreError {
             throw error
         } catch let failure as FileSystem.Failure {
-            throw StoreError(path: path, problem: .unreadable(failure.reason))
+            throw unreadable(failure)
         } catch {
             throw StoreError(path: path, problem: .unreadable("\(error)"))
         }
     }
 
-    /// The snapshot file's bytes as they are, or nil when there is none.
-    public func readBytes() throws(StoreError) -> [UInt8]? {
-        try readSnapshotFile()?.bytes
+    private func unreadable(_ failure: FileSystem.Failure) -> StoreError {
+        StoreError(path: path, problem: .unreadable(failure.reason))
+    }
+
+    /// The snapshot in `file`, read through a window (`decodeStoreFast`); only a file the fast
+    /// reader gives up on is read whole, for the strict path to read or describe.
+    private func decode(_ file: FileSystem.OpenFile) throws(StoreError) -> StoreSnapshot {
+        if let snapshot = JSONParser.decodeStoreFast(file, limit: Self.maximumFileSize) {
+            guard snapshot.list.count <= Self.maximumTaskCount else { throw tooMany(snapshot.list.count) }
+            return snapshot
+        }
+        let bytes: [UInt8]
+        do throws(FileSystem.Failure) {
+            bytes = try file.readAll(limit: Self.maximumFileSize)
+        } catch {
+            throw unreadable(error)
+        }
+        return try decode(bytes)
     }
 
     private func decode(_ bytes: [UInt8]) throws(StoreError) -> StoreSnapshot {
@@ -222,13 +242,19 @@ public struct TaskStore: Sendable {
         }
         do throws(DocumentError) {
             let snapshot = try StoreDocument.decode(bytes)
-            guard snapshot.list.count <= Self.maximumTaskCount else {
-                throw DocumentError.invalid("it holds \(snapshot.list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)")
-            }
+            guard snapshot.list.count <= Self.maximumTaskCount else { throw Self.tooManyTasks(snapshot.list.count) }
             return snapshot
         } catch {
             throw damaged(error)
         }
+    }
+
+    private static func tooManyTasks(_ count: Int) -> DocumentError {
+        .invalid("it holds \(count) tasks; HotTask keeps at most \(maximumTaskCount)")
+    }
+
+    private func tooMany(_ count: Int) -> StoreError {
+        StoreError(path: path, problem: .invalid(Self.tooManyTasks(count)), backupPath: wholeBackup())
     }
 
     /// The backup, if it is there and reads whole: only then may a message recommend it.
