@@ -51,7 +51,14 @@ public enum ICalendarFormat {
     public static func batch(from bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
         // Each to-do becomes a task as soon as its END is read: the calendar is never held as
         // a tree (300 MB for 100,000 to-dos).
-        var tasks: [(TaskItem, Int)] = []
+        var tasks: [TaskItem] = []
+        // Each task's sort order, beside it: the tasks are copied only when it is not the file's order.
+        var sortOrders: [Int] = []
+        // Room made once, from the to-dos' first lines: grown by doubling, the array held a
+        // third more than the tasks, and twice as much while it moved.
+        let expected = min(countOccurrences(of: "BEGIN:VTODO", in: bytes), TaskStore.maximumTaskCount)
+        tasks.reserveCapacity(expected)
+        sortOrders.reserveCapacity(expected)
         var skipped = 0
         do throws(ICalendar.ParseError) {
             _ = try bytes.withUnsafeBufferPointer { buffer throws(ICalendar.ParseError) in
@@ -66,7 +73,8 @@ public enum ICalendarFormat {
                         id: TodoMapping.id(forUID: todo.uid), caption: todo.fields.caption, section: todo.fields.section,
                         completed: todo.fields.completed, createdAt: todo.created ?? stamp, completedAt: todo.fields.completedAt,
                         modifiedAt: stamp)
-                    tasks.append((task, todo.fields.sortOrder ?? Int.max))
+                    tasks.append(task)
+                    sortOrders.append(todo.fields.sortOrder ?? Int.max)
                 }
             }
         } catch where error.reason == ICalendar.notUTF8 {
@@ -75,8 +83,32 @@ public enum ICalendarFormat {
             throw .invalid("not a readable iCalendar file (\(error))")
         }
         // Stable: equal sort orders keep the file's order. Positions are sorted, not copies.
-        var order = Array(tasks.indices)
-        order.sort { (tasks[$0].1, $0) < (tasks[$1].1, $1) }
-        return ImportBatch(format: .iCalendar, tasks: order.map { tasks[$0].0 }, skipped: skipped)
+        if zip(sortOrders, sortOrders.dropFirst()).contains(where: { $0 > $1 }) {
+            var order = Array(tasks.indices)
+            order.sort { (sortOrders[$0], $0) < (sortOrders[$1], $1) }
+            tasks.rearrange(takingFrom: order)
+        }
+        return ImportBatch(format: .iCalendar, tasks: tasks, skipped: skipped)
+    }
+}
+
+/// How often `needle` occurs in `bytes` (memchr for its first byte: a 30 MB file in a few
+/// milliseconds).
+private func countOccurrences(of needle: StaticString, in bytes: [UInt8]) -> Int {
+    bytes.withUnsafeBytes { buffer in
+        guard var at = buffer.baseAddress else { return 0 }
+        let end = at + buffer.count
+        let length = needle.utf8CodeUnitCount
+        var count = 0
+        while end - at >= length, let found = memchr(at, Int32(needle.utf8Start[0]), end - at - length + 1) {
+            let start = UnsafeRawPointer(found)
+            if memcmp(start, needle.utf8Start, length) == 0 {
+                count += 1
+                at = start + length
+            } else {
+                at = start + 1
+            }
+        }
+        return count
     }
 }

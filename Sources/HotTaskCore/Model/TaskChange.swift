@@ -2,12 +2,14 @@ import Foundation
 
 /// The fields a change sets on one task; nil leaves a field as it is.
 public struct TaskFields: Equatable, Hashable, Sendable {
+    // Largest first, one-byte fields last (as in `TaskItem`): 48 bytes instead of 56, so that a
+    // change that sets fields is no larger than one that adds a task.
     public var caption: String?
+    public var order: OrderKey?
+    public var completedAt: Date?
     public var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
     public var completed: Bool?
-    public var completedAt: Date?
-    public var order: OrderKey?
 
     public init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,

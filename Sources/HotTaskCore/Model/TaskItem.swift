@@ -3,8 +3,8 @@ import Foundation
 /// One task. `id` never changes; everything else may.
 public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     // The fields are declared largest first, the one-byte ones last: Swift lays a struct out in
-    // declaration order, and this order leaves no padding (144 bytes a task instead of 152, in
-    // every copy of a 100,000-task list).
+    // declaration order, and this order leaves no padding (with `FieldClocks` packed, 128 bytes
+    // a task instead of 152, in every copy of a 100,000-task list).
     public var id: UUID
     public var caption: String
     /// Its place in the manual order of its section.
@@ -54,24 +54,48 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
 }
 
 /// The stamp of the last change to each field of a task that can change.
+///
+/// Kept as milliseconds and counters side by side rather than as four `Clock`s: a Clock's 12
+/// bytes take 16 in a row, and every task holds these (a task takes 128 bytes instead of 144).
 public struct FieldClocks: Equatable, Hashable, Sendable {
-    public var caption: Clock
-    public var section: Clock
-    public var completed: Clock
-    public var order: Clock
+    private var milliseconds: (caption: Int64, section: Int64, completed: Int64, order: Int64)
+    private var counters: (caption: Int32, section: Int32, completed: Int32, order: Int32)
+
+    public var caption: Clock {
+        get { Clock(milliseconds: milliseconds.caption, counter: counters.caption) }
+        set { (milliseconds.caption, counters.caption) = (newValue.milliseconds, newValue.counter) }
+    }
+    public var section: Clock {
+        get { Clock(milliseconds: milliseconds.section, counter: counters.section) }
+        set { (milliseconds.section, counters.section) = (newValue.milliseconds, newValue.counter) }
+    }
+    public var completed: Clock {
+        get { Clock(milliseconds: milliseconds.completed, counter: counters.completed) }
+        set { (milliseconds.completed, counters.completed) = (newValue.milliseconds, newValue.counter) }
+    }
+    public var order: Clock {
+        get { Clock(milliseconds: milliseconds.order, counter: counters.order) }
+        set { (milliseconds.order, counters.order) = (newValue.milliseconds, newValue.counter) }
+    }
 
     public init(_ all: Clock = .zero) {
-        caption = all
-        section = all
-        completed = all
-        order = all
+        self.init(caption: all, section: all, completed: all, order: all)
     }
 
     public init(caption: Clock, section: Clock, completed: Clock, order: Clock) {
-        self.caption = caption
-        self.section = section
-        self.completed = completed
-        self.order = order
+        milliseconds = (caption.milliseconds, section.milliseconds, completed.milliseconds, order.milliseconds)
+        counters = (caption.counter, section.counter, completed.counter, order.counter)
+    }
+
+    public static func == (a: FieldClocks, b: FieldClocks) -> Bool {
+        a.milliseconds == b.milliseconds && a.counters == b.counters
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(caption)
+        hasher.combine(section)
+        hasher.combine(completed)
+        hasher.combine(order)
     }
 
     public var latest: Clock { max(caption, section, completed, order) }

@@ -60,7 +60,7 @@ enum UUIDBytes {
             raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
     }
 
-    private static func nibble(_ byte: UInt8) -> UInt8? {
+    static func nibble(_ byte: UInt8) -> UInt8? {
         let value = nibbles[Int(byte)]
         return value < 16 ? value : nil
     }
@@ -111,13 +111,27 @@ struct SortedIDs {
 
     /// The position `id` was given at (the first, when it was given twice).
     func position(of id: UUID) -> Int? {
+        let at = firstEntry(notBefore: UUIDBytes.sortKey(id))
+        return at < entries.count && entries[at].key == UUIDBytes.sortKey(id) ? Int(entries[at].position) : nil
+    }
+
+    /// Every position `id` was given at, first to last.
+    func forEachPosition(of id: UUID, _ body: (Int) -> Void) {
         let key = UUIDBytes.sortKey(id)
+        var at = firstEntry(notBefore: key)
+        while at < entries.count, entries[at].key == key {
+            body(Int(entries[at].position))
+            at += 1
+        }
+    }
+
+    private func firstEntry(notBefore key: (UInt64, UInt64)) -> Int {
         var low = 0
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if entries[middle].key < key { low = middle + 1 } else { high = middle }
         }
-        return low < entries.count && entries[low].key == key ? Int(entries[low].position) : nil
+        return low
     }
 }
