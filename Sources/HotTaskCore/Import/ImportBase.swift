@@ -30,52 +30,124 @@ public struct ImportBase: Sendable {
         func matches(_ task: TaskItem) -> Bool { self == Entry(task) }
     }
 
-    var entries: [UUID: Entry] = [:]
+    /// One per id, sorted by id (as `UUIDBytes.sortKey` orders them): 32 bytes a task, where a
+    /// hash table of 100,000 took 8 MB.
+    private var entries: [(id: UUID, entry: Entry)] = []
 
     public init() {}
 
-    public subscript(id: UUID) -> Entry? { entries[id] }
+    public subscript(id: UUID) -> Entry? {
+        let at = Self.firstIndex(notBefore: UUIDBytes.sortKey(id), in: entries)
+        return at < entries.count && entries[at].id == id ? entries[at].entry : nil
+    }
 
     public static func path(besides store: TaskStore) -> String { store.path + ".imported" }
 
-    /// The base beside the store; empty when there is none or it cannot be read.
+    /// The base beside the store; empty when there is none or it cannot be read. Its lines are
+    /// read through a small window, never the whole file; a line that does not read is skipped.
     public static func load(besides store: TaskStore) -> ImportBase {
-        var base = ImportBase()
-        guard let bytes = try? FileSystem.readAll(path(besides: store), limit: TaskStore.maximumFileSize) else { return base }
-        for line in bytes.split(separator: 0x0A) {
-            let parts = line.split(separator: 0x20)
-            guard parts.count == 3, let id = UUID(uuidString: String(decoding: parts[0], as: UTF8.self)),
-                let hash = UInt64(String(decoding: parts[1], as: UTF8.self), radix: 16), parts[2].count == 2
-            else { continue }
-            let flags = Array(parts[2])
-            base.entries[id] = Entry(
-                captionHash: hash, section: flags[0] == UInt8(ascii: "p") ? .priority : .bonus, completed: flags[1] == UInt8(ascii: "1"))
+        guard let file = try? FileSystem.OpenFile(path(besides: store)), file.size > 0 else { return ImportBase() }
+        var read: [(id: UUID, entry: Entry)] = []
+        read.reserveCapacity(min(file.size / 57 + 1, TaskStore.maximumTaskCount))
+        let window = FileWindow(file, at: 0, capacity: 1 << 16, limit: TaskStore.maximumFileSize)
+        var start = 0
+        while true {
+            let bytes = window.bytes
+            guard let end = bytes[start...].firstIndex(of: 0x0A) else {
+                guard !window.holdsTheRest else { break }  // a last line without its line break is not whole
+                // A line longer than the window is no line of ours: skip past it.
+                window.slide(to: start == 0 ? window.origin + bytes.count : window.origin + start)
+                start = 0
+                continue
+            }
+            if let entry = Self.entry(UnsafeBufferPointer(rebasing: bytes[start..<end])) { read.append(entry) }
+            start = end + 1
         }
-        return base
+        return ImportBase(unsorted: read)
+    }
+
+    /// `id hash flags`: 36 + 1 + 16 + 1 + 2 bytes.
+    private static func entry(_ line: UnsafeBufferPointer<UInt8>) -> (id: UUID, entry: Entry)? {
+        guard line.count == 56, line[36] == 0x20, line[53] == 0x20,
+            let id = UUIDBytes.parse(UnsafeBufferPointer(rebasing: line[0..<36]))
+        else { return nil }
+        var hash: UInt64 = 0
+        for byte in line[37..<53] {
+            guard let digit = UUIDBytes.nibble(byte) else { return nil }
+            hash = hash << 4 | UInt64(digit)
+        }
+        return (id, Entry(captionHash: hash, section: line[54] == UInt8(ascii: "p") ? .priority : .bonus, completed: line[55] == UInt8(ascii: "1")))
+    }
+
+    /// Entries in any order, the last of an id winning (as if each were recorded in turn).
+    private init(unsorted: [(id: UUID, entry: Entry)]) {
+        entries = Self.sortedKeepingLast(unsorted)
+    }
+
+    /// Sorted by id, stably, and each id's last entry kept.
+    private static func sortedKeepingLast(_ list: [(id: UUID, entry: Entry)]) -> [(id: UUID, entry: Entry)] {
+        let inOrder = zip(list, list.dropFirst()).allSatisfy { UUIDBytes.sortKey($0.id) < UUIDBytes.sortKey($1.id) }
+        if inOrder { return list }
+        var order = Array(list.indices)
+        order.sort { a, b in
+            let (keyA, keyB) = (UUIDBytes.sortKey(list[a].id), UUIDBytes.sortKey(list[b].id))
+            return keyA != keyB ? keyA < keyB : a < b
+        }
+        var sorted: [(id: UUID, entry: Entry)] = []
+        sorted.reserveCapacity(list.count)
+        for index in order {
+            if let last = sorted.last, last.id == list[index].id {
+                sorted[sorted.count - 1] = list[index]
+            } else {
+                sorted.append(list[index])
+            }
+        }
+        return sorted
+    }
+
+    /// The first index whose id is not before `key`.
+    private static func firstIndex(notBefore key: (UInt64, UInt64), in entries: [(id: UUID, entry: Entry)]) -> Int {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if UUIDBytes.sortKey(entries[middle].id) < key { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// What a file said of its tasks, kept until the import is committed and then recorded:
-    /// 32 bytes a task, where a second copy of the base's hash table took 8 MB at 100,000.
+    /// 32 bytes a task.
     public struct Said: Sendable {
         fileprivate var entries: [(id: UUID, entry: Entry)]
 
-        public init(_ tasks: [TaskItem]) {
+        public init<Tasks: Sequence<TaskItem>>(_ tasks: Tasks) {
             entries = tasks.map { ($0.id, Entry($0)) }
         }
     }
 
-    /// Records what a file said, in place.
+    /// Records what a file said: its entries replace the base's for the same ids.
     public mutating func record(_ said: Said) {
-        // Room for the larger of the two, not their sum: a re-import names the same tasks, and
-        // room for twice as many would rehash every entry into a table twice the size.
-        entries.reserveCapacity(max(entries.count, said.entries.count))
-        for (id, entry) in said.entries { entries[id] = entry }
+        let incoming = Self.sortedKeepingLast(said.entries)
+        var merged: [(id: UUID, entry: Entry)] = []
+        merged.reserveCapacity(entries.count + incoming.count)
+        var old = 0
+        for entry in incoming {
+            let key = UUIDBytes.sortKey(entry.id)
+            while old < entries.count, UUIDBytes.sortKey(entries[old].id) < key {
+                merged.append(entries[old])
+                old += 1
+            }
+            if old < entries.count, entries[old].id == entry.id { old += 1 }
+            merged.append(entry)
+        }
+        merged.append(contentsOf: entries[old...])
+        entries = merged
     }
 
     /// Records the tasks as the file had them.
-    public mutating func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, count: Int? = nil) {
-        entries.reserveCapacity(max(entries.count, count ?? tasks.underestimatedCount))
-        for task in tasks { entries[task.id] = Entry(task) }
+    public mutating func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks) {
+        record(Said(tasks))
     }
 
     public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {

@@ -239,6 +239,7 @@ struct CommandLineActions {
         // Read and parsed before the store's lock is taken: a large file takes seconds, and
         // other writers wait for the lock only so long. The bytes are dropped once parsed.
         var parsed: ImportBatch? = try { () throws -> ImportBatch in
+            if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format.batchFormat) { return batch }
             let bytes = try readInput(path)
             do {
                 return try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
@@ -252,8 +253,10 @@ struct CommandLineActions {
             throw RefusedError(
                 message: "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
-        var importBase = ImportBase.load(besides: store)
+        var importBase = ImportBase()
         let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
+            // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
+            importBase = ImportBase.load(besides: store)
             // The plan takes the batch: its tasks are gone before the commit writes the store.
             guard let taken = parsed.take() else { throw RefusedError(message: "cannot import \(source): it was read once already") }
             // todo.txt lines find the tasks they were exported from.
@@ -282,9 +285,9 @@ struct CommandLineActions {
     }
 
     /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).
-    private func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, count: Int, onto base: ImportBase) {
+    private func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, onto base: ImportBase) {
         var base = base
-        base.record(tasks, count: count)
+        base.record(ImportBase.Said(tasks))
         save(base)
     }
 
@@ -340,7 +343,7 @@ struct CommandLineActions {
         if format == .todotxt {
             // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
             // what the file says now is the base its next import is merged against.
-            record([list.priority, list.bonus].joined(), count: list.count, onto: ImportBase.load(besides: store))
+            record([list.priority, list.bonus].joined(), onto: ImportBase.load(besides: store))
         }
         output.status("Exported \(list.count) tasks to \(path)")
     }
