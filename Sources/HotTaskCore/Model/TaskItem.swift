@@ -61,22 +61,11 @@ public struct FieldClocks: Equatable, Hashable, Sendable {
     private var milliseconds: (caption: Int64, section: Int64, completed: Int64, order: Int64)
     private var counters: (caption: Int32, section: Int32, completed: Int32, order: Int32)
 
-    public var caption: Clock {
-        get { Clock(milliseconds: milliseconds.caption, counter: counters.caption) }
-        set { (milliseconds.caption, counters.caption) = (newValue.milliseconds, newValue.counter) }
-    }
-    public var section: Clock {
-        get { Clock(milliseconds: milliseconds.section, counter: counters.section) }
-        set { (milliseconds.section, counters.section) = (newValue.milliseconds, newValue.counter) }
-    }
-    public var completed: Clock {
-        get { Clock(milliseconds: milliseconds.completed, counter: counters.completed) }
-        set { (milliseconds.completed, counters.completed) = (newValue.milliseconds, newValue.counter) }
-    }
-    public var order: Clock {
-        get { Clock(milliseconds: milliseconds.order, counter: counters.order) }
-        set { (milliseconds.order, counters.order) = (newValue.milliseconds, newValue.counter) }
-    }
+    // Read and written as Clocks.
+    public var caption: Clock { get { Clock(milliseconds.caption, counters.caption) } set { (milliseconds.caption, counters.caption) = newValue.parts } }
+    public var section: Clock { get { Clock(milliseconds.section, counters.section) } set { (milliseconds.section, counters.section) = newValue.parts } }
+    public var completed: Clock { get { Clock(milliseconds.completed, counters.completed) } set { (milliseconds.completed, counters.completed) = newValue.parts } }
+    public var order: Clock { get { Clock(milliseconds.order, counters.order) } set { (milliseconds.order, counters.order) = newValue.parts } }
 
     public init(_ all: Clock = .zero) {
         self.init(caption: all, section: all, completed: all, order: all)

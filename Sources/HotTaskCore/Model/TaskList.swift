@@ -39,8 +39,21 @@ public struct TaskList: Equatable, Sendable {
     /// Builds a list from tasks in display order; each task goes to the section it names and
     /// gets a fresh order key that keeps the order given (for old stores, imports and tests).
     public init<S: Sequence>(_ tasks: S) where S.Element == TaskItem {
-        // Two arrays, not a dictionary of them: a section taken out of a dictionary to be keyed
-        // was copied whole. Room for all in each is only reserved (untouched room costs nothing).
+        let (priorityTasks, bonusTasks) = Self.splitBySection(tasks)
+        self.init(priority: priorityTasks, bonus: bonusTasks, keyed: false)
+    }
+
+    /// Builds a list from tasks that carry their own order keys (a store read back), and the
+    /// tombstones of deleted ones.
+    public init(keyed tasks: [TaskItem], deleted: [Tombstone] = []) {
+        let (priorityTasks, bonusTasks) = Self.splitBySection(tasks)
+        self.init(priority: priorityTasks, bonus: bonusTasks, keyed: true, deleted: deleted)
+    }
+
+    /// Each section's tasks in the order given. Two arrays, not a dictionary of them: a section
+    /// taken out of a dictionary to be keyed was copied whole. Room for all in each is only
+    /// reserved (untouched room costs nothing).
+    private static func splitBySection<S: Sequence>(_ tasks: S) -> (priority: [TaskItem], bonus: [TaskItem]) where S.Element == TaskItem {
         let room = tasks.underestimatedCount
         var priorityTasks: [TaskItem] = []
         var bonusTasks: [TaskItem] = []
@@ -49,32 +62,13 @@ public struct TaskList: Equatable, Sendable {
         for task in tasks {
             if task.section == .priority { priorityTasks.append(task) } else { bonusTasks.append(task) }
         }
-        Self.giveOrderKeys(&priorityTasks)
-        Self.giveOrderKeys(&bonusTasks)
-        setSection(.priority, priorityTasks)
-        setSection(.bonus, bonusTasks)
+        return (priorityTasks, bonusTasks)
     }
 
     /// Fresh keys that keep the order the tasks are in.
     private static func giveOrderKeys(_ tasks: inout [TaskItem]) {
         let keys = OrderKey.sequence(tasks.count)
         for index in tasks.indices { tasks[index].order = keys[index] }
-    }
-
-    /// Builds a list from tasks that carry their own order keys (a store read back), and the
-    /// tombstones of deleted ones.
-    public init(keyed tasks: [TaskItem], deleted: [Tombstone] = []) {
-        var priorityTasks: [TaskItem] = []
-        var bonusTasks: [TaskItem] = []
-        for task in tasks {
-            if task.section == .priority { priorityTasks.append(task) } else { bonusTasks.append(task) }
-        }
-        // Written in order by the store: sorted only when not (edited by hand).
-        Self.sortIfNeeded(&priorityTasks)
-        Self.sortIfNeeded(&bonusTasks)
-        setSection(.priority, priorityTasks)
-        setSection(.bonus, bonusTasks)
-        for tombstone in deleted { self.deleted[tombstone.task.id] = tombstone }
     }
 
     /// Builds a list from tasks already split by section, each in the order read (the store

@@ -15,6 +15,13 @@ public struct Clock: Comparable, Hashable, Sendable, CustomStringConvertible {
         self.counter = counter
     }
 
+    init(_ milliseconds: Int64, _ counter: Int32) {
+        self.init(milliseconds: milliseconds, counter: counter)
+    }
+
+    /// Both parts, to be stored apart (`FieldClocks`).
+    var parts: (Int64, Int32) { (milliseconds, counter) }
+
     /// Earlier than any stamp a change gets (the clock of fields nobody has changed yet).
     public static let zero = Clock(milliseconds: 0)
 
