@@ -162,15 +162,19 @@ struct ImportBaseTests {
         let path = ImportBase.path(besides: store)
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2)
-        // A line far longer than the reader's window, a short one, a bad digit, then the two
-        // good ones; the last good one has lost its line break (a torn write).
-        let damaged = String(repeating: "z", count: 200_000) + "\nshort\n" + lines[0].replacingOccurrences(of: " ", with: "g")
+        // A line far longer than the reader's window that ends in a good entry (the whole line
+        // is not one), a short one, a bad digit, then the two good ones; the last has lost its
+        // line break, and reads as before.
+        let damaged = String(repeating: "z", count: 200_000) + lines[1] + "\nshort\n" + lines[0].replacingOccurrences(of: " ", with: "g")
             + "\n" + lines[0] + "\n" + lines[1]
         try Data(damaged.utf8).write(to: URL(fileURLWithPath: path))
         let loaded = ImportBase.load(besides: store)
         let first = lines[0].hasPrefix(kept.id.uuidString.lowercased()) ? kept : other
         let second = first.id == kept.id ? other : kept
         #expect(loaded[first.id] == ImportBase.Entry(first))
-        #expect(loaded[second.id] == nil, "a line without its line break is not whole")
+        #expect(loaded[second.id] == ImportBase.Entry(second))
+        // Without the last line, the entry at the end of the long line is not taken.
+        try Data(damaged.utf8.dropLast(lines[1].utf8.count)).write(to: URL(fileURLWithPath: path))
+        #expect(ImportBase.load(besides: store)[second.id] == nil)
     }
 }

@@ -51,16 +51,23 @@ public struct ImportBase: Sendable {
         read.reserveCapacity(min(file.size / 57 + 1, TaskStore.maximumTaskCount))
         let window = FileWindow(file, at: 0, capacity: 1 << 16, limit: TaskStore.maximumFileSize)
         var start = 0
+        // Within a line longer than the window: no line of ours, skipped to its end.
+        var skipping = false
         while true {
             let bytes = window.bytes
             guard let end = bytes[start...].firstIndex(of: 0x0A) else {
-                guard !window.holdsTheRest else { break }  // a last line without its line break is not whole
-                // A line longer than the window is no line of ours: skip past it.
+                if window.holdsTheRest {
+                    // A last line without its line break, read as the old reader did.
+                    if !skipping, start < bytes.count, let entry = Self.entry(UnsafeBufferPointer(rebasing: bytes[start...])) { read.append(entry) }
+                    break
+                }
+                if start == 0 { skipping = true }
                 window.slide(to: start == 0 ? window.origin + bytes.count : window.origin + start)
                 start = 0
                 continue
             }
-            if let entry = Self.entry(UnsafeBufferPointer(rebasing: bytes[start..<end])) { read.append(entry) }
+            if !skipping, let entry = Self.entry(UnsafeBufferPointer(rebasing: bytes[start..<end])) { read.append(entry) }
+            skipping = false
             start = end + 1
         }
         return ImportBase(unsorted: read)
