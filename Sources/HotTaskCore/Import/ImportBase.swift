@@ -37,7 +37,7 @@ public struct ImportBase: Sendable {
     public init() {}
 
     public subscript(id: UUID) -> Entry? {
-        let at = Self.firstIndex(notBefore: UUIDBytes.sortKey(id), in: entries)
+        let at = UUIDBytes.firstPosition(notBefore: UUIDBytes.sortKey(id), count: entries.count) { UUIDBytes.sortKey(entries[$0].id) }
         return at < entries.count && entries[at].id == id ? entries[at].entry : nil
     }
 
@@ -110,17 +110,6 @@ public struct ImportBase: Sendable {
             }
         }
         return sorted
-    }
-
-    /// The first index whose id is not before `key`.
-    private static func firstIndex(notBefore key: (UInt64, UInt64), in entries: [(id: UUID, entry: Entry)]) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if UUIDBytes.sortKey(entries[middle].id) < key { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// What a file said of its tasks, kept until the import is committed and then recorded:

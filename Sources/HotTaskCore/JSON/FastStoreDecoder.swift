@@ -53,6 +53,15 @@ extension JSONParser {
         }
     }
 
+    /// The next task object of an array, the window slid on before it and after it (so that
+    /// the `,` or `]` that follows is in the window too).
+    mutating func nextTaskObject() throws -> (TaskItem, hasOrder: Bool, deletedClock: Clock?) {
+        refillIfLow()
+        let object = try element { try $0.taskObject() }
+        refillIfLow()
+        return object
+    }
+
     /// Goes on reading at file offset (or, for bytes in memory, index) `target`.
     mutating func seek(to target: Int) {
         if let window {
@@ -207,10 +216,9 @@ extension JSONParser {
                 seek(to: end)
                 return tasks
             }
-            let (task, hasOrder, deletedClock) = try element { try $0.taskObject() }
+            let (task, hasOrder, deletedClock) = try nextTaskObject()
             guard deletedClock == nil else { throw GiveUp() }
             tasks.append(task, hasOrder: hasOrder)
-            refillIfLow()
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
         return tasks
@@ -311,11 +319,9 @@ extension JSONParser {
             var tasks = ChunkedSections()
             do {
                 repeat {
-                    parser.refillIfLow()
-                    let (task, hasOrder, deletedClock) = try parser.element { try $0.taskObject() }
+                    let (task, hasOrder, deletedClock) = try parser.nextTaskObject()
                     guard deletedClock == nil else { return }
                     tasks.append(task, hasOrder: hasOrder)
-                    parser.refillIfLow()
                 } while parser.take(UInt8(ascii: ","))
                 try parser.expect(UInt8(ascii: "]"))
             } catch {
@@ -331,11 +337,9 @@ extension JSONParser {
         try expect(UInt8(ascii: "["))
         if take(UInt8(ascii: "]")) { return tombstones }
         repeat {
-            refillIfLow()
-            let (task, hasOrder, deletedClock) = try element { try $0.taskObject() }
+            let (task, hasOrder, deletedClock) = try nextTaskObject()
             guard hasOrder, let deletedClock else { throw GiveUp() }
             tombstones.append(Tombstone(task: task, clock: deletedClock))
-            refillIfLow()
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
         return tombstones

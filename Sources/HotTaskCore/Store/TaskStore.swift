@@ -219,42 +219,37 @@ public struct TaskStore: Sendable {
     /// The snapshot in `file`, read through a window (`decodeStoreFast`); only a file the fast
     /// reader gives up on is read whole, for the strict path to read or describe.
     private func decode(_ file: FileSystem.OpenFile) throws(StoreError) -> StoreSnapshot {
-        if let snapshot = JSONParser.decodeStoreFast(file, limit: Self.maximumFileSize) {
-            guard snapshot.list.count <= Self.maximumTaskCount else { throw tooMany(snapshot.list.count) }
-            return snapshot
-        }
-        let bytes: [UInt8]
-        do throws(FileSystem.Failure) {
-            bytes = try file.readAll(limit: Self.maximumFileSize)
-        } catch {
-            throw unreadable(error)
-        }
-        return try decode(bytes)
-    }
-
-    private func decode(_ bytes: [UInt8]) throws(StoreError) -> StoreSnapshot {
         let damaged = { (reason: DocumentError) in
             StoreError(path: path, problem: .invalid(reason), backupPath: wholeBackup())
         }
-        guard !bytes.isEmpty else { throw damaged(.invalid("the file is empty (0 bytes)")) }
-        if !bytes.contains(where: { $0 != 0 }) {
-            throw damaged(.invalid("the file holds only NUL bytes (\(bytes.count)), as a crash or power cut can leave"))
+        let fast = JSONParser.decodeStoreFast(file, limit: Self.maximumFileSize)
+        // Only a file the fast reader refused is read whole, for the strict reader.
+        var bytes: [UInt8] = []
+        if fast == nil {
+            do throws(FileSystem.Failure) {
+                bytes = try file.readAll(limit: Self.maximumFileSize)
+            } catch {
+                throw unreadable(error)
+            }
         }
         do throws(DocumentError) {
-            let snapshot = try StoreDocument.decode(bytes)
-            guard snapshot.list.count <= Self.maximumTaskCount else { throw Self.tooManyTasks(snapshot.list.count) }
+            let snapshot: StoreSnapshot
+            if let fast {
+                snapshot = fast
+            } else {
+                guard !bytes.isEmpty else { throw DocumentError.invalid("the file is empty (0 bytes)") }
+                if !bytes.contains(where: { $0 != 0 }) {
+                    throw DocumentError.invalid("the file holds only NUL bytes (\(bytes.count)), as a crash or power cut can leave")
+                }
+                snapshot = try StoreDocument.decodeStrictly(bytes)
+            }
+            guard snapshot.list.count <= Self.maximumTaskCount else {
+                throw DocumentError.invalid("it holds \(snapshot.list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)")
+            }
             return snapshot
         } catch {
             throw damaged(error)
         }
-    }
-
-    private static func tooManyTasks(_ count: Int) -> DocumentError {
-        .invalid("it holds \(count) tasks; HotTask keeps at most \(maximumTaskCount)")
-    }
-
-    private func tooMany(_ count: Int) -> StoreError {
-        StoreError(path: path, problem: .invalid(Self.tooManyTasks(count)), backupPath: wholeBackup())
     }
 
     /// The backup, if it is there and reads whole: only then may a message recommend it.

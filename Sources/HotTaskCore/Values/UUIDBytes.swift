@@ -14,6 +14,18 @@ enum UUIDBytes {
         }
     }
 
+    /// Binary search: the first of `count` positions, in order of their keys (`keyAt`), whose
+    /// key is not before `key` (`count` when there is none).
+    static func firstPosition(notBefore key: (UInt64, UInt64), count: Int, keyAt: (Int) -> (UInt64, UInt64)) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if keyAt(middle) < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// Appends the 36-character lowercase form.
     static func append(_ id: UUID, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: id.uuid) { raw in
@@ -126,12 +138,6 @@ struct SortedIDs {
     }
 
     private func firstEntry(notBefore key: (UInt64, UInt64)) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].key < key { low = middle + 1 } else { high = middle }
-        }
-        return low
+        UUIDBytes.firstPosition(notBefore: key, count: entries.count) { entries[$0].key }
     }
 }
