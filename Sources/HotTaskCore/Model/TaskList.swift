@@ -111,19 +111,10 @@ public struct TaskList: Equatable, Sendable {
     /// result, so no third copy of the tasks is made (a store read as an import). The list is left
     /// empty.
     mutating func takeAll() -> [TaskItem] {
-        let tasks = takeTasks()
-        self = TaskList()
-        return tasks
-    }
-
-    /// The tasks in display order, taken out of both sections (their tombstones stay).
-    private mutating func takeTasks() -> [TaskItem] {
         var tasks = priority
         priority = []
         tasks.append(contentsOf: bonus)
-        bonus = []
-        completedCount = 0
-        placeIndex = nil
+        self = TaskList()
         return tasks
     }
 

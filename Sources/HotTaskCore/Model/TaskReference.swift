@@ -74,12 +74,7 @@ extension TaskList {
         // Ids sorted by their bytes are sorted as their lowercase text, so only an id's
         // neighbours can share the longest prefix with it. Compared as numbers: as Strings,
         // 100,000 ids took 30 MB and a second.
-        var keyed: [(key: (UInt64, UInt64), position: Int32)] = []
-        keyed.reserveCapacity(count)
-        for section in Section.allCases {
-            for task in tasks(in: section) { keyed.append((UUIDBytes.sortKey(task.id), Int32(keyed.count))) }
-        }
-        keyed.sort { $0.key < $1.key }
+        let keyed = SortedIDs(self).entries
         var lengths = [Int](repeating: Self.minimumIDPrefix, count: keyed.count)
         for rank in keyed.indices {
             for neighbour in [rank - 1, rank + 1] where neighbour >= 0 && neighbour < keyed.count && keyed[neighbour].key != keyed[rank].key {

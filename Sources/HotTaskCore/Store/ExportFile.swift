@@ -75,7 +75,7 @@ public enum ExportFile {
         FileSystem.removeDeadWritersTempFiles(besides: path)
         var file = try FileSystem.AtomicFile(replacing: path, mode: mode, owner: owner)
         produce { file.write($0) }
-        try file.commit()
+        try file.install()
     }
 
     /// Writes the pieces to an open descriptor, stopping at the first failure. On our own

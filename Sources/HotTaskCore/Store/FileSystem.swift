@@ -184,7 +184,7 @@ enum FileSystem {
     ) throws(Failure) {
         var file = try AtomicFile(replacing: path, mode: mode, owner: owner)
         file.write(bytes)
-        try file.commit()
+        try file.install()
     }
 
     /// A file written in pieces under a temp name beside `path` (O_EXCL, never following a
@@ -218,12 +218,6 @@ enum FileSystem {
             do { try writeAll(bytes, to: fd) } catch { failure = error }
         }
 
-        /// fsync, close, rename over `path`, fsync the folder. On failure the temp file is
-        /// removed and `path` is left as it was.
-        mutating func commit() throws(Failure) {
-            try finishWriting()
-            try install()
-        }
 
         /// fsync and close: the new file is whole on disk, not yet in place. On failure the
         /// temp file is removed. Two files that must both be replaced or neither (a snapshot and
@@ -240,7 +234,8 @@ enum FileSystem {
             }
         }
 
-        /// Renames the finished file over `path` and fsyncs the folder.
+        /// Finishes writing (if not done yet), renames the file over `path` and fsyncs the
+        /// folder. On failure the temp file is removed and `path` is left as it was.
         mutating func install() throws(Failure) {
             try finishWriting()
             guard !finished else { return }

@@ -143,7 +143,10 @@ public struct TaskStore: Sendable {
         let belongs = logHeader?.generation == header.generation
         if belongs {
             // A few changes find their tasks by scanning; more, through the id index, built once.
-            let replaying = state.history.reduce(0) { $0 + ($1.generation == header.generation ? $1.changes.count : 0) }
+            // A bulk record (1,024 changes or more) finds its own and drops the index: not counted.
+            let replaying = state.history.reduce(0) {
+                $0 + ($1.generation == header.generation && $1.changes.count < TaskList.bulkBatch ? $1.changes.count : 0)
+            }
             if replaying > TaskList.changesFoundByScan { list.buildPlaceIndex() }
             for record in state.history where record.generation == header.generation {
                 list.applyAll(record.changes, clock: record.clock)
@@ -310,9 +313,9 @@ public struct TaskStore: Sendable {
         state.list = TaskList()
         // Only sets carry `was` values: a batch of adds (an import) is not copied.
         let hasSets = changes.contains { if case .set = $0 { true } else { false } }
-        // Looked up only when the caller's `was` values must be replaced, and then by the
-        // same rule `applyAll` uses (a few by a scan; a bulk batch finds its own).
-        if hasSets && !wasIsCurrent && changes.count > TaskList.changesFoundByScan && changes.count < TaskList.bulkBatch { list.buildPlaceIndex() }
+        // Looked up only when the caller's `was` values must be replaced: a few by a scan, more
+        // through the id index (a bulk apply then drops it).
+        if hasSets && !wasIsCurrent && changes.count > TaskList.changesFoundByScan { list.buildPlaceIndex() }
         let changes = !hasSets || wasIsCurrent ? changes : changes.map { change -> TaskChange in
             // The values a change replaces are the store's, whatever the caller last saw.
             guard case .set(let id, let fields, _) = change, let task = list.task(withID: id) else { return change }

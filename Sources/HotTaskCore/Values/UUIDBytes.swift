@@ -93,7 +93,8 @@ enum UUIDBytes {
 /// `Set<UUID>` of 100,000 takes 4 MB and a list's id index 10 MB. For work over a whole list
 /// at once: ids unique, none already here, many tasks found by id in a list that does not change.
 struct SortedIDs {
-    private let entries: [(key: (UInt64, UInt64), position: Int32)]
+    /// By key, and equal keys by position.
+    let entries: [(key: (UInt64, UInt64), position: Int32)]
 
     /// The ids `each` gives to its argument, numbered from 0 in that order; `count`, how many
     /// there are, makes room once.
