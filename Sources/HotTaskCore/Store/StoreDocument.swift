@@ -285,16 +285,24 @@ public enum StoreDocument {
 
     /// `clocks(from:)` on UTF-8 bytes: one stamp, or four separated by single spaces.
     static func clocks(utf8 bytes: UnsafeBufferPointer<UInt8>) -> FieldClocks? {
-        var parts: [Clock] = []
+        // Without an array: one was made and freed for every task read.
+        var parts: (Clock, Clock, Clock, Clock) = (.zero, .zero, .zero, .zero)
+        var count = 0
         var start = 0
         for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {
-            guard parts.count < 4, let clock = Clock(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
-            parts.append(clock)
+            guard count < 4, let clock = Clock(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+            switch count {
+            case 0: parts.0 = clock
+            case 1: parts.1 = clock
+            case 2: parts.2 = clock
+            default: parts.3 = clock
+            }
+            count += 1
             start = end + 1
         }
-        switch parts.count {
-        case 1: return FieldClocks(parts[0])
-        case 4: return FieldClocks(caption: parts[0], section: parts[1], completed: parts[2], order: parts[3])
+        switch count {
+        case 1: return FieldClocks(parts.0)
+        case 4: return FieldClocks(caption: parts.0, section: parts.1, completed: parts.2, order: parts.3)
         default: return nil
         }
     }

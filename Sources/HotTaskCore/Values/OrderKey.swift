@@ -1,3 +1,5 @@
+import Foundation
+
 /// A task's place in the manual order of its section: keys sort as byte strings, and a new
 /// key fits between any two (fractional indexing), so moving one task changes one task.
 ///
@@ -28,8 +30,22 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
     /// The first key of an empty section.
     public static let middle = OrderKey(unchecked: Array("a0".utf8))
 
+    /// By bytes, compared in place: through the UTF-8 views it took 340 instructions a pair,
+    /// and a store read compares every task with the one before it.
     public static func < (a: OrderKey, b: OrderKey) -> Bool {
-        a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+        let inPlace = a.text.utf8.withContiguousStorageIfAvailable { left in
+            b.text.utf8.withContiguousStorageIfAvailable { right in precedes(left, right) }
+        }
+        return inPlace.flatMap { $0 } ?? a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+    }
+
+    private static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common = min(a.count, b.count)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let order = memcmp(left, right, common)
+            if order != 0 { return order < 0 }
+        }
+        return a.count < b.count
     }
 
     public var description: String { text }
