@@ -142,16 +142,9 @@ public struct TaskStore: Sendable {
         let logHeader = contents?.header
         let belongs = logHeader?.generation == header.generation
         if belongs {
-            // A few changes find their tasks by scanning; more, through the id index, built once.
-            // A bulk record (1,024 changes or more) finds its own and drops the index: not counted.
-            let replaying = state.history.reduce(0) {
-                $0 + ($1.generation == header.generation && $1.changes.count < TaskList.bulkBatch ? $1.changes.count : 0)
-            }
-            if replaying > TaskList.changesFoundByScan { list.buildPlaceIndex() }
-            for record in state.history where record.generation == header.generation {
-                list.applyAll(record.changes, clock: record.clock)
-                state.replayed += 1
-            }
+            let replayed = state.history.filter { $0.generation == header.generation }
+            list.applyAll(records: replayed.map { ($0.changes, $0.clock) })
+            state.replayed = replayed.count
         }
         state.list = list
         state.needsCompaction =
@@ -313,17 +306,21 @@ public struct TaskStore: Sendable {
         state.list = TaskList()
         // Only sets carry `was` values: a batch of adds (an import) is not copied.
         let hasSets = changes.contains { if case .set = $0 { true } else { false } }
-        // Looked up only when the caller's `was` values must be replaced: a few by a scan, more
-        // through the id index (a bulk apply then drops it).
-        if hasSets && !wasIsCurrent && changes.count > TaskList.changesFoundByScan { list.buildPlaceIndex() }
-        let changes = !hasSets || wasIsCurrent ? changes : changes.map { change -> TaskChange in
-            // The values a change replaces are the store's, whatever the caller last saw.
-            guard case .set(let id, let fields, _) = change, let task = list.task(withID: id) else { return change }
-            return .set(id, fields, was: fields.values(in: task))
-        }
         guard !changes.isEmpty else { return Commit(clock: state.clock, list: list, record: nil) }
         let clock = Clock.next(after: state.clock, now: now)
-        list.applyAll(changes, clock: clock)
+        var changes = changes
+        if hasSets && !wasIsCurrent {
+            list.withTasksIndexed(namedIn: changes) { list in
+                // The values a change replaces are the store's, whatever the caller last saw.
+                changes = changes.map { change -> TaskChange in
+                    guard case .set(let id, let fields, _) = change, let task = list.task(withID: id) else { return change }
+                    return .set(id, fields, was: fields.values(in: task))
+                }
+                list.applyAll(changes, clock: clock)
+            }
+        } else {
+            list.applyAll(changes, clock: clock)
+        }
         guard list.count <= Self.maximumTaskCount else {
             throw StoreError(
                 path: path, problem: .unwritable("the list would hold \(list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))

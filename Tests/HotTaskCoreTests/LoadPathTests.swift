@@ -1,0 +1,182 @@
+import Foundation
+@testable import HotTaskCore
+import Testing
+import TestSupport
+
+/// The pieces the store read was made faster with, each against the plain definition it
+/// replaces: the same answers on random and edge inputs.
+@Suite("Load path")
+struct LoadPathTests {
+    @Test func theIDTableAnswersAsASetDoes() {
+        var generator = SeededGenerator(seed: 77)
+        for round in 0..<20 {
+            // Made for fewer ids than it gets in some rounds, so that it must grow.
+            var table = IDTable(count: round % 2 == 0 ? 4 : 3_000)
+            var model = Set<UUID>()
+            for _ in 0..<2_000 {
+                let id = Fixtures.id(Int.random(in: 0..<2_500, using: &generator))
+                let inserted = table.insert(id)
+                #expect(inserted == model.insert(id).inserted)
+            }
+            #expect(table.count == model.count)
+            for number in 0..<2_600 { #expect(table.contains(Fixtures.id(number)) == model.contains(Fixtures.id(number))) }
+            // Ids that differ only in their high or only in their low half are told apart.
+            var halves = IDTable(count: 8)
+            var allNew = true
+            for shift in 0..<64 {
+                allNew = halves.insert(UUID(uuid: Self.bytes(high: 1 << UInt64(shift), low: 0))) && allNew
+                allNew = halves.insert(UUID(uuid: Self.bytes(high: 0, low: 1 << UInt64(shift)))) && allNew
+            }
+            #expect(allNew)
+            #expect(halves.count == 128)
+            let again = halves.insert(UUID(uuid: Self.bytes(high: 0, low: 1 << 9)))
+            #expect(!again)
+        }
+    }
+
+    @Test func repeatedIDsAreFoundWhereverTheyAre() {
+        let ids = (0..<5_000).map(Fixtures.id)
+        #expect(!RepeatedIDs.any(count: ids.count) { add in ids.forEach(add) })
+        for repeated in [0, 1, 2_500, 4_999] {
+            let given = ids + [ids[repeated]]
+            #expect(RepeatedIDs.any(count: given.count) { add in given.forEach(add) }, "id \(repeated) given twice")
+        }
+        let upper = UUID(uuidString: ids[7].uuidString.uppercased())!
+        #expect(RepeatedIDs.any(count: 2) { add in add(ids[7]); add(upper) })
+    }
+
+    /// Eight bytes at a time, it stops where a byte-by-byte scan stops, at every offset and
+    /// near the end of the buffer.
+    @Test func thePlainRunEndsWhereAByteScanEnds() {
+        var generator = SeededGenerator(seed: 5)
+        let alphabet: [UInt8] = [0x00, 0x09, 0x1F, 0x20, 0x21, 0x22, 0x41, 0x5C, 0x5B, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C }
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 0..<40, using: &generator)
+            let bytes = (0..<count).map { _ in
+                Int.random(in: 0..<4, using: &generator) == 0 ? alphabet.randomElement(using: &generator)! : UInt8(ascii: "a")
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                let parser = JSONParser(buffer)
+                for start in 0...count {
+                    let expected = bytes[start...].firstIndex { !plain($0) } ?? count
+                    #expect(parser.firstNotPlain(from: start) == expected, "\(bytes) from \(start)")
+                }
+            }
+        }
+    }
+
+    @Test func idsParseAsFoundationParsesThem() {
+        var generator = SeededGenerator(seed: 11)
+        let bytes: [UInt8] = Array("0123456789abcdefABCDEFgG-/:@`{ ".utf8) + [0xC3, 0x00]
+        for _ in 0..<20_000 {
+            var text = Array(UUID().uuidString.utf8)
+            if Bool.random(using: &generator) { text = Array(String(decoding: text, as: UTF8.self).lowercased().utf8) }
+            for _ in 0..<Int.random(in: 0...2, using: &generator) {
+                let at = Int.random(in: 0..<text.count, using: &generator)
+                text[at] = bytes.randomElement(using: &generator)!
+            }
+            let parsed = text.withUnsafeBufferPointer(UUIDBytes.parse)
+            // Foundation also takes a space or a dash for a digit: only the strict form counts.
+            let strictForm = text.count == 36 && text.indices.allSatisfy { at in
+                [8, 13, 18, 23].contains(at) ? text[at] == UInt8(ascii: "-") : UUIDBytes.nibble(text[at]) != nil
+            }
+            let expected = strictForm ? UUID(uuidString: String(decoding: text, as: UTF8.self)) : nil
+            #expect(parsed == expected, "\(String(decoding: text, as: UTF8.self))")
+            if strictForm { #expect(parsed != nil) }
+        }
+        #expect("00000000-0000-0000-0000-00000000000".utf8.withContiguousStorageIfAvailable(UUIDBytes.parse)! == nil)
+    }
+
+    /// What the reader keeps as it stands is exactly what the caption rule would keep.
+    @Test func aCaptionIsCleanAsStoredExactlyWhenTheRuleLeavesItAlone() {
+        let ends = [
+            "a", " ", "\u{A0}", "\u{3000}", "\u{2003}", "é", "e\u{301}", " \u{301}", "\u{600}a", "\u{600} ", "🥛", "👨‍👩‍👧", "🇫🇷",
+            "\u{200D}", "\u{FE0F}", "\u{2028}", "\u{85}", "\t", "\u{7F}", "\u{202E}", "\u{E33}", "ก\u{E33}", "✔️", "\u{1F3FB}",
+        ]
+        var checked = 0
+        for first in ends {
+            for last in ends {
+                for middle in ["", "x", " ", "é 🥛", "\u{200E}"] {
+                    let caption = first + middle + last
+                    let bytes = Array(caption.utf8)
+                    let clean = bytes.withUnsafeBufferPointer { CaptionRule.isCleanAsStored(caption, utf8: $0) }
+                    let ruleKeepsIt = (try? CaptionRule.cleanStored(caption)) == caption
+                    #expect(clean == ruleKeepsIt, "\(caption.unicodeScalars.map { String($0.value, radix: 16) })")
+                    checked += clean ? 1 : 0
+                }
+            }
+        }
+        #expect(checked > 100, "some are clean, so both answers were seen")
+        let long = String(repeating: "é", count: 600)
+        #expect(Array(long.utf8).withUnsafeBufferPointer { CaptionRule.isCleanAsStored(long, utf8: $0) } == false)
+    }
+
+    @Test func orderKeysCompareAsTheirBytes() {
+        var generator = SeededGenerator(seed: 3)
+        let keys = OrderKey.sequence(300) + OrderKey.sequence(40, after: OrderKey.sequence(1)[0]) + [OrderKey.middle]
+        for _ in 0..<20_000 {
+            let a = keys.randomElement(using: &generator)!
+            let b = keys.randomElement(using: &generator)!
+            #expect((a < b) == a.text.utf8.lexicographicallyPrecedes(b.text.utf8), "\(a) \(b)")
+        }
+    }
+
+    /// The log is replayed a run of records at a time, their tasks found through an index of
+    /// those tasks alone; a bulk record between runs finds its own. The list ends as applying
+    /// every change one by one ends, and every task is still found by id after.
+    @Test func aReplayOfManyRecordsEndsAsOneByOneChangesEnd() {
+        var generator = SeededGenerator(seed: 2027)
+        let keys = OrderKey.sequence(500)
+        for round in 0..<6 {
+            var start = TaskList()
+            for number in 0..<400 {
+                start.apply(
+                    .add(Fixtures.task("here \(number)", id: number, section: number % 3 == 0 ? .bonus : .priority)),
+                    clock: Clock(milliseconds: 10))
+            }
+            start = TaskList(start.all)  // as read from a file: no id index
+            var records: [(changes: [TaskChange], clock: Clock)] = []
+            for record in 0..<40 {
+                let size = round % 2 == 0 && record == 20 ? TaskList.bulkBatch : Int.random(in: 1...6, using: &generator)
+                var changes: [TaskChange] = []
+                for _ in 0..<size {
+                    let id = Fixtures.id(Int.random(in: 0..<450, using: &generator))
+                    switch Int.random(in: 0..<6, using: &generator) {
+                    case 0..<3:
+                        let fields = TaskFields(
+                            caption: "set \(record)", section: Bool.random(using: &generator) ? .bonus : nil,
+                            order: Bool.random(using: &generator) ? keys.randomElement(using: &generator) : nil)
+                        changes.append(.set(id, fields, was: TaskFields()))
+                    case 3:
+                        var gone = Fixtures.task("gone", id: 0)
+                        gone.id = id
+                        changes.append(.delete(gone))
+                    default:
+                        var task = Fixtures.task("added \(record)", id: 0, section: .priority)
+                        task.id = id
+                        task.order = keys.randomElement(using: &generator)!
+                        changes.append(.add(task))
+                    }
+                }
+                records.append((changes, Clock(milliseconds: 100 + Int64(record))))
+            }
+            var replayed = start
+            replayed.applyAll(records: records)
+            var oneByOne = start
+            for record in records { for change in record.changes { oneByOne.apply(change, clock: record.clock) } }
+            #expect(replayed == oneByOne, "round \(round)")
+            #expect(replayed.completedCount == oneByOne.completedCount)
+            for task in oneByOne.all { #expect(replayed.task(withID: task.id) == task, "round \(round): found by id") }
+        }
+    }
+
+    private static func bytes(high: UInt64, low: UInt64) -> uuid_t {
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { raw in
+            raw.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        return value
+    }
+}
