@@ -171,6 +171,32 @@ struct LoadPathTests {
         }
     }
 
+    /// A store whose log holds more records than are found by a scan each: read back, it is the
+    /// list the commits made, and the next read after a change by id agrees.
+    @Test func aStoreWithManyRecordsInItsLogReadsAsItsCommitsMadeIt() throws {
+        let folder = TemporaryFolder()
+        let store = TaskStore(path: folder.storePath)
+        try store.save(TaskList((0..<300).map { Fixtures.task("Task \($0)", id: $0, section: $0 % 3 == 0 ? .bonus : .priority) }))
+        var expected = try store.load()
+        for number in 0..<40 {
+            let change: TaskChange
+            switch number % 4 {
+            case 0: change = .add(Fixtures.task("Added \(number)", id: 1_000 + number, section: .bonus))
+            case 1: change = .delete(try #require(expected.task(withID: Fixtures.id(number * 7))))
+            default:
+                change = .set(Fixtures.id(number * 7 + 1), TaskFields(caption: "Changed \(number)", section: number % 3 == 0 ? .bonus : .priority), was: TaskFields())
+            }
+            let commit = try store.commit([change], what: "change \(number)")
+            expected.apply(change, clock: commit.clock)
+            #expect(commit.list == expected, "commit \(number)")
+        }
+        let state = try store.read()
+        #expect(state.replayed == 40, "the records are in the log, not folded into the snapshot")
+        #expect(state.list == expected)
+        #expect(state.list.completedCount == expected.completedCount)
+        for task in expected.all { #expect(state.list.task(withID: task.id) == task) }
+    }
+
     private static func bytes(high: UInt64, low: UInt64) -> uuid_t {
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &value) { raw in
