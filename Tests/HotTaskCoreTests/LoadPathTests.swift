@@ -34,6 +34,24 @@ struct LoadPathTests {
         }
     }
 
+    /// Ids made in patterns (numbered, or differing only in one half) spread over the table as
+    /// random ones do: a look-up visits about one slot, never a run of them.
+    @Test func idsInAnyPatternSpreadOverTheTable() {
+        var generator = SeededGenerator(seed: 19)
+        let patterns: [(String, (Int) -> UUID)] = [
+            ("numbered", Fixtures.id),
+            ("high half", { UUID(uuid: Self.bytes(high: UInt64($0), low: 0)) }),
+            ("low half", { UUID(uuid: Self.bytes(high: 0, low: UInt64($0) << 40)) }),
+            ("random", { _ in UUID(uuid: Self.bytes(high: generator.next(), low: generator.next())) }),
+        ]
+        for (name, make) in patterns {
+            var table = IDTable(count: 50_000)
+            for number in 0..<50_000 { table.insert(make(number)) }
+            #expect(table.count == 50_000, "\(name)")
+            #expect(table.averageProbeLength < 1.6, "\(name): \(table.averageProbeLength)")
+        }
+    }
+
     @Test func repeatedIDsAreFoundWhereverTheyAre() {
         let ids = (0..<5_000).map(Fixtures.id)
         #expect(!RepeatedIDs.any(count: ids.count) { add in ids.forEach(add) })
@@ -70,7 +88,7 @@ struct LoadPathTests {
         var generator = SeededGenerator(seed: 11)
         let bytes: [UInt8] = Array("0123456789abcdefABCDEFgG-/:@`{ ".utf8) + [0xC3, 0x00]
         for _ in 0..<20_000 {
-            var text = Array(UUID().uuidString.utf8)
+            var text = Array(UUID(uuid: Self.bytes(high: generator.next(), low: generator.next())).uuidString.utf8)
             if Bool.random(using: &generator) { text = Array(String(decoding: text, as: UTF8.self).lowercased().utf8) }
             for _ in 0..<Int.random(in: 0...2, using: &generator) {
                 let at = Int.random(in: 0..<text.count, using: &generator)
@@ -88,7 +106,8 @@ struct LoadPathTests {
         #expect("00000000-0000-0000-0000-00000000000".utf8.withContiguousStorageIfAvailable(UUIDBytes.parse)! == nil)
     }
 
-    /// What the reader keeps as it stands is exactly what the caption rule would keep.
+    /// What the reader keeps as it stands is exactly what the caption rule would keep, for
+    /// captions up to 1,000 bytes; a longer one is always left to the full rule.
     @Test func aCaptionIsCleanAsStoredExactlyWhenTheRuleLeavesItAlone() {
         let ends = [
             "a", " ", "\u{A0}", "\u{3000}", "\u{2003}", "é", "e\u{301}", " \u{301}", "\u{600}a", "\u{600} ", "🥛", "👨‍👩‍👧", "🇫🇷",
@@ -110,6 +129,30 @@ struct LoadPathTests {
         #expect(checked > 100, "some are clean, so both answers were seen")
         let long = String(repeating: "é", count: 600)
         #expect(Array(long.utf8).withUnsafeBufferPointer { CaptionRule.isCleanAsStored(long, utf8: $0) } == false)
+    }
+
+    /// Captions at the edges of the reader's shortcuts read as the strict reader reads them,
+    /// or are refused by both: the length limit, spaces and other whitespace at the ends,
+    /// controls and marks the rule drops, and escapes.
+    @Test func storedCaptionsAtTheEdgesReadAsTheStrictReaderReadsThem() throws {
+        let captions = [
+            "", " ", "a", " a", "a ", "  a  b  ", String(repeating: "a", count: 1_000), String(repeating: "a", count: 1_001),
+            " " + String(repeating: "a", count: 1_000), String(repeating: "é", count: 500), String(repeating: "é", count: 1_000),
+            String(repeating: "é", count: 1_001), "\u{3000}x", "x\u{A0}", "x\u{2003}", "\u{7F}x", "x\u{85}y", "a\u{200E}b",
+            "\u{202E}abc", "e\u{301}", " \u{301}x", "✔️", "🥛 milk", "milk 🥛",
+        ]
+        let escaped = ["tab\\there", "quote \\\" in", "\\u00e9t\\u00e9", "back\\\\slash", "\\u0001x"]
+        var read = 0
+        for caption in (captions + escaped).map({ Array($0.utf8) }) {
+            let task = "{\"id\": \"f0000001-0000-4000-8000-000000000001\", \"caption\": \"" + String(decoding: caption, as: UTF8.self)
+                + "\", \"section\": \"priority\", \"completed\": false, \"createdAt\": \"2026-01-01T00:00:00Z\"}"
+            let document = Array("{\"version\": 1, \"tasks\": [\n  \(task)\n]}\n".utf8)
+            let fast = JSONParser.decodeStoreFast(document)
+            let strict = try? StoreDocument.decodeStrictly(document)
+            #expect(fast == nil || fast == strict, "\(String(decoding: caption, as: UTF8.self).unicodeScalars.map { $0.value })")
+            if fast != nil { read += 1 }
+        }
+        #expect(read > 15, "the fast reader read most of them")
     }
 
     @Test func orderKeysCompareAsTheirBytes() {
@@ -195,6 +238,35 @@ struct LoadPathTests {
         #expect(state.list == expected)
         #expect(state.list.completedCount == expected.completedCount)
         for task in expected.all { #expect(state.list.task(withID: task.id) == task) }
+    }
+
+    /// A commit of many changes whose `was` values the caller did not know (a script's batch)
+    /// logs the values each replaced, found through the index of the tasks it names; tasks it
+    /// does not name are untouched.
+    @Test func aCommitOfManyChangesLogsTheValuesTheyReplaced() throws {
+        let folder = TemporaryFolder()
+        let store = TaskStore(path: folder.storePath)
+        try store.save(TaskList((0..<200).map { Fixtures.task("Task \($0)", id: $0, section: $0 % 2 == 0 ? .bonus : .priority) }))
+        let before = try store.load()
+        let changes = (0..<40).map { number in
+            TaskChange.set(Fixtures.id(number * 3), TaskFields(caption: "Renamed \(number)", section: .priority), was: TaskFields())
+        }
+        let commit = try store.commit(changes, what: "batch")
+        let record = try #require(commit.record)
+        for (number, change) in record.changes.enumerated() {
+            let task = try #require(before.task(withID: Fixtures.id(number * 3)))
+            guard case .set(let id, let fields, let was) = change else {
+                Issue.record("change \(number) is not a set")
+                continue
+            }
+            #expect(id == task.id)
+            #expect(was == fields.values(in: task), "change \(number)")
+        }
+        let after = try store.load()
+        for number in 0..<200 where number % 3 != 0 || number >= 120 {
+            #expect(after.task(withID: Fixtures.id(number)) == before.task(withID: Fixtures.id(number)))
+        }
+        #expect(after.task(withID: Fixtures.id(3))?.caption == "Renamed 1")
     }
 
     private static func bytes(high: UInt64, low: UInt64) -> uuid_t {

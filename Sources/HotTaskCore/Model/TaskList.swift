@@ -26,8 +26,12 @@ public struct TaskList: Equatable, Sendable {
     /// Deleted tasks by id.
     public private(set) var deleted: [UUID: Tombstone] = [:]
     /// Where each task is, built on the first change applied by id and kept up to date after:
-    /// finding a task costs a dictionary look-up and a binary search, not a scan.
+    /// finding a task costs a dictionary look-up and a binary search, not a scan. While
+    /// `withTasksIndexed` runs, it holds only the tasks `partialIndexNames` names.
     private var placeIndex: [UUID: Place]?
+    /// The ids a partial index was made for (nil for none, or the index of every task): any
+    /// other id is found by a scan, never taken for absent.
+    private var partialIndexNames: IDTable?
 
     private struct Place: Equatable, Sendable {
         var section: Section
@@ -157,7 +161,7 @@ public struct TaskList: Equatable, Sendable {
     // MARK: Finding tasks
 
     private func locate(_ id: UUID) -> (section: Section, index: Int)? {
-        if let placeIndex {
+        if let placeIndex, partialIndexNames?.contains(id) ?? true {
             guard let place = placeIndex[id] else { return nil }
             let tasks = tasks(in: place.section)
             var low = 0
@@ -180,9 +184,9 @@ public struct TaskList: Equatable, Sendable {
 
     /// This list with its id index built, for a caller about to look up many tasks by id
     /// (a sync, an import, a commit of many changes): `task(withID:)` then costs a hash and a
-    /// binary search instead of a scan. A list read from the store has no index until it is
-    /// first changed, so that commands that never look up by id (`--list`) do not pay for one.
-    /// The task arrays are shared, not copied.
+    /// binary search instead of a scan. A list read from the store has no index until a change
+    /// is applied to it with `apply`, so that commands that never look up by id (`--list`) do not
+    /// pay for one. The task arrays are shared, not copied.
     public func indexedByID() -> TaskList {
         var indexed = self
         indexed.buildPlaceIndex()
@@ -191,12 +195,23 @@ public struct TaskList: Equatable, Sendable {
 
     /// `indexedByID` in place.
     mutating func buildPlaceIndex() {
-        guard placeIndex == nil else { return }
+        guard placeIndex == nil || partialIndexNames != nil else { return }
+        placeIndex = places(room: count) { _ in true }
+        partialIndexNames = nil
+    }
+
+    /// The places of the tasks whose ids `keep` accepts.
+    private func places(room: Int, of keep: (UUID) -> Bool) -> [UUID: Place] {
         var index: [UUID: Place] = [:]
-        index.reserveCapacity(count)
-        for task in priority { index[task.id] = Place(section: .priority, order: task.order) }
-        for task in bonus { index[task.id] = Place(section: .bonus, order: task.order) }
-        placeIndex = index
+        index.reserveCapacity(room)
+        // By index: `for task in` copies each task out, a retain and release of its caption.
+        for position in priority.indices where keep(priority[position].id) {
+            index[priority[position].id] = Place(section: .priority, order: priority[position].order)
+        }
+        for position in bonus.indices where keep(bonus[position].id) {
+            index[bonus[position].id] = Place(section: .bonus, order: bonus[position].order)
+        }
+        return index
     }
 
     /// Where a task with this key goes in its section.
@@ -371,25 +386,20 @@ public struct TaskList: Equatable, Sendable {
 
     /// Runs `body` with the tasks `changes` name found through an id index of those tasks
     /// alone, made in one pass over the list; the index of every task took 10 MB and 25 ms at
-    /// 100,000 tasks, which every start with a log paid. It is dropped afterwards: it does not
-    /// know any other task. A list with the full index, or a few changes (found by a scan
-    /// each), needs none.
+    /// 100,000 tasks, which every start with a log paid. Any other task is still found, by a
+    /// scan. The index is dropped afterwards. A list with the full index, or a few changes
+    /// (found by a scan each), needs none.
     mutating func withTasksIndexed(namedIn changes: [TaskChange], _ body: (inout TaskList) -> Void) {
         guard placeIndex == nil, changes.count > Self.changesFoundByScan else { return body(&self) }
         var named = IDTable(count: changes.count)
         for change in changes { named.insert(change.id) }
-        var index: [UUID: Place] = [:]
-        index.reserveCapacity(named.count + changes.count)
-        // By index: `for task in` copies each task out, a retain and release of its caption.
-        for position in priority.indices where named.contains(priority[position].id) {
-            index[priority[position].id] = Place(section: .priority, order: priority[position].order)
-        }
-        for position in bonus.indices where named.contains(bonus[position].id) {
-            index[bonus[position].id] = Place(section: .bonus, order: bonus[position].order)
-        }
-        placeIndex = index
+        placeIndex = places(room: named.count) { named.contains($0) }
+        partialIndexNames = named
         body(&self)
-        placeIndex = nil
+        if partialIndexNames != nil {
+            placeIndex = nil
+            partialIndexNames = nil
+        }
     }
 
     /// Up to this many changes find their tasks by scanning the list rather than through an id
@@ -419,6 +429,7 @@ public struct TaskList: Equatable, Sendable {
     /// sorted once. The sections are changed in place: rebuilding them held every task twice.
     private mutating func applyInBulk(_ changes: [TaskChange], clock: Clock) {
         placeIndex = nil
+        partialIndexNames = nil
         let positions = SortedIDs(self)  // display positions: Top Priority's, then Bonus's
         let inPriority = priority.count
         var live = [Bool](repeating: true, count: count)
@@ -516,8 +527,9 @@ public struct TaskList: Equatable, Sendable {
     /// True when every change adds a task whose id is neither in the list nor added twice.
     private func addsOnlyNewTasks(_ changes: [TaskChange]) -> Bool {
         guard changes.allSatisfy(\.isAdd) else { return false }
-        let added = SortedIDs(count: changes.count) { add in for change in changes { add(change.id) } }
-        return !added.hasDuplicates && !priority.contains { added.contains($0.id) } && !bonus.contains { added.contains($0.id) }
+        var added = IDTable(count: changes.count)
+        guard changes.allSatisfy({ added.insert($0.id) }) else { return false }
+        return !priority.indices.contains { added.contains(priority[$0].id) } && !bonus.indices.contains { added.contains(bonus[$0].id) }
     }
 
     /// Applies changes in turn, all stamped `clock`.
