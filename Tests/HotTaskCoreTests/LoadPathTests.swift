@@ -60,13 +60,13 @@ struct LoadPathTests {
 
     @Test func repeatedIDsAreFoundWhereverTheyAre() {
         let ids = (0..<5_000).map(Fixtures.id)
-        #expect(!RepeatedIDs.any(count: ids.count) { add in ids.forEach(add) })
+        #expect(IDTable(distinct: ids.count) { add in ids.forEach(add) } != nil)
         for repeated in [0, 1, 2_500, 4_999] {
             let given = ids + [ids[repeated]]
-            #expect(RepeatedIDs.any(count: given.count) { add in given.forEach(add) }, "id \(repeated) given twice")
+            #expect(IDTable(distinct: given.count) { add in given.forEach(add) } == nil, "id \(repeated) given twice")
         }
         let upper = UUID(uuidString: ids[7].uuidString.uppercased())!
-        #expect(RepeatedIDs.any(count: 2) { add in add(ids[7]); add(upper) })
+        #expect(IDTable(distinct: 2) { add in add(ids[7]); add(upper) } == nil)
     }
 
     /// Eight bytes at a time, it stops where a byte-by-byte scan stops, at every offset and

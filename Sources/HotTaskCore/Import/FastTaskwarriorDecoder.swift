@@ -59,7 +59,7 @@ extension JSONParser {
         skipWhitespace()
         guard index == bytes.count else { throw GiveUp() }
         // An id given twice is for the strict path to judge.
-        guard !RepeatedIDs.any(count: tasks.count, { add in for task in tasks { add(task.id) } }) else { throw GiveUp() }
+        guard IDTable(distinct: tasks.count, { add in for index in tasks.indices { add(tasks[index].id) } }) != nil else { throw GiveUp() }
         return ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
     }
 

@@ -145,13 +145,13 @@ extension JSONParser {
         // Version 1 has the tasks only.
         if version == 1, generation != nil || clock != nil || sawCount || sawTop || tombstones != nil { throw GiveUp() }
         // The ids must be unique across tasks and tombstones.
-        let repeated = RepeatedIDs.any(count: tasks.priority.count + tasks.bonus.count + (tombstones?.count ?? 0)) { add in
+        let distinct = IDTable(distinct: tasks.priority.count + tasks.bonus.count + (tombstones?.count ?? 0)) { add in
             // By index: `for task in` copies each task out, a retain and release of its caption.
             for index in tasks.priority.indices { add(tasks.priority[index].id) }
             for index in tasks.bonus.indices { add(tasks.bonus[index].id) }
             for tombstone in tombstones ?? [] { add(tombstone.task.id) }
         }
-        guard !repeated else { throw GiveUp() }
+        guard distinct != nil else { throw GiveUp() }
         guard (generation == nil) == (clock == nil) else { throw GiveUp() }
         // A snapshot keys every task; version 1 and exports carry no keys (their order is the array's).
         let keyed = version == 2 && tasks.allKeyed
@@ -508,9 +508,7 @@ extension JSONParser {
 
 /// A key or value's bytes against a literal, so that `switch` can match bytes without a String.
 func ~= (literal: StaticString, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard literal.utf8CodeUnitCount == bytes.count else { return false }
-    guard let base = bytes.baseAddress else { return true }
-    return memcmp(literal.utf8Start, base, bytes.count) == 0
+    sameBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount), bytes)
 }
 
 extension Section {

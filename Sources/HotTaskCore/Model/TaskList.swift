@@ -527,8 +527,7 @@ public struct TaskList: Equatable, Sendable {
     /// True when every change adds a task whose id is neither in the list nor added twice.
     private func addsOnlyNewTasks(_ changes: [TaskChange]) -> Bool {
         guard changes.allSatisfy(\.isAdd) else { return false }
-        var added = IDTable(count: changes.count)
-        guard changes.allSatisfy({ added.insert($0.id) }) else { return false }
+        guard let added = IDTable(distinct: changes.count, { add in for change in changes { add(change.id) } }) else { return false }
         return !priority.indices.contains { added.contains(priority[$0].id) } && !bonus.indices.contains { added.contains(bonus[$0].id) }
     }
 

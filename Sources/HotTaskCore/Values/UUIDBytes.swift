@@ -106,6 +106,18 @@ struct IDTable {
         keys.reserveCapacity(count)
     }
 
+    /// The table of the ids `each` gives, or nil when it gives one twice (`count`, how many it
+    /// gives, makes room once). About 3 ms for 100,000 ids, where sorting them took 12.
+    init?(distinct count: Int, _ each: ((UUID) -> Void) -> Void) {
+        var table = IDTable(count: count)
+        var repeated = false
+        each { id in
+            if !repeated, !table.insert(id) { repeated = true }
+        }
+        guard !repeated else { return nil }
+        self = table
+    }
+
     var count: Int { keys.count }
 
     /// Adds `id`; false when it was here already.
@@ -178,19 +190,6 @@ struct IDTable {
         value &*= 0xC4CE_B9FE_1A85_EC53
         value ^= value >> 33
         return value
-    }
-}
-
-enum RepeatedIDs {
-    /// True when `each` gives some id twice; `count`, how many it gives, makes room once.
-    /// About 3 ms for 100,000 ids, where sorting them took 12.
-    static func any(count: Int, _ each: ((UUID) -> Void) -> Void) -> Bool {
-        var seen = IDTable(count: count)
-        var repeated = false
-        each { id in
-            if !repeated, !seen.insert(id) { repeated = true }
-        }
-        return repeated
     }
 }
 
