@@ -111,7 +111,7 @@ struct ReimportTests {
         var base = ImportBase.load(besides: store)
         let changes = try store.load().importing(batch, base: base).changes
         try store.commit(changes, what: "import", now: now)
-        base.record(batch.tasks)
+        base.record(ImportBase.Said(batch.tasks))
         try base.save(besides: store)
     }
 

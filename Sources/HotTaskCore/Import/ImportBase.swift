@@ -141,11 +141,7 @@ public struct ImportBase: Sendable {
         entries = merged
     }
 
-    /// Records the tasks as the file had them.
-    public mutating func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks) {
-        record(Said(tasks))
-    }
-
+    /// Writes the base beside `store`, one line per id, in id order.
     public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         var bytes: [UInt8] = []
         // A line is 57 bytes: id, space, 16 hex digits, space, two flags, line break.

@@ -140,11 +140,7 @@ extension TaskStore {
     }
 
     private static func find(_ needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = buffer.baseAddress, from < buffer.count else { return nil }
-        return needle.withUnsafeBytes { pattern -> Int? in
-            guard let hit = c_memmem(base + from, buffer.count - from, pattern.baseAddress, pattern.count) else { return nil }
-            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-        }
+        needle.withUnsafeBufferPointer { ByteSearch.firstIndex(of: $0, in: buffer, from: from) }
     }
 
     private static func findBackward(_ needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, before: Int) -> Int? {
@@ -156,8 +152,3 @@ extension TaskStore {
         return nil
     }
 }
-
-/// glibc's memmem (two-way search at memory speed); Swift's Glibc module does not import it.
-@_silgen_name("memmem")
-private func c_memmem(_ haystack: UnsafeRawPointer?, _ haystackLength: Int, _ needle: UnsafeRawPointer?, _ needleLength: Int)
-    -> UnsafeMutableRawPointer?

@@ -220,8 +220,6 @@ struct SortedIDs {
         }
     }
 
-    func contains(_ id: UUID) -> Bool { position(of: id) != nil }
-
     /// The position `id` was given at (the first, when it was given twice).
     func position(of id: UUID) -> Int? {
         let at = firstEntry(notBefore: UUIDBytes.sortKey(id))
