@@ -114,17 +114,7 @@ enum FileSystem {
                 try check(limit: limit)
                 var failure: Int32 = 0
                 bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
-                    count = 0
-                    while count < buffer.count {
-                        let got = pread(fd, buffer.baseAddress! + count, buffer.count - count, off_t(count))
-                        if got < 0 {
-                            if errno == EINTR { continue }
-                            failure = errno
-                            return
-                        }
-                        if got == 0 { return }
-                        count += got
-                    }
+                    (count, failure) = FileSystem.preadFully(fd, at: 0, into: UnsafeMutableRawBufferPointer(buffer))
                 }
                 if failure != 0 { throw Failure(reason: reason(failure)) }
                 if bytes.count <= size { return bytes }
@@ -154,14 +144,24 @@ enum FileSystem {
     /// `count` bytes of an open file at `offset`, or nil when the file is shorter or cannot be read.
     static func readExactly(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            done += got
+        let (got, failure) = bytes.withUnsafeMutableBytes { preadFully(fd, at: offset, into: $0) }
+        return got == count && failure == 0 ? bytes : nil
+    }
+
+    /// Fills `buffer` from file offset `offset` (pread, again after a signal), stopping early at
+    /// the end of the file or at an error: how many bytes it read, and the error's errno or 0.
+    static func preadFully(_ fd: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, failure: Int32) {
+        var count = 0
+        while count < buffer.count {
+            let got = pread(fd, buffer.baseAddress! + count, buffer.count - count, off_t(offset + count))
+            if got < 0 {
+                if errno == EINTR { continue }
+                return (count, errno)
+            }
+            if got == 0 { break }
+            count += got
         }
-        return bytes
+        return (count, 0)
     }
 
     /// Creates the folder and its parents (mode 0700 for those it creates).

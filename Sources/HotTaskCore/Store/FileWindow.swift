@@ -76,19 +76,14 @@ final class FileWindow {
     }
 
     private func fill() {
-        while count < memory.count, !holdsTheRest {
-            let got = pread(file.fd, memory.baseAddress! + count, memory.count - count, off_t(origin + count))
-            if got < 0, errno == EINTR { continue }
-            if got <= 0 {
-                failed = failed || got < 0
-                holdsTheRest = true
-                return
-            }
-            count += got
-            if origin + count > limit {
-                failed = true
-                holdsTheRest = true
-            }
+        guard count < memory.count, !holdsTheRest else { return }
+        let (got, failure) = FileSystem.preadFully(file.fd, at: origin + count, into: UnsafeMutableRawBufferPointer(rebasing: memory[count...]))
+        count += got
+        // Short of full: the end of the file, or a read that failed.
+        if count < memory.count || failure != 0 { holdsTheRest = true }
+        if failure != 0 || origin + count > limit {
+            failed = true
+            holdsTheRest = true
         }
     }
 }
