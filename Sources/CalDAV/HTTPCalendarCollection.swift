@@ -105,7 +105,9 @@ public final class HTTPCalendarCollection: CalendarCollection {
                 """
             let answer = try send("REPORT", collection, body: body, headers: ["Depth": "1"])
             guard answer.status == 207 else {
-                if (400..<500).contains(answer.status) && answer.status != 401 { return nil }
+                // A token the server no longer knows (403 valid-sync-token), or no RFC 6578 at
+                // all (400, 403, 501): the caller compares ETags instead.
+                if (400..<500).contains(answer.status) && answer.status != 401 || answer.status == 501 { return nil }
                 throw failure(answer, doing: "asking what changed")
             }
             guard let multistatus = answer.multistatus else { return nil }
@@ -118,7 +120,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
                     changes.removed.append(href)
                     changes.changed[href] = nil
                 } else {
-                    changes.changed[href] = .some(response.properties["getetag"])
+                    changes.changed[href] = .some(Self.opaque(response.properties["getetag"]))
                 }
             }
             changes.token = multistatus.syncToken ?? changes.token
@@ -141,7 +143,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
         for response in multistatus.responses {
             let href = Self.normalized(response.href)
             guard !Self.sameFolder(href, collectionPath), response.status == nil || response.status == 200 else { continue }
-            members[href] = .some(response.properties["getetag"])
+            members[href] = .some(Self.opaque(response.properties["getetag"]))
         }
         return members
     }
@@ -164,7 +166,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
             }
             for response in multistatus.responses {
                 guard let data = response.properties["calendar-data"] else { continue }
-                resources[Self.normalized(response.href)] = CalendarResource(etag: response.properties["getetag"], body: data)
+                resources[Self.normalized(response.href)] = CalendarResource(etag: Self.opaque(response.properties["getetag"]), body: data)
             }
         }
         return resources
@@ -175,9 +177,10 @@ public final class HTTPCalendarCollection: CalendarCollection {
         if let etag { headers["If-Match"] = etag } else { headers["If-None-Match"] = "*" }
         let answer = try send("PUT", try member(href), body: body, headers: headers)
         switch answer.status {
-        case 200, 201, 204: return .written(etag: answer.etag)
+        case 200, 201, 204: return .written(etag: Self.opaque(answer.etag))
         case 412: return .conflict
         case 404, 410: return .gone
+        case let status where Self.refusesOneWrite(status): return .refused(status: status, reason: Self.reason(status))
         default: throw failure(answer, doing: "writing a task")
         }
     }
@@ -190,8 +193,25 @@ public final class HTTPCalendarCollection: CalendarCollection {
         case 200, 202, 204: return .written(etag: nil)
         case 404, 410: return .gone
         case 412: return .conflict
+        case let status where Self.refusesOneWrite(status): return .refused(status: status, reason: Self.reason(status))
         default: throw failure(answer, doing: "deleting a task")
         }
+    }
+
+    /// Answers about this one object, not the server or the login: the other writes go on.
+    static func refusesOneWrite(_ status: Int) -> Bool {
+        [400, 403, 405, 409, 413, 415, 422, 423, 507].contains(status)
+    }
+
+    static func reason(_ status: Int) -> String {
+        HTTPURLResponse.localizedString(forStatusCode: status)
+    }
+
+    /// An ETag's opaque value: a weak one (`W/"x"`, as a proxy that compresses makes them) is
+    /// compared and sent back as `"x"`, which is what the server behind the proxy gave.
+    static func opaque(_ etag: String?) -> String? {
+        guard let etag = etag?.trimmingCharacters(in: .whitespaces) else { return nil }
+        return etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
     }
 
     public func href(forUID uid: String) -> String {
@@ -233,12 +253,14 @@ public final class HTTPCalendarCollection: CalendarCollection {
         // the toolchain's URLSession (6.3, libcurl) spins a core until its timeout (30 s here).
         request.setValue("close", forHTTPHeaderField: "Connection")
         var lastError = ""
+        var outOfSpace: Answer?
         for attempt in 0..<Self.attempts {
             if attempt > 0 { usleep(useconds_t(200_000 * attempt)) }
             let outcome = perform(request)
             switch outcome {
             case .success(let answer) where answer.status == 507 && method != "REPORT":
                 lastError = "the server is out of space (507)"
+                outOfSpace = answer
             case .success(var answer) where answer.status == 207:
                 answer.multistatus = DAV.multistatus(answer.body)
                 if answer.multistatus != nil { return answer }
@@ -249,6 +271,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
                 lastError = reason
             }
         }
+        if let outOfSpace { return outOfSpace }
         throw SyncFailure("cannot reach \(url): \(lastError)")
     }
 

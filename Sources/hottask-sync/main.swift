@@ -6,12 +6,17 @@ import HotTaskCore
 // loads, about 10 ms) are loaded only by a sync, never by every `hottask` command.
 //
 // Usage: hottask-sync --store PATH --url URL [--username NAME] [--password-command CMD] [--quiet]
-// Exit: 0 synced (the report on stdout), 5 the server failed, 2/3 the store could not be read
-// or written, 64 bad usage. Messages go to stderr, one line.
+//        [--force-delete] [--resync]
+// Exit: 0 synced (the report on stdout), 5 the server failed, a deletion was refused for want
+// of proof, or some tasks did not go through (each named), 2/3 the store could not be read or
+// written, 64 bad usage. Messages go to stderr, one line each.
 
 var options: [String: String] = [:]
 /// Run by the UI: messages are the reason alone, for its footer.
 var quiet = false
+/// `--force-delete` and `--resync` (see SyncEngine).
+var forceDelete = false
+var forgetBase = false
 
 @MainActor func fail(_ message: String, _ code: Int32) -> Never {
     FileHandle.standardError.write(Data(((quiet ? "" : "hottask: ") + message + "\n").utf8))
@@ -19,10 +24,13 @@ var quiet = false
 }
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
-    if name == "--quiet" {
-        quiet = true
-        continue
+    switch name {
+    case "--quiet": quiet = true
+    case "--force-delete": forceDelete = true
+    case "--resync": forgetBase = true
+    default: break
     }
+    if ["--quiet", "--force-delete", "--resync"].contains(name) { continue }
     guard ["--store", "--url", "--username", "--password-command"].contains(name), let value = arguments.popFirst() else {
         fail("hottask-sync: unknown or incomplete option \(name) (it is run by hottask --sync)", 64)
     }
@@ -37,8 +45,18 @@ let store = TaskStore(path: storePath)
 do {
     let collection = try SyncSetup.collection(
         url: url, username: options["--username"], passwordCommand: options["--password-command"], quiet: quiet)
-    let report = try SyncEngine(store: store, collection: collection).run()
+    let report = try SyncEngine(store: store, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase).run()
     print("Synced with \(url): \(report)")
+    if !report.problems.isEmpty {
+        // The UI's footer has one line: the first problem and how many more.
+        if quiet {
+            fail(report.problems[0] + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more)" : ""), 5)
+        }
+        for problem in report.problems.dropLast() { FileHandle.standardError.write(Data("hottask: \(problem)\n".utf8)) }
+        fail(report.problems[report.problems.count - 1], 5)
+    }
+} catch let refusal as SyncRefusal {
+    fail(quiet ? refusal.message : "sync with \(url) refused: \(refusal.message)", 5)
 } catch let failure as SyncFailure {
     // The UI (--quiet) shows the reason alone in its footer.
     fail(quiet ? failure.message : "sync with \(url) failed: \(failure.message); every local change is kept", 5)

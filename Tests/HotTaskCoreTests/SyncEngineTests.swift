@@ -131,6 +131,7 @@ struct SyncEngineTests {
     func deletes() throws {
         let a = replica("a.json")
         let b = replica("b.json")
+        try a.add("Stays")
         try a.add("Old task")
         try a.add("Edited here")
         try a.sync()
@@ -145,11 +146,126 @@ struct SyncEngineTests {
         try a.sync()
         #expect(b.task("Old task") == nil)
         #expect(a.task("Edited here, kept") != nil && b.task("Edited here, kept") != nil)
-        // Deleted on the phone.
+        // Deleted on the phone: the summary names it.
         let href = try #require(self.href(of: "Edited here, kept"))
         server.remove(href)
+        let report = try a.sync()
+        #expect(a.list.all.map(\.caption) == ["Stays"])
+        #expect(report.deletedHereCaptions == ["Edited here, kept"])
+        #expect(report.description.hasSuffix("deleted here: \"Edited here, kept\""))
+    }
+
+    // MARK: Deletion needs proof
+
+    /// A replica with `count` tasks synced, and the files of its store and base as they are.
+    func syncedReplica(_ count: Int, offersSyncCollection: Bool = true) throws -> Replica {
+        server.offersSyncCollection = offersSyncCollection
+        let a = replica("a.json")
+        for index in 1...count { try a.add("Task \(index)") }
         try a.sync()
-        #expect(a.list.isEmpty)
+        #expect(server.objects.count == count)
+        return a
+    }
+
+    func files(_ names: String...) -> [Data?] { names.map { FileManager.default.contents(atPath: folder.path($0)) } }
+
+    @Test("another client empties the calendar: the sync refuses, changes nothing, and --force-delete then deletes", arguments: [true, false])
+    func calendarEmptied(syncCollection: Bool) throws {
+        let a = try syncedReplica(20, offersSyncCollection: syncCollection)
+        for href in server.objects.keys { server.remove(href) }
+        let before = files("a.json", "a.json.journal", "a.json.sync")
+        let refusal = #expect(throws: SyncRefusal.self) { try a.sync() }
+        #expect(refusal?.message.contains("--force-delete") == true)
+        #expect(refusal?.message.contains(syncCollection ? "all 20 tasks synced before were deleted" : "lists no tasks") == true)
+        #expect(files("a.json", "a.json.journal", "a.json.sync") == before, "nothing changed here")
+        #expect(a.list.count == 20)
+        #expect(server.objects.isEmpty, "nothing written there")
+        let report = try SyncEngine(store: a.store, collection: server, now: { a.now }, forceDelete: true).run()
+        #expect(report.deletedHere == 20 && a.list.isEmpty)
+    }
+
+    @Test("the server forgets the token and lists nothing once: no task is deleted, and the next sync goes on as before")
+    func forgottenTokenEmptyListing() throws {
+        let a = try syncedReplica(20)
+        let forgetful = ForgetfulCalendar(server)
+        forgetful.emptyListings = 1
+        let replica = Replica(a.store.path, server: forgetful, now: a.now)
+        #expect(throws: SyncRefusal.self) { try replica.sync() }
+        #expect(a.list.count == 20)
+        // The listing is whole again: nothing was lost, nothing is deleted.
+        let report = try replica.sync()
+        #expect(report.deletedHere == 0 && report.deletedThere == 0 && a.list.count == 20 && server.objects.count == 20)
+    }
+
+    @Test("a calendar deleted and made again under the same address is no proof of deletion; --resync keeps both sides")
+    func calendarReplaced() throws {
+        let a = try syncedReplica(3, offersSyncCollection: false)
+        for href in server.objects.keys { server.remove(href) }
+        server.store("/calendar/other-1.ics", Self.phoneObject(uid: "other-1", summary: "In the new calendar", priority: nil))
+        let refusal = #expect(throws: SyncRefusal.self) { try a.sync() }
+        #expect(refusal?.message.contains("lacks 3 of the 3 synced before") == true)
+        #expect(a.list.count == 3)
+        let report = try SyncEngine(store: a.store, collection: server, now: { a.now }, forgetBase: true).run()
+        #expect(report.deletedHere == 0 && report.pushed == 3 && report.pulled == 1)
+        #expect(a.list.count == 4 && server.objects.count == 4)
+    }
+
+    @Test("a listing that lacks more than half of the synced tasks is refused; a few deletions on the phone are not")
+    func shrunkenListing() throws {
+        let a = try syncedReplica(10, offersSyncCollection: false)
+        let hrefs = server.objects.keys.sorted()
+        server.remove(hrefs[0])
+        server.remove(hrefs[1])
+        #expect(try a.sync().deletedHere == 2)
+        for href in hrefs[2..<7] { server.remove(href) }
+        #expect(throws: SyncRefusal.self) { try a.sync() }
+        #expect(a.list.count == 8)
+    }
+
+    @Test("a store that lost its synced tasks (replaced by an empty one) does not empty the server")
+    func storeReplaced() throws {
+        let a = try syncedReplica(5)
+        for name in ["a.json", "a.json.journal", "a.json.bak"] { try? FileManager.default.removeItem(atPath: folder.path(name)) }
+        let refusal = #expect(throws: SyncRefusal.self) { try a.sync() }
+        #expect(refusal?.message.contains("5 synced tasks are missing from the store with no record of their deletion") == true)
+        #expect(server.objects.count == 5)
+        // Deleting with HotTask is proof: those deletions go through.
+        let b = replica("b.json")
+        try b.sync()
+        try b.change("Task 1") { list, position in list.deleting(at: position) }
+        #expect(try b.sync().deletedThereCaptions == ["Task 1"])
+        #expect(server.objects.count == 4)
+        // --resync brings the other four back into the emptied store.
+        let report = try SyncEngine(store: a.store, collection: server, now: { a.now }, forgetBase: true).run()
+        #expect(report.pulled == 4 && a.list.count == 4)
+    }
+
+    @Test("one refused write leaves the others going; it is named, and written at the next sync")
+    func refusedWrite() throws {
+        let a = replica("a.json")
+        try a.add("Fine")
+        try a.add("Refused once")
+        let refusing = RefusingCalendar(server, refuse: "Refused once")
+        let replica = Replica(a.store.path, server: refusing, now: a.now)
+        let report = try replica.sync()
+        #expect(report.pushed == 1)
+        #expect(report.problems.count == 1 && report.problems[0].contains("\"Refused once\" (403"))
+        #expect(server.objects.count == 1)
+        refusing.refuse = nil
+        let again = try replica.sync()
+        #expect(again.pushed == 1 && again.problems.isEmpty && server.objects.count == 2)
+    }
+
+    @Test("a task listed but not sent is named, and fetched at the next sync")
+    func undelivered() throws {
+        let a = replica("a.json")
+        server.store("/calendar/phone-1.ics", Self.phoneObject(uid: "phone-1", summary: "Withheld", priority: nil))
+        server.withheld = ["/calendar/phone-1.ics"]
+        let report = try a.sync()
+        #expect(report.problems.count == 1 && report.problems[0].contains("/calendar/phone-1.ics"))
+        server.withheld = []
+        #expect(try a.sync().pulled == 1)
+        #expect(a.task("Withheld") != nil)
     }
 
     @Test("a sync with nothing to do sends one request and writes nothing, here or there")

@@ -55,6 +55,9 @@ public enum WriteOutcome: Equatable, Sendable {
     case conflict
     /// 404 on a delete or update: it is gone already.
     case gone
+    /// The server will not take this one write (403, 409, 415, 507…): the others go on, and
+    /// the next sync tries it again.
+    case refused(status: Int, reason: String)
 }
 
 /// A CalDAV calendar collection, as the sync engine needs it. The HTTP one is in the

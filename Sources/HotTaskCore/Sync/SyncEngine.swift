@@ -10,11 +10,20 @@ public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
     public var merged = 0
     public var deletedHere = 0
     public var deletedThere = 0
+    /// The captions of the tasks deleted, each side: a deletion is never silent.
+    public var deletedHereCaptions: [String] = []
+    public var deletedThereCaptions: [String] = []
+    /// What did not go through and is tried again at the next sync (a write the server refused,
+    /// a task it listed but did not send): `hottask-sync` names each and exits 5.
+    public var problems: [String] = []
 
     public init() {}
 
     public var description: String {
-        "pulled \(pulled), pushed \(pushed), merged \(merged), deleted \(deletedHere) here and \(deletedThere) on the server"
+        var line = "pulled \(pulled), pushed \(pushed), merged \(merged), deleted \(deletedHere) here and \(deletedThere) on the server"
+        if !deletedHereCaptions.isEmpty { line += "; deleted here: " + DeletionGuard.list(deletedHereCaptions, limit: 20) }
+        if !deletedThereCaptions.isEmpty { line += "; deleted on the server: " + DeletionGuard.list(deletedThereCaptions, limit: 20) }
+        return line
     }
 }
 
@@ -31,11 +40,20 @@ public final class SyncEngine {
     let store: TaskStore
     let collection: CalendarCollection
     let now: () -> Date
+    /// `--force-delete`: apply deletions the `DeletionGuard` would refuse.
+    let forceDelete: Bool
+    /// `--resync`: forget what earlier syncs agreed, so that nothing is deleted on either side.
+    let forgetBase: Bool
 
-    public init(store: TaskStore, collection: CalendarCollection, now: @escaping () -> Date = Date.init) {
+    public init(
+        store: TaskStore, collection: CalendarCollection, now: @escaping () -> Date = Date.init, forceDelete: Bool = false,
+        forgetBase: Bool = false
+    ) {
         self.store = store
         self.collection = collection
         self.now = now
+        self.forceDelete = forceDelete
+        self.forgetBase = forgetBase
     }
 
     /// Runs one sync. Throws `SyncFailure` for the server, `StoreError` for the store.
@@ -49,12 +67,16 @@ public final class SyncEngine {
         }
         defer { withExtendedLifetime(lock) {} }
         var base = try SyncBase.load(besides: store, collection: collection.url)
+        if forgetBase { base = SyncBase(collection: collection.url) }
         var report = SyncReport()
         for attempt in 0..<Self.maximumRounds {
             let startBase = base
             let done = try round(&base, report: &report, afterConflict: attempt > 0)
             if base != startBase { try base.save(besides: store) }
-            if done { return report }
+            if done {
+                report.problems = report.problems.reduce(into: []) { kept, problem in if !kept.contains(problem) { kept.append(problem) } }
+                return report
+            }
         }
         throw SyncFailure(
             "\(collection.url) kept changing tasks while HotTask wrote them (\(Self.maximumRounds) tries); local tasks are kept, try again")
@@ -83,7 +105,9 @@ public final class SyncEngine {
     /// Returns false when a write met a 412 and another round is needed.
     private func round(_ base: inout SyncBase, report: inout SyncReport, afterConflict: Bool) throws -> Bool {
         let version = try collection.version()
-        let (remote, serverVersion) = try remoteChanges(base: base, version: version, afterConflict: afterConflict)
+        let view = try remoteChanges(base: base, version: version, afterConflict: afterConflict)
+        let remote = view.remote
+        let serverVersion = view.version
 
         let startedAt = now()
         var pushes: [Push] = []
@@ -93,6 +117,10 @@ public final class SyncEngine {
         try store.update(now: startedAt) { state in
             var plan = SyncPlan(list: state.list, base: base, remote: remote, now: startedAt, collection: collection)
             plan.build()
+            if !forceDelete {
+                let deletionGuard = DeletionGuard(base: base, list: state.list, remote: remote, evidence: view.evidence, listed: view.listed)
+                if let refusal = deletionGuard.refusal(deletingThere: plan.pushes) { throw refusal }
+            }
             pushes = plan.pushes
             agreed = plan.agreed
             forgotten = plan.forgotten
@@ -102,6 +130,8 @@ public final class SyncEngine {
         report.pulled += counts.pulled
         report.merged += counts.merged
         report.deletedHere += counts.deletedHere
+        report.deletedHereCaptions += counts.deletedHereCaptions
+        report.problems += view.undelivered.map { "the server listed \($0) but did not send it readably; it is asked for again next time" }
         for key in forgotten { base.entries[key] = nil }
         base.entries.merge(agreed) { _, new in new }
 
@@ -109,12 +139,16 @@ public final class SyncEngine {
         for push in pushes {
             let key = push.id.uuidString.lowercased()
             guard let entry = push.entry else {
+                let caption = base.entries[key]?.caption ?? push.href
                 switch try collection.delete(push.href, ifMatch: push.etag) {
                 case .written, .gone:
                     base.entries[key] = nil
                     report.deletedThere += 1
+                    report.deletedThereCaptions.append(caption)
                 case .conflict:
                     conflicted = true
+                case .refused(let status, let reason):
+                    report.problems.append("the server refused to delete \"\(caption)\" (\(status) \(reason)); it is tried again next time")
                 }
                 continue
             }
@@ -128,6 +162,9 @@ public final class SyncEngine {
             case .conflict, .gone:
                 // Changed or removed meanwhile: the next round fetches it and merges again.
                 conflicted = true
+            case .refused(let status, let reason):
+                // The base keeps saying "not agreed": the next sync writes it again.
+                report.problems.append("the server refused \"\(entry.caption)\" (\(status) \(reason)); it is tried again next time")
             }
         }
         if conflicted { return false }
@@ -152,51 +189,75 @@ public final class SyncEngine {
         return true
     }
 
+    /// What a round learned of the server: each task's news, the version to record once the
+    /// round is done, and how removals were learned (for the `DeletionGuard`).
+    struct RemoteView {
+        var remote: [UUID: Remote] = [:]
+        var version: CollectionVersion
+        var evidence = RemovalEvidence.unchanged
+        /// Members in the listing, when it was a listing.
+        var listed: Int?
+        /// Members listed but not sent, or sent in a form HotTask cannot read.
+        var undelivered: [String] = []
+        /// The collection changed while it was listed: its absences prove nothing this round.
+        var listingMoved = false
+    }
+
     /// What changed on the server since the base: by sync token where the server keeps one,
     /// else by comparing every member's ETag with the base.
     /// After a 412 the version is not trusted to say "nothing changed": the conflicting member
     /// is looked at again whatever it says.
-    private func remoteChanges(base: SyncBase, version: CollectionVersion, afterConflict: Bool) throws -> (
-        [UUID: Remote], CollectionVersion
-    ) {
+    private func remoteChanges(base: SyncBase, version: CollectionVersion, afterConflict: Bool) throws -> RemoteView {
         var changed: [String: String?] = [:]
         var removed: [String] = []
-        var serverVersion = version
+        var view = RemoteView(version: version)
         let byHref = Dictionary(base.entries.map { ($0.value.href, $0.key) }, uniquingKeysWith: { a, _ in a })
         if version.isKnown, version == base.server, !afterConflict {
-            return ([:], version)
+            return view
         } else if let token = base.server.syncToken, let changes = try collection.changes(since: token) {
             changed = changes.changed
             removed = changes.removed
-            serverVersion.syncToken = changes.token ?? version.syncToken
+            view.version.syncToken = changes.token ?? version.syncToken
+            view.evidence = .syncToken
         } else {
             changed = try collection.listing()
-            removed = byHref.keys.filter { changed[$0] == nil }
+            view.evidence = .listing
+            view.listed = changed.count
+            // Absence from a listing is evidence only if nothing changed while it was made.
+            if !byHref.isEmpty, changed.count < byHref.count || byHref.keys.contains(where: { changed[$0] == nil }) {
+                let after = try collection.version()
+                if after.isKnown && after == version {
+                    removed = byHref.keys.filter { changed[$0] == nil }
+                } else {
+                    // Looked at again next time (the version is not recorded).
+                    view.listingMoved = true
+                }
+            }
         }
         let wanted = changed.filter { href, etag in
             guard let key = byHref[href], let entry = base.entries[key], let etag else { return true }
             return entry.etag != etag
         }
         let fetched = wanted.isEmpty ? [:] : try collection.fetch(wanted.keys.sorted())
-        var remote: [UUID: Remote] = [:]
         // A member the server listed but did not send, or sent in a form HotTask cannot read, is
         // neither changed nor removed: it is asked for again next time (the version is kept).
-        var complete = wanted.keys.allSatisfy { fetched[$0] != nil }
+        view.undelivered += wanted.keys.filter { fetched[$0] == nil }.sorted()
         for (href, resource) in fetched {
             switch TodoMapping.read(resource.body) {
             case .todo(let todo):
                 let id = byHref[href].flatMap(UUID.init(uuidString:)) ?? TodoMapping.id(forUID: todo.uid)
-                remote[id] = .changed(todo, href: href, etag: resource.etag)
+                view.remote[id] = .changed(todo, href: href, etag: resource.etag)
             case .ignored:
-                if let id = byHref[href].flatMap(UUID.init(uuidString:)) { remote[id] = .ignored }
+                if let id = byHref[href].flatMap(UUID.init(uuidString:)) { view.remote[id] = .ignored }
             case .unreadable:
-                complete = false
+                view.undelivered.append(href)
             }
         }
         for href in removed {
             // The same task under another spelling of its href is changed, not removed.
-            if let id = byHref[href].flatMap(UUID.init(uuidString:)), remote[id] == nil { remote[id] = .removed }
+            if let id = byHref[href].flatMap(UUID.init(uuidString:)), view.remote[id] == nil { view.remote[id] = .removed }
         }
-        return (remote, complete ? serverVersion : base.server)
+        if !view.undelivered.isEmpty || view.listingMoved { view.version = base.server }
+        return view
     }
 }

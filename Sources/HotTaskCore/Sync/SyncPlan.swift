@@ -134,6 +134,7 @@ struct SyncPlan {
     private mutating func delete(_ task: TaskItem) {
         apply(.delete(task))
         counts.deletedHere += 1
+        counts.deletedHereCaptions.append(task.caption)
     }
 
     private mutating func create(_ task: TaskItem) {

@@ -148,6 +148,14 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: .long, help: "Sync with the CalDAV calendar named in the config's [sync] table, and say what moved.")
     var sync = false
 
+    @Flag(
+        name: .long,
+        help: "With --sync: apply deletions a sync refused for want of proof (the calendar emptied or replaced, tasks missing here).")
+    var forceDelete = false
+
+    @Flag(name: .long, help: "With --sync: forget what earlier syncs agreed and keep every task of both sides (nothing is deleted).")
+    var resync = false
+
     var changesTasks: Bool {
         !add.isEmpty || !edit.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
     }
@@ -177,6 +185,8 @@ struct HotTaskCommand: ParsableCommand {
             throw ValidationError("--export - and \(list ? "--list" : "--json") would both write to standard output; give one.")
         }
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
+        if forceDelete && !sync { throw ValidationError("--force-delete goes with --sync.") }
+        if resync && !sync { throw ValidationError("--resync goes with --sync.") }
         if !edit.isEmpty && edit.count != 2 {
             throw ValidationError("--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
         }
@@ -244,7 +254,10 @@ struct HotTaskCommand: ParsableCommand {
                         message: "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
                 }
                 let report: SyncRunner.Report = quiet ? .dropped : printsData ? .toStandardError : .toStandardOutput
-                let outcome = SyncRunner.run(store: store, settings: settings, report: report)
+                var options = SyncRunner.Options()
+                options.forceDelete = forceDelete
+                options.forgetBase = resync
+                let outcome = SyncRunner.run(store: store, settings: settings, report: report, options: options)
                 if !outcome.message.isEmpty { Self.fail(outcome.message) }
                 if outcome.status != 0 { throw ExitCode(outcome.status) }
             }

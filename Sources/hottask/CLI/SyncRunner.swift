@@ -17,11 +17,19 @@ enum SyncRunner {
         return URL(fileURLWithPath: running).deletingLastPathComponent().appendingPathComponent("hottask-sync").path
     }
 
-    static func arguments(store: TaskStore, settings: SyncSettings, quiet: Bool) -> [String] {
+    /// What the user asked of this one sync (`--force-delete`, `--resync`).
+    struct Options {
+        var forceDelete = false
+        var forgetBase = false
+    }
+
+    static func arguments(store: TaskStore, settings: SyncSettings, quiet: Bool, options: Options = Options()) -> [String] {
         var arguments = ["--store", store.path, "--url", settings.url]
         if let username = settings.username { arguments += ["--username", username] }
         if let command = settings.passwordCommand { arguments += ["--password-command", command] }
         if quiet { arguments.append("--quiet") }
+        if options.forceDelete { arguments.append("--force-delete") }
+        if options.forgetBase { arguments.append("--resync") }
         return arguments
     }
 
@@ -37,14 +45,14 @@ enum SyncRunner {
     }
 
     /// Runs one sync, its report going where `report` says.
-    static func run(store: TaskStore, settings: SyncSettings, report: Report) -> Outcome {
+    static func run(store: TaskStore, settings: SyncSettings, report: Report, options: Options = Options()) -> Outcome {
         let quiet = report == .collected
         guard FileManager.default.isExecutableFile(atPath: helper) else {
             return Outcome(status: 5, message: "cannot sync: \(helper) is missing (install it beside hottask: make install)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = arguments(store: store, settings: settings, quiet: quiet)
+        process.arguments = arguments(store: store, settings: settings, quiet: quiet, options: options)
         process.standardInput = FileHandle.nullDevice
         let errors = Pipe()
         switch report {

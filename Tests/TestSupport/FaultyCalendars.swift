@@ -1,0 +1,55 @@
+import Foundation
+import HotTaskCore
+
+/// A calendar that forgot every sync token (as RFC 6578 allows after a restore) and answers
+/// the next `emptyListings` listings with no members, around an honest one.
+public final class ForgetfulCalendar: CalendarCollection {
+    let inner: InMemoryCalendar
+    public var emptyListings = 0
+
+    public init(_ inner: InMemoryCalendar) { self.inner = inner }
+
+    public var url: String { inner.url }
+    /// Restored: a version of another lineage.
+    public func version() throws(SyncFailure) -> CollectionVersion {
+        let version = try inner.version()
+        return CollectionVersion(ctag: version.ctag.map { "restored-" + $0 }, syncToken: version.syncToken.map { "restored-" + $0 })
+    }
+    public func changes(since token: String) throws(SyncFailure) -> CollectionChanges? { nil }
+    public func listing() throws(SyncFailure) -> [String: String?] {
+        guard emptyListings == 0 else {
+            emptyListings -= 1
+            return [:]
+        }
+        return try inner.listing()
+    }
+    public func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource] { try inner.fetch(hrefs) }
+    public func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
+        try inner.put(href, body: body, ifMatch: etag)
+    }
+    public func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome { try inner.delete(href, ifMatch: etag) }
+    public func href(forUID uid: String) -> String { inner.href(forUID: uid) }
+}
+
+/// A calendar that refuses (403) every write of the task whose SUMMARY is `refuse`.
+public final class RefusingCalendar: CalendarCollection {
+    let inner: InMemoryCalendar
+    public var refuse: String?
+
+    public init(_ inner: InMemoryCalendar, refuse: String?) {
+        self.inner = inner
+        self.refuse = refuse
+    }
+
+    public var url: String { inner.url }
+    public func version() throws(SyncFailure) -> CollectionVersion { try inner.version() }
+    public func changes(since token: String) throws(SyncFailure) -> CollectionChanges? { try inner.changes(since: token) }
+    public func listing() throws(SyncFailure) -> [String: String?] { try inner.listing() }
+    public func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource] { try inner.fetch(hrefs) }
+    public func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
+        if let refuse, body.contains("SUMMARY:\(refuse)\r\n") { return .refused(status: 403, reason: "forbidden") }
+        return try inner.put(href, body: body, ifMatch: etag)
+    }
+    public func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome { try inner.delete(href, ifMatch: etag) }
+    public func href(forUID uid: String) -> String { inner.href(forUID: uid) }
+}
