@@ -56,7 +56,7 @@ do {
         fail(report.problems[report.problems.count - 1], 5)
     }
 } catch let refusal as SyncRefusal {
-    fail(quiet ? refusal.message : "sync with \(url) refused: \(refusal.message)", 5)
+    fail(quiet ? refusal.summary : "sync with \(url) refused: \(refusal.message)", 5)
 } catch let failure as SyncFailure {
     // The UI (--quiet) shows the reason alone in its footer.
     fail(quiet ? failure.message : "sync with \(url) failed: \(failure.message); every local change is kept", 5)

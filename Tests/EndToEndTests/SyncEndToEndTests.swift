@@ -15,6 +15,11 @@ struct SyncEndToEndTests {
 
         @discardableResult
         func run(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) -> (status: Int32, stdout: String, stderr: String) {
+            run(arguments: arguments, sourceLocation: sourceLocation)
+        }
+
+        @discardableResult
+        func run(arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> (status: Int32, stdout: String, stderr: String) {
             runHotTask(["--file", store, "--config", config] + arguments, timeout: 90, sourceLocation: sourceLocation)
         }
 
@@ -279,7 +284,7 @@ struct SyncEndToEndTests {
     }
 
     /// Polls `condition` until it holds (at most 30 s).
-    private func waitUntil(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool) throws {
+    func waitUntil(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if try condition() { return }
@@ -288,13 +293,13 @@ struct SyncEndToEndTests {
         Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
     }
 
-    private func requestLog(_ control: String) -> [String] {
+    func requestLog(_ control: String) -> [String] {
         (fileText(control + ".log") ?? "").split(separator: "\n").map(String.init)
     }
 }
 
 /// A file's identity and contents, to show that a command did not write it.
-struct FileSnapshot: Equatable {
+struct FileSnapshot: Equatable, CustomStringConvertible {
     let inode: UInt64?
     let modified: Int?
     let bytes: [UInt8]?
@@ -305,5 +310,10 @@ struct FileSnapshot: Equatable {
         inode = exists ? UInt64(info.st_ino) : nil
         modified = exists ? Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec) : nil
         bytes = fileBytes(path)
+    }
+
+    /// Short, for a failed expectation (the bytes can be megabytes).
+    var description: String {
+        "inode \(inode.map(String.init) ?? "-"), mtime \(modified.map(String.init) ?? "-"), \(bytes.map { "\($0.count) bytes, hash \($0.hashValue)" } ?? "missing")"
     }
 }

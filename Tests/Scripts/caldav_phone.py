@@ -175,6 +175,14 @@ def cmd_delete(client, cal, args):
     return {"ok": True}
 
 
+def cmd_delete_all(client, cal, args):
+    """Empties the calendar, as a phone app's "delete all" does."""
+    todos = all_todos(cal)
+    for todo in todos:
+        todo.delete()
+    return {"deleted": len(todos)}
+
+
 def main():
     parser = argparse.ArgumentParser(description="CalDAV phone-app stand-in for tests")
     parser.add_argument("url")
@@ -204,6 +212,8 @@ def main():
     p = sub.add_parser("delete")
     p.add_argument("summary_match")
     p.set_defaults(run=cmd_delete)
+
+    sub.add_parser("delete-all").set_defaults(run=cmd_delete_all)
 
     args = parser.parse_args()
     try:

@@ -13,7 +13,8 @@ Before each request CONTROL_FILE is read (JSON; missing = no faults):
               "action": "412", "before": ["python3", "hook.py", "arg"]}]}
 
 A rule matches by method ("*" or missing = any) and, if given, a substring
-of the path.  The first matching rule with times > 0 (missing = 1) is used
+of the path ("path_contains") and of the request body ("body_contains", e.g.
+"sync-collection", "calendar-query" or "calendar-multiget").  The first matching rule with times > 0 (missing = 1) is used
 and its times is decremented and written back to CONTROL_FILE.  Actions:
 
   "pass"         forward as usual (the default; useful with "before")
@@ -23,6 +24,12 @@ and its times is decremented and written back to CONTROL_FILE.  Actions:
   "refuse"       reset the connection (TCP RST) without forwarding
   "truncate"     forward, then send status and headers with the full
                  Content-Length but only half the body, and close
+  "empty"        forward, then remove every member (<response> whose href
+                 is not the requested path) from a 207 answer: an empty listing
+  "drop-member"  forward, then remove the first member that carries
+                 calendar-data from a 207 answer (a multiget that left one out)
+  "weaken"       forward, then make every ETag weak (W/"..."), in the ETag
+                 header and in getetag properties, as a compressing proxy does
 
 "before" is an optional argv list run (no shell, 60 s timeout) before the
 action, e.g. the phone script editing the same task to cause a real 412.
@@ -36,6 +43,7 @@ is unreachable.
 import http.client
 import json
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -67,7 +75,7 @@ def load_rules(path):
             time.sleep(0.02)
 
 
-def take_rule(path, method, url_path):
+def take_rule(path, method, url_path, body=b""):
     """Find the first live rule for this request, consume one use, return it."""
     with lock:
         control = load_rules(path)
@@ -75,6 +83,8 @@ def take_rule(path, method, url_path):
             if str(rule.get("method", "*")).upper() not in ("*", method):
                 continue
             if rule.get("path_contains", "") not in url_path:
+                continue
+            if rule.get("body_contains", "").encode() not in body:
                 continue
             times = rule.get("times", 1)
             if times <= 0:
@@ -129,7 +139,8 @@ class Proxy(BaseHTTPRequestHandler):
         try:
             headers = {
                 k: v for k, v in self.headers.items()
-                if k.lower() not in HOP_BY_HOP | {"host", "content-length", "expect"}
+                # No accept-encoding: answers come uncompressed, so that they can be rewritten.
+                if k.lower() not in HOP_BY_HOP | {"host", "content-length", "expect", "accept-encoding"}
             }
             headers["Host"] = up.netloc
             if body or self.command in ("PUT", "POST", "PROPFIND", "REPORT", "PROPPATCH", "MKCALENDAR"):
@@ -166,7 +177,7 @@ class Proxy(BaseHTTPRequestHandler):
     def proxy(self):
         body = self.read_body()
         try:
-            rule = take_rule(self.control, self.command, self.path)
+            rule = take_rule(self.control, self.command, self.path, body)
         except (OSError, ValueError, AttributeError, TypeError) as e:  # a broken control file
             print(f"fault_proxy: bad control file: {e}", file=sys.stderr, flush=True)
             self.reply(500, None, [("Content-Type", "text/plain")], f"bad control file: {e}\n".encode())
@@ -190,12 +201,43 @@ class Proxy(BaseHTTPRequestHandler):
         if action == "drop":
             self.log_line("dropped")
             return self.hang_up()
+        if action in ("empty", "drop-member", "weaken"):
+            headers, data = rewrite(action, self.path, headers, data)
+            self.reply(status, reason, headers, data)
+            return self.log_line(f"{status}-{action}")
         if action == "truncate":
             self.reply(status, reason, headers, data, cut=True)
             self.log_line("truncated")
             return self.hang_up()
         self.reply(status, reason, headers, data)
         self.log_line(str(status))
+
+
+# The prefix group always takes part (maybe empty): a back reference to a group that did not
+# take part never matches, and servers that use a default namespace write no prefix.
+RESPONSE = re.compile(rb"<(?P<p>(?:[\w.-]+:)?)response\b.*?</(?P=p)response>", re.S)
+HREF = re.compile(rb"<(?P<p>(?:[\w.-]+:)?)href>(.*?)</(?P=p)href>", re.S)
+GETETAG = re.compile(rb"(<(?P<p>[\w.-]+:)?getetag>)\s*(?:W/)?(&quot;|\")")
+
+
+def rewrite(action, path, headers, data):
+    """Changes an upstream answer as "empty", "drop-member" or "weaken" say."""
+    if action == "weaken":
+        headers = [(k, v if k.lower() != "etag" or v.startswith("W/") else "W/" + v) for k, v in headers]
+        return headers, GETETAG.sub(rb"\1W/\3", data)
+    if action == "empty":
+        def member(match):
+            href = HREF.search(match.group(0))
+            own = href and href.group(2).strip().decode(errors="replace").rstrip("/").endswith(path.rstrip("/"))
+            return match.group(0) if own else b""
+        return headers, RESPONSE.sub(member, data)
+    dropped = []
+    def first_with_data(match):
+        if not dropped and b"calendar-data" in match.group(0):
+            dropped.append(True)
+            return b""
+        return match.group(0)
+    return headers, RESPONSE.sub(first_with_data, data)
 
 
 class Server(ThreadingHTTPServer):

@@ -14,6 +14,8 @@ enum RemovalEvidence: Equatable {
 /// the server, and says what it saw and how to go on (`--force-delete`, `--resync`).
 public struct SyncRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
+    /// The same in a line that fits the UI's footer, pointing to `hottask --sync` for the rest.
+    public let summary: String
     public var description: String { message }
 }
 
@@ -54,7 +56,9 @@ struct DeletionGuard {
             default:
                 seen = "the server says all \(synced) tasks synced before were deleted (the calendar emptied or replaced)"
             }
-            return SyncRefusal(message: seen + "; " + Self.advice(deleting: "\(removedThere) here"))
+            return SyncRefusal(
+                message: seen + "; " + Self.advice(deleting: "\(removedThere) here"),
+                summary: Self.summary(removedThere))
         }
         let lost = pushes.filter { push in
             push.entry == nil && list.task(withID: push.id) == nil && list.deleted[push.id] == nil
@@ -64,9 +68,15 @@ struct DeletionGuard {
             return SyncRefusal(
                 message: "\(lost.count) synced task\(lost.count == 1 ? " is" : "s are") missing from the store with no record of "
                     + "\(lost.count == 1 ? "its" : "their") deletion (was it replaced or restored from a copy?): "
-                    + Self.list(names) + "; " + Self.advice(deleting: "\(lost.count) on the server"))
+                    + Self.list(names) + "; " + Self.advice(deleting: "\(lost.count) on the server"),
+                summary: Self.summary(lost.count))
         }
         return nil
+    }
+
+    /// Fits the UI's footer beside "sync failed HH:MM" at 80 columns.
+    static func summary(_ count: Int) -> String {
+        "refused \(count) deletion\(count == 1 ? "" : "s"); see hottask --sync"
     }
 
     static func advice(deleting what: String) -> String {

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Sync against servers and other clients as they really behave, through a proxy that breaks
+/// answers on purpose: no sync deletes what it cannot prove was deleted, ordinary server quirks
+/// (weak ETags, no sync-collection, one refused write, a member left out) do not stop it, and
+/// whatever did not go through is named.
+extension SyncEndToEndTests {
+    /// A device with `count` tasks "Task 1"… synced through `url`.
+    func syncedDevice(_ count: Int, url: String) -> Device {
+        let laptop = device("laptop", url: url)
+        laptop.run(arguments: (1...count).flatMap { ["--add", "Task \($0)"] })
+        #expect(laptop.sync().contains("pushed \(count)"))
+        return laptop
+    }
+
+    func storeFiles(_ device: Device) -> [FileSnapshot] {
+        ["", ".journal", ".sync"].map { FileSnapshot(device.store + $0) }
+    }
+
+    func setFaults(_ control: String, _ json: String) throws {
+        try Data(json.utf8).write(to: URL(fileURLWithPath: control))
+    }
+
+    @Test("the phone empties the calendar: --sync refuses (exit 5), changes nothing, says how; --force-delete then deletes and lists them")
+    func calendarEmptiedByPhone() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let laptop = syncedDevice(20, url: server.url)
+        try server.phone(nil, "delete-all")
+        let before = storeFiles(laptop)
+        let refused = laptop.run("--sync")
+        #expect(refused.status == 5)
+        #expect(refused.stderr.contains("all 20 tasks synced before were deleted"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("hottask --sync --force-delete") && refused.stderr.contains("--resync"))
+        #expect(storeFiles(laptop) == before, "nothing changed here")
+        #expect(laptop.tasks().count == 20)
+        #expect(try server.phoneTasks().isEmpty, "nothing written there")
+
+        let forced = laptop.run("--sync", "--force-delete")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.contains("deleted 20 here") && forced.stdout.contains("; deleted here: ") && forced.stdout.contains("\"Task 1\","), "\(forced.stdout)")
+        #expect(laptop.tasks().isEmpty)
+    }
+
+    @Test("the server forgets the sync token and lists nothing once: nothing is deleted; the next sync goes on")
+    func forgottenTokenAndEmptyListing() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        let laptop = syncedDevice(20, url: proxied)
+        try server.phone(nil, "add", "From phone")
+        try setFaults(
+            control,
+            #"{"rules": [{"method": "REPORT", "body_contains": "sync-collection", "action": "403"}, "#
+                + #"{"method": "REPORT", "body_contains": "calendar-query", "action": "empty"}]}"#)
+        let before = storeFiles(laptop)
+        let refused = laptop.run("--sync")
+        #expect(refused.status == 5)
+        #expect(refused.stderr.contains("the calendar lists no tasks, but 20 were synced with it before"), "\(refused.stderr)")
+        #expect(storeFiles(laptop) == before)
+        #expect(requestLog(control).contains { $0.hasSuffix("207-empty") }, "the listing really came back empty")
+
+        #expect(laptop.sync().contains("pulled 1"))
+        #expect(laptop.tasks().count == 21)
+        #expect(try server.phoneTasks().count == 21)
+    }
+
+    @Test("a store that lost its synced tasks does not empty the server; --resync brings them back")
+    func storeReplacedKeepsServer() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let laptop = syncedDevice(5, url: server.url)
+        for suffix in ["", ".journal", ".bak"] { try? FileManager.default.removeItem(atPath: laptop.store + suffix) }
+        laptop.run("--add", "Fresh start")
+        let refused = laptop.run("--sync")
+        #expect(refused.status == 5)
+        #expect(refused.stderr.contains("5 synced tasks are missing from the store with no record of their deletion"), "\(refused.stderr)")
+        #expect(try server.phoneTasks().count == 5)
+        let resync = laptop.run("--sync", "--resync")
+        #expect(resync.status == 0, "\(resync.stderr)")
+        #expect(Set(laptop.tasks().keys) == Set((1...5).map { "Task \($0)" } + ["Fresh start"]))
+        #expect(try server.phoneTasks().count == 6)
+    }
+
+    @Test("weak ETags (a compressing proxy) are sent back as the server made them: an edit goes through, no 412 loop")
+    func weakETags() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        try setFaults(control, #"{"rules": [{"method": "*", "action": "weaken", "times": 100000}]}"#)
+        let laptop = device("laptop", url: proxied)
+        laptop.run("--add", "Buy milk")
+        laptop.sync()
+        try server.phone(nil, "edit", "Buy milk", "--categories", "shop")
+        laptop.sync()
+        let milk = try #require(laptop.number(of: "Buy milk"))
+        laptop.run("--done", milk)
+        let result = laptop.run("--sync")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try server.phoneTasks()["Buy milk"]?["completed"] as? Bool == true)
+        #expect(!requestLog(control).contains { $0.hasPrefix("PUT") && $0.contains(" 412") })
+        #expect(requestLog(control).contains { $0.hasSuffix("-weaken") })
+    }
+
+    @Test("a server without sync-collection (501) is synced by ETags: tasks travel both ways, a phone's delete too")
+    func noSyncCollection() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        try setFaults(control, #"{"rules": [{"method": "REPORT", "body_contains": "sync-collection", "action": "501", "times": 100000}]}"#)
+        let laptop = syncedDevice(3, url: proxied)
+        try server.phone(nil, "add", "From phone")
+        try server.phone(nil, "delete", "Task 2")
+        let result = laptop.run("--sync")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("deleted here: \"Task 2\""), "\(result.stdout)")
+        #expect(Set(laptop.tasks().keys) == ["Task 1", "Task 3", "From phone"])
+        #expect(requestLog(control).contains { $0.hasSuffix("injected-501") })
+    }
+
+    @Test("one refused write leaves the others going: exit 5 naming it; the next sync writes it")
+    func refusedWrite() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        let laptop = device("laptop", url: proxied)
+        laptop.run("--add", "One", "--add", "Two", "--add", "Three")
+        try setFaults(control, #"{"rules": [{"method": "PUT", "action": "403"}]}"#)
+        let first = laptop.run("--sync")
+        #expect(first.status == 5)
+        #expect(first.stdout.contains("pushed 2"), "\(first.stdout)")
+        #expect(first.stderr.contains("the server refused \"") && first.stderr.contains("(403 "), "\(first.stderr)")
+        #expect(try server.phoneTasks().count == 2)
+        #expect(laptop.sync().contains("pushed 1"))
+        #expect(Set(try server.phoneTasks().keys) == ["One", "Two", "Three"])
+    }
+
+    @Test("a task the server lists but leaves out of its answer is named (exit 5) and fetched next time")
+    func memberLeftOut() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        try server.phone(nil, "add", "First")
+        try server.phone(nil, "add", "Second")
+        let laptop = device("laptop", url: proxied)
+        try setFaults(control, #"{"rules": [{"method": "REPORT", "body_contains": "calendar-multiget", "action": "drop-member"}]}"#)
+        let first = laptop.run("--sync")
+        #expect(first.status == 5)
+        #expect(first.stderr.contains("the server listed ") && first.stderr.contains(".ics but did not send it"), "\(first.stderr)")
+        #expect(laptop.tasks().count == 1)
+        #expect(laptop.sync().contains("pulled 1"))
+        #expect(Set(laptop.tasks().keys) == ["First", "Second"])
+    }
+
+    @Test("the UI says a sync was refused, in a line that fits, and changes nothing")
+    func uiShowsRefusal() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let laptop = syncedDevice(4, url: server.url)
+        try server.phone(nil, "delete-all")
+        let session = try TmuxSession(storePath: laptop.store, arguments: ["--config", laptop.config])
+        session.waitForText("Sync failed: refused 4 deletions; see hottask --sync")
+        session.waitForText("Task 4")
+        session.press("C-c")
+        session.waitForText("exited with 0")
+        #expect(laptop.tasks().count == 4)
+    }
+}
