@@ -165,3 +165,56 @@ extension SyncEndToEndTests {
         #expect(laptop.tasks().count == 4)
     }
 }
+
+/// What a sync writes back onto a phone's task, seen by the phone.
+extension SyncEndToEndTests {
+    static func phoneCalendar(_ vtodoLines: [String]) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "DTSTAMP:20261120T100000Z"] + vtodoLines
+            + ["END:VTODO", "END:VCALENDAR"]).joined(separator: "\\r\\n") + "\\r\\n"
+    }
+
+    @Test("a phone's task completed and reopened here keeps its line break, LANGUAGE and IN-PROCESS at 40 %; nothing is made up")
+    func writeBackKeepsThePhonesTask() throws {
+        let server = try CalDAVTestServer(.radicale)
+        try server.phone(
+            nil, "add-raw",
+            Self.phoneCalendar(["UID:wb1", "SUMMARY;LANGUAGE=de:Milch\\nund Brot", "STATUS:IN-PROCESS", "PERCENT-COMPLETE:40"]))
+        let laptop = device("laptop", url: server.url)
+        laptop.sync()
+        let number = try #require(laptop.number(of: "Milch und Brot"))
+        laptop.run("--done", number)
+        laptop.sync()
+        var raw = try #require(try server.phoneTasks()["Milch\nund Brot"]?["raw"] as? String)
+        #expect(raw.contains("SUMMARY;LANGUAGE=de:Milch\\nund Brot"), "\(raw)")
+        #expect(raw.contains("STATUS:COMPLETED") && raw.contains("PERCENT-COMPLETE:100"))
+        #expect(!raw.contains("CREATED") && !raw.contains("X-APPLE-SORT-ORDER"), "\(raw)")
+        laptop.run("--undone", number)
+        laptop.sync()
+        raw = try #require(try server.phoneTasks()["Milch\nund Brot"]?["raw"] as? String)
+        #expect(raw.contains("STATUS:IN-PROCESS") && raw.contains("PERCENT-COMPLETE:40"), "\(raw)")
+    }
+
+    @Test("completing a weekly task here completes this week's: the phone sees next week's, open; a rule HotTask cannot step is refused")
+    func repeatingTask() throws {
+        let server = try CalDAVTestServer(.radicale)
+        try server.phone(
+            nil, "add-raw",
+            Self.phoneCalendar([
+                "UID:rr1", "SUMMARY:Water plants", "DTSTART;VALUE=DATE:20261126", "DUE;VALUE=DATE:20261127", "RRULE:FREQ=WEEKLY;BYDAY=TH",
+            ]))
+        try server.phone(
+            nil, "add-raw", Self.phoneCalendar(["UID:rr2", "SUMMARY:Pay rent", "DUE;VALUE=DATE:20261201", "RRULE:FREQ=MONTHLY;BYMONTHDAY=1"]))
+        let laptop = device("laptop", url: server.url)
+        laptop.sync()
+        laptop.run("--done", try #require(laptop.number(of: "Water plants")))
+        laptop.run("--done", try #require(laptop.number(of: "Pay rent")))
+        let result = laptop.run("--sync")
+        #expect(result.status == 5)
+        #expect(result.stderr.contains("\"Pay rent\" repeats by a rule HotTask cannot step (BYMONTHDAY=1)"), "\(result.stderr)")
+        let phone = try server.phoneTasks()
+        #expect(phone["Water plants"]?["due"] as? String == "20261204")
+        #expect(phone["Water plants"]?["completed"] as? Bool == false)
+        #expect(phone["Pay rent"]?["completed"] as? Bool == false, "the series is not completed")
+        #expect(laptop.tasks()["Water plants"]?.completed == false, "the next occurrence is open here too")
+    }
+}

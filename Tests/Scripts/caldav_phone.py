@@ -128,6 +128,12 @@ def cmd_add(client, cal, args):
     return {"uid": str(todo.icalendar_component["UID"])}
 
 
+def cmd_add_raw(client, cal, args):
+    """Saves a VCALENDAR exactly as given (a phone app's own properties and parameters)."""
+    todo = cal.save_todo(args.ical.replace("\\r\\n", "\r\n"))
+    return {"uid": str(todo.icalendar_component["UID"])}
+
+
 def cmd_list(client, cal, args):
     items = [describe(t) for t in all_todos(cal)]
     return sorted(items, key=lambda d: (d["summary"], d["uid"]))
@@ -197,6 +203,10 @@ def main():
     p.add_argument("--categories", help="a,b")
     p.add_argument("--sort-order", type=int)
     p.set_defaults(run=cmd_add)
+
+    p = sub.add_parser("add-raw")
+    p.add_argument("ical", help="a whole VCALENDAR; the two characters \\r\\n stand for a line end")
+    p.set_defaults(run=cmd_add_raw)
 
     sub.add_parser("list").set_defaults(run=cmd_list)
 

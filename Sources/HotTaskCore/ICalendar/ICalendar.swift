@@ -49,6 +49,16 @@ public struct ICalComponent: Equatable, Sendable {
         }
     }
 
+    /// Sets the property's value and keeps its parameters (LANGUAGE, ALTREP…), adding it
+    /// without any when absent.
+    public mutating func setKeepingParameters(_ name: String, _ value: String) {
+        if let index = properties.firstIndex(where: { $0.name == name }) {
+            properties[index].value = value
+        } else {
+            properties.append(ICalProperty(name: name, value: value))
+        }
+    }
+
     /// The component as content lines, folded at 75 octets, each ended by CRLF.
     public var text: String {
         var out = ""

@@ -114,9 +114,17 @@ public enum TodoMapping {
         return (1...4).contains(value) ? .priority : .bonus
     }
 
+    /// Where a task's open status goes while it is completed here (`STATUS;PERCENT-COMPLETE`
+    /// as they were), so that reopening it gives back IN-PROCESS and 40 % rather than 0.
+    public static let openStatusProperty = "X-HOTTASK-OPEN-STATUS"
+
     /// The calendar object with HotTask's fields written onto its VTODO (a new object when
-    /// `base` is nil). PRIORITY changes only when the section does; LAST-MODIFIED, DTSTAMP and
-    /// SEQUENCE move on whenever anything does.
+    /// `base` is nil). Only what changed here is written: a property HotTask does not change
+    /// keeps its bytes and parameters (LANGUAGE…), a SUMMARY whose caption reads the same is
+    /// not rewritten (its line breaks stay), and an object from elsewhere gets no CREATED or
+    /// X-APPLE-SORT-ORDER it did not have unless the task moved here. PRIORITY changes only
+    /// when the section does; LAST-MODIFIED, DTSTAMP and SEQUENCE move on whenever anything
+    /// does. Completing a repeating task completes this occurrence (`Recurrence`).
     public static func write(
         _ fields: SharedFields, uid: String, clocks: FieldClocks, created: Date, onto base: ICalComponent?, now: Date
     ) -> ICalComponent {
@@ -130,20 +138,24 @@ public enum TodoMapping {
         }
         var todo = calendar.components[index!]
         let before = todo
-        if todo.first("SUMMARY")?.text != fields.caption { todo.set("SUMMARY", ICalendar.escape(fields.caption)) }
+        let sortOrderBefore = sortOrder(of: todo)
+        if readCaption(todo) != fields.caption { todo.setKeepingParameters("SUMMARY", ICalendar.escape(fields.caption)) }
         if section(priority: todo.first("PRIORITY")?.value) != fields.section {
             todo.set("PRIORITY", fields.section == .priority ? "1" : nil)
         }
         let wasCompleted = todo.first("STATUS")?.value.uppercased() == "COMPLETED"
-        if wasCompleted != fields.completed || (fields.completed && todo.first("COMPLETED") == nil)
+        if fields.completed && !wasCompleted, let next = Recurrence.nextOccurrence(of: todo) {
+            // This occurrence is done; the series goes on from the next one, open.
+            todo = next
+        } else if wasCompleted != fields.completed || (fields.completed && todo.first("COMPLETED") == nil)
             || (base == nil && todo.first("STATUS") == nil)
         {
-            todo.set("STATUS", fields.completed ? "COMPLETED" : "NEEDS-ACTION")
-            todo.set("COMPLETED", fields.completed ? ICalendar.format(fields.completedAt ?? now) : nil)
-            if todo.first("PERCENT-COMPLETE") != nil { todo.set("PERCENT-COMPLETE", fields.completed ? "100" : "0") }
+            setCompleted(fields.completed, at: fields.completedAt ?? now, on: &todo)
         }
-        if todo.first("CREATED") == nil { todo.set("CREATED", ICalendar.format(created)) }
-        if let order = fields.sortOrder, order != sortOrder(of: todo) { todo.set("X-APPLE-SORT-ORDER", String(order)) }
+        if base == nil && todo.first("CREATED") == nil { todo.set("CREATED", ICalendar.format(created)) }
+        if let order = fields.sortOrder, order != sortOrderBefore || (base == nil && todo.first("X-APPLE-SORT-ORDER") == nil) {
+            todo.set("X-APPLE-SORT-ORDER", String(order))
+        }
         if todo != before || base == nil {
             let modified = max(clocks.latest.date, Date(timeIntervalSince1970: 0))
             todo.set("LAST-MODIFIED", ICalendar.format(modified))
@@ -154,6 +166,35 @@ public enum TodoMapping {
         }
         calendar.components[index!] = todo
         return calendar
+    }
+
+    /// The caption HotTask reads from a VTODO's SUMMARY (nil when it reads none).
+    static func readCaption(_ todo: ICalComponent) -> String? {
+        try? CaptionRule.clean(todo.first("SUMMARY")?.text ?? "")
+    }
+
+    /// STATUS, COMPLETED and PERCENT-COMPLETE for done or open. Done keeps the open status it
+    /// replaces (when it was more than NEEDS-ACTION at 0 %); open gives it back.
+    static func setCompleted(_ completed: Bool, at date: Date, on todo: inout ICalComponent) {
+        let status = todo.first("STATUS")?.value.uppercased()
+        let percent = todo.first("PERCENT-COMPLETE")?.value.trimmingCharacters(in: .whitespaces)
+        if completed {
+            let worthKeeping = (status != nil && status != "NEEDS-ACTION" && status != "COMPLETED") || (percent != nil && percent != "0")
+            if worthKeeping && status != "COMPLETED" {
+                todo.set(openStatusProperty, "\(status ?? "");\(percent ?? "")")
+            }
+            todo.set("STATUS", "COMPLETED")
+            todo.set("COMPLETED", ICalendar.format(date))
+            if percent != nil { todo.set("PERCENT-COMPLETE", "100") }
+        } else {
+            let kept = todo.first(openStatusProperty)?.value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            let keptStatus = kept?.first.flatMap { $0.isEmpty ? nil : $0 }
+            let keptPercent = kept.flatMap { $0.count > 1 && !$0[1].isEmpty ? $0[1] : nil }
+            todo.set("STATUS", keptStatus ?? "NEEDS-ACTION")
+            todo.set("COMPLETED", nil)
+            if let keptPercent { todo.set("PERCENT-COMPLETE", keptPercent) } else if percent != nil { todo.set("PERCENT-COMPLETE", "0") }
+            todo.set(openStatusProperty, nil)
+        }
     }
 
     /// The local id of a task with this UID: the UID itself when it is a UUID, else a UUID

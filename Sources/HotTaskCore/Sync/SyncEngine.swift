@@ -131,6 +131,7 @@ public final class SyncEngine {
         report.merged += counts.merged
         report.deletedHere += counts.deletedHere
         report.deletedHereCaptions += counts.deletedHereCaptions
+        report.problems += counts.problems
         report.problems += view.undelivered.map { "the server listed \($0) but did not send it readably; it is asked for again next time" }
         for key in forgotten { base.entries[key] = nil }
         base.entries.merge(agreed) { _, new in new }

@@ -320,8 +320,29 @@ struct SyncPlan {
             guard let task = working.task(withID: id) else { continue }
             var fields = write.fields
             fields.section = task.section
+            var nextOccurrence = false
+            if fields.completed, let todo = write.calendar.flatMap(Self.masterTodo), todo.first("STATUS")?.value.uppercased() != "COMPLETED" {
+                switch Recurrence.advance(todo) {
+                case .unsupported(let reason):
+                    // Not written: completing it there would complete every occurrence.
+                    counts.problems.append(
+                        "\"\(fields.caption)\" repeats by a rule HotTask cannot step (\(reason)); complete it in your calendar app")
+                    continue
+                case .next:
+                    nextOccurrence = true
+                case .notRepeating, .lastOccurrence:
+                    break
+                }
+            }
             let calendar = TodoMapping.write(
                 fields, uid: write.uid, clocks: write.times, created: write.created, onto: write.calendar, now: now)
+            if nextOccurrence {
+                // The next occurrence is open: here too, so that both sides agree.
+                let reopen = TaskFields(completed: false)
+                apply(.set(id, reopen, was: reopen.values(in: task)))
+                fields.completed = false
+                counts.pulled += 1
+            }
             let entry = SyncBase.Entry(
                 uid: write.uid, href: write.href, etag: nil, caption: fields.caption, section: fields.section.rawValue,
                 completed: fields.completed, sortOrder: fields.sortOrder, orderKey: task.order.text,
@@ -331,6 +352,11 @@ struct SyncPlan {
     }
 
     // MARK: Helpers
+
+    /// The VTODO a calendar object's task is (not an overridden occurrence).
+    static func masterTodo(_ calendar: ICalComponent) -> ICalComponent? {
+        calendar.components.first { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
+    }
 
     /// The fields a person sees (and the sort order when `order`), `completedAt` aside: the
     /// base does not keep it, and a server may give one where HotTask had none.
