@@ -28,23 +28,24 @@ all: build
 
 # apt-get only for what is missing; sudo only when not root. Building needs libncurses-dev;
 # the end-to-end tests also need tmux, procps (pgrep, kill), strace (crash-point tests), the
-# CalDAV servers Radicale and Xandikos, and Python's caldav library (the test's phone, from PyPI).
+# CalDAV servers Radicale, Xandikos and sabre/dav (PHP), and Python's caldav library (the
+# test's phone, from PyPI).
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config"
 
 test-deps:
 	@$(MAKE) --no-print-directory install-missing \
-		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task jq:jq"
+		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task jq:jq php-cli:php php-sabre-dav:/usr/share/php/Sabre/autoload.php php-sqlite3:/usr/lib/php/*/pdo_sqlite.so php-xml:/usr/lib/php/*/dom.so php-mbstring:/usr/lib/php/*/mbstring.so"
 	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
 
 # PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing
-# is installed.
+# is installed. A file may be a glob (PHP's modules live in a folder named by its API date).
 install-missing:
 	@command -v $(SWIFT) >/dev/null || { echo "error: Swift 6 is needed (https://swift.org/install); 'swift' is not on PATH" >&2; exit 1; }
 	@missing=""; \
 	for pair in $(PACKAGES); do \
 		package=$${pair%%:*}; needed=$${pair#*:}; \
-		case "$$needed" in /*) [ -e "$$needed" ] ;; *) command -v "$$needed" >/dev/null ;; esac || missing="$$missing $$package"; \
+		case "$$needed" in /*) ls -d $$needed >/dev/null 2>&1 ;; *) command -v "$$needed" >/dev/null ;; esac || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing:$$missing"; \

@@ -2,12 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A real CalDAV server (Radicale or Xandikos, from Debian) on 127.0.0.1, in a folder of its
-/// own, with one calendar for tasks; stopped when the value goes away.
+/// A real CalDAV server (Radicale, Xandikos or sabre/dav, from Debian) on 127.0.0.1, in a
+/// folder of its own, with one calendar for tasks; stopped (by pid) when the value goes away.
 final class CalDAVTestServer {
-    enum Kind: String, CaseIterable, CustomStringConvertible {
+    enum Kind: String, CustomStringConvertible {
         case radicale
         case xandikos
+        /// sabre/dav 1.8 (Baïkal's and Nextcloud's engine) under `php -S`, user u, password p.
+        case sabreBasic = "sabre/dav basic"
+        case sabreDigest = "sabre/dav digest"
         var description: String { rawValue }
     }
 
@@ -16,12 +19,15 @@ final class CalDAVTestServer {
     let port: Int
     /// The calendar collection's URL.
     let url: String
+    /// The server's root, where `--sync-setup` starts.
+    var root: String { "http://127.0.0.1:\(port)/" }
     private let process: ChildProcess
     private var proxy: ChildProcess?
 
     /// `password`: Radicale then asks user `u` for it (HTTP basic auth, a plain htpasswd file).
     /// `tls`: Radicale serves HTTPS with a self-signed certificate made for the test.
-    init(_ kind: Kind, password: String? = nil, tls: Bool = false) throws {
+    /// `calendar`: false leaves Radicale and sabre/dav without one (Xandikos always has one).
+    init(_ kind: Kind, password: String? = nil, tls: Bool = false, calendar: Bool = true) throws {
         self.kind = kind
         port = try Self.freePort()
         switch kind {
@@ -57,9 +63,14 @@ final class CalDAVTestServer {
                 ["xandikos", "--defaults", "-d", folder.path("data"), "-l", "127.0.0.1", "-p", String(port)],
                 stderrPath: folder.path("server.log"))
             url = "http://127.0.0.1:\(port)/user/calendars/calendar/"
+        case .sabreBasic, .sabreDigest:
+            process = try ChildProcess(
+                [Self.scripts + "/sabre_server.sh", String(port), folder.path("sabre"), kind == .sabreDigest ? "digest" : "basic"],
+                stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/calendars/u/hot/"
         }
         try Self.waitUntilListening(port, what: "\(kind)", log: folder.path("server.log"))
-        if kind == .radicale && !tls { _ = try phone(url, "make-calendar") }
+        if kind != .xandikos && !tls && calendar { _ = try phone(url, "make-calendar") }
     }
 
     deinit {
