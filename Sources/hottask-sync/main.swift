@@ -8,6 +8,10 @@ import HotTaskCore
 // Usage: hottask-sync --store PATH --url URL [--username NAME] [--password-command CMD] [--quiet]
 // Exit: 0 synced (the report on stdout), 5 the server failed, 2/3 the store could not be read
 // or written, 64 bad usage. Messages go to stderr, one line.
+//
+// hottask-sync --setup --url URL [--username NAME] [--password-command CMD | --password-stdin]
+//              [--calendar NAME]
+// finds the account's task calendars for `hottask --sync-setup` (see SetupCommand.swift).
 
 var options: [String: String] = [:]
 /// Run by the UI: messages are the reason alone, for its footer.
@@ -19,15 +23,17 @@ var quiet = false
 }
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
-    if name == "--quiet" {
-        quiet = true
+    if name == "--quiet" || name == "--setup" || name == "--password-stdin" {
+        options[name] = ""
+        quiet = quiet || name == "--quiet"
         continue
     }
-    guard ["--store", "--url", "--username", "--password-command"].contains(name), let value = arguments.popFirst() else {
+    guard ["--store", "--url", "--username", "--password-command", "--calendar"].contains(name), let value = arguments.popFirst() else {
         fail("hottask-sync: unknown or incomplete option \(name) (it is run by hottask --sync)", 64)
     }
     options[name] = value
 }
+if options["--setup"] != nil { SetupCommand.run(options) }
 guard let storePath = options["--store"], let url = options["--url"] else {
     fail("hottask-sync needs --store and --url (it is run by hottask --sync)", 64)
 }
