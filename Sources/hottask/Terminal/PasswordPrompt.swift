@@ -14,10 +14,11 @@ enum PasswordPrompt {
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         quiet.c_lflag |= tcflag_t(ECHONL)
-        _ = question.withCString { write(tty, $0, strlen($0)) }
-        // Echo comes back even when the read is cut short (Ctrl-C is then the default: exit).
+        // Echo off before the question shows: what is typed after it must neither echo nor be
+        // flushed away by the change. It comes back even when the read is cut short.
         tcsetattr(tty, TCSAFLUSH, &quiet)
-        defer { tcsetattr(tty, TCSAFLUSH, &saved) }
+        defer { tcsetattr(tty, TCSADRAIN, &saved) }
+        _ = question.withCString { write(tty, $0, strlen($0)) }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while read(tty, &byte, 1) == 1 && byte != UInt8(ascii: "\n") { bytes.append(byte) }
