@@ -28,28 +28,37 @@ all: build
 
 # apt-get only for what is missing; sudo only when not root. Building needs libncurses-dev;
 # the end-to-end tests also need tmux, procps (pgrep, kill), strace (crash-point tests), the
-# CalDAV servers Radicale and Xandikos, and Python's caldav library (the test's phone, from PyPI).
+# CalDAV servers Radicale, Xandikos, sabre/dav (PHP) and Cyrus, and Python's caldav library (the
+# test's phone, from PyPI).
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config"
 
 test-deps:
 	@$(MAKE) --no-print-directory install-missing \
-		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task jq:jq"
+		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task jq:jq php-cli:php php-sabre-dav:/usr/share/php/Sabre/autoload.php php-sqlite3:/usr/lib/php/*/pdo_sqlite.so php-xml:/usr/lib/php/*/dom.so php-mbstring:/usr/lib/php/*/mbstring.so cyrus-imapd:/usr/lib/cyrus/bin/master cyrus-caldav:/usr/lib/cyrus/bin/httpd sasl2-bin:saslpasswd2"
 	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
 
 # PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing
-# is installed.
+# is installed. A file may be a glob (PHP's modules live in a folder named by its API date).
+# While apt-get runs, a policy-rc.d (when there is none) keeps it from starting the packages'
+# system services: the tests start their own servers on 127.0.0.1, and Cyrus's or Radicale's
+# service would listen on every address.
 install-missing:
 	@command -v $(SWIFT) >/dev/null || { echo "error: Swift 6 is needed (https://swift.org/install); 'swift' is not on PATH" >&2; exit 1; }
 	@missing=""; \
 	for pair in $(PACKAGES); do \
 		package=$${pair%%:*}; needed=$${pair#*:}; \
-		case "$$needed" in /*) [ -e "$$needed" ] ;; *) command -v "$$needed" >/dev/null ;; esac || missing="$$missing $$package"; \
+		case "$$needed" in /*) ls -d $$needed >/dev/null 2>&1 ;; *) command -v "$$needed" >/dev/null ;; esac || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing:$$missing"; \
 		if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
-		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+		policy=""; if [ ! -e /usr/sbin/policy-rc.d ]; then \
+			printf '#!/bin/sh\nexit 101\n' | $$sudo tee /usr/sbin/policy-rc.d >/dev/null && $$sudo chmod 755 /usr/sbin/policy-rc.d && policy=made; \
+		fi; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; status=$$?; \
+		if [ -n "$$policy" ]; then $$sudo rm -f /usr/sbin/policy-rc.d; fi; \
+		exit $$status; \
 	fi
 
 build: deps

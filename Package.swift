@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HotTaskCore", "Seeded"], path: "Tests/TestSupport"),
         .testTarget(name: "HotTaskCoreTests", dependencies: ["HotTaskCore", "TestSupport"]),
         .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "TestSupport"]),
+        // Authentication and discovery, without a server.
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HotTaskCore"]),
         // Runs the built `hottask` binary; depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["hottask", "hottask-sync", "HotTaskCore", "TestSupport"]),
     ],

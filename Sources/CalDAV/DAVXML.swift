@@ -11,6 +11,8 @@ struct XMLNode {
     var name: String
     var text = ""
     var children: [XMLNode] = []
+    /// As written (`<c:comp name="VTODO"/>`); discovery reads them.
+    var attributes: [String: String] = [:]
 
     func child(_ name: String, _ namespace: String = DAV.dav) -> XMLNode? {
         children.first { $0.name == name && $0.namespace == namespace }
@@ -38,7 +40,7 @@ struct XMLNode {
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
-            stack.append(XMLNode(namespace: namespaceURI ?? "", name: elementName))
+            stack.append(XMLNode(namespace: namespaceURI ?? "", name: elementName, attributes: attributes))
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {

@@ -12,9 +12,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
     private let collection: URL
     /// The collection's path, with its trailing slash.
     private let collectionPath: String
-    private let authorization: String?
-    private let session: URLSession
-    private let refusal = ChallengeRefusal()
+    /// Sends each request, logged in (Basic, or Digest when the server asks for it).
+    private let exchange: HTTPExchange
     /// Tries for one request when the connection fails or the answer is cut short.
     static let attempts = 3
     /// Members asked for in one calendar-multiget.
@@ -30,53 +29,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
         self.url = withSlash
         collection = parsed
         collectionPath = Self.normalized(withSlash)
-        if let username, let password {
-            authorization = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
-        } else {
-            authorization = nil
-        }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 4
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration, delegate: refusal, delegateQueue: nil)
-    }
-
-    /// The credentials go in the Authorization header of every request; a 401 is an answer to
-    /// report, not a question. (Without a delegate saying so, this URLSession waited forever on
-    /// a 401 carrying a WWW-Authenticate challenge.)
-    private final class ChallengeRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var refused = Set<Int>()
-
-        /// True when the server asked this task for credentials (the ones sent were refused).
-        func wasRefused(_ task: URLSessionTask) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return refused.contains(task.taskIdentifier)
-        }
-
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-        ) {
-            let method = challenge.protectionSpace.authenticationMethod
-            if method == NSURLAuthenticationMethodHTTPBasic || method == NSURLAuthenticationMethodHTTPDigest
-                || method == NSURLAuthenticationMethodDefault
-            {
-                lock.lock()
-                refused.insert(task.taskIdentifier)
-                lock.unlock()
-                completionHandler(.rejectProtectionSpace, nil)
-            } else {
-                completionHandler(.performDefaultHandling, nil)
-            }
-        }
-    }
-
-    deinit {
-        session.invalidateAndCancel()
+        exchange = HTTPExchange(authenticator: Authenticator(username: username, password: password), timeout: timeout)
     }
 
     // MARK: CalendarCollection
@@ -228,6 +181,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
         var etag: String?
         /// A 207's body, read once (`send` asks again when it cannot be read: cut short).
         var multistatus: DAV.Multistatus?
+        /// For a 401: the login refused, or the schemes HotTask does not speak.
+        var refusal: String?
     }
 
     private func member(_ href: String) throws(SyncFailure) -> URL {
@@ -247,7 +202,6 @@ public final class HTTPCalendarCollection: CalendarCollection {
             if headers["Content-Type"] == nil { request.setValue("application/xml; charset=utf-8", forHTTPHeaderField: "Content-Type") }
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         request.setValue("HotTask", forHTTPHeaderField: "User-Agent")
         // A connection per request: when a server drops a reused connection without answering,
         // the toolchain's URLSession (6.3, libcurl) spins a core until its timeout (30 s here).
@@ -280,31 +234,17 @@ public final class HTTPCalendarCollection: CalendarCollection {
         case failure(String)
     }
 
-    private final class Result: @unchecked Sendable {
-        var outcome = Outcome.failure("no answer")
-    }
-
     private func perform(_ request: URLRequest) -> Outcome {
-        let result = Result()
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            if let error {
-                result.outcome = .failure(error.localizedDescription)
-            } else if let response = response as? HTTPURLResponse {
-                let etag = response.value(forHTTPHeaderField: "ETag")
-                result.outcome = .success(Answer(status: response.statusCode, body: data ?? Data(), etag: etag))
-            }
-            done.signal()
+        switch exchange.perform(request) {
+        case .success(let reply):
+            .success(Answer(status: reply.status, body: reply.body, etag: reply.header("ETag"), refusal: reply.refusal))
+        case .failure(let failure): .failure(failure.message)
         }
-        task.resume()
-        done.wait()
-        if refusal.wasRefused(task) { return .success(Answer(status: 401, body: Data(), etag: nil)) }
-        return result.outcome
     }
 
     private func failure(_ answer: Answer, doing what: String) -> SyncFailure {
         switch answer.status {
-        case 401: SyncFailure("\(url) refused the user name or password (401) while \(what)")
+        case 401: SyncFailure("\(url): \(answer.refusal ?? "login refused") (401) while \(what)")
         case 403: SyncFailure("\(url) does not allow this (403) while \(what)")
         case 404: SyncFailure("\(url) has no calendar there (404); check the sync url")
         case 207: SyncFailure("\(url) sent an answer HotTask cannot read while \(what)")

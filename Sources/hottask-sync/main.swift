@@ -10,6 +10,10 @@ import HotTaskCore
 // Exit: 0 synced (the report on stdout), 5 the server failed, a deletion was refused for want
 // of proof, or some tasks did not go through (each named), 2/3 the store could not be read or
 // written, 64 bad usage. Messages go to stderr, one line each.
+//
+// hottask-sync --setup --url URL [--username NAME] [--password-command CMD | --password-stdin]
+//              [--calendar NAME]
+// finds the account's task calendars for `hottask --sync-setup` (see SetupCommand.swift).
 
 var options: [String: String] = [:]
 /// Run by the UI: messages are the reason alone, for its footer.
@@ -24,18 +28,19 @@ var forgetBase = false
 }
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
-    switch name {
-    case "--quiet": quiet = true
-    case "--force-delete": forceDelete = true
-    case "--resync": forgetBase = true
-    default: break
+    if ["--quiet", "--setup", "--password-stdin", "--force-delete", "--resync"].contains(name) {
+        options[name] = ""
+        quiet = quiet || name == "--quiet"
+        forceDelete = forceDelete || name == "--force-delete"
+        forgetBase = forgetBase || name == "--resync"
+        continue
     }
-    if ["--quiet", "--force-delete", "--resync"].contains(name) { continue }
-    guard ["--store", "--url", "--username", "--password-command"].contains(name), let value = arguments.popFirst() else {
+    guard ["--store", "--url", "--username", "--password-command", "--calendar"].contains(name), let value = arguments.popFirst() else {
         fail("hottask-sync: unknown or incomplete option \(name) (it is run by hottask --sync)", 64)
     }
     options[name] = value
 }
+if options["--setup"] != nil { SetupCommand.run(options) }
 guard let storePath = options["--store"], let url = options["--url"] else {
     fail("hottask-sync needs --store and --url (it is run by hottask --sync)", 64)
 }

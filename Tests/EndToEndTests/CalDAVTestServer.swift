@@ -2,12 +2,18 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A real CalDAV server (Radicale or Xandikos, from Debian) on 127.0.0.1, in a folder of its
-/// own, with one calendar for tasks; stopped when the value goes away.
+/// A real CalDAV server (Radicale, Xandikos, sabre/dav or Cyrus, from Debian) on 127.0.0.1, in
+/// a folder of its own, with one calendar for tasks; stopped (by pid) when the value goes away.
 final class CalDAVTestServer {
-    enum Kind: String, CaseIterable, CustomStringConvertible {
+    enum Kind: String, CustomStringConvertible {
         case radicale
         case xandikos
+        /// sabre/dav 1.8 (Baïkal's and Nextcloud's engine) under `php -S`, user u, password p.
+        case sabreBasic = "sabre/dav basic"
+        case sabreDigest = "sabre/dav digest"
+        /// Cyrus IMAP 3.6's CalDAV (Fastmail's engine), user u, password p; its calendar
+        /// `Default` ("personal") is made with the account.
+        case cyrus
         var description: String { rawValue }
     }
 
@@ -16,12 +22,15 @@ final class CalDAVTestServer {
     let port: Int
     /// The calendar collection's URL.
     let url: String
+    /// The server's root, where `--sync-setup` starts.
+    var root: String { "http://127.0.0.1:\(port)/" }
     private let process: ChildProcess
     private var proxy: ChildProcess?
 
     /// `password`: Radicale then asks user `u` for it (HTTP basic auth, a plain htpasswd file).
     /// `tls`: Radicale serves HTTPS with a self-signed certificate made for the test.
-    init(_ kind: Kind, password: String? = nil, tls: Bool = false) throws {
+    /// `calendar`: false leaves Radicale and sabre/dav without one (Xandikos always has one).
+    init(_ kind: Kind, password: String? = nil, tls: Bool = false, calendar: Bool = true) throws {
         self.kind = kind
         port = try Self.freePort()
         switch kind {
@@ -57,9 +66,31 @@ final class CalDAVTestServer {
                 ["xandikos", "--defaults", "-d", folder.path("data"), "-l", "127.0.0.1", "-p", String(port)],
                 stderrPath: folder.path("server.log"))
             url = "http://127.0.0.1:\(port)/user/calendars/calendar/"
+        case .sabreBasic, .sabreDigest:
+            process = try ChildProcess(
+                [Self.scripts + "/sabre_server.sh", String(port), folder.path("sabre"), kind == .sabreDigest ? "digest" : "basic"],
+                stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/calendars/u/hot/"
+        case .cyrus:
+            // Cyrus runs as the user cyrus, who must get through every folder above its own.
+            try Self.letOthersThrough(folder.path)
+            process = try ChildProcess(
+                [Self.scripts + "/cyrus_server.sh", String(port), folder.path("cyrus")], stdoutPath: folder.path("server.out"),
+                stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/dav/calendars/user/u/Default/"
         }
         try Self.waitUntilListening(port, what: "\(kind)", log: folder.path("server.log"))
-        if kind == .radicale && !tls { _ = try phone(url, "make-calendar") }
+        if kind == .cyrus {
+            // The account (and its calendar home) exists once its first message is delivered.
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: folder.path("cyrus/ready")) {
+                guard Date() < deadline else {
+                    throw PhoneFailure(message: "Cyrus made no account: \(fileText(folder.path("cyrus/deliver.log")) ?? "")")
+                }
+                usleep(20_000)
+            }
+        }
+        if kind != .xandikos && kind != .cyrus && !tls && calendar { _ = try phone(url, "make-calendar") }
     }
 
     deinit {
@@ -85,7 +116,10 @@ final class CalDAVTestServer {
     /// Runs the phone (Python's caldav library, an independent client) on `url`; returns its JSON.
     @discardableResult
     func phone(_ url: String? = nil, _ arguments: String...) throws -> Any {
-        let run = runProcess(["python3", Self.scripts + "/caldav_phone.py", url ?? self.url] + arguments, timeout: 60)
+        // Cyrus offers Digest md5-sess before Basic, and refuses the phone's Digest.
+        let environment = kind == .cyrus ? ["PHONE_AUTH": "basic"] : nil
+        let run = runProcess(
+            ["python3", Self.scripts + "/caldav_phone.py", url ?? self.url] + arguments, environment: environment, timeout: 60)
         guard run.status == 0 else {
             throw PhoneFailure(message: "phone \(arguments.joined(separator: " ")) exited \(run.status): \(run.stderr)")
         }
@@ -106,6 +140,21 @@ final class CalDAVTestServer {
     static let scripts: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts").path
     }()
+
+    /// Adds search permission for others (not reading) to `path` and each folder above it
+    /// that lacks it: a test run's temporary folder is 0700.
+    static func letOthersThrough(_ path: String) throws {
+        var folder = URL(fileURLWithPath: path)
+        while folder.path != "/" {
+            var status = stat()
+            if stat(folder.path, &status) == 0 && status.st_mode & 0o001 == 0 {
+                guard chmod(folder.path, (status.st_mode & 0o7777) | 0o001) == 0 else {
+                    throw PhoneFailure(message: "cannot let the cyrus user through \(folder.path)")
+                }
+            }
+            folder.deleteLastPathComponent()
+        }
+    }
 
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

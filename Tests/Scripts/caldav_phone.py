@@ -3,7 +3,8 @@
 
 Usage: caldav_phone.py URL COMMAND [args]
 
-URL is the calendar collection, e.g. http://127.0.0.1:5232/u/hot/.
+URL is the calendar collection, e.g. http://127.0.0.1:5232/u/hot/. It logs in as u / p
+(PHONE_AUTH=basic: with Basic, whatever the server offers).
 Every command prints JSON on stdout; on failure it prints a message on
 stderr and exits non-zero.
 
@@ -19,6 +20,7 @@ Commands:
 import argparse
 import datetime
 import json
+import os
 import sys
 from urllib.parse import urlparse
 
@@ -29,8 +31,13 @@ from caldav.lib import error
 SORT_ORDER = "X-APPLE-SORT-ORDER"
 
 
+# PHONE_AUTH=basic makes the phone log in with Basic: Cyrus offers Digest md5-sess first, which
+# its SASL set-up here refuses, and caldav would otherwise choose it.
+AUTH_TYPE = os.environ.get("PHONE_AUTH") or None
+
+
 def open_calendar(url):
-    client = caldav.DAVClient(url=url, username="u", password="p")
+    client = caldav.DAVClient(url=url, username="u", password="p", auth_type=AUTH_TYPE)
     return client, caldav.Calendar(client=client, url=url)
 
 
@@ -107,7 +114,7 @@ def cmd_make_calendar(client, cal, args):
     parts = urlparse(args.url)
     cal_id = parts.path.rstrip("/").rsplit("/", 1)[-1]
     # principal() PROPFINDs the client's URL, which must exist: use the root.
-    root = caldav.DAVClient(url=f"{parts.scheme}://{parts.netloc}/", username="u", password="p")
+    root = caldav.DAVClient(url=f"{parts.scheme}://{parts.netloc}/", username="u", password="p", auth_type=AUTH_TYPE)
     root.principal().make_calendar(
         name=cal_id, cal_id=cal_id, supported_calendar_component_set=["VTODO"]
     )

@@ -32,6 +32,7 @@ struct HotTaskCommand: ParsableCommand {
               hottask --import todo.txt
               task export | hottask --import -
               hottask --import backup.json --replace
+              hottask --sync-setup https://cloud.example.com --username me --password-command 'pass show cloud'
               hottask --sync
 
             The store is $XDG_DATA_HOME/hottask/tasks.json (or ~/.local/share/hottask/tasks.json); \
@@ -42,8 +43,9 @@ struct HotTaskCommand: ParsableCommand {
             Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
             cannot be read or is damaged (it is left untouched), 3 the store, an export file or \
             standard output cannot be written, \
-            4 the UI needs a terminal, 5 a sync failed (the server unreachable, refusing or \
-            misconfigured; local tasks are kept), 64 bad options.
+            4 the UI needs a terminal, 5 a sync or its set-up failed (the server unreachable, refusing or \
+            misconfigured; local tasks are kept), 64 bad options (and --sync-setup finding several \
+            task calendars without --calendar).
             """,
         version: HotTaskVersion.line,
         // No `help` subcommand for completion scripts to offer: there are no subcommands.
@@ -156,12 +158,34 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: .long, help: "With --sync: forget what earlier syncs agreed and keep every task of both sides (nothing is deleted).")
     var resync = false
 
+    @Option(
+        name: .customLong("sync-setup"),
+        help: ArgumentHelp(
+            "Find the CalDAV calendar for tasks from this URL (a server, host, principal, calendar home or calendar), print the task calendars, and write [sync] into the config.",
+            valueName: "url"))
+    var syncSetup: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --sync-setup: the user name to log in with.", valueName: "name"))
+    var username: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --sync-setup: a command whose first line is the password (written to [sync]; without it, a terminal is asked once).",
+            valueName: "command"))
+    var passwordCommand: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --sync-setup: the calendar to sync with, by display name or last path segment; made when missing.", valueName: "name"))
+    var calendar: String?
+
     var changesTasks: Bool {
         !add.isEmpty || !edit.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
     }
 
     var opensUI: Bool {
-        !changesTasks && !undo && !list && export == nil && importPath == nil && !sync
+        !changesTasks && !undo && !list && export == nil && importPath == nil && !sync && syncSetup == nil
     }
 
     func validate() throws {
@@ -195,6 +219,13 @@ struct HotTaskCommand: ParsableCommand {
         }
         if undo && (changesTasks || importPath != nil) {
             throw ValidationError("--undo cannot be combined with other changes: it takes back the last one.")
+        }
+        for (given, name) in [(username != nil, "--username"), (passwordCommand != nil, "--password-command"), (calendar != nil, "--calendar")]
+        where given && syncSetup == nil {
+            throw ValidationError("\(name) goes with --sync-setup.")
+        }
+        if syncSetup != nil && (changesTasks || undo || list || export != nil || importPath != nil || sync) {
+            throw ValidationError("--sync-setup is a command of its own; run --sync (or anything else) after it.")
         }
         if importPath == "-" && export == "-" {
             throw ValidationError("--import - and --export - cannot both use the terminal streams.")
@@ -231,6 +262,20 @@ struct HotTaskCommand: ParsableCommand {
             // through a command (`--list --export FILE | head`). Not for the UI: its children
             // (the sync, a password command) must not inherit it.
             signal(SIGPIPE, SIG_IGN)
+            if let syncSetup {
+                guard let path = ConfigLoader.path(option: config, environment: environment) else {
+                    throw SyncCommandFailure(message: "cannot set up sync: no config file to write (no HOME; give --config)")
+                }
+                let setup = SyncSetupCommand(
+                    url: syncSetup, username: username, passwordCommand: passwordCommand, calendar: calendar, configPath: path)
+                do {
+                    try setup.run()
+                } catch {
+                    if !error.message.isEmpty { Self.fail(error.message) }
+                    throw ExitCode(error.status)
+                }
+                return
+            }
             // A config problem never changes what a command does or its exit code.
             if let configProblem { Self.fail("warning: \(configProblem)") }
             var commands = CommandLineActions(store: store, output: output)

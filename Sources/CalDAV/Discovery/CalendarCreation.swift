@@ -1,0 +1,47 @@
+import Foundation
+import HotTaskCore
+
+extension CalendarDiscovery {
+    /// Makes a calendar for tasks named `name` in `home`: MKCALENDAR (RFC 4791 §5.3.1) with
+    /// the VTODO component set, or extended MKCOL (RFC 5689) where MKCALENDAR is refused.
+    public func create(named name: String, in home: URL) throws(SyncFailure) -> TaskCalendar {
+        let url = Self.folder(home).appendingPathComponent(Self.slug(name), isDirectory: true)
+        let properties = """
+            <d:displayname>\(DAV.escape(name))</d:displayname>\
+            <c:supported-calendar-component-set><c:comp name="VTODO"/></c:supported-calendar-component-set>
+            """
+        let step = "creating the calendar \"\(name)\" at \(url.absoluteString)"
+        let mkcalendar = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop>\(properties)</d:prop></d:set></c:mkcalendar>
+            """
+        let (first, _) = try send("MKCALENDAR", url, body: mkcalendar, headers: [:], step: step)
+        if (200..<300).contains(first.status) { return TaskCalendar(name: name, url: url.absoluteString) }
+        guard [400, 403, 405, 415, 501].contains(first.status) else { throw Self.failure(first, step: step) }
+        let mkcol = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop>\
+            <d:resourcetype><d:collection/><c:calendar/></d:resourcetype>\(properties)</d:prop></d:set></d:mkcol>
+            """
+        let (second, _) = try send("MKCOL", url, body: mkcol, headers: [:], step: step)
+        if (200..<300).contains(second.status) { return TaskCalendar(name: name, url: url.absoluteString) }
+        let said = Self.failure(first, step: "MKCALENDAR").message
+        throw SyncFailure("\(Self.failure(second, step: step).message) (to extended MKCOL; \(said))")
+    }
+
+    /// The path segment for a new calendar: the name's letters and digits, lowercased and
+    /// accents dropped, others made dashes (`HotTask` → `hottask`, `Tâches` → `taches`); a
+    /// UUID when nothing is left.
+    static func slug(_ name: String) -> String {
+        var slug = ""
+        for scalar in name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).unicodeScalars {
+            if scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_") {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.hasSuffix("-") && !slug.isEmpty {
+                slug += "-"
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? UUID().uuidString.lowercased() : String(slug.prefix(64))
+    }
+}

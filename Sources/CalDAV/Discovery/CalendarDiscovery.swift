@@ -1,0 +1,203 @@
+import Foundation
+import HotTaskCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A calendar that takes tasks: its display name (or last path segment) and absolute URL.
+public struct TaskCalendar: Equatable, Sendable {
+    public let name: String
+    public let url: String
+
+    /// The last segment of its path, which `--calendar` also matches.
+    public var segment: String {
+        URL(string: url)?.path.split(separator: "/").last.map(String.init) ?? name
+    }
+}
+
+/// Finds the task calendars of an account from whatever URL its owner has, as DAVx5 and
+/// `vdirsyncer discover` do: the URL itself, else RFC 6764's `/.well-known/caldav` (redirects
+/// followed), then `current-user-principal` (RFC 5397), `calendar-home-set` and the home's
+/// calendars that take VTODOs (RFC 4791 §5.2.3, §6.2.1).
+public final class CalendarDiscovery {
+    /// What was found.
+    public struct Found {
+        /// The URL given, when it is itself a calendar that takes tasks.
+        public var given: TaskCalendar?
+        /// Where new calendars go.
+        public var homes: [URL] = []
+        public var calendars: [TaskCalendar] = []
+    }
+
+    let start: URL
+    let exchange: HTTPExchange
+    /// Redirects followed for one request at most.
+    static let redirects = 5
+
+    /// `url` may be a host (https is then assumed), a server root, a principal, a calendar home
+    /// or a calendar.
+    public init(url: String, username: String?, password: String?, timeout: TimeInterval = 30) throws(SyncFailure) {
+        let text = url.contains("://") ? url : "https://" + url
+        guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            parsed.host != nil
+        else {
+            throw SyncFailure("\"\(url)\" is not an http:// or https:// address or a host name")
+        }
+        start = parsed.path.isEmpty ? parsed.appendingPathComponent("/") : parsed
+        exchange = HTTPExchange(
+            authenticator: Authenticator(username: username, password: password), timeout: timeout, followsRedirects: false)
+    }
+
+    public func discover() throws(SyncFailure) -> Found {
+        var found = Found()
+        // 1. The URL given: it may answer everything at once (a principal that is its own home,
+        // as on Radicale and DAViCal), or be a calendar.
+        var principal: URL?
+        var firstProblem: SyncFailure?
+        var first: PropfindAnswer?
+        do {
+            first = try propfind(start, depth: 0, Self.contextProperties, step: "asking \(start.absoluteString) what it is").0
+        } catch {
+            firstProblem = error
+        }
+        if let resource = first?.resources.first {
+            if resource.isCalendar && resource.takesTasks {
+                found.given = TaskCalendar(name: resource.displayName ?? resource.lastSegment, url: Self.folder(resource.url).absoluteString)
+            }
+            principal = resource.hrefs("current-user-principal").first
+            found.homes = resource.hrefs("calendar-home-set")
+        }
+        // 2. RFC 6764: the well-known URL of the host.
+        var wellKnownProblem: SyncFailure?
+        if principal == nil && found.homes.isEmpty {
+            var components = URLComponents(url: start, resolvingAgainstBaseURL: false)
+            components?.path = "/.well-known/caldav"
+            components?.query = nil
+            if let wellKnown = components?.url {
+                do {
+                    let (answer, _) = try propfind(wellKnown, depth: 0, Self.contextProperties, step: "asking \(wellKnown.absoluteString)")
+                    principal = answer.resources.first?.hrefs("current-user-principal").first
+                    found.homes = answer.resources.first?.hrefs("calendar-home-set") ?? []
+                } catch {
+                    wellKnownProblem = error
+                }
+            }
+        }
+        // 3. The principal's calendar home.
+        if found.homes.isEmpty, let principal {
+            let (answer, _) = try propfind(
+                principal, depth: 0, ["calendar-home-set"], step: "asking the principal \(principal.absoluteString) for its calendar home")
+            found.homes = answer.resources.first?.hrefs("calendar-home-set") ?? []
+            if found.homes.isEmpty {
+                throw SyncFailure("the principal \(principal.absoluteString) names no calendar-home-set: it is not a CalDAV account")
+            }
+        }
+        if found.homes.isEmpty {
+            if found.given != nil { return found }
+            // The URL's own failure (an unreachable host or a refused login is the same for
+            // both), and then the well-known URL's.
+            if let firstProblem, let wellKnownProblem, !firstProblem.message.contains("cannot reach"),
+                !firstProblem.message.contains("(401)")
+            {
+                throw SyncFailure("no CalDAV server found: \(firstProblem.message); \(wellKnownProblem.message)")
+            }
+            if let problem = firstProblem ?? wellKnownProblem { throw problem }
+            throw SyncFailure(
+                "no CalDAV account found at \(start.absoluteString): neither it nor /.well-known/caldav names a current-user-principal or a calendar home")
+        }
+        // 4. The calendars in each home that take tasks.
+        for home in found.homes {
+            let (answer, _) = try propfind(
+                Self.folder(home), depth: 1, Self.calendarProperties, step: "listing the calendars in \(home.absoluteString)")
+            for calendar in Self.taskCalendars(in: answer, home: home) where !found.calendars.contains(calendar) {
+                found.calendars.append(calendar)
+            }
+        }
+        return found
+    }
+
+    /// The calendars of a home's listing that take tasks: not the home itself (SOGo's reports
+    /// a component set), not a schedule inbox or outbox (Cyrus, sabre), not a plain file
+    /// (SOGo's `personal.ics`).
+    static func taskCalendars(in answer: PropfindAnswer, home: URL) -> [TaskCalendar] {
+        answer.resources.compactMap { resource in
+            guard resource.isCalendar, !resource.isScheduleBox, resource.takesTasks,
+                !HTTPCalendarCollection.sameFolder(resource.url.path, home.path)
+            else { return nil }
+            return TaskCalendar(name: resource.displayName ?? resource.lastSegment, url: folder(resource.url).absoluteString)
+        }
+    }
+
+    static let contextProperties = [
+        "d:resourcetype", "d:displayname", "d:current-user-principal", "c:calendar-home-set", "c:supported-calendar-component-set",
+    ]
+    static let calendarProperties = ["d:resourcetype", "d:displayname", "c:supported-calendar-component-set"]
+
+    /// A PROPFIND, redirects followed (a relative Location too); the answer and the URL that
+    /// gave it.
+    func propfind(_ url: URL, depth: Int, _ properties: [String], step: String) throws(SyncFailure) -> (PropfindAnswer, URL) {
+        let prop = properties.map { name in name.hasPrefix("c:") || name.hasPrefix("d:") ? "<\(name)/>" : "<c:\(name)/>" }.joined()
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop>\(prop)</d:prop></d:propfind>
+            """
+        let (reply, answered) = try send("PROPFIND", url, body: body, headers: ["Depth": String(depth)], step: step)
+        guard reply.status == 207, let answer = PropfindAnswer(reply.body, answering: answered) else {
+            throw Self.failure(reply, step: step)
+        }
+        return (answer, answered)
+    }
+
+    /// Sends one request, following redirects; the reply and the URL that gave it.
+    func send(_ method: String, _ url: URL, body: String, headers: [String: String], step: String) throws(SyncFailure)
+        -> (HTTPExchange.Reply, URL)
+    {
+        var target = url
+        for _ in 0...Self.redirects {
+            var request = URLRequest(url: target)
+            request.httpMethod = method
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/xml; charset=utf-8", forHTTPHeaderField: "Content-Type")
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            request.setValue("HotTask", forHTTPHeaderField: "User-Agent")
+            request.setValue("close", forHTTPHeaderField: "Connection")
+            let reply: HTTPExchange.Reply
+            switch exchange.perform(request) {
+            case .success(let answer): reply = answer
+            case .failure(let failure): throw SyncFailure("\(step): cannot reach \(target.absoluteString): \(failure.message)")
+            }
+            guard [301, 302, 303, 307, 308].contains(reply.status), let location = reply.header("Location"),
+                let next = URL(string: location, relativeTo: target)?.absoluteURL
+            else { return (reply, target) }
+            target = next
+        }
+        throw SyncFailure("\(step): more than \(Self.redirects) redirects from \(url.absoluteString)")
+    }
+
+    /// "STEP: the server answered 405 (and what it said)".
+    static func failure(_ reply: HTTPExchange.Reply, step: String) -> SyncFailure {
+        if reply.status == 401 { return SyncFailure("\(step): \(reply.refusal ?? "login refused") (401)") }
+        if reply.status == 207 { return SyncFailure("\(step): the answer is not a WebDAV multistatus") }
+        let said = serverMessage(reply.body).map { ": \($0)" } ?? ""
+        let reason = HTTPURLResponse.localizedString(forStatusCode: reply.status)
+        return SyncFailure("\(step): the server answered \(reply.status) \(reason)\(said)")
+    }
+
+    /// What the server said in its body, shortly: a DAV error's message (sabre's `s:message`)
+    /// or the first line of text, markup removed.
+    static func serverMessage(_ body: Data) -> String? {
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        if let root = XMLNode.parse(body), let message = root.children.first(where: { $0.name == "message" }) {
+            return message.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let plain = text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        return plain.map { String($0.prefix(200)) }
+    }
+
+    /// The URL with a trailing slash (collections are folders).
+    static func folder(_ url: URL) -> URL {
+        url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A PROPFIND answer read for discovery: per resource its absolute URL and the properties
+/// found (status 200) as trees, for the ones that hold hrefs or flags rather than text.
+struct PropfindAnswer {
+    struct Resource {
+        var url: URL
+        var properties: [String: XMLNode] = [:]
+
+        /// The hrefs a property holds (current-user-principal, calendar-home-set), absolute.
+        func hrefs(_ name: String) -> [URL] {
+            guard let property = properties[name] else { return [] }
+            return property.all("href").compactMap { node in
+                let text = node.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                return text.isEmpty ? nil : URL(string: text, relativeTo: url)?.absoluteURL
+            }
+        }
+
+        func isA(_ name: String, _ namespace: String) -> Bool {
+            properties["resourcetype"]?.child(name, namespace) != nil
+        }
+
+        var isCalendar: Bool { isA("calendar", DAV.caldav) }
+        var isScheduleBox: Bool { isA("schedule-inbox", DAV.caldav) || isA("schedule-outbox", DAV.caldav) }
+
+        /// True when the calendar takes VTODOs: its component set names VTODO, or it has none.
+        var takesTasks: Bool {
+            guard let set = properties["supported-calendar-component-set"] else { return true }
+            let names = set.all("comp", DAV.caldav).compactMap { $0.attributes["name"]?.uppercased() }
+            return names.isEmpty || names.contains("VTODO")
+        }
+
+        var displayName: String? {
+            let name = properties["displayname"]?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return name.isEmpty ? nil : name
+        }
+
+        /// The last segment of the path, percent-decoded (`tasks` for /calendars/u/tasks/).
+        var lastSegment: String {
+            let path = url.path
+            return path.split(separator: "/").last.map(String.init) ?? path
+        }
+    }
+
+    var resources: [Resource]
+
+    /// Nil when the body is not a WebDAV multistatus.
+    init?(_ body: Data, answering base: URL) {
+        guard let root = XMLNode.parse(body), root.name == "multistatus", root.namespace == DAV.dav else { return nil }
+        resources = root.all("response").compactMap { node in
+            let text = node.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            guard !text.isEmpty, let url = URL(string: text, relativeTo: base)?.absoluteURL
+                ?? URL(string: HTTPCalendarCollection.encoded(text), relativeTo: base)?.absoluteURL
+            else { return nil }
+            var resource = Resource(url: url)
+            for propstat in node.all("propstat") where propstat.child("status").flatMap({ DAV.statusCode($0.text) }) == 200 {
+                for property in propstat.child("prop")?.children ?? [] { resource.properties[property.name] = property }
+            }
+            return resource
+        }
+    }
+}

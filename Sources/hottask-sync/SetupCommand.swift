@@ -1,0 +1,76 @@
+import CalDAV
+import Foundation
+import HotTaskCore
+
+/// `hottask-sync --setup`: the network half of `hottask --sync-setup`. Finds the account's
+/// task calendars, picks or creates the one to sync with, and tells `hottask` on stdout, one
+/// line each, tab-separated (hottask writes the config):
+///
+///     found   NAME  URL     a task calendar of the account
+///     created NAME  URL     made now (--calendar NAME, or "HotTask" when there was none)
+///     use     URL           the one chosen
+///
+/// Exit: 0 chosen, 5 a step failed (stderr says which and what the server said), 64 several
+/// calendars and no --calendar (nothing chosen).
+enum SetupCommand {
+    /// The name of the calendar made when an account has no task calendar.
+    static let defaultName = "HotTask"
+
+    @MainActor static func run(_ options: [String: String]) -> Never {
+        guard let url = options["--url"] else { fail("hottask-sync --setup needs --url", 64) }
+        do {
+            let password: String?
+            if let command = options["--password-command"] {
+                password = try SyncSetup.runPasswordCommand(command, quiet: false)
+            } else if options["--password-stdin"] != nil {
+                // hottask asked for it at the terminal; it comes by a pipe, never in argv.
+                let line = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                password = String(line.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+            } else {
+                password = nil
+            }
+            let discovery = try CalendarDiscovery(url: url, username: options["--username"], password: password)
+            let found = try discovery.discover()
+            var calendars = found.calendars
+            if let given = found.given, !calendars.contains(given) { calendars.insert(given, at: 0) }
+            for calendar in calendars { say("found", calendar.name, calendar.url) }
+            let chosen: TaskCalendar
+            if let name = options["--calendar"] {
+                if let match = calendars.first(where: { $0.name == name }) ?? calendars.first(where: { $0.segment == name }) {
+                    chosen = match
+                } else {
+                    chosen = try create(name, with: discovery, in: found)
+                }
+            } else if let given = found.given {
+                chosen = given
+            } else if calendars.count == 1 {
+                chosen = calendars[0]
+            } else if calendars.isEmpty {
+                chosen = try create(defaultName, with: discovery, in: found)
+            } else {
+                fail("\(calendars.count) task calendars found; choose one with --calendar NAME (nothing was written)", 64)
+            }
+            say("use", chosen.url)
+            exit(0)
+        } catch {
+            fail("sync set-up failed: \(error.message)", 5)
+        }
+    }
+
+    private static func create(_ name: String, with discovery: CalendarDiscovery, in found: CalendarDiscovery.Found) throws(SyncFailure)
+        -> TaskCalendar
+    {
+        guard let home = found.homes.first else {
+            throw SyncFailure("creating the calendar \"\(name)\": the server named no calendar home to make it in")
+        }
+        let calendar = try discovery.create(named: name, in: home)
+        say("created", calendar.name, calendar.url)
+        return calendar
+    }
+
+    private static func say(_ fields: String...) {
+        // A tab or line break in a server's display name must not split the line.
+        let cleaned = fields.map { $0.map { $0 == "\t" || $0.isNewline ? " " : String($0) }.joined() }
+        print(cleaned.joined(separator: "\t"))
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import HotTaskUI
+
+/// `hottask --sync-setup URL`: `hottask-sync --setup` finds (or makes) the calendar over the
+/// network; this side prints what it found and writes `[sync]` into the config file. The
+/// networking stays in hottask-sync, so no other command loads it.
+struct SyncSetupCommand {
+    let url: String
+    let username: String?
+    let passwordCommand: String?
+    let calendar: String?
+    /// The config file to write.
+    let configPath: String
+
+    /// What went wrong, and the exit code to give.
+    struct Failure: Error {
+        let message: String
+        let status: Int32
+    }
+
+    /// Runs the set-up; prints one `NAME<TAB>URL` line per task calendar on stdout, says on
+    /// stderr what was written.
+    func run() throws(Failure) {
+        // The config is read and checked before any network: a file that cannot take the table
+        // is said at once.
+        let existing = try readConfig()
+        var password: String?
+        if passwordCommand == nil, let username {
+            password = PasswordPrompt.ask("Password for \(username) (used for this set-up only, not stored): ")
+        }
+        var arguments = ["--setup", "--url", url]
+        if let username { arguments += ["--username", username] }
+        if let passwordCommand { arguments += ["--password-command", passwordCommand] }
+        if password != nil { arguments.append("--password-stdin") }
+        if let calendar { arguments += ["--calendar", calendar] }
+        let (status, said) = try runHelper(arguments, input: password)
+
+        let output = CommandOutput()
+        var chosen: String?
+        for line in said.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            switch fields.first {
+            // A server's display name may hold anything: escaped for the terminal.
+            case "found" where fields.count == 3: output.text("\(MessageText.escaped(fields[1]))\t\(fields[2])\n")
+            case "created" where fields.count == 3:
+                output.text("\(MessageText.escaped(fields[1]))\t\(fields[2])\n")
+                HotTaskCommand.fail("created the calendar \"\(fields[1])\" for tasks")
+            case "use" where fields.count == 2: chosen = fields[1]
+            default: break
+            }
+        }
+        guard status == 0, let chosen else {
+            throw Failure(message: "", status: status == 0 ? 5 : status)
+        }
+        let settings = SyncSettings(url: chosen, username: username, passwordCommand: passwordCommand)
+        let text = SyncTableEdit.applying(settings, to: existing ?? "")
+        do {
+            _ = try AppConfig.parse(text, file: configPath)
+        } catch {
+            throw Failure(message: "cannot add [sync] to \(error); nothing was written", status: 5)
+        }
+        try replaceConfig(with: text, created: existing == nil)
+        HotTaskCommand.fail("[sync] written to \(configPath): url = \(chosen); `hottask --sync` syncs with it")
+        if password != nil {
+            HotTaskCommand.fail(
+                "the password was used for this set-up only; to sync, store it with a password command, e.g. "
+                    + "hottask --sync-setup \(url) --username \(username ?? "") --password-command 'pass show caldav' "
+                    + "(or secret-tool lookup, or security find-generic-password -w)")
+        } else if username != nil && passwordCommand == nil {
+            HotTaskCommand.fail("no password_command is set: add one to [sync] (or run again with --password-command) before syncing")
+        }
+    }
+
+    /// The config's text, nil when there is no file yet. A file with a problem is refused:
+    /// writing into it could not be checked.
+    private func readConfig() throws(Failure) -> String? {
+        guard FileManager.default.fileExists(atPath: configPath) else { return nil }
+        guard let data = FileManager.default.contents(atPath: configPath), let text = String(data: data, encoding: .utf8) else {
+            throw Failure(message: "cannot read the config \(configPath) as UTF-8 text; nothing was written", status: 5)
+        }
+        do {
+            _ = try AppConfig.parse(text, file: configPath)
+        } catch {
+            throw Failure(message: "\(error); fix it first, nothing was written", status: 5)
+        }
+        return text
+    }
+
+    /// Runs `hottask-sync --setup`; its stderr goes straight to ours, its stdout is returned.
+    private func runHelper(_ arguments: [String], input: String?) throws(Failure) -> (Int32, String) {
+        let helper = SyncRunner.helper
+        guard FileManager.default.isExecutableFile(atPath: helper) else {
+            throw Failure(message: "cannot set up sync: \(helper) is missing (install it beside hottask: make install)", status: 5)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helper)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let inputPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
+        let pipeSignal = signal(SIGPIPE, SIG_DFL)
+        defer { signal(SIGPIPE, pipeSignal) }
+        do {
+            try process.run()
+        } catch {
+            throw Failure(message: "cannot run \(helper): \(error.localizedDescription)", status: 5)
+        }
+        if let input {
+            inputPipe.fileHandleForWriting.write(Data((input + "\n").utf8))
+            try? inputPipe.fileHandleForWriting.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let status = process.terminationReason == .exit ? process.terminationStatus : 5
+        return (status, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Replaces the config through a temporary file and a rename, so that a crash leaves the
+    /// old file or the new one; a new file (and its folder) is private to its owner (0600).
+    private func replaceConfig(with text: String, created: Bool) throws(Failure) {
+        // Through a symbolic link (a config kept in a dotfiles repository) to the file itself.
+        let url = URL(fileURLWithPath: configPath).resolvingSymlinksInPath()
+        let configPath = url.path
+        let folder = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Failure(message: "cannot make the folder \(folder.path): \(error.localizedDescription)", status: 5)
+        }
+        var mode: mode_t = 0o600
+        if !created, let attributes = try? FileManager.default.attributesOfItem(atPath: configPath),
+            let permissions = attributes[.posixPermissions] as? NSNumber
+        {
+            mode = mode_t(permissions.uint16Value)
+        }
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw Failure(message: "cannot write the config \(configPath): \(String(cString: strerror(errno)))", status: 5) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        let synced = written == bytes.count && fsync(fd) == 0
+        fchmod(fd, mode)
+        close(fd)
+        guard synced, rename(temporary, configPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure(message: "cannot write the config \(configPath): \(reason); it is unchanged", status: 5)
+        }
+    }
+}

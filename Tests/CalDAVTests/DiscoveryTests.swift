@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import CalDAV
+
+/// Reading a calendar home's listing as the servers people run write it: only the calendars
+/// that take tasks are offered, with the name a person would recognise.
+@Suite("Discovery")
+struct DiscoveryTests {
+    func calendars(_ xml: String, home: String) throws -> [TaskCalendar] {
+        let homeURL = try #require(URL(string: home))
+        let answer = try #require(PropfindAnswer(Data(xml.utf8), answering: homeURL))
+        return CalendarDiscovery.taskCalendars(in: answer, home: homeURL)
+    }
+
+    @Test("Cyrus: CDATA display names; Inbox and Outbox are schedule collections, not calendars; an events-only calendar is left out")
+    func cyrus() throws {
+        let found = try calendars(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+            <D:response><D:href>/dav/calendars/user/u/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/></D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/dav/calendars/user/u/Default/</D:href><D:propstat><D:prop>
+              <D:resourcetype><D:collection/><C:calendar/></D:resourcetype><D:displayname><![CDATA[personal]]></D:displayname>
+              <C:supported-calendar-component-set><C:comp name="VEVENT"/><C:comp name="VTODO"/></C:supported-calendar-component-set>
+            </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/dav/calendars/user/u/Inbox/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/><C:schedule-inbox/></D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/dav/calendars/user/u/Outbox/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/><C:schedule-outbox/></D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/dav/calendars/user/u/events/</D:href><D:propstat><D:prop>
+              <D:resourcetype><D:collection/><C:calendar/></D:resourcetype><D:displayname>Events</D:displayname>
+              <C:supported-calendar-component-set><C:comp name="VEVENT"/></C:supported-calendar-component-set>
+            </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            </D:multistatus>
+            """, home: "https://cyrus.example/dav/calendars/user/u/")
+        #expect(found == [TaskCalendar(name: "personal", url: "https://cyrus.example/dav/calendars/user/u/Default/")])
+    }
+
+    @Test("SOGo: the home reports a component set but is not a calendar; personal.ics is a file; a calendar without a set takes tasks")
+    func sogo() throws {
+        let found = try calendars(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+            <D:response><D:href>/SOGo/dav/u/Calendar/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/></D:resourcetype>
+              <C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/SOGo/dav/u/Calendar/personal/</D:href><D:propstat><D:prop>
+              <D:resourcetype><D:collection/><C:calendar/></D:resourcetype><D:displayname>Personal Calendar</D:displayname>
+              <C:supported-calendar-component-set><C:comp name="VEVENT"/><C:comp name="VFREEBUSY"/><C:comp name="VTODO"/></C:supported-calendar-component-set>
+            </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/SOGo/dav/u/Calendar/personal.ics</D:href><D:propstat><D:prop><D:resourcetype/></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/SOGo/dav/u/Calendar/todo%20list/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat>
+              <D:propstat><D:prop><D:displayname/></D:prop><D:status>HTTP/1.1 404 Not Found</D:status></D:propstat></D:response>
+            </D:multistatus>
+            """, home: "http://127.0.0.1:20000/SOGo/dav/u/Calendar/")
+        #expect(
+            found == [
+                TaskCalendar(name: "Personal Calendar", url: "http://127.0.0.1:20000/SOGo/dav/u/Calendar/personal/"),
+                TaskCalendar(name: "todo list", url: "http://127.0.0.1:20000/SOGo/dav/u/Calendar/todo%20list/"),
+            ])
+        #expect(found[1].segment == "todo list")
+    }
+
+    @Test("a new calendar's path segment comes from its name")
+    func slugs() {
+        #expect(CalendarDiscovery.slug("HotTask") == "hottask")
+        #expect(CalendarDiscovery.slug("Work & Home!") == "work-home")
+        #expect(CalendarDiscovery.slug("Tâches à faire") == "taches-a-faire")
+        #expect(CalendarDiscovery.slug("日本").count == 36, "nothing left: a UUID")
+    }
+}
