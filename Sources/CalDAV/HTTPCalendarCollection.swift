@@ -34,6 +34,32 @@ public final class HTTPCalendarCollection: CalendarCollection {
 
     // MARK: CalendarCollection
 
+    public func checkTakesTasks() throws(SyncFailure) {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+            <d:prop><d:resourcetype/><c:supported-calendar-component-set/></d:prop></d:propfind>
+            """
+        let answer = try send("PROPFIND", collection, body: body, headers: ["Depth": "0"])
+        guard answer.status == 207, let resource = PropfindAnswer(answer.body, answering: collection)?.resources.first else {
+            throw failure(answer, doing: "asking what the sync url is")
+        }
+        if resource.isCalendar && resource.takesTasks { return }
+        let what: String
+        if resource.isCalendar {
+            let components = resource.properties["supported-calendar-component-set"]?.all("comp", DAV.caldav)
+                .compactMap { $0.attributes["name"] } ?? []
+            what = "a calendar that takes only \(components.joined(separator: ", ")), not tasks"
+        } else if resource.isA("principal", DAV.dav) {
+            what = "an account (a principal), not a calendar"
+        } else if resource.isA("collection", DAV.dav) {
+            what = "a folder that is not a calendar (a calendar home, or a plain folder)"
+        } else {
+            what = "not a calendar (a plain resource)"
+        }
+        throw SyncFailure("\(url) is \(what); nothing was written. hottask --sync-setup URL finds your task calendars")
+    }
+
     public func version() throws(SyncFailure) -> CollectionVersion {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>

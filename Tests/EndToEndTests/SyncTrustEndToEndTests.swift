@@ -218,3 +218,24 @@ extension SyncEndToEndTests {
         #expect(laptop.tasks()["Water plants"]?.completed == false, "the next occurrence is open here too")
     }
 }
+
+/// The sync URL must be a calendar that takes tasks.
+extension SyncEndToEndTests {
+    @Test("a principal or an events-only calendar given as the sync url: exit 5 naming what it is, nothing written")
+    func urlMustBeATaskCalendar() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        let principal = proxied.replacingOccurrences(of: "/u/hot/", with: "/u/")
+        let events = proxied.replacingOccurrences(of: "/u/hot/", with: "/u/events/")
+        try server.phone(server.url.replacingOccurrences(of: "/u/hot/", with: "/u/events/"), "make-calendar", "--components", "VEVENT")
+        for (url, what) in [(principal, "is an account (a principal), not a calendar"), (events, "is a calendar that takes only VEVENT, not tasks")] {
+            let laptop = device("laptop", url: url)
+            laptop.run("--add", "Pay rent")
+            let result = laptop.run("--sync")
+            #expect(result.status == 5)
+            #expect(result.stderr.contains(what) && result.stderr.contains("hottask --sync-setup"), "\(result.stderr)")
+        }
+        #expect(!requestLog(control).contains { $0.hasPrefix("PUT") || $0.hasPrefix("MKCALENDAR") }, "nothing written")
+    }
+}

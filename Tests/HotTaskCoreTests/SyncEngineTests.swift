@@ -491,6 +491,7 @@ struct SyncEngineTests {
 /// A server that is never there.
 struct Unreachable: CalendarCollection {
     let url = "http://127.0.0.1:9/"
+    func checkTakesTasks() throws(SyncFailure) { throw SyncFailure("cannot reach \(url): Connection refused") }
     func version() throws(SyncFailure) -> CollectionVersion { throw SyncFailure("cannot reach \(url): Connection refused") }
     func changes(since token: String) throws(SyncFailure) -> CollectionChanges? { throw SyncFailure("down") }
     func listing() throws(SyncFailure) -> [String: String?] { throw SyncFailure("down") }

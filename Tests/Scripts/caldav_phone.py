@@ -116,7 +116,7 @@ def cmd_make_calendar(client, cal, args):
     # principal() PROPFINDs the client's URL, which must exist: use the root.
     root = caldav.DAVClient(url=f"{parts.scheme}://{parts.netloc}/", username="u", password="p", auth_type=AUTH_TYPE)
     root.principal().make_calendar(
-        name=cal_id, cal_id=cal_id, supported_calendar_component_set=["VTODO"]
+        name=cal_id, cal_id=cal_id, supported_calendar_component_set=args.components.split(",")
     )
     return {"ok": True}
 
@@ -201,7 +201,9 @@ def main():
     parser.add_argument("url")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("make-calendar").set_defaults(run=cmd_make_calendar)
+    p = sub.add_parser("make-calendar")
+    p.add_argument("--components", default="VTODO", help="a,b: the component set (VTODO; VEVENT for events only)")
+    p.set_defaults(run=cmd_make_calendar)
 
     p = sub.add_parser("add")
     p.add_argument("summary")

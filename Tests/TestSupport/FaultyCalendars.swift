@@ -10,6 +10,7 @@ public final class ForgetfulCalendar: CalendarCollection {
     public init(_ inner: InMemoryCalendar) { self.inner = inner }
 
     public var url: String { inner.url }
+    public func checkTakesTasks() throws(SyncFailure) { try inner.checkTakesTasks() }
     /// Restored: a version of another lineage.
     public func version() throws(SyncFailure) -> CollectionVersion {
         let version = try inner.version()
@@ -42,6 +43,7 @@ public final class RefusingCalendar: CalendarCollection {
     }
 
     public var url: String { inner.url }
+    public func checkTakesTasks() throws(SyncFailure) { try inner.checkTakesTasks() }
     public func version() throws(SyncFailure) -> CollectionVersion { try inner.version() }
     public func changes(since token: String) throws(SyncFailure) -> CollectionChanges? { try inner.changes(since: token) }
     public func listing() throws(SyncFailure) -> [String: String?] { try inner.listing() }

@@ -20,6 +20,13 @@ public final class InMemoryCalendar: CalendarCollection {
 
     public init() {}
 
+    /// Set to say what the URL is instead of a task calendar.
+    public var notATaskCalendar: String?
+
+    public func checkTakesTasks() throws(SyncFailure) {
+        if let notATaskCalendar { throw SyncFailure("\(url) is \(notATaskCalendar)") }
+    }
+
     public func version() throws(SyncFailure) -> CollectionVersion {
         requests.append("PROPFIND")
         return CollectionVersion(ctag: "c\(counter)", syncToken: offersSyncCollection ? "t\(counter)" : nil)

@@ -65,6 +65,10 @@ public enum WriteOutcome: Equatable, Sendable {
 public protocol CalendarCollection {
     /// Where it is, for messages and for telling one collection's sync state from another's.
     var url: String { get }
+    /// Throws unless the URL is a calendar that takes VTODOs (a principal, a calendar home, an
+    /// events-only calendar or a plain folder is named as such). Asked before a first sync
+    /// writes anything.
+    func checkTakesTasks() throws(SyncFailure)
     func version() throws(SyncFailure) -> CollectionVersion
     /// Changes since `token` (RFC 6578 sync-collection); nil when the server cannot say (no
     /// support, or a token it no longer knows): then the caller compares ETags instead.

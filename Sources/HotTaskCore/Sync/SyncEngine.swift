@@ -68,6 +68,9 @@ public final class SyncEngine {
         defer { withExtendedLifetime(lock) {} }
         var base = try SyncBase.load(besides: store, collection: collection.url)
         if forgetBase { base = SyncBase(collection: collection.url) }
+        // Nothing agreed yet: make sure the URL is a task calendar before anything is written
+        // (a principal taken for a calendar got one new calendar per task on Radicale).
+        if base.entries.isEmpty && !base.server.isKnown { try collection.checkTakesTasks() }
         var report = SyncReport()
         for attempt in 0..<Self.maximumRounds {
             let startBase = base
