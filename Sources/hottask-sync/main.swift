@@ -28,7 +28,7 @@ var forgetBase = false
 }
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
-    if ["--quiet", "--setup", "--password-stdin", "--force-delete", "--resync"].contains(name) {
+    if ["--quiet", "--setup", "--password-stdin", "--force-delete", "--resync", "--die-with-parent"].contains(name) {
         options[name] = ""
         quiet = quiet || name == "--quiet"
         forceDelete = forceDelete || name == "--force-delete"
@@ -40,16 +40,21 @@ while let name = arguments.popFirst() {
     }
     options[name] = value
 }
+if options["--die-with-parent"] != nil { ParentWatch.start() }
 if options["--setup"] != nil { SetupCommand.run(options) }
-guard let storePath = options["--store"], let url = options["--url"] else {
+guard let storePath = options["--store"], let written = options["--url"] else {
     fail("hottask-sync needs --store and --url (it is run by hottask --sync)", 64)
 }
+// A password in the URL is taken out of it before anything names the URL.
+let syncURL = SyncURL(written)
+let url = syncURL.url
 
 signal(SIGXFSZ, SIG_IGN)
 let store = TaskStore(path: storePath)
 do {
     let collection = try SyncSetup.collection(
-        url: url, username: options["--username"], passwordCommand: options["--password-command"], quiet: quiet)
+        url: url, username: options["--username"] ?? syncURL.username, passwordCommand: options["--password-command"],
+        password: syncURL.password ?? ProcessInfo.processInfo.environment[SyncURL.passwordVariable], quiet: quiet)
     let report = try SyncEngine(store: store, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase).run()
     print("Synced with \(url): \(report)")
     if !report.problems.isEmpty {

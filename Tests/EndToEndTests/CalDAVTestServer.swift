@@ -20,6 +20,8 @@ final class CalDAVTestServer {
     let kind: Kind
     let folder = TemporaryFolder()
     let port: Int
+    /// The password the phone logs in with.
+    let password: String
     /// The calendar collection's URL.
     let url: String
     /// The server's root, where `--sync-setup` starts.
@@ -32,6 +34,7 @@ final class CalDAVTestServer {
     /// `calendar`: false leaves Radicale and sabre/dav without one (Xandikos always has one).
     init(_ kind: Kind, password: String? = nil, tls: Bool = false, calendar: Bool = true) throws {
         self.kind = kind
+        self.password = password ?? "p"
         port = try Self.freePort()
         switch kind {
         case .radicale:
@@ -117,7 +120,8 @@ final class CalDAVTestServer {
     @discardableResult
     func phone(_ url: String? = nil, _ arguments: String...) throws -> Any {
         // Cyrus offers Digest md5-sess before Basic, and refuses the phone's Digest.
-        let environment = kind == .cyrus ? ["PHONE_AUTH": "basic"] : nil
+        var environment = ["HOTTASK_PHONE_PASSWORD": password]
+        if kind == .cyrus { environment["PHONE_AUTH"] = "basic" }
         let run = runProcess(
             ["python3", Self.scripts + "/caldav_phone.py", url ?? self.url] + arguments, environment: environment, timeout: 60)
         guard run.status == 0 else {

@@ -239,3 +239,73 @@ extension SyncEndToEndTests {
         #expect(!requestLog(control).contains { $0.hasPrefix("PUT") || $0.hasPrefix("MKCALENDAR") }, "nothing written")
     }
 }
+
+/// Secrets and processes: a password in the URL is in no message and no argv; a password
+/// command has a time limit; a sync never outlives the hottask that started it.
+extension SyncEndToEndTests {
+    func config(_ name: String, url: String, passwordCommand: String?) -> String {
+        folder.write(
+            "[sync]\nurl = \"\(url)\"\n" + (passwordCommand.map { "password_command = \"\($0)\"\n" } ?? ""), to: "\(name).toml")
+    }
+
+    /// Processes whose command line contains `text`, but not this test's own.
+    func processes(containing text: String) -> [String] {
+        runProcess(["pgrep", "-af", "--", text]).stdout.split(separator: "\n").map(String.init).filter { !$0.contains("pgrep") }
+    }
+
+    @Test("a password written in the url logs in, and is in no message and no process's argv")
+    func passwordInURL() throws {
+        let server = try CalDAVTestServer(.radicale, password: "s3cret-pw")
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        let argv = folder.path("argv.txt")
+        // While the sync talks to the server, every process's argv is copied.
+        try setFaults(
+            control,
+            #"{"rules": [{"method": "PROPFIND", "action": "pass", "before": ["sh", "-c", "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done > \#(argv) 2>/dev/null"]}]}"#)
+        let withPassword = proxied.replacingOccurrences(of: "http://", with: "http://u:s3cret-pw@")
+        let good = runHotTask(["--file", folder.path("a.json"), "--config", config("good", url: withPassword, passwordCommand: nil), "--add", "Private", "--sync"])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(!(good.stdout + good.stderr).contains("s3cret"))
+        #expect(try server.phoneTasks()["Private"] != nil)
+        let seen = try #require(fileText(argv))
+        #expect(seen.contains("hottask-sync") && !seen.contains("s3cret"), "argv seen during the sync:\n\(seen)")
+
+        let wrong = proxied.replacingOccurrences(of: "http://", with: "http://u:not-it-pw@")
+        let refused = runHotTask(["--file", folder.path("b.json"), "--config", config("bad", url: wrong, passwordCommand: nil), "--sync"])
+        #expect(refused.status == 5)
+        #expect(refused.stderr.contains("login refused") || refused.stderr.contains("(401)"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("not-it-pw"))
+    }
+
+    @Test("a password_command that hangs is stopped at its time limit with what it started; an empty password is named")
+    func passwordCommandLimits() throws {
+        let server = try CalDAVTestServer(.radicale, password: "p")
+        let hanging = config("hang", url: server.url, passwordCommand: "sleep 611.5")
+        let started = Date()
+        let result = runHotTask(["--file", folder.path("a.json"), "--config", hanging, "--sync"], environment: ["HOTTASK_PASSWORD_TIMEOUT": "1"])
+        #expect(result.status == 5)
+        #expect(result.stderr.contains("did not finish within 1 s"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(processes(containing: "sleep 611.5").isEmpty, "the command's children are stopped too")
+
+        let empty = runHotTask(["--file", folder.path("a.json"), "--config", config("empty", url: server.url, passwordCommand: "printf ''"), "--sync"])
+        #expect(empty.status == 5)
+        #expect(empty.stderr.contains("printed an empty password"), "\(empty.stderr)")
+    }
+
+    @Test("killing hottask ends its sync and the sync's password command; the caller's pipe closes")
+    func syncDiesWithItsParent() throws {
+        let server = try CalDAVTestServer(.radicale, password: "p")
+        let slow = config("slow", url: server.url, passwordCommand: "sleep 612.5")
+        let hottask = try ChildProcess(
+            [HotTaskBinary.url.path, "--file", folder.path("a.json"), "--config", slow, "--sync"], stdoutPath: folder.path("out"),
+            stderrPath: folder.path("err"))
+        try waitUntil("the sync runs its password command") { !processes(containing: "sleep 612.5").isEmpty }
+        hottask.kill(SIGKILL)
+        _ = hottask.wait(timeout: 5)
+        try waitUntil("hottask-sync and its password command are gone") {
+            processes(containing: "sleep 612.5").isEmpty && processes(containing: folder.path("a.json")).isEmpty
+        }
+    }
+}

@@ -33,11 +33,13 @@ SORT_ORDER = "X-APPLE-SORT-ORDER"
 
 # PHONE_AUTH=basic makes the phone log in with Basic: Cyrus offers Digest md5-sess first, which
 # its SASL set-up here refuses, and caldav would otherwise choose it.
+# The test server's password (HOTTASK_PHONE_PASSWORD; "p" unless a test sets another).
+PASSWORD = os.environ.get("HOTTASK_PHONE_PASSWORD", "p")
 AUTH_TYPE = os.environ.get("PHONE_AUTH") or None
 
 
 def open_calendar(url):
-    client = caldav.DAVClient(url=url, username="u", password="p", auth_type=AUTH_TYPE)
+    client = caldav.DAVClient(url=url, username="u", password=PASSWORD, auth_type=AUTH_TYPE)
     return client, caldav.Calendar(client=client, url=url)
 
 
@@ -114,7 +116,7 @@ def cmd_make_calendar(client, cal, args):
     parts = urlparse(args.url)
     cal_id = parts.path.rstrip("/").rsplit("/", 1)[-1]
     # principal() PROPFINDs the client's URL, which must exist: use the root.
-    root = caldav.DAVClient(url=f"{parts.scheme}://{parts.netloc}/", username="u", password="p", auth_type=AUTH_TYPE)
+    root = caldav.DAVClient(url=f"{parts.scheme}://{parts.netloc}/", username="u", password=PASSWORD, auth_type=AUTH_TYPE)
     root.principal().make_calendar(
         name=cal_id, cal_id=cal_id, supported_calendar_component_set=args.components.split(",")
     )

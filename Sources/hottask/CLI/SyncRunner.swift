@@ -24,13 +24,25 @@ enum SyncRunner {
     }
 
     static func arguments(store: TaskStore, settings: SyncSettings, quiet: Bool, options: Options = Options()) -> [String] {
-        var arguments = ["--store", store.path, "--url", settings.url]
-        if let username = settings.username { arguments += ["--username", username] }
+        let url = SyncURL(settings.url)
+        var arguments = ["--store", store.path, "--url", url.url, "--die-with-parent"]
+        if let username = settings.username ?? url.username { arguments += ["--username", username] }
         if let command = settings.passwordCommand { arguments += ["--password-command", command] }
         if quiet { arguments.append("--quiet") }
         if options.forceDelete { arguments.append("--force-delete") }
         if options.forgetBase { arguments.append("--resync") }
         return arguments
+    }
+
+    /// The environment `hottask-sync` runs in: a password written in the URL goes here, never
+    /// into its arguments (which every user can read in /proc).
+    static func environment(settings: SyncSettings) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment[SyncURL.passwordVariable] = nil
+        if settings.passwordCommand == nil, let password = SyncURL(settings.url).password {
+            environment[SyncURL.passwordVariable] = password
+        }
+        return environment
     }
 
     /// Where the helper's report ("Synced with …") goes.
@@ -53,7 +65,11 @@ enum SyncRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: helper)
         process.arguments = arguments(store: store, settings: settings, quiet: quiet, options: options)
-        process.standardInput = FileHandle.nullDevice
+        process.environment = environment(settings: settings)
+        // Only this process holds the pipe's other end: when it exits or is killed, the sync
+        // sees the end of its input and stops (--die-with-parent).
+        let lifeline = Pipe()
+        process.standardInput = lifeline.fileHandleForReading
         let errors = Pipe()
         switch report {
         case .toStandardOutput: break
@@ -72,8 +88,10 @@ enum SyncRunner {
             return Outcome(status: 5, message: "cannot run \(helper): \(error.localizedDescription)")
         }
         // Read before waiting: a full pipe would block the child.
+        try? lifeline.fileHandleForReading.close()
         let message = quiet ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
+        withExtendedLifetime(lifeline) {}
         let status = process.terminationReason == .exit ? process.terminationStatus : 5
         return Outcome(status: status, message: String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -1,0 +1,119 @@
+import Foundation
+import HotTaskCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `password_command` by `/bin/sh` in a process group of its own, with a time limit: a
+/// command that hangs (a keyring waiting for a prompt nobody sees) is stopped with everything
+/// it started (`sh -c "sleep 600"` leaves `sleep` holding the pipe when only `sh` is killed).
+enum PasswordCommand {
+    /// How long the command may take (`HOTTASK_PASSWORD_TIMEOUT` seconds, for tests, up to it).
+    static var limit: TimeInterval {
+        let given = ProcessInfo.processInfo.environment["HOTTASK_PASSWORD_TIMEOUT"].flatMap(Double.init) ?? 60
+        return min(max(given, 0.1), 60)
+    }
+
+    /// The group of the command running now, for `ParentWatch` to end it with this process.
+    nonisolated(unsafe) static var runningGroup: pid_t = 0
+
+    /// The first line the command prints. `quiet` (the UI) keeps its stderr off the screen.
+    static func run(_ command: String, quiet: Bool) throws(SyncFailure) -> String {
+        var output: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else { throw SyncFailure("cannot run the password_command: \(String(cString: strerror(errno)))") }
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        posix_spawn_file_actions_addclose(&actions, output[0])
+        posix_spawn_file_actions_addclose(&actions, output[1])
+        // A group of its own (pgid = its pid), and the signals a shell expects.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        close(output[1])
+        guard spawned == 0 else {
+            close(output[0])
+            throw SyncFailure("cannot run the password_command: \(String(cString: strerror(spawned)))")
+        }
+        runningGroup = pid
+        defer { runningGroup = 0 }
+
+        var bytes: [UInt8] = []
+        let deadline = Date().addingTimeInterval(limit)
+        var timedOut = false
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 {
+                timedOut = true
+                break
+            }
+            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(left, 1) * 1000) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { continue }
+            let count = read(output[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            if bytes.count < 64 * 1024 { bytes += buffer[0..<count] }
+        }
+        close(output[0])
+        if timedOut {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+            throw SyncFailure("the password_command did not finish within \(Int(limit)) s and was stopped; nothing was synced")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7f == 0
+        let code = (status >> 8) & 0xff
+        guard exited && code == 0 else {
+            throw SyncFailure(
+                exited
+                    ? "the password_command exited with status \(code); nothing was synced"
+                    : "the password_command was killed by signal \(status & 0x7f); nothing was synced")
+        }
+        let firstLine = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+        let password = String(firstLine.hasSuffix("\r") ? firstLine.dropLast() : firstLine)
+        guard !password.isEmpty else { throw SyncFailure("the password_command printed an empty password; nothing was synced") }
+        return password
+    }
+}
+
+/// `hottask-sync --die-with-parent`: its standard input is a pipe whose other end only the
+/// `hottask` that started it holds. When that end closes (hottask exited, or was killed), this
+/// process ends too, with the password command it may be running: a sync never outlives its
+/// parent and never keeps the parent's stderr open.
+enum ParentWatch {
+    static func start() {
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(0, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+            }
+            if PasswordCommand.runningGroup > 0 { kill(-PasswordCommand.runningGroup, SIGKILL) }
+            _exit(5)
+        }
+    }
+}
