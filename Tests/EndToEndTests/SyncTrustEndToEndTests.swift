@@ -309,3 +309,35 @@ extension SyncEndToEndTests {
         }
     }
 }
+
+/// The config file as it is found: settings HotTask does not know are skipped, and a
+/// password_command others could change is refused.
+extension SyncEndToEndTests {
+    @Test("an unknown setting is warned about and skipped: [sync] in the same file still syncs")
+    func unknownSettingSkipped() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let config = folder.write("colour = \"red\"\n[sync]\nurl = \"\(server.url)\"\nca_file = \"/etc/x.pem\"\n", to: "c.toml")
+        let result = runHotTask(["--file", folder.path("a.json"), "--config", config, "--add", "Kept", "--sync"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("line 1: unknown setting \"colour\"") && result.stderr.contains("; skipped"), "\(result.stderr)")
+        #expect(try server.phoneTasks()["Kept"] != nil)
+    }
+
+    @Test("a config others can write that holds a password_command is refused naming the file, owner and mode; nothing runs")
+    func writableConfigRefused() throws {
+        let server = try CalDAVTestServer(.radicale, password: "p")
+        let marker = folder.path("ran")
+        let config = folder.write(
+            "[sync]\nurl = \"\(server.url)\"\nusername = \"u\"\npassword_command = \"touch \(marker); echo p\"\n", to: "c.toml")
+        chmod(config, 0o666)
+        let result = runHotTask(["--file", folder.path("a.json"), "--config", config, "--sync"])
+        #expect(result.status == 5)
+        #expect(
+            result.stderr.contains("\(config): holds a password_command but can be changed by others (owner root, mode 666); chmod go-w")
+                || result.stderr.contains("mode 666"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "the command never ran")
+        chmod(config, 0o600)
+        #expect(runHotTask(["--file", folder.path("a.json"), "--config", config, "--sync"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: marker))
+    }
+}

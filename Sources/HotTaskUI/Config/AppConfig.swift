@@ -3,9 +3,11 @@ import HotTaskCore
 /// What the config file (`config.toml`) chooses: the theme, the list's key bindings and the
 /// section new tasks go to. `standard` is what HotTask does without a file.
 ///
-/// A file with any problem is not half-applied: `parse` reports the first problem with the
+/// A file with a wrong value is not half-applied: `parse` reports the first problem with the
 /// file and line, and the caller keeps `standard`, so a typo can never leave someone with a
-/// half-remapped keyboard they did not ask for.
+/// half-remapped keyboard they did not ask for. A setting or table it does not know (a newer
+/// version's, or a misspelt one) is only skipped, with a warning: it cannot half-apply
+/// anything, and ignoring the whole file for it dropped the key bindings and [sync] too.
 public struct AppConfig: Equatable, Sendable {
     public var theme: Theme = .default
     public var bindings: KeyBindings = .standard
@@ -15,6 +17,8 @@ public struct AppConfig: Equatable, Sendable {
     public var details = false
     /// `[sync]`: the CalDAV calendar to sync with; nil when the file has none.
     public var sync: SyncSettings?
+    /// Settings and tables skipped because HotTask does not know them.
+    public var warnings: [Problem] = []
 
     public static let standard = AppConfig()
 
@@ -29,23 +33,27 @@ public struct AppConfig: Equatable, Sendable {
         public let file: String
         public let line: Int?
         public let reason: String
+        /// What HotTask does about it: "using the defaults" (the whole file is set aside),
+        /// "skipped" (only this line), or what else it leaves out.
+        public let consequence: String
 
-        public init(file: String, line: Int?, reason: String) {
+        public init(file: String, line: Int?, reason: String, consequence: String = "using the defaults") {
             self.file = file
             self.line = line
             self.reason = reason
+            self.consequence = consequence
         }
 
         /// With the full path: for the command line's stderr.
         public var description: String {
-            "config \(file)\(line.map { " line \($0)" } ?? ""): \(reason); using the defaults"
+            "config \(file)\(line.map { " line \($0)" } ?? ""): \(reason); \(consequence)"
         }
 
         /// With the file's name only: for the UI's one-line footer, where a long path would
         /// push the line number and the reason off the screen.
         public var shortDescription: String {
             let name = file.split(separator: "/").last.map(String.init) ?? file
-            return "\(name)\(line.map { " line \($0)" } ?? ""): \(reason); using the defaults"
+            return "\(name)\(line.map { " line \($0)" } ?? ""): \(reason); \(consequence)"
         }
     }
 
@@ -61,6 +69,9 @@ public struct AppConfig: Equatable, Sendable {
             Problem(file: file, line: entry.line, reason: reason)
         }
         var config = AppConfig()
+        func skip(_ entry: TOMLSubset.Entry, _ reason: String) {
+            config.warnings.append(Problem(file: file, line: entry.line, reason: reason, consequence: "skipped"))
+        }
         var replacements: [ListAction: [Key]] = [:]
         var bindingLines: [ListAction: Int] = [:]
         var syncLine: Int?
@@ -104,6 +115,10 @@ public struct AppConfig: Equatable, Sendable {
                 replacements[action] = keys
                 bindingLines[action] = entry.line
             case ("sync", let name):
+                guard ["url", "username", "password_command"].contains(name) else {
+                    skip(entry, "unknown setting \"\(name)\" in [sync] (known: url, username, password_command)")
+                    continue
+                }
                 guard case .string(let value) = entry.value else {
                     throw problem(entry, "\(name) in [sync] takes a string, not \(entry.value.kindName)")
                 }
@@ -111,17 +126,21 @@ public struct AppConfig: Equatable, Sendable {
                 switch name {
                 case "url": sync.url = value
                 case "username": sync.username = value
-                case "password_command": sync.passwordCommand = value
-                default: throw problem(entry, "unknown setting \"\(name)\" in [sync] (known: url, username, password_command)")
+                default: sync.passwordCommand = value
                 }
                 config.sync = sync
                 syncLine = syncLine ?? entry.line
             default:
-                if let table = entry.table { throw problem(entry, "unknown table [\(table)] (known: [keys], [sync])") }
-                if ListAction(rawValue: entry.key) != nil {
+                if let table = entry.table {
+                    // Once per table, not once per line in it.
+                    if !config.warnings.contains(where: { $0.reason.hasPrefix("unknown table [\(table)]") }) {
+                        skip(entry, "unknown table [\(table)] (known: [keys], [sync])")
+                    }
+                } else if ListAction(rawValue: entry.key) != nil {
                     throw problem(entry, "\"\(entry.key)\" is a key binding; put it under [keys]")
+                } else {
+                    skip(entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, details, [keys], [sync])")
                 }
-                throw problem(entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, details, [keys])")
             }
         }
         if let sync = config.sync, sync.url.isEmpty {

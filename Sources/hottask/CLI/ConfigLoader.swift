@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskCore
 import HotTaskUI
 
 /// Finds and reads the config file. A missing file at the usual place is normal (the
@@ -36,10 +37,43 @@ enum ConfigLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             return (.standard, AppConfig.Problem(file: path, line: nil, reason: "not UTF-8 text"))
         }
+        var config: AppConfig
         do {
-            return (try AppConfig.parse(text, file: path), nil)
+            config = try AppConfig.parse(text, file: path)
         } catch {
             return (.standard, error)
         }
+        return trusting(config, file: path)
+    }
+
+    /// A password_command is a command HotTask runs: from a file another user could change, it
+    /// is refused (as ssh refuses such files), and [sync] with it; the rest of the file is used.
+    /// A password written in the url of a file others can read is warned about.
+    static func trusting(_ config: AppConfig, file path: String) -> (AppConfig, problem: AppConfig.Problem?) {
+        guard let sync = config.sync else { return (config, nil) }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return (config, nil) }
+        let mode = String(info.st_mode & 0o777, radix: 8)
+        let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
+        var config = config
+        if sync.passwordCommand != nil && (info.st_mode & 0o022 != 0 || (info.st_uid != getuid() && info.st_uid != 0)) {
+            config.sync = nil
+            let fix = info.st_uid != getuid() && info.st_uid != 0 ? "make it yours (chown)" : "chmod go-w '\(path)'"
+            return (
+                config,
+                AppConfig.Problem(
+                    file: path, line: nil,
+                    reason: "holds a password_command but can be changed by others (owner \(owner), mode \(mode)); \(fix)",
+                    consequence: "[sync] not used")
+            )
+        }
+        if SyncURL(sync.url).password != nil && info.st_mode & 0o044 != 0 {
+            config.warnings.append(
+                AppConfig.Problem(
+                    file: path, line: nil,
+                    reason: "others can read the password in the sync url (owner \(owner), mode \(mode)); chmod go-r '\(path)', or use password_command",
+                    consequence: "used all the same"))
+        }
+        return (config, nil)
     }
 }

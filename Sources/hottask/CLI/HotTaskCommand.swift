@@ -253,7 +253,7 @@ struct HotTaskCommand: ParsableCommand {
         let (settings, configProblem) = ConfigLoader.load(option: config, environment: environment)
         do {
             if opensUI {
-                if let warning = try TerminalApp.run(store: store, config: settings, configWarning: configProblem?.shortDescription) {
+                if let warning = try TerminalApp.run(store: store, config: settings, configWarning: (configProblem ?? settings.warnings.first)?.shortDescription) {
                     Self.fail("warning: \(warning)")
                 }
                 return
@@ -278,6 +278,7 @@ struct HotTaskCommand: ParsableCommand {
             }
             // A config problem never changes what a command does or its exit code.
             if let configProblem { Self.fail("warning: \(configProblem)") }
+            for warning in settings.warnings { Self.fail("warning: \(warning)") }
             var commands = CommandLineActions(store: store, output: output)
             if let importPath { try commands.importTasks(from: importPath, format: importFormat, replacing: replace) }
             if undo { try commands.undoLastChange() }
