@@ -247,7 +247,10 @@ public final class HTTPCalendarCollection: CalendarCollection {
                 lastError = "its answer was cut short"
             case .success(let answer):
                 return answer
-            case .failure(let reason):
+            case .failure(let reason, timedOut: true):
+                // Asking again would wait as long again: one limit for the whole request.
+                throw SyncFailure("cannot reach \(url): \(reason)", timedOut: true)
+            case .failure(let reason, _):
                 lastError = reason
             }
         }
@@ -257,14 +260,14 @@ public final class HTTPCalendarCollection: CalendarCollection {
 
     private enum Outcome {
         case success(Answer)
-        case failure(String)
+        case failure(String, timedOut: Bool)
     }
 
     private func perform(_ request: URLRequest) -> Outcome {
         switch exchange.perform(request) {
         case .success(let reply):
             .success(Answer(status: reply.status, body: reply.body, etag: reply.header("ETag"), refusal: reply.refusal))
-        case .failure(let failure): .failure(failure.message)
+        case .failure(let failure): .failure(failure.message, timedOut: failure.timedOut)
         }
     }
 

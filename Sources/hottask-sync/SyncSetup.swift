@@ -4,6 +4,12 @@ import HotTaskCore
 
 /// The collection `[sync]` names, with the password from `password_command`.
 enum SyncSetup {
+    /// How long a request may wait for the server: 30 s, or less by `HOTTASK_SYNC_TIMEOUT` (tests).
+    static var timeout: TimeInterval {
+        let given = ProcessInfo.processInfo.environment["HOTTASK_SYNC_TIMEOUT"].flatMap(Double.init) ?? 30
+        return min(max(given, 0.5), 30)
+    }
+
     /// `password` is the one written in the URL, when there is no password_command.
     static func collection(url: String, username: String?, passwordCommand: String?, password: String? = nil, quiet: Bool)
         throws(SyncFailure) -> HTTPCalendarCollection
@@ -13,7 +19,7 @@ enum SyncSetup {
             let host = URLComponents(string: url)?.host ?? url
             FileHandle.standardError.write(Data("hottask: warning: the password goes to \(host) unencrypted (http://); use https://\n".utf8))
         }
-        return try HTTPCalendarCollection(url: url, username: username, password: password)
+        return try HTTPCalendarCollection(url: url, username: username, password: password, timeout: timeout)
     }
 
     /// Runs the command by `/bin/sh`; its first line is the password. It is never stored.

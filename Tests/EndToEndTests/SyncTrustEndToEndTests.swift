@@ -341,3 +341,25 @@ extension SyncEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: marker))
     }
 }
+
+/// Failures say what happened in plain words.
+extension SyncEndToEndTests {
+    @Test("a server that accepts and never answers: exit 5 within the time limit, saying it timed out and naming the host")
+    func silentServerTimesOut() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        try setFaults(control, #"{"rules": [{"method": "*", "action": "hang", "times": 100}]}"#)
+        let laptop = device("laptop", url: proxied)
+        laptop.run("--add", "Kept")
+        let started = Date()
+        let result = runHotTask(
+            ["--file", laptop.store, "--config", laptop.config, "--sync"], environment: ["HOTTASK_SYNC_TIMEOUT": "2"], timeout: 30)
+        #expect(result.status == 5)
+        #expect(Date().timeIntervalSince(started) < 8, "one limit for the request, not one per try")
+        let host = try #require(URL(string: proxied).flatMap { url in url.port.map { "127.0.0.1:\($0)" } })
+        #expect(result.stderr.contains("\(host) timed out: no answer within 2 s"), "\(result.stderr)")
+        #expect(!result.stderr.contains("NSURLErrorDomain") && !result.stderr.contains("-1001"))
+        #expect(laptop.tasks().keys.contains("Kept"))
+    }
+}

@@ -28,6 +28,8 @@ and its times is decremented and written back to CONTROL_FILE.  Actions:
                  is not the requested path) from a 207 answer: an empty listing
   "drop-member"  forward, then remove the first member that carries
                  calendar-data from a 207 answer (a multiget that left one out)
+  "hang"         read the request and never answer (until the client hangs up,
+                 or 120 s): a server that accepts and goes silent
   "weaken"       forward, then make every ETag weak (W/"..."), in the ETag
                  header and in getetag properties, as a compressing proxy does
 
@@ -189,6 +191,15 @@ class Proxy(BaseHTTPRequestHandler):
         if action.isdigit():
             self.reply(int(action), None, [("Content-Type", "text/plain")], f"injected {action}\n".encode())
             return self.log_line(f"injected-{action}")
+        if action == "hang":
+            self.log_line("hung")
+            self.connection.settimeout(120)
+            try:
+                while self.connection.recv(4096):
+                    pass
+            except OSError:
+                pass
+            return self.hang_up()
         if action in ("drop-before", "refuse"):
             self.log_line("dropped-before" if action == "drop-before" else "refused")
             return self.hang_up(reset=action == "refuse")

@@ -21,12 +21,14 @@ final class HTTPExchange: @unchecked Sendable {
     }
 
     let authenticator: Authenticator
+    let timeout: TimeInterval
     private let session: URLSession
     private let delegate: Delegate
 
     /// `followsRedirects` false: a 3xx is returned as it is (discovery follows them itself).
     init(authenticator: Authenticator, timeout: TimeInterval, followsRedirects: Bool = true) {
         self.authenticator = authenticator
+        self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 4
@@ -76,9 +78,10 @@ final class HTTPExchange: @unchecked Sendable {
     private func once(_ request: URLRequest) -> Result<Reply, SyncFailure> {
         let box = Box()
         let done = DispatchSemaphore(value: 0)
+        let timeout = self.timeout
         let task = session.dataTask(with: request) { data, response, error in
             if let error {
-                box.outcome = .failure(SyncFailure(error.localizedDescription))
+                box.outcome = .failure(NetworkFailure.describe(error, url: request.url, timeout: timeout))
             } else if let response = response as? HTTPURLResponse {
                 box.outcome = .success(Reply(status: response.statusCode, body: data ?? Data(), headers: Self.headers(response)))
             }

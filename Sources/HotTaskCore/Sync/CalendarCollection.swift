@@ -4,7 +4,12 @@ import Foundation
 /// local change; the next sync starts again from what was acknowledged.
 public struct SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The server did not answer in time: asking again would only wait as long again.
+    public let timedOut: Bool
+    public init(_ message: String, timedOut: Bool = false) {
+        self.message = message
+        self.timedOut = timedOut
+    }
     public var description: String { message }
 }
 
