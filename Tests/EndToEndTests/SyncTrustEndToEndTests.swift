@@ -363,3 +363,32 @@ extension SyncEndToEndTests {
         #expect(laptop.tasks().keys.contains("Kept"))
     }
 }
+
+/// The UI while a sync runs and after one failed.
+extension SyncEndToEndTests {
+    @Test("the UI shows syncing… while a sync runs, the whole reason of a failure in the help overlay, and tries again by itself")
+    func uiSyncingReasonAndRetry() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        try setFaults(control, #"{"rules": [{"method": "PROPFIND", "action": "hang", "times": 1}]}"#)
+        try server.phone(nil, "add", "From phone")
+        let config = device("ui", url: proxied).config
+        let session = try TmuxSession(
+            environment: ["HOTTASK_SYNC_TIMEOUT": "3", "HOTTASK_SYNC_RETRY": "2"], arguments: ["--config", config])
+        session.waitForText("syncing…")
+        session.waitForText("sync failed ")
+        session.press("Tab")
+        session.type("?")
+        let host = try #require(URL(string: proxied).flatMap { url in url.port.map { "127.0.0.1:\($0)" } })
+        session.waitForText("Sync failed: cannot reach")
+        let overlay = session.waitForText("timed out: no answer within 3 s")
+        #expect(overlay.contains(host), "the overlay names the host")
+        session.press("Escape")
+        // Tried again after 2 s, without a change here: the phone's task arrives.
+        session.waitForText("From phone")
+        session.waitForText("synced ")
+        session.press("C-c")
+        session.waitForText("exited with 0")
+    }
+}

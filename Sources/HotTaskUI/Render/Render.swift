@@ -32,7 +32,10 @@ public enum AppRender {
         drawViewBar(state, screen, &grid)
         drawList(state, screen, &grid)
         drawFooter(state, screen, &grid)
-        if let focus = state.help { drawHelp(for: focus, bindings: state.bindings, section: state.newTaskSection, screen, &grid) }
+        if let focus = state.help {
+            drawHelp(
+                for: focus, bindings: state.bindings, section: state.newTaskSection, syncFailure: state.syncStatus?.failure, screen, &grid)
+        }
         return grid
     }
 
@@ -115,7 +118,7 @@ public enum AppRender {
         if let sync = state.syncStatus {
             let x = limit - DisplayWidth.of(sync.summary) - 1
             if x > width / 2 {
-                grid.put(sync.summary, x: x, y: y, style: sync.failure == nil ? .footerText : .warning)
+                grid.put(sync.summary, x: x, y: y, style: sync.failure == nil || sync.running ? .footerText : .warning)
                 limit = x - 1
             }
         }

@@ -40,12 +40,15 @@ public struct Message: Equatable, Sendable {
 public struct SyncStatus: Equatable, Sendable {
     /// "synced 14:05" or "sync failed 14:05".
     public var summary: String
-    /// Why it failed; nil when it worked.
+    /// Why it failed; nil when it worked. While one runs, why the one before failed.
     public var failure: String?
+    /// A sync is running now ("syncing…").
+    public var running: Bool
 
-    public init(summary: String, failure: String? = nil) {
+    public init(summary: String, failure: String? = nil, running: Bool = false) {
         self.summary = summary
         self.failure = failure
+        self.running = running
     }
 }
 

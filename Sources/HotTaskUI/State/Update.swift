@@ -38,6 +38,11 @@ public enum AppUpdate {
                 for record in records { perform(record.changes, clock: record.clock, &state) }
             }
         case .synced(let status):
+            if status.running {
+                // "syncing…", keeping the last failure for the help overlay and for saying it once.
+                state.syncStatus = SyncStatus(summary: status.summary, failure: state.syncStatus?.failure, running: true)
+                break
+            }
             // Why a sync failed is said once; the footer keeps "sync failed HH:MM" after.
             if let failure = status.failure, status.failure != state.syncStatus?.failure {
                 state.message = Message("Sync failed: \(failure)", kind: .warning)

@@ -21,6 +21,15 @@ final class BackgroundSync: @unchecked Sendable {
     private var due: Date?
     private var lastStart = Date.distantPast
     private var finished: SyncStatus?
+    /// Said once when a sync starts: "syncing…".
+    private var started: SyncStatus?
+    /// Failures in a row: a failed sync is tried again after 15 s, 30 s, 60 s… up to `interval`.
+    private var failuresInARow = 0
+    /// The first wait after a failure (`HOTTASK_SYNC_RETRY` seconds, for tests).
+    static let firstRetry: TimeInterval = {
+        let given = ProcessInfo.processInfo.environment["HOTTASK_SYNC_RETRY"].flatMap(TimeInterval.init)
+        return given.map { max($0, 1) } ?? 15
+    }()
 
     init(store: TaskStore, settings: SyncSettings) {
         self.store = store
@@ -47,10 +56,15 @@ final class BackgroundSync: @unchecked Sendable {
             running = true
             self.due = nil
             lastStart = now
+            started = SyncStatus(summary: "syncing…", running: true)
             Thread.detachNewThread { [self] in run() }
         }
-        defer { finished = nil }
-        return finished
+        // The end of a sync before its start, when both happened since the last tick.
+        defer {
+            finished = nil
+            started = nil
+        }
+        return finished ?? started
     }
 
     private func run() {
@@ -65,6 +79,14 @@ final class BackgroundSync: @unchecked Sendable {
         lock.lock()
         finished = status
         running = false
+        if outcome.status == 0 {
+            failuresInARow = 0
+        } else {
+            let wait = min(Self.firstRetry * pow(2, Double(min(failuresInARow, 10))), Self.interval)
+            failuresInARow += 1
+            let retry = Date().addingTimeInterval(wait)
+            if due == nil || due! > retry { due = retry }
+        }
         lock.unlock()
     }
 
