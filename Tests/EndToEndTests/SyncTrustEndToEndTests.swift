@@ -392,3 +392,32 @@ extension SyncEndToEndTests {
         session.waitForText("exited with 0")
     }
 }
+
+/// A sync's merge is one step to undo.
+extension SyncEndToEndTests {
+    @Test("u in the UI takes back what a sync brought, and the next sync sends the undo; --undo does the same on the command line")
+    func undoASync() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let config = device("ui", url: server.url).config
+        let session = try TmuxSession(seededCaptions: ["Mine"], arguments: ["--config", config])
+        session.waitForText("synced ")
+        try server.phone(nil, "add", "From phone")
+        session.type("Trigger")
+        session.press("Enter")
+        session.waitForText("From phone")
+        session.press("Tab")
+        session.type("u")
+        session.waitForText("Undone")
+        try waitUntil("the undo reaches the phone") { try server.phoneTasks()["From phone"] == nil }
+        #expect(try server.phoneTasks()["Mine"] != nil && server.phoneTasks()["Trigger"] != nil)
+        session.press("C-c")
+        session.waitForText("exited with 0")
+
+        try server.phone(nil, "add", "Second phone task")
+        let cli = Device(store: session.storePath, config: config)
+        #expect(cli.sync().contains("pulled 1"))
+        #expect(cli.run("--undo").stdout.contains("Undone: sync with"))
+        #expect(cli.tasks()["Second phone task"] == nil)
+        #expect(cli.sync().contains("deleted on the server: \"Second phone task\""))
+    }
+}

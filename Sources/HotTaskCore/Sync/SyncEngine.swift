@@ -37,6 +37,11 @@ public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
 public final class SyncEngine {
     public static let maximumRounds = 4
 
+    /// What the log calls a sync's merge: "sync with URL". The UI offers such a record from
+    /// another process (hottask-sync) for undo, as if a key had made it.
+    public static func recordName(_ url: String) -> String { "sync with \(url)" }
+    public static func isSyncRecord(_ record: LogRecord) -> Bool { record.what.hasPrefix("sync with ") && record.undoes == nil }
+
     let store: TaskStore
     let collection: CalendarCollection
     let now: () -> Date
@@ -128,7 +133,7 @@ public final class SyncEngine {
             agreed = plan.agreed
             forgotten = plan.forgotten
             counts = plan.counts
-            return (plan.changes, "sync with \(collection.url)", nil, ())
+            return (plan.changes, Self.recordName(collection.url), nil, ())
         }
         report.pulled += counts.pulled
         report.merged += counts.merged

@@ -37,6 +37,7 @@ public enum AppUpdate {
             keepingSelection(&state) { state in
                 for record in records { perform(record.changes, clock: record.clock, &state) }
             }
+            offerSyncsForUndo(records, &state)
         case .synced(let status):
             if status.running {
                 // "syncing…", keeping the last failure for the help overlay and for saying it once.

@@ -31,6 +31,15 @@ extension AppUpdate {
             for record in outside { perform(record.changes, clock: record.clock, &state) }
         }
         if let stepID = save.stepID { state.history.stamp(stepID, clock: clock) }
+        offerSyncsForUndo(outside, &state)
+    }
+
+    /// A sync's merge, committed by hottask-sync, is one step `u` takes back (the next sync
+    /// then sends the undo as changes of its own).
+    static func offerSyncsForUndo(_ records: [LogRecord], _ state: inout AppState) {
+        for record in records where SyncEngine.isSyncRecord(record) && !record.changes.isEmpty {
+            state.history.record(UndoStep(record.changes, description: "the sync's changes", clock: record.clock))
+        }
     }
 
     static func quoted(_ task: TaskItem) -> String {
