@@ -234,6 +234,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
         request.setValue("close", forHTTPHeaderField: "Connection")
         var lastError = ""
         var outOfSpace: Answer?
+        var timeouts = 0
         for attempt in 0..<Self.attempts {
             if attempt > 0 { usleep(useconds_t(200_000 * attempt)) }
             let outcome = perform(request)
@@ -248,8 +249,10 @@ public final class HTTPCalendarCollection: CalendarCollection {
             case .success(let answer):
                 return answer
             case .failure(let reason, timedOut: true):
-                // Asking again would wait as long again: one limit for the whole request.
-                throw SyncFailure("cannot reach \(url): \(reason)", timedOut: true)
+                // Each try waits half the limit: the second time-out ends the request.
+                if timeouts > 0 { throw SyncFailure("cannot reach \(url): \(reason)", timedOut: true) }
+                timeouts += 1
+                lastError = reason
             case .failure(let reason, _):
                 lastError = reason
             }

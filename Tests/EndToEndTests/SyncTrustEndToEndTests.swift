@@ -23,9 +23,11 @@ extension SyncEndToEndTests {
         try Data(json.utf8).write(to: URL(fileURLWithPath: control))
     }
 
-    @Test("the phone empties the calendar: --sync refuses (exit 5), changes nothing, says how; --force-delete then deletes and lists them")
-    func calendarEmptiedByPhone() throws {
-        let server = try CalDAVTestServer(.radicale)
+    @Test(
+        "the phone empties the calendar: --sync refuses (exit 5), changes nothing, says how; --force-delete then deletes and lists them",
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    func calendarEmptiedByPhone(kind: CalDAVTestServer.Kind) throws {
+        let server = try CalDAVTestServer(kind)
         let laptop = syncedDevice(20, url: server.url)
         try server.phone(nil, "delete-all")
         let before = storeFiles(laptop)
@@ -39,13 +41,15 @@ extension SyncEndToEndTests {
 
         let forced = laptop.run("--sync", "--force-delete")
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(forced.stdout.contains("deleted 20 here") && forced.stdout.contains("; deleted here: ") && forced.stdout.contains("\"Task 1\","), "\(forced.stdout)")
+        #expect(forced.stdout.contains("deleted 20 here") && forced.stdout.contains("; deleted here: ") && (forced.stdout.contains("\"Task 1\",") || forced.stdout.hasSuffix("\"Task 1\"\n")), "\(forced.stdout)")
         #expect(laptop.tasks().isEmpty)
     }
 
-    @Test("the server forgets the sync token and lists nothing once: nothing is deleted; the next sync goes on")
-    func forgottenTokenAndEmptyListing() throws {
-        let server = try CalDAVTestServer(.radicale)
+    @Test(
+        "the server forgets the sync token and lists nothing once: nothing is deleted; the next sync goes on",
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    func forgottenTokenAndEmptyListing(kind: CalDAVTestServer.Kind) throws {
+        let server = try CalDAVTestServer(kind)
         let control = folder.path("control.json")
         let proxied = try server.startProxy(controlPath: control)
         let laptop = syncedDevice(20, url: proxied)
@@ -82,9 +86,11 @@ extension SyncEndToEndTests {
         #expect(try server.phoneTasks().count == 6)
     }
 
-    @Test("weak ETags (a compressing proxy) are sent back as the server made them: an edit goes through, no 412 loop")
-    func weakETags() throws {
-        let server = try CalDAVTestServer(.radicale)
+    @Test(
+        "weak ETags (a compressing proxy) are sent back as the server made them: an edit goes through, no 412 loop",
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    func weakETags(kind: CalDAVTestServer.Kind) throws {
+        let server = try CalDAVTestServer(kind)
         let control = folder.path("control.json")
         let proxied = try server.startProxy(controlPath: control)
         try setFaults(control, #"{"rules": [{"method": "*", "action": "weaken", "times": 100000}]}"#)
@@ -192,6 +198,17 @@ extension SyncEndToEndTests {
         laptop.sync()
         raw = try #require(try server.phoneTasks()["Milch\nund Brot"]?["raw"] as? String)
         #expect(raw.contains("STATUS:IN-PROCESS") && raw.contains("PERCENT-COMPLETE:40"), "\(raw)")
+    }
+
+    @Test("a task whose href holds & and a space (SOGo, hand-made files) is fetched and written back", arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    func hrefWithAmpersand(kind: CalDAVTestServer.Kind) throws {
+        let server = try CalDAVTestServer(kind)
+        try server.phone(nil, "add-raw", Self.phoneCalendar(["UID:a&b c@phone", "SUMMARY:Odd href"]))
+        let laptop = device("laptop", url: server.url)
+        #expect(laptop.sync().contains("pulled 1"))
+        laptop.run("--done", try #require(laptop.number(of: "Odd href")))
+        #expect(laptop.sync().contains("pushed 1"))
+        #expect(try server.phoneTasks()["Odd href"]?["completed"] as? Bool == true)
     }
 
     @Test("completing a weekly task here completes this week's: the phone sees next week's, open; a rule HotTask cannot step is refused")
@@ -371,7 +388,8 @@ extension SyncEndToEndTests {
         let server = try CalDAVTestServer(.radicale)
         let control = folder.path("control.json")
         let proxied = try server.startProxy(controlPath: control)
-        try setFaults(control, #"{"rules": [{"method": "PROPFIND", "action": "hang", "times": 1}]}"#)
+        // Twice: a request that timed out is tried once more before the sync gives up.
+        try setFaults(control, #"{"rules": [{"method": "PROPFIND", "action": "hang", "times": 2}]}"#)
         try server.phone(nil, "add", "From phone")
         let config = device("ui", url: proxied).config
         let session = try TmuxSession(

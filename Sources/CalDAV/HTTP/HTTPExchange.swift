@@ -30,7 +30,9 @@ final class HTTPExchange: @unchecked Sendable {
         self.authenticator = authenticator
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
+        // Half the limit a try: a request that met a rare stall is sent once more on a new
+        // connection, and a server that never answers still costs `timeout` in all.
+        configuration.timeoutIntervalForRequest = timeout / 2
         configuration.timeoutIntervalForResource = timeout * 4
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
