@@ -16,8 +16,10 @@ let package = Package(
         .target(name: "HotTaskCore"),
         // UI as values: state, pure update, render into a grid. Knows nothing of ncurses.
         .target(name: "HotTaskUI", dependencies: ["HotTaskCore"]),
-        // CalDAV over HTTP(S): the sync engine's server, through the toolchain's URLSession.
-        .target(name: "CalDAV", dependencies: ["HotTaskCore"]),
+        // CalDAV over HTTP(S): the sync engine's server, through the system's libcurl.
+        .target(name: "CalDAV", dependencies: ["HotTaskCore", "CCurl"]),
+        // A few plain C functions over libcurl's variadic setopt (Swift cannot call it).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .systemLibrary(
             name: "CNcursesw",
             path: "Sources/CNcursesw",

@@ -5,8 +5,8 @@ import HotTaskCore
     import FoundationNetworking
 #endif
 
-/// A CalDAV calendar collection over HTTP(S) (RFC 4791, RFC 6578), through the toolchain's
-/// URLSession (libcurl on Linux: the system's certificates, no extra package to build).
+/// A CalDAV calendar collection over HTTP(S) (RFC 4791, RFC 6578), over the system's libcurl
+/// with connections kept alive (`CurlTransport`); the system's certificates, or `ca_file`.
 public final class HTTPCalendarCollection: CalendarCollection {
     public let url: String
     private let collection: URL
@@ -18,8 +18,12 @@ public final class HTTPCalendarCollection: CalendarCollection {
     static let attempts = 3
     /// Members asked for in one calendar-multiget.
     static let fetchBatch = 100
+    /// Requests in flight at once (writes, multiget batches): each on a kept-alive connection.
+    public let parallelRequests: Int
 
-    public init(url: String, username: String?, password: String?, timeout: TimeInterval = 30) throws(SyncFailure) {
+    public init(
+        url: String, username: String?, password: String?, timeout: TimeInterval = 30, parallelRequests: Int = 8, caFile: String? = nil
+    ) throws(SyncFailure) {
         let withSlash = url.hasSuffix("/") ? url : url + "/"
         guard let parsed = URL(string: withSlash), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
             parsed.host != nil
@@ -29,7 +33,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
         self.url = withSlash
         collection = parsed
         collectionPath = Self.normalized(withSlash)
-        exchange = HTTPExchange(authenticator: Authenticator(username: username, password: password), timeout: timeout)
+        exchange = HTTPExchange(authenticator: Authenticator(username: username, password: password), timeout: timeout, caFile: caFile)
+        self.parallelRequests = max(1, min(parallelRequests, 32))
     }
 
     // MARK: CalendarCollection
@@ -128,25 +133,30 @@ public final class HTTPCalendarCollection: CalendarCollection {
     }
 
     public func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource] {
+        let batches = stride(from: 0, to: hrefs.count, by: Self.fetchBatch).map { Array(hrefs[$0..<min($0 + Self.fetchBatch, hrefs.count)]) }
         var resources: [String: CalendarResource] = [:]
-        var start = 0
-        while start < hrefs.count {
-            let batch = hrefs[start..<min(start + Self.fetchBatch, hrefs.count)]
-            start += Self.fetchBatch
-            let list = batch.map { "<d:href>\(DAV.escape(Self.encoded($0)))</d:href>" }.joined()
-            let body = """
-                <?xml version="1.0" encoding="utf-8"?>
-                <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
-                <d:prop><d:getetag/><c:calendar-data/></d:prop>\(list)</c:calendar-multiget>
-                """
-            let answer = try send("REPORT", collection, body: body, headers: ["Depth": "1"])
-            guard answer.status == 207, let multistatus = answer.multistatus else {
-                throw failure(answer, doing: "fetching tasks")
-            }
-            for response in multistatus.responses {
-                guard let data = response.properties["calendar-data"] else { continue }
-                resources[Self.normalized(response.href)] = CalendarResource(etag: Self.opaque(response.properties["getetag"]), body: data)
-            }
+        for result in Parallel.map(batches, width: parallelRequests, fetchBatch) {
+            resources.merge(try result.get()) { first, _ in first }
+        }
+        return resources
+    }
+
+    /// One calendar-multiget.
+    private func fetchBatch(_ batch: [String]) throws(SyncFailure) -> [String: CalendarResource] {
+        let list = batch.map { "<d:href>\(DAV.escape(Self.encoded($0)))</d:href>" }.joined()
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+            <d:prop><d:getetag/><c:calendar-data/></d:prop>\(list)</c:calendar-multiget>
+            """
+        let answer = try send("REPORT", collection, body: body, headers: ["Depth": "1"])
+        guard answer.status == 207, let multistatus = answer.multistatus else {
+            throw failure(answer, doing: "fetching tasks")
+        }
+        var resources: [String: CalendarResource] = [:]
+        for response in multistatus.responses {
+            guard let data = response.properties["calendar-data"] else { continue }
+            resources[Self.normalized(response.href)] = CalendarResource(etag: Self.opaque(response.properties["getetag"]), body: data)
         }
         return resources
     }
@@ -229,9 +239,6 @@ public final class HTTPCalendarCollection: CalendarCollection {
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("HotTask", forHTTPHeaderField: "User-Agent")
-        // A connection per request: when a server drops a reused connection without answering,
-        // the toolchain's URLSession (6.3, libcurl) spins a core until its timeout (30 s here).
-        request.setValue("close", forHTTPHeaderField: "Connection")
         var lastError = ""
         var outOfSpace: Answer?
         var timeouts = 0

@@ -499,6 +499,7 @@ struct Unreachable: CalendarCollection {
     func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome { throw SyncFailure("down") }
     func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome { throw SyncFailure("down") }
     func href(forUID uid: String) -> String { uid }
+    var parallelRequests: Int { 1 }
 }
 
 extension TodoMapping.Reading {

@@ -30,6 +30,7 @@ public final class ForgetfulCalendar: CalendarCollection {
     }
     public func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome { try inner.delete(href, ifMatch: etag) }
     public func href(forUID uid: String) -> String { inner.href(forUID: uid) }
+    public var parallelRequests: Int { 1 }
 }
 
 /// A calendar that refuses (403) every write of the task whose SUMMARY is `refuse`.
@@ -54,4 +55,5 @@ public final class RefusingCalendar: CalendarCollection {
     }
     public func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome { try inner.delete(href, ifMatch: etag) }
     public func href(forUID uid: String) -> String { inner.href(forUID: uid) }
+    public var parallelRequests: Int { 1 }
 }

@@ -20,6 +20,9 @@ public final class InMemoryCalendar: CalendarCollection {
 
     public init() {}
 
+    /// Not safe from several threads: one request at a time.
+    public let parallelRequests = 1
+
     /// Set to say what the URL is instead of a task calendar.
     public var notATaskCalendar: String?
 

@@ -88,4 +88,7 @@ public protocol CalendarCollection {
     func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome
     /// Where a new task with this UID goes.
     func href(forUID uid: String) -> String
+    /// How many requests may be in flight at once: writes go out over this many connections.
+    /// 1 for a collection that is not safe to use from several threads.
+    var parallelRequests: Int { get }
 }

@@ -144,12 +144,30 @@ public final class SyncEngine {
         for key in forgotten { base.entries[key] = nil }
         base.entries.merge(agreed) { _, new in new }
 
+        // Every write at once over the collection's connections; their outcomes are then taken
+        // in order, so the base and the report read as if they went one by one.
+        let outcomes = Parallel.map(pushes, width: collection.parallelRequests) { [collection] push throws(SyncFailure) -> WriteOutcome in
+            if let entry = push.entry {
+                // An update whose ETag the server never gave: "If-Match: *" (it must still be there).
+                return try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag ?? "*")
+            }
+            return try collection.delete(push.href, ifMatch: push.etag)
+        }
         var conflicted = false
-        for push in pushes {
+        var firstFailure: SyncFailure?
+        for (push, outcome) in zip(pushes, outcomes) {
             let key = push.id.uuidString.lowercased()
+            let written: WriteOutcome
+            switch outcome {
+            case .success(let value): written = value
+            case .failure(let failure):
+                // The others' outcomes still count; this one is written again next time.
+                firstFailure = firstFailure ?? failure
+                continue
+            }
             guard let entry = push.entry else {
                 let caption = base.entries[key]?.caption ?? push.href
-                switch try collection.delete(push.href, ifMatch: push.etag) {
+                switch written {
                 case .written, .gone:
                     base.entries[key] = nil
                     report.deletedThere += 1
@@ -161,12 +179,11 @@ public final class SyncEngine {
                 }
                 continue
             }
-            // An update whose ETag the server never gave: "If-Match: *" (it must still be there).
-            switch try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag ?? "*") {
+            switch written {
             case .written(let etag):
-                var written = entry
-                written.etag = etag
-                base.entries[key] = written
+                var agreedNow = entry
+                agreedNow.etag = etag
+                base.entries[key] = agreedNow
                 report.pushed += 1
             case .conflict, .gone:
                 // Changed or removed meanwhile: the next round fetches it and merges again.
@@ -175,6 +192,11 @@ public final class SyncEngine {
                 // The base keeps saying "not agreed": the next sync writes it again.
                 report.problems.append("the server refused \"\(entry.caption)\" (\(status) \(reason)); it is tried again next time")
             }
+        }
+        if let firstFailure {
+            // What went through is kept in the base before the failure is told.
+            try base.save(besides: store)
+            throw firstFailure
         }
         if conflicted { return false }
         base.server = serverVersion

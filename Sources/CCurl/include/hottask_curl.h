@@ -1,0 +1,77 @@
+// One HTTP request over libcurl, for hottask-sync's transport. curl_easy_setopt is variadic,
+// which Swift cannot call: these few plain functions set what HotTask needs and collect the
+// answer into buffers, so Swift passes no callbacks.
+#ifndef HOTTASK_CURL_H
+#define HOTTASK_CURL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Bytes collected from an answer (body or headers), grown by libcurl's callbacks.
+typedef struct {
+    char *bytes;
+    size_t length;
+    size_t capacity;
+} ht_buffer;
+
+/// What a request needs. `body` may be NULL. `headers` holds `header_count` lines "Name: value".
+typedef struct {
+    const char *method;
+    const char *url;
+    const char *const *headers;
+    int header_count;
+    const char *body;
+    size_t body_length;
+    /// Milliseconds the whole request may take, connecting included.
+    long timeout_ms;
+    /// A PEM file of CA certificates to trust instead of the system's, or NULL.
+    const char *ca_file;
+    int follow_redirects;
+} ht_request;
+
+/// The answer: HTTP status, body and raw header lines, and libcurl's words when it failed.
+typedef struct {
+    long status;
+    ht_buffer body;
+    ht_buffer headers;
+    int curl_code;
+    char error[256];
+} ht_response;
+
+/// libcurl once per process (not thread-safe itself: call before any thread uses it).
+int ht_curl_global_init(void);
+
+/// A handle keeps its connections open between requests (HTTP/1.1 keep-alive). One thread
+/// at a time may use it.
+void *ht_curl_open(void);
+void ht_curl_close(void *handle);
+
+/// Sends the request and waits for the whole answer (blocking in poll, never spinning).
+/// Returns 0 when an HTTP answer came (any status), else libcurl's error code.
+int ht_curl_perform(void *handle, const ht_request *request, ht_response *response);
+
+/// Frees what `ht_curl_perform` put in the response.
+void ht_response_free(ht_response *response);
+
+/// The error codes HotTask tells apart (libcurl's numbers, here to keep Swift free of them).
+enum {
+    HT_TIMED_OUT = 28,
+    HT_COULD_NOT_CONNECT = 7,
+    HT_COULD_NOT_RESOLVE = 6,
+    HT_SSL_CONNECT = 35,
+    HT_PEER_FAILED_VERIFICATION = 60,
+    HT_SSL_CA_FILE = 77,
+    HT_GOT_NOTHING = 52,
+    HT_SEND_ERROR = 55,
+    HT_RECV_ERROR = 56,
+    HT_PARTIAL_FILE = 18,
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
