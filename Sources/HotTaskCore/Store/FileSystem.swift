@@ -164,13 +164,18 @@ enum FileSystem {
         return (count, 0)
     }
 
-    /// Creates the folder and its parents (mode 0700 for those it creates).
+    /// Creates the folder and its parents (mode 0700 for those it creates). A parent that is
+    /// not a folder is an error naming it, never a trap.
     static func makeDirectories(_ path: String) throws(Failure) {
         guard !path.isEmpty, try kind(of: path) != .directory else { return }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = folder(of: path)
+        // `folder(of:)` is always shorter than a path that names a component, so this ends.
         if parent != path { try makeDirectories(parent) }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw Failure(reason: "cannot create the folder \(path): \(reason())")
+        if mkdir(path, 0o700) != 0 {
+            let code = errno
+            if code == EEXIST, (try? kind(of: path)) == .directory { return }
+            let why = code == EEXIST ? "something that is not a folder is in its place" : reason(code)
+            throw Failure(reason: "cannot create the folder \(path): \(why)")
         }
     }
 
@@ -264,7 +269,7 @@ enum FileSystem {
 
     /// The start of the names of `path`'s temp files: `.name.tmp-PID-RANDOM` (see `AtomicFile`).
     private static func tempPrefix(for path: String) -> String {
-        "." + (path as NSString).lastPathComponent + ".tmp-"
+        "." + lastComponent(of: path) + ".tmp-"
     }
 
     /// Removes temp files that an interrupted save left beside `path`. Only call it while
@@ -316,9 +321,28 @@ enum FileSystem {
         }
     }
 
+    /// The folder holding `path`: "." for a bare name, "/" for a name at the root. Plain string
+    /// rules on "/", because Foundation's `NSString.deletingLastPathComponent` traps (SIGILL)
+    /// on short paths such as "t".
     static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let folder = withoutTrailingSlashes(String(trimmed[..<slash]))
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// The last component of `path` ("tasks.json" of "a/tasks.json"), by the same rules.
+    static func lastComponent(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// `path` without the slashes it ends in; "/" stays "/".
+    private static func withoutTrailingSlashes(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
     }
 
     private static func syncFolder(_ folder: String) {
@@ -469,7 +493,7 @@ public enum SmallFile {
     /// Nil when written, else why not.
     public static func replace(_ path: String, with text: String) -> String? {
         do {
-            try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
+            try FileSystem.makeDirectories(FileSystem.folder(of: path))
             try FileSystem.writeAtomically(Array(text.utf8), to: path)
             return nil
         } catch {
