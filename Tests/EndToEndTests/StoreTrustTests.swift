@@ -33,4 +33,152 @@ struct StoreTrustTests {
         #expect(add.stderr.contains("cannot create the folder t"), "\(add.stderr)")
         #expect(fileText(folder.path("t")) == "not a folder")
     }
+
+    // MARK: Damage is detected, never guessed
+
+    /// Five acknowledged adds: the first is in the snapshot, the other four only in the log.
+    private func storeWithFiveAdds(_ folder: TemporaryFolder) {
+        for number in 1...5 { #expect(runHotTask(["--file", folder.storePath, "--add", "Task \(number)"]).status == 0) }
+    }
+
+    /// Every kind of command refuses with exit 2 naming `file` and `problem`, says how to
+    /// recover, and leaves every file of the store as it was.
+    private func everyCommandRefuses(_ folder: TemporaryFolder, naming file: String, _ problem: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let files = { folder.contents().filter { !$0.hasSuffix(".lock") }.sorted().map { ($0, fileBytes(folder.path($0))) } }
+        let before = files()
+        for args in [["--list"], ["--add", "More"], ["--done", "1"], ["--export", "-"], ["--undo"]] {
+            let run = runHotTask(["--file", folder.storePath] + args)
+            #expect(run.status == 2, "\(args): \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(run.stderr.contains(file) && run.stderr.contains(problem), "\(args): \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(run.stderr.contains("hottask --file '\(folder.storePath)' --recover"), "\(run.stderr)", sourceLocation: sourceLocation)
+            #expect(!run.stderr.contains("cp '"), "no advice that drops a change: \(run.stderr)", sourceLocation: sourceLocation)
+            #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
+        }
+        #expect(files().map(\.0) == before.map(\.0), sourceLocation: sourceLocation)
+        #expect(files().map(\.1) == before.map(\.1), "nothing was changed", sourceLocation: sourceLocation)
+    }
+
+    private func captions(_ folder: TemporaryFolder) -> [String] {
+        let run = runHotTask(["--file", folder.storePath, "--list", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        return ((try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any])
+            .flatMap { $0["tasks"] as? [[String: Any]] }?.compactMap { $0["caption"] as? String }.sorted() ?? []
+    }
+
+    @Test func anEmptiedLogIsRefusedAndRecoverSaysWhatItCouldNotKeep() throws {
+        let folder = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        let journal = folder.path("tasks.json.journal")
+        folder.write("", to: "tasks.json.journal")
+        everyCommandRefuses(folder, naming: journal, "is empty (0 bytes)")
+        let recover = runHotTask(["--file", folder.storePath, "--recover"])
+        #expect(recover.status == 0, "\(recover.stderr)")
+        #expect(recover.stdout.contains("Set aside (not deleted): \(journal) is now \(journal).damaged-"), "\(recover.stdout)")
+        #expect(recover.stderr.contains("could not keep any change acknowledged after"), "\(recover.stderr)")
+        #expect(folder.contents().contains { $0.hasPrefix("tasks.json.journal.damaged-") })
+        #expect(captions(folder) == ["Task 1"], "what the snapshot held; the log's four adds are gone and the report said so")
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
+        #expect(captions(folder) == ["Task 1", "Task 6"])
+    }
+
+    @Test func aSnapshotWhoseGenerationWasChangedIsRefusedAndRecoverKeepsEveryChange() throws {
+        let folder = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        var text = try #require(fileText(folder.storePath))
+        let range = try #require(text.range(of: #""generation": ""#))
+        let digit = text.index(range.upperBound, offsetBy: 0)
+        text.replaceSubrange(digit...digit, with: text[digit] == "0" ? "1" : "0")
+        folder.write(text, to: "tasks.json")
+        everyCommandRefuses(folder, naming: folder.path("tasks.json.journal"), "belongs to another snapshot")
+        let recover = runHotTask(["--file", folder.storePath, "--recover"])
+        #expect(recover.status == 0, "\(recover.stderr)")
+        #expect(recover.stderr.isEmpty, "every change was kept: \(recover.stderr)")
+        #expect(captions(folder) == (1...5).map { "Task \($0)" })
+    }
+
+    @Test func aLogOfAnotherStoreIsRefusedAndSetAsideWhole() throws {
+        let folder = TemporaryFolder()
+        let other = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        for caption in ["Other 1", "Other 2"] { #expect(runHotTask(["--file", other.storePath, "--add", caption]).status == 0) }
+        let foreign = try #require(fileBytes(other.path("tasks.json.journal")))
+        folder.write(foreign, to: "tasks.json.journal")
+        everyCommandRefuses(folder, naming: folder.path("tasks.json.journal"), "belongs to another snapshot")
+        let recover = runHotTask(["--file", folder.storePath, "--recover"])
+        #expect(recover.status == 0, "\(recover.stderr)")
+        let aside = try #require(folder.contents().first { $0.hasPrefix("tasks.json.journal.damaged-") })
+        #expect(fileBytes(folder.path(aside)) == foreign, "set aside as it was")
+        #expect(captions(folder) == ["Other 1", "Other 2", "Task 1"], "the snapshot, and every change the log could still give")
+    }
+
+    /// A crash between compaction's two renames leaves the backup on a new generation while the
+    /// snapshot and log stay on the old one, and later adds go to that log: the backup then
+    /// lacks them. Once the snapshot is damaged, the backup must not be offered.
+    @Test func aBackupIsOfferedOnlyWhenItHoldsEveryAcknowledgedChange() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
+        #expect(runHotTask(["--file", folder.storePath, "--add", "B"]).status == 0)
+        // C compacts (a log limit of 1); putting the old snapshot and log back (the very files,
+        // kept by hard links) leaves the pair the crash leaves, with the backup of the
+        // compaction that never finished.
+        for name in ["tasks.json", "tasks.json.journal"] { #expect(link(folder.path(name), folder.path(name + ".kept")) == 0) }
+        #expect(runHotTask(["--file", folder.storePath, "--add", "C"], environment: ["HOTTASK_LOG_LIMIT": "1"]).status == 0)
+        for name in ["tasks.json", "tasks.json.journal"] { #expect(rename(folder.path(name + ".kept"), folder.path(name)) == 0) }
+        #expect(runHotTask(["--file", folder.storePath, "--add", "D"]).status == 0)
+        #expect(fileText(folder.path("tasks.json.journal"))?.contains("Added to Top Priority: D") == true, "D went to the old log")
+        #expect(captions(folder) == ["A", "B", "D"])
+        folder.write("{ garbage", to: "tasks.json")
+        let run = runHotTask(["--file", folder.storePath, "--list"])
+        #expect(run.status == 2)
+        #expect(!run.stderr.contains("cp '"), "the backup lacks D: \(run.stderr)")
+        #expect(run.stderr.contains("--recover"), "\(run.stderr)")
+        let recover = runHotTask(["--file", folder.storePath, "--recover"])
+        #expect(recover.status == 0, "\(recover.stderr)")
+        let aside = try #require(folder.contents().first { $0.hasPrefix("tasks.json.damaged-") })
+        #expect(fileText(folder.path(aside)) == "{ garbage", "the damaged snapshot set aside as it was")
+        let kept = captions(folder)
+        #expect(["A", "B", "D"].allSatisfy(kept.contains), "every acknowledged change: \(kept)")
+    }
+
+    @Test func aTornLastRecordIsDroppedAloneAndNothingElseIsSaid() throws {
+        let folder = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        let journal = folder.path("tasks.json.journal")
+        let handle = try #require(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"g": "0123456789abcdef", "clock": "17"#.utf8))
+        try handle.close()
+        let list = runHotTask(["--file", folder.storePath, "--list"])
+        #expect(list.status == 0 && list.stderr.isEmpty, "\(list.stderr)")
+        #expect(captions(folder) == (1...5).map { "Task \($0)" })
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
+        #expect(captions(folder) == (1...6).map { "Task \($0)" })
+    }
+
+    /// A snapshot of the previous version says nothing of the log it folded: it still opens,
+    /// and the next change writes it again with that said.
+    @Test func aStoreOfThePreviousVersionOpensAndIsWrittenAgainSayingWhatItFolded() throws {
+        let folder = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        let text = try #require(fileText(folder.storePath))
+        let old = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix(#"  "follows""#) && !$0.hasPrefix(#"  "folded""#) }.joined(separator: "\n")
+        #expect(old != text)
+        folder.write(old, to: "tasks.json")
+        #expect(captions(folder) == (1...5).map { "Task \($0)" })
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
+        #expect(fileText(folder.storePath)?.contains(#""follows": ""#) == true)
+        #expect(captions(folder) == (1...6).map { "Task \($0)" })
+    }
+
+    @Test func recoverOnAWholeStoreChangesNothing() throws {
+        let folder = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        let files = { folder.contents().filter { !$0.hasSuffix(".lock") }.sorted().map { fileBytes(folder.path($0)) } }
+        let before = files()
+        let run = runHotTask(["--file", folder.storePath, "--recover"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Nothing to recover"))
+        #expect(files() == before)
+    }
 }

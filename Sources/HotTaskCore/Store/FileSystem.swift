@@ -369,6 +369,9 @@ public struct FileStamp: Equatable, Sendable {
         self.modifiedNanoseconds = modifiedNanoseconds
     }
 
+    /// No file: what a log started before its first snapshot names, matching no real file.
+    static let none = FileStamp(device: 0, inode: 0, size: 0, modifiedSeconds: 0, modifiedNanoseconds: 0)
+
     init(_ info: stat) {
         self.init(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),

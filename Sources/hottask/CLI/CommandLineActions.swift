@@ -234,6 +234,19 @@ struct CommandLineActions {
         report.forEach { output.status($0) }
     }
 
+    /// `--recover`: makes a damaged store whole, saying what it kept, what it set aside and
+    /// what it could not keep (the last on stderr, even with --quiet).
+    func recover() throws {
+        let report = try store.recover()
+        if report.wasWhole {
+            output.status("Nothing to recover: \(store.path) and its change log read whole; nothing was changed")
+            return
+        }
+        output.status("Recovered \(store.path): \(report.taskCount) tasks, with \(report.recordsKept) changes read from the log")
+        for file in report.setAside { output.status("Set aside (not deleted): \(file.from) is now \(file.to)") }
+        for sentence in report.notKept { HotTaskCommand.fail("note: could not keep \(sentence)") }
+    }
+
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
         let name = path == "-" ? "standard input" : path
         // Read and parsed before the store's lock is taken: a large file takes seconds, and

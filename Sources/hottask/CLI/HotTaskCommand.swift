@@ -40,8 +40,8 @@ struct HotTaskCommand: ParsableCommand {
             see hottask(1).
 
             Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
-            cannot be read or is damaged (it is left untouched), 3 the store, an export file or \
-            standard output cannot be written, \
+            cannot be read or is damaged (it is left untouched; the message says the next step, \
+            often --recover), 3 the store, an export file or standard output cannot be written, \
             4 the UI needs a terminal, 5 a sync failed (the server unreachable, refusing or \
             misconfigured; local tasks are kept), 64 bad options.
             """,
@@ -145,6 +145,11 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: .long, help: "With --import: replace the whole list instead of merging.")
     var replace = false
 
+    @Flag(
+        name: .long,
+        help: "Make a damaged store whole: keep every change that can still be read, set damaged files aside (never deleted), and say what could not be kept.")
+    var recover = false
+
     @Flag(name: .long, help: "Sync with the CalDAV calendar named in the config's [sync] table, and say what moved.")
     var sync = false
 
@@ -153,7 +158,7 @@ struct HotTaskCommand: ParsableCommand {
     }
 
     var opensUI: Bool {
-        !changesTasks && !undo && !list && export == nil && importPath == nil && !sync
+        !changesTasks && !undo && !list && export == nil && importPath == nil && !sync && !recover
     }
 
     func validate() throws {
@@ -185,6 +190,9 @@ struct HotTaskCommand: ParsableCommand {
         }
         if undo && (changesTasks || importPath != nil) {
             throw ValidationError("--undo cannot be combined with other changes: it takes back the last one.")
+        }
+        if recover && (changesTasks || undo || importPath != nil || sync || list || export != nil) {
+            throw ValidationError("--recover goes alone: run it, read what it says, then go on.")
         }
         if importPath == "-" && export == "-" {
             throw ValidationError("--import - and --export - cannot both use the terminal streams.")
@@ -224,6 +232,7 @@ struct HotTaskCommand: ParsableCommand {
             // A config problem never changes what a command does or its exit code.
             if let configProblem { Self.fail("warning: \(configProblem)") }
             var commands = CommandLineActions(store: store, output: output)
+            if recover { try commands.recover() }
             if let importPath { try commands.importTasks(from: importPath, format: importFormat, replacing: replace) }
             if undo { try commands.undoLastChange() }
             if changesTasks {
@@ -254,7 +263,7 @@ struct HotTaskCommand: ParsableCommand {
         } catch let error as StoreError {
             Self.fail(error.description)
             switch error.problem {
-            case .unreadable, .invalid, .missing: throw ExitStatus.storeUnreadable
+            case .unreadable, .invalid, .missing, .damagedLog: throw ExitStatus.storeUnreadable
             case .unwritable, .locked: throw ExitStatus.storeUnwritable
             }
         } catch let error as RefusedError {
