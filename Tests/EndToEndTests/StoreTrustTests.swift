@@ -181,4 +181,53 @@ struct StoreTrustTests {
         #expect(run.stdout.contains("Nothing to recover"))
         #expect(files() == before)
     }
+
+    // MARK: Exit codes tell the truth
+
+    /// `hottask ARGS > /dev/full`, through a shell so that stdout really is the full device.
+    private func runWithFullStandardOutput(_ args: [String]) -> (status: Int32, stdout: String, stderr: String) {
+        runProcess(["sh", "-c", #"exec "$@" > /dev/full"#, "sh", HotTaskBinary.url.path] + args)
+    }
+
+    @Test func aChangeSavedBeforeItsOutputFailedExits6SayingSoAndIsMadeOnce() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
+        let add = runWithFullStandardOutput(["--file", folder.storePath, "--add", "B"])
+        #expect(add.status == 6, "\(add.stderr)")
+        #expect(add.stderr.contains("saved, but could not write the output"), "\(add.stderr)")
+        let export = runHotTask(["--file", folder.storePath, "--add", "C", "--export", "/dev/full"])
+        #expect(export.status == 6, "\(export.stderr)")
+        #expect(captions(folder) == ["A", "B", "C"], "each saved once")
+        // Nothing saved: still 3, and the store is as it was.
+        let before = fileBytes(folder.path("tasks.json.journal"))
+        let list = runWithFullStandardOutput(["--file", folder.storePath, "--list"])
+        #expect(list.status == 3, "\(list.stderr)")
+        #expect(!list.stderr.contains("saved"))
+        #expect(fileBytes(folder.path("tasks.json.journal")) == before)
+    }
+
+    /// An import too large to keep for undo, folded straight into a snapshot: `--undo` must not
+    /// undo the add before it instead.
+    @Test func undoRefusesWhenTheLastChangeCannotBeTakenBackAndChangesNothing() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
+        #expect(runHotTask(["--file", folder.storePath, "--add", "B"]).status == 0)
+        let lines = (1...600).map { "Imported task number \($0), long enough that 600 of them make a large record" }
+        let file = folder.write(lines.joined(separator: "\n") + "\n", to: "many.txt")
+        let load = runHotTask(["--file", folder.storePath, "--import", file], environment: ["HOTTASK_LOG_LIMIT": "1"])
+        #expect(load.status == 0, "\(load.stderr)")
+        let files = { folder.contents().filter { !$0.hasSuffix(".lock") }.sorted().map { fileBytes(folder.path($0)) } }
+        let before = files()
+        let undo = runHotTask(["--file", folder.storePath, "--undo"])
+        #expect(undo.status == 1, "\(undo.stdout) \(undo.stderr)")
+        #expect(undo.stderr.contains("cannot undo 'Added to Top Priority: B'") && undo.stderr.contains("Nothing was changed"), "\(undo.stderr)")
+        #expect(files() == before, "nothing was changed")
+        let kept = captions(folder)
+        #expect(kept.count == 602 && kept.contains("A") && kept.contains("B"))
+        // Changes made after it can still be taken back.
+        #expect(runHotTask(["--file", folder.storePath, "--add", "C"]).status == 0)
+        let undoC = runHotTask(["--file", folder.storePath, "--undo"])
+        #expect(undoC.status == 0 && undoC.stdout.contains("Undone: Added to Top Priority: C"), "\(undoC.stdout) \(undoC.stderr)")
+        #expect(runHotTask(["--file", folder.storePath, "--undo"]).status == 1)
+    }
 }

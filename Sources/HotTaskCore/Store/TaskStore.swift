@@ -88,6 +88,8 @@ public struct TaskStore: Sendable {
         var logStamp: FileStamp? = nil
         /// The generation the log's header names (nil: no log, or no readable header).
         var logGeneration: Generation? = nil
+        /// The newest change not kept in the log for `--undo`: an undo never passes over it.
+        public var undoFloor: Clock? = nil
     }
 
     /// Reads the list (snapshot plus log); no files is an empty list.
@@ -130,7 +132,7 @@ public struct TaskStore: Sendable {
         var state = State(
             list: TaskList(), header: snapshotHeader, clock: snapshotHeader?.clock ?? .zero, history: contents?.records ?? [],
             replayed: 0, warnings: [], damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: stamp,
-            logStamp: contents?.stamp, logGeneration: contents?.header?.generation)
+            logStamp: contents?.stamp, logGeneration: contents?.header?.generation, undoFloor: contents?.header?.undoFloor)
         state.warnings = warnings(state.damaged)
         for record in state.history { state.clock = max(state.clock, record.clock) }
         guard let header = snapshotHeader else {
@@ -178,7 +180,7 @@ public struct TaskStore: Sendable {
         return State(
             list: TaskList(), header: nil, clock: .zero, history: contents?.records ?? [], replayed: 0, warnings: [],
             damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: nil, logStamp: contents?.stamp,
-            logGeneration: contents?.header?.generation)
+            logGeneration: contents?.header?.generation, undoFloor: contents?.header?.undoFloor)
     }
 
     private func warnings(_ damaged: [ChangeLog.DamagedLine]) -> [String] {
@@ -532,7 +534,9 @@ public struct TaskStore: Sendable {
         // Committed. A log that fails to start leaves the old one, whose records are of another
         // generation and so are never replayed on this snapshot: nothing is lost either way.
         guard let stamp = FileSystem.stamp(of: path) else { return }
-        try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp), history: Self.historyToKeep(history))
+        let kept = Self.historyToKeep(history)
+        let floor = Self.undoFloor(after: state.undoFloor, history: history, kept: kept, snapshotClock: clock)
+        try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp, undoFloor: floor), history: kept)
         // Only a help for changes by id, checked on every use: a failure here costs speed only.
         try? FileSystem.writeAtomically(
             SnapshotIndex.encode(consume entries, generation: header.generation, snapshotSize: snapshotSize), to: indexPath)
@@ -569,6 +573,17 @@ public struct TaskStore: Sendable {
             kept.append(record)
         }
         return kept.reversed()
+    }
+
+    /// The newest change the new log cannot take back: the newest record of `history` left out
+    /// of `kept`, or the snapshot's own stamp when it is newer than every kept record (a whole
+    /// store saved, a record too large to keep); never lower than the log's floor before.
+    static func undoFloor(after previous: Clock?, history: [LogRecord], kept: [LogRecord], snapshotClock: Clock) -> Clock? {
+        var floor = previous
+        let keptClocks = Set(kept.map(\.clock))
+        for record in history where !keptClocks.contains(record.clock) { floor = max(floor ?? record.clock, record.clock) }
+        if snapshotClock > (kept.last?.clock ?? .zero) { floor = max(floor ?? snapshotClock, snapshotClock) }
+        return floor
     }
 
     /// True when `record`'s line is sure to be longer than `limit` bytes, judged without encoding

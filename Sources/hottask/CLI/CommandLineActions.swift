@@ -197,8 +197,18 @@ struct CommandLineActions {
                 target = record
                 break
             }
+            // A change compaction could not keep (too large, or past the history's bounds) is
+            // never passed over: undoing an older one instead would not be what was asked.
+            let floorNote = state.undoFloor.map {
+                "changes made up to \(Self.time(of: $0)) were folded into the snapshot without being kept for undo (too large, or past the last 100)"
+            }
             guard let target else {
-                throw RefusedError(message: "nothing to undo: the change log holds no change that can be taken back")
+                throw RefusedError(
+                    message: "nothing to undo: the change log holds no change that can be taken back" + (floorNote.map { "; \($0)" } ?? ""))
+            }
+            if let floor = state.undoFloor, let floorNote, target.clock < floor {
+                throw RefusedError(
+                    message: "cannot undo \(quoted(target.what)): \(floorNote), and one of them is newer, so undoing this would skip it. Nothing was changed")
             }
             var list = state.list
             var changes: [TaskChange] = []
@@ -235,16 +245,17 @@ struct CommandLineActions {
     }
 
     /// `--recover`: makes a damaged store whole, saying what it kept, what it set aside and
-    /// what it could not keep (the last on stderr, even with --quiet).
-    func recover() throws {
+    /// what it could not keep (the last on stderr, even with --quiet). True when it changed the store.
+    func recover() throws -> Bool {
         let report = try store.recover()
         if report.wasWhole {
             output.status("Nothing to recover: \(store.path) and its change log read whole; nothing was changed")
-            return
+            return false
         }
         output.status("Recovered \(store.path): \(report.taskCount) tasks, with \(report.recordsKept) changes read from the log")
         for file in report.setAside { output.status("Set aside (not deleted): \(file.from) is now \(file.to)") }
         for sentence in report.notKept { HotTaskCommand.fail("note: could not keep \(sentence)") }
+        return true
     }
 
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
@@ -377,6 +388,11 @@ struct CommandLineActions {
         } catch {
             throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error.reason). Nothing was changed")
         }
+    }
+
+    /// When a change with this stamp was made, as ISO 8601 UTC.
+    private static func time(of clock: Clock) -> String {
+        Timestamp.format(Date(timeIntervalSince1970: Double(clock.milliseconds) / 1000))
     }
 
     /// Control characters are escaped where the message is printed (`MessageText`).

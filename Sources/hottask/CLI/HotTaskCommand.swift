@@ -41,9 +41,11 @@ struct HotTaskCommand: ParsableCommand {
 
             Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
             cannot be read or is damaged (it is left untouched; the message says the next step, \
-            often --recover), 3 the store, an export file or standard output cannot be written, \
-            4 the UI needs a terminal, 5 a sync failed (the server unreachable, refusing or \
-            misconfigured; local tasks are kept), 64 bad options.
+            often --recover), 3 the store, an export file or standard output cannot be written \
+            (nothing was changed), 4 the UI needs a terminal, 5 a sync failed (the server \
+            unreachable, refusing or misconfigured; local tasks are kept), 6 the change was saved \
+            but standard output or the export file could not be written (do not run it again), \
+            64 bad options.
             """,
         version: HotTaskVersion.line,
         // No `help` subcommand for completion scripts to offer: there are no subcommands.
@@ -218,6 +220,9 @@ struct HotTaskCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let store = TaskStore(path: StoreLocation.resolve(file: file, environment: environment))
         let (settings, configProblem) = ConfigLoader.load(option: config, environment: environment)
+        // Once a change is in the store, a later failure must say so: a script that retries
+        // would otherwise make it twice.
+        var saved = false
         do {
             if opensUI {
                 if let warning = try TerminalApp.run(store: store, config: settings, configWarning: configProblem?.shortDescription) {
@@ -232,15 +237,22 @@ struct HotTaskCommand: ParsableCommand {
             // A config problem never changes what a command does or its exit code.
             if let configProblem { Self.fail("warning: \(configProblem)") }
             var commands = CommandLineActions(store: store, output: output)
-            if recover { try commands.recover() }
-            if let importPath { try commands.importTasks(from: importPath, format: importFormat, replacing: replace) }
-            if undo { try commands.undoLastChange() }
+            if recover { saved = try commands.recover() }
+            if let importPath {
+                try commands.importTasks(from: importPath, format: importFormat, replacing: replace)
+                saved = true
+            }
+            if undo {
+                try commands.undoLastChange()
+                saved = true
+            }
             if changesTasks {
                 let added = try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
                     editing: edit.count == 2 ? (edit[0], edit[1]) : nil,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
+                saved = true
                 // The ids a script needs, printed only once the tasks are in the store.
                 if json && !list { output.bytes(StoreDocument.encode(TaskList(added))) }
             }
@@ -273,8 +285,12 @@ struct HotTaskCommand: ParsableCommand {
             Self.fail(error.message)
             throw ExitStatus.storeUnwritable
         } catch let error as ExportError {
-            Self.fail(error.message)
-            throw ExitStatus.storeUnwritable
+            guard saved else {
+                Self.fail(error.message)
+                throw ExitStatus.storeUnwritable
+            }
+            Self.fail("saved, but could not write the output: \(error.message). The change is in the store: running the command again would make it twice")
+            throw ExitStatus.savedButOutputFailed
         } catch let error as SyncCommandFailure {
             Self.fail(error.message)
             throw ExitStatus.syncFailed
