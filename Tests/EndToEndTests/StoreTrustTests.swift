@@ -230,4 +230,95 @@ struct StoreTrustTests {
         #expect(undoC.status == 0 && undoC.stdout.contains("Undone: Added to Top Priority: C"), "\(undoC.stdout) \(undoC.stderr)")
         #expect(runHotTask(["--file", folder.storePath, "--undo"]).status == 1)
     }
+
+    // MARK: Side files are data, not trust
+
+    /// A named pipe with no writer: a read that blocks on it would wait forever.
+    private func plantPipe(_ path: String) {
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+    }
+
+    @Test func aNamedPipeInPlaceOfTheImportBaseIsAnErrorNamingItNeverAWait() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
+        let file = folder.write(#"{"version": 2, "tasks": []}"#, to: "in.json")
+        plantPipe(folder.path("tasks.json.imported"))
+        let run = runHotTask(["--file", folder.storePath, "--import", file], timeout: 10)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains(folder.path("tasks.json.imported")) && run.stderr.contains("named pipe"), "\(run.stderr)")
+        #expect(run.stderr.contains("Nothing was changed"))
+    }
+
+    @Test func anImportBaseThatCannotBeReadIsAnErrorNotAnEmptyBase() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
+        let file = folder.write(#"{"version": 2, "tasks": []}"#, to: "in.json")
+        try FileManager.default.createDirectory(atPath: folder.path("tasks.json.imported"), withIntermediateDirectories: false)
+        let run = runHotTask(["--file", folder.storePath, "--import", file])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("the import base \(folder.path("tasks.json.imported")) cannot be read: it is a folder"), "\(run.stderr)")
+    }
+
+    @Test func aNamedPipeInPlaceOfTheSyncBaseIsAnErrorNamingItNeverAWait() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
+        let config = folder.write("[sync]\nurl = \"http://127.0.0.1:9/calendar/\"\n", to: "config.toml")
+        plantPipe(folder.path("tasks.json.sync"))
+        let run = runHotTask(["--file", folder.storePath, "--config", config, "--sync"], timeout: 10)
+        #expect(run.status == 5, "\(run.stderr)")
+        #expect(run.stderr.contains(folder.path("tasks.json.sync")) && run.stderr.contains("named pipe"), "\(run.stderr)")
+    }
+
+    @Test func aNamedPipeInPlaceOfTheDamagedLinesFileIsAnErrorNamingItNeverAWait() throws {
+        let folder = TemporaryFolder()
+        for caption in ["One", "Two", "Three"] { #expect(runHotTask(["--file", folder.storePath, "--add", caption]).status == 0) }
+        let journal = folder.path("tasks.json.journal")
+        var text = try #require(fileText(journal))
+        text = text.replacingOccurrences(of: "\"caption\": \"Two\"", with: "\"caption\": \"Twx\"")
+        folder.write(text, to: "tasks.json.journal")
+        plantPipe(journal + ".damaged")
+        let run = runHotTask(["--file", folder.storePath, "--add", "Four"], timeout: 10)
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.contains(journal + ".damaged"), "\(run.stderr)")
+        #expect(captions(folder) == ["One", "Three"], "nothing was changed (the damaged line is still skipped with a warning)")
+    }
+
+    @Test func aNamedPipeInPlaceOfTheIndexIsPassedOverAndTheChangeIsMade() throws {
+        let folder = TemporaryFolder()
+        let add = runHotTask(["--file", folder.storePath, "--add", "A", "--json"])
+        let id = try #require(add.stdout.firstMatch(of: /"id": "([0-9a-f-]{36})"/)).1
+        plantPipe(folder.path("tasks.json.index"))
+        let done = runHotTask(["--file", folder.storePath, "--done", String(id)], timeout: 10)
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(runHotTask(["--file", folder.storePath, "--list"]).stdout.contains("[x] A"))
+    }
+
+    @Test func aNamedPipeOrALinkInPlaceOfTheLogIsNamedForWhatItIs() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
+        let journal = folder.path("tasks.json.journal")
+        let real = folder.path("elsewhere.journal")
+        #expect(rename(journal, real) == 0)
+        #expect(symlink(real, journal) == 0)
+        let linked = runHotTask(["--file", folder.storePath, "--list"])
+        #expect(linked.status == 2, "\(linked.stderr)")
+        #expect(linked.stderr.contains(journal) && linked.stderr.contains("symbolic link"), "\(linked.stderr)")
+        #expect(!linked.stderr.contains("chmod"), "no advice that changes the link's target: \(linked.stderr)")
+        plantPipe(journal)
+        let piped = runHotTask(["--file", folder.storePath, "--list"], timeout: 10)
+        #expect(piped.status == 2, "\(piped.stderr)")
+        #expect(piped.stderr.contains(journal) && piped.stderr.contains("named pipe"), "\(piped.stderr)")
+    }
+
+    @Test func leftoverTempFilesOfTheImportBaseFromDeadWritersAreRemoved() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
+        // A pid no process can have (above any pid_max): its writer is certainly gone.
+        let leftover = folder.write("half a base", to: ".tasks.json.imported.tmp-2147483646-12345")
+        let file = folder.write(#"{"version": 2, "tasks": [{"id": "7abacbb1-d371-42a1-b953-c21babeb349b", "caption": "B", "section": "bonus", "completed": false, "createdAt": "2026-11-21T10:00:00Z", "completedAt": null, "modifiedAt": "2026-11-21T10:00:00Z"}]}"#, to: "in.json")
+        #expect(runHotTask(["--file", folder.storePath, "--import", file]).status == 0)
+        #expect(fileBytes(leftover) == nil)
+        #expect(fileBytes(folder.path("tasks.json.imported")) != nil)
+    }
 }

@@ -81,11 +81,10 @@ struct ChangeLog {
     func read() throws(StoreError) -> Contents? {
         let file: (bytes: [UInt8], stamp: FileStamp?)
         do throws(FileSystem.Failure) {
-            switch try FileSystem.kind(of: path) {
-            case .missing: return nil
-            case .file: file = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize)
-            case .directory, .other: throw FileSystem.Failure(reason: "it is not a regular file")
-            }
+            // Opened without blocking: a named pipe in its place is an error, never a wait.
+            file = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize, sideFile: true)
+        } catch where error.code == ENOENT || error.code == ENOTDIR {
+            return nil
         } catch {
             throw StoreError(path: path, problem: .unreadable(error.reason))
         }

@@ -54,6 +54,10 @@ enum FileSystem {
     static func untrusted(_ path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
+        // Before the owner and mode: a link's are its own (0777), and chmod would change its target.
+        if info.st_mode & S_IFMT == S_IFLNK {
+            return "it is a symbolic link; HotTask uses only a file of its own there (put the file itself in place of the link)"
+        }
         if info.st_uid != geteuid() {
             return "it belongs to another user (uid \(info.st_uid)); HotTask only uses files of its own user"
         }
@@ -64,15 +68,29 @@ enum FileSystem {
     }
 
     /// Reads a whole file, refusing one larger than `limit` bytes before reading it.
-    static func readAll(_ path: String, limit: Int = .max) throws(Failure) -> [UInt8] {
-        try readAllWithStamp(path, limit: limit).bytes
+    static func readAll(_ path: String, limit: Int = .max, sideFile: Bool = false) throws(Failure) -> [UInt8] {
+        try readAllWithStamp(path, limit: limit, sideFile: sideFile).bytes
     }
 
     /// `readAll`, and the version of the file that was read (from the open file, so that it
-    /// names exactly these bytes even if the path is replaced meanwhile).
-    static func readAllWithStamp(_ path: String, limit: Int = .max) throws(Failure) -> (bytes: [UInt8], stamp: FileStamp?) {
-        let file = try OpenFile(path)
+    /// names exactly these bytes even if the path is replaced meanwhile). `sideFile`: see `OpenFile`.
+    static func readAllWithStamp(_ path: String, limit: Int = .max, sideFile: Bool = false) throws(Failure) -> (bytes: [UInt8], stamp: FileStamp?) {
+        let file = try OpenFile(path, sideFile: sideFile)
         return (try file.readAll(limit: limit), file.stamp)
+    }
+
+    /// What a file of this mode is, for a message: "a named pipe (FIFO)".
+    static func describe(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe (FIFO)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
     }
 
     /// A file open for reading, closed when the last reference goes. Its version (`stamp`) and
@@ -85,12 +103,30 @@ enum FileSystem {
         /// read in order rather than at offsets); a file may still grow or shrink as it is read.
         let size: Int
 
-        init(_ path: String) throws(Failure) {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw Failure(reason: reason()) }
+        /// `sideFile`: a file HotTask keeps beside the store (its log, import base, sync base).
+        /// It is opened without blocking and without following a link, and must be a regular
+        /// file: a named pipe put in its place is an error naming it, never a read that waits
+        /// for a writer forever.
+        init(_ path: String, sideFile: Bool = false) throws(Failure) {
+            let fd = open(path, O_RDONLY | O_CLOEXEC | (sideFile ? O_NONBLOCK | O_NOFOLLOW : 0))
+            guard fd >= 0 else {
+                let code = errno
+                throw Failure(
+                    reason: sideFile && code == ELOOP
+                        ? "it is a symbolic link; HotTask uses only a file of its own there (put the file itself in place of the link)"
+                        : reason(code),
+                    code: code)
+            }
             var info = stat()
-            stamp = fstat(fd, &info) == 0 ? FileStamp(info) : nil
-            size = stamp != nil && info.st_mode & S_IFMT == S_IFREG ? max(0, Int(info.st_size)) : 0
+            let known = fstat(fd, &info) == 0
+            if sideFile, !known || info.st_mode & S_IFMT != S_IFREG {
+                let what = known ? describe(info.st_mode) : "a file that cannot be examined (\(reason()))"
+                close(fd)
+                throw Failure(reason: "it is \(what), not a regular file; move it away")
+            }
+            self.fd = fd
+            stamp = known ? FileStamp(info) : nil
+            size = known && info.st_mode & S_IFMT == S_IFREG ? max(0, Int(info.st_size)) : 0
         }
 
         deinit { close(fd) }

@@ -111,7 +111,7 @@ extension TaskStore {
 
     /// A store file read and decoded whole, or nil.
     private func readWhole(_ file: String) -> StoreSnapshot? {
-        guard (try? FileSystem.kind(of: file)) == .file, let bytes = try? FileSystem.readAll(file, limit: Self.maximumFileSize) else {
+        guard (try? FileSystem.kind(of: file)) == .file, let bytes = try? FileSystem.readAll(file, limit: Self.maximumFileSize, sideFile: true) else {
             return nil
         }
         return try? StoreDocument.decode(bytes)

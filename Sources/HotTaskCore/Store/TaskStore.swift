@@ -265,7 +265,7 @@ public struct TaskStore: Sendable {
     /// may a message recommend it.
     private func provenBackup(log contents: ChangeLog.Contents?) -> String? {
         guard (try? FileSystem.kind(of: backupPath)) == .file,
-            let bytes = try? FileSystem.readAll(backupPath, limit: Self.maximumFileSize),
+            let bytes = try? FileSystem.readAll(backupPath, limit: Self.maximumFileSize, sideFile: true),
             let header = (try? StoreDocument.decode(bytes))?.header, LogStanding(log: contents, snapshot: header).isWhole
         else { return nil }
         return backupPath
@@ -457,7 +457,7 @@ public struct TaskStore: Sendable {
     /// True when the log is long enough that a writer should fold it (the UI asks after its
     /// saves, to do it off its input path). Counts lines without parsing them.
     public func wantsCompaction() -> Bool {
-        guard let bytes = try? FileSystem.readAll(journalPath, limit: Self.maximumFileSize) else { return false }
+        guard let bytes = try? FileSystem.readAll(journalPath, limit: Self.maximumFileSize, sideFile: true) else { return false }
         return bytes.count >= Self.logByteLimit || bytes.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }) > Self.logLimit
     }
 
@@ -593,9 +593,16 @@ public struct TaskStore: Sendable {
     }
 
     private func keepAside(_ damaged: [ChangeLog.DamagedLine]) throws(FileSystem.Failure) {
-        let fd = open(damagedPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // Without blocking: a named pipe in its place (no reader) fails at once, and anything
+        // but a regular file is refused, naming it.
+        let fd = open(damagedPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystem.Failure(reason: "cannot keep damaged log lines in \(damagedPath): \(FileSystem.reason())") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw FileSystem.Failure(
+                reason: "cannot keep damaged log lines in \(damagedPath): it is \(FileSystem.describe(info.st_mode)), not a regular file; move it away")
+        }
         for line in damaged {
             try FileSystem.writeAll(line.bytes + [0x0A], to: fd)
         }

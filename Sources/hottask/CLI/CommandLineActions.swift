@@ -280,7 +280,11 @@ struct CommandLineActions {
         var importBase = ImportBase()
         let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
             // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
-            importBase = ImportBase.load(besides: store)
+            do {
+                importBase = try ImportBase.load(besides: store)
+            } catch {
+                throw RefusedError(message: "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
+            }
             // The plan takes the batch: its tasks are gone before the commit writes the store.
             guard let taken = parsed.take() else { throw RefusedError(message: "cannot import \(source): it was read once already") }
             // todo.txt lines find the tasks they were exported from.
@@ -367,7 +371,11 @@ struct CommandLineActions {
         if format == .todotxt {
             // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
             // what the file says now is the base its next import is merged against.
-            record([list.priority, list.bonus].joined(), onto: ImportBase.load(besides: store))
+            do {
+                record([list.priority, list.bonus].joined(), onto: try ImportBase.load(besides: store))
+            } catch {
+                HotTaskCommand.fail("warning: \(error); it was not updated for this export")
+            }
         }
         output.status("Exported \(list.count) tasks to \(path)")
     }
