@@ -321,4 +321,24 @@ struct StoreTrustTests {
         #expect(fileBytes(leftover) == nil)
         #expect(fileBytes(folder.path("tasks.json.imported")) != nil)
     }
+
+    /// The lock file says which HotTask took the lock last; the message must name the process
+    /// that holds it now (here `flock(1)`, which never writes its pid there).
+    @Test func aHeldLockIsBlamedOnTheProcessHoldingItNow() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "One"]).status == 0)
+        let holder = try ChildProcess(["flock", folder.storePath + ".lock", "sleep", "30"])
+        defer {
+            holder.kill(SIGKILL)
+            _ = holder.wait()
+        }
+        let deadline = Date().addingTimeInterval(5)
+        var run = runHotTask(["--file", folder.storePath, "--add", "Two"], environment: ["HOTTASK_LOCK_WAIT": "0"])
+        while Date() < deadline, run.status == 0 {
+            usleep(20_000)
+            run = runHotTask(["--file", folder.storePath, "--add", "Two"], environment: ["HOTTASK_LOCK_WAIT": "0"])
+        }
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("process \(holder.pid) (flock "), "\(run.stderr)")
+    }
 }

@@ -444,7 +444,8 @@ final class FileLock {
                 throw FileSystem.Failure(reason: "cannot lock \(path): \(FileSystem.reason(code))")
             }
             if Date() >= deadline {
-                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: Self.holder(fd), wait: wait), busy: true)
+                let holder = Self.liveHolder(fd) ?? Self.holder(fd)
+                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: holder, wait: wait), busy: true)
             }
             usleep(5_000)
         }
@@ -453,6 +454,29 @@ final class FileLock {
         if ftruncate(fd, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
     }
 
+    /// The process that holds the lock on `fd`'s file now, from the kernel's table of locks
+    /// (`/proc/locks`; `F_GETLK` does not see `flock` locks). nil when it cannot be told (no
+    /// /proc, or the holder is in another pid namespace and shows as 0).
+    static func liveHolder(_ fd: Int32) -> Int32? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, let table = try? FileSystem.readAll("/proc/locks", limit: 1 << 22) else { return nil }
+        // The kernel writes the file as MAJOR:MINOR:INODE, the first two in (at least two) hex digits.
+        let device = UInt64(info.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+        let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+        for line in String(decoding: table, as: UTF8.self).split(separator: "\n") where !line.contains("->") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]), pid > 0 else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
+                UInt64(file[2]) == UInt64(info.st_ino)
+            else { continue }
+            return pid
+        }
+        return nil
+    }
+
+    /// The pid the last HotTask to take the lock wrote into the file (it may have let go since).
     private static func holder(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 16)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
