@@ -187,6 +187,8 @@ struct OneLogTests {
         let run = runHotTask(["--file", folder.storePath, "--list"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("others may write it"))
+        let recover = runHotTask(["--file", folder.storePath, "--recover"])
+        #expect(recover.status == 2 && recover.stderr.contains("others may write it"), "--recover replays no such log either: \(recover.stderr)")
     }
 
     // MARK: Reads

@@ -33,6 +33,10 @@ extension TaskStore {
     public func recover(now: Date = Date()) throws(StoreError) -> RecoveryReport {
         try withLockOrStoreError { () throws(StoreError) -> RecoveryReport in
             if (try? read()) != nil { return RecoveryReport(wasWhole: true) }
+            // A log another user could have written is not replayed here either.
+            if let problem = FileSystem.untrusted(journalPath) {
+                throw StoreError(path: journalPath, problem: .unreadable("not safe to use: \(problem)"))
+            }
             var report = RecoveryReport()
             let suffix = ".damaged-" + Self.fileTime(now)
             // A hard link under a new name, then the old name removed: never over a file
