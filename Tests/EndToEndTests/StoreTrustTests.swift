@@ -140,6 +140,22 @@ struct StoreTrustTests {
         #expect(["A", "B", "D"].allSatisfy(kept.contains), "every acknowledged change: \(kept)")
     }
 
+    /// The state a crash between the snapshot's rename and the start of its new log leaves:
+    /// the new snapshot beside the log it folded. It is whole, not damage.
+    @Test func theLogACompactionCrashLeavesBehindIsReadAsFoldedNotAsDamage() throws {
+        let folder = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        let journal = folder.path("tasks.json.journal")
+        #expect(link(journal, journal + ".kept") == 0)
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"], environment: ["HOTTASK_LOG_LIMIT": "1"]).status == 0)
+        #expect(rename(journal + ".kept", journal) == 0)
+        let list = runHotTask(["--file", folder.storePath, "--list"])
+        #expect(list.status == 0 && list.stderr.isEmpty, "\(list.stderr)")
+        #expect(captions(folder) == (1...6).map { "Task \($0)" }, "the folded log's records are in the snapshot, and not applied twice")
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Task 7"]).status == 0)
+        #expect(captions(folder) == (1...7).map { "Task \($0)" })
+    }
+
     @Test func aTornLastRecordIsDroppedAloneAndNothingElseIsSaid() throws {
         let folder = TemporaryFolder()
         storeWithFiveAdds(folder)
