@@ -56,3 +56,11 @@ enum StoreGenerator {
 func removeStore(_ path: String) {
     TaskStore(path: path).ownFiles.forEach { try? FileManager.default.removeItem(atPath: $0) }
 }
+
+/// Copies a store to `target`: its snapshot and the change log it was made with (a snapshot
+/// alone is refused, as its log may have held changes).
+func copyStore(_ source: String, to target: String) {
+    for suffix in ["", ".journal"] {
+        _ = FileManager.default.createFile(atPath: target + suffix, contents: FileManager.default.contents(atPath: source + suffix))
+    }
+}

@@ -67,7 +67,7 @@ for count in sizes {
     try Data(PeerBenchmarks.taskwarriorExport(generated).utf8).write(to: URL(fileURLWithPath: taskwarriorSource))
     let store = folder + "/store-\(name).json"
     let empty = folder + "/empty-\(name).json"
-    _ = FileManager.default.createFile(atPath: store, contents: FileManager.default.contents(atPath: source))
+    copyStore(source, to: store)
     let repeats = count >= 100_000 ? max(3, runs / 2) : runs
 
     func external(_ operation: String, target: Double? = nil, before: () -> Void = {}, _ command: @autoclosure () -> [String]) throws {
@@ -139,7 +139,7 @@ for count in sizes {
         "hottask --import --replace (HotTask export)",
         before: {
             removeStore(replaced)
-            try? FileManager.default.copyItem(atPath: source, toPath: replaced)
+            copyStore(source, to: replaced)
         },
         [binary, "--file", replaced, "--import", exported + ".hottask", "--replace"])
 

@@ -72,7 +72,7 @@ do {
     fail(quiet ? failure.message : "sync with \(url) failed: \(failure.message); every local change is kept", 5)
 } catch let error as StoreError {
     switch error.problem {
-    case .unreadable, .invalid, .missing: fail(error.description, 2)
+    case .unreadable, .invalid, .missing, .damagedLog: fail(error.description, 2)
     case .unwritable, .locked: fail(error.description, 3)
     }
 } catch {

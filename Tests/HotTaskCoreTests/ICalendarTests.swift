@@ -108,7 +108,7 @@ struct ReimportTests {
     /// Imports `bytes` as `--import` does: with the base beside the store, recording it after.
     func reimport(_ bytes: [UInt8], into store: TaskStore, now: Date) throws {
         let batch = try ImportBatch.parse(bytes)
-        var base = ImportBase.load(besides: store)
+        var base = try ImportBase.load(besides: store)
         let changes = try store.load().importing(batch, base: base).changes
         try store.commit(changes, what: "import", now: now)
         base.record(ImportBase.Said(batch.tasks))

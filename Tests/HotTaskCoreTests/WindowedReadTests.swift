@@ -145,7 +145,7 @@ struct ImportBaseTests {
             for task in tasks { model[task.id] = ImportBase.Entry(task) }
             if round % 3 == 2 {
                 try base.save(besides: store)
-                base = ImportBase.load(besides: store)
+                base = try ImportBase.load(besides: store)
             }
             for id in ids { #expect(base[id] == model[id], "round \(round)") }
         }
@@ -168,13 +168,13 @@ struct ImportBaseTests {
         let damaged = String(repeating: "z", count: 200_000) + lines[1] + "\nshort\n" + lines[0].replacingOccurrences(of: " ", with: "g")
             + "\n" + lines[0] + "\n" + lines[1]
         try Data(damaged.utf8).write(to: URL(fileURLWithPath: path))
-        let loaded = ImportBase.load(besides: store)
+        let loaded = try ImportBase.load(besides: store)
         let first = lines[0].hasPrefix(kept.id.uuidString.lowercased()) ? kept : other
         let second = first.id == kept.id ? other : kept
         #expect(loaded[first.id] == ImportBase.Entry(first))
         #expect(loaded[second.id] == ImportBase.Entry(second))
         // Without the last line, the entry at the end of the long line is not taken.
         try Data(damaged.utf8.dropLast(lines[1].utf8.count)).write(to: URL(fileURLWithPath: path))
-        #expect(ImportBase.load(besides: store)[second.id] == nil)
+        #expect(try ImportBase.load(besides: store)[second.id] == nil)
     }
 }

@@ -43,10 +43,30 @@ public struct ImportBase: Sendable {
 
     public static func path(besides store: TaskStore) -> String { store.path + ".imported" }
 
-    /// The base beside the store; empty when there is none or it cannot be read. Its lines are
-    /// read through a small window, never the whole file; a line that does not read is skipped.
-    public static func load(besides store: TaskStore) -> ImportBase {
-        guard let file = try? FileSystem.OpenFile(path(besides: store)), file.size > 0 else { return ImportBase() }
+    /// The base exists but cannot be read.
+    public struct Unreadable: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String {
+            "the import base \(path) cannot be read: \(reason) (without it, the next import merges by date)"
+        }
+    }
+
+    /// The base beside the store; empty when there is none. One that cannot be read (a named
+    /// pipe, a link, no permission, no descriptor left) is an error: merging by date instead
+    /// would overwrite what other files said. Its lines are read through a small window, never
+    /// the whole file; a line that does not read is skipped.
+    public static func load(besides store: TaskStore) throws(Unreadable) -> ImportBase {
+        let path = path(besides: store)
+        let file: FileSystem.OpenFile
+        do throws(FileSystem.Failure) {
+            file = try FileSystem.OpenFile(path, sideFile: true)
+        } catch where error.code == ENOENT || error.code == ENOTDIR {
+            return ImportBase()
+        } catch {
+            throw Unreadable(path: path, reason: error.reason)
+        }
+        guard file.size > 0 else { return ImportBase() }
         var read: [(id: UUID, entry: Entry)] = []
         read.reserveCapacity(min(file.size / 57 + 1, TaskStore.maximumTaskCount))
         let window = FileWindow(file, at: 0, capacity: 1 << 16, limit: TaskStore.maximumFileSize)
@@ -158,6 +178,8 @@ public struct ImportBase: Sendable {
             bytes.append(0x0A)
         }
         do {
+            // Temp files of saves that were killed (their writer is gone) go first.
+            FileSystem.removeDeadWritersTempFiles(besides: Self.path(besides: store))
             try FileSystem.writeAtomically(bytes, to: Self.path(besides: store))
         } catch {
             throw StoreDocument.ExportFailure(reason: error.reason)

@@ -107,6 +107,8 @@ extension JSONParser {
         var clock: Clock?
         var sawCount = false
         var sawTop = false
+        var follows: Generation??
+        var folded: Int?
         try forEachKey { parser, key in
             switch key {
             case "version" where version == nil:
@@ -135,6 +137,13 @@ extension JSONParser {
                 try parser.forEachKey { parser, _ in
                     if !parser.takeNull() { _ = try required(OrderKey(utf8: try parser.plainString())) }
                 }
+            case "follows" where follows == nil:
+                follows = parser.takeNull() ? .some(nil) : try required(Generation(String(decoding: try parser.plainString(), as: UTF8.self)))
+            case "folded" where folded == nil:
+                let start = parser.index
+                guard parser.skipDigits() else { throw GiveUp() }
+                // At most nine digits (skipDigits); whitespace before them is passed over.
+                folded = parser.bytes[start..<parser.index].reduce(0) { (0x30...0x39).contains($1) ? $0 * 10 + Int($1 - 0x30) : $0 }
             case "tasks" where tasks == nil: tasks = try parser.taskArray(expected: min(expected, TaskStore.maximumTaskCount))
             case "deleted" where tombstones == nil: tombstones = try parser.tombstoneArray()
             default:
@@ -152,13 +161,16 @@ extension JSONParser {
             for tombstone in tombstones ?? [] { add(tombstone.task.id) }
         }
         guard distinct != nil else { throw GiveUp() }
-        guard (generation == nil) == (clock == nil) else { throw GiveUp() }
+        guard (generation == nil) == (clock == nil), (follows == nil) == (folded == nil), generation != nil || follows == nil else {
+            throw GiveUp()
+        }
         // A snapshot keys every task; version 1 and exports carry no keys (their order is the array's).
         let keyed = version == 2 && tasks.allKeyed
         guard keyed || generation == nil else { throw GiveUp() }
         let (priority, bonus) = tasks.take()
         let list = TaskList(priority: priority, bonus: bonus, keyed: keyed, deleted: keyed ? tombstones ?? [] : [])
-        let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list) } }
+        let folds = follows.map { FoldedLog(generation: $0, records: folded ?? 0) }
+        let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list, folds: folds) } }
         return StoreSnapshot(header: header, list: list)
     }
 

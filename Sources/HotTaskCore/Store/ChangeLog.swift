@@ -49,6 +49,9 @@ struct ChangeLog {
         /// The snapshot file as it was when the log began: while it is unchanged, commands that
         /// only add can trust the snapshot's header without reading its tasks.
         var snapshot: FileStamp
+        /// The newest change compaction did not keep as history (too large, or past the
+        /// history's bounds): `--undo` never passes over it to take back an older one.
+        var undoFloor: Clock? = nil
     }
 
     struct DamagedLine: Equatable {
@@ -78,11 +81,10 @@ struct ChangeLog {
     func read() throws(StoreError) -> Contents? {
         let file: (bytes: [UInt8], stamp: FileStamp?)
         do throws(FileSystem.Failure) {
-            switch try FileSystem.kind(of: path) {
-            case .missing: return nil
-            case .file: file = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize)
-            case .directory, .other: throw FileSystem.Failure(reason: "it is not a regular file")
-            }
+            // Opened without blocking: a named pipe in its place is an error, never a wait.
+            file = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize, sideFile: true)
+        } catch where error.code == ENOENT || error.code == ENOTDIR {
+            return nil
         } catch {
             throw StoreError(path: path, problem: .unreadable(error.reason))
         }
@@ -136,7 +138,12 @@ struct ChangeLog {
             let generation = Generation(generationText), case .string(let stampText)? = object["snapshot"],
             let stamp = FileStamp(stampText)
         else { return .damaged("the first line is not a log header of version 2") }
-        return .header(Header(generation: generation, snapshot: stamp))
+        var floor: Clock?
+        if let value = object["undoFrom"] {
+            guard case .string(let text) = value, let clock = Clock(text) else { return .damaged("\"undoFrom\" is not a clock") }
+            floor = clock
+        }
+        return .header(Header(generation: generation, snapshot: stamp, undoFloor: floor))
     }
 
     private static func legacyAdd(_ line: [UInt8]) -> TaskItem? {
@@ -287,7 +294,8 @@ struct ChangeLog {
     }
 
     static func headerLine(_ header: Header) -> [UInt8] {
-        Array(#"{"log": 2, "generation": "\#(header.generation.text)", "snapshot": "\#(header.snapshot.text)"}"#.utf8) + [0x0A]
+        let floor = header.undoFloor.map { #", "undoFrom": "\#($0.description)""# } ?? ""
+        return Array(#"{"log": 2, "generation": "\#(header.generation.text)", "snapshot": "\#(header.snapshot.text)"\#(floor)}"#.utf8) + [0x0A]
     }
 
     /// FNV-1a, 64 bits, as 16 hex digits: enough to tell a damaged or torn line from a whole one.

@@ -54,6 +54,10 @@ enum FileSystem {
     static func untrusted(_ path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
+        // Before the owner and mode: a link's are its own (0777), and chmod would change its target.
+        if info.st_mode & S_IFMT == S_IFLNK {
+            return "it is a symbolic link; HotTask uses only a file of its own there (put the file itself in place of the link)"
+        }
         if info.st_uid != geteuid() {
             return "it belongs to another user (uid \(info.st_uid)); HotTask only uses files of its own user"
         }
@@ -64,15 +68,29 @@ enum FileSystem {
     }
 
     /// Reads a whole file, refusing one larger than `limit` bytes before reading it.
-    static func readAll(_ path: String, limit: Int = .max) throws(Failure) -> [UInt8] {
-        try readAllWithStamp(path, limit: limit).bytes
+    static func readAll(_ path: String, limit: Int = .max, sideFile: Bool = false) throws(Failure) -> [UInt8] {
+        try readAllWithStamp(path, limit: limit, sideFile: sideFile).bytes
     }
 
     /// `readAll`, and the version of the file that was read (from the open file, so that it
-    /// names exactly these bytes even if the path is replaced meanwhile).
-    static func readAllWithStamp(_ path: String, limit: Int = .max) throws(Failure) -> (bytes: [UInt8], stamp: FileStamp?) {
-        let file = try OpenFile(path)
+    /// names exactly these bytes even if the path is replaced meanwhile). `sideFile`: see `OpenFile`.
+    static func readAllWithStamp(_ path: String, limit: Int = .max, sideFile: Bool = false) throws(Failure) -> (bytes: [UInt8], stamp: FileStamp?) {
+        let file = try OpenFile(path, sideFile: sideFile)
         return (try file.readAll(limit: limit), file.stamp)
+    }
+
+    /// What a file of this mode is, for a message: "a named pipe (FIFO)".
+    static func describe(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe (FIFO)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
     }
 
     /// A file open for reading, closed when the last reference goes. Its version (`stamp`) and
@@ -85,12 +103,30 @@ enum FileSystem {
         /// read in order rather than at offsets); a file may still grow or shrink as it is read.
         let size: Int
 
-        init(_ path: String) throws(Failure) {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw Failure(reason: reason()) }
+        /// `sideFile`: a file HotTask keeps beside the store (its log, import base, sync base).
+        /// It is opened without blocking and without following a link, and must be a regular
+        /// file: a named pipe put in its place is an error naming it, never a read that waits
+        /// for a writer forever.
+        init(_ path: String, sideFile: Bool = false) throws(Failure) {
+            let fd = open(path, O_RDONLY | O_CLOEXEC | (sideFile ? O_NONBLOCK | O_NOFOLLOW : 0))
+            guard fd >= 0 else {
+                let code = errno
+                throw Failure(
+                    reason: sideFile && code == ELOOP
+                        ? "it is a symbolic link; HotTask uses only a file of its own there (put the file itself in place of the link)"
+                        : reason(code),
+                    code: code)
+            }
             var info = stat()
-            stamp = fstat(fd, &info) == 0 ? FileStamp(info) : nil
-            size = stamp != nil && info.st_mode & S_IFMT == S_IFREG ? max(0, Int(info.st_size)) : 0
+            let known = fstat(fd, &info) == 0
+            if sideFile, !known || info.st_mode & S_IFMT != S_IFREG {
+                let what = known ? describe(info.st_mode) : "a file that cannot be examined (\(reason()))"
+                close(fd)
+                throw Failure(reason: "it is \(what), not a regular file; move it away")
+            }
+            self.fd = fd
+            stamp = known ? FileStamp(info) : nil
+            size = known && info.st_mode & S_IFMT == S_IFREG ? max(0, Int(info.st_size)) : 0
         }
 
         deinit { close(fd) }
@@ -164,13 +200,18 @@ enum FileSystem {
         return (count, 0)
     }
 
-    /// Creates the folder and its parents (mode 0700 for those it creates).
+    /// Creates the folder and its parents (mode 0700 for those it creates). A parent that is
+    /// not a folder is an error naming it, never a trap.
     static func makeDirectories(_ path: String) throws(Failure) {
         guard !path.isEmpty, try kind(of: path) != .directory else { return }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = folder(of: path)
+        // `folder(of:)` is always shorter than a path that names a component, so this ends.
         if parent != path { try makeDirectories(parent) }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw Failure(reason: "cannot create the folder \(path): \(reason())")
+        if mkdir(path, 0o700) != 0 {
+            let code = errno
+            if code == EEXIST, (try? kind(of: path)) == .directory { return }
+            let why = code == EEXIST ? "something that is not a folder is in its place" : reason(code)
+            throw Failure(reason: "cannot create the folder \(path): \(why)")
         }
     }
 
@@ -264,7 +305,7 @@ enum FileSystem {
 
     /// The start of the names of `path`'s temp files: `.name.tmp-PID-RANDOM` (see `AtomicFile`).
     private static func tempPrefix(for path: String) -> String {
-        "." + (path as NSString).lastPathComponent + ".tmp-"
+        "." + lastComponent(of: path) + ".tmp-"
     }
 
     /// Removes temp files that an interrupted save left beside `path`. Only call it while
@@ -316,9 +357,28 @@ enum FileSystem {
         }
     }
 
+    /// The folder holding `path`: "." for a bare name, "/" for a name at the root. Plain string
+    /// rules on "/", because Foundation's `NSString.deletingLastPathComponent` traps (SIGILL)
+    /// on short paths such as "t".
     static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let folder = withoutTrailingSlashes(String(trimmed[..<slash]))
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// The last component of `path` ("tasks.json" of "a/tasks.json"), by the same rules.
+    static func lastComponent(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// `path` without the slashes it ends in; "/" stays "/".
+    private static func withoutTrailingSlashes(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
     }
 
     private static func syncFolder(_ folder: String) {
@@ -344,6 +404,9 @@ public struct FileStamp: Equatable, Sendable {
         self.modifiedSeconds = modifiedSeconds
         self.modifiedNanoseconds = modifiedNanoseconds
     }
+
+    /// No file: what a log started before its first snapshot names, matching no real file.
+    static let none = FileStamp(device: 0, inode: 0, size: 0, modifiedSeconds: 0, modifiedNanoseconds: 0)
 
     init(_ info: stat) {
         self.init(
@@ -381,7 +444,8 @@ final class FileLock {
                 throw FileSystem.Failure(reason: "cannot lock \(path): \(FileSystem.reason(code))")
             }
             if Date() >= deadline {
-                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: Self.holder(fd), wait: wait), busy: true)
+                let holder = Self.liveHolder(fd) ?? Self.holder(fd)
+                throw FileSystem.Failure(reason: Self.busyMessage(path: path, holder: holder, wait: wait), busy: true)
             }
             usleep(5_000)
         }
@@ -390,6 +454,29 @@ final class FileLock {
         if ftruncate(fd, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
     }
 
+    /// The process that holds the lock on `fd`'s file now, from the kernel's table of locks
+    /// (`/proc/locks`; `F_GETLK` does not see `flock` locks). nil when it cannot be told (no
+    /// /proc, or the holder is in another pid namespace and shows as 0).
+    static func liveHolder(_ fd: Int32) -> Int32? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, let table = try? FileSystem.readAll("/proc/locks", limit: 1 << 22) else { return nil }
+        // The kernel writes the file as MAJOR:MINOR:INODE, the first two in (at least two) hex digits.
+        let device = UInt64(info.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+        let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+        for line in String(decoding: table, as: UTF8.self).split(separator: "\n") where !line.contains("->") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]), pid > 0 else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
+                UInt64(file[2]) == UInt64(info.st_ino)
+            else { continue }
+            return pid
+        }
+        return nil
+    }
+
+    /// The pid the last HotTask to take the lock wrote into the file (it may have let go since).
     private static func holder(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 16)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
@@ -469,7 +556,7 @@ public enum SmallFile {
     /// Nil when written, else why not.
     public static func replace(_ path: String, with text: String) -> String? {
         do {
-            try FileSystem.makeDirectories((path as NSString).deletingLastPathComponent)
+            try FileSystem.makeDirectories(FileSystem.folder(of: path))
             try FileSystem.writeAtomically(Array(text.utf8), to: path)
             return nil
         } catch {

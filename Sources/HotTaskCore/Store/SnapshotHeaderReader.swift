@@ -38,6 +38,20 @@ enum SnapshotHeaderReader {
             default: return nil
             }
         }
-        return SnapshotHeader(generation: generation, clock: clock, count: Int(countValue), top: top)
+        // Which log it folded: both keys or neither (an older HotTask's snapshot).
+        var folds: FoldedLog?
+        switch (object["follows"], object["folded"]) {
+        case (nil, nil): break
+        case (let follows?, .number(let records)?) where records >= 0 && records <= 1e9 && records == records.rounded():
+            switch follows {
+            case .null: folds = FoldedLog(generation: nil, records: Int(records))
+            case .string(let text):
+                guard let generation = Generation(text) else { return nil }
+                folds = FoldedLog(generation: generation, records: Int(records))
+            default: return nil
+            }
+        default: return nil
+        }
+        return SnapshotHeader(generation: generation, clock: clock, count: Int(countValue), top: top, folds: folds)
     }
 }

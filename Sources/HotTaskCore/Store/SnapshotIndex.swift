@@ -52,9 +52,12 @@ struct SnapshotIndex {
         -> [Entry]?
     {
         guard FileSystem.untrusted(path) == nil else { return nil }
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Without blocking, and only a regular file: a named pipe here would wait for a writer.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var kind = stat()
+        guard fstat(fd, &kind) == 0, kind.st_mode & S_IFMT == S_IFREG else { return nil }
         guard let header = FileSystem.readExactly(fd, at: 0, count: headerSize), Array(header[0..<8]) == magic,
             Array(header[8..<24]) == Array(generation.text.utf8), number(header, at: 24) == UInt64(snapshotSize),
             number(header, at: 32) == UInt64(count)

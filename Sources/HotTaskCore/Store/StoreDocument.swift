@@ -30,19 +30,39 @@ public struct SnapshotHeader: Equatable, Sendable {
     public var count: Int
     /// The first key of each section (nil when empty): where a new task on top goes.
     public var top: [Section: OrderKey]
+    /// The log this snapshot folded; nil for a snapshot written before snapshots said so.
+    public var folds: FoldedLog?
 
-    public init(generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey]) {
+    public init(generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey], folds: FoldedLog? = nil) {
         self.generation = generation
         self.clock = clock
         self.count = count
         self.top = top
+        self.folds = folds
     }
 
     /// The header for a snapshot of `list`.
-    public init(generation: Generation, clock: Clock, list: TaskList) {
+    public init(generation: Generation, clock: Clock, list: TaskList, folds: FoldedLog? = nil) {
         var top: [Section: OrderKey] = [:]
         for section in Section.allCases { top[section] = list.tasks(in: section).first?.order }
-        self.init(generation: generation, clock: clock, count: list.count, top: top)
+        self.init(generation: generation, clock: clock, count: list.count, top: top, folds: folds)
+    }
+}
+
+/// What a snapshot holds of the log it was made from (keys `follows` and `folded`): the log's
+/// generation and how many of that generation's records it holds. So a reader can tell the log
+/// a crash left before the new log was started (that generation, no more records than that)
+/// from a log that lost records or belongs to another snapshot.
+public struct FoldedLog: Equatable, Sendable {
+    /// The generation named by the log's header; nil when there was no such log (a version 1
+    /// journal, or a log without a readable header).
+    public var generation: Generation?
+    /// How many records of that generation the snapshot holds.
+    public var records: Int
+
+    public init(generation: Generation?, records: Int) {
+        self.generation = generation
+        self.records = records
     }
 }
 
@@ -135,6 +155,12 @@ public enum StoreDocument {
                 if let key = header.top[section] { head.string(key.text) } else { head.raw("null") }
             }
             head.raw("}")
+            if let folds = header.folds {
+                head.key("follows", indent: 2, first: false)
+                if let generation = folds.generation { head.string(generation.text) } else { head.raw("null") }
+                head.key("folded", indent: 2, first: false)
+                head.raw(String(folds.records))
+            }
         }
         head.key("tasks", indent: 2, first: false)
         head.raw("[")
@@ -383,7 +409,27 @@ public enum StoreDocument {
         guard let clock = Clock(try fields.string("clock")) else {
             throw fields.problem("\"clock\" is not a clock like \"1795255200123.0\"")
         }
-        return SnapshotHeader(generation: generation, clock: clock, list: list)
+        return SnapshotHeader(generation: generation, clock: clock, list: list, folds: try decodeFolds(fields))
+    }
+
+    /// `follows` and `folded`, both or neither (a snapshot of an older HotTask).
+    private static func decodeFolds(_ fields: FieldReader) throws(DocumentError) -> FoldedLog? {
+        guard let follows = fields.object["follows"] else {
+            guard fields.object["folded"] == nil else { throw fields.problem("\"folded\" needs \"follows\"") }
+            return nil
+        }
+        var generation: Generation?
+        switch follows {
+        case .null: break
+        case .string(let text):
+            guard let parsed = Generation(text) else { throw fields.problem("\"follows\" must be 16 lowercase hex digits or null") }
+            generation = parsed
+        default: throw fields.problem("\"follows\" must be 16 lowercase hex digits or null")
+        }
+        guard case .number(let records)? = fields.object["folded"], records >= 0, records <= 1e9, records == records.rounded() else {
+            throw fields.problem("\"folded\" must be a count of records")
+        }
+        return FoldedLog(generation: generation, records: Int(records))
     }
 
     /// Reads one task object; `number` (1-based) names it in messages. Also says whether it had

@@ -11,6 +11,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case missing(String)
         /// Another process held the lock for longer than a writer waits; nothing was written.
         case locked(String)
+        /// The change log (the file named) lost acknowledged changes or belongs to another
+        /// snapshot of `store`: what is wrong. Nothing is changed until `--recover` is run.
+        case damagedLog(String, store: String)
     }
 
     public let path: String
@@ -32,13 +35,29 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "the task store \(path) is damaged: \(reason). It was left untouched; "
                 + (backupPath.map {
                     "the backup \($0) reads whole and, with the change log beside it, holds every change since it was made (to go back to it: cp '\($0)' '\(path)')"
-                } ?? "fix or move it away and try again")
+                } ?? "to keep every change that can still be read and set the damaged file aside: \(Self.recoverCommand(path))")
         case .unwritable(let reason):
             "could not save the task store \(path): \(reason). The previous file is unchanged"
         case .locked(let reason):
             "could not change the task store \(path): \(reason)"
         case .missing(let message):
             "the task store \(path) is missing: \(message). Nothing was written"
+        case .damagedLog(let reason, let store):
+            "the change log \(path) \(reason). Nothing was changed. "
+                + "To keep every change that can still be read and set the damaged file aside: \(Self.recoverCommand(store))"
         }
+    }
+
+    /// The command that recovers `store`, as a user types it.
+    public static func recoverCommand(_ store: String) -> String {
+        "hottask --file '\(store)' --recover"
+    }
+}
+
+extension StoreError {
+    /// The change log lost acknowledged changes or belongs to another snapshot.
+    var isDamagedLog: Bool {
+        if case .damagedLog = problem { return true }
+        return false
     }
 }

@@ -86,6 +86,10 @@ public struct TaskStore: Sendable {
         var needsCompaction: Bool
         var snapshotStamp: FileStamp? = nil
         var logStamp: FileStamp? = nil
+        /// The generation the log's header names (nil: no log, or no readable header).
+        var logGeneration: Generation? = nil
+        /// The newest change not kept in the log for `--undo`: an undo never passes over it.
+        public var undoFloor: Clock? = nil
     }
 
     /// Reads the list (snapshot plus log); no files is an empty list.
@@ -105,17 +109,21 @@ public struct TaskStore: Sendable {
             guard let snapshotFile else { return try stateWithoutSnapshot(contents) }
             let stamp = snapshotFile.stamp
             let snapshot = try decode(snapshotFile)
-            if let header = snapshot.header, let logHeader = contents?.header, logHeader.generation != header.generation,
-                FileSystem.stamp(of: path) != stamp, attempt < 20
-            {
+            let standing = snapshot.header.map { LogStanding(log: contents, snapshot: $0) }
+            if let standing, standing != .belongs, FileSystem.stamp(of: path) != stamp, attempt < 20 {
                 continue  // the snapshot was replaced while we read: read the new pair
             }
-            return state(snapshot, stamp: stamp, log: contents)
+            if case .damaged(let reason)? = standing {
+                throw StoreError(path: journalPath, problem: .damagedLog(reason, store: path))
+            }
+            return state(snapshot, stamp: stamp, log: contents, standing: standing)
         }
     }
 
     /// `snapshot` is consumed: the log's records are applied to its list in place, not to a copy.
-    private func state(_ snapshot: consuming StoreSnapshot, stamp: FileStamp?, log contents: ChangeLog.Contents?) -> State {
+    private func state(
+        _ snapshot: consuming StoreSnapshot, stamp: FileStamp?, log contents: ChangeLog.Contents?, standing: LogStanding?
+    ) -> State {
         let snapshotHeader = snapshot.header
         var list = snapshot.list
         _ = consume snapshot
@@ -124,7 +132,7 @@ public struct TaskStore: Sendable {
         var state = State(
             list: TaskList(), header: snapshotHeader, clock: snapshotHeader?.clock ?? .zero, history: contents?.records ?? [],
             replayed: 0, warnings: [], damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: stamp,
-            logStamp: contents?.stamp)
+            logStamp: contents?.stamp, logGeneration: contents?.header?.generation, undoFloor: contents?.header?.undoFloor)
         state.warnings = warnings(state.damaged)
         for record in state.history { state.clock = max(state.clock, record.clock) }
         guard let header = snapshotHeader else {
@@ -140,15 +148,17 @@ public struct TaskStore: Sendable {
             return state
         }
         let logHeader = contents?.header
-        let belongs = logHeader?.generation == header.generation
+        let belongs = standing == .belongs
         if belongs {
             let replayed = state.history.filter { $0.generation == header.generation }
             list.applyAll(records: replayed.map { ($0.changes, $0.clock) })
             state.replayed = replayed.count
         }
         state.list = list
+        // A snapshot that does not say which log it folded (an older HotTask's) is written
+        // again at the next change, so that from then on a lost log is noticed.
         state.needsCompaction =
-            !belongs || logHeader?.snapshot != stamp || !state.damaged.isEmpty || state.replayed >= Self.logLimit
+            !belongs || header.folds == nil || logHeader?.snapshot != stamp || !state.damaged.isEmpty || state.replayed >= Self.logLimit
             || (contents?.byteCount ?? 0) >= Self.logByteLimit
         return state
     }
@@ -160,15 +170,17 @@ public struct TaskStore: Sendable {
         let backup = (try? FileSystem.kind(of: backupPath)) == .file
         if logHoldsTasks || backup {
             let files = [logHoldsTasks ? journalPath : nil, backup ? backupPath : nil].compactMap { $0 }
-            let restore = backup
+            // The backup is named only when it and the log provably hold every acknowledged change.
+            let restore = provenBackup(log: contents) != nil
                 ? "to restore the last snapshot and replay the log on it: cp '\(backupPath)' '\(path)'"
-                : "restore it from your own backup, or move \(journalPath) away to start an empty list"
+                : "to rebuild it from every change that can still be read: \(StoreError.recoverCommand(path))"
             throw StoreError(
                 path: path, problem: .missing("\(files.joined(separator: " and ")) beside it still hold tasks; \(restore)"))
         }
         return State(
             list: TaskList(), header: nil, clock: .zero, history: contents?.records ?? [], replayed: 0, warnings: [],
-            damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: nil, logStamp: contents?.stamp)
+            damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: nil, logStamp: contents?.stamp,
+            logGeneration: contents?.header?.generation, undoFloor: contents?.header?.undoFloor)
     }
 
     private func warnings(_ damaged: [ChangeLog.DamagedLine]) -> [String] {
@@ -216,7 +228,7 @@ public struct TaskStore: Sendable {
     /// reader gives up on is read whole, for the strict path to read or describe.
     private func decode(_ file: FileSystem.OpenFile) throws(StoreError) -> StoreSnapshot {
         let damaged = { (reason: DocumentError) in
-            StoreError(path: path, problem: .invalid(reason), backupPath: wholeBackup())
+            StoreError(path: path, problem: .invalid(reason), backupPath: provenBackup(log: try? log.read()))
         }
         let fast = JSONParser.decodeStoreFast(file, limit: Self.maximumFileSize)
         // Only a file the fast reader refused is read whole, for the strict reader.
@@ -248,11 +260,13 @@ public struct TaskStore: Sendable {
         }
     }
 
-    /// The backup, if it is there and reads whole: only then may a message recommend it.
-    private func wholeBackup() -> String? {
+    /// The backup, if it reads whole and the log beside it is the one it was made for (or the
+    /// one it folded): only then does restoring it lose no acknowledged change, and only then
+    /// may a message recommend it.
+    private func provenBackup(log contents: ChangeLog.Contents?) -> String? {
         guard (try? FileSystem.kind(of: backupPath)) == .file,
-            let bytes = try? FileSystem.readAll(backupPath, limit: Self.maximumFileSize),
-            (try? StoreDocument.decode(bytes)) != nil
+            let bytes = try? FileSystem.readAll(backupPath, limit: Self.maximumFileSize, sideFile: true),
+            let header = (try? StoreDocument.decode(bytes))?.header, LogStanding(log: contents, snapshot: header).isWhole
         else { return nil }
         return backupPath
     }
@@ -396,7 +410,7 @@ public struct TaskStore: Sendable {
     func quickState() throws(StoreError) -> QuickState? {
         guard let stamp = FileSystem.stamp(of: path), let contents = try readLog(), let logHeader = contents.header,
             logHeader.snapshot == stamp, contents.damaged.isEmpty, contents.byteCount < Self.logByteLimit,
-            let header = SnapshotHeaderReader.read(path), header.generation == logHeader.generation
+            let header = SnapshotHeaderReader.read(path), header.generation == logHeader.generation, header.folds != nil
         else { return nil }
         var clock = header.clock
         var count = header.count
@@ -443,7 +457,7 @@ public struct TaskStore: Sendable {
     /// True when the log is long enough that a writer should fold it (the UI asks after its
     /// saves, to do it off its input path). Counts lines without parsing them.
     public func wantsCompaction() -> Bool {
-        guard let bytes = try? FileSystem.readAll(journalPath, limit: Self.maximumFileSize) else { return false }
+        guard let bytes = try? FileSystem.readAll(journalPath, limit: Self.maximumFileSize, sideFile: true) else { return false }
         return bytes.count >= Self.logByteLimit || bytes.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }) > Self.logLimit
     }
 
@@ -454,9 +468,16 @@ public struct TaskStore: Sendable {
 
     /// `save` for a caller that holds the lock.
     func saveLocked(_ list: TaskList, now: Date) throws(StoreError) {
-        let state = (try? read()) ?? State(
-            list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [],
-            needsCompaction: true)
+        let state: State
+        do throws(StoreError) {
+            state = try read()
+        } catch where error.isDamagedLog {
+            throw error  // its changes are not ours to drop: --recover keeps them
+        } catch {
+            state = State(
+                list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [],
+                needsCompaction: true)
+        }
         let clock = Clock.next(after: state.clock, now: now)
         var stamped = TaskList()
         stamped.applyAll(list.all.map { .add($0) }, clock: clock)
@@ -466,13 +487,14 @@ public struct TaskStore: Sendable {
     /// Writes `list` as a new snapshot: the backup copy first, then the snapshot itself (the
     /// commit point), then a new log for it that keeps the last records as history. Damaged log
     /// lines are moved aside before the log is replaced.
-    private func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord]) throws(StoreError) {
-        let header = SnapshotHeader(generation: .random(), clock: clock, list: list)
+    func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord]) throws(StoreError) {
+        var header = SnapshotHeader(generation: .random(), clock: clock, list: list)
         var snapshotSize = 0
         let entries = try withFileErrors { () throws(FileSystem.Failure) -> [SnapshotIndex.Entry] in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             removeCrashDebris()
             if !state.damaged.isEmpty { try keepAside(state.damaged) }
+            header.folds = try logToFold(state)
             // The snapshot and its backup are written side by side as the document is made.
             var snapshot = try FileSystem.AtomicFile(replacing: path)
             var backup: FileSystem.AtomicFile
@@ -512,10 +534,29 @@ public struct TaskStore: Sendable {
         // Committed. A log that fails to start leaves the old one, whose records are of another
         // generation and so are never replayed on this snapshot: nothing is lost either way.
         guard let stamp = FileSystem.stamp(of: path) else { return }
-        try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp), history: Self.historyToKeep(history))
+        let kept = Self.historyToKeep(history)
+        let floor = Self.undoFloor(after: state.undoFloor, history: history, kept: kept, snapshotClock: clock)
+        try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp, undoFloor: floor), history: kept)
         // Only a help for changes by id, checked on every use: a failure here costs speed only.
         try? FileSystem.writeAtomically(
             SnapshotIndex.encode(consume entries, generation: header.generation, snapshotSize: snapshotSize), to: indexPath)
+    }
+
+    /// What the new snapshot says of the log it folds: the log's generation and how many of its
+    /// records the state holds. With no log at all, one is started first (no records), so that
+    /// the snapshot can name it: a log that goes missing later is then noticed, never taken for
+    /// an empty one.
+    private func logToFold(_ state: State) throws(FileSystem.Failure) -> FoldedLog {
+        if let generation = state.logGeneration {
+            return FoldedLog(generation: generation, records: state.history.reduce(0) { $0 + ($1.generation == generation ? 1 : 0) })
+        }
+        guard try FileSystem.kind(of: journalPath) == .missing else {
+            // An old journal or a log without a header, read as such: the snapshot holds what it could.
+            return FoldedLog(generation: nil, records: 0)
+        }
+        let first = Generation.random()
+        try log.start(ChangeLog.Header(generation: first, snapshot: .none), history: [])
+        return FoldedLog(generation: first, records: 0)
     }
 
     /// The last records, as many as fit the history's bounds: a record larger than a few pages
@@ -534,6 +575,17 @@ public struct TaskStore: Sendable {
         return kept.reversed()
     }
 
+    /// The newest change the new log cannot take back: the newest record of `history` left out
+    /// of `kept`, or the snapshot's own stamp when it is newer than every kept record (a whole
+    /// store saved, a record too large to keep); never lower than the log's floor before.
+    static func undoFloor(after previous: Clock?, history: [LogRecord], kept: [LogRecord], snapshotClock: Clock) -> Clock? {
+        var floor = previous
+        let keptClocks = Set(kept.map(\.clock))
+        for record in history where !keptClocks.contains(record.clock) { floor = max(floor ?? record.clock, record.clock) }
+        if snapshotClock > (kept.last?.clock ?? .zero) { floor = max(floor ?? snapshotClock, snapshotClock) }
+        return floor
+    }
+
     /// True when `record`'s line is sure to be longer than `limit` bytes, judged without encoding
     /// it: every change takes at least 64 bytes (a set names a 36-character id and two objects).
     static func certainlyLarger(_ record: LogRecord, than limit: Int) -> Bool {
@@ -541,9 +593,16 @@ public struct TaskStore: Sendable {
     }
 
     private func keepAside(_ damaged: [ChangeLog.DamagedLine]) throws(FileSystem.Failure) {
-        let fd = open(damagedPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // Without blocking: a named pipe in its place (no reader) fails at once, and anything
+        // but a regular file is refused, naming it.
+        let fd = open(damagedPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystem.Failure(reason: "cannot keep damaged log lines in \(damagedPath): \(FileSystem.reason())") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw FileSystem.Failure(
+                reason: "cannot keep damaged log lines in \(damagedPath): it is \(FileSystem.describe(info.st_mode)), not a regular file; move it away")
+        }
         for line in damaged {
             try FileSystem.writeAll(line.bytes + [0x0A], to: fd)
         }

@@ -49,9 +49,11 @@ public struct SyncBase: Codable, Equatable, Sendable {
     public static func load(besides store: TaskStore, collection: String) throws(SyncFailure) -> SyncBase {
         let path = path(besides: store)
         let bytes: [UInt8]
-        do {
-            guard try FileSystem.kind(of: path) != .missing else { return SyncBase(collection: collection) }
-            bytes = try FileSystem.readAll(path, limit: TaskStore.maximumFileSize)
+        do throws(FileSystem.Failure) {
+            // Opened without blocking: a named pipe in its place is an error, never a wait.
+            bytes = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize, sideFile: true).bytes
+        } catch where error.code == ENOENT || error.code == ENOTDIR {
+            return SyncBase(collection: collection)
         } catch {
             throw SyncFailure("cannot read the sync state \(path): \(error.reason)")
         }
@@ -67,6 +69,7 @@ public struct SyncBase: Codable, Equatable, Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let data = try encoder.encode(self)
+            FileSystem.removeDeadWritersTempFiles(besides: path)
             try FileSystem.writeAtomically(Array(data), to: path)
         } catch let error as FileSystem.Failure {
             throw SyncFailure("cannot write the sync state \(path): \(error.reason)")

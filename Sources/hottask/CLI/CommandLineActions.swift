@@ -197,8 +197,18 @@ struct CommandLineActions {
                 target = record
                 break
             }
+            // A change compaction could not keep (too large, or past the history's bounds) is
+            // never passed over: undoing an older one instead would not be what was asked.
+            let floorNote = state.undoFloor.map {
+                "changes made up to \(Self.time(of: $0)) were folded into the snapshot without being kept for undo (too large, or past the last 100)"
+            }
             guard let target else {
-                throw RefusedError(message: "nothing to undo: the change log holds no change that can be taken back")
+                throw RefusedError(
+                    message: "nothing to undo: the change log holds no change that can be taken back" + (floorNote.map { "; \($0)" } ?? ""))
+            }
+            if let floor = state.undoFloor, let floorNote, target.clock < floor {
+                throw RefusedError(
+                    message: "cannot undo \(quoted(target.what)): \(floorNote), and one of them is newer, so undoing this would skip it. Nothing was changed")
             }
             var list = state.list
             var changes: [TaskChange] = []
@@ -234,6 +244,20 @@ struct CommandLineActions {
         report.forEach { output.status($0) }
     }
 
+    /// `--recover`: makes a damaged store whole, saying what it kept, what it set aside and
+    /// what it could not keep (the last on stderr, even with --quiet). True when it changed the store.
+    func recover() throws -> Bool {
+        let report = try store.recover()
+        if report.wasWhole {
+            output.status("Nothing to recover: \(store.path) and its change log read whole; nothing was changed")
+            return false
+        }
+        output.status("Recovered \(store.path): \(report.taskCount) tasks, with \(report.recordsKept) changes read from the log")
+        for file in report.setAside { output.status("Set aside (not deleted): \(file.from) is now \(file.to)") }
+        for sentence in report.notKept { HotTaskCommand.fail("note: could not keep \(sentence)") }
+        return true
+    }
+
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
         let name = path == "-" ? "standard input" : path
         // Read and parsed before the store's lock is taken: a large file takes seconds, and
@@ -256,7 +280,11 @@ struct CommandLineActions {
         var importBase = ImportBase()
         let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
             // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
-            importBase = ImportBase.load(besides: store)
+            do {
+                importBase = try ImportBase.load(besides: store)
+            } catch {
+                throw RefusedError(message: "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
+            }
             // The plan takes the batch: its tasks are gone before the commit writes the store.
             guard let taken = parsed.take() else { throw RefusedError(message: "cannot import \(source): it was read once already") }
             // todo.txt lines find the tasks they were exported from.
@@ -343,7 +371,11 @@ struct CommandLineActions {
         if format == .todotxt {
             // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
             // what the file says now is the base its next import is merged against.
-            record([list.priority, list.bonus].joined(), onto: ImportBase.load(besides: store))
+            do {
+                record([list.priority, list.bonus].joined(), onto: try ImportBase.load(besides: store))
+            } catch {
+                HotTaskCommand.fail("warning: \(error); it was not updated for this export")
+            }
         }
         output.status("Exported \(list.count) tasks to \(path)")
     }
@@ -364,6 +396,11 @@ struct CommandLineActions {
         } catch {
             throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error.reason). Nothing was changed")
         }
+    }
+
+    /// When a change with this stamp was made, as ISO 8601 UTC.
+    private static func time(of clock: Clock) -> String {
+        Timestamp.format(Date(timeIntervalSince1970: Double(clock.milliseconds) / 1000))
     }
 
     /// Control characters are escaped where the message is printed (`MessageText`).

@@ -10,6 +10,9 @@ enum ExitStatus {
     static let storeUnwritable = ExitCode(3)
     /// The terminal UI could not start (no terminal).
     static let noTerminal = ExitCode(4)
+    /// The change was saved, but what the command had to write after it (standard output, an
+    /// export file) could not be: running the command again would make the change twice.
+    static let savedButOutputFailed = ExitCode(6)
     /// A sync could not finish (server unreachable, refusing, or no [sync] config); every local
     /// change is kept in the store.
     static let syncFailed = ExitCode(5)

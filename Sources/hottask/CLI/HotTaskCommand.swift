@@ -41,11 +41,13 @@ struct HotTaskCommand: ParsableCommand {
             see hottask(1).
 
             Exit codes: 0 done, 1 refused (bad caption, unknown task, bad import), 2 the store \
-            cannot be read or is damaged (it is left untouched), 3 the store, an export file or \
-            standard output cannot be written, \
-            4 the UI needs a terminal, 5 a sync or its set-up failed (the server unreachable, refusing or \
-            misconfigured; local tasks are kept), 64 bad options (and --sync-setup finding several \
-            task calendars without --calendar).
+            cannot be read or is damaged (it is left untouched; the message says the next step, \
+            often --recover), 3 the store, an export file or standard output cannot be written \
+            (nothing was changed), 4 the UI needs a terminal, 5 a sync or its set-up failed (the \
+            server unreachable, refusing or misconfigured, or a deletion refused for want of proof; \
+            local tasks are kept), 6 the change was saved but standard output or the export file \
+            could not be written (do not run it again), 64 bad options (and --sync-setup finding \
+            several task calendars without --calendar).
             """,
         version: HotTaskVersion.line,
         // No `help` subcommand for completion scripts to offer: there are no subcommands.
@@ -147,6 +149,11 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: .long, help: "With --import: replace the whole list instead of merging.")
     var replace = false
 
+    @Flag(
+        name: .long,
+        help: "Make a damaged store whole: keep every change that can still be read, set damaged files aside (never deleted), and say what could not be kept.")
+    var recover = false
+
     @Flag(name: .long, help: "Sync with the CalDAV calendar named in the config's [sync] table, and say what moved.")
     var sync = false
 
@@ -185,7 +192,7 @@ struct HotTaskCommand: ParsableCommand {
     }
 
     var opensUI: Bool {
-        !changesTasks && !undo && !list && export == nil && importPath == nil && !sync && syncSetup == nil
+        !changesTasks && !undo && !list && export == nil && importPath == nil && !sync && syncSetup == nil && !recover
     }
 
     func validate() throws {
@@ -227,6 +234,9 @@ struct HotTaskCommand: ParsableCommand {
         if syncSetup != nil && (changesTasks || undo || list || export != nil || importPath != nil || sync) {
             throw ValidationError("--sync-setup is a command of its own; run --sync (or anything else) after it.")
         }
+        if recover && (changesTasks || undo || importPath != nil || sync || list || export != nil) {
+            throw ValidationError("--recover goes alone: run it, read what it says, then go on.")
+        }
         if importPath == "-" && export == "-" {
             throw ValidationError("--import - and --export - cannot both use the terminal streams.")
         }
@@ -251,6 +261,9 @@ struct HotTaskCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let store = TaskStore(path: StoreLocation.resolve(file: file, environment: environment))
         let (settings, configProblem) = ConfigLoader.load(option: config, environment: environment)
+        // Once a change is in the store, a later failure must say so: a script that retries
+        // would otherwise make it twice.
+        var saved = false
         do {
             if opensUI {
                 if let warning = try TerminalApp.run(store: store, config: settings, configWarning: (configProblem ?? settings.warnings.first)?.shortDescription) {
@@ -280,14 +293,22 @@ struct HotTaskCommand: ParsableCommand {
             if let configProblem { Self.fail("warning: \(configProblem)") }
             for warning in settings.warnings { Self.fail("warning: \(warning)") }
             var commands = CommandLineActions(store: store, output: output)
-            if let importPath { try commands.importTasks(from: importPath, format: importFormat, replacing: replace) }
-            if undo { try commands.undoLastChange() }
+            if recover { saved = try commands.recover() }
+            if let importPath {
+                try commands.importTasks(from: importPath, format: importFormat, replacing: replace)
+                saved = true
+            }
+            if undo {
+                try commands.undoLastChange()
+                saved = true
+            }
             if changesTasks {
                 let added = try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
                     editing: edit.count == 2 ? (edit[0], edit[1]) : nil,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
+                saved = true
                 // The ids a script needs, printed only once the tasks are in the store.
                 if json && !list { output.bytes(StoreDocument.encode(TaskList(added))) }
             }
@@ -313,7 +334,7 @@ struct HotTaskCommand: ParsableCommand {
         } catch let error as StoreError {
             Self.fail(error.description)
             switch error.problem {
-            case .unreadable, .invalid, .missing: throw ExitStatus.storeUnreadable
+            case .unreadable, .invalid, .missing, .damagedLog: throw ExitStatus.storeUnreadable
             case .unwritable, .locked: throw ExitStatus.storeUnwritable
             }
         } catch let error as RefusedError {
@@ -323,8 +344,12 @@ struct HotTaskCommand: ParsableCommand {
             Self.fail(error.message)
             throw ExitStatus.storeUnwritable
         } catch let error as ExportError {
-            Self.fail(error.message)
-            throw ExitStatus.storeUnwritable
+            guard saved else {
+                Self.fail(error.message)
+                throw ExitStatus.storeUnwritable
+            }
+            Self.fail("saved, but could not write the output: \(error.message). The change is in the store: running the command again would make it twice")
+            throw ExitStatus.savedButOutputFailed
         } catch let error as SyncCommandFailure {
             Self.fail(error.message)
             throw ExitStatus.syncFailed

@@ -136,7 +136,7 @@ enum TerminalApp {
     static func reason(_ error: StoreError) -> String {
         switch error.problem {
         case .unwritable(let reason), .locked(let reason): return reason
-        case .unreadable, .invalid, .missing:
+        case .unreadable, .invalid, .missing, .damagedLog:
             let name = error.path.split(separator: "/").last.map(String.init) ?? "the store"
             return "\(name) is damaged: ^C saves your tasks to a rescue file"
         }

@@ -1,0 +1,134 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `hottask --recover` did.
+public struct RecoveryReport: Sendable, Equatable {
+    /// True when the store read whole and nothing was touched.
+    public var wasWhole = false
+    /// Tasks in the recovered list.
+    public var taskCount = 0
+    /// Readable records of the log replayed on the recovered base.
+    public var recordsKept = 0
+    /// Files renamed aside, never deleted: (the file, where it is now).
+    public var setAside: [(from: String, to: String)] = []
+    /// What could not be kept, in sentences.
+    public var notKept: [String] = []
+
+    public static func == (left: RecoveryReport, right: RecoveryReport) -> Bool {
+        left.wasWhole == right.wasWhole && left.taskCount == right.taskCount && left.recordsKept == right.recordsKept
+            && left.setAside.map(\.to) == right.setAside.map(\.to) && left.notKept == right.notKept
+    }
+}
+
+extension TaskStore {
+    /// Makes a store whose snapshot or log is damaged whole again, keeping every change that
+    /// can still be read: the snapshot (or, when it cannot be read, the backup) with every
+    /// readable record of the log on top, each by its stamp (so a record the base holds already
+    /// changes nothing). Damaged files are renamed aside with the time in their name, never
+    /// deleted; the result is written as a new snapshot under the lock. A store that reads
+    /// whole is left alone.
+    public func recover(now: Date = Date()) throws(StoreError) -> RecoveryReport {
+        try withLockOrStoreError { () throws(StoreError) -> RecoveryReport in
+            if (try? read()) != nil { return RecoveryReport(wasWhole: true) }
+            // A log another user could have written is not replayed here either.
+            if let problem = FileSystem.untrusted(journalPath) {
+                throw StoreError(path: journalPath, problem: .unreadable("not safe to use: \(problem)"))
+            }
+            var report = RecoveryReport()
+            let suffix = ".damaged-" + Self.fileTime(now)
+            // A hard link under a new name, then the old name removed: never over a file
+            // already set aside (a second recovery in the same second gets "-2").
+            func setAside(_ file: String) throws(StoreError) {
+                var target = file + suffix
+                var attempt = 1
+                while link(file, target) != 0 {
+                    guard errno == EEXIST, attempt < 100 else {
+                        throw StoreError(path: file, problem: .unwritable("cannot set it aside as \(target): \(FileSystem.reason())"))
+                    }
+                    attempt += 1
+                    target = file + suffix + "-\(attempt)"
+                }
+                unlink(file)
+                report.setAside.append((file, target))
+            }
+
+            // The base: the snapshot if it reads, else the backup if it reads, else nothing.
+            var base: StoreSnapshot?
+            switch try? FileSystem.kind(of: path) {
+            case .file?:
+                if let snapshot = readWhole(path) {
+                    base = snapshot
+                } else {
+                    try setAside(path)
+                }
+            case .missing?: break
+            default:
+                throw StoreError(path: path, problem: .unreadable("it is not a regular file; move it away and try again"))
+            }
+            if base == nil {
+                if let backup = readWhole(backupPath) {
+                    base = backup
+                    if !report.setAside.isEmpty {
+                        report.notKept.append(
+                            "what only the damaged snapshot held (the backup \(backupPath) and the log were used in its place)")
+                    }
+                } else {
+                    if (try? FileSystem.kind(of: backupPath)) == .file { try setAside(backupPath) }
+                    if !report.setAside.isEmpty {
+                        report.notKept.append("the tasks of the damaged snapshot: there is no readable backup; only the log's changes were kept")
+                    }
+                }
+            }
+
+            // Every readable record of the log on top; the log itself is set aside.
+            let contents = try? log.read()
+            let records = contents?.records ?? []
+            var list = base?.list ?? TaskList()
+            if let contents, !contents.legacyAdds.isEmpty {
+                list.applyAll(contents.legacyAdds.map { .add($0) }, clock: base?.header?.clock ?? .zero)
+            }
+            list.applyAll(records: records.map { ($0.changes, $0.clock) })
+            report.recordsKept = records.count
+            if let contents, !contents.damaged.isEmpty {
+                report.notKept.append("\(contents.damaged.count) damaged line\(contents.damaged.count == 1 ? "" : "s") of the log (still in the file set aside)")
+            }
+            // A log with no record left cannot say what it lost: only that it may have.
+            if let header = base?.header, case .damaged(let reason) = LogStanding(log: contents, snapshot: header), records.isEmpty {
+                let latest = Timestamp.format(Date(timeIntervalSince1970: Double(header.clock.milliseconds) / 1000))
+                report.notKept.append("any change acknowledged after \(latest), when the snapshot was made: the log \(reason)")
+            }
+            if (try? FileSystem.kind(of: journalPath)) == .file { try setAside(journalPath) }
+
+            var clock = base?.header?.clock ?? .zero
+            for record in records { clock = max(clock, record.clock) }
+            let state = State(
+                list: TaskList(), header: base?.header, clock: clock, history: [], replayed: 0, warnings: [], damaged: [],
+                needsCompaction: true, snapshotStamp: FileSystem.stamp(of: path))
+            try compactLocked(list, clock: clock, state: state, history: records)
+            report.taskCount = list.count
+            return report
+        }
+    }
+
+    /// A store file read and decoded whole, or nil.
+    private func readWhole(_ file: String) -> StoreSnapshot? {
+        guard (try? FileSystem.kind(of: file)) == .file, let bytes = try? FileSystem.readAll(file, limit: Self.maximumFileSize, sideFile: true) else {
+            return nil
+        }
+        return try? StoreDocument.decode(bytes)
+    }
+
+    /// `20261125T143000Z`: the time in a set-aside file's name.
+    private static func fileTime(_ date: Date) -> String {
+        let seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        var copy = seconds
+        gmtime_r(&copy, &parts)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+}
