@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A real CalDAV server (Radicale, Xandikos, sabre/dav or Cyrus, from Debian) on 127.0.0.1, in
-/// a folder of its own, with one calendar for tasks; stopped (by pid) when the value goes away.
+/// A real CalDAV server (Radicale, Xandikos, sabre/dav, Cyrus or DAViCal, from Debian) on
+/// 127.0.0.1, in a folder of its own, with one calendar for tasks; stopped (by pid) when the value goes away.
 final class CalDAVTestServer {
     enum Kind: String, CustomStringConvertible {
         case radicale
@@ -14,6 +14,8 @@ final class CalDAVTestServer {
         /// Cyrus IMAP 3.6's CalDAV (Fastmail's engine), user u, password p; its calendar
         /// `Default` ("personal") is made with the account.
         case cyrus
+        /// DAViCal 1.1 (Apache, PHP, PostgreSQL), user u, password p; no calendar.
+        case davical
         var description: String { rawValue }
     }
 
@@ -78,6 +80,13 @@ final class CalDAVTestServer {
                 [Self.scripts + "/cyrus_server.sh", String(port), folder.path("cyrus")], stdoutPath: folder.path("server.out"),
                 stderrPath: folder.path("server.log"))
             url = "http://127.0.0.1:\(port)/dav/calendars/user/u/Default/"
+        case .davical:
+            // PostgreSQL runs as postgres, Apache's workers as www-data.
+            try Self.letOthersThrough(folder.path)
+            process = try ChildProcess(
+                [Self.scripts + "/davical_server.sh", String(port), folder.path("davical")], stdoutPath: folder.path("server.out"),
+                stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/davical/caldav.php/u/hot/"
         }
         try Self.waitUntilListening(port, what: "\(kind)", log: folder.path("server.log"))
         if kind == .cyrus {
@@ -90,7 +99,7 @@ final class CalDAVTestServer {
                 usleep(20_000)
             }
         }
-        if kind != .xandikos && kind != .cyrus && !tls && calendar { _ = try phone(url, "make-calendar") }
+        if [.radicale, .sabreBasic, .sabreDigest].contains(kind) && !tls && calendar { _ = try phone(url, "make-calendar") }
     }
 
     deinit {
@@ -173,7 +182,8 @@ final class CalDAVTestServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Polls until something accepts connections on the port (at most 20 s).
+    /// Polls until something accepts connections on the port (at most 20 s; DAViCal makes its
+    /// database first, 1–4 s).
     static func waitUntilListening(_ port: Int, what: String, log: String) throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
