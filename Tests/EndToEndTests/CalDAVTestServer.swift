@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A real CalDAV server (Radicale, Xandikos, sabre/dav, Cyrus or DAViCal, from Debian) on
+/// A real CalDAV server (Radicale, Xandikos, sabre/dav, Cyrus, DAViCal or SOGo, from Debian) on
 /// 127.0.0.1, in a folder of its own, with one calendar for tasks; stopped (by pid) when the value goes away.
 final class CalDAVTestServer {
     enum Kind: String, CustomStringConvertible {
@@ -16,6 +16,9 @@ final class CalDAVTestServer {
         case cyrus
         /// DAViCal 1.1 (Apache, PHP, PostgreSQL), user u, password p; no calendar.
         case davical
+        /// SOGo 5.8 (sogod, memcached, PostgreSQL), user u, password p; its calendar `personal`
+        /// ("Personal Calendar") is made at the first login.
+        case sogo
         var description: String { rawValue }
     }
 
@@ -24,8 +27,9 @@ final class CalDAVTestServer {
     let port: Int
     /// The calendar collection's URL.
     let url: String
-    /// The server's root, where `--sync-setup` starts.
-    var root: String { "http://127.0.0.1:\(port)/" }
+    /// The server's root, where `--sync-setup` starts (SOGo's documented base: sogod answers
+    /// its own root with a web page).
+    var root: String { "http://127.0.0.1:\(port)/" + (kind == .sogo ? "SOGo/dav/" : "") }
     private let process: ChildProcess
     private var proxy: ChildProcess?
 
@@ -87,14 +91,21 @@ final class CalDAVTestServer {
                 [Self.scripts + "/davical_server.sh", String(port), folder.path("davical")], stdoutPath: folder.path("server.out"),
                 stderrPath: folder.path("server.log"))
             url = "http://127.0.0.1:\(port)/davical/caldav.php/u/hot/"
+        case .sogo:
+            try Self.letOthersThrough(folder.path)
+            process = try ChildProcess(
+                [Self.scripts + "/sogo_server.sh", String(port), folder.path("sogo")], stdoutPath: folder.path("server.out"),
+                stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/SOGo/dav/u/Calendar/personal/"
         }
         try Self.waitUntilListening(port, what: "\(kind)", log: folder.path("server.log"))
-        if kind == .cyrus {
-            // The account (and its calendar home) exists once its first message is delivered.
+        if kind == .cyrus || kind == .sogo {
+            // Cyrus's account (and calendar home) exists once its first message is delivered;
+            // sogod listens at once, and its worker is ready a second later.
             let deadline = Date().addingTimeInterval(20)
-            while !FileManager.default.fileExists(atPath: folder.path("cyrus/ready")) {
+            while !FileManager.default.fileExists(atPath: folder.path("\(kind)/ready")) {
                 guard Date() < deadline else {
-                    throw PhoneFailure(message: "Cyrus made no account: \(fileText(folder.path("cyrus/deliver.log")) ?? "")")
+                    throw PhoneFailure(message: "\(kind) did not get ready: \(fileText(folder.path("server.log")) ?? "")")
                 }
                 usleep(20_000)
             }
@@ -125,8 +136,9 @@ final class CalDAVTestServer {
     /// Runs the phone (Python's caldav library, an independent client) on `url`; returns its JSON.
     @discardableResult
     func phone(_ url: String? = nil, _ arguments: String...) throws -> Any {
-        // Cyrus offers Digest md5-sess before Basic, and refuses the phone's Digest.
-        let environment = kind == .cyrus ? ["PHONE_AUTH": "basic"] : nil
+        // Cyrus offers Digest md5-sess before Basic, and refuses the phone's Digest. SOGo at times
+        // closes the connection after a 401 that the phone would answer on it: Basic up front.
+        let environment = kind == .cyrus || kind == .sogo ? ["PHONE_AUTH": "basic"] : nil
         let run = runProcess(
             ["python3", Self.scripts + "/caldav_phone.py", url ?? self.url] + arguments, environment: environment, timeout: 60)
         guard run.status == 0 else {

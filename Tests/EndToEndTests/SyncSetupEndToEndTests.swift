@@ -53,7 +53,7 @@ struct SyncSetupEndToEndTests {
 
     @Test(
         "from the server's root: set-up finds or makes the calendar and writes [sync]; --sync uploads, pulls a phone's task and its completion; a second computer with --calendar finds the same calendar",
-        arguments: [CalDAVTestServer.Kind.radicale, .xandikos, .sabreBasic, .sabreDigest, .cyrus, .davical])
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos, .sabreBasic, .sabreDigest, .cyrus, .davical, .sogo])
     func setUpThenSync(kind: CalDAVTestServer.Kind) throws {
         let server = try CalDAVTestServer(kind, calendar: false)
         let kept = "# my settings\ntheme = \"light\"\n\n[keys]\ntoggle = [\"x\", \"space\"]  # both\n"
@@ -64,8 +64,8 @@ struct SyncSetupEndToEndTests {
         try #require(found.count == 1, "\(setUp.stdout)")
         let calendar = found[0]
         // Radicale, sabre/dav and DAViCal start with no calendar: one named HotTask is made.
-        // Xandikos and Cyrus have one.
-        let existing: [CalDAVTestServer.Kind: String] = [.xandikos: "calendar", .cyrus: "personal"]
+        // Xandikos, Cyrus and SOGo have one.
+        let existing: [CalDAVTestServer.Kind: String] = [.xandikos: "calendar", .cyrus: "personal", .sogo: "Personal Calendar"]
         #expect(calendar.name == existing[kind] ?? "HotTask")
         #expect(setUp.stderr.contains("created the calendar \"HotTask\"") == (existing[kind] == nil), "\(setUp.stderr)")
         let written = fileText(laptop.config) ?? ""

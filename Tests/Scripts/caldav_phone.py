@@ -31,8 +31,9 @@ from caldav.lib import error
 SORT_ORDER = "X-APPLE-SORT-ORDER"
 
 
-# PHONE_AUTH=basic makes the phone log in with Basic: Cyrus offers Digest md5-sess first, which
-# its SASL set-up here refuses, and caldav would otherwise choose it.
+# PHONE_AUTH=basic makes the phone send Basic up front: Cyrus offers Digest md5-sess first, which
+# its SASL set-up here refuses, and caldav would otherwise choose it; SOGo at times closes the
+# connection after the 401 that tells caldav which scheme to use.
 AUTH_TYPE = os.environ.get("PHONE_AUTH") or None
 
 

@@ -24,8 +24,8 @@ pg=
 apache=
 stop() {
     # Apache's parent ends its children; PostgreSQL's fast shutdown (SIGINT) ends its own.
-    [ -n "$apache" ] && kill -TERM "$apache" 2>/dev/null
-    [ -n "$pg" ] && kill -INT "$pg" 2>/dev/null
+    [ -n "$apache" ] && kill -TERM "$apache" 2>/dev/null || true
+    [ -n "$pg" ] && kill -INT "$pg" 2>/dev/null || true
     wait
     exit 0
 }
