@@ -136,9 +136,14 @@ final class CalDAVTestServer {
     /// Runs the phone (Python's caldav library, an independent client) on `url`; returns its JSON.
     @discardableResult
     func phone(_ url: String? = nil, _ arguments: String...) throws -> Any {
-        // Cyrus offers Digest md5-sess before Basic, and refuses the phone's Digest. SOGo at times
-        // closes the connection after a 401 that the phone would answer on it: Basic up front.
-        let environment = kind == .cyrus || kind == .sogo ? ["PHONE_AUTH": "basic"] : nil
+        // Cyrus offers Digest md5-sess before Basic, and refuses the phone's Digest. SOGo closes
+        // kept-alive connections without saying so: Basic up front and a connection per request.
+        let environment: [String: String]? =
+            switch kind {
+            case .cyrus: ["PHONE_AUTH": "basic"]
+            case .sogo: ["PHONE_AUTH": "basic", "PHONE_CONNECTION_CLOSE": "1"]
+            default: nil
+            }
         let run = runProcess(
             ["python3", Self.scripts + "/caldav_phone.py", url ?? self.url] + arguments, environment: environment, timeout: 60)
         guard run.status == 0 else {
