@@ -35,7 +35,7 @@ struct DiscoveryTests {
         #expect(found == [TaskCalendar(name: "personal", url: "https://cyrus.example/dav/calendars/user/u/Default/")])
     }
 
-    @Test("SOGo: the home reports a component set but is not a calendar; personal.ics is a file; a calendar without a set takes tasks")
+    @Test("SOGo: the home reports a component set but is not a calendar; personal.ics is a file; its calendars are also outboxes; a calendar without a set takes tasks")
     func sogo() throws {
         let found = try calendars(
             """
@@ -44,10 +44,11 @@ struct DiscoveryTests {
             <D:response><D:href>/SOGo/dav/u/Calendar/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/></D:resourcetype>
               <C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
             <D:response><D:href>/SOGo/dav/u/Calendar/personal/</D:href><D:propstat><D:prop>
-              <D:resourcetype><D:collection/><C:calendar/></D:resourcetype><D:displayname>Personal Calendar</D:displayname>
+              <D:resourcetype><D:collection/><calendar xmlns="urn:ietf:params:xml:ns:caldav"/><vevent-collection xmlns="http://groupdav.org/"/><vtodo-collection xmlns="http://groupdav.org/"/><schedule-outbox xmlns="urn:ietf:params:xml:ns:caldav"/></D:resourcetype><D:displayname>Personal Calendar</D:displayname>
               <C:supported-calendar-component-set><C:comp name="VEVENT"/><C:comp name="VFREEBUSY"/><C:comp name="VTODO"/></C:supported-calendar-component-set>
             </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
-            <D:response><D:href>/SOGo/dav/u/Calendar/personal.ics</D:href><D:propstat><D:prop><D:resourcetype/></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/SOGo/dav/u/Calendar/personal.ics</D:href><D:propstat><D:status>HTTP/1.1 200 OK</D:status><D:prop><D:resourcetype/><D:displayname>Personal Calendar</D:displayname></D:prop></D:propstat>
+              <D:propstat><D:status>HTTP/1.1 404 Not Found</D:status><D:prop><C:supported-calendar-component-set/></D:prop></D:propstat></D:response>
             <D:response><D:href>/SOGo/dav/u/Calendar/todo%20list/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat>
               <D:propstat><D:prop><D:displayname/></D:prop><D:status>HTTP/1.1 404 Not Found</D:status></D:propstat></D:response>
             </D:multistatus>

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A real CalDAV server (Radicale, Xandikos, sabre/dav or Cyrus, from Debian) on 127.0.0.1, in
-/// a folder of its own, with one calendar for tasks; stopped (by pid) when the value goes away.
+/// A real CalDAV server (Radicale, Xandikos, sabre/dav, Cyrus, DAViCal or SOGo, from Debian) on
+/// 127.0.0.1, in a folder of its own, with one calendar for tasks; stopped (by pid) when the value goes away.
 final class CalDAVTestServer {
     enum Kind: String, CustomStringConvertible {
         case radicale
@@ -14,6 +14,11 @@ final class CalDAVTestServer {
         /// Cyrus IMAP 3.6's CalDAV (Fastmail's engine), user u, password p; its calendar
         /// `Default` ("personal") is made with the account.
         case cyrus
+        /// DAViCal 1.1 (Apache, PHP, PostgreSQL), user u, password p; no calendar.
+        case davical
+        /// SOGo 5.8 (sogod, memcached, PostgreSQL), user u, password p; its calendar `personal`
+        /// ("Personal Calendar") is made at the first login.
+        case sogo
         var description: String { rawValue }
     }
 
@@ -24,8 +29,9 @@ final class CalDAVTestServer {
     let password: String
     /// The calendar collection's URL.
     let url: String
-    /// The server's root, where `--sync-setup` starts.
-    var root: String { "http://127.0.0.1:\(port)/" }
+    /// The server's root, where `--sync-setup` starts (SOGo's documented base: sogod answers
+    /// its own root with a web page).
+    var root: String { "http://127.0.0.1:\(port)/" + (kind == .sogo ? "SOGo/dav/" : "") }
     private let process: ChildProcess
     private var proxy: ChildProcess?
 
@@ -81,19 +87,33 @@ final class CalDAVTestServer {
                 [Self.scripts + "/cyrus_server.sh", String(port), folder.path("cyrus")], stdoutPath: folder.path("server.out"),
                 stderrPath: folder.path("server.log"))
             url = "http://127.0.0.1:\(port)/dav/calendars/user/u/Default/"
+        case .davical:
+            // PostgreSQL runs as postgres, Apache's workers as www-data.
+            try Self.letOthersThrough(folder.path)
+            process = try ChildProcess(
+                [Self.scripts + "/davical_server.sh", String(port), folder.path("davical")], stdoutPath: folder.path("server.out"),
+                stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/davical/caldav.php/u/hot/"
+        case .sogo:
+            try Self.letOthersThrough(folder.path)
+            process = try ChildProcess(
+                [Self.scripts + "/sogo_server.sh", String(port), folder.path("sogo")], stdoutPath: folder.path("server.out"),
+                stderrPath: folder.path("server.log"))
+            url = "http://127.0.0.1:\(port)/SOGo/dav/u/Calendar/personal/"
         }
         try Self.waitUntilListening(port, what: "\(kind)", log: folder.path("server.log"))
-        if kind == .cyrus {
-            // The account (and its calendar home) exists once its first message is delivered.
+        if kind == .cyrus || kind == .sogo {
+            // Cyrus's account (and calendar home) exists once its first message is delivered;
+            // sogod listens at once, and its worker is ready a second later.
             let deadline = Date().addingTimeInterval(20)
-            while !FileManager.default.fileExists(atPath: folder.path("cyrus/ready")) {
+            while !FileManager.default.fileExists(atPath: folder.path("\(kind)/ready")) {
                 guard Date() < deadline else {
-                    throw PhoneFailure(message: "Cyrus made no account: \(fileText(folder.path("cyrus/deliver.log")) ?? "")")
+                    throw PhoneFailure(message: "\(kind) did not get ready: \(fileText(folder.path("server.log")) ?? "")")
                 }
                 usleep(20_000)
             }
         }
-        if kind != .xandikos && kind != .cyrus && !tls && calendar { _ = try phone(url, "make-calendar") }
+        if [.radicale, .sabreBasic, .sabreDigest].contains(kind) && !tls && calendar { _ = try phone(url, "make-calendar") }
     }
 
     deinit {
@@ -119,9 +139,16 @@ final class CalDAVTestServer {
     /// Runs the phone (Python's caldav library, an independent client) on `url`; returns its JSON.
     @discardableResult
     func phone(_ url: String? = nil, _ arguments: String...) throws -> Any {
-        // Cyrus offers Digest md5-sess before Basic, and refuses the phone's Digest.
+        // Cyrus offers Digest md5-sess before Basic, and refuses the phone's Digest. SOGo closes
+        // kept-alive connections without saying so: Basic up front and a connection per request.
         var environment = ["HOTTASK_PHONE_PASSWORD": password]
-        if kind == .cyrus { environment["PHONE_AUTH"] = "basic" }
+        switch kind {
+        case .cyrus: environment["PHONE_AUTH"] = "basic"
+        case .sogo:
+            environment["PHONE_AUTH"] = "basic"
+            environment["PHONE_CONNECTION_CLOSE"] = "1"
+        default: break
+        }
         let run = runProcess(
             ["python3", Self.scripts + "/caldav_phone.py", url ?? self.url] + arguments, environment: environment, timeout: 60)
         guard run.status == 0 else {
@@ -177,7 +204,8 @@ final class CalDAVTestServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Polls until something accepts connections on the port (at most 20 s).
+    /// Polls until something accepts connections on the port (at most 20 s; DAViCal makes its
+    /// database first, 1–4 s).
     static func waitUntilListening(_ port: Int, what: String, log: String) throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

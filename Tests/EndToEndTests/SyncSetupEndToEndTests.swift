@@ -53,7 +53,7 @@ struct SyncSetupEndToEndTests {
 
     @Test(
         "from the server's root: set-up finds or makes the calendar and writes [sync]; --sync uploads, pulls a phone's task and its completion; a second computer with --calendar finds the same calendar",
-        arguments: [CalDAVTestServer.Kind.radicale, .xandikos, .sabreBasic, .sabreDigest, .cyrus])
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos, .sabreBasic, .sabreDigest, .cyrus, .davical, .sogo])
     func setUpThenSync(kind: CalDAVTestServer.Kind) throws {
         let server = try CalDAVTestServer(kind, calendar: false)
         let kept = "# my settings\ntheme = \"light\"\n\n[keys]\ntoggle = [\"x\", \"space\"]  # both\n"
@@ -63,9 +63,9 @@ struct SyncSetupEndToEndTests {
         let found = calendars(setUp.stdout)
         try #require(found.count == 1, "\(setUp.stdout)")
         let calendar = found[0]
-        // Radicale and sabre/dav start with no calendar: one named HotTask is made. Xandikos and
-        // Cyrus have one.
-        let existing: [CalDAVTestServer.Kind: String] = [.xandikos: "calendar", .cyrus: "personal"]
+        // Radicale, sabre/dav and DAViCal start with no calendar: one named HotTask is made.
+        // Xandikos, Cyrus and SOGo have one.
+        let existing: [CalDAVTestServer.Kind: String] = [.xandikos: "calendar", .cyrus: "personal", .sogo: "Personal Calendar"]
         #expect(calendar.name == existing[kind] ?? "HotTask")
         #expect(setUp.stderr.contains("created the calendar \"HotTask\"") == (existing[kind] == nil), "\(setUp.stderr)")
         let written = fileText(laptop.config) ?? ""

@@ -31,15 +31,19 @@ from caldav.lib import error
 SORT_ORDER = "X-APPLE-SORT-ORDER"
 
 
-# PHONE_AUTH=basic makes the phone log in with Basic: Cyrus offers Digest md5-sess first, which
-# its SASL set-up here refuses, and caldav would otherwise choose it.
+# PHONE_AUTH=basic makes the phone send Basic up front: Cyrus offers Digest md5-sess first, which
+# its SASL set-up here refuses, and caldav would otherwise choose it; SOGo at times closes the
+# connection after the 401 that tells caldav which scheme to use.
 # The test server's password (HOTTASK_PHONE_PASSWORD; "p" unless a test sets another).
 PASSWORD = os.environ.get("HOTTASK_PHONE_PASSWORD", "p")
 AUTH_TYPE = os.environ.get("PHONE_AUTH") or None
+# PHONE_CONNECTION_CLOSE=1: a connection per request, as HotTask itself does. SOGo closes kept-alive
+# connections without saying so, and a request sent on one then gets no answer.
+HEADERS = {"Connection": "close"} if os.environ.get("PHONE_CONNECTION_CLOSE") else None
 
 
 def open_calendar(url):
-    client = caldav.DAVClient(url=url, username="u", password=PASSWORD, auth_type=AUTH_TYPE)
+    client = caldav.DAVClient(url=url, username="u", password=PASSWORD, auth_type=AUTH_TYPE, headers=HEADERS)
     return client, caldav.Calendar(client=client, url=url)
 
 
@@ -116,7 +120,7 @@ def cmd_make_calendar(client, cal, args):
     parts = urlparse(args.url)
     cal_id = parts.path.rstrip("/").rsplit("/", 1)[-1]
     # principal() PROPFINDs the client's URL, which must exist: use the root.
-    root = caldav.DAVClient(url=f"{parts.scheme}://{parts.netloc}/", username="u", password=PASSWORD, auth_type=AUTH_TYPE)
+    root = caldav.DAVClient(url=f"{parts.scheme}://{parts.netloc}/", username="u", password=PASSWORD, auth_type=AUTH_TYPE, headers=HEADERS)
     root.principal().make_calendar(
         name=cal_id, cal_id=cal_id, supported_calendar_component_set=args.components.split(",")
     )

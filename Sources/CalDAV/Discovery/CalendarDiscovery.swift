@@ -119,10 +119,10 @@ public final class CalendarDiscovery {
 
     /// The calendars of a home's listing that take tasks: not the home itself (SOGo's reports
     /// a component set), not a schedule inbox or outbox (Cyrus, sabre), not a plain file
-    /// (SOGo's `personal.ics`).
+    /// (SOGo's `personal.ics`); a calendar that is also an outbox (SOGo's) is a calendar.
     static func taskCalendars(in answer: PropfindAnswer, home: URL) -> [TaskCalendar] {
         answer.resources.compactMap { resource in
-            guard resource.isCalendar, !resource.isScheduleBox, resource.takesTasks,
+            guard resource.isCalendar, resource.takesTasks,
                 !HTTPCalendarCollection.sameFolder(resource.url.path, home.path)
             else { return nil }
             return TaskCalendar(name: resource.displayName ?? resource.lastSegment, url: folder(resource.url).absoluteString)

@@ -20,8 +20,9 @@ struct PropfindAnswer {
             properties["resourcetype"]?.child(name, namespace) != nil
         }
 
+        /// A calendar collection. A schedule inbox or outbox alone (Cyrus's, sabre's) is not one,
+        /// but SOGo marks its calendars `schedule-outbox` too: `calendar` decides.
         var isCalendar: Bool { isA("calendar", DAV.caldav) }
-        var isScheduleBox: Bool { isA("schedule-inbox", DAV.caldav) || isA("schedule-outbox", DAV.caldav) }
 
         /// True when the calendar takes VTODOs: its component set names VTODO, or it has none.
         var takesTasks: Bool {

@@ -135,7 +135,9 @@ struct SyncSetupCommand {
             mode = mode_t(permissions.uint16Value)
         }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        // A temp file a crash left is removed; a new one is never a link someone placed.
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure(message: "cannot write the config \(configPath): \(String(cString: strerror(errno)))", status: 5) }
         let bytes = Array(text.utf8)
         var written = 0
