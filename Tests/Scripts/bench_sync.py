@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """`make bench-sync`: HotTask's sync against vdirsyncer and a minimal client, through a latency proxy.
 
-Usage: bench_sync.py [--tasks N] [--big N] [--repeats R] [--latencies 25:50,0:0] [--out FILE]
+Usage: bench_sync.py [--tasks N] [--big N] [--repeats R] [--latencies 25:50,25:50:keepalive,0:0]
+                     [--out FILE]
                      [--hottask BIN] [--timeout S] [--keep]
        bench_sync.py floor put|change|quiet|pull URL STATE [N]     (the floor client, run by the above)
 
 One run starts Radicale on 127.0.0.1 (auth none, a temporary folder) and, for each latency
-profile ONE_WAY_MS:CONNECT_MS, Tests/Scripts/latency_proxy.py in front of it. Three clients then
+profile ONE_WAY_MS:CONNECT_MS[:keepalive], Tests/Scripts/latency_proxy.py in front of it (with
+:keepalive, as an HTTP/1.1 front that keeps client connections open, as a hosted server's reverse
+proxy does: Radicale's own server speaks HTTP/1.0 and closes every connection, so that without it
+no client can keep one alive). Three clients then
 sync the same N new tasks into a fresh calendar collection each (/u/run-K/, made by
 Tests/Scripts/caldav_phone.py straight on Radicale), through the same proxy, interleaved case by
 case (HotTask, vdirsyncer, floor; again for each repeat):
@@ -29,8 +33,8 @@ request lines of each. Every step is checked (exit status, objects on the server
 a failed step is shown as such and the run exits 1.
 
 Defaults come from the environment: BENCH_SYNC_TASKS (200), BENCH_SYNC_BIG (0),
-BENCH_SYNC_REPEATS (1), BENCH_SYNC_LATENCIES ("25:50,0:0": 25 ms each way and 50 ms per new
-connection, then no added latency), HOTTASK_BIN (.build/release/hottask; hottask-sync is taken
+BENCH_SYNC_REPEATS (1), BENCH_SYNC_LATENCIES ("25:50,25:50:keepalive,0:0": 25 ms each way and
+50 ms per new connection, plain TCP and then behind a keep-alive front; then no added latency), HOTTASK_BIN (.build/release/hottask; hottask-sync is taken
 from beside it), BENCH_SYNC_TIMEOUT (900 s per step). The tables go to stdout and to --out.
 """
 
@@ -279,12 +283,13 @@ class Radicale:
 
 
 class Proxy:
-    def __init__(self, folder, upstream_port, one_way_ms, connect_ms):
-        self.stats_path = os.path.join(folder, f"proxy-{one_way_ms:g}-{connect_ms:g}.json")
+    def __init__(self, folder, upstream_port, one_way_ms, connect_ms, keep_alive):
+        self.stats_path = os.path.join(folder, f"proxy-{one_way_ms:g}-{connect_ms:g}{'-ka' if keep_alive else ''}.json")
         self.log = open(self.stats_path + ".log", "wb")
         self.process = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "latency_proxy.py"), "--to", f"127.0.0.1:{upstream_port}",
-             "--one-way-ms", str(one_way_ms), "--connect-ms", str(connect_ms), "--stats", self.stats_path],
+             "--one-way-ms", str(one_way_ms), "--connect-ms", str(connect_ms), "--stats", self.stats_path]
+            + (["--keep-alive"] if keep_alive else []),
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log)
         line = self.process.stdout.readline().decode()
         if not line.startswith("ready "):
@@ -536,34 +541,35 @@ class Bench:
         self.collections += 1
         return f"/u/run-{self.collections}/"
 
-    def profile(self, one_way_ms, connect_ms):
+    def profile(self, one_way_ms, connect_ms, keep_alive):
         """Every case for every client, interleaved, at one latency; returns {case: {client: [Step]}}."""
         results = {case: {c: [] for c in CLIENTS} for case in CASES + (["big"] if self.args.big else [])}
-        self.proxy = Proxy(self.folder, self.radicale.port, one_way_ms, connect_ms)
+        self.proxy = Proxy(self.folder, self.radicale.port, one_way_ms, connect_ms, keep_alive)
+        label = f"{one_way_ms:g}+{connect_ms:g} ms{' keep-alive' if keep_alive else ''}"
         try:
             for repeat in range(1, self.args.repeats + 1):
-                clients = [CLIENT_CLASSES[name](self, os.path.join(self.folder, f"{one_way_ms:g}ms-r{repeat}-{name}"),
+                clients = [CLIENT_CLASSES[name](self, os.path.join(self.folder, f"{one_way_ms:g}ms{'-ka' if keep_alive else ''}-r{repeat}-{name}"),
                                                 self.collection(), self.args.tasks) for name in CLIENTS]
                 for case in CASES:
                     for client in clients:
                         step = getattr(client, case)()
                         results[case][client.name].append(step)
-                        progress(one_way_ms, connect_ms, repeat, case, client.name, step)
+                        progress(label, repeat, case, client.name, step)
                 if self.args.big:
-                    bigs = [CLIENT_CLASSES[name](self, os.path.join(self.folder, f"{one_way_ms:g}ms-r{repeat}-big-{name}"),
+                    bigs = [CLIENT_CLASSES[name](self, os.path.join(self.folder, f"{one_way_ms:g}ms{'-ka' if keep_alive else ''}-r{repeat}-big-{name}"),
                                                  self.collection(), self.args.big) for name in CLIENTS]
                     for client in bigs:
                         step = client.first()
                         results["big"][client.name].append(step)
-                        progress(one_way_ms, connect_ms, repeat, "big", client.name, step)
+                        progress(label, repeat, "big", client.name, step)
         finally:
             self.proxy.stop()
         return results
 
 
-def progress(one_way_ms, connect_ms, repeat, case, client, step):
+def progress(label, repeat, case, client, step):
     state = "ok" if step.ok else "FAILED: " + step.note
-    print(f"  [{one_way_ms:g}+{connect_ms:g} ms, run {repeat}] {case:8} {client:10} {step.wall:7.2f} s wall "
+    print(f"  [{label}, run {repeat}] {case:8} {client:10} {step.wall:7.2f} s wall "
           f"{step.cpu:6.2f} s CPU {step.conns:4} conns {step.requests:5} requests  {state}", file=sys.stderr, flush=True)
 
 
@@ -613,11 +619,13 @@ def seconds_line(label, a, target=None, extra=""):
     return f"- {label}: {text}{goal}{extra}"
 
 
-def report(args, one_way_ms, connect_ms, results):
+def report(args, one_way_ms, connect_ms, keep_alive, results):
     n, big = args.tasks, args.big
     issue_profile = (one_way_ms, connect_ms) == (25, 50)
     lines = [f"### {one_way_ms:g} ms each way, {connect_ms:g} ms per new connection "
-             f"(round trip {2 * one_way_ms:g} ms), {n} tasks, {args.repeats} run{'s' if args.repeats > 1 else ''}", ""]
+             f"(round trip {2 * one_way_ms:g} ms), "
+             + ("behind a keep-alive HTTP/1.1 front, " if keep_alive else "plain TCP (Radicale closes every connection), ")
+             + f"{n} tasks, {args.repeats} run{'s' if args.repeats > 1 else ''}", ""]
     head = "| case |" + "".join(f" {c} s | {c} CPU s |" for c in CLIENTS)
     lines += [head, "|---|" + "---:|---:|" * len(CLIENTS)]
     for case in results:
@@ -667,8 +675,11 @@ def parse_latencies(text):
     for item in text.replace(" ", ",").split(","):
         if not item:
             continue
-        one_way, _, connect = item.partition(":")
-        profiles.append((float(one_way), float(connect or 0)))
+        parts = item.split(":")
+        keep_alive = len(parts) > 2 and parts[2] == "keepalive"
+        if len(parts) > 3 or len(parts) > 2 and not keep_alive:
+            raise SystemExit(f"bench-sync: a latency profile is ONE_WAY_MS:CONNECT_MS[:keepalive], not {item!r}")
+        profiles.append((float(parts[0]), float(parts[1]) if len(parts) > 1 else 0.0, keep_alive))
     return profiles
 
 
@@ -680,8 +691,8 @@ def main(argv):
     p.add_argument("--tasks", type=int, default=int(env.get("BENCH_SYNC_TASKS", "200")))
     p.add_argument("--big", type=int, default=int(env.get("BENCH_SYNC_BIG", "0") or 0))
     p.add_argument("--repeats", type=int, default=int(env.get("BENCH_SYNC_REPEATS", "1")))
-    p.add_argument("--latencies", default=env.get("BENCH_SYNC_LATENCIES", "25:50,0:0"),
-                   help="ONE_WAY_MS:CONNECT_MS profiles, comma-separated")
+    p.add_argument("--latencies", default=env.get("BENCH_SYNC_LATENCIES", "25:50,25:50:keepalive,0:0"),
+                   help="ONE_WAY_MS:CONNECT_MS[:keepalive] profiles, comma-separated")
     p.add_argument("--hottask", default=env.get("HOTTASK_BIN") or os.path.join(ROOT, ".build/release/hottask"))
     p.add_argument("--timeout", type=float, default=float(env.get("BENCH_SYNC_TIMEOUT", "900")))
     p.add_argument("--out", help="also write the tables here (Markdown)")
@@ -710,9 +721,9 @@ def main(argv):
                   f"Wall and CPU (user + sys, with children) in seconds, median of the runs.\n")
         print(header, file=sys.stderr, flush=True)
         sections = [header]
-        for one_way_ms, connect_ms in parse_latencies(args.latencies):
-            results = bench.profile(one_way_ms, connect_ms)
-            text, passed = report(args, one_way_ms, connect_ms, results)
+        for one_way_ms, connect_ms, keep_alive in parse_latencies(args.latencies):
+            results = bench.profile(one_way_ms, connect_ms, keep_alive)
+            text, passed = report(args, one_way_ms, connect_ms, keep_alive, results)
             ok = ok and passed
             sections.append(text)
         output = "\n".join(sections)

@@ -19,6 +19,15 @@ answered); requests are the HTTP/1.x request lines seen going up (a heuristic: t
 parse HTTP, it spots lines like "PUT /path HTTP/1.1" at the start of a line, which an iCalendar or
 XML body does not hold).
 
+--keep-alive makes the proxy an HTTP/1.1 front, as a hosted server's reverse proxy (nginx and
+the like) is: it keeps each client connection open across requests and hands every request to the
+server on a new upstream connection (with Connection: close), answering the client with a
+Content-Length and HTTP/1.1. Radicale's own server speaks HTTP/1.0 and closes every connection,
+so without it no client can keep a connection alive, and what keep-alive saves is not seen. The
+delays are the same: a request goes up one-way-ms after its last byte arrived, its answer comes
+back one-way-ms after the server gave it (requests on one connection are handled in turn: no
+client here pipelines). "Expect: 100-continue" is answered after one round trip.
+
 Needs nothing beyond Python's standard library (no netem, no root). Stops on SIGTERM or SIGINT.
 Used by `make bench-sync` (Tests/Scripts/bench_sync.py).
 """
@@ -149,7 +158,119 @@ def parse_args(argv):
     p.add_argument("--one-way-ms", type=float, default=25.0, help="delay of each direction")
     p.add_argument("--connect-ms", type=float, default=50.0, help="extra delay of a new connection")
     p.add_argument("--stats", help="file for the counters (one JSON line)")
+    p.add_argument("--keep-alive", action="store_true", help="an HTTP/1.1 front that keeps client connections")
     return p.parse_args(argv)
+
+
+HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
+              "content-length", "expect"}
+
+
+def parse_head(head):
+    lines = head.decode("latin-1").split("\r\n")
+    headers = []
+    for line in lines[1:]:
+        if line:
+            name, _, value = line.partition(":")
+            headers.append((name.strip(), value.strip()))
+    return lines[0], headers
+
+
+def header(headers, name):
+    for key, value in headers:
+        if key.lower() == name:
+            return value
+    return None
+
+
+async def read_body(reader, headers):
+    if "chunked" in (header(headers, "transfer-encoding") or "").lower():
+        body = b""
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0].strip(), 16)
+            if size == 0:
+                while await reader.readuntil(b"\r\n") != b"\r\n":  # trailers
+                    pass
+                return body
+            body += await reader.readexactly(size)
+            await reader.readexactly(2)
+    length = header(headers, "content-length")
+    return await reader.readexactly(int(length)) if length else b""
+
+
+def unchunk(data):
+    body, at = b"", 0
+    while True:
+        end = data.index(b"\r\n", at)
+        size = int(data[at:end].split(b";")[0].strip(), 16)
+        if size == 0:
+            return body
+        body += data[end + 2:end + 2 + size]
+        at = end + 2 + size + 2
+
+
+def wants_close(version, headers):
+    connection = (header(headers, "connection") or "").lower()
+    return "close" in connection or (version == "HTTP/1.0" and "keep-alive" not in connection)
+
+
+async def http_front(client_reader, client_writer, host, port, delay, stats):
+    """Serves one client connection as an HTTP/1.1 front (see --keep-alive) until either side ends it."""
+    loop = asyncio.get_running_loop()
+    while True:
+        try:
+            start, headers = parse_head(await client_reader.readuntil(b"\r\n\r\n"))
+            method, target, version = start.split(" ", 2)
+            if (header(headers, "expect") or "").lower() == "100-continue":
+                await asyncio.sleep(2 * delay)
+                client_writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+                await client_writer.drain()
+            body = await read_body(client_reader, headers)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, OSError, ValueError):
+            return
+        arrived = loop.time()
+        stats.request(method)
+        stats.bytes_up += len(start) + len(body)
+        close = wants_close(version, headers)
+        lines = [f"{method} {target} HTTP/1.1"] + [f"{k}: {v}" for k, v in headers if k.lower() not in HOP_BY_HOP]
+        if body or header(headers, "content-length") is not None or header(headers, "transfer-encoding"):
+            lines.append(f"Content-Length: {len(body)}")
+        lines.append("Connection: close")
+        wait = arrived + delay - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_connection(host, port)
+            upstream_writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+            await upstream_writer.drain()
+            answer = await upstream_reader.read()  # to its end: Connection: close
+            upstream_writer.close()
+            head, _, answer_body = answer.partition(b"\r\n\r\n")
+            status, answer_headers = parse_head(head)
+            _, code, reason = (status.split(" ", 2) + [""])[:3]
+        except (OSError, ValueError):
+            return
+        if "chunked" in (header(answer_headers, "transfer-encoding") or "").lower():
+            answer_body = unchunk(answer_body)
+        elif header(answer_headers, "content-length") is not None:
+            answer_body = answer_body[:int(header(answer_headers, "content-length"))]
+        if method == "HEAD" or code in ("204", "304"):
+            answer_body = b""
+        out = [f"HTTP/1.1 {code} {reason}".rstrip()] + [f"{k}: {v}" for k, v in answer_headers
+                                                       if k.lower() not in HOP_BY_HOP]
+        length = header(answer_headers, "content-length")
+        out.append(f"Content-Length: {length if method == 'HEAD' and length else len(answer_body)}")
+        out.append("Connection: close" if close else "Connection: keep-alive")
+        data = ("\r\n".join(out) + "\r\n\r\n").encode("latin-1") + answer_body
+        stats.bytes_down += len(data)
+        await asyncio.sleep(delay)
+        try:
+            client_writer.write(data)
+            await client_writer.drain()
+        except (ConnectionError, OSError):
+            return
+        if close:
+            return
 
 
 async def serve(args):
@@ -169,6 +290,9 @@ async def serve(args):
         try:
             if connect > 0:
                 await asyncio.sleep(connect)
+            if args.keep_alive:
+                await http_front(client_reader, client_writer, host, int(port), delay, stats)
+                return
             try:
                 server_reader, server_writer = await asyncio.open_connection(host, int(port))
             except OSError:
