@@ -718,7 +718,8 @@ def main(argv):
                   f"Radicale {bench.radicale.version()} on 127.0.0.1 behind Tests/Scripts/latency_proxy.py; "
                   f"HotTask {hottask_version or '?'} ({bench.hottask}); {vdirsyncer_version or 'vdirsyncer ?'}; "
                   f"floor: {FLOOR_CONNECTIONS} kept-alive HTTP/1.1 connections (Python http.client). "
-                  f"Wall and CPU (user + sys, with children) in seconds, median of the runs.\n")
+                  f"Wall and CPU (user + sys, with children) in seconds, median of the runs. "
+                  f"Load average at the start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n")
         print(header, file=sys.stderr, flush=True)
         sections = [header]
         for one_way_ms, connect_ms, keep_alive in parse_latencies(args.latencies):
