@@ -2,7 +2,7 @@
 """A TCP proxy on 127.0.0.1 that makes a loopback server feel like one across the internet.
 
 Usage: latency_proxy.py --to HOST:PORT [--listen PORT] [--one-way-ms MS] [--connect-ms MS]
-                        [--stats FILE]
+                        [--stats FILE] [--keep-alive]
 
 Every chunk read from one side is written to the other side one-way-ms after it arrived, in
 each direction, while the chunks behind it keep arriving and get their own due time: a link
