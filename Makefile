@@ -22,7 +22,7 @@ else
 INSTALL_NEEDS = build
 endif
 
-.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers profile install uninstall clean
+.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers bench-sync profile install uninstall clean
 
 all: build
 
@@ -106,6 +106,33 @@ bench-peers: deps
 	$(RELEASE_BUILD) hottask-bench
 	mkdir -p bench-out
 	.build/release/hottask-bench --peers --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS) --out bench-out/peers.md
+
+# Sync through a slow link (never part of `make test`): Radicale on 127.0.0.1 behind the project's
+# latency proxy (Tests/Scripts/latency_proxy.py: 25 ms each way, 50 ms per new connection; again
+# behind its keep-alive HTTP/1.1 front, since Radicale closes every connection; then with no added
+# latency), HotTask's --sync, vdirsyncer (PyPI) and a floor client (the same PUTs
+# over 8 kept-alive connections) uploading, changing, quietly syncing and pulling the same tasks,
+# interleaved in one run; wall and CPU time, connections, requests and issue 31's ratios. The
+# table also goes to bench-out/sync.md. HOTTASK_BIN=path benchmarks that binary (hottask-sync
+# beside it) and builds nothing. BENCH_SYNC_BIG=2000 adds a first upload of 2,000 (slow on
+# Radicale: minutes per client); BENCH_SYNC_LATENCIES=25:50 runs only the first round.
+BENCH_SYNC_TASKS ?= 200
+BENCH_SYNC_BIG ?= 0
+BENCH_SYNC_REPEATS ?= 1
+BENCH_SYNC_LATENCIES ?= 25:50,25:50:keepalive,0:0
+HOTTASK_BIN ?=
+bench-sync:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="radicale:radicale python3-pip:pip3 $(if $(HOTTASK_BIN),,libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config)"
+	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+	@command -v vdirsyncer >/dev/null || python3 -c "import vdirsyncer" 2>/dev/null || python3 -m pip install -q vdirsyncer || python3 -m pip install -q --break-system-packages vdirsyncer
+ifeq ($(HOTTASK_BIN),)
+	$(RELEASE_BUILD) hottask
+	$(RELEASE_BUILD) hottask-sync
+endif
+	mkdir -p bench-out
+	BENCH_SYNC_TASKS=$(BENCH_SYNC_TASKS) BENCH_SYNC_BIG=$(BENCH_SYNC_BIG) BENCH_SYNC_REPEATS=$(BENCH_SYNC_REPEATS) \
+		BENCH_SYNC_LATENCIES=$(BENCH_SYNC_LATENCIES) HOTTASK_BIN=$(if $(HOTTASK_BIN),$(HOTTASK_BIN),.build/release/hottask) \
+		python3 Tests/Scripts/bench_sync.py --out bench-out/sync.md
 
 # Where the time and memory go: --list, --export - and --import (a Taskwarrior export, and
 # HotTask's own format) on a generated store of PROFILE_SIZE tasks, under /usr/bin/time, perf stat

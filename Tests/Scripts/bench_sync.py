@@ -1,0 +1,747 @@
+#!/usr/bin/env python3
+"""`make bench-sync`: HotTask's sync against vdirsyncer and a minimal client, through a latency proxy.
+
+Usage: bench_sync.py [--tasks N] [--big N] [--repeats R] [--latencies 25:50,25:50:keepalive,0:0]
+                     [--out FILE]
+                     [--hottask BIN] [--timeout S] [--keep]
+       bench_sync.py floor put|change|quiet|pull URL STATE [N]     (the floor client, run by the above)
+
+One run starts Radicale on 127.0.0.1 (auth none, a temporary folder) and, for each latency
+profile ONE_WAY_MS:CONNECT_MS[:keepalive], Tests/Scripts/latency_proxy.py in front of it (with
+:keepalive, as an HTTP/1.1 front that keeps client connections open, as a hosted server's reverse
+proxy does: Radicale's own server speaks HTTP/1.0 and closes every connection, so that without it
+no client can keep one alive). Three clients then
+sync the same N new tasks into a fresh calendar collection each (/u/run-K/, made by
+Tests/Scripts/caldav_phone.py straight on Radicale), through the same proxy, interleaved case by
+case (HotTask, vdirsyncer, floor; again for each repeat):
+
+  first upload   N new tasks to the empty collection
+  one changed    one task completed locally, then a sync
+  quiet sync     nothing changed
+  pull           the filled collection into an empty store (a second HotTask store, a second
+                 vdir, the floor's one REPORT)
+  big upload     BIG new tasks (--big; 0, the default, leaves it out: slow on Radicale)
+
+Clients: HotTask (`hottask --file STORE --config CFG --sync`, a store made by one
+`hottask --add ...`); vdirsyncer (a filesystem vdir of N .ics files paired with the caldav
+collection, collections = null, `discover` untimed, `sync` timed); the floor (this script: the
+same PUTs with If-None-Match: * over 8 kept-alive HTTP/1.1 connections, one per thread; one PUT
+with If-Match for a change; one PROPFIND of the ctag for a quiet sync; one calendar-query REPORT
+for a pull). Each is a child process, timed from start to exit: wall time, and CPU (user + sys of
+the process and every child it waited for, from wait4). The proxy counts the connections and
+request lines of each. Every step is checked (exit status, objects on the server, tasks pulled);
+a failed step is shown as such and the run exits 1.
+
+Defaults come from the environment: BENCH_SYNC_TASKS (200), BENCH_SYNC_BIG (0),
+BENCH_SYNC_REPEATS (1), BENCH_SYNC_LATENCIES ("25:50,25:50:keepalive,0:0": 25 ms each way and
+50 ms per new connection, plain TCP and then behind a keep-alive front; then no added latency), HOTTASK_BIN (.build/release/hottask; hottask-sync is taken
+from beside it), BENCH_SYNC_TIMEOUT (900 s per step). The tables go to stdout and to --out.
+"""
+
+import argparse
+import datetime
+import http.client
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from urllib.parse import urlsplit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CLIENTS = ["HotTask", "vdirsyncer", "floor"]
+CASES = ["first", "changed", "quiet", "pull"]
+CASE_TITLES = {"first": "first upload of {n}", "changed": "one changed task", "quiet": "quiet sync (nothing changed)",
+               "pull": "pull {n} into an empty store", "big": "first upload of {big}"}
+FLOOR_CONNECTIONS = 8
+
+
+# ---------------------------------------------------------------------------------------------
+# iCalendar objects, the same for vdirsyncer and the floor (HotTask writes its own).
+
+def caption(i):
+    return f"Bench task {i}"
+
+
+def vtodo(uid, summary, completed=False):
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//HotTask//bench-sync//EN", "BEGIN:VTODO",
+             f"UID:{uid}", "DTSTAMP:20261125T120000Z", "CREATED:20261125T120000Z",
+             "LAST-MODIFIED:20261125T120000Z", f"SUMMARY:{summary}"]
+    if completed:
+        lines += ["STATUS:COMPLETED", "COMPLETED:20261125T130000Z", "PERCENT-COMPLETE:100",
+                  "LAST-MODIFIED:20261125T130000Z"]
+        lines.remove("LAST-MODIFIED:20261125T120000Z")
+    else:
+        lines.append("STATUS:NEEDS-ACTION")
+    lines += ["END:VTODO", "END:VCALENDAR"]
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+# ---------------------------------------------------------------------------------------------
+# The floor client: the least a client must send. Run as a child process so it is timed alike.
+
+def floor_connection(url):
+    parts = urlsplit(url)
+    return http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=120), parts.path
+
+
+def floor_put(url, state_path, count):
+    base = urlsplit(url).path
+    work = queue.Queue()
+    for i in range(1, count + 1):
+        work.put(i)
+    etags, errors, lock = {}, [], threading.Lock()
+
+    def worker():
+        conn, _ = floor_connection(url)
+        try:
+            while True:
+                try:
+                    i = work.get_nowait()
+                except queue.Empty:
+                    return
+                uid = f"floor-{i}"
+                conn.request("PUT", f"{base}{uid}.ics", body=vtodo(uid, caption(i)),
+                             headers={"Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"})
+                answer = conn.getresponse()
+                answer.read()
+                with lock:
+                    if answer.status in (201, 204):
+                        etags[uid] = answer.getheader("ETag")
+                    else:
+                        errors.append(f"PUT {uid}: {answer.status}")
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(min(FLOOR_CONNECTIONS, count))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with open(state_path, "w") as f:
+        json.dump(etags, f)
+    if errors:
+        sys.exit("floor: " + "; ".join(errors[:5]))
+
+
+def floor_change(url, state_path):
+    with open(state_path) as f:
+        etags = json.load(f)
+    conn, base = floor_connection(url)
+    headers = {"Content-Type": "text/calendar; charset=utf-8"}
+    if etags.get("floor-1"):
+        headers["If-Match"] = etags["floor-1"]
+    conn.request("PUT", f"{base}floor-1.ics", body=vtodo("floor-1", caption(1), completed=True), headers=headers)
+    answer = conn.getresponse()
+    answer.read()
+    conn.close()
+    if answer.status not in (200, 201, 204):
+        sys.exit(f"floor: PUT floor-1: {answer.status}")
+
+
+def floor_quiet(url):
+    conn, base = floor_connection(url)
+    body = (b'<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:" '
+            b'xmlns:cs="http://calendarserver.org/ns/"><d:prop><cs:getctag/><d:sync-token/></d:prop></d:propfind>')
+    conn.request("PROPFIND", base, body=body, headers={"Depth": "0", "Content-Type": "application/xml; charset=utf-8"})
+    answer = conn.getresponse()
+    answer.read()
+    conn.close()
+    if answer.status != 207:
+        sys.exit(f"floor: PROPFIND: {answer.status}")
+
+
+def floor_pull(url, state_path):
+    conn, base = floor_connection(url)
+    body = (b'<?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" '
+            b'xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>'
+            b'<c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter>'
+            b'</c:filter></c:calendar-query>')
+    conn.request("REPORT", base, body=body, headers={"Depth": "1", "Content-Type": "application/xml; charset=utf-8"})
+    answer = conn.getresponse()
+    data = answer.read()
+    conn.close()
+    if answer.status != 207:
+        sys.exit(f"floor: REPORT: {answer.status}")
+    with open(state_path, "w") as f:
+        json.dump({"pulled": data.count(b"BEGIN:VTODO")}, f)
+
+
+def floor_main(argv):
+    verb, url, state = argv[0], argv[1], argv[2]
+    if verb == "put":
+        floor_put(url, state, int(argv[3]))
+    elif verb == "change":
+        floor_change(url, state)
+    elif verb == "quiet":
+        floor_quiet(url)
+    elif verb == "pull":
+        floor_pull(url, state)
+    else:
+        sys.exit(f"floor: unknown verb {verb}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Processes: timing, and the servers.
+
+class Step:
+    """One timed run of a client: wall seconds, CPU seconds, connections and requests."""
+
+    def __init__(self, ok, wall, cpu, note="", conns=None, requests=None, methods=None):
+        self.ok, self.wall, self.cpu, self.note = ok, wall, cpu, note
+        self.conns, self.requests, self.methods = conns, requests, methods or {}
+
+
+def timed(argv, log_path, timeout, env=None, cwd=None):
+    """Runs argv to its end; returns (exit code or None on time-out, wall s, user+sys s of it and
+    its waited-for children)."""
+    with open(log_path, "ab") as log:
+        log.write(("\n$ " + " ".join(argv) + "\n").encode())
+        log.flush()
+        start = time.monotonic()
+        child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, cwd=cwd,
+                                 start_new_session=True)
+        timer = threading.Timer(timeout, kill_group, (child.pid,))
+        timer.start()
+        try:
+            _, status, usage = os.wait4(child.pid, 0)
+        finally:
+            timer.cancel()
+        wall = time.monotonic() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        kill_group(child.pid)  # whatever the child left in its session (a killed hottask's hottask-sync)
+    code = child.returncode
+    if code == -signal.SIGKILL and wall >= timeout:
+        code = None
+    return code, wall, usage.ru_utime + usage.ru_stime
+
+
+def kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_quiet(argv, log_path, env=None, timeout=300):
+    code, _, _ = timed(argv, log_path, timeout, env=env)
+    if code != 0:
+        raise SystemExit(f"bench-sync: {' '.join(argv[:3])}… failed (exit {code}); see {log_path}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port, process, what, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"bench-sync: {what} exited at start (exit {process.returncode})")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"bench-sync: {what} is not listening on {port} after {seconds} s")
+
+
+class Radicale:
+    def __init__(self, folder):
+        self.port = free_port()
+        self.folder = folder
+        config = os.path.join(folder, "radicale.conf")
+        with open(config, "w") as f:
+            f.write(f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = none\n"
+                    f"[storage]\nfilesystem_folder = {os.path.join(folder, 'collections')}\n")
+        self.log = open(os.path.join(folder, "radicale.log"), "wb")
+        self.process = subprocess.Popen(["radicale", "--config", config], stdin=subprocess.DEVNULL,
+                                        stdout=self.log, stderr=self.log)
+        wait_for_port(self.port, self.process, "radicale")
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def version(self):
+        try:
+            return subprocess.run(["radicale", "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return "?"
+
+    def stop(self):
+        stop_process(self.process)
+        self.log.close()
+
+
+class Proxy:
+    def __init__(self, folder, upstream_port, one_way_ms, connect_ms, keep_alive):
+        self.stats_path = os.path.join(folder, f"proxy-{one_way_ms:g}-{connect_ms:g}{'-ka' if keep_alive else ''}.json")
+        self.log = open(self.stats_path + ".log", "wb")
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "latency_proxy.py"), "--to", f"127.0.0.1:{upstream_port}",
+             "--one-way-ms", str(one_way_ms), "--connect-ms", str(connect_ms), "--stats", self.stats_path]
+            + (["--keep-alive"] if keep_alive else []),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log)
+        line = self.process.stdout.readline().decode()
+        if not line.startswith("ready "):
+            raise SystemExit(f"bench-sync: the latency proxy did not start: {line!r}")
+        self.port = int(line.split()[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stats(self):
+        """The counters once every connection is closed (the proxy closes a connection one delay
+        after its client did; at most 5 s are waited for)."""
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                with open(self.stats_path) as f:
+                    stats = json.load(f)
+            except (OSError, ValueError):
+                stats = None
+            if stats and stats["open"] == 0 or time.monotonic() > deadline:
+                return stats or {"connections": 0, "requests": 0, "methods": {}}
+            time.sleep(0.02)
+
+    def stop(self):
+        stop_process(self.process)
+        self.log.close()
+
+
+def stop_process(process):
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+# ---------------------------------------------------------------------------------------------
+# The server's side of the checks, straight on Radicale (not through the proxy, not timed).
+
+def objects_on_server(collection_url):
+    parts = urlsplit(collection_url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    conn.request("PROPFIND", parts.path, body=b'<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop>'
+                 b'<d:getetag/></d:prop></d:propfind>', headers={"Depth": "1", "Content-Type": "application/xml"})
+    answer = conn.getresponse()
+    data = answer.read().decode("utf-8", "replace")
+    conn.close()
+    hrefs = re.findall(r"<(?:\w+:)?href>([^<]+)</(?:\w+:)?href>", data)
+    return sum(1 for h in hrefs if h.rstrip("/") != parts.path.rstrip("/"))
+
+
+def completed_on_server(collection_url):
+    parts = urlsplit(collection_url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    conn.request("REPORT", parts.path, body=(
+        b'<?xml version="1.0"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">'
+        b'<d:prop><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR">'
+        b'<c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>'),
+        headers={"Depth": "1", "Content-Type": "application/xml"})
+    data = conn.getresponse().read().decode("utf-8", "replace")
+    conn.close()
+    return data.count("STATUS:COMPLETED")
+
+
+# ---------------------------------------------------------------------------------------------
+# The three clients. Each has a collection of its own; setup is untimed, each case one timed step.
+
+class Client:
+    name = "?"
+
+    def __init__(self, bench, folder, collection, count):
+        self.bench, self.folder, self.count = bench, folder, count
+        os.makedirs(folder, exist_ok=True)
+        self.log = os.path.join(folder, "log.txt")
+        self.direct_url = f"{bench.radicale.url}{collection}"  # for make-calendar and the checks
+        self.url = f"{bench.proxy.url}{collection}"
+        run_quiet([sys.executable, os.path.join(HERE, "caldav_phone.py"), self.direct_url, "make-calendar"], self.log)
+
+    def step(self, argv, check, env=None):
+        before = self.bench.proxy.stats()
+        code, wall, cpu = timed(argv, self.log, self.bench.timeout, env=env)
+        after = self.bench.proxy.stats()
+        methods = {m: n - before.get("methods", {}).get(m, 0) for m, n in after.get("methods", {}).items()}
+        methods = {m: n for m, n in methods.items() if n}
+        result = Step(code == 0, wall, cpu, conns=after["connections"] - before["connections"],
+                      requests=after.get("requests", 0) - before.get("requests", 0), methods=methods)
+        if code is None:
+            result.note = f"timed out after {self.bench.timeout:g} s"
+        elif code != 0:
+            result.note = f"exit {code}"
+        else:
+            problem = check()
+            if problem:
+                result.ok, result.note = False, problem
+        if not result.ok:
+            result.note += f" (log: {self.log})"
+        return result
+
+    def expect_objects(self, n):
+        def check():
+            found = objects_on_server(self.direct_url)
+            return None if found == n else f"{found} objects on the server, {n} expected"
+        return check
+
+    def expect_completed(self):
+        def check():
+            found = completed_on_server(self.direct_url)
+            return None if found == 1 else f"{found} completed tasks on the server, 1 expected"
+        return check
+
+
+class HotTask(Client):
+    name = "HotTask"
+
+    def __init__(self, bench, folder, collection, count):
+        super().__init__(bench, folder, collection, count)
+        self.bin = bench.hottask
+        self.config = os.path.join(folder, "config.toml")
+        with open(self.config, "w") as f:
+            f.write(f'[sync]\nurl = "{self.url}"\n')
+        os.makedirs(os.path.join(folder, "a"))
+        os.makedirs(os.path.join(folder, "b"))
+        self.store = os.path.join(folder, "a", "tasks.json")
+        self.empty_store = os.path.join(folder, "b", "tasks.json")
+        adds = []
+        for i in range(1, count + 1):
+            adds += ["--add", caption(i)]
+        run_quiet([self.bin, "--file", self.store, "--quiet"] + adds, self.log)
+
+    def sync(self, store):
+        return [self.bin, "--file", store, "--config", self.config, "--sync"]
+
+    def first(self):
+        return self.step(self.sync(self.store), self.expect_objects(self.count))
+
+    def changed(self):
+        run_quiet([self.bin, "--file", self.store, "--quiet", "--done", "1"], self.log)
+        return self.step(self.sync(self.store), self.expect_completed())
+
+    def quiet(self):
+        return self.step(self.sync(self.store), self.expect_objects(self.count))
+
+    def pull(self):
+        def check():
+            listing = subprocess.run([self.bin, "--file", self.empty_store, "--list", "--json"], capture_output=True,
+                                     timeout=60)
+            try:
+                found = len(json.loads(listing.stdout)["tasks"])
+            except (ValueError, KeyError):
+                return f"--list --json of the pulled store failed (exit {listing.returncode})"
+            return None if found == self.count else f"{found} tasks pulled, {self.count} expected"
+        return self.step(self.sync(self.empty_store), check)
+
+
+class Vdirsyncer(Client):
+    name = "vdirsyncer"
+
+    def __init__(self, bench, folder, collection, count):
+        super().__init__(bench, folder, collection, count)
+        self.vdir = os.path.join(folder, "vdir")
+        os.makedirs(self.vdir)
+        for i in range(1, count + 1):
+            with open(os.path.join(self.vdir, f"vdir-{i}.ics"), "wb") as f:
+                f.write(vtodo(f"vdir-{i}", caption(i)))
+        self.config = self.write_config("a", self.vdir)
+        os.makedirs(os.path.join(folder, "pulled"))
+        self.pull_config = self.write_config("b", os.path.join(folder, "pulled"))
+        run_quiet(bench.vdirsyncer + ["-c", self.config, "discover"], self.log)
+        run_quiet(bench.vdirsyncer + ["-c", self.pull_config, "discover"], self.log)
+
+    def write_config(self, name, vdir):
+        path = os.path.join(self.folder, f"vdirsyncer-{name}.conf")
+        with open(path, "w") as f:
+            f.write(f'[general]\nstatus_path = "{os.path.join(self.folder, "status-" + name)}/"\n\n'
+                    f'[pair bench]\na = "bench_local"\nb = "bench_remote"\ncollections = null\n'
+                    f'conflict_resolution = "a wins"\n\n'
+                    f'[storage bench_local]\ntype = "filesystem"\npath = "{vdir}/"\nfileext = ".ics"\n\n'
+                    f'[storage bench_remote]\ntype = "caldav"\nurl = "{self.url}"\n')
+        return path
+
+    def sync(self, config):
+        return self.bench.vdirsyncer + ["-c", config, "sync"]
+
+    def first(self):
+        return self.step(self.sync(self.config), self.expect_objects(self.count))
+
+    def changed(self):
+        # A new mtime and new content, as an editor's save would leave.
+        with open(os.path.join(self.vdir, "vdir-1.ics"), "wb") as f:
+            f.write(vtodo("vdir-1", caption(1), completed=True))
+        return self.step(self.sync(self.config), self.expect_completed())
+
+    def quiet(self):
+        return self.step(self.sync(self.config), self.expect_objects(self.count))
+
+    def pull(self):
+        def check():
+            found = len([n for n in os.listdir(os.path.join(self.folder, "pulled")) if n.endswith(".ics")])
+            return None if found == self.count else f"{found} files pulled, {self.count} expected"
+        return self.step(self.sync(self.pull_config), check)
+
+
+class Floor(Client):
+    name = "floor"
+
+    def __init__(self, bench, folder, collection, count):
+        super().__init__(bench, folder, collection, count)
+        self.state = os.path.join(folder, "etags.json")
+        self.pulled = os.path.join(folder, "pulled.json")
+
+    def floor(self, *args):
+        return [sys.executable, os.path.abspath(__file__), "floor"] + list(args)
+
+    def first(self):
+        return self.step(self.floor("put", self.url, self.state, str(self.count)), self.expect_objects(self.count))
+
+    def changed(self):
+        return self.step(self.floor("change", self.url, self.state), self.expect_completed())
+
+    def quiet(self):
+        return self.step(self.floor("quiet", self.url, self.state), lambda: None)
+
+    def pull(self):
+        def check():
+            with open(self.pulled) as f:
+                found = json.load(f)["pulled"]
+            return None if found == self.count else f"{found} tasks pulled, {self.count} expected"
+        return self.step(self.floor("pull", self.url, self.pulled), check)
+
+
+CLIENT_CLASSES = {"HotTask": HotTask, "vdirsyncer": Vdirsyncer, "floor": Floor}
+
+
+# ---------------------------------------------------------------------------------------------
+# The run.
+
+class Bench:
+    def __init__(self, args, folder):
+        self.args, self.folder = args, folder
+        self.hottask = os.path.abspath(args.hottask)
+        self.timeout = args.timeout
+        found = shutil.which("vdirsyncer")
+        self.vdirsyncer = [found] if found else [sys.executable, "-m", "vdirsyncer"]
+        self.collections = 0
+        self.radicale = None
+        self.proxy = None
+
+    def collection(self):
+        self.collections += 1
+        return f"/u/run-{self.collections}/"
+
+    def profile(self, one_way_ms, connect_ms, keep_alive):
+        """Every case for every client, interleaved, at one latency; returns {case: {client: [Step]}}."""
+        results = {case: {c: [] for c in CLIENTS} for case in CASES + (["big"] if self.args.big else [])}
+        self.proxy = Proxy(self.folder, self.radicale.port, one_way_ms, connect_ms, keep_alive)
+        label = f"{one_way_ms:g}+{connect_ms:g} ms{' keep-alive' if keep_alive else ''}"
+        try:
+            for repeat in range(1, self.args.repeats + 1):
+                clients = [CLIENT_CLASSES[name](self, os.path.join(self.folder, f"{one_way_ms:g}ms{'-ka' if keep_alive else ''}-r{repeat}-{name}"),
+                                                self.collection(), self.args.tasks) for name in CLIENTS]
+                for case in CASES:
+                    for client in clients:
+                        step = getattr(client, case)()
+                        results[case][client.name].append(step)
+                        progress(label, repeat, case, client.name, step)
+                if self.args.big:
+                    bigs = [CLIENT_CLASSES[name](self, os.path.join(self.folder, f"{one_way_ms:g}ms{'-ka' if keep_alive else ''}-r{repeat}-big-{name}"),
+                                                 self.collection(), self.args.big) for name in CLIENTS]
+                    for client in bigs:
+                        step = client.first()
+                        results["big"][client.name].append(step)
+                        progress(label, repeat, "big", client.name, step)
+        finally:
+            self.proxy.stop()
+        return results
+
+
+def progress(label, repeat, case, client, step):
+    state = "ok" if step.ok else "FAILED: " + step.note
+    print(f"  [{label}, run {repeat}] {case:8} {client:10} {step.wall:7.2f} s wall "
+          f"{step.cpu:6.2f} s CPU {step.conns:4} conns {step.requests:5} requests  {state}", file=sys.stderr, flush=True)
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def cell(steps, attr):
+    if not steps:
+        return "–"
+    if not all(s.ok for s in steps):
+        return "failed"
+    values = [getattr(s, attr) for s in steps]
+    text = f"{median(values):.2f}"
+    if len(values) > 1:
+        text += f" ({min(values):.2f}–{max(values):.2f})"
+    return text
+
+
+def value(results, case, client, attr="wall"):
+    steps = results.get(case, {}).get(client, [])
+    if not steps or not all(s.ok for s in steps):
+        return None
+    return median([getattr(s, attr) for s in steps])
+
+
+def ratio_line(label, a, b, target=None):
+    if a is None or b is None or b == 0:
+        text = "n/a (a step failed)"
+    else:
+        r = a / b
+        text = f"{r:.2f}×"
+        if target is not None:
+            text += " ✓" if r <= target else " ✗"
+    goal = f" (target ≤ {target:g}×)" if target is not None else ""
+    return f"- {label}: {text}{goal}"
+
+
+def seconds_line(label, a, target=None, extra=""):
+    if a is None:
+        text = "n/a (a step failed)"
+    else:
+        text = f"{a:.2f} s"
+        if target is not None:
+            text += " ✓" if a <= target else " ✗"
+    goal = f" (target ≤ {target:g} s)" if target is not None else ""
+    return f"- {label}: {text}{goal}{extra}"
+
+
+def report(args, one_way_ms, connect_ms, keep_alive, results):
+    n, big = args.tasks, args.big
+    issue_profile = (one_way_ms, connect_ms) == (25, 50)
+    lines = [f"### {one_way_ms:g} ms each way, {connect_ms:g} ms per new connection "
+             f"(round trip {2 * one_way_ms:g} ms), "
+             + ("behind a keep-alive HTTP/1.1 front, " if keep_alive else "plain TCP (Radicale closes every connection), ")
+             + f"{n} tasks, {args.repeats} run{'s' if args.repeats > 1 else ''}", ""]
+    head = "| case |" + "".join(f" {c} s | {c} CPU s |" for c in CLIENTS)
+    lines += [head, "|---|" + "---:|---:|" * len(CLIENTS)]
+    for case in results:
+        title = CASE_TITLES[case].format(n=n, big=big)
+        row = f"| {title} |"
+        for c in CLIENTS:
+            steps = results[case][c]
+            row += f" {cell(steps, 'wall')} | {cell(steps, 'cpu')} |"
+        lines.append(row)
+    lines += ["", "Connections / requests each (as the proxy saw them, last run):", "",
+              "| case |" + "".join(f" {c} |" for c in CLIENTS), "|---|" + "---:|" * len(CLIENTS)]
+    for case in results:
+        row = f"| {CASE_TITLES[case].format(n=n, big=big)} |"
+        for c in CLIENTS:
+            steps = results[case][c]
+            if steps:
+                s = steps[-1]
+                methods = ", ".join(f"{m} {k}" for m, k in sorted(s.methods.items()))
+                row += f" {s.conns} / {s.requests}" + (f" ({methods})" if methods else "") + " |"
+            else:
+                row += " – |"
+        lines.append(row)
+    t = (lambda x: x) if issue_profile else (lambda x: None)
+    h_first, v_first, f_first = (value(results, "first", c) for c in CLIENTS)
+    lines += ["", "Ratios" + (" (targets of issue 31):" if issue_profile else ":"),
+              ratio_line(f"first upload of {n}, HotTask / floor", h_first, f_first, t(1.5)),
+              ratio_line(f"first upload of {n}, HotTask / vdirsyncer", h_first, v_first, t(0.3)),
+              ratio_line(f"CPU of that upload, HotTask / vdirsyncer", value(results, "first", "HotTask", "cpu"),
+                         value(results, "first", "vdirsyncer", "cpu"), t(1.0)),
+              ratio_line("one changed task, HotTask / vdirsyncer", value(results, "changed", "HotTask"),
+                         value(results, "changed", "vdirsyncer"), t(0.5))]
+    quiet_steps = results["quiet"]["HotTask"]
+    quiet_requests = f", {quiet_steps[-1].requests} request(s)" if quiet_steps else ""
+    lines.append(seconds_line("quiet sync, HotTask", value(results, "quiet", "HotTask"), t(0.35), quiet_requests))
+    lines.append(seconds_line(f"pull {n} into an empty store, HotTask", value(results, "pull", "HotTask"), t(1.0)))
+    if big:
+        lines.append(ratio_line(f"first upload of {big}, HotTask / floor", value(results, "big", "HotTask"),
+                                value(results, "big", "floor"), t(1.5)))
+    failures = [f"- {case} / {c}: {s.note}" for case in results for c in CLIENTS for s in results[case][c] if not s.ok]
+    if failures:
+        lines += ["", "Failed steps:"] + failures
+    return "\n".join(lines) + "\n", not failures
+
+
+def parse_latencies(text):
+    profiles = []
+    for item in text.replace(" ", ",").split(","):
+        if not item:
+            continue
+        parts = item.split(":")
+        keep_alive = len(parts) > 2 and parts[2] == "keepalive"
+        if len(parts) > 3 or len(parts) > 2 and not keep_alive:
+            raise SystemExit(f"bench-sync: a latency profile is ONE_WAY_MS:CONNECT_MS[:keepalive], not {item!r}")
+        profiles.append((float(parts[0]), float(parts[1]) if len(parts) > 1 else 0.0, keep_alive))
+    return profiles
+
+
+def main(argv):
+    if argv and argv[0] == "floor":
+        return floor_main(argv[1:])
+    env = os.environ
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tasks", type=int, default=int(env.get("BENCH_SYNC_TASKS", "200")))
+    p.add_argument("--big", type=int, default=int(env.get("BENCH_SYNC_BIG", "0") or 0))
+    p.add_argument("--repeats", type=int, default=int(env.get("BENCH_SYNC_REPEATS", "1")))
+    p.add_argument("--latencies", default=env.get("BENCH_SYNC_LATENCIES", "25:50,25:50:keepalive,0:0"),
+                   help="ONE_WAY_MS:CONNECT_MS[:keepalive] profiles, comma-separated")
+    p.add_argument("--hottask", default=env.get("HOTTASK_BIN") or os.path.join(ROOT, ".build/release/hottask"))
+    p.add_argument("--timeout", type=float, default=float(env.get("BENCH_SYNC_TIMEOUT", "900")))
+    p.add_argument("--out", help="also write the tables here (Markdown)")
+    p.add_argument("--keep", action="store_true", default=env.get("BENCH_SYNC_KEEP") == "1",
+                   help="keep the run's folder (servers' data, logs)")
+    args = p.parse_args(argv)
+    if not os.access(args.hottask, os.X_OK):
+        raise SystemExit(f"bench-sync: no hottask binary at {args.hottask} (build it, or set HOTTASK_BIN)")
+    for tool in ("radicale",):
+        if not shutil.which(tool):
+            raise SystemExit(f"bench-sync: {tool} is not installed (make bench-sync installs it)")
+
+    folder = tempfile.mkdtemp(prefix="hottask-bench-sync.")
+    bench = Bench(args, folder)
+    ok = True
+    try:
+        bench.radicale = Radicale(folder)
+        vdirsyncer_version = subprocess.run(bench.vdirsyncer + ["--version"], capture_output=True, text=True,
+                                            timeout=60).stdout.strip()
+        hottask_version = subprocess.run([bench.hottask, "--version"], capture_output=True, text=True,
+                                         timeout=60).stdout.strip()
+        header = (f"## bench-sync, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC\n\n"
+                  f"Radicale {bench.radicale.version()} on 127.0.0.1 behind Tests/Scripts/latency_proxy.py; "
+                  f"HotTask {hottask_version or '?'} ({bench.hottask}); {vdirsyncer_version or 'vdirsyncer ?'}; "
+                  f"floor: {FLOOR_CONNECTIONS} kept-alive HTTP/1.1 connections (Python http.client). "
+                  f"Wall and CPU (user + sys, with children) in seconds, median of the runs. "
+                  f"Load average at the start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n")
+        print(header, file=sys.stderr, flush=True)
+        sections = [header]
+        for one_way_ms, connect_ms, keep_alive in parse_latencies(args.latencies):
+            results = bench.profile(one_way_ms, connect_ms, keep_alive)
+            text, passed = report(args, one_way_ms, connect_ms, keep_alive, results)
+            ok = ok and passed
+            sections.append(text)
+        output = "\n".join(sections)
+        print(output)
+        if args.out:
+            os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+            with open(args.out, "w") as f:
+                f.write(output)
+    finally:
+        if bench.radicale:
+            bench.radicale.stop()
+        if args.keep or not ok:
+            print(f"bench-sync: the run's folder (logs, data) is kept: {folder}", file=sys.stderr)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
