@@ -278,7 +278,7 @@ struct SyncEngineTests {
         let objects = server.objects
         server.forgetRequests()
         let report = try a.sync()
-        #expect(server.requests == ["PROPFIND"])
+        #expect(server.requests == ["REPORT sync-collection"])
         #expect(report == SyncReport(), "nothing pulled, pushed, merged or deleted")
         #expect(server.objects == objects)
         let after = ["a.json", "a.json.journal", "a.json.sync"].map { (try? FileManager.default.attributesOfItem(atPath: folder.path($0))) as NSDictionary? }

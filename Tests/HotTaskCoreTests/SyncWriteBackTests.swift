@@ -63,7 +63,7 @@ extension SyncEngineTests {
         #expect(a.task("Milch und Brot")?.completed == false, "open here too")
         server.forgetRequests()
         try a.sync()
-        #expect(server.requests == ["PROPFIND"], "both sides agree: the next sync has nothing to do")
+        #expect(server.requests == ["REPORT sync-collection"], "both sides agree: the next sync has nothing to do")
     }
 
     @Test("completing a task whose rule HotTask cannot step is refused and named; the series stays open there")

@@ -112,8 +112,7 @@ public final class SyncEngine {
 
     /// Returns false when a write met a 412 and another round is needed.
     private func round(_ base: inout SyncBase, report: inout SyncReport, afterConflict: Bool) throws -> Bool {
-        let version = try collection.version()
-        let view = try remoteChanges(base: base, version: version, afterConflict: afterConflict)
+        let view = try remoteChanges(base: base, afterConflict: afterConflict)
         let remote = view.remote
         let serverVersion = view.version
 
@@ -201,17 +200,15 @@ public final class SyncEngine {
         if conflicted { return false }
         base.server = serverVersion
         if !pushes.isEmpty {
-            // Our own writes changed the collection's version: take the new one now if nothing
-            // else changed, so that the next sync with nothing to do costs one request.
             if let token = serverVersion.syncToken {
-                // The version before the changes: a ctag newer than what the changes cover
-                // could hide another client's write from the next sync.
-                let after = try collection.version()
+                // Take the token past our own writes now, if nothing else changed: a member made
+                // and deleted by another client after the older token need not be reported at
+                // all (RFC 6578 §3.5.1), so its deletion would never be seen from it.
                 if let changes = try collection.changes(since: token) {
                     let known = Dictionary(base.entries.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
                     let onlyOurs = changes.removed.allSatisfy { known[$0] == nil }
                         && changes.changed.allSatisfy { href, etag in etag != nil && known[href] == etag }
-                    if onlyOurs { base.server = CollectionVersion(ctag: after.ctag, syncToken: changes.token ?? after.syncToken) }
+                    base.server = onlyOurs ? CollectionVersion(syncToken: changes.token ?? token) : CollectionVersion()
                 }
             } else {
                 base.server = CollectionVersion()  // ctag only: the next sync compares ETags
@@ -238,18 +235,24 @@ public final class SyncEngine {
     /// else by comparing every member's ETag with the base.
     /// After a 412 the version is not trusted to say "nothing changed": the conflicting member
     /// is looked at again whatever it says.
-    private func remoteChanges(base: SyncBase, version: CollectionVersion, afterConflict: Bool) throws -> RemoteView {
+    private func remoteChanges(base: SyncBase, afterConflict: Bool) throws -> RemoteView {
         var changed: [String: String?] = [:]
         var removed: [String] = []
-        var view = RemoteView(version: version)
         let byHref = Dictionary(base.entries.map { ($0.value.href, $0.key) }, uniquingKeysWith: { a, _ in a })
-        if version.isKnown, version == base.server, !afterConflict {
-            return view
-        } else if let token = base.server.syncToken, let changes = try collection.changes(since: token) {
+        // With a sync token, one sync-collection says both "nothing changed" and what did: no
+        // PROPFIND first (a round trip saved on every sync that has something to do).
+        let changes = try base.server.syncToken.flatMap { token throws(SyncFailure) in try collection.changes(since: token) }
+        var version = CollectionVersion()
+        if changes == nil {
+            version = try collection.version()
+            if version.isKnown, version == base.server, !afterConflict { return RemoteView(version: version) }
+        }
+        var view = RemoteView(version: version)
+        if let changes {
             changed = changes.changed
             removed = changes.removed
-            view.version.syncToken = changes.token ?? version.syncToken
-            view.evidence = .syncToken
+            view.version = CollectionVersion(syncToken: changes.token ?? base.server.syncToken)
+            view.evidence = changed.isEmpty && removed.isEmpty ? .unchanged : .syncToken
         } else {
             changed = try collection.listing()
             view.evidence = .listing
