@@ -35,7 +35,9 @@ while let name = arguments.popFirst() {
         forgetBase = forgetBase || name == "--resync"
         continue
     }
-    guard ["--store", "--url", "--username", "--password-command", "--calendar"].contains(name), let value = arguments.popFirst() else {
+    guard ["--store", "--url", "--username", "--password-command", "--calendar", "--ca-file", "--connections"].contains(name),
+        let value = arguments.popFirst()
+    else {
         fail("hottask-sync: unknown or incomplete option \(name) (it is run by hottask --sync)", 64)
     }
     options[name] = value
@@ -54,7 +56,8 @@ let store = TaskStore(path: storePath)
 do {
     let collection = try SyncSetup.collection(
         url: url, username: options["--username"] ?? syncURL.username, passwordCommand: options["--password-command"],
-        password: syncURL.password ?? ProcessInfo.processInfo.environment[SyncURL.passwordVariable], quiet: quiet)
+        password: syncURL.password ?? ProcessInfo.processInfo.environment[SyncURL.passwordVariable], quiet: quiet,
+        caFile: options["--ca-file"], connections: options["--connections"].flatMap { Int($0) })
     let report = try SyncEngine(store: store, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase).run()
     print("Synced with \(url): \(report)")
     if !report.problems.isEmpty {

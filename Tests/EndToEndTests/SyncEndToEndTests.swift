@@ -209,15 +209,30 @@ struct SyncEndToEndTests {
         #expect(runHotTask(["--file", folder.path("bad.json"), "--list"]).stdout.contains("Kept"))
     }
 
-    @Test("HTTPS checks the server's certificate against the system's: a self-signed one is refused")
+    @Test("HTTPS checks the server's certificate against the system's: a self-signed one is refused, and trusted by ca_file or SSL_CERT_FILE")
     func httpsVerifiesCertificates() throws {
         let server = try CalDAVTestServer(.radicale, tls: true)
         let laptop = device("laptop", url: server.url)
         laptop.run("--add", "Private")
         let result = laptop.run("--sync")
         #expect(result.status == 5)
-        #expect(result.stderr.contains("certificate"), "\(result.stderr)")
+        #expect(result.stderr.contains("certificate is not trusted by this system: self-signed certificate"), "\(result.stderr)")
         #expect(laptop.tasks().keys.contains("Private"))
+
+        // A private CA: trusted by ca_file in [sync], or by SSL_CERT_FILE.
+        let certificate = server.folder.path("cert.pem")
+        let made = runProcess(
+            ["python3", CalDAVTestServer.scripts + "/caldav_phone.py", server.url, "make-calendar"], environment: ["REQUESTS_CA_BUNDLE": certificate])
+        #expect(made.status == 0, "\(made.stderr)")
+        let trusting = folder.write("[sync]\nurl = \"\(server.url)\"\nca_file = \"\(certificate)\"\n", to: "trusting.toml")
+        let withFile = runHotTask(["--file", laptop.store, "--config", trusting, "--sync"])
+        #expect(withFile.status == 0, "\(withFile.stderr)")
+        #expect(withFile.stdout.contains("pushed 1"), "\(withFile.stdout)")
+        let plain = folder.write("[sync]\nurl = \"\(server.url)\"\n", to: "plain.toml")
+        let withVariable = runHotTask(
+            ["--file", folder.path("other.json"), "--config", plain, "--add", "Also", "--sync"], environment: ["SSL_CERT_FILE": certificate])
+        #expect(withVariable.status == 0, "\(withVariable.stderr)")
+        #expect(withVariable.stdout.contains("pulled 1, pushed 1"), "\(withVariable.stdout)")
     }
 
     @Test("the UI syncs by itself: at start, after a change, every few minutes; the footer says how it went")

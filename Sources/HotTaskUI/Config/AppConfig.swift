@@ -115,18 +115,27 @@ public struct AppConfig: Equatable, Sendable {
                 replacements[action] = keys
                 bindingLines[action] = entry.line
             case ("sync", let name):
-                guard ["url", "username", "password_command"].contains(name) else {
-                    skip(entry, "unknown setting \"\(name)\" in [sync] (known: url, username, password_command)")
+                let known = ["url", "username", "password_command", "ca_file", "connections"]
+                guard known.contains(name) else {
+                    skip(entry, "unknown setting \"\(name)\" in [sync] (known: \(known.joined(separator: ", ")))")
                     continue
                 }
-                guard case .string(let value) = entry.value else {
-                    throw problem(entry, "\(name) in [sync] takes a string, not \(entry.value.kindName)")
-                }
                 var sync = config.sync ?? SyncSettings(url: "")
-                switch name {
-                case "url": sync.url = value
-                case "username": sync.username = value
-                default: sync.passwordCommand = value
+                if name == "connections" {
+                    guard case .integer(let count) = entry.value, (1...32).contains(count) else {
+                        throw problem(entry, "connections in [sync] takes a number from 1 to 32, not \(shown(entry.value))")
+                    }
+                    sync.connections = count
+                } else {
+                    guard case .string(let value) = entry.value else {
+                        throw problem(entry, "\(name) in [sync] takes a string, not \(entry.value.kindName)")
+                    }
+                    switch name {
+                    case "url": sync.url = value
+                    case "username": sync.username = value
+                    case "ca_file": sync.caFile = value
+                    default: sync.passwordCommand = value
+                    }
                 }
                 config.sync = sync
                 syncLine = syncLine ?? entry.line
@@ -178,6 +187,10 @@ public struct SyncSettings: Equatable, Sendable {
     public var username: String?
     /// Run by `/bin/sh`; the first line it prints is the password.
     public var passwordCommand: String?
+    /// A PEM file of CA certificates to trust for HTTPS instead of the system's (a private CA).
+    public var caFile: String?
+    /// Requests in flight at once (1 to 32; 8 when not set).
+    public var connections: Int?
 
     public init(url: String, username: String? = nil, passwordCommand: String? = nil) {
         self.url = url

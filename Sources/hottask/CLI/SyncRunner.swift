@@ -28,6 +28,8 @@ enum SyncRunner {
         var arguments = ["--store", store.path, "--url", url.url, "--die-with-parent"]
         if let username = settings.username ?? url.username { arguments += ["--username", username] }
         if let command = settings.passwordCommand { arguments += ["--password-command", command] }
+        if let caFile = settings.caFile { arguments += ["--ca-file", caFile] }
+        if let connections = settings.connections { arguments += ["--connections", String(connections)] }
         if quiet { arguments.append("--quiet") }
         if options.forceDelete { arguments.append("--force-delete") }
         if options.forgetBase { arguments.append("--resync") }
