@@ -219,6 +219,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
         var multistatus: DAV.Multistatus?
         /// For a 401: the login refused, or the schemes HotTask does not speak.
         var refusal: String?
+        /// For a 429 or 503: how long the server asked us to wait, in seconds.
+        var retryAfter: Int?
     }
 
     private func member(_ href: String) throws(SyncFailure) -> URL {
@@ -246,7 +248,11 @@ public final class HTTPCalendarCollection: CalendarCollection {
             if attempt > 0 { usleep(useconds_t(200_000 * attempt)) }
             let outcome = perform(request)
             switch outcome {
-            case .success(let answer) where answer.status == 507 && method != "REPORT":
+            case .success(let answer) where answer.status == 429 || answer.status == 503:
+                // Too many requests, or busy: wait as asked (at most 10 s) and ask again.
+                lastError = "the server is busy (\(answer.status))"
+                if attempt + 1 < Self.attempts { usleep(useconds_t(min(max(answer.retryAfter ?? 1, 0), 10)) * 1_000_000) }
+                        case .success(let answer) where answer.status == 507 && method != "REPORT":
                 lastError = "the server is out of space (507)"
                 outOfSpace = answer
             case .success(var answer) where answer.status == 207:
@@ -276,7 +282,10 @@ public final class HTTPCalendarCollection: CalendarCollection {
     private func perform(_ request: URLRequest) -> Outcome {
         switch exchange.perform(request) {
         case .success(let reply):
-            .success(Answer(status: reply.status, body: reply.body, etag: reply.header("ETag"), refusal: reply.refusal))
+            .success(
+                Answer(
+                    status: reply.status, body: reply.body, etag: reply.header("ETag"), refusal: reply.refusal,
+                    retryAfter: reply.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }))
         case .failure(let failure): .failure(failure.message, timedOut: failure.timedOut)
         }
     }

@@ -58,7 +58,11 @@ do {
         url: url, username: options["--username"] ?? syncURL.username, passwordCommand: options["--password-command"],
         password: syncURL.password ?? ProcessInfo.processInfo.environment[SyncURL.passwordVariable], quiet: quiet,
         caFile: options["--ca-file"], connections: options["--connections"].flatMap { Int($0) })
-    let report = try SyncEngine(store: store, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase).run()
+    let engine = SyncEngine(store: store, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase)
+    let progress = SyncProgressLine(enabled: !quiet)
+    engine.progress = { @Sendable sent, total in progress.show(sent: sent, of: total) }
+    let report = try engine.run()
+    progress.finish()
     print("Synced with \(url): \(report)")
     if !report.problems.isEmpty {
         // The UI's footer has one line: the first problem and how many more.

@@ -439,3 +439,27 @@ extension SyncEndToEndTests {
         #expect(cli.sync().contains("deleted on the server: \"Second phone task\""))
     }
 }
+
+/// A long sync on a terminal says how far it is; a busy server is waited for.
+extension SyncEndToEndTests {
+    @Test("--sync on a terminal shows sending N/M while a long upload runs, then the summary alone; a 429 is waited out")
+    func progressAndBusyServer() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let control = folder.path("control.json")
+        let proxied = try server.startProxy(controlPath: control)
+        // Each PUT takes a little while (as across the internet), and one is refused as too many.
+        try setFaults(
+            control,
+            #"{"rules": [{"method": "PUT", "action": "429", "times": 1}, {"method": "PUT", "action": "pass", "times": 1000, "before": ["sleep", "0.1"]}]}"#)
+        let laptop = device("laptop", url: proxied)
+        laptop.run(arguments: (1...40).flatMap { ["--add", "Task \($0)"] })
+        let capture = runProcess(
+            ["python3", CalDAVTestServer.scripts + "/pty_capture.py", "--timeout", "60", "--", HotTaskBinary.url.path, "--file", laptop.store,
+             "--config", laptop.config, "--sync"], timeout: 90)
+        #expect(capture.status == 0, "\(capture.stdout)")
+        #expect(capture.stdout.contains("hottask: sending ") && capture.stdout.contains("/40 tasks"), "\(capture.stdout)")
+        #expect(capture.stdout.contains("pushed 40"), "\(capture.stdout)")
+        #expect(requestLog(control).contains { $0.hasSuffix("injected-429") })
+        #expect(try server.phoneTasks().count == 40)
+    }
+}

@@ -49,6 +49,8 @@ public final class SyncEngine {
     let forceDelete: Bool
     /// `--resync`: forget what earlier syncs agreed, so that nothing is deleted on either side.
     let forgetBase: Bool
+    /// Told how many writes are done of how many, from the threads that send them.
+    public var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
 
     public init(
         store: TaskStore, collection: CalendarCollection, now: @escaping () -> Date = Date.init, forceDelete: Bool = false,
@@ -145,7 +147,9 @@ public final class SyncEngine {
 
         // Every write at once over the collection's connections; their outcomes are then taken
         // in order, so the base and the report read as if they went one by one.
+        let sent = SentCount(total: pushes.count, progress: progress)
         let outcomes = Parallel.map(pushes, width: collection.parallelRequests) { [collection] push throws(SyncFailure) -> WriteOutcome in
+            defer { sent.one() }
             if let entry = push.entry {
                 // An update whose ETag the server never gave: "If-Match: *" (it must still be there).
                 return try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag ?? "*")
@@ -293,5 +297,26 @@ public final class SyncEngine {
         }
         if !view.undelivered.isEmpty || view.listingMoved { view.version = base.server }
         return view
+    }
+}
+
+/// Writes done so far, counted from the sending threads, for `SyncEngine.progress`.
+private final class SentCount: @unchecked Sendable {
+    let total: Int
+    let progress: (@Sendable (Int, Int) -> Void)?
+    private var done = 0
+    private let lock = NSLock()  // the only shared state; every access goes through it
+
+    init(total: Int, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.total = total
+        self.progress = progress
+    }
+
+    func one() {
+        lock.lock()
+        done += 1
+        let now = done
+        lock.unlock()
+        progress?(now, total)
     }
 }
