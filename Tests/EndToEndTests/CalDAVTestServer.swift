@@ -82,23 +82,14 @@ final class CalDAVTestServer {
             url = "http://127.0.0.1:\(port)/calendars/u/hot/"
         case .cyrus:
             // Cyrus runs as the user cyrus, who must get through every folder above its own.
-            try Self.letOthersThrough(folder.path)
-            process = try ChildProcess(
-                [Self.scripts + "/cyrus_server.sh", String(port), folder.path("cyrus")], stdoutPath: folder.path("server.out"),
-                stderrPath: folder.path("server.log"))
+            process = try Self.startScript("cyrus_server.sh", port: port, in: folder)
             url = "http://127.0.0.1:\(port)/dav/calendars/user/u/Default/"
         case .davical:
             // PostgreSQL runs as postgres, Apache's workers as www-data.
-            try Self.letOthersThrough(folder.path)
-            process = try ChildProcess(
-                [Self.scripts + "/davical_server.sh", String(port), folder.path("davical")], stdoutPath: folder.path("server.out"),
-                stderrPath: folder.path("server.log"))
+            process = try Self.startScript("davical_server.sh", port: port, in: folder)
             url = "http://127.0.0.1:\(port)/davical/caldav.php/u/hot/"
         case .sogo:
-            try Self.letOthersThrough(folder.path)
-            process = try ChildProcess(
-                [Self.scripts + "/sogo_server.sh", String(port), folder.path("sogo")], stdoutPath: folder.path("server.out"),
-                stderrPath: folder.path("server.log"))
+            process = try Self.startScript("sogo_server.sh", port: port, in: folder)
             url = "http://127.0.0.1:\(port)/SOGo/dav/u/Calendar/personal/"
         }
         try Self.waitUntilListening(port, what: "\(kind)", log: folder.path("server.log"))
@@ -185,6 +176,16 @@ final class CalDAVTestServer {
             }
             folder.deleteLastPathComponent()
         }
+    }
+
+    /// A server started by one of Tests/Scripts' start scripts, whose server runs as another
+    /// user: every folder above its own is opened for it to pass through.
+    static func startScript(_ script: String, port: Int, in folder: TemporaryFolder) throws -> ChildProcess {
+        try letOthersThrough(folder.path)
+        let name = String(script.prefix { $0 != "_" })
+        return try ChildProcess(
+            [scripts + "/" + script, String(port), folder.path(name)], stdoutPath: folder.path("server.out"),
+            stderrPath: folder.path("server.log"))
     }
 
     static func freePort() throws -> Int {

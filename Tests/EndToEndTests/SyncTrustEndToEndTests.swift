@@ -19,6 +19,14 @@ extension SyncEndToEndTests {
         ["", ".journal", ".sync"].map { FileSnapshot(device.store + $0) }
     }
 
+    /// A server of `kind` behind the fault proxy: the server, the proxy's control file, and
+    /// the calendar's URL through the proxy.
+    func proxiedServer(_ kind: CalDAVTestServer.Kind) throws -> (CalDAVTestServer, String, String) {
+        let server = try CalDAVTestServer(kind)
+        let control = folder.path("control.json")
+        return (server, control, try server.startProxy(controlPath: control))
+    }
+
     func setFaults(_ control: String, _ json: String) throws {
         try Data(json.utf8).write(to: URL(fileURLWithPath: control))
     }
@@ -49,9 +57,7 @@ extension SyncEndToEndTests {
         "the server forgets the sync token and lists nothing once: nothing is deleted; the next sync goes on",
         arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
     func forgottenTokenAndEmptyListing(kind: CalDAVTestServer.Kind) throws {
-        let server = try CalDAVTestServer(kind)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(kind)
         let laptop = syncedDevice(20, url: proxied)
         try server.phone(nil, "add", "From phone")
         try setFaults(
@@ -90,9 +96,7 @@ extension SyncEndToEndTests {
         "weak ETags (a compressing proxy) are sent back as the server made them: an edit goes through, no 412 loop",
         arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
     func weakETags(kind: CalDAVTestServer.Kind) throws {
-        let server = try CalDAVTestServer(kind)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(kind)
         try setFaults(control, #"{"rules": [{"method": "*", "action": "weaken", "times": 100000}]}"#)
         let laptop = device("laptop", url: proxied)
         laptop.run("--add", "Buy milk")
@@ -110,9 +114,7 @@ extension SyncEndToEndTests {
 
     @Test("a server without sync-collection (501) is synced by ETags: tasks travel both ways, a phone's delete too")
     func noSyncCollection() throws {
-        let server = try CalDAVTestServer(.radicale)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(.radicale)
         try setFaults(control, #"{"rules": [{"method": "REPORT", "body_contains": "sync-collection", "action": "501", "times": 100000}]}"#)
         let laptop = syncedDevice(3, url: proxied)
         try server.phone(nil, "add", "From phone")
@@ -126,9 +128,7 @@ extension SyncEndToEndTests {
 
     @Test("one refused write leaves the others going: exit 5 naming it; the next sync writes it")
     func refusedWrite() throws {
-        let server = try CalDAVTestServer(.radicale)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(.radicale)
         let laptop = device("laptop", url: proxied)
         laptop.run("--add", "One", "--add", "Two", "--add", "Three")
         try setFaults(control, #"{"rules": [{"method": "PUT", "action": "403"}]}"#)
@@ -143,9 +143,7 @@ extension SyncEndToEndTests {
 
     @Test("a task the server lists but leaves out of its answer is named (exit 5) and fetched next time")
     func memberLeftOut() throws {
-        let server = try CalDAVTestServer(.radicale)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(.radicale)
         try server.phone(nil, "add", "First")
         try server.phone(nil, "add", "Second")
         let laptop = device("laptop", url: proxied)
@@ -240,9 +238,7 @@ extension SyncEndToEndTests {
 extension SyncEndToEndTests {
     @Test("a principal or an events-only calendar given as the sync url: exit 5 naming what it is, nothing written")
     func urlMustBeATaskCalendar() throws {
-        let server = try CalDAVTestServer(.radicale)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(.radicale)
         let principal = proxied.replacingOccurrences(of: "/u/hot/", with: "/u/")
         let events = proxied.replacingOccurrences(of: "/u/hot/", with: "/u/events/")
         try server.phone(server.url.replacingOccurrences(of: "/u/hot/", with: "/u/events/"), "make-calendar", "--components", "VEVENT")
@@ -363,9 +359,7 @@ extension SyncEndToEndTests {
 extension SyncEndToEndTests {
     @Test("a server that accepts and never answers: exit 5 within the time limit, saying it timed out and naming the host")
     func silentServerTimesOut() throws {
-        let server = try CalDAVTestServer(.radicale)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(.radicale)
         try setFaults(control, #"{"rules": [{"method": "*", "action": "hang", "times": 100}]}"#)
         let laptop = device("laptop", url: proxied)
         laptop.run("--add", "Kept")
@@ -385,9 +379,7 @@ extension SyncEndToEndTests {
 extension SyncEndToEndTests {
     @Test("the UI shows syncing… while a sync runs, the whole reason of a failure in the help overlay, and tries again by itself")
     func uiSyncingReasonAndRetry() throws {
-        let server = try CalDAVTestServer(.radicale)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(.radicale)
         // Twice: a request that timed out is tried once more before the sync gives up.
         try setFaults(control, #"{"rules": [{"method": "PROPFIND", "action": "hang", "times": 2}]}"#)
         try server.phone(nil, "add", "From phone")
@@ -444,9 +436,7 @@ extension SyncEndToEndTests {
 extension SyncEndToEndTests {
     @Test("--sync on a terminal shows sending N/M while a long upload runs, then the summary alone; a 429 is waited out")
     func progressAndBusyServer() throws {
-        let server = try CalDAVTestServer(.radicale)
-        let control = folder.path("control.json")
-        let proxied = try server.startProxy(controlPath: control)
+        let (server, control, proxied) = try proxiedServer(.radicale)
         // Each PUT takes a little while (as across the internet), and one is refused as too many.
         try setFaults(
             control,
