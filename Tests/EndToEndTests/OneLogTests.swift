@@ -160,11 +160,8 @@ struct OneLogTests {
     @Test func aWriterFacingAHeldLockExitsWithinSecondsWithAMessage() throws {
         let folder = TemporaryFolder()
         #expect(runHotTask(["--file", folder.storePath, "--add", "One"]).status == 0)
-        let holder = try ChildProcess(["flock", folder.storePath + ".lock", "sleep", "30"])
-        defer {
-            holder.kill(SIGKILL)
-            _ = holder.wait()
-        }
+        let lock = try HeldLock(store: folder.storePath)
+        defer { withExtendedLifetime(lock) {} }
         // Wait until the lock is really held.
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, runHotTask(["--file", folder.storePath, "--add", "probe"], environment: ["HOTTASK_LOCK_WAIT": "0"]).status == 0 {

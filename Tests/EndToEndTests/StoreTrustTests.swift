@@ -343,11 +343,9 @@ struct StoreTrustTests {
     @Test func aHeldLockIsBlamedOnTheProcessHoldingItNow() throws {
         let folder = TemporaryFolder()
         #expect(runHotTask(["--file", folder.storePath, "--add", "One"]).status == 0)
-        let holder = try ChildProcess(["flock", folder.storePath + ".lock", "sleep", "30"])
-        defer {
-            holder.kill(SIGKILL)
-            _ = holder.wait()
-        }
+        let lock = try HeldLock(store: folder.storePath)
+        defer { withExtendedLifetime(lock) {} }
+        let holder = lock.holder
         let deadline = Date().addingTimeInterval(5)
         var run = runHotTask(["--file", folder.storePath, "--add", "Two"], environment: ["HOTTASK_LOCK_WAIT": "0"])
         while Date() < deadline, run.status == 0 {

@@ -7,6 +7,7 @@
 # stops them both. DAViCal's root is a plain Apache root (PROPFIND 405); /.well-known/caldav
 # leads to /davical/caldav.php/, as Debian's site config does.
 set -euo pipefail
+. "$(dirname "$0")/test_postgres.sh"
 [ $# -eq 2 ] || { echo "usage: $0 PORT DIR" >&2; exit 64; }
 PORT=$1 DIR=$2
 PG=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -18,7 +19,6 @@ fi
 mkdir -p "$DIR/run" "$DIR/www" "$DIR/pg"
 DIR=$(cd "$DIR" && pwd)
 chown postgres "$DIR/run" "$DIR/pg"
-as_postgres() { setpriv --reuid=postgres --regid=postgres --clear-groups --reset-env -- "$@"; }
 export PGHOST="$DIR/run" PGUSER=postgres PGOPTIONS='--client-min-messages=warning'
 pg=
 apache=
@@ -31,17 +31,7 @@ stop() {
 }
 trap stop TERM INT
 
-as_postgres "$PG/initdb" -D "$DIR/pg" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >"$DIR/initdb.log" 2>&1 ||
-    { cat "$DIR/initdb.log" >&2; exit 1; }
-# setpriv execs: the pid below is PostgreSQL's own.
-setpriv --reuid=postgres --regid=postgres --clear-groups --reset-env -- "$PG/postgres" -D "$DIR/pg" -c listen_addresses='' -k "$DIR/run" -c fsync=off -c synchronous_commit=off \
-    -c full_page_writes=off >"$DIR/pg.log" 2>&1 &
-pg=$!
-for _ in $(seq 500); do
-    "$PG/pg_isready" -q -h "$DIR/run" && break
-    kill -0 "$pg" 2>/dev/null || { tail -n 20 "$DIR/pg.log" >&2; exit 1; }
-    sleep 0.02
-done
+start_test_postgres "$DIR"
 # Debian's own script: roles davical_dba and davical_app, the schema, an admin (random password).
 /usr/share/davical/dba/create-database.sh davical "$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')" \
     >"$DIR/create-database.log" 2>&1 || { cat "$DIR/create-database.log" >&2; stop; }

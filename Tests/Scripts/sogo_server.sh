@@ -7,6 +7,7 @@
 # touches DIR/ready once sogod's worker is ready, and waits: a SIGTERM to this script's pid stops
 # them all. sogod alone answers its root with a web page: the CalDAV base is /SOGo/dav/.
 set -euo pipefail
+. "$(dirname "$0")/test_postgres.sh"
 [ $# -eq 2 ] || { echo "usage: $0 PORT DIR" >&2; exit 64; }
 PORT=$1 DIR=$2
 PG=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -38,17 +39,7 @@ stop() {
 }
 trap stop TERM INT
 
-setpriv --reuid=postgres --regid=postgres --clear-groups --reset-env -- "$PG/initdb" -D "$DIR/pg" -U postgres -A trust \
-    -E UTF8 --locale=C.UTF-8 --no-sync >"$DIR/initdb.log" 2>&1 || { cat "$DIR/initdb.log" >&2; exit 1; }
-# setpriv execs: the pids below are the servers' own.
-setpriv --reuid=postgres --regid=postgres --clear-groups --reset-env -- "$PG/postgres" -D "$DIR/pg" -c listen_addresses='' \
-    -k "$DIR/run" -c fsync=off -c synchronous_commit=off -c full_page_writes=off >"$DIR/pg.log" 2>&1 &
-pg=$!
-for _ in $(seq 500); do
-    "$PG/pg_isready" -q -h "$DIR/run" && break
-    kill -0 "$pg" 2>/dev/null || { tail -n 20 "$DIR/pg.log" >&2; exit 1; }
-    sleep 0.02
-done
+start_test_postgres "$DIR"
 # SOGo makes its own tables; the users it authenticates come from this one.
 psql -U postgres -qXAt -v ON_ERROR_STOP=1 -c "CREATE USER sogo" -c "CREATE DATABASE sogo OWNER sogo" template1 >/dev/null
 psql -U sogo -qXAt -v ON_ERROR_STOP=1 sogo >/dev/null <<'SQL'
