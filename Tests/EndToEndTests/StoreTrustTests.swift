@@ -356,3 +356,32 @@ struct StoreTrustTests {
         #expect(run.stderr.contains("process \(holder.pid) (flock "), "\(run.stderr)")
     }
 }
+
+/// Side files that steer merges are not taken from another user or from a file others can write.
+extension StoreTrustTests {
+    @Test func anImportBaseOrSyncStateAnotherUserCouldWriteIsRefusedNamingIt() throws {
+        let folder = TemporaryFolder()
+        let file = folder.write(
+            #"{"version": 2, "tasks": [{"id": "c0000001-0000-4000-8000-000000000001", "caption": "Imported", "section": "priority", "completed": false, "createdAt": "2026-11-20T10:00:00Z", "modifiedAt": "2026-11-20T10:00:00Z"}]}"#,
+            to: "in.json")
+        #expect(runHotTask(["--file", folder.storePath, "--import", file]).status == 0)
+        let base = folder.storePath + ".imported"
+        try #require(FileManager.default.fileExists(atPath: base))
+        chmod(base, 0o666)
+        let refused = runHotTask(["--file", folder.storePath, "--import", file])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains(base) && refused.stderr.contains("others may write it (mode 666)"), "\(refused.stderr)")
+        chmod(base, 0o600)
+        chown(base, 65534, 65534)
+        let foreign = runHotTask(["--file", folder.storePath, "--import", file])
+        #expect(foreign.status == 1)
+        #expect(foreign.stderr.contains("belongs to another user (uid 65534)"), "\(foreign.stderr)")
+
+        let state = folder.write(#"{"collection": "http://127.0.0.1:9/", "entries": {}, "server": {}, "version": 1}"#, to: "tasks.json.sync")
+        chmod(state, 0o666)
+        let config = folder.write("[sync]\nurl = \"http://127.0.0.1:9/\"\n", to: "c.toml")
+        let sync = runHotTask(["--file", folder.storePath, "--config", config, "--sync"])
+        #expect(sync.status == 5)
+        #expect(sync.stderr.contains("cannot use the sync state") && sync.stderr.contains("mode 666"), "\(sync.stderr)")
+    }
+}

@@ -66,6 +66,8 @@ public struct ImportBase: Sendable {
         } catch {
             throw Unreadable(path: path, reason: error.reason)
         }
+        // It steers merges: one another user could write is not trusted.
+        if let problem = FileSystem.untrusted(path) { throw Unreadable(path: path, reason: problem) }
         guard file.size > 0 else { return ImportBase() }
         var read: [(id: UUID, entry: Entry)] = []
         read.reserveCapacity(min(file.size / 57 + 1, TaskStore.maximumTaskCount))

@@ -57,6 +57,8 @@ public struct SyncBase: Codable, Equatable, Sendable {
         } catch {
             throw SyncFailure("cannot read the sync state \(path): \(error.reason)")
         }
+        // It decides what is deleted where: one another user could write is not trusted.
+        if let problem = FileSystem.untrusted(path) { throw SyncFailure("cannot use the sync state \(path): \(problem)") }
         guard let base = try? JSONDecoder().decode(SyncBase.self, from: Data(bytes)), base.version == currentVersion else {
             throw SyncFailure("the sync state \(path) is damaged; move it aside to sync from scratch (local tasks are kept)")
         }
