@@ -32,3 +32,25 @@ final class SyncProgressLine: @unchecked Sendable {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }
+
+/// The UI's sync (`--quiet`): "progress SENT TOTAL" lines on stdout, at most ten a second and
+/// the last one always, for its footer ("syncing 120/2000").
+final class ProgressForTheUI: @unchecked Sendable {
+    private let enabled: Bool
+    private var lastShown = Date.distantPast
+    private let lock = NSLock()  // show() is called from the sending threads
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    func show(sent: Int, of total: Int) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(lastShown) > 0.1 || sent == total else { return }
+        lastShown = now
+        FileHandle.standardOutput.write(Data("progress \(sent) \(total)\n".utf8))
+    }
+}

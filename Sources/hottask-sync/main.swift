@@ -60,7 +60,11 @@ do {
         caFile: options["--ca-file"], connections: options["--connections"].flatMap { Int($0) })
     let engine = SyncEngine(store: store, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase)
     let progress = SyncProgressLine(enabled: !quiet)
-    engine.progress = { @Sendable sent, total in progress.show(sent: sent, of: total) }
+    let forTheUI = ProgressForTheUI(enabled: quiet)
+    engine.progress = { @Sendable sent, total in
+        progress.show(sent: sent, of: total)
+        forTheUI.show(sent: sent, of: total)
+    }
     let report = try engine.run()
     progress.finish()
     print("Synced with \(url): \(report)")

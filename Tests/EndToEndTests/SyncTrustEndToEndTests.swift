@@ -453,3 +453,18 @@ extension SyncEndToEndTests {
         #expect(try server.phoneTasks().count == 40)
     }
 }
+
+extension SyncEndToEndTests {
+    @Test("the UI's footer counts a long upload: syncing N/M, then synced")
+    func uiCountsALongUpload() throws {
+        let (server, control, proxied) = try proxiedServer(.radicale)
+        try setFaults(control, #"{"rules": [{"method": "PUT", "action": "pass", "times": 1000, "before": ["sleep", "0.2"]}]}"#)
+        let config = device("ui", url: proxied).config
+        let session = try TmuxSession(seededTasks: 40, width: 100, arguments: ["--config", config])
+        session.waitForText("/40")
+        session.waitForText("synced ")
+        #expect(try server.phoneTasks().count == 40)
+        session.press("C-c")
+        session.waitForText("exited with 0")
+    }
+}

@@ -59,7 +59,11 @@ enum SyncRunner {
     }
 
     /// Runs one sync, its report going where `report` says.
-    static func run(store: TaskStore, settings: SyncSettings, report: Report, options: Options = Options()) -> Outcome {
+    /// `onProgress` (the UI, `.collected`): called from a reader thread with writes sent of all.
+    static func run(
+        store: TaskStore, settings: SyncSettings, report: Report, options: Options = Options(),
+        onProgress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
+    ) -> Outcome {
         let quiet = report == .collected
         guard FileManager.default.isExecutableFile(atPath: helper) else {
             return Outcome(status: 5, message: "cannot sync: \(helper) is missing (install it beside hottask: make install)")
@@ -73,12 +77,14 @@ enum SyncRunner {
         let lifeline = Pipe()
         process.standardInput = lifeline.fileHandleForReading
         let errors = Pipe()
+        // In quiet mode hottask-sync writes "progress SENT TOTAL" lines on stdout.
+        let progress = Pipe()
         switch report {
         case .toStandardOutput: break
         case .toStandardError: process.standardOutput = FileHandle.standardError
         case .dropped: process.standardOutput = FileHandle.nullDevice
         case .collected:
-            process.standardOutput = FileHandle.nullDevice
+            process.standardOutput = progress
             process.standardError = errors
         }
         // The sync and its password command start with SIGPIPE as usual, whatever we ignore.
@@ -91,11 +97,41 @@ enum SyncRunner {
         }
         // Read before waiting: a full pipe would block the child.
         try? lifeline.fileHandleForReading.close()
+        let progressRead = DispatchSemaphore(value: 0)
+        if quiet {
+            let reading = progress.fileHandleForReading
+            Thread.detachNewThread {
+                ProgressLines.read(reading, onProgress)
+                progressRead.signal()
+            }
+        }
         let message = quiet ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
+        if quiet { progressRead.wait() }
         withExtendedLifetime(lifeline) {}
         let status = process.terminationReason == .exit ? process.terminationStatus : 5
         return Outcome(status: status, message: String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// The lines hottask-sync writes on stdout for the UI: "progress SENT TOTAL" while it writes
+/// (the summary line after it is not for the UI, which reads the store).
+enum ProgressLines {
+    static func read(_ handle: FileHandle, _ onProgress: (@Sendable (Int, Int) -> Void)?) {
+        var pending = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return }
+            pending += chunk
+            while let end = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
+                pending = Data(pending[pending.index(after: end)...])
+                let parts = line.split(separator: " ")
+                if parts.count == 3, parts[0] == "progress", let sent = Int(parts[1]), let total = Int(parts[2]) {
+                    onProgress?(sent, total)
+                }
+            }
+        }
     }
 }
 

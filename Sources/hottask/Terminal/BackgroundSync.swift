@@ -68,7 +68,11 @@ final class BackgroundSync: @unchecked Sendable {
     }
 
     private func run() {
-        let outcome = SyncRunner.run(store: store, settings: settings, report: .collected)
+        let outcome = SyncRunner.run(store: store, settings: settings, report: .collected) { [self] sent, total in
+            lock.lock()
+            started = SyncStatus(summary: "syncing \(sent)/\(total)", running: true)
+            lock.unlock()
+        }
         let status =
             outcome.status == 0
             ? SyncStatus(summary: "synced \(Self.clock(Date()))")
