@@ -78,3 +78,23 @@ extension SyncEngineTests {
         #expect(try vtodo(at: "/calendar/p3.ics").first("STATUS")?.value == "IN-PROCESS")
     }
 }
+
+/// What a sync costs in requests, with a server that keeps sync tokens.
+extension SyncEngineTests {
+    @Test("a task changed here costs two requests (sync-collection, PUT); the phone's later delete of it is still seen")
+    func oneChangedTaskCostsTwoRequests() throws {
+        let a = replica("a.json")
+        for caption in ["One", "Two", "Three"] { try a.add(caption) }
+        try a.sync()
+        a.now += 60
+        try a.change("Two") { list, position in list.completing(true, at: position, now: a.now) }
+        server.forgetRequests()
+        try a.sync()
+        #expect(server.requests == ["REPORT sync-collection", "PUT"])
+        server.forgetRequests()
+        try a.sync()
+        #expect(server.requests == ["REPORT sync-collection"], "the next sync with nothing to do is one request")
+        server.remove(try #require(href(of: "Two")))
+        #expect(try a.sync().deletedHereCaptions == ["Two"])
+    }
+}

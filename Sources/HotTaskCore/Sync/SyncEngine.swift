@@ -205,9 +205,12 @@ public final class SyncEngine {
         base.server = serverVersion
         if !pushes.isEmpty {
             if let token = serverVersion.syncToken {
-                // Take the token past our own writes now, if nothing else changed: a member made
-                // and deleted by another client after the older token need not be reported at
-                // all (RFC 6578 §3.5.1), so its deletion would never be seen from it.
+                // A member made after a token and deleted since need not be reported from it at
+                // all (RFC 6578 §3.5.1): after making members, take the token past our own
+                // writes now, if nothing else changed, or another client's delete of one of them
+                // would never be seen. Updates and deletes of older members need not: the next
+                // sync-collection reports them, with the ETags the base already holds.
+                guard pushes.contains(where: { $0.isNew && $0.entry != nil }) else { return true }
                 if let changes = try collection.changes(since: token) {
                     let known = Dictionary(base.entries.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
                     let onlyOurs = changes.removed.allSatisfy { known[$0] == nil }
