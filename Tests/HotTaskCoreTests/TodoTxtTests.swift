@@ -140,12 +140,15 @@ struct TodoTxtTests {
         _ = list.apply(.set(book.id, TaskFields(completed: true, completedAt: now.addingTimeInterval(60)), was: TaskFields()), clock: Clock(milliseconds: 1_795_000_060_000))
         // The same file a day later: its undated lines are "written" now, after the completion.
         let again = try TodoTxtFormat.batch(from: Array(text.utf8), now: now.addingTimeInterval(86_400))
+        let resolved = list.resolvingIdentity(of: again, base: base)
+        #expect(Set(resolved.tasks.map(\.id)) == Set(list.all.map(\.id)), "no duplicate")
         for merge in [base, ImportBase()] {
-            let resolved = list.resolvingIdentity(of: again, base: merge)
-            #expect(Set(resolved.tasks.map(\.id)) == Set(list.all.map(\.id)), "no duplicate")
             let (changes, counts) = list.importing(resolved, base: merge)
             #expect(changes.isEmpty && counts.unchanged == 2, "the completion stays: \(counts)")
         }
+        // The same undated caption as a chore only ever done here (no file said it): a new task.
+        let chore = TaskList([TaskItem(caption: "Read a book", section: .bonus, completed: true, createdAt: now, completedAt: now)])
+        #expect(chore.task(withID: chore.resolvingIdentity(of: again, base: base).tasks[0].id) == nil)
     }
 
     @Test func aCompletedLineWithoutPriorityKeepsItsTaskInTopPriority() throws {

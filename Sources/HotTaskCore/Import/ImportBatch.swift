@@ -245,7 +245,8 @@ extension TaskList {
     /// that a line for a task deleted here is recognised, and skipped, rather than added anew.
     /// Each task is claimed by one line at most, and a dated open line does not take a task
     /// completed before the line was written (a chore done last week and written again today
-    /// is a new task); an undated line is never taken as written after anything. A line that
+    /// is a new task); an undated line takes a completed task that a file said before (the
+    /// import base knows it), never one only ever done here. A line that
     /// matches nothing keeps its derived id, or a fresh one if another line took that id. A
     /// completed line that says no priority keeps its task's section. Other formats carry
     /// their own ids.
@@ -285,8 +286,10 @@ extension TaskList {
             let undated = lines.undated.contains(position)
             let match = byCaption[line.caption]?.first { index in
                 let task = known[index]
-                return !claimed.contains(task.id)
-                    && !(task.completed && !line.completed && !undated && (task.completedAt ?? task.modifiedAt) < line.createdAt)
+                // An undated line has no time to compare: it is the task a file said before (it
+                // was completed here since), never a chore only ever done here.
+                let writtenSince = undated ? base[task.id] == nil : (task.completedAt ?? task.modifiedAt) < line.createdAt
+                return !claimed.contains(task.id) && !(task.completed && !line.completed && writtenSince)
             }
             guard let match else {
                 unmatched.append(position)
