@@ -214,4 +214,17 @@ struct TodoTxtTests {
                     ("done.txt", Array("x 2026-11-20 2026-11-02 Buy milk id:1a2b3c4d\n".utf8))], now: now)
         #expect(copy.tasks.count == 1 && copy.todoTxtLines?.notes == [])
     }
+
+    @Test func aFileWhoseLinesAllLostTheirTagsGivesAFewNotesNotThousands() throws {
+        let created = try #require(Timestamp.parse("2026-11-02T09:00:00Z"))
+        let list = TaskList((0..<3_000).map { TaskItem(caption: "Task \($0)", section: .bonus, createdAt: created) })
+        var base = ImportBase()
+        base.record(ImportBase.Said(list.all))
+        let text = (0..<3_000).map { "2026-11-02 Renamed \($0)" }.joined(separator: "\n")
+        let resolved = list.resolvingIdentity(of: try TodoTxtFormat.batch(from: Array(text.utf8), now: now), base: base)
+        #expect(resolved.tasks.allSatisfy { list.task(withID: $0.id) == nil })
+        let notes = resolved.todoTxtLines?.notes ?? []
+        #expect(notes.count == 11)
+        #expect(notes.last == "2990 more lines have no id: tag and stand where lines are gone; imported as new tasks")
+    }
 }

@@ -250,6 +250,9 @@ extension TaskList {
     /// matches nothing keeps its derived id, or a fresh one if another line took that id. A
     /// completed line that says no priority keeps its task's section. Other formats carry
     /// their own ids.
+    /// How many lines whose task is unclear are named one by one; the rest are counted.
+    static let unclearLinesNamed = 10
+
     public func resolvingIdentity(of batch: ImportBatch, base: ImportBase = ImportBase()) -> ImportBatch {
         guard batch.format == .todoTxt else { return batch }
         var resolved = batch
@@ -298,6 +301,12 @@ extension TaskList {
             take(match, for: position)
         }
         if !unmatched.isEmpty, !base.isEmpty {
+            var unclear = 0
+            defer {
+                if unclear > Self.unclearLinesNamed {
+                    lines.notes.append("\(unclear - Self.unclearLinesNamed) more lines have no id: tag and stand where lines are gone; imported as new tasks")
+                }
+            }
             var placement = TodoTxtPlacement(list: self, base: base, claimed: claimed, batch: batch, lines: lines, matchOf: matchOf)
             unmatched = unmatched.filter { position in
                 guard batch.idPrefixes[position] == nil else { return true }
@@ -306,6 +315,8 @@ extension TaskList {
                     take(index, for: position)
                     return false
                 case .unclear(let candidates):
+                    unclear += 1
+                    guard unclear <= Self.unclearLinesNamed else { return true }
                     let names = candidates.prefix(3).map { "'\($0.caption)'" }.joined(separator: " or ")
                     lines.notes.append(
                         "\(lines.place(of: position)) '\(batch.tasks[position].caption)' has no id: tag and stands where the line of \(names) was; imported as a new task (if it is that task, delete one of the two)")

@@ -57,10 +57,12 @@ struct TodoTxtPlacement {
         guard !missing.isEmpty, after < before else { return .new }
         let first = missing.partitioningIndex { $0 > after }
         let end = missing.partitioningIndex { $0 >= before }
+        // A wide gap (a file whose lines all lost their tags) is unclear without a look at
+        // each task in it: looking would take time in the square of the lines.
+        if end - first - taken.count > Self.widestGap { return .unclear(missing[first..<first + 3].map { list[$0] }) }
         let taken = taken
         let between = missing[first..<max(first, end)].filter { !taken.contains($0) }
         guard !between.isEmpty else { return .new }
-        guard between.count <= Self.widestGap else { return .unclear(between.prefix(3).map { list[$0] }) }
         let line = batch.tasks[position]
         let fits = lines.undated.contains(position) ? [] : between.filter { Self.day(list[$0].createdAt) == Self.day(line.createdAt) }
         guard fits.count == 1 else { return .unclear(between.prefix(3).map { list[$0] }) }
