@@ -130,6 +130,15 @@ for count in sizes {
     for format in ["hottask", "taskwarrior", "todotxt", "ics"] {
         try external("hottask --export FILE --export-format \(format)", [binary, "--file", store, "--export", exported + "." + format, "--export-format", format])
     }
+    // todo.txt read back: every line found by its id: tag, then once more into the store
+    // holding it (issue 28's identity rules run on every line).
+    try external(
+        "hottask --import of a todo.txt export (empty store)",
+        before: { removeStore(empty) },
+        [binary, "--file", empty, "--import", exported + ".todotxt", "--import-format", "todotxt"])
+    try external(
+        "hottask --import of a todo.txt export (store holding it)",
+        [binary, "--file", empty, "--import", exported + ".todotxt", "--import-format", "todotxt"])
     try external(
         "hottask --import of an iCalendar export (empty store)",
         before: { removeStore(empty) },

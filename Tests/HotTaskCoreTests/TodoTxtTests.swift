@@ -121,4 +121,110 @@ struct TodoTxtTests {
         #expect(try ImportBatch.parse(key, as: .todoTxt).tasks.count == 3)
         #expect(try ImportBatch.parse(Array("Buy milk\n".utf8), fileName: "TODO.TXT").format == .todoTxt)
     }
+
+    // MARK: Issue 28: lines todo.sh and hand edits leave
+
+    /// A list made by importing `text` at `now`, with the import base that import leaves.
+    private func imported(_ text: String, at now: Date) throws -> (TaskList, ImportBase) {
+        let batch = TaskList().resolvingIdentity(of: try TodoTxtFormat.batch(from: Array(text.utf8), now: now))
+        var base = ImportBase()
+        base.record(ImportBase.Said(batch.tasks))
+        return (TaskList(batch.tasks), base)
+    }
+
+    @Test func anUndatedLineCompletedHereIsNotAddedAgainByTheSameFile() throws {
+        let text = "Read a book\n(A) Call mom\n"
+        let (importedList, base) = try imported(text, at: now)
+        var list = importedList
+        let book = list.all.first { $0.caption == "Read a book" }!
+        _ = list.apply(.set(book.id, TaskFields(completed: true, completedAt: now.addingTimeInterval(60)), was: TaskFields()), clock: Clock(milliseconds: 1_795_000_060_000))
+        // The same file a day later: its undated lines are "written" now, after the completion.
+        let again = try TodoTxtFormat.batch(from: Array(text.utf8), now: now.addingTimeInterval(86_400))
+        let resolved = list.resolvingIdentity(of: again, base: base)
+        #expect(Set(resolved.tasks.map(\.id)) == Set(list.all.map(\.id)), "no duplicate")
+        for merge in [base, ImportBase()] {
+            let (changes, counts) = list.importing(resolved, base: merge)
+            #expect(changes.isEmpty && counts.unchanged == 2, "the completion stays: \(counts)")
+        }
+        // The same undated caption as a chore only ever done here (no file said it): a new task.
+        let chore = TaskList([TaskItem(caption: "Read a book", section: .bonus, completed: true, createdAt: now, completedAt: now)])
+        #expect(chore.task(withID: chore.resolvingIdentity(of: again, base: base).tasks[0].id) == nil)
+    }
+
+    @Test func aCompletedLineWithoutPriorityKeepsItsTaskInTopPriority() throws {
+        let (list, base) = try imported("(A) 2026-11-01 Call mom\n2026-11-02 Buy milk\n", at: now)
+        // todo.sh 2.11's `do` drops "(A) " and writes no pri:A.
+        let done = try TodoTxtFormat.batch(from: Array("x 2026-11-25 2026-11-01 Call mom\n2026-11-02 Buy milk\n".utf8), now: now)
+        let resolved = list.resolvingIdentity(of: done, base: base)
+        #expect(resolved.tasks[0].section == .priority)
+        let (changes, counts) = list.importing(resolved, base: base)
+        #expect(counts.updated == 1 && changes.count == 1)
+        if case .set(_, let fields, _) = changes[0] {
+            #expect(fields.completed == true && fields.section == nil)
+        }
+        // A new completed line without priority goes to Bonus, as before.
+        #expect(try TodoTxtFormat.batch(from: Array("x 2026-11-25 Paid\n".utf8)).tasks[0].section == .bonus)
+    }
+
+    @Test func todoShsArchiveIsReadAfterTheFileAndOnlyBesideATodoTxt() throws {
+        let batch = try TodoTxtFormat.batch(
+            files: [("todo.txt", Array("2026-11-02 Buy milk\n".utf8)), ("done.txt", Array("\nx 2026-11-25 2026-11-01 Call mom\n".utf8))], now: now)
+        #expect(batch.tasks.map(\.caption) == ["Buy milk", "Call mom"])
+        #expect(batch.tasks[1].completed)
+        #expect(batch.todoTxtLines?.place(of: 1) == "done.txt line 2")
+        #expect(TodoTxtFormat.archivePath(besides: "/home/me/todo/todo.txt") == "/home/me/todo/done.txt")
+        #expect(TodoTxtFormat.archivePath(besides: "todo.txt") == "done.txt")
+        #expect(TodoTxtFormat.archivePath(besides: "/home/me/shopping.txt") == nil)
+    }
+
+    @Test func aLineThatLostItsTagIsFoundByItsPlaceAndDate() throws {
+        let created = try #require(Timestamp.parse("2026-11-02T09:00:00Z"))
+        let list = TaskList([
+            TaskItem(caption: "Call mom", section: .priority, createdAt: created),
+            TaskItem(caption: "Buy milk", section: .bonus, createdAt: created.addingTimeInterval(86_400)),
+            TaskItem(caption: "Walk dog", section: .bonus, createdAt: created),
+        ])
+        var base = ImportBase()
+        base.record(ImportBase.Said(list.all))
+        let ids = list.shortIDs()
+        // `todo.sh replace 2 "Buy oat milk"` keeps the date and drops the tag.
+        let replaced = try TodoTxtFormat.batch(
+            from: Array("(A) 2026-11-02 Call mom id:\(ids[0])\n2026-11-03 Buy oat milk\n2026-11-02 Walk dog id:\(ids[2])\nSomething new\n".utf8), now: now)
+        let resolved = list.resolvingIdentity(of: replaced, base: base)
+        #expect(resolved.tasks[1].id == list.all[1].id)
+        #expect(list.task(withID: resolved.tasks[3].id) == nil)
+        #expect(resolved.todoTxtLines?.notes == [])
+        // Two lines lost their tags where two tasks were, and neither date tells: a note, no guess.
+        let unclear = try TodoTxtFormat.batch(from: Array("Call mum\nBuy oat milk\n2026-11-02 Walk dog id:\(ids[2])\n".utf8), now: now)
+        let guessed = list.resolvingIdentity(of: unclear, base: base)
+        #expect(guessed.tasks[0..<2].allSatisfy { list.task(withID: $0.id) == nil })
+        let notes = guessed.todoTxtLines?.notes ?? []
+        #expect(notes.count == 2)
+        #expect(notes.first?.hasPrefix("todo.txt line 1 'Call mum' has no id: tag") == true, "\(notes)")
+    }
+
+    @Test func aRepeatedIdIsImportedOnceAndReportedWithItsLines() throws {
+        let text = "2026-11-02 Buy milk id:1a2b3c4d\n\n2026-11-02 Walk dog id:1a2b3c4d\n"
+        let batch = try TodoTxtFormat.batch(from: Array(text.utf8), now: now)
+        #expect(batch.tasks.map(\.caption) == ["Buy milk"])
+        #expect(batch.todoTxtLines?.notes == ["todo.txt line 1 and line 3 have the same id:1a2b3c4d; imported once, as todo.txt line 1"])
+        // The same line again in todo.sh's archive (it archived a line HotTask exported again).
+        let copy = try TodoTxtFormat.batch(
+            files: [("todo.txt", Array("x 2026-11-20 2026-11-02 Buy milk pri:A id:1a2b3c4d\n".utf8)),
+                    ("done.txt", Array("x 2026-11-20 2026-11-02 Buy milk id:1a2b3c4d\n".utf8))], now: now)
+        #expect(copy.tasks.count == 1 && copy.todoTxtLines?.notes == [])
+    }
+
+    @Test func aFileWhoseLinesAllLostTheirTagsGivesAFewNotesNotThousands() throws {
+        let created = try #require(Timestamp.parse("2026-11-02T09:00:00Z"))
+        let list = TaskList((0..<3_000).map { TaskItem(caption: "Task \($0)", section: .bonus, createdAt: created) })
+        var base = ImportBase()
+        base.record(ImportBase.Said(list.all))
+        let text = (0..<3_000).map { "2026-11-02 Renamed \($0)" }.joined(separator: "\n")
+        let resolved = list.resolvingIdentity(of: try TodoTxtFormat.batch(from: Array(text.utf8), now: now), base: base)
+        #expect(resolved.tasks.allSatisfy { list.task(withID: $0.id) == nil })
+        let notes = resolved.todoTxtLines?.notes ?? []
+        #expect(notes.count == 11)
+        #expect(notes.last == "2990 more lines have no id: tag and stand where lines are gone; imported as new tasks")
+    }
 }

@@ -41,6 +41,9 @@ public struct ImportBase: Sendable {
         return at < entries.count && entries[at].id == id ? entries[at].entry : nil
     }
 
+    /// No file has said anything yet (or the base was lost).
+    public var isEmpty: Bool { entries.isEmpty }
+
     public static func path(besides store: TaskStore) -> String { store.path + ".imported" }
 
     /// The base exists but cannot be read.

@@ -19,6 +19,9 @@ public struct ImportBatch: Equatable, Sendable {
     /// todo.txt's `id:` tags, by the position of their task in `tasks`: the id prefix HotTask
     /// wrote when it exported the line (see `TaskList.resolvingIdentity`).
     public var idPrefixes: [Int: String] = [:]
+    /// What todo.txt lines left unsaid (no date, no priority), where they were, and the notes
+    /// for the user; nil for other formats.
+    public var todoTxtLines: TodoTxtLines?
 
     public init(format: Format, tasks: [TaskItem], skipped: Int, losses: ImportLosses = ImportLosses(), idPrefixes: [Int: String] = [:]) {
         self.format = format
@@ -237,29 +240,44 @@ public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
 extension TaskList {
     /// The batch with its todo.txt lines given the ids of the tasks here they stand for: the
     /// task whose id starts with the line's `id:` tag, else one with the same caption (a line
-    /// whose priority or done mark changed is still that task). Deleted tasks count too, so
+    /// whose priority or done mark changed is still that task), else the one task whose line
+    /// is missing where this line stands (see `TodoTxtPlacement`). Deleted tasks count too, so
     /// that a line for a task deleted here is recognised, and skipped, rather than added anew.
-    /// Each task is claimed by one line at most, and an open line does not take a task
+    /// Each task is claimed by one line at most, and a dated open line does not take a task
     /// completed before the line was written (a chore done last week and written again today
-    /// is a new task). A line that matches nothing keeps its derived id, or a fresh one if
-    /// another line took that id. Other formats carry their own ids.
-    public func resolvingIdentity(of batch: ImportBatch) -> ImportBatch {
+    /// is a new task); an undated line takes a completed task that a file said before (the
+    /// import base knows it), never one only ever done here. A line that
+    /// matches nothing keeps its derived id, or a fresh one if another line took that id. A
+    /// completed line that says no priority keeps its task's section. Other formats carry
+    /// their own ids.
+    /// How many lines whose task is unclear are named one by one; the rest are counted.
+    static let unclearLinesNamed = 10
+
+    public func resolvingIdentity(of batch: ImportBatch, base: ImportBase = ImportBase()) -> ImportBatch {
         guard batch.format == .todoTxt else { return batch }
         var resolved = batch
-        var claimed = Set<UUID>()
+        var lines = batch.todoTxtLines ?? TodoTxtLines()
         let known = all + deleted.values.map(\.task)
-        let knownIDs = Set(known.map(\.id))
-        var byCaption: [String: [TaskItem]] = [:]
-        var byShortID: [Substring: [UUID]] = [:]
-        for task in known {
-            byCaption[task.caption, default: []].append(task)
-            byShortID[task.id.uuidString.lowercased().prefix(Self.minimumIDPrefix), default: []].append(task.id)
+        var claimed = Set<UUID>()
+        // Which known task (by its index in `known`) each line stands for; -1: none yet.
+        var matchOf = [Int](repeating: -1, count: batch.tasks.count)
+        var byCaption: [String: [Int]] = [:]
+        var byShortID: [Substring: [Int]] = [:]
+        for (index, task) in known.enumerated() {
+            byCaption[task.caption, default: []].append(index)
+            byShortID[task.id.uuidString.lowercased().prefix(Self.minimumIDPrefix), default: []].append(index)
+        }
+        func take(_ index: Int, for position: Int) {
+            claimed.insert(known[index].id)
+            matchOf[position] = index
+            resolved.tasks[position].id = known[index].id
+            if lines.priorityUnsaid.contains(position) { resolved.tasks[position].section = known[index].section }
         }
         var unresolved: [Int] = []
         for (position, prefix) in batch.idPrefixes.sorted(by: { $0.key < $1.key }) {
-            let matches = (byShortID[prefix.prefix(Self.minimumIDPrefix)] ?? []).filter { $0.uuidString.lowercased().hasPrefix(prefix) }
-            if matches.count == 1, claimed.insert(matches[0]).inserted {
-                resolved.tasks[position].id = matches[0]
+            let matches = (byShortID[prefix.prefix(Self.minimumIDPrefix)] ?? []).filter { known[$0].id.uuidString.lowercased().hasPrefix(prefix) }
+            if matches.count == 1, !claimed.contains(known[matches[0]].id) {
+                take(matches[0], for: position)
             } else {
                 unresolved.append(position)
             }
@@ -268,16 +286,47 @@ extension TaskList {
         var unmatched: [Int] = []
         for position in (unresolved + untagged).sorted() {
             let line = batch.tasks[position]
-            let match = byCaption[line.caption]?.first { task in
-                !claimed.contains(task.id) && !(task.completed && !line.completed && (task.completedAt ?? task.modifiedAt) < line.createdAt)
+            let undated = lines.undated.contains(position)
+            let match = byCaption[line.caption]?.first { index in
+                let task = known[index]
+                // An undated line has no time to compare: it is the task a file said before (it
+                // was completed here since), never a chore only ever done here.
+                let writtenSince = undated ? base[task.id] == nil : (task.completedAt ?? task.modifiedAt) < line.createdAt
+                return !claimed.contains(task.id) && !(task.completed && !line.completed && writtenSince)
             }
             guard let match else {
                 unmatched.append(position)
                 continue
             }
-            claimed.insert(match.id)
-            resolved.tasks[position].id = match.id
+            take(match, for: position)
         }
+        if !unmatched.isEmpty, !base.isEmpty {
+            var unclear = 0
+            defer {
+                if unclear > Self.unclearLinesNamed {
+                    lines.notes.append("\(unclear - Self.unclearLinesNamed) more lines have no id: tag and stand where lines are gone; imported as new tasks")
+                }
+            }
+            var placement = TodoTxtPlacement(list: self, base: base, claimed: claimed, batch: batch, lines: lines, matchOf: matchOf)
+            unmatched = unmatched.filter { position in
+                guard batch.idPrefixes[position] == nil else { return true }
+                switch placement.task(for: position, in: batch, lines: lines) {
+                case .found(let index):
+                    take(index, for: position)
+                    return false
+                case .unclear(let candidates):
+                    unclear += 1
+                    guard unclear <= Self.unclearLinesNamed else { return true }
+                    let names = candidates.prefix(3).map { "'\($0.caption)'" }.joined(separator: " or ")
+                    lines.notes.append(
+                        "\(lines.place(of: position)) '\(batch.tasks[position].caption)' has no id: tag and stands where the line of \(names) was; imported as a new task (if it is that task, delete one of the two)")
+                    return true
+                case .new:
+                    return true
+                }
+            }
+        }
+        let knownIDs = Set(known.map(\.id))
         for position in unmatched {
             var id = resolved.tasks[position].id
             var attempt = 0
@@ -290,6 +339,7 @@ extension TaskList {
             claimed.insert(id)
             resolved.tasks[position].id = id
         }
+        if batch.todoTxtLines != nil { resolved.todoTxtLines = lines }
         return resolved
     }
 
@@ -321,10 +371,12 @@ extension TaskList {
         for (position, task) in batch.tasks.enumerated() where firstOfEach.position(of: task.id) == position {
             if let current = byID.position(of: task.id).map({ self[$0] }) {
                 var fields: TaskFields
+                // An undated todo.txt line was "written" at the import's now: never newer.
+                let undated = batch.todoTxtLines?.undated.contains(position) ?? false
                 if let agreed = base[task.id] {
-                    fields = Self.threeWay(incoming: task, current: current, base: agreed)
+                    fields = Self.threeWay(incoming: task, current: current, base: agreed, undated: undated)
                 } else {
-                    guard task.modifiedAt > current.modifiedAt else {
+                    guard !undated, task.modifiedAt > current.modifiedAt else {
                         counts.unchanged += 1
                         continue
                     }
@@ -362,8 +414,8 @@ extension TaskList {
 
     /// The fields the file changed since `base` and that win here: changed only in the file, or
     /// on both sides with the file's change the later.
-    private static func threeWay(incoming: TaskItem, current: TaskItem, base: ImportBase.Entry) -> TaskFields {
-        let fileTime = Clock(milliseconds: Int64(incoming.modifiedAt.timeIntervalSince1970 * 1000))
+    private static func threeWay(incoming: TaskItem, current: TaskItem, base: ImportBase.Entry, undated: Bool) -> TaskFields {
+        let fileTime = Clock(milliseconds: undated ? 0 : Int64(incoming.modifiedAt.timeIntervalSince1970 * 1000))
         func fileWins<Value: Equatable>(_ base: Value, _ here: Value, _ file: Value, hereTime: Clock) -> Bool {
             ThreeWay.pick(base: base, local: here, other: file, localTime: hereTime, otherTime: fileTime) == .other
         }

@@ -5,45 +5,87 @@ import Foundation
 /// Reading: `x ` starts a completed task, optionally followed by its completion date and its
 /// creation date; an open task may start with a priority `(A) `…`(Z) ` and a creation date.
 /// Priority A goes to Top Priority, everything else to Bonus. A completed task keeps its
-/// priority as a `pri:A` tag (the convention of todo.sh), which is read back too. `+project`
-/// and `@context` words stay in the caption, which passes the caption rule.
+/// priority as a `pri:A` tag, which is read back too; a completed line with neither says
+/// nothing of its section (todo.sh 2.11's `do` drops the `(A) `), so its task keeps the one it
+/// has here. `+project` and `@context` words stay in the caption, which passes the caption rule.
 ///
 /// todo.txt has no ids. HotTask writes each task's id prefix as an `id:1a2b3c4d` tag and
 /// reads it back; a line without one matches a task with the same caption (see
 /// `TaskList.resolvingIdentity`), and otherwise gets an id derived from its caption (and how
 /// many lines with that caption came before it): importing the same file twice changes
-/// nothing, and a line ticked off in another app is still the same task.
+/// nothing, and a line ticked off in another app is still the same task. A line that lost its
+/// tag is placed by `TodoTxtPlacement`; a tag given twice is imported once, with a note.
 public enum TodoTxtFormat {
     /// The tasks of a todo.txt text. `now` dates tasks that carry no date.
     public static func batch(from bytes: [UInt8], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .invalid("the todo.txt file is not valid UTF-8 text")
-        }
+        try batch(files: [("todo.txt", bytes)], now: now)
+    }
+
+    /// The tasks of several todo.txt texts read as one file, in order: todo.txt, then the
+    /// archive todo.sh moves completed lines to (`done.txt`). A line whose `id:` tag an earlier
+    /// line had is imported once, as that earlier line; an exact copy (todo.sh archiving a line
+    /// HotTask exported again) silently, any other with a note naming both lines.
+    public static func batch(files: [(name: String, bytes: [UInt8])], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
         var tasks: [TaskItem] = []
         var idPrefixes: [Int: String] = [:]
         var occurrences: [String: Int] = [:]
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
-        for (offset, rawLine) in lines.enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty else { continue }
-            let (task, idPrefix) = try task(from: line, number: offset + 1, now: now)
-            let seen = occurrences[task.caption, default: 0]
-            occurrences[task.caption] = seen + 1
-            var identified = task
-            identified.id = stableID(task.caption, seen)
-            if let idPrefix { idPrefixes[tasks.count] = idPrefix }
-            tasks.append(identified)
+        var facts = TodoTxtLines()
+        var positionOfID: [String: Int] = [:]
+        for (fileIndex, file) in files.enumerated() {
+            guard let text = String(validating: file.bytes, as: UTF8.self) else {
+                throw .invalid("the \(fileIndex == 0 ? "todo.txt" : file.name) file is not valid UTF-8 text")
+            }
+            facts.files.append((file.name, tasks.count))
+            let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            for (offset, rawLine) in lines.enumerated() {
+                let line = rawLine.trimmingCharacters(in: .whitespaces)
+                guard !line.isEmpty else { continue }
+                let number = offset + 1
+                let read = try task(from: line, number: number, file: fileIndex == 0 ? nil : file.name, now: now)
+                if let idPrefix = read.idPrefix {
+                    if let first = positionOfID[idPrefix] {
+                        if !sameLine(tasks[first], read.task, priorityUnsaid: facts.priorityUnsaid.contains(first) || read.priorityUnsaid) {
+                            facts.notes.append(
+                                "\(facts.place(of: first)) and \(fileIndex == 0 ? "" : file.name + " ")line \(number) have the same id:\(idPrefix); imported once, as \(facts.place(of: first))")
+                        }
+                        continue
+                    }
+                    positionOfID[idPrefix] = tasks.count
+                    idPrefixes[tasks.count] = idPrefix
+                }
+                let seen = occurrences[read.task.caption, default: 0]
+                occurrences[read.task.caption] = seen + 1
+                var identified = read.task
+                identified.id = stableID(read.task.caption, seen)
+                if read.undated { facts.undated.insert(tasks.count) }
+                if read.priorityUnsaid { facts.priorityUnsaid.insert(tasks.count) }
+                facts.numbers.append(number)
+                tasks.append(identified)
+            }
         }
-        return ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0, idPrefixes: idPrefixes)
+        var batch = ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0, idPrefixes: idPrefixes)
+        batch.todoTxtLines = facts
+        return batch
     }
 
-    /// The task a line holds (its id still to be given) and its `id:` tag, if any.
-    private static func task(from line: String, number: Int, now: Date) throws(DocumentError) -> (TaskItem, String?) {
+    /// Two lines that say the same of their task (a completed line without a priority says
+    /// nothing of its section).
+    private static func sameLine(_ a: TaskItem, _ b: TaskItem, priorityUnsaid: Bool) -> Bool {
+        a.caption == b.caption && a.completed == b.completed && a.completedAt == b.completedAt && a.createdAt == b.createdAt
+            && (priorityUnsaid || a.section == b.section)
+    }
+
+    /// The task a line holds (its id still to be given), its `id:` tag if any, and what the
+    /// line left unsaid.
+    private static func task(from line: String, number: Int, file: String?, now: Date) throws(DocumentError) -> (
+        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool
+    ) {
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var completed = false
         var completedAt: Date?
         var createdAt: Date?
         var topPriority = false
+        var prioritySaid = false
         if words.first == "x" {
             completed = true
             words.removeFirst()
@@ -58,6 +100,7 @@ public enum TodoTxtFormat {
         } else {
             if let first = words.first, let letter = priority(from: first) {
                 topPriority = letter == "A"
+                prioritySaid = true
                 words.removeFirst()
             }
             if let created = words.first.flatMap(date(from:)) {
@@ -68,6 +111,7 @@ public enum TodoTxtFormat {
         // `pri:X` is where a completed task keeps its priority.
         if let tag = words.firstIndex(where: { $0.hasPrefix("pri:") && $0.count == 5 }) {
             topPriority = words[tag] == "pri:A"
+            prioritySaid = true
             words.remove(at: tag)
         }
         var idPrefix: String?
@@ -79,14 +123,15 @@ public enum TodoTxtFormat {
         do {
             caption = try CaptionRule.clean(words.joined(separator: " "))
         } catch {
-            throw .invalid("line \(number): \(error)")
+            throw .invalid("\(file.map { $0 + " " } ?? "")line \(number): \(error)")
         }
         let created = createdAt ?? completedAt ?? now
         let finished = completed ? max(completedAt ?? created, created) : nil
         let task = TaskItem(
             id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
             createdAt: created, completedAt: finished, modifiedAt: finished ?? created)
-        return (task, idPrefix)
+        // An open line without a priority says "Bonus"; a completed one says nothing.
+        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid)
     }
 
     /// `(A)`…`(Z)`: the letter.

@@ -260,24 +260,37 @@ struct CommandLineActions {
 
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
         let name = path == "-" ? "standard input" : path
+        var archiveName: String?
         // Read and parsed before the store's lock is taken: a large file takes seconds, and
         // other writers wait for the lock only so long. The bytes are dropped once parsed.
         var parsed: ImportBatch? = try { () throws -> ImportBatch in
             if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format.batchFormat) { return batch }
             let bytes = try readInput(path)
             do {
-                return try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
-            } catch {
+                let batch = try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
+                guard batch.format == .todoTxt, path != "-" else { return batch }
+                let fileName = URL(fileURLWithPath: path).lastPathComponent
+                // Completions todo.sh archived arrive too (and the next export keeps them done).
+                guard let archive = TodoTxtFormat.archivePath(besides: path), FileManager.default.fileExists(atPath: archive) else {
+                    var named = batch
+                    named.todoTxtLines?.files[0].name = fileName
+                    return named
+                }
+                archiveName = archive
+                return try TodoTxtFormat.batch(files: [(fileName, bytes), ("done.txt", try readInput(archive))])
+            } catch let error as DocumentError {
                 throw RefusedError(message: "cannot import \(name): \(error). Nothing was changed")
             }
         }()
         let losses = parsed!.losses
-        let source = "\(parsed!.format.rawValue) \(name)"
+        let source = "\(parsed!.format.rawValue) \(name)" + (archiveName.map { " and its archive \($0)" } ?? "")
         guard parsed!.tasks.count <= TaskStore.maximumTaskCount else {
             throw RefusedError(
                 message: "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
         var importBase = ImportBase()
+        // Lines whose task is unclear, ids given twice: said even with --quiet.
+        var notes: [String] = []
         let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
             // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
             do {
@@ -288,7 +301,8 @@ struct CommandLineActions {
             // The plan takes the batch: its tasks are gone before the commit writes the store.
             guard let taken = parsed.take() else { throw RefusedError(message: "cannot import \(source): it was read once already") }
             // todo.txt lines find the tasks they were exported from.
-            let batch = state.list.resolvingIdentity(of: taken)
+            let batch = state.list.resolvingIdentity(of: taken, base: importBase)
+            notes = batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
             let said = ImportBase.Said(batch.tasks)
             if replacing {
@@ -310,6 +324,7 @@ struct CommandLineActions {
         output.status(line)
         // What the file held that HotTask did not keep is a warning: said even with --quiet.
         for sentence in losses.sentences { HotTaskCommand.fail("note: \(sentence)") }
+        for note in notes { HotTaskCommand.fail("note: \(note)") }
     }
 
     /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).

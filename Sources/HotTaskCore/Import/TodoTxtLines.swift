@@ -1,0 +1,32 @@
+import Foundation
+
+/// What a todo.txt import's lines said, or left unsaid, beyond their tasks: kept by position in
+/// `ImportBatch.tasks`, so that matching lines to tasks and merging them can ask.
+public struct TodoTxtLines: Equatable, Sendable {
+    /// The files read, in order (`todo.txt`, then its archive `done.txt`), and the position in
+    /// `tasks` where each one's lines begin.
+    public var files: [(name: String, firstPosition: Int)] = []
+    /// Each task's line number in its file.
+    public var numbers: [Int] = []
+    /// Lines with no date: their created time is the import's "now", which must never count as
+    /// written after anything done here.
+    public var undated: Set<Int> = []
+    /// Completed lines with no priority: todo.sh's `do` drops a line's `(A) ` and writes no
+    /// `pri:A`, so such a line says nothing about the task's section.
+    public var priorityUnsaid: Set<Int> = []
+    /// What the import should tell the user: repeated ids, lines whose task is unclear.
+    public var notes: [String] = []
+
+    public init() {}
+
+    /// "todo.txt line 4".
+    public func place(of position: Int) -> String {
+        let file = files.last { $0.firstPosition <= position }?.name ?? "todo.txt"
+        return "\(file) line \(numbers.indices.contains(position) ? numbers[position] : position + 1)"
+    }
+
+    public static func == (a: TodoTxtLines, b: TodoTxtLines) -> Bool {
+        a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.firstPosition) == b.files.map(\.firstPosition)
+            && a.numbers == b.numbers && a.undated == b.undated && a.priorityUnsaid == b.priorityUnsaid && a.notes == b.notes
+    }
+}

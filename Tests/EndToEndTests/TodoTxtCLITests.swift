@@ -1,0 +1,122 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+/// HotTask beside the real todo.txt-cli (Debian's `todo-txt`, todo.sh 2.11), as a switcher who
+/// keeps using it: what todo.sh writes (`do` with auto-archive on and off, `replace`, `add`)
+/// comes back into HotTask as the same tasks, never as duplicates (issue 28).
+@Suite("todo.txt with the real todo.sh", .enabled(if: isOnPath("todo-txt"), "needs todo.txt-cli (apt-get install todotxt-cli)"))
+struct TodoTxtCLITests {
+    let folder = TemporaryFolder()
+    private var store: String { folder.storePath }
+    private var todoFile: String { folder.path("todo.txt") }
+
+    private func hottask(_ args: String...) -> (status: Int32, stdout: String, stderr: String) {
+        runHotTask(["--file", store] + args)
+    }
+
+    /// Runs todo.sh on this test's todo.txt, with auto-archive on (its default) or off.
+    @discardableResult
+    private func todo(_ args: String..., autoArchive: Bool = true) -> (status: Int32, stdout: String, stderr: String) {
+        let config = folder.write(
+            """
+            export TODO_DIR=\(folder.path)
+            export TODO_FILE=\(todoFile)
+            export DONE_FILE=\(folder.path("done.txt"))
+            export REPORT_FILE=\(folder.path("report.txt"))
+            export TODOTXT_AUTO_ARCHIVE=\(autoArchive ? 1 : 0)
+
+            """, to: "todo.cfg")
+        let run = runProcess(["todo-txt", "-d", config, "-f", "-p"] + args)
+        #expect(run.status == 0, "todo.sh \(args): \(run.stdout) \(run.stderr)")
+        return run
+    }
+
+    private func list() throws -> TaskList { try TaskStore(path: store).load() }
+
+    private func lines(_ path: String) -> [String] {
+        (fileText(path) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test func anUndatedLineCompletedInHotTaskIsNotAddedAgain() throws {
+        todo("add", "Read a book")
+        todo("add", "Call mom")
+        #expect(lines(todoFile) == ["Read a book", "Call mom"], "todo.sh adds lines without a date by default")
+        #expect(hottask("--import", todoFile).stdout.contains("added 2"))
+        let book = try #require(try list().all.first { $0.caption == "Read a book" })
+        #expect(hottask("--done", String(book.id.uuidString.lowercased().prefix(8))).status == 0)
+        // A later import (times are whole seconds): the undated lines are read as written now.
+        Thread.sleep(forTimeInterval: 1.1)
+        let again = hottask("--import", todoFile)
+        #expect(again.stdout.hasSuffix("added 0, updated 0, unchanged 2, skipped 0\n"), "\(again.stdout)")
+        let after = try list()
+        #expect(after.count == 2)
+        #expect(after.all.first { $0.caption == "Read a book" }?.completed == true)
+    }
+
+    @Test(arguments: [true, false])
+    func aTopPriorityTaskDoneInTodoShArrivesDoneAndStaysTopPriority(autoArchive: Bool) throws {
+        #expect(hottask("--add", "Call mom").status == 0)
+        #expect(hottask("--add", "Buy milk", "--add", "Walk dog", "--bonus").status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        let call = try #require(lines(todoFile).firstIndex { $0.contains("Call mom") })
+        #expect(lines(todoFile)[call].hasPrefix("(A) "))
+        todo("do", String(call + 1), autoArchive: autoArchive)
+        // todo.sh 2.11 drops "(A) " and writes no pri:A; with auto-archive the line is in done.txt.
+        let archived = lines(folder.path("done.txt")).contains { $0.hasPrefix("x ") && $0.contains("Call mom") }
+        #expect(archived == autoArchive)
+        #expect(!(lines(todoFile) + lines(folder.path("done.txt"))).contains { $0.contains("pri:A") })
+        let run = hottask("--import", todoFile)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("added 0, updated 1, unchanged 2, skipped 0\n"), "\(run.stdout)")
+        var after = try list()
+        let done = try #require(after.all.first { $0.caption == "Call mom" })
+        #expect(done.completed && done.section == .priority)
+        #expect(after.count == 3)
+        // The next export keeps it done, and todo.sh archiving that line again changes nothing.
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        #expect(lines(todoFile).contains { $0.hasPrefix("x ") && $0.contains("Call mom") })
+        todo("archive", autoArchive: autoArchive)
+        let again = hottask("--import", todoFile)
+        #expect(again.stdout.hasSuffix("added 0, updated 0, unchanged 3, skipped 0\n") && again.stderr.isEmpty, "\(again.stdout) \(again.stderr)")
+        after = try list()
+        #expect(after.all.first { $0.caption == "Call mom" }.map { $0.completed && $0.section == .priority } == true)
+    }
+
+    @Test func aLineTodoShReplacedIsTheSameTaskAndAnUnclearOneIsReported() throws {
+        #expect(hottask("--add", "Pay rent", "--add", "Buy milk", "--add", "Walk dog", "--add", "Call mom", "--bonus").status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        let milk = try #require(lines(todoFile).firstIndex { $0.contains("Buy milk") })
+        todo("replace", String(milk + 1), "Buy oat milk")
+        #expect(!lines(todoFile)[milk].contains("id:"), "todo.sh replace drops the id: tag")
+        let run = hottask("--import", todoFile)
+        #expect(run.stdout.hasSuffix("added 0, updated 1, unchanged 3, skipped 0\n") && run.stderr.isEmpty, "\(run.stdout) \(run.stderr)")
+        #expect(Set(try list().all.map(\.caption)) == ["Pay rent", "Buy oat milk", "Walk dog", "Call mom"])
+        // Two neighbours replaced, both written the same day: which is which cannot be told.
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        let walk = try #require(lines(todoFile).firstIndex { $0.contains("Walk dog") })
+        let call = try #require(lines(todoFile).firstIndex { $0.contains("Call mom") })
+        todo("replace", String(walk + 1), "Walk the dog")
+        todo("replace", String(call + 1), "Call mum")
+        let unclear = hottask("--import", todoFile)
+        #expect(unclear.stdout.hasSuffix("added 2, updated 0, unchanged 2, skipped 0\n"), "\(unclear.stdout)")
+        let notes = unclear.stderr.split(separator: "\n")
+        #expect(notes.count == 2, "\(unclear.stderr)")
+        #expect(notes.contains { $0.contains("note: todo.txt line \(walk + 1) 'Walk the dog' has no id: tag") }, "\(unclear.stderr)")
+        #expect(try list().count == 6, "both kept, and said: never a silent duplicate")
+    }
+
+    @Test func aRepeatedIdIsImportedOnceAndNamedWithItsLines() throws {
+        #expect(hottask("--add", "Walk dog", "--bonus").status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        let tag = try #require(lines(todoFile).first?.split(separator: " ").last.map(String.init))
+        #expect(tag.hasPrefix("id:"))
+        // A line copied with its tag, as a hand edit or `todo.sh add "… id:…"` makes it.
+        todo("add", "Walk cat \(tag)")
+        let run = hottask("--import", todoFile)
+        #expect(run.stdout.hasSuffix("added 0, updated 0, unchanged 1, skipped 0\n"), "\(run.stdout)")
+        #expect(run.stderr.contains("note: todo.txt line 1 and line 2 have the same \(tag); imported once, as todo.txt line 1"), "\(run.stderr)")
+        #expect(try list().count == 1)
+    }
+}
