@@ -121,9 +121,11 @@ BENCH_SYNC_TASKS ?= 200
 BENCH_SYNC_BIG ?= 0
 BENCH_SYNC_REPEATS ?= 1
 BENCH_SYNC_LATENCIES ?= 25:50,25:50:keepalive,0:0
+# radicale (writes one at a time) or cyrus (in parallel; Fastmail's engine).
+BENCH_SYNC_SERVER ?= radicale
 HOTTASK_BIN ?=
 bench-sync:
-	@$(MAKE) --no-print-directory install-missing PACKAGES="radicale:radicale python3-pip:pip3 $(if $(HOTTASK_BIN),,libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config)"
+	@$(MAKE) --no-print-directory install-missing PACKAGES="radicale:radicale python3-pip:pip3 $(if $(HOTTASK_BIN),,libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config) $(if $(filter cyrus,$(BENCH_SYNC_SERVER)),cyrus-imapd:/usr/lib/cyrus/bin/master cyrus-caldav:/usr/lib/cyrus/bin/httpd sasl2-bin:saslpasswd2)"
 	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
 	@command -v vdirsyncer >/dev/null || python3 -c "import vdirsyncer" 2>/dev/null || python3 -m pip install -q vdirsyncer || python3 -m pip install -q --break-system-packages vdirsyncer
 ifeq ($(HOTTASK_BIN),)
@@ -132,7 +134,7 @@ ifeq ($(HOTTASK_BIN),)
 endif
 	mkdir -p bench-out
 	BENCH_SYNC_TASKS=$(BENCH_SYNC_TASKS) BENCH_SYNC_BIG=$(BENCH_SYNC_BIG) BENCH_SYNC_REPEATS=$(BENCH_SYNC_REPEATS) \
-		BENCH_SYNC_LATENCIES=$(BENCH_SYNC_LATENCIES) HOTTASK_BIN=$(if $(HOTTASK_BIN),$(HOTTASK_BIN),.build/release/hottask) \
+		BENCH_SYNC_LATENCIES=$(BENCH_SYNC_LATENCIES) BENCH_SYNC_SERVER=$(BENCH_SYNC_SERVER) HOTTASK_BIN=$(if $(HOTTASK_BIN),$(HOTTASK_BIN),.build/release/hottask) \
 		python3 Tests/Scripts/bench_sync.py --out bench-out/sync.md
 
 # Where the time and memory go: --list, --export - and --import (a Taskwarrior export, and

@@ -39,6 +39,7 @@ from beside it), BENCH_SYNC_TIMEOUT (900 s per step). The tables go to stdout an
 """
 
 import argparse
+import base64
 import datetime
 import http.client
 import json
@@ -63,6 +64,11 @@ CASES = ["first", "changed", "quiet", "pull"]
 CASE_TITLES = {"first": "first upload of {n}", "changed": "one changed task", "quiet": "quiet sync (nothing changed)",
                "pull": "pull {n} into an empty store", "big": "first upload of {big}"}
 FLOOR_CONNECTIONS = 8
+def auth_headers(headers):
+    """The headers with the server's login added, when it has one ("Basic …" in BENCH_SYNC_AUTH,
+    set by main() for Cyrus and inherited by the floor's child processes)."""
+    login = os.environ.get("BENCH_SYNC_AUTH")
+    return dict(headers, Authorization=login) if login else headers
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,7 +117,7 @@ def floor_put(url, state_path, count):
                     return
                 uid = f"floor-{i}"
                 conn.request("PUT", f"{base}{uid}.ics", body=vtodo(uid, caption(i)),
-                             headers={"Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"})
+                             headers=auth_headers({"Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"}))
                 answer = conn.getresponse()
                 answer.read()
                 with lock:
@@ -140,7 +146,7 @@ def floor_change(url, state_path):
     headers = {"Content-Type": "text/calendar; charset=utf-8"}
     if etags.get("floor-1"):
         headers["If-Match"] = etags["floor-1"]
-    conn.request("PUT", f"{base}floor-1.ics", body=vtodo("floor-1", caption(1), completed=True), headers=headers)
+    conn.request("PUT", f"{base}floor-1.ics", body=vtodo("floor-1", caption(1), completed=True), headers=auth_headers(headers))
     answer = conn.getresponse()
     answer.read()
     conn.close()
@@ -152,7 +158,7 @@ def floor_quiet(url):
     conn, base = floor_connection(url)
     body = (b'<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:" '
             b'xmlns:cs="http://calendarserver.org/ns/"><d:prop><cs:getctag/><d:sync-token/></d:prop></d:propfind>')
-    conn.request("PROPFIND", base, body=body, headers={"Depth": "0", "Content-Type": "application/xml; charset=utf-8"})
+    conn.request("PROPFIND", base, body=body, headers=auth_headers({"Depth": "0", "Content-Type": "application/xml; charset=utf-8"}))
     answer = conn.getresponse()
     answer.read()
     conn.close()
@@ -166,7 +172,7 @@ def floor_pull(url, state_path):
             b'xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>'
             b'<c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter>'
             b'</c:filter></c:calendar-query>')
-    conn.request("REPORT", base, body=body, headers={"Depth": "1", "Content-Type": "application/xml; charset=utf-8"})
+    conn.request("REPORT", base, body=body, headers=auth_headers({"Depth": "1", "Content-Type": "application/xml; charset=utf-8"}))
     answer = conn.getresponse()
     data = answer.read()
     conn.close()
@@ -258,6 +264,9 @@ def wait_for_port(port, process, what, seconds=30):
 
 
 class Radicale:
+    collections = "/u/"
+    login = None
+
     def __init__(self, folder):
         self.port = free_port()
         self.folder = folder
@@ -280,6 +289,46 @@ class Radicale:
     def stop(self):
         stop_process(self.process)
         self.log.close()
+
+
+class Cyrus:
+    """Cyrus IMAP 3.6's CalDAV (Fastmail's engine), which handles requests in parallel: started by
+    Tests/Scripts/cyrus_server.sh, user u, password p."""
+
+    collections = "/dav/calendars/user/u/"
+    login = ("u", "p")
+
+    def __init__(self, folder):
+        self.port = free_port()
+        self.folder = os.path.join(folder, "cyrus")
+        # Cyrus runs as the user cyrus, who must get through every folder above its own.
+        path = folder
+        while path not in ("/", ""):
+            os.chmod(path, os.stat(path).st_mode | 0o005)
+            path = os.path.dirname(path)
+        self.log = open(os.path.join(folder, "cyrus.log"), "wb")
+        self.process = subprocess.Popen([os.path.join(HERE, "cyrus_server.sh"), str(self.port), self.folder],
+                                        stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
+        wait_for_port(self.port, self.process, "cyrus")
+        deadline = time.time() + 30
+        while not os.path.exists(os.path.join(self.folder, "ready")) and time.time() < deadline:
+            time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def version(self):
+        return "Cyrus IMAP 3.6 (Debian cyrus-caldav)"
+
+    def stop(self):
+        stop_process(self.process)
+        self.log.close()
+
+
+def phone_environment(server):
+    """What caldav_phone.py needs to log in to `server`."""
+    env = dict(os.environ)
+    if getattr(server, "login", None):
+        env.update(PHONE_AUTH="basic", HOTTASK_PHONE_PASSWORD=server.login[1])
+    return env
 
 
 class Proxy:
@@ -333,7 +382,7 @@ def objects_on_server(collection_url):
     parts = urlsplit(collection_url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
     conn.request("PROPFIND", parts.path, body=b'<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop>'
-                 b'<d:getetag/></d:prop></d:propfind>', headers={"Depth": "1", "Content-Type": "application/xml"})
+                 b'<d:getetag/></d:prop></d:propfind>', headers=auth_headers({"Depth": "1", "Content-Type": "application/xml"}))
     answer = conn.getresponse()
     data = answer.read().decode("utf-8", "replace")
     conn.close()
@@ -348,7 +397,7 @@ def completed_on_server(collection_url):
         b'<?xml version="1.0"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">'
         b'<d:prop><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR">'
         b'<c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>'),
-        headers={"Depth": "1", "Content-Type": "application/xml"})
+        headers=auth_headers({"Depth": "1", "Content-Type": "application/xml"}))
     data = conn.getresponse().read().decode("utf-8", "replace")
     conn.close()
     return data.count("STATUS:COMPLETED")
@@ -366,7 +415,8 @@ class Client:
         self.log = os.path.join(folder, "log.txt")
         self.direct_url = f"{bench.radicale.url}{collection}"  # for make-calendar and the checks
         self.url = f"{bench.proxy.url}{collection}"
-        run_quiet([sys.executable, os.path.join(HERE, "caldav_phone.py"), self.direct_url, "make-calendar"], self.log)
+        run_quiet([sys.executable, os.path.join(HERE, "caldav_phone.py"), self.direct_url, "make-calendar"], self.log,
+                  env=phone_environment(bench.radicale))
 
     def step(self, argv, check, env=None):
         before = self.bench.proxy.stats()
@@ -410,6 +460,8 @@ class HotTask(Client):
         self.config = os.path.join(folder, "config.toml")
         with open(self.config, "w") as f:
             f.write(f'[sync]\nurl = "{self.url}"\n')
+            if bench.radicale.login:
+                f.write(f'username = "{bench.radicale.login[0]}"\npassword_command = "echo {bench.radicale.login[1]}"\n')
         os.makedirs(os.path.join(folder, "a"))
         os.makedirs(os.path.join(folder, "b"))
         self.store = os.path.join(folder, "a", "tasks.json")
@@ -467,7 +519,9 @@ class Vdirsyncer(Client):
                     f'[pair bench]\na = "bench_local"\nb = "bench_remote"\ncollections = null\n'
                     f'conflict_resolution = "a wins"\n\n'
                     f'[storage bench_local]\ntype = "filesystem"\npath = "{vdir}/"\nfileext = ".ics"\n\n'
-                    f'[storage bench_remote]\ntype = "caldav"\nurl = "{self.url}"\n')
+                    f'[storage bench_remote]\ntype = "caldav"\nurl = "{self.url}"\n'
+                    + (f'username = "{self.bench.radicale.login[0]}"\npassword = "{self.bench.radicale.login[1]}"\n'
+                       if self.bench.radicale.login else ''))
         return path
 
     def sync(self, config):
@@ -539,7 +593,7 @@ class Bench:
 
     def collection(self):
         self.collections += 1
-        return f"/u/run-{self.collections}/"
+        return f"{self.radicale.collections}run-{self.collections}/"
 
     def profile(self, one_way_ms, connect_ms, keep_alive):
         """Every case for every client, interleaved, at one latency; returns {case: {client: [Step]}}."""
@@ -624,7 +678,8 @@ def report(args, one_way_ms, connect_ms, keep_alive, results):
     issue_profile = (one_way_ms, connect_ms) == (25, 50)
     lines = [f"### {one_way_ms:g} ms each way, {connect_ms:g} ms per new connection "
              f"(round trip {2 * one_way_ms:g} ms), "
-             + ("behind a keep-alive HTTP/1.1 front, " if keep_alive else "plain TCP (Radicale closes every connection), ")
+             + ("behind a keep-alive HTTP/1.1 front, " if keep_alive else
+                "plain TCP (Radicale closes every connection), " if args.server == "radicale" else "plain TCP, ")
              + f"{n} tasks, {args.repeats} run{'s' if args.repeats > 1 else ''}", ""]
     head = "| case |" + "".join(f" {c} s | {c} CPU s |" for c in CLIENTS)
     lines += [head, "|---|" + "---:|---:|" * len(CLIENTS)]
@@ -695,13 +750,15 @@ def main(argv):
                    help="ONE_WAY_MS:CONNECT_MS[:keepalive] profiles, comma-separated")
     p.add_argument("--hottask", default=env.get("HOTTASK_BIN") or os.path.join(ROOT, ".build/release/hottask"))
     p.add_argument("--timeout", type=float, default=float(env.get("BENCH_SYNC_TIMEOUT", "900")))
+    p.add_argument("--server", choices=["radicale", "cyrus"], default=env.get("BENCH_SYNC_SERVER") or "radicale",
+                   help="the CalDAV server: Radicale (serial writes) or Cyrus (parallel)")
     p.add_argument("--out", help="also write the tables here (Markdown)")
     p.add_argument("--keep", action="store_true", default=env.get("BENCH_SYNC_KEEP") == "1",
                    help="keep the run's folder (servers' data, logs)")
     args = p.parse_args(argv)
     if not os.access(args.hottask, os.X_OK):
         raise SystemExit(f"bench-sync: no hottask binary at {args.hottask} (build it, or set HOTTASK_BIN)")
-    for tool in ("radicale",):
+    for tool in (("radicale",) if args.server == "radicale" else ()):
         if not shutil.which(tool):
             raise SystemExit(f"bench-sync: {tool} is not installed (make bench-sync installs it)")
 
@@ -709,13 +766,16 @@ def main(argv):
     bench = Bench(args, folder)
     ok = True
     try:
-        bench.radicale = Radicale(folder)
+        # `radicale` names whichever server runs (Radicale or Cyrus).
+        bench.radicale = Cyrus(folder) if args.server == "cyrus" else Radicale(folder)
+        if bench.radicale.login:
+            os.environ["BENCH_SYNC_AUTH"] = "Basic " + base64.b64encode(":".join(bench.radicale.login).encode()).decode()
         vdirsyncer_version = subprocess.run(bench.vdirsyncer + ["--version"], capture_output=True, text=True,
                                             timeout=60).stdout.strip()
         hottask_version = subprocess.run([bench.hottask, "--version"], capture_output=True, text=True,
                                          timeout=60).stdout.strip()
         header = (f"## bench-sync, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC\n\n"
-                  f"Radicale {bench.radicale.version()} on 127.0.0.1 behind Tests/Scripts/latency_proxy.py; "
+                  f"{'' if args.server == 'cyrus' else 'Radicale '}{bench.radicale.version()} on 127.0.0.1 behind Tests/Scripts/latency_proxy.py; "
                   f"HotTask {hottask_version or '?'} ({bench.hottask}); {vdirsyncer_version or 'vdirsyncer ?'}; "
                   f"floor: {FLOOR_CONNECTIONS} kept-alive HTTP/1.1 connections (Python http.client). "
                   f"Wall and CPU (user + sys, with children) in seconds, median of the runs. "
