@@ -83,6 +83,12 @@ final class TmuxSession {
         tmux(["paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", "t"])
     }
 
+    /// Pastes the file's bytes (for pastes too long for a command line), as `paste` does.
+    func paste(contentsOf path: String) {
+        tmux(["load-buffer", "-b", "e2e-paste", path])
+        tmux(["paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", "t"])
+    }
+
     func resize(width: Int, height: Int) {
         tmux(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
     }

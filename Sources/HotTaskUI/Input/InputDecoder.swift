@@ -26,10 +26,18 @@ public struct InputDecoder: Sendable {
         case discard
         /// Inside a bracketed paste: everything until `ESC [ 2 0 1 ~` is text.
         case paste
+        /// The end marker was read. What arrives within `pasteSettleWindow` came with the
+        /// paste (no person types that fast): a marker inside the pasted text ended nothing,
+        /// so the paste goes on and nothing after the marker becomes a key.
+        case pasteEnding
     }
 
     private var phase = Phase.ground
     private var pasted: [Unicode.Scalar] = []
+    /// How many scalars of the end marker were just read (the marker may be cut by a read).
+    private var endMarkerMatched = 0
+    /// The paste was longer than `maximumPasteLength`: the rest was read and dropped.
+    private var pasteCut = false
 
     /// The longest sequence accepted; longer ones are garbage and dropped.
     static let maximumSequenceLength = 32
@@ -37,6 +45,9 @@ public struct InputDecoder: Sendable {
     /// would refuse far less anyway).
     public static let maximumPasteLength = 64 * 1024
     static let pasteEnd: [Unicode.Scalar] = ["\u{1B}", "[", "2", "0", "1", "~"]
+    /// How long after an end marker more bytes still count as the same paste, in ms. A
+    /// terminal writes a paste in one burst; tmux's pieces follow each other within a few ms.
+    public static let pasteSettleWindow = 50
 
     public init() {}
 
@@ -48,6 +59,7 @@ public struct InputDecoder: Sendable {
         switch phase {
         case .ground: nil
         case .paste: 1_000
+        case .pasteEnding: Self.pasteSettleWindow
         default: 25
         }
     }
@@ -87,8 +99,43 @@ public struct InputDecoder: Sendable {
             }
         case .paste:
             return paste(scalar)
+        case .pasteEnding:
+            // Came in the same burst as the end marker: the marker was pasted text (dropped,
+            // as every escape sequence in a paste is) and the paste goes on.
+            phase = .paste
+            return paste(scalar)
         }
     }
+
+    /// Feeds a block of scalars; inside a paste, runs without ESC are taken whole (a
+    /// megabyte paste must not cost a call per scalar).
+    public mutating func feed(contentsOf scalars: String.UnicodeScalarView) -> [Event] {
+        var events: [Event] = []
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            if phase == .paste, endMarkerMatched == 0, scalars[index] != "\u{1B}" {
+                let stop = scalars[index...].firstIndex(of: "\u{1B}") ?? scalars.endIndex
+                let room = Self.maximumPasteLength - pasted.count
+                var taken = 0
+                var end = index
+                while end < stop, taken < room {
+                    scalars.formIndex(after: &end)
+                    taken += 1
+                }
+                pasted.append(contentsOf: scalars[index..<end])
+                if end < stop { pasteCut = true }
+                index = stop
+                continue
+            }
+            events += feed(scalars[index])
+            scalars.formIndex(after: &index)
+        }
+        return events
+    }
+
+    /// True inside a bracketed paste (the adapter then reads in large blocks: a paste can be
+    /// megabytes).
+    public var isReadingPaste: Bool { phase == .paste || phase == .pasteEnding }
 
     /// Nothing came within `pendingTimeout`: an ESC alone is the Esc key; a cut-short sequence
     /// is dropped; a paste that never ended is taken as it is.
@@ -96,7 +143,7 @@ public struct InputDecoder: Sendable {
         defer { phase = .ground }
         switch phase {
         case .escape: return [.keyPressed(.escape)]
-        case .paste: return finishPaste()
+        case .paste, .pasteEnding: return finishPaste()
         default: return []
         }
     }
@@ -202,6 +249,8 @@ public struct InputDecoder: Sendable {
             case 200?:
                 phase = .paste
                 pasted.removeAll()
+                endMarkerMatched = 0
+                pasteCut = false
                 return []
             case let number?: return Self.tildeKey(number, modifier: modifier).map { [.keyPressed($0)] } ?? []
             case nil: return []
@@ -282,25 +331,42 @@ public struct InputDecoder: Sendable {
     // MARK: Bracketed paste
 
     private mutating func paste(_ scalar: Unicode.Scalar) -> [Event] {
-        if pasted.count < Self.maximumPasteLength + Self.pasteEnd.count {
+        if scalar == Self.pasteEnd[endMarkerMatched] {
+            endMarkerMatched += 1
+            guard endMarkerMatched == Self.pasteEnd.count else { return [] }
+            // Whether this ends the paste is known only when nothing follows at once.
+            endMarkerMatched = 0
+            phase = .pasteEnding
+            return []
+        }
+        // Not the marker after all: what looked like its start is text. Only ESC starts it,
+        // and ESC appears nowhere else in it, so a new match can begin only here.
+        for matched in Self.pasteEnd.prefix(endMarkerMatched) { keep(matched) }
+        endMarkerMatched = 0
+        if scalar == Self.pasteEnd[0] {
+            endMarkerMatched = 1
+        } else {
+            keep(scalar)
+        }
+        return []
+    }
+
+    private mutating func keep(_ scalar: Unicode.Scalar) {
+        if pasted.count < Self.maximumPasteLength {
             pasted.append(scalar)
         } else {
-            // Over the limit: keep only a window for spotting the end marker.
-            pasted.removeSubrange(Self.maximumPasteLength..<(Self.maximumPasteLength + 1))
-            pasted.append(scalar)
+            pasteCut = true
         }
-        guard scalar == "~", pasted.count >= Self.pasteEnd.count,
-            Array(pasted.suffix(Self.pasteEnd.count)) == Self.pasteEnd
-        else { return [] }
-        pasted.removeLast(Self.pasteEnd.count)
-        phase = .ground
-        return finishPaste()
     }
 
     private mutating func finishPaste() -> [Event] {
-        let text = Self.withoutEscapeSequences(pasted.prefix(Self.maximumPasteLength))
+        for matched in Self.pasteEnd.prefix(endMarkerMatched) { keep(matched) }
+        endMarkerMatched = 0
+        let text = Self.withoutEscapeSequences(pasted)
+        let cut = pasteCut
         pasted.removeAll()
-        return text.isEmpty ? [] : [.pasted(text)]
+        pasteCut = false
+        return text.isEmpty && !cut ? [] : [.pasted(text, cut: cut)]
     }
 
     /// Pasted text with every escape sequence removed whole (`ESC [ 31 m`, `ESC ] … BEL`, `ESC x`):

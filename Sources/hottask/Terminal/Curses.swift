@@ -12,6 +12,8 @@ final class Curses {
     /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
     /// (which knows only the keys the terminfo entry lists: see DECISIONS.md).
     private var decoder = InputDecoder()
+    /// A paste read in blocks (`readPaste`) may end a block inside a character.
+    private var pasteUTF8 = UTF8Chunks()
 
     /// Sent after start and after a suspend: bracketed paste, and mouse reports (the wheel)
     /// in SGR form with the X10 form as the fallback. Turned off again on stop.
@@ -73,6 +75,7 @@ final class Curses {
     /// An escape sequence is read to its end here, with short waits between its bytes.
     func nextEvents() -> [Event] {
         while true {
+            if decoder.isReadingPaste { return readPaste() }
             let pending = decoder.pendingTimeout
             wtimeout(hc_stdscr(), Int32(pending ?? 250))
             var character: wint_t = 0
@@ -88,6 +91,33 @@ final class Curses {
             let events = decoder.feed(scalar)
             if !events.isEmpty || decoder.pendingTimeout == nil { return events }
         }
+    }
+
+    /// The rest of a bracketed paste, read straight from the descriptor in large blocks:
+    /// `get_wch` makes two system calls a byte, and a megabyte paste froze the screen for
+    /// seconds. Safe because with keypad mode off ncurses reads one byte at a time and keeps
+    /// none ahead: everything after the start marker is still in the descriptor. All that a
+    /// block holds goes to the decoder, which takes bytes after the end marker as the paste's
+    /// (they came in the same burst); the paste ends after a pause.
+    private func readPaste() -> [Event] {
+        var events: [Event] = []
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        while decoder.isReadingPaste {
+            var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let waited = poll(&ready, 1, Int32(decoder.pendingTimeout ?? 0))
+            if waited < 0, errno == EINTR { return events }  // a signal: the run loop looks, then reads on
+            guard waited > 0 else {
+                events += decoder.feed(contentsOf: pasteUTF8.flush())
+                return events + decoder.timedOut()
+            }
+            let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                return events + decoder.timedOut()  // the terminal is gone: take what came
+            }
+            events += decoder.feed(contentsOf: pasteUTF8.decode(block[..<count]))
+        }
+        return events
     }
 
     // MARK: Output
