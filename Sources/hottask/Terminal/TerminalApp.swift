@@ -26,6 +26,8 @@ enum TerminalApp {
         let rememberedDetails = RememberedView.details(environment: environment)
         state.showsDetails = rememberedDetails ?? config.details
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
+        // Text typed before the last quit, back where it was.
+        if let draft = DraftFile.load(store: store.path, environment: environment) { AppUpdate.restore(draft, &state) }
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
         // The filter's folded captions, made once the first frame is on screen.
@@ -86,6 +88,8 @@ enum TerminalApp {
             // After a list read again in full, as at start: folded once the frame is shown.
             state.view.foldCaptions(state.tasks)
         }
+        // Whatever way out (a key, SIGTERM, SIGHUP): text typed and not added is kept first.
+        let draftProblem = DraftFile.keep(state.draft, store: store.path, environment: environment)
         // Leaving with changes not saved yet: wait a while for a lock another process holds
         // (not for a store that failed: waiting would not mend it). If anything is left
         // unsaved, or the store could not be read at the last look, every task the UI holds
@@ -110,9 +114,9 @@ enum TerminalApp {
             let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"
             let what = saves.isEmpty ? "quit while the store could not be read" : "quit with changes that could not be saved (\(saves.count))"
             let rescue = Rescue.write(state.tasks, besides: store.path)
-            throw UnsavedOnExit(message: "\(what): \(reason); " + rescue)
+            throw UnsavedOnExit(message: "\(what): \(reason); " + rescue + (draftProblem.map { "; " + $0 } ?? ""))
         }
-        return viewProblem
+        return [draftProblem, viewProblem].compactMap { $0 }.joined(separator: "\n").nilIfEmpty
     }
 
     private static func outsideChanges(_ session: StoreSession, problem: inout String?) -> [Event] {
@@ -141,6 +145,10 @@ enum TerminalApp {
             return "\(name) is damaged: ^C saves your tasks to a rescue file"
         }
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
 
 extension TerminalApp {
