@@ -19,6 +19,9 @@ enum TerminalApp {
         let session = StoreSession(store: store)
         let tasks = try session.open()
         Signals.installTerminationHandlers()
+        // Before ncurses starts: it leaves a SIGTSTP handler it finds alone, and its own sets
+        // SIGTSTP to "ignore" while it writes a frame (a `kill -TSTP` then was lost).
+        Signals.installStopHandler()
         let curses = try Curses(theme: config.theme)
         defer { curses.stop() }
         let environment = ProcessInfo.processInfo.environment
@@ -43,6 +46,17 @@ enum TerminalApp {
         running: while Signals.received == 0 {
             var pending: [Event] = []
             let keys = curses.nextEvents()
+            var fullRepaint = false
+            /// Gives the terminal back (normal screen, no mouse reports, no bracketed paste),
+            /// stops, and on `fg` takes it again and redraws everything.
+            func suspend() {
+                curses.stop()
+                Signals.suspendSelf()
+                curses.resume()
+                fullRepaint = true
+                pending.append(.resized(curses.size))
+            }
+            if Signals.takeStopRequest() { suspend() }
             // Between keys (the read wakes every 250 ms): changes that waited for the lock, then
             // changes from other processes. Both are shown before the key is handled, so that
             // the key acts on the list as it is.
@@ -58,7 +72,6 @@ enum TerminalApp {
             lastMinute = minute
             pending += keys
             guard !pending.isEmpty else { continue }
-            var fullRepaint = false
             while !pending.isEmpty {
                 let event = pending.removeFirst()
                 if case .saved = event { storeProblem = nil }  // a commit read the store and wrote it
@@ -72,11 +85,7 @@ enum TerminalApp {
                     case .quit:
                         break running
                     case .suspend:
-                        curses.stop()
-                        Signals.suspendSelf()
-                        curses.resume()
-                        fullRepaint = true
-                        pending.append(.resized(curses.size))
+                        suspend()
                     case .redraw:
                         fullRepaint = true
                     }

@@ -1,0 +1,51 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+/// Ctrl-Z and SIGTSTP from outside, any number of times: the terminal is given back whole each
+/// time (bytes read on a raw pty, Tests/Scripts/pty_capture.py) and the screen redrawn after.
+@Suite("Suspend gives the terminal back, every time", .serialized)
+struct SuspendTests {
+    private static let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/pty_capture.py").path
+
+    private static let modesOff = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l"
+    private static let modesOn = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h"
+    private static let leaveAlternateScreen = "\u{1B}[?1049l"
+
+    private func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    /// Three Ctrl-Z, then two `kill -TSTP` (the issue: after one Ctrl-Z the handler stayed at
+    /// the default, and an outside SIGTSTP left the alternate screen and mouse reports on).
+    /// The pty's process group has no job-control shell, so the kernel does not actually stop
+    /// it (POSIX: an orphaned group ignores a default SIGTSTP): what is checked is what reaches
+    /// the terminal on the way to the stop and back.
+    @Test func everyCtrlZAndEveryOutsideSIGTSTPRestoresTheTerminalAndRedraws() throws {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "plain"]).status == 0)
+        // Each step waits for the last thing the resumed app writes: the task in the redrawn frame.
+        let steps: [(String, String)] = [
+            ("plain", "\\x1a"), ("plain", "\\x1a"), ("plain", "\\x1a"), ("plain", "!TSTP"), ("plain", "!TSTP"), ("plain", "\\x03"),
+        ]
+        let arguments = steps.flatMap { ["--step", $0.0, $0.1] }
+        let run = runProcess(["python3", Self.capture] + arguments + ["--", HotTaskBinary.url.path, "--file", folder.storePath])
+        #expect(run.status == 0, "\(run.stderr)\n\(run.stdout.suffix(400).debugDescription)")
+        let text = run.stdout
+        // Five suspends and the exit: each gives the terminal back.
+        #expect(count(Self.modesOff, in: text) == 6, "mouse reports and bracketed paste off each time")
+        #expect(count(Self.leaveAlternateScreen, in: text) >= 6, "the alternate screen left each time")
+        // Each suspend is followed by the modes back on and a frame with the task.
+        var rest = Substring(text)
+        for suspend in 1...5 {
+            let off = try #require(rest.range(of: Self.modesOff), "suspend \(suspend)")
+            rest = rest[off.upperBound...]
+            let on = try #require(rest.range(of: Self.modesOn), "resume \(suspend): modes back on")
+            rest = rest[on.upperBound...]
+            let frame = try #require(rest.range(of: "plain"), "resume \(suspend): redrawn")
+            #expect(rest[..<frame.lowerBound].range(of: Self.modesOff) == nil, "resume \(suspend) came before the next suspend")
+        }
+    }
+}
