@@ -49,3 +49,76 @@ struct SuspendTests {
         }
     }
 }
+
+/// The same in tmux, under a job-control parent (Tests/Scripts/job_control.py) so that the app
+/// really stops: while stopped, the pane is out of the alternate screen with mouse reports off;
+/// after `fg` the list is back.
+@Suite("Suspend and fg in tmux", .serialized)
+struct SuspendInTmuxTests {
+    private static let jobControl = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/job_control.py").path
+
+    /// The app's process (the helper's command line names the store too).
+    private func appProcess(_ session: TmuxSession) -> pid_t? {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            for line in session.run(["pgrep", "-f", "--", "--file \(session.storePath)$"]).split(separator: "\n") {
+                guard let pid = pid_t(line) else { continue }
+                let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+                if name.hasPrefix("hottask") { return pid }
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    private func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+            return nil
+        }
+        return stat[stat.index(close, offsetBy: 2)...].split(separator: " ").dropFirst().first.flatMap { pid_t($0) }
+    }
+
+    private func state(of pid: pid_t) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+            return nil
+        }
+        return stat[stat.index(close, offsetBy: 2)]
+    }
+
+    /// Polls with a deadline; records what was seen last when it never holds.
+    private func waitUntil(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            guard Date() < deadline else {
+                Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
+                return
+            }
+            usleep(20_000)
+        }
+    }
+
+    @Test func ctrlZAndOutsideSIGTSTPAnyNumberOfTimes() throws {
+        let session = try TmuxSession(seededCaptions: ["Buy milk"], prefix: "python3 '\(Self.jobControl)'")
+        session.waitForText("Buy milk")
+        let app = try #require(appProcess(session))
+        let helper = try #require(parent(of: app), "job_control.py, the app's parent")
+        #expect(session.pane("#{alternate_on} #{mouse_standard_flag}") == "1 1")
+        for (round, way) in ["C-z", "TSTP", "C-z", "TSTP", "TSTP"].enumerated() {
+            if way == "TSTP" { kill(app, SIGTSTP) } else { session.press(way) }
+            waitUntil("round \(round) (\(way)) stops the app") { state(of: app) == "T" }
+            waitUntil("round \(round): the terminal is given back") {
+                session.pane("#{alternate_on} #{mouse_standard_flag}") == "0 0"
+            }
+            kill(helper, SIGUSR1)  // fg
+            waitUntil("round \(round): fg takes the screen again") {
+                state(of: app) != "T" && session.pane("#{alternate_on} #{mouse_standard_flag}") == "1 1"
+            }
+            session.waitForText("Buy milk")
+        }
+        session.type("still here")
+        session.waitForText("still here")
+        session.press("C-u", "C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+    }
+}

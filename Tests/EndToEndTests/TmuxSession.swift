@@ -93,6 +93,12 @@ final class TmuxSession {
         tmux(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
     }
 
+    /// A tmux format for the pane, e.g. `#{alternate_on}` (1 while the alternate screen is on),
+    /// `#{mouse_standard_flag}` (1 while mouse clicks are reported).
+    func pane(_ format: String) -> String {
+        tmux(["display-message", "-p", "-t", "t", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     var screen: String {
         tmux(["capture-pane", "-p", "-t", "t"])
     }
