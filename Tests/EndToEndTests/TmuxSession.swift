@@ -71,6 +71,11 @@ final class TmuxSession {
         tmux(["send-keys", "-t", "t", "-l", text])
     }
 
+    /// Sends these exact bytes, valid UTF-8 or not (`send-keys -H`).
+    func send(bytes: [UInt8]) {
+        tmux(["send-keys", "-t", "t", "-H"] + bytes.map { String($0, radix: 16) })
+    }
+
     /// Presses keys by tmux name: Enter, BSpace, Up, Down, PageDown, Tab, Escape, C-c, Space...
     func press(_ keys: String...) {
         tmux(["send-keys", "-t", "t"] + keys)

@@ -70,6 +70,42 @@ struct InputDecoderTests {
         #expect(decode("\u{00}\u{1C}\u{85}") == [], "NUL, FS and C1 controls type nothing")
     }
 
+    /// Terminal replies (`ESC ] 11 ; rgb:… ESC \\`, `ESC P 1 $ r 0 m ESC \\`) and the 8-bit C1
+    /// forms are read whole and dropped: nothing of them is typed.
+    @Test func controlStringsAndC1FormsAreConsumedWhole() {
+        #expect(decode("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\ok") == keys(.character("o"), .character("k")))
+        #expect(decode("\u{1B}]0;title\u{07}x") == keys(.character("x")), "OSC ended by BEL")
+        #expect(decode("\u{1B}P1$r0m\u{1B}\\x") == keys(.character("x")), "a DCS reply")
+        #expect(decode("\u{1B}_apc\u{1B}\\\u{1B}^pm\u{1B}\\\u{1B}Xsos\u{1B}\\x") == keys(.character("x")))
+        #expect(decode("\u{9D}11;rgb:1/2/3\u{9C}x") == keys(.character("x")), "8-bit OSC and ST")
+        #expect(decode("\u{90}1$r0m\u{9C}x") == keys(.character("x")), "8-bit DCS")
+        #expect(decode("\u{9B}1;5D") == keys(.wordLeft), "8-bit CSI")
+        #expect(decode("\u{8F}A") == keys(.up), "8-bit SS3")
+        #expect(decode("\u{1B}]11;rgb\u{1B}[A") == keys(.up), "a string cut short by a sequence: the sequence counts")
+        #expect(decode("\u{1B}]") == keys(.alt("]")), "ESC ] and a pause is Alt-]")
+    }
+
+    @Test func anInvalidByteIsAReplacementAtOnceAndTheNextKeyCounts() {
+        var bytes = UTF8Bytes()
+        #expect(bytes.feed(0xFF) == ["\u{FFFD}"])
+        #expect(bytes.feed(0x61) == ["a"])
+        #expect(bytes.feed(0xC3) == [] && bytes.isPending)
+        #expect(bytes.feed(0x0D) == ["\u{FFFD}", "\r"], "Enter after half a character is still Enter")
+        #expect(bytes.feed(0xE2) == [] && bytes.feed(0x82) == [] && bytes.feed(0xAC) == ["€"])
+        #expect(bytes.feed(0xED) == [] && bytes.feed(0xA0) == ["\u{FFFD}", "\u{FFFD}"], "a surrogate is not UTF-8")
+        #expect(bytes.feed(0xF0) == [] && bytes.flush() == ["\u{FFFD}"], "cut short by a pause")
+        #expect(Array("🌱".utf8).flatMap { bytes.feed($0) } == ["🌱"])
+    }
+
+    @Test func blocksEndingInsideACharacterWaitForTheRest() {
+        var chunks = UTF8Chunks()
+        let bytes = Array("a€🌱".utf8)
+        var scalars = String.UnicodeScalarView()
+        for byte in bytes { scalars += chunks.decode([byte]) }
+        #expect(String(scalars) == "a€🌱")
+        #expect(String(chunks.decode([0xE2, 0x82])) == "" && String(chunks.flush()) == "\u{FFFD}")
+    }
+
     @Test func theMouseWheelInSGRAndX10Forms() {
         #expect(decode("\u{1B}[<64;10;5M") == [.wheelScrolled(lines: -3)])
         #expect(decode("\u{1B}[<65;10;5M") == [.wheelScrolled(lines: 3)])

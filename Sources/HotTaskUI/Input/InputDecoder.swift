@@ -24,6 +24,11 @@ public struct InputDecoder: Sendable {
         case x10Mouse([UInt32])
         /// A sequence too long to be a key: read to its final byte and dropped.
         case discard
+        /// An OSC, DCS, SOS, PM or APC string (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _` or
+        /// their 8-bit forms): terminal replies such as `ESC ] 11 ; rgb:… ESC \`, read to their
+        /// terminator (ST, BEL) and dropped. `length` counts what was read; `escape` is true
+        /// right after an ESC inside it (`ESC \` is ST).
+        case controlString(introducer: Unicode.Scalar, length: Int, escape: Bool)
         /// Inside a bracketed paste: everything until `ESC [ 2 0 1 ~` is text.
         case paste
         /// The end marker was read. What arrives within `pasteSettleWindow` came with the
@@ -97,6 +102,8 @@ public struct InputDecoder: Sendable {
                 phase = .ground
                 return ground(scalar)
             }
+        case .controlString(let introducer, let length, let escape):
+            return controlString(introducer, length, escape, scalar)
         case .paste:
             return paste(scalar)
         case .pasteEnding:
@@ -143,6 +150,9 @@ public struct InputDecoder: Sendable {
         defer { phase = .ground }
         switch phase {
         case .escape: return [.keyPressed(.escape)]
+        case .controlString(let introducer, 0, false) where introducer.isASCII:
+            // `ESC ]` and nothing after it: Alt-], not the start of a reply.
+            return [.keyPressed(.alt(Character(introducer)))]
         case .paste, .pasteEnding: return finishPaste()
         default: return []
         }
@@ -159,6 +169,16 @@ public struct InputDecoder: Sendable {
         case 0x0A, 0x0D: return [.keyPressed(.enter)]
         case 0x08, 0x7F: return [.keyPressed(.backspace)]
         case 0x01...0x1A: return [.keyPressed(.control(Character(Unicode.Scalar(UInt8(scalar.value) + 0x60))))]
+        // 8-bit forms of the sequences: CSI, SS3, and the strings (DCS, SOS, OSC, PM, APC).
+        case 0x9B:
+            phase = .csi("")
+            return []
+        case 0x8F:
+            phase = .ss3("")
+            return []
+        case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+            phase = .controlString(introducer: scalar, length: 0, escape: false)
+            return []
         case 0x00...0x1F, 0x80...0x9F: return []  // other C0 and C1 controls mean nothing here
         default: return [.keyPressed(.character(Character(scalar)))]
         }
@@ -171,6 +191,9 @@ public struct InputDecoder: Sendable {
             return []
         case "O":
             phase = .ss3("")
+            return []
+        case "]", "P", "X", "^", "_":
+            phase = .controlString(introducer: scalar, length: 0, escape: false)
             return []
         case "\u{1B}":
             // Esc pressed twice: the first is a key, the second may start a sequence.
@@ -215,6 +238,26 @@ public struct InputDecoder: Sendable {
             phase = .ground
             return ground(scalar)
         }
+    }
+
+    /// Inside a control string: everything up to its terminator is dropped, nothing typed.
+    private mutating func controlString(_ introducer: Unicode.Scalar, _ length: Int, _ escape: Bool, _ scalar: Unicode.Scalar) -> [Event] {
+        if escape {
+            phase = .ground
+            if scalar == "\\" { return [] }  // ESC \ is the string terminator
+            // Any other ESC ends the string and starts a sequence of its own.
+            phase = .escape
+            return feed(scalar)
+        }
+        switch scalar.value {
+        case 0x1B:
+            phase = .controlString(introducer: introducer, length: length, escape: true)
+        case 0x07, 0x9C, 0x18, 0x1A:  // BEL (xterm's OSC end), ST; CAN and SUB cancel
+            phase = .ground
+        default:
+            phase = .controlString(introducer: introducer, length: length + 1, escape: false)
+        }
+        return []
     }
 
     private mutating func ss3(_ body: String, _ scalar: Unicode.Scalar) -> [Event] {

@@ -12,6 +12,8 @@ final class Curses {
     /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
     /// (which knows only the keys the terminfo entry lists: see DECISIONS.md).
     private var decoder = InputDecoder()
+    /// Input bytes as they come, one at a time.
+    private var utf8 = UTF8Bytes()
     /// A paste read in blocks (`readPaste`) may end a block inside a character.
     private var pasteUTF8 = UTF8Chunks()
 
@@ -33,6 +35,7 @@ final class Curses {
         noecho()
         nonl()
         keypad(hc_stdscr(), false)  // every byte reaches the decoder
+        meta(hc_stdscr(), true)  // all eight bits of every byte
         wtimeout(hc_stdscr(), 250)  // wake up to notice signals
         palette = Palette(theme: theme)
         Self.writeDirectly(Self.modesOn)
@@ -76,20 +79,21 @@ final class Curses {
     func nextEvents() -> [Event] {
         while true {
             if decoder.isReadingPaste { return readPaste() }
-            let pending = decoder.pendingTimeout
+            // A character begun and not finished waits as long as a sequence would.
+            let pending = decoder.pendingTimeout ?? (utf8.isPending ? 25 : nil)
             wtimeout(hc_stdscr(), Int32(pending ?? 250))
-            var character: wint_t = 0
-            let status = get_wch(&character)
-            if status == KEY_CODE_YES {
-                // Only ncurses' own events arrive this way with keypad off.
-                return Int32(character) == KEY_RESIZE ? [.resized(size)] : []
+            // Bytes, decoded here rather than by `get_wch`: an invalid byte is U+FFFD at once.
+            let code = wgetch(hc_stdscr())
+            if code == KEY_RESIZE { return [.resized(size)] }
+            guard code != ERR, (0...0xFF).contains(code) else {
+                guard pending != nil else { return [] }
+                var events: [Event] = []
+                for scalar in utf8.flush() { events += decoder.feed(scalar) }
+                return decoder.pendingTimeout == nil ? events : events + decoder.timedOut()
             }
-            guard status == OK else {
-                return pending == nil ? [] : decoder.timedOut()
-            }
-            guard let scalar = Unicode.Scalar(UInt32(character)) else { continue }
-            let events = decoder.feed(scalar)
-            if !events.isEmpty || decoder.pendingTimeout == nil { return events }
+            var events: [Event] = []
+            for scalar in utf8.feed(UInt8(code)) { events += decoder.feed(scalar) }
+            if !events.isEmpty || (decoder.pendingTimeout == nil && !utf8.isPending) { return events }
         }
     }
 
