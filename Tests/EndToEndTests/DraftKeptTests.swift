@@ -17,8 +17,8 @@ struct DraftKeptTests {
         let state = folder.path("state")
         let first = try TmuxSession(seededCaptions: ["Buy milk"], environment: ["XDG_STATE_HOME": state])
         first.waitForText("Buy milk")
-        first.type("half-typed idea 🌱")
-        first.waitForText("half-typed idea")
+        first.type("half-typed \"idea\" \\ 🌱")
+        first.waitForText("half-typed \"idea\"")
         switch way {
         case "SIGTERM", "SIGHUP":
             let pid = try #require(first.appProcessID())
@@ -39,9 +39,9 @@ struct DraftKeptTests {
 
         let second = try TmuxSession(environment: ["XDG_STATE_HOME": state], storePath: first.storePath)
         let screen = second.waitForText("Restored the text you were typing")
-        #expect(screen.contains("half-typed idea 🌱"))
+        #expect(screen.contains("half-typed \"idea\" \\ 🌱"), "quotes and backslashes kept as typed")
         second.press("Enter")
-        second.waitForStore("hold the restored text") { $0.contains("half-typed idea 🌱") }
+        second.waitForStore("hold the restored text") { $0.contains("half-typed \\\"idea\\\" \\\\ 🌱") }
         second.press("C-c")
         #expect(second.waitForExit().contains("exited with 0"))
         #expect(drafts(state).isEmpty, "nothing left to keep: the draft file is gone")

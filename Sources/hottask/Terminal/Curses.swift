@@ -3,7 +3,7 @@ import Foundation
 import HotTaskCore
 import HotTaskUI
 
-/// The only code that talks to ncurses: it turns `get_wch` into events and a grid into
+/// The only code that talks to ncurses: it turns the bytes `wgetch` reads into events and a grid into
 /// screen cells. Everything it draws was decided by `AppRender`.
 final class Curses {
     private let palette: Palette

@@ -125,7 +125,7 @@ enum TerminalApp {
             let rescue = Rescue.write(state.tasks, besides: store.path)
             throw UnsavedOnExit(message: "\(what): \(reason); " + rescue + (draftProblem.map { "; " + $0 } ?? ""))
         }
-        return [draftProblem, viewProblem].compactMap { $0 }.joined(separator: "\n").nilIfEmpty
+        return [draftProblem, viewProblem].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
     }
 
     private static func outsideChanges(_ session: StoreSession, problem: inout String?) -> [Event] {
