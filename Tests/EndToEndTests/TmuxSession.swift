@@ -71,6 +71,11 @@ final class TmuxSession {
         tmux(["send-keys", "-t", "t", "-l", text])
     }
 
+    /// Sends these exact bytes, valid UTF-8 or not (`send-keys -H`).
+    func send(bytes: [UInt8]) {
+        tmux(["send-keys", "-t", "t", "-H"] + bytes.map { String($0, radix: 16) })
+    }
+
     /// Presses keys by tmux name: Enter, BSpace, Up, Down, PageDown, Tab, Escape, C-c, Space...
     func press(_ keys: String...) {
         tmux(["send-keys", "-t", "t"] + keys)
@@ -83,8 +88,20 @@ final class TmuxSession {
         tmux(["paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", "t"])
     }
 
+    /// Pastes the file's bytes (for pastes too long for a command line), as `paste` does.
+    func paste(contentsOf path: String) {
+        tmux(["load-buffer", "-b", "e2e-paste", path])
+        tmux(["paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", "t"])
+    }
+
     func resize(width: Int, height: Int) {
         tmux(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// A tmux format for the pane, e.g. `#{alternate_on}` (1 while the alternate screen is on),
+    /// `#{mouse_standard_flag}` (1 while mouse clicks are reported).
+    func pane(_ format: String) -> String {
+        tmux(["display-message", "-p", "-t", "t", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     var screen: String {

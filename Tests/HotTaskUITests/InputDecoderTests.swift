@@ -70,6 +70,42 @@ struct InputDecoderTests {
         #expect(decode("\u{00}\u{1C}\u{85}") == [], "NUL, FS and C1 controls type nothing")
     }
 
+    /// Terminal replies (`ESC ] 11 ; rgb:… ESC \\`, `ESC P 1 $ r 0 m ESC \\`) and the 8-bit C1
+    /// forms are read whole and dropped: nothing of them is typed.
+    @Test func controlStringsAndC1FormsAreConsumedWhole() {
+        #expect(decode("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\ok") == keys(.character("o"), .character("k")))
+        #expect(decode("\u{1B}]0;title\u{07}x") == keys(.character("x")), "OSC ended by BEL")
+        #expect(decode("\u{1B}P1$r0m\u{1B}\\x") == keys(.character("x")), "a DCS reply")
+        #expect(decode("\u{1B}_apc\u{1B}\\\u{1B}^pm\u{1B}\\\u{1B}Xsos\u{1B}\\x") == keys(.character("x")))
+        #expect(decode("\u{9D}11;rgb:1/2/3\u{9C}x") == keys(.character("x")), "8-bit OSC and ST")
+        #expect(decode("\u{90}1$r0m\u{9C}x") == keys(.character("x")), "8-bit DCS")
+        #expect(decode("\u{9B}1;5D") == keys(.wordLeft), "8-bit CSI")
+        #expect(decode("\u{8F}A") == keys(.up), "8-bit SS3")
+        #expect(decode("\u{1B}]11;rgb\u{1B}[A") == keys(.up), "a string cut short by a sequence: the sequence counts")
+        #expect(decode("\u{1B}]") == keys(.alt("]")), "ESC ] and a pause is Alt-]")
+    }
+
+    @Test func anInvalidByteIsAReplacementAtOnceAndTheNextKeyCounts() {
+        var bytes = UTF8Bytes()
+        #expect(bytes.feed(0xFF) == ["\u{FFFD}"])
+        #expect(bytes.feed(0x61) == ["a"])
+        #expect(bytes.feed(0xC3) == [] && bytes.isPending)
+        #expect(bytes.feed(0x0D) == ["\u{FFFD}", "\r"], "Enter after half a character is still Enter")
+        #expect(bytes.feed(0xE2) == [] && bytes.feed(0x82) == [] && bytes.feed(0xAC) == ["€"])
+        #expect(bytes.feed(0xED) == [] && bytes.feed(0xA0) == ["\u{FFFD}", "\u{FFFD}"], "a surrogate is not UTF-8")
+        #expect(bytes.feed(0xF0) == [] && bytes.flush() == ["\u{FFFD}"], "cut short by a pause")
+        #expect(Array("🌱".utf8).flatMap { bytes.feed($0) } == ["🌱"])
+    }
+
+    @Test func blocksEndingInsideACharacterWaitForTheRest() {
+        var chunks = UTF8Chunks()
+        let bytes = Array("a€🌱".utf8)
+        var scalars = String.UnicodeScalarView()
+        for byte in bytes { scalars += chunks.decode([byte]) }
+        #expect(String(scalars) == "a€🌱")
+        #expect(String(chunks.decode([0xE2, 0x82])) == "" && String(chunks.flush()) == "\u{FFFD}")
+    }
+
     @Test func theMouseWheelInSGRAndX10Forms() {
         #expect(decode("\u{1B}[<64;10;5M") == [.wheelScrolled(lines: -3)])
         #expect(decode("\u{1B}[<65;10;5M") == [.wheelScrolled(lines: 3)])
@@ -80,13 +116,15 @@ struct InputDecoderTests {
 
     @Test func aBracketedPasteIsOneEventOfTextNeverKeys() {
         let paste = "\u{1B}[200~Renew passport\tdeadline March\tadmin\r\nnext\u{1B}[31m red\u{1B}]0;title\u{07}!\u{1B}[201~"
-        #expect(decode(paste + "x") == [.pasted("Renew passport\tdeadline March\tadmin\r\nnext red!"), .keyPressed(.character("x"))])
-        // Split at any point, the same.
+        #expect(decode(paste) == [.pasted("Renew passport\tdeadline March\tadmin\r\nnext red!")])
+        // Split at any point, the same; a key after the pause is a key.
         var decoder = InputDecoder()
         var events: [Event] = []
         for scalar in paste.unicodeScalars { events += decoder.feed(scalar) }
+        events += decoder.timedOut()
         #expect(events.count == 1)
         #expect(decoder.pendingTimeout == nil)
+        #expect(decoder.feed("x") == keys(.character("x")))
         #expect(decode("\u{1B}[200~\u{1B}[201~") == [], "an empty paste is nothing")
         #expect(decode("\u{1B}[201~") == [], "a stray end marker types nothing")
     }
@@ -104,8 +142,57 @@ struct InputDecoderTests {
         var events: [Event] = []
         for scalar in "\u{1B}[200~".unicodeScalars { events += decoder.feed(scalar) }
         for _ in 0..<(InputDecoder.maximumPasteLength + 5_000) { events += decoder.feed("a") }
-        for scalar in "\u{1B}[201~b".unicodeScalars { events += decoder.feed(scalar) }
-        #expect(events == [.pasted(String(repeating: "a", count: InputDecoder.maximumPasteLength)), .keyPressed(.character("b"))])
+        for scalar in "\u{1B}[201~".unicodeScalars { events += decoder.feed(scalar) }
+        events += decoder.timedOut()
+        #expect(events == [.pasted(String(repeating: "a", count: InputDecoder.maximumPasteLength), cut: true)])
+        #expect(decoder.pendingTimeout == nil, "the paste is over, and the decoder reads keys again")
+        #expect(decoder.feed("b") == keys(.character("b")))
+    }
+
+    /// The attack: a fake end marker inside the paste, then Tab and `dd`. What comes
+    /// in the same burst as an end marker is the paste's text; only a pause ends a paste.
+    @Test func bytesInTheSameBurstAsAnEndMarkerArePastedTextNeverKeys() {
+        var decoder = InputDecoder()
+        var events: [Event] = []
+        for scalar in "\u{1B}[200~harmless text\u{1B}[201~\tdd\u{1B}[200~ more\u{1B}[201~".unicodeScalars {
+            events += decoder.feed(scalar)
+        }
+        #expect(events == [], "nothing yet: the marker may have been pasted")
+        #expect(decoder.pendingTimeout == InputDecoder.pasteSettleWindow)
+        #expect(decoder.timedOut() == [.pasted("harmless text\tdd more")])
+        // A key after the pause is a key again.
+        #expect(decoder.feed("d") == keys(.character("d")))
+    }
+
+    @Test func blocksAndSingleScalarsDecodeAlike() {
+        let text = "\u{1B}[200~ab\u{1B}[31mc\u{1B}[201~\u{1B}[201~d\u{1B}[201~"
+        var byBlock = InputDecoder()
+        #expect(byBlock.feed(contentsOf: text.unicodeScalars) + byBlock.timedOut() == decode(text))
+        #expect(decode(text) == [.pasted("abcd")])
+    }
+
+    @Test func anEndMarkerCutShortInsideAPasteIsText() {
+        #expect(decode("\u{1B}[200~a\u{1B}[201\u{1B}[201~") == [.pasted("a")], "a broken marker is an escape sequence, dropped")
+        #expect(decode("\u{1B}[200~x\u{1B}[201~y") == [.pasted("xy")], "y came with the paste")
+    }
+
+    /// A megabyte paste is read and cut without freezing the screen: the decoder keeps a bounded
+    /// amount and the line takes at most a caption's worth.
+    @Test func aMegabytePasteIsHandledInHalfASecond() {
+        let megabyte = String(repeating: "word ", count: 1_048_576 / 5)
+        var state = makeState()
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            var decoder = InputDecoder()
+            var events: [Event] = []
+            for scalar in "\u{1B}[200~".unicodeScalars { events += decoder.feed(scalar) }
+            events += decoder.feed(contentsOf: megabyte.unicodeScalars)
+            for scalar in "\u{1B}[201~".unicodeScalars { events += decoder.feed(scalar) }
+            events += decoder.timedOut()
+            for event in events { _ = AppUpdate.update(&state, event, now: testNow) }
+        }
+        #expect(elapsed < .milliseconds(500), "took \(elapsed)")
+        #expect(state.input.characters.count == CaptionRule.maximumLength)
     }
 }
 
@@ -120,6 +207,29 @@ struct PasteTests {
         #expect(state.input.text == "Renew passport deadline March admin next")
         #expect(savedChanges(state.press(.enter)).count == 1)
         #expect(state.tasks.priority.map(\.caption) == ["Renew passport deadline March admin next", "Buy milk", "Call mom"])
+    }
+
+    @Test func everyKindOfLineBreakIsOneSpace() {
+        var state = makeState()
+        _ = AppUpdate.update(&state, .pasted("one\r\ntwo\rthree\nfour\r\rfive\u{2028}six"), now: testNow)
+        #expect(state.input.text == "one two three four five six", "tmux sends a pasted CRLF as CR CR")
+    }
+
+    /// Cut at paste time, and said in a line that fits the footer at any width.
+    @Test func aPasteLongerThanACaptionIsCutWithANoticeThatFits() {
+        for width in [80, 40, 24] {
+            var state = makeState(size: Size(width: width, height: 12))
+            state.type("ab")
+            _ = AppUpdate.update(&state, .pasted(String(repeating: "x", count: 5_000)), now: testNow)
+            #expect(state.input.characters.count == CaptionRule.maximumLength)
+            let footer = AppRender.render(state, size: state.size).lines.last ?? ""
+            #expect(footer.contains("Paste cut"), "\(footer)")
+            #expect(!footer.contains("…"), "a whole sentence, not a cut one: \(footer)")
+        }
+        var state = makeState()
+        _ = AppUpdate.update(&state, .pasted("short", cut: true), now: testNow)
+        #expect(state.input.text == "short")
+        #expect(state.message?.text.hasPrefix("Paste cut") == true, "the decoder's cut is said too")
     }
 
     @Test func aPasteGoesToTheLineThatHasFocus() {

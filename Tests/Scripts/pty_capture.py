@@ -5,11 +5,12 @@ usage: pty_capture.py [--cols N] [--rows N] [--term TERM] [--step TEXT BYTES]...
                       [--timeout SECONDS] -- COMMAND...
 
 For each step in turn: waits until the output holds TEXT (UTF-8) after the previous step's
-bytes, then writes BYTES (Python escapes allowed, e.g. '\\x03' for Ctrl-C) to the terminal.
+bytes, then writes BYTES (Python escapes allowed, e.g. '\\x03' for Ctrl-C) to the terminal;
+BYTES of the form '!TSTP' (any signal name without SIG) sends that signal to the command instead.
 Then keeps reading until the command exits. The exit status is the command's; 124 when a TEXT
 never came or the command did not exit in time.
 """
-import argparse, fcntl, os, pty, select, struct, sys, termios, time
+import argparse, fcntl, os, pty, select, signal, struct, sys, termios, time
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--cols", type=int, default=80)
@@ -35,7 +36,11 @@ searched_from = 0
 status = None
 while time.monotonic() < deadline:
     if steps and steps[0][0] in output[searched_from:]:
-        os.write(fd, steps.pop(0)[1])
+        send = steps.pop(0)[1]
+        if send.startswith(b"!"):
+            os.kill(pid, getattr(signal, "SIG" + send[1:].decode()))
+        else:
+            os.write(fd, send)
         searched_from = len(output)
     ready, _, _ = select.select([fd], [], [], 0.05)
     if ready:

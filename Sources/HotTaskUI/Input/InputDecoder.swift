@@ -24,12 +24,25 @@ public struct InputDecoder: Sendable {
         case x10Mouse([UInt32])
         /// A sequence too long to be a key: read to its final byte and dropped.
         case discard
+        /// An OSC, DCS, SOS, PM or APC string (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _` or
+        /// their 8-bit forms): terminal replies such as `ESC ] 11 ; rgb:… ESC \`, read to their
+        /// terminator (ST, BEL) and dropped. `length` counts what was read; `escape` is true
+        /// right after an ESC inside it (`ESC \` is ST).
+        case controlString(introducer: Unicode.Scalar, length: Int, escape: Bool)
         /// Inside a bracketed paste: everything until `ESC [ 2 0 1 ~` is text.
         case paste
+        /// The end marker was read. What arrives within `pasteSettleWindow` came with the
+        /// paste (no person types that fast): a marker inside the pasted text ended nothing,
+        /// so the paste goes on and nothing after the marker becomes a key.
+        case pasteEnding
     }
 
     private var phase = Phase.ground
     private var pasted: [Unicode.Scalar] = []
+    /// How many scalars of the end marker were just read (the marker may be cut by a read).
+    private var endMarkerMatched = 0
+    /// The paste was longer than `maximumPasteLength`: the rest was read and dropped.
+    private var pasteCut = false
 
     /// The longest sequence accepted; longer ones are garbage and dropped.
     static let maximumSequenceLength = 32
@@ -37,6 +50,9 @@ public struct InputDecoder: Sendable {
     /// would refuse far less anyway).
     public static let maximumPasteLength = 64 * 1024
     static let pasteEnd: [Unicode.Scalar] = ["\u{1B}", "[", "2", "0", "1", "~"]
+    /// How long after an end marker more bytes still count as the same paste, in ms. A
+    /// terminal writes a paste in one burst; tmux's pieces follow each other within a few ms.
+    public static let pasteSettleWindow = 50
 
     public init() {}
 
@@ -48,6 +64,7 @@ public struct InputDecoder: Sendable {
         switch phase {
         case .ground: nil
         case .paste: 1_000
+        case .pasteEnding: Self.pasteSettleWindow
         default: 25
         }
     }
@@ -85,10 +102,47 @@ public struct InputDecoder: Sendable {
                 phase = .ground
                 return ground(scalar)
             }
+        case .controlString(let introducer, let length, let escape):
+            return controlString(introducer, length, escape, scalar)
         case .paste:
+            return paste(scalar)
+        case .pasteEnding:
+            // Came in the same burst as the end marker: the marker was pasted text (dropped,
+            // as every escape sequence in a paste is) and the paste goes on.
+            phase = .paste
             return paste(scalar)
         }
     }
+
+    /// Feeds a block of scalars; inside a paste, runs without ESC are taken whole (a
+    /// megabyte paste must not cost a call per scalar).
+    public mutating func feed(contentsOf scalars: String.UnicodeScalarView) -> [Event] {
+        var events: [Event] = []
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            if phase == .paste, endMarkerMatched == 0, scalars[index] != "\u{1B}" {
+                let stop = scalars[index...].firstIndex(of: "\u{1B}") ?? scalars.endIndex
+                let room = Self.maximumPasteLength - pasted.count
+                var taken = 0
+                var end = index
+                while end < stop, taken < room {
+                    scalars.formIndex(after: &end)
+                    taken += 1
+                }
+                pasted.append(contentsOf: scalars[index..<end])
+                if end < stop { pasteCut = true }
+                index = stop
+                continue
+            }
+            events += feed(scalars[index])
+            scalars.formIndex(after: &index)
+        }
+        return events
+    }
+
+    /// True inside a bracketed paste (the adapter then reads in large blocks: a paste can be
+    /// megabytes).
+    public var isReadingPaste: Bool { phase == .paste || phase == .pasteEnding }
 
     /// Nothing came within `pendingTimeout`: an ESC alone is the Esc key; a cut-short sequence
     /// is dropped; a paste that never ended is taken as it is.
@@ -96,7 +150,10 @@ public struct InputDecoder: Sendable {
         defer { phase = .ground }
         switch phase {
         case .escape: return [.keyPressed(.escape)]
-        case .paste: return finishPaste()
+        case .controlString(let introducer, 0, false) where introducer.isASCII:
+            // `ESC ]` and nothing after it: Alt-], not the start of a reply.
+            return [.keyPressed(.alt(Character(introducer)))]
+        case .paste, .pasteEnding: return finishPaste()
         default: return []
         }
     }
@@ -112,6 +169,16 @@ public struct InputDecoder: Sendable {
         case 0x0A, 0x0D: return [.keyPressed(.enter)]
         case 0x08, 0x7F: return [.keyPressed(.backspace)]
         case 0x01...0x1A: return [.keyPressed(.control(Character(Unicode.Scalar(UInt8(scalar.value) + 0x60))))]
+        // 8-bit forms of the sequences: CSI, SS3, and the strings (DCS, SOS, OSC, PM, APC).
+        case 0x9B:
+            phase = .csi("")
+            return []
+        case 0x8F:
+            phase = .ss3("")
+            return []
+        case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+            phase = .controlString(introducer: scalar, length: 0, escape: false)
+            return []
         case 0x00...0x1F, 0x80...0x9F: return []  // other C0 and C1 controls mean nothing here
         default: return [.keyPressed(.character(Character(scalar)))]
         }
@@ -124,6 +191,9 @@ public struct InputDecoder: Sendable {
             return []
         case "O":
             phase = .ss3("")
+            return []
+        case "]", "P", "X", "^", "_":
+            phase = .controlString(introducer: scalar, length: 0, escape: false)
             return []
         case "\u{1B}":
             // Esc pressed twice: the first is a key, the second may start a sequence.
@@ -170,6 +240,26 @@ public struct InputDecoder: Sendable {
         }
     }
 
+    /// Inside a control string: everything up to its terminator is dropped, nothing typed.
+    private mutating func controlString(_ introducer: Unicode.Scalar, _ length: Int, _ escape: Bool, _ scalar: Unicode.Scalar) -> [Event] {
+        if escape {
+            phase = .ground
+            if scalar == "\\" { return [] }  // ESC \ is the string terminator
+            // Any other ESC ends the string and starts a sequence of its own.
+            phase = .escape
+            return feed(scalar)
+        }
+        switch scalar.value {
+        case 0x1B:
+            phase = .controlString(introducer: introducer, length: length, escape: true)
+        case 0x07, 0x9C, 0x18, 0x1A:  // BEL (xterm's OSC end), ST; CAN and SUB cancel
+            phase = .ground
+        default:
+            phase = .controlString(introducer: introducer, length: length + 1, escape: false)
+        }
+        return []
+    }
+
     private mutating func ss3(_ body: String, _ scalar: Unicode.Scalar) -> [Event] {
         switch scalar.value {
         case 0x30...0x3F where body.unicodeScalars.count < 8:
@@ -202,6 +292,8 @@ public struct InputDecoder: Sendable {
             case 200?:
                 phase = .paste
                 pasted.removeAll()
+                endMarkerMatched = 0
+                pasteCut = false
                 return []
             case let number?: return Self.tildeKey(number, modifier: modifier).map { [.keyPressed($0)] } ?? []
             case nil: return []
@@ -282,25 +374,42 @@ public struct InputDecoder: Sendable {
     // MARK: Bracketed paste
 
     private mutating func paste(_ scalar: Unicode.Scalar) -> [Event] {
-        if pasted.count < Self.maximumPasteLength + Self.pasteEnd.count {
+        if scalar == Self.pasteEnd[endMarkerMatched] {
+            endMarkerMatched += 1
+            guard endMarkerMatched == Self.pasteEnd.count else { return [] }
+            // Whether this ends the paste is known only when nothing follows at once.
+            endMarkerMatched = 0
+            phase = .pasteEnding
+            return []
+        }
+        // Not the marker after all: what looked like its start is text. Only ESC starts it,
+        // and ESC appears nowhere else in it, so a new match can begin only here.
+        for matched in Self.pasteEnd.prefix(endMarkerMatched) { keep(matched) }
+        endMarkerMatched = 0
+        if scalar == Self.pasteEnd[0] {
+            endMarkerMatched = 1
+        } else {
+            keep(scalar)
+        }
+        return []
+    }
+
+    private mutating func keep(_ scalar: Unicode.Scalar) {
+        if pasted.count < Self.maximumPasteLength {
             pasted.append(scalar)
         } else {
-            // Over the limit: keep only a window for spotting the end marker.
-            pasted.removeSubrange(Self.maximumPasteLength..<(Self.maximumPasteLength + 1))
-            pasted.append(scalar)
+            pasteCut = true
         }
-        guard scalar == "~", pasted.count >= Self.pasteEnd.count,
-            Array(pasted.suffix(Self.pasteEnd.count)) == Self.pasteEnd
-        else { return [] }
-        pasted.removeLast(Self.pasteEnd.count)
-        phase = .ground
-        return finishPaste()
     }
 
     private mutating func finishPaste() -> [Event] {
-        let text = Self.withoutEscapeSequences(pasted.prefix(Self.maximumPasteLength))
+        for matched in Self.pasteEnd.prefix(endMarkerMatched) { keep(matched) }
+        endMarkerMatched = 0
+        let text = Self.withoutEscapeSequences(pasted)
+        let cut = pasteCut
         pasted.removeAll()
-        return text.isEmpty ? [] : [.pasted(text)]
+        pasteCut = false
+        return text.isEmpty && !cut ? [] : [.pasted(text, cut: cut)]
     }
 
     /// Pasted text with every escape sequence removed whole (`ESC [ 31 m`, `ESC ] … BEL`, `ESC x`):

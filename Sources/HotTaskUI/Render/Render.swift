@@ -134,7 +134,7 @@ public enum AppRender {
         }
         if let message = state.message {
             let style: CellStyle = message.kind == .info ? .info : message.kind == .warning ? .warning : .error
-            grid.put(message.text.truncated(toWidth: limit), x: 0, y: y, style: style, limit: limit)
+            grid.put(message.fitting(limit), x: 0, y: y, style: style, limit: limit)
             return
         }
         var x = 0

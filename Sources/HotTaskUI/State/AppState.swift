@@ -29,10 +29,20 @@ public struct Message: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case info, warning, error }
     public var text: String
     public var kind: Kind
+    /// Shorter ways to say it, longest first: the footer shows the first that fits, so that
+    /// a narrow screen gets a whole sentence rather than a cut one.
+    public var shorter: [String]
 
-    public init(_ text: String, kind: Kind = .info) {
+    public init(_ text: String, kind: Kind = .info, shorter: [String] = []) {
         self.text = text
         self.kind = kind
+        self.shorter = shorter
+    }
+
+    /// The longest wording that fits `width` columns (the shortest, cut, when none does).
+    public func fitting(_ width: Int) -> String {
+        let wordings = [text] + shorter
+        return wordings.first { DisplayWidth.of($0) <= width } ?? wordings[wordings.count - 1].truncated(toWidth: width)
     }
 }
 

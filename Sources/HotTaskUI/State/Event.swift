@@ -22,8 +22,9 @@ public enum Event: Equatable, Sendable {
     case keyPressed(Key)
     case resized(Size)
     /// Text pasted into the terminal (bracketed paste): it goes into the line that has focus
-    /// as text, never as keys.
-    case pasted(String)
+    /// as text, never as keys. `cut`: it was longer than the decoder keeps, and the rest was
+    /// dropped (the person is told).
+    case pasted(String, cut: Bool = false)
     /// The mouse wheel: negative scrolls up.
     case wheelScrolled(lines: Int)
     /// The store committed our changes with `clock`, after the `outside` records of other

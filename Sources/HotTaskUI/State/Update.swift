@@ -15,9 +15,9 @@ public enum AppUpdate {
         case .keyPressed(let key):
             state.message = nil
             effects = handleKey(key, &state, now: now, newID: newID)
-        case .pasted(let text):
+        case .pasted(let text, let cut):
             state.message = nil
-            paste(text, &state)
+            paste(text, cutBefore: cut, &state)
         case .resized(let size):
             state.size = size
         case .wheelScrolled(let lines):
@@ -121,25 +121,6 @@ public enum AppUpdate {
         default: return false
         }
         return true
-    }
-
-    /// A bracketed paste: text for the line that has focus (the new-task input when the list
-    /// has it), never keys. Tabs and line breaks become spaces by the caption rule, so a
-    /// multi-line paste is one line, and nothing is added until Enter.
-    private static func paste(_ text: String, _ state: inout AppState) {
-        state.help = nil
-        state.confirmation = nil  // a paste is not a "y"
-        let line = CaptionRule.cleanFragment(text)
-        switch state.focus {
-        case .input, .list:
-            state.focus = .input
-            state.input.insert(contentsOf: line)
-        case .filter:
-            state.filter.insert(contentsOf: line)
-            applyFilter(&state)
-        case .editing:
-            state.editor.insert(contentsOf: line)
-        }
     }
 
     // MARK: Selection and scrolling

@@ -3,7 +3,7 @@ import Foundation
 import HotTaskCore
 import HotTaskUI
 
-/// The only code that talks to ncurses: it turns `get_wch` into events and a grid into
+/// The only code that talks to ncurses: it turns the bytes `wgetch` reads into events and a grid into
 /// screen cells. Everything it draws was decided by `AppRender`.
 final class Curses {
     private let palette: Palette
@@ -12,6 +12,10 @@ final class Curses {
     /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
     /// (which knows only the keys the terminfo entry lists: see DECISIONS.md).
     private var decoder = InputDecoder()
+    /// Input bytes as they come, one at a time.
+    private var utf8 = UTF8Bytes()
+    /// A paste read in blocks (`readPaste`) may end a block inside a character.
+    private var pasteUTF8 = UTF8Chunks()
 
     /// Sent after start and after a suspend: bracketed paste, and mouse reports (the wheel)
     /// in SGR form with the X10 form as the fallback. Turned off again on stop.
@@ -31,6 +35,7 @@ final class Curses {
         noecho()
         nonl()
         keypad(hc_stdscr(), false)  // every byte reaches the decoder
+        meta(hc_stdscr(), true)  // all eight bits of every byte
         wtimeout(hc_stdscr(), 250)  // wake up to notice signals
         palette = Palette(theme: theme)
         Self.writeDirectly(Self.modesOn)
@@ -73,21 +78,50 @@ final class Curses {
     /// An escape sequence is read to its end here, with short waits between its bytes.
     func nextEvents() -> [Event] {
         while true {
-            let pending = decoder.pendingTimeout
+            if decoder.isReadingPaste { return readPaste() }
+            // A character begun and not finished waits as long as a sequence would.
+            let pending = decoder.pendingTimeout ?? (utf8.isPending ? 25 : nil)
             wtimeout(hc_stdscr(), Int32(pending ?? 250))
-            var character: wint_t = 0
-            let status = get_wch(&character)
-            if status == KEY_CODE_YES {
-                // Only ncurses' own events arrive this way with keypad off.
-                return Int32(character) == KEY_RESIZE ? [.resized(size)] : []
+            // Bytes, decoded here rather than by `get_wch`: an invalid byte is U+FFFD at once.
+            let code = wgetch(hc_stdscr())
+            if code == KEY_RESIZE { return [.resized(size)] }
+            guard code != ERR, (0...0xFF).contains(code) else {
+                guard pending != nil else { return [] }
+                var events: [Event] = []
+                for scalar in utf8.flush() { events += decoder.feed(scalar) }
+                return decoder.pendingTimeout == nil ? events : events + decoder.timedOut()
             }
-            guard status == OK else {
-                return pending == nil ? [] : decoder.timedOut()
-            }
-            guard let scalar = Unicode.Scalar(UInt32(character)) else { continue }
-            let events = decoder.feed(scalar)
-            if !events.isEmpty || decoder.pendingTimeout == nil { return events }
+            var events: [Event] = []
+            for scalar in utf8.feed(UInt8(code)) { events += decoder.feed(scalar) }
+            if !events.isEmpty || (decoder.pendingTimeout == nil && !utf8.isPending) { return events }
         }
+    }
+
+    /// The rest of a bracketed paste, read straight from the descriptor in large blocks:
+    /// `get_wch` makes two system calls a byte, and a megabyte paste froze the screen for
+    /// seconds. Safe because with keypad mode off ncurses reads one byte at a time and keeps
+    /// none ahead: everything after the start marker is still in the descriptor. All that a
+    /// block holds goes to the decoder, which takes bytes after the end marker as the paste's
+    /// (they came in the same burst); the paste ends after a pause.
+    private func readPaste() -> [Event] {
+        var events: [Event] = []
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        while decoder.isReadingPaste {
+            var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let waited = poll(&ready, 1, Int32(decoder.pendingTimeout ?? 0))
+            if waited < 0, errno == EINTR { return events }  // a signal: the run loop looks, then reads on
+            guard waited > 0 else {
+                events += decoder.feed(contentsOf: pasteUTF8.flush())
+                return events + decoder.timedOut()
+            }
+            let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                return events + decoder.timedOut()  // the terminal is gone: take what came
+            }
+            events += decoder.feed(contentsOf: pasteUTF8.decode(block[..<count]))
+        }
+        return events
     }
 
     // MARK: Output

@@ -19,6 +19,9 @@ enum TerminalApp {
         let session = StoreSession(store: store)
         let tasks = try session.open()
         Signals.installTerminationHandlers()
+        // Before ncurses starts: it leaves a SIGTSTP handler it finds alone, and its own sets
+        // SIGTSTP to "ignore" while it writes a frame (a `kill -TSTP` then was lost).
+        Signals.installStopHandler()
         let curses = try Curses(theme: config.theme)
         defer { curses.stop() }
         let environment = ProcessInfo.processInfo.environment
@@ -26,6 +29,8 @@ enum TerminalApp {
         let rememberedDetails = RememberedView.details(environment: environment)
         state.showsDetails = rememberedDetails ?? config.details
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
+        // Text typed before the last quit, back where it was.
+        if let draft = DraftFile.load(store: store.path, environment: environment) { AppUpdate.restore(draft, &state) }
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
         // The filter's folded captions, made once the first frame is on screen.
@@ -41,6 +46,17 @@ enum TerminalApp {
         running: while Signals.received == 0 {
             var pending: [Event] = []
             let keys = curses.nextEvents()
+            var fullRepaint = false
+            /// Gives the terminal back (normal screen, no mouse reports, no bracketed paste),
+            /// stops, and on `fg` takes it again and redraws everything.
+            func suspend() {
+                curses.stop()
+                Signals.suspendSelf()
+                curses.resume()
+                fullRepaint = true
+                pending.append(.resized(curses.size))
+            }
+            if Signals.takeStopRequest() { suspend() }
             // Between keys (the read wakes every 250 ms): changes that waited for the lock, then
             // changes from other processes. Both are shown before the key is handled, so that
             // the key acts on the list as it is.
@@ -56,7 +72,6 @@ enum TerminalApp {
             lastMinute = minute
             pending += keys
             guard !pending.isEmpty else { continue }
-            var fullRepaint = false
             while !pending.isEmpty {
                 let event = pending.removeFirst()
                 if case .saved = event { storeProblem = nil }  // a commit read the store and wrote it
@@ -70,11 +85,7 @@ enum TerminalApp {
                     case .quit:
                         break running
                     case .suspend:
-                        curses.stop()
-                        Signals.suspendSelf()
-                        curses.resume()
-                        fullRepaint = true
-                        pending.append(.resized(curses.size))
+                        suspend()
                     case .redraw:
                         fullRepaint = true
                     }
@@ -86,6 +97,8 @@ enum TerminalApp {
             // After a list read again in full, as at start: folded once the frame is shown.
             state.view.foldCaptions(state.tasks)
         }
+        // Whatever way out (a key, SIGTERM, SIGHUP): text typed and not added is kept first.
+        let draftProblem = DraftFile.keep(state.draft, store: store.path, environment: environment)
         // Leaving with changes not saved yet: wait a while for a lock another process holds
         // (not for a store that failed: waiting would not mend it). If anything is left
         // unsaved, or the store could not be read at the last look, every task the UI holds
@@ -110,9 +123,9 @@ enum TerminalApp {
             let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"
             let what = saves.isEmpty ? "quit while the store could not be read" : "quit with changes that could not be saved (\(saves.count))"
             let rescue = Rescue.write(state.tasks, besides: store.path)
-            throw UnsavedOnExit(message: "\(what): \(reason); " + rescue)
+            throw UnsavedOnExit(message: "\(what): \(reason); " + rescue + (draftProblem.map { "; " + $0 } ?? ""))
         }
-        return viewProblem
+        return [draftProblem, viewProblem].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
     }
 
     private static func outsideChanges(_ session: StoreSession, problem: inout String?) -> [Event] {
@@ -141,6 +154,10 @@ enum TerminalApp {
             return "\(name) is damaged: ^C saves your tasks to a rescue file"
         }
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
 
 extension TerminalApp {

@@ -1,0 +1,79 @@
+import Foundation
+import HotTaskCore
+import HotTaskUI
+
+/// Where the draft (`Draft`) waits between runs: beside the remembered view, in
+/// `$XDG_STATE_HOME/hottask/draft-<store hash>.toml` (0600, folders 0700), one file per store so
+/// that a draft comes back only with the list it was typed for. The file stays until a quit
+/// leaves nothing to keep: a run killed before that (SIGKILL, a crash) finds it again.
+enum DraftFile {
+    static func path(store: String, environment: [String: String]) -> String? {
+        guard let view = RememberedView.path(environment: environment) else { return nil }
+        let folder = view[..<(view.lastIndex(of: "/") ?? view.endIndex)]
+        return "\(folder)/draft-\(storeKey(store)).toml"
+    }
+
+    /// The draft kept for this store, if any (a file that cannot be read is left alone).
+    static func load(store: String, environment: [String: String]) -> Draft? {
+        guard let path = path(store: store, environment: environment),
+            let data = FileManager.default.contents(atPath: path), data.count <= 256 * 1024,
+            let text = String(data: data, encoding: .utf8),
+            let entries = try? TOMLSubset.parse(text)
+        else { return nil }
+        var values: [String: String] = [:]
+        for entry in entries where entry.table == nil {
+            if case .string(let value) = entry.value { values[entry.key] = value }
+        }
+        var draft = Draft(input: values["input"] ?? "")
+        if let id = values["edited_task"].flatMap(UUID.init(uuidString:)), let text = values["edited_caption"] {
+            draft.captionEdit = (id, text)
+        }
+        return draft.isEmpty ? nil : draft
+    }
+
+    /// Writes the draft, or removes the file when there is nothing to keep. Nil when done,
+    /// else what to tell the person (on stderr: the text would otherwise be lost silently).
+    static func keep(_ draft: Draft, store: String, environment: [String: String]) -> String? {
+        guard let path = path(store: store, environment: environment) else {
+            return draft.isEmpty ? nil : "your unsaved text could not be kept (no HOME): \(draft.input)"
+        }
+        guard !draft.isEmpty else {
+            unlink(path)
+            return nil
+        }
+        var text = "# Written by HotTask on the way out: text typed and not yet added.\n"
+        text += "store = \(quoted(store))\n"
+        text += "input = \(quoted(draft.input))\n"
+        if let edit = draft.captionEdit {
+            text += "edited_task = \(quoted(edit.taskID.uuidString))\nedited_caption = \(quoted(edit.text))\n"
+        }
+        return SmallFile.replace(path, with: text).map { "your unsaved text could not be kept in \(path): \($0)" }
+    }
+
+    /// A TOML basic string: quotes, backslashes and controls escaped.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16).uppercased()
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// FNV-1a of the store's absolute path, in hex: stable across runs and Swift versions.
+    private static func storeKey(_ store: String) -> String {
+        let absolute = store.hasPrefix("/") ? store : FileManager.default.currentDirectoryPath + "/" + store
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in absolute.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}

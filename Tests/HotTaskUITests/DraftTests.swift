@@ -1,0 +1,45 @@
+import Foundation
+import HotTaskCore
+import Testing
+
+@testable import HotTaskUI
+
+/// Text typed and not added survives quitting: what the state calls its draft, and how it
+/// comes back.
+@Suite("The draft")
+struct DraftTests {
+    @Test func theDraftIsTheInputAndAnEditThatChangedSomething() {
+        var state = makeState(makeList(priority: ["Buy milk"]))
+        #expect(state.draft.isEmpty)
+        state.type("half an idea")
+        #expect(state.draft == Draft(input: "half an idea"))
+        state.press(.tab, .character("e"))
+        #expect(state.draft.captionEdit == nil, "an edit that changed nothing loses nothing")
+        state.type(" and bread")
+        let id = state.tasks.all[0].id
+        #expect(state.draft == Draft(input: "half an idea", captionEdit: (id, "Buy milk and bread")))
+    }
+
+    @Test func aRestoredDraftIsBackWhereItWasAndSaysSo() {
+        let list = makeList(priority: ["Buy milk", "Call mom"])
+        let id = list.all[1].id
+        var state = makeState(list)
+        AppUpdate.restore(Draft(input: "half an idea", captionEdit: (id, "Call mom tonight")), &state)
+        #expect(state.input.text == "half an idea")
+        #expect(state.focus == .editing)
+        #expect(state.editor.text == "Call mom tonight")
+        #expect(state.selectedTask?.id == id)
+        #expect(state.message?.text.hasPrefix("Restored") == true)
+        // Enter saves the edit as if it had never been interrupted.
+        state.press(.enter)
+        #expect(state.tasks.all.map(\.caption) == ["Buy milk", "Call mom tonight"])
+    }
+
+    @Test func anEditOfATaskGoneSinceComesBackInTheInput() {
+        var state = makeState(makeList(priority: ["Buy milk"]))
+        AppUpdate.restore(Draft(input: "one", captionEdit: (UUID(), "gone task text")), &state)
+        #expect(state.focus == .input)
+        #expect(state.input.text == "one gone task text")
+        #expect(state.message != nil)
+    }
+}
