@@ -49,18 +49,7 @@ struct CrashPointTests {
         try #require(isOnPath("strace"), "strace is needed for the crash-point tests (apt-get install strace)")
         let seed = try Seed()
         let arguments = command.arguments(seed)
-
-        // The clean run: its calls, and the store it leaves.
-        let clean = try seed.copy()
-        let tracePath = clean.folder.path("trace")
-        let traced = runProcess(
-            ["strace", "-qq", "-s", "0", "-o", tracePath] + [HotTaskBinary.url.path, "--file", clean.storePath] + arguments,
-            environment: command.environment)
-        try #require(traced.status == 0, "the clean run failed: \(traced.stderr)")
-        let before = try seed.projection(of: seed.folder.storePath)
-        let after = try seed.projection(of: clean.storePath)
-        #expect(before != after, "the command changed nothing")
-        let points = try Self.killPoints(in: fileText(tracePath) ?? "", after: clean.folder.path)
+        let (before, after, points) = try Self.cleanRun(command, on: seed)
         if let call = command.mustCall { #expect(points.contains { $0.call == call }, "the clean run made no \(call) call") }
         #expect(points.count >= 5, "only \(points.count) points found")
 
@@ -87,6 +76,21 @@ struct CrashPointTests {
             #expect(afterNext == seen, "\(label): the next command changed the recovered store")
         }
         #expect(killedBefore.values.reduce(0, +) == points.count)
+    }
+
+    /// The command run once under strace on a copy of the seed: the store before and after it,
+    /// and the changing calls it made (see `killPoints`).
+    static func cleanRun(_ command: Command, on seed: Seed) throws -> (before: [Shown], after: [Shown], points: [(call: String, ordinal: Int)]) {
+        let clean = try seed.copy()
+        let tracePath = clean.folder.path("trace")
+        let traced = runProcess(
+            ["strace", "-qq", "-s", "0", "-o", tracePath] + [HotTaskBinary.url.path, "--file", clean.storePath] + command.arguments(seed),
+            environment: command.environment)
+        try #require(traced.status == 0, "the clean run failed: \(traced.stderr)")
+        let before = try seed.projection(of: seed.folder.storePath)
+        let after = try seed.projection(of: clean.storePath)
+        #expect(before != after, "the command changed nothing")
+        return (before, after, try killPoints(in: fileText(tracePath) ?? "", after: clean.folder.path))
     }
 
     /// The changing calls after the command first touches the store's folder, each named by

@@ -22,16 +22,8 @@ struct InjectedIOErrorTests {
         try #require(isOnPath("strace"), "strace is needed for the injected I/O error tests (apt-get install strace)")
         let seed = try CrashPointTests.Seed()
         let arguments = command.arguments(seed)
-        let clean = try seed.copy()
-        let tracePath = clean.folder.path("trace")
-        let traced = runProcess(
-            ["strace", "-qq", "-s", "0", "-o", tracePath] + [HotTaskBinary.url.path, "--file", clean.storePath] + arguments,
-            environment: command.environment)
-        try #require(traced.status == 0, "the clean run failed: \(traced.stderr)")
-        let before = try seed.projection(of: seed.folder.storePath)
-        let after = try seed.projection(of: clean.storePath)
-        let points = try CrashPointTests.killPoints(in: fileText(tracePath) ?? "", after: clean.folder.path)
-            .filter { Self.failingCalls[$0.call] != nil }
+        let (before, after, changing) = try CrashPointTests.cleanRun(command, on: seed)
+        let points = changing.filter { Self.failingCalls[$0.call] != nil }
         #expect(points.count >= 3, "only \(points.count) points found")
 
         var outcomes: [String: Int] = [:]
