@@ -100,6 +100,16 @@ def floor_connection(url):
     return http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=120), parts.path
 
 
+def unique_uid(client, collection_path, i):
+    """A UID no other collection of the run uses: Cyrus keeps UIDs unique across all of a user's
+    calendars (CALDAV:no-uid-conflict) and refuses a PUT that repeats one with 403."""
+    return f"{client}-{collection_path.rstrip('/').rsplit('/', 1)[-1]}-{i}"
+
+
+def floor_uid(base, i):
+    return unique_uid("floor", base, i)
+
+
 def floor_put(url, state_path, count):
     base = urlsplit(url).path
     work = queue.Queue()
@@ -115,7 +125,7 @@ def floor_put(url, state_path, count):
                     i = work.get_nowait()
                 except queue.Empty:
                     return
-                uid = f"floor-{i}"
+                uid = floor_uid(base, i)
                 conn.request("PUT", f"{base}{uid}.ics", body=vtodo(uid, caption(i)),
                              headers=auth_headers({"Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"}))
                 answer = conn.getresponse()
@@ -144,14 +154,15 @@ def floor_change(url, state_path):
         etags = json.load(f)
     conn, base = floor_connection(url)
     headers = {"Content-Type": "text/calendar; charset=utf-8"}
-    if etags.get("floor-1"):
-        headers["If-Match"] = etags["floor-1"]
-    conn.request("PUT", f"{base}floor-1.ics", body=vtodo("floor-1", caption(1), completed=True), headers=auth_headers(headers))
+    first = floor_uid(base, 1)
+    if etags.get(first):
+        headers["If-Match"] = etags[first]
+    conn.request("PUT", f"{base}{first}.ics", body=vtodo(first, caption(1), completed=True), headers=auth_headers(headers))
     answer = conn.getresponse()
     answer.read()
     conn.close()
     if answer.status not in (200, 201, 204):
-        sys.exit(f"floor: PUT floor-1: {answer.status}")
+        sys.exit(f"floor: PUT {first}: {answer.status}")
 
 
 def floor_quiet(url):
@@ -504,8 +515,9 @@ class Vdirsyncer(Client):
         self.vdir = os.path.join(folder, "vdir")
         os.makedirs(self.vdir)
         for i in range(1, count + 1):
-            with open(os.path.join(self.vdir, f"vdir-{i}.ics"), "wb") as f:
-                f.write(vtodo(f"vdir-{i}", caption(i)))
+            uid = unique_uid("vdir", collection, i)
+            with open(os.path.join(self.vdir, f"{uid}.ics"), "wb") as f:
+                f.write(vtodo(uid, caption(i)))
         self.config = self.write_config("a", self.vdir)
         os.makedirs(os.path.join(folder, "pulled"))
         self.pull_config = self.write_config("b", os.path.join(folder, "pulled"))
