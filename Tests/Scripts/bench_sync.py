@@ -512,10 +512,11 @@ class Vdirsyncer(Client):
 
     def __init__(self, bench, folder, collection, count):
         super().__init__(bench, folder, collection, count)
+        self.collection = collection
         self.vdir = os.path.join(folder, "vdir")
         os.makedirs(self.vdir)
         for i in range(1, count + 1):
-            uid = unique_uid("vdir", collection, i)
+            uid = unique_uid("vdir", self.collection, i)
             with open(os.path.join(self.vdir, f"{uid}.ics"), "wb") as f:
                 f.write(vtodo(uid, caption(i)))
         self.config = self.write_config("a", self.vdir)
@@ -544,8 +545,9 @@ class Vdirsyncer(Client):
 
     def changed(self):
         # A new mtime and new content, as an editor's save would leave.
-        with open(os.path.join(self.vdir, "vdir-1.ics"), "wb") as f:
-            f.write(vtodo("vdir-1", caption(1), completed=True))
+        first = unique_uid("vdir", self.collection, 1)
+        with open(os.path.join(self.vdir, f"{first}.ics"), "wb") as f:
+            f.write(vtodo(first, caption(1), completed=True))
         return self.step(self.sync(self.config), self.expect_completed())
 
     def quiet(self):
