@@ -14,12 +14,8 @@ import HotTaskCore
 /// flight (24 s of CPU for 200 uploads at a 50 ms round trip) and spun a core on a kept-alive
 /// connection the server had dropped, so every request had to open a connection of its own.
 final class CurlTransport: @unchecked Sendable {
-    struct Reply {
-        var status: Int
-        var body: Data
-        /// Names lowercased; a header given more than once has its values joined by ", ".
-        var headers: [String: String]
-    }
+    /// An answer: HTTPExchange's, whose `refusal` the transport leaves nil.
+    typealias Reply = HTTPExchange.Reply
 
     let timeout: TimeInterval
     /// The limit messages name ("no answer within 30 s"): the whole request's, of which one

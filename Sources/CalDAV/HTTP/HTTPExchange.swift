@@ -12,7 +12,7 @@ final class HTTPExchange: @unchecked Sendable {
     struct Reply {
         var status: Int
         var body: Data
-        /// Header names lowercased.
+        /// Names lowercased; a header given more than once has its values joined by ", ".
         var headers: [String: String]
         /// For a 401: why the login failed ("login refused", or the schemes not supported).
         var refusal: String?
@@ -44,7 +44,7 @@ final class HTTPExchange: @unchecked Sendable {
         for _ in 0..<3 {
             let sent = authenticator.authorization(method: method, uri: target)
             request.setValue(sent, forHTTPHeaderField: "Authorization")
-            let outcome = once(request)
+            let outcome = transport.perform(request, followsRedirects: followsRedirects)
             guard case .success(var reply) = outcome, reply.status == 401 else { return outcome }
             switch authenticator.challenged(reply.header("WWW-Authenticate"), sent: sent) {
             case .retry: continue
@@ -61,11 +61,5 @@ final class HTTPExchange: @unchecked Sendable {
         guard let url, let components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: true) else { return "/" }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         return components.percentEncodedQuery.map { path + "?" + $0 } ?? path
-    }
-
-    private func once(_ request: URLRequest) -> Result<Reply, SyncFailure> {
-        transport.perform(request, followsRedirects: followsRedirects).map { reply in
-            Reply(status: reply.status, body: reply.body, headers: reply.headers)
-        }
     }
 }
