@@ -71,13 +71,15 @@ do {
     if !report.problems.isEmpty {
         // The UI's footer has one line: the first problem and how many more.
         if quiet {
-            fail(report.problems[0] + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more)" : ""), 5)
+            // The first line is the footer's; the rest is the whole story, for the help overlay.
+            let first = report.problems[0] + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more)" : "")
+            fail(first + "\n" + report.problems.joined(separator: "; "), 5)
         }
         for problem in report.problems.dropLast() { FileHandle.standardError.write(Data("hottask: \(problem)\n".utf8)) }
         fail(report.problems[report.problems.count - 1], 5)
     }
 } catch let refusal as SyncRefusal {
-    fail(quiet ? refusal.summary : "sync with \(url) refused: \(refusal.message)", 5)
+    fail(quiet ? refusal.summary + "\n" + refusal.message : "sync with \(url) refused: \(refusal.message)", 5)
 } catch let failure as SyncFailure {
     // The UI (--quiet) shows the reason alone in its footer.
     fail(quiet ? failure.message : "sync with \(url) failed: \(failure.message); every local change is kept", 5)

@@ -164,6 +164,12 @@ extension SyncEndToEndTests {
         let session = try TmuxSession(storePath: laptop.store, arguments: ["--config", laptop.config])
         session.waitForText("Sync failed: refused 4 deletions; see hottask --sync")
         session.waitForText("Task 4")
+        // The help overlay has the whole reason, and the way out.
+        session.press("Tab")
+        session.type("?")
+        session.waitForText("all 4 tasks synced before were")
+        session.waitForText("--force-delete")
+        session.press("Escape")
         session.press("C-c")
         session.waitForText("exited with 0")
         #expect(laptop.tasks().count == 4)

@@ -34,7 +34,7 @@ public enum AppRender {
         drawFooter(state, screen, &grid)
         if let focus = state.help {
             drawHelp(
-                for: focus, bindings: state.bindings, section: state.newTaskSection, syncFailure: state.syncStatus?.failure, screen, &grid)
+                for: focus, bindings: state.bindings, section: state.newTaskSection, syncFailure: state.syncStatus.flatMap { $0.detail ?? $0.failure }, screen, &grid)
         }
         return grid
     }

@@ -52,12 +52,15 @@ public struct SyncStatus: Equatable, Sendable {
     public var summary: String
     /// Why it failed; nil when it worked. While one runs, why the one before failed.
     public var failure: String?
+    /// The whole reason, when `failure` is its one-line form (for the help overlay).
+    public var detail: String?
     /// A sync is running now ("syncing…").
     public var running: Bool
 
-    public init(summary: String, failure: String? = nil, running: Bool = false) {
+    public init(summary: String, failure: String? = nil, detail: String? = nil, running: Bool = false) {
         self.summary = summary
         self.failure = failure
+        self.detail = detail
         self.running = running
     }
 }

@@ -41,7 +41,8 @@ public enum AppUpdate {
         case .synced(let status):
             if status.running {
                 // "syncing…", keeping the last failure for the help overlay and for saying it once.
-                state.syncStatus = SyncStatus(summary: status.summary, failure: state.syncStatus?.failure, running: true)
+                state.syncStatus = SyncStatus(
+                    summary: status.summary, failure: state.syncStatus?.failure, detail: state.syncStatus?.detail, running: true)
                 break
             }
             // Why a sync failed is said once; the footer keeps "sync failed HH:MM" after.

@@ -78,7 +78,9 @@ final class BackgroundSync: @unchecked Sendable {
             ? SyncStatus(summary: "synced \(Self.clock(Date()))")
             : SyncStatus(
                 summary: "sync failed \(Self.clock(Date()))",
-                failure: outcome.message)
+                // hottask-sync --quiet: a line for the footer, then (maybe) the whole reason.
+                failure: String(outcome.message.prefix { $0 != "\n" }),
+                detail: outcome.message.contains("\n") ? String(outcome.message.drop { $0 != "\n" }.dropFirst()) : nil)
         // The sync's changes reach the list through the store session's poll, like any other process's.
         lock.lock()
         finished = status
