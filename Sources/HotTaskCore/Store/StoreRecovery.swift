@@ -84,7 +84,14 @@ extension TaskStore {
             }
 
             // Every readable record of the log on top; the log itself is set aside.
-            let contents = try? log.read()
+            let contents: ChangeLog.Contents?
+            do {
+                contents = try log.read()
+            } catch {
+                // Never "no changes": what it holds is only in the file set aside.
+                contents = nil
+                report.notKept.append("the change log could not be read (\(error)); its changes are only in the file set aside")
+            }
             let records = contents?.records ?? []
             var list = base?.list ?? TaskList()
             if let contents, !contents.legacyAdds.isEmpty {

@@ -13,13 +13,18 @@ enum DraftFile {
         return "\(folder)/draft-\(storeKey(store)).toml"
     }
 
-    /// The draft kept for this store, if any (a file that cannot be read is left alone).
+    /// The draft kept for this store, if any. A file that cannot be read is moved aside
+    /// (`.unreadable` added to its name), so that a later quit with nothing typed does not
+    /// remove text it may still hold.
     static func load(store: String, environment: [String: String]) -> Draft? {
         guard let path = path(store: store, environment: environment),
-            let data = FileManager.default.contents(atPath: path), data.count <= 256 * 1024,
-            let text = String(data: data, encoding: .utf8),
-            let entries = try? TOMLSubset.parse(text)
+            let data = FileManager.default.contents(atPath: path)
         else { return nil }
+        guard data.count <= 256 * 1024, let text = String(data: data, encoding: .utf8), let entries = try? TOMLSubset.parse(text)
+        else {
+            rename(path, path + ".unreadable")
+            return nil
+        }
         var values: [String: String] = [:]
         for entry in entries where entry.table == nil {
             if case .string(let value) = entry.value { values[entry.key] = value }
