@@ -120,6 +120,19 @@ struct SyncSetupEndToEndTests {
         #expect(stat(fresh.config, &status) == 0 && status.st_mode & 0o777 == 0o600, "a new config is private")
     }
 
+    @Test("set-up again for another calendar, without --password-command, keeps the password_command already in [sync]")
+    func setUpAgainKeepsThePasswordCommand() throws {
+        let server = try CalDAVTestServer(.radicale, calendar: false)
+        let laptop = computer("laptop")
+        #expect(laptop.run(["--sync-setup", server.root, "--calendar", "Work"] + Self.login).status == 0)
+        let command = try #require(fileText(laptop.config)?.split(separator: "\n").first { $0.hasPrefix("password_command") })
+        let again = laptop.run(["--sync-setup", server.root, "--calendar", "Home", "--username", "u"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("the password_command already in [sync] is kept"), "\(again.stderr)")
+        let config = fileText(laptop.config) ?? ""
+        #expect(config.contains(String(command)) && config.contains("u/home/"), "\(config)")
+    }
+
     @Test("a failed set-up exits 5 saying which step failed and what the server said; the config is untouched")
     func failures() throws {
         let server = try CalDAVTestServer(.sabreDigest, calendar: false)

@@ -24,6 +24,11 @@ struct SyncSetupCommand {
         // The config is read and checked before any network: a file that cannot take the table
         // is said at once.
         let existing = try readConfig()
+        // What this run was not given is taken from the [sync] already there (a set-up again for
+        // another calendar): it logs in with it, and it is kept, never deleted without a word.
+        let before = (try? AppConfig.parse(existing ?? "", file: configPath))?.sync
+        let username = self.username ?? before?.username
+        let passwordCommand = self.passwordCommand ?? before?.passwordCommand
         var password: String?
         if passwordCommand == nil, let username {
             password = PasswordPrompt.ask("Password for \(username) (used for this set-up only, not stored): ")
@@ -61,7 +66,9 @@ struct SyncSetupCommand {
         }
         try replaceConfig(with: text, created: existing == nil)
         HotTaskCommand.fail("[sync] written to \(configPath): url = \(chosen); `hottask --sync` syncs with it")
-        if password != nil {
+        if passwordCommand != nil && self.passwordCommand == nil {
+            HotTaskCommand.fail("the password_command already in [sync] is kept")
+        } else if password != nil {
             HotTaskCommand.fail(
                 "the password was used for this set-up only; to sync, store it with a password command, e.g. "
                     + "hottask --sync-setup \(url) --username \(username ?? "") --password-command 'pass show caldav' "
