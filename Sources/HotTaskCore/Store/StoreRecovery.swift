@@ -104,7 +104,7 @@ extension TaskStore {
             }
             // A log with no record left cannot say what it lost: only that it may have.
             if let header = base?.header, case .damaged(let reason) = LogStanding(log: contents, snapshot: header), records.isEmpty {
-                let latest = Timestamp.format(Date(timeIntervalSince1970: Double(header.clock.milliseconds) / 1000))
+                let latest = Timestamp.format(header.clock.date)
                 report.notKept.append("any change acknowledged after \(latest), when the snapshot was made: the log \(reason)")
             }
             if (try? FileSystem.kind(of: journalPath)) == .file { try setAside(journalPath) }

@@ -200,7 +200,7 @@ struct CommandLineActions {
             // A change compaction could not keep (too large, or past the history's bounds) is
             // never passed over: undoing an older one instead would not be what was asked.
             let floorNote = state.undoFloor.map {
-                "changes made up to \(Self.time(of: $0)) were folded into the snapshot without being kept for undo (too large, or past the last 100)"
+                "changes made up to \(Timestamp.format($0.date)) were folded into the snapshot without being kept for undo (too large, or past the last 100)"
             }
             guard let target else {
                 throw RefusedError(
@@ -411,11 +411,6 @@ struct CommandLineActions {
         } catch {
             throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error.reason). Nothing was changed")
         }
-    }
-
-    /// When a change with this stamp was made, as ISO 8601 UTC.
-    private static func time(of clock: Clock) -> String {
-        Timestamp.format(Date(timeIntervalSince1970: Double(clock.milliseconds) / 1000))
     }
 
     /// Control characters are escaped where the message is printed (`MessageText`).

@@ -47,28 +47,12 @@ enum DraftFile {
             return nil
         }
         var text = "# Written by HotTask on the way out: text typed and not yet added.\n"
-        text += "store = \(quoted(store))\n"
-        text += "input = \(quoted(draft.input))\n"
+        text += "store = \(SyncTableEdit.quoted(store))\n"
+        text += "input = \(SyncTableEdit.quoted(draft.input))\n"
         if let edit = draft.captionEdit {
-            text += "edited_task = \(quoted(edit.taskID.uuidString))\nedited_caption = \(quoted(edit.text))\n"
+            text += "edited_task = \(SyncTableEdit.quoted(edit.taskID.uuidString))\nedited_caption = \(SyncTableEdit.quoted(edit.text))\n"
         }
         return SmallFile.replace(path, with: text).map { "your unsaved text could not be kept in \(path): \($0)" }
-    }
-
-    /// A TOML basic string: quotes, backslashes and controls escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16).uppercased()
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// FNV-1a of the store's absolute path, in hex: stable across runs and Swift versions.
