@@ -81,6 +81,35 @@ struct StoreTrustTests {
         #expect(captions(folder) == ["Task 1", "Task 6"])
     }
 
+    @Test func aRecordRemovedFromTheMiddleOfTheLogIsRefusedAndRecoverNamesWhatIsLost() throws {
+        let folder = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        let journal = folder.path("tasks.json.journal")
+        var lines = try #require(fileText(journal)).split(separator: "\n", omittingEmptySubsequences: false)
+        let third = try #require(lines.firstIndex { $0.contains("Task 3") })
+        lines.remove(at: third)  // a hand edit, or a tool that dropped one line
+        folder.write(lines.joined(separator: "\n"), to: "tasks.json.journal")
+        everyCommandRefuses(folder, naming: journal, "has lost records: record 2 is missing")
+        let recover = runHotTask(["--file", folder.storePath, "--recover"])
+        #expect(recover.status == 0, "\(recover.stderr)")
+        #expect(recover.stderr.contains("could not keep the changes of the records missing from the log (record 2 is missing"), "\(recover.stderr)")
+        #expect(captions(folder) == ["Task 1", "Task 2", "Task 4", "Task 5"], "every change still readable is kept")
+    }
+
+    @Test func theLastRecordCutAtALineBoundaryLeavesNoGapAndTheLogStillReads() throws {
+        // The one cut numbering cannot see (RELIABILITY.md says so): the store reads as it was
+        // before the last command, and the next record takes the freed number.
+        let folder = TemporaryFolder()
+        storeWithFiveAdds(folder)
+        let journal = folder.path("tasks.json.journal")
+        var lines = try #require(fileText(journal)).split(separator: "\n").map(String.init)
+        lines.removeLast()
+        folder.write(lines.joined(separator: "\n") + "\n", to: "tasks.json.journal")
+        #expect(captions(folder) == ["Task 1", "Task 2", "Task 3", "Task 4"])
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
+        #expect(captions(folder) == ["Task 1", "Task 2", "Task 3", "Task 4", "Task 6"])
+    }
+
     @Test func aSnapshotWhoseGenerationWasChangedIsRefusedAndRecoverKeepsEveryChange() throws {
         let folder = TemporaryFolder()
         storeWithFiveAdds(folder)

@@ -15,13 +15,18 @@ public struct LogRecord: Equatable, Sendable {
     /// The record this one takes back (an undo), if any.
     public var undoes: Clock?
     public var changes: [TaskChange]
+    /// Its place among its generation's records (1, 2, 3…), given when it is appended: a
+    /// record missing from the middle of the log leaves a gap a reader sees. Nil in records of
+    /// an older HotTask, which count by their place.
+    public var sequence: Int?
 
-    public init(generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange]) {
+    public init(generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange], sequence: Int? = nil) {
         self.generation = generation
         self.clock = clock
         self.what = what
         self.undoes = undoes
         self.changes = changes
+        self.sequence = sequence
     }
 }
 
@@ -34,7 +39,11 @@ public struct LogRecord: Equatable, Sendable {
 ///
 /// and each further line is one record, ending in a checksum of everything before it:
 ///
-///     {"g": "9f3a…", "clock": "1795255200123.0", "what": "Completed “Buy milk”", "changes": [...], "sum": "…"}
+///     {"g": "9f3a…", "clock": "1795255200123.0", "n": 7, "what": "Completed “Buy milk”", "changes": [...], "sum": "…"}
+///
+/// `n` numbers the records of a generation from 1, so that a record removed from the middle
+/// of the log (a hand edit, a tool that dropped a line) is a gap a reader names as damage, not
+/// a change silently gone. Records cut from the very end at a line boundary leave no gap.
 ///
 /// A record is committed once its line is complete and fsynced. A last line without its newline
 /// is an append a crash cut short (never acknowledged): readers ignore it and the next append
@@ -67,6 +76,9 @@ struct ChangeLog {
         /// Every readable record, in file order, whatever its generation.
         var records: [LogRecord] = []
         var damaged: [DamagedLine] = []
+        /// Records of the header's generation that are neither here nor among the damaged
+        /// lines (removed from the middle of the log), described.
+        var missing: [String] = []
         /// Complete lines, header included.
         var lineCount = 0
         var byteCount = 0
@@ -94,6 +106,7 @@ struct ChangeLog {
         var lineNumber = 0
         var start = 0
         var legacy = false
+        var numbering = SequenceCheck()
         let bytes = file.bytes
         while let end = bytes[start...].firstIndex(of: 0x0A) {
             lineNumber += 1
@@ -116,9 +129,14 @@ struct ChangeLog {
                 continue
             }
             switch Self.decodeRecord(line) {
-            case .success(let record): contents.records.append(record)
+            case .success(let record):
+                contents.records.append(record)
+                if record.generation == contents.header?.generation, let gap = numbering.next(record.sequence, line: lineNumber) {
+                    contents.missing.append(gap)
+                }
             case .failure(let problem):
                 contents.damaged.append(DamagedLine(line: lineNumber, reason: problem.reason, bytes: line))
+                numbering.damagedLine()
             }
         }
         contents.lineCount = lineNumber
@@ -189,6 +207,12 @@ struct ChangeLog {
             guard let clock = Clock(text) else { throw LineProblem(reason: "\"undoes\" is not a clock") }
             undoes = clock
         }
+        var sequence: Int?
+        switch fields.object["n"] {
+        case nil: break
+        case .number(let number)? where number >= 1 && number <= 1e9 && number == number.rounded(): sequence = Int(number)
+        default: throw LineProblem(reason: "\"n\" is not a record number")
+        }
         guard case .array(let items)? = fields.object["changes"] else { throw LineProblem(reason: "\"changes\" is missing") }
         var changes: [TaskChange] = []
         for (offset, item) in items.enumerated() {
@@ -208,7 +232,8 @@ struct ChangeLog {
                 throw change.problem("unknown op \"\(other)\"")
             }
         }
-        return LogRecord(generation: generation, clock: clock, what: try fields.string("what"), undoes: undoes, changes: changes)
+        return LogRecord(
+            generation: generation, clock: clock, what: try fields.string("what"), undoes: undoes, changes: changes, sequence: sequence)
     }
 
     private static func fieldsValue(_ value: JSONValue) throws -> TaskFields {
@@ -240,6 +265,10 @@ struct ChangeLog {
         writer.string(record.generation.text)
         writer.raw(#", "clock": "#)
         writer.string(record.clock.description)
+        if let sequence = record.sequence {
+            writer.raw(#", "n": "#)
+            writer.raw(String(sequence))
+        }
         writer.raw(#", "what": "#)
         writer.string(record.what)
         if let undoes = record.undoes {

@@ -18,7 +18,11 @@ enum LogStanding: Equatable {
     init(log contents: ChangeLog.Contents?, snapshot header: SnapshotHeader) {
         let logGeneration = contents?.header?.generation
         if logGeneration == header.generation {
-            self = .belongs
+            if let contents, !contents.missing.isEmpty {
+                self = .damaged("has lost records: " + contents.missing.joined(separator: "; "))
+            } else {
+                self = .belongs
+            }
             return
         }
         guard let folds = header.folds else {

@@ -45,8 +45,9 @@ extension TaskStore {
             guard !planned.changes.isEmpty else { return planned.result }
             let clock = Clock.next(after: quick.clock, now: now)
             let record = LogRecord(generation: quick.generation, clock: clock, what: planned.what, changes: planned.changes)
-            removeCrashDebris()
-            try withFileErrors { () throws(FileSystem.Failure) in try log.append(ChangeLog.encode(record)) }
+            let countAfter = quick.count + planned.changes.netTaskCount
+            // Too large for the log: nothing written; the caller commits it the whole way.
+            guard case .committed = try appendRecord(record, after: quick.records, countAfter: countAfter) else { return nil }
             return planned.result
         }
     }

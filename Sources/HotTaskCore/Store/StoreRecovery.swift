@@ -102,6 +102,9 @@ extension TaskStore {
             if let contents, !contents.damaged.isEmpty {
                 report.notKept.append("\(contents.damaged.count) damaged line\(contents.damaged.count == 1 ? "" : "s") of the log (still in the file set aside)")
             }
+            if let contents, !contents.missing.isEmpty {
+                report.notKept.append("the changes of the records missing from the log (\(contents.missing.joined(separator: "; ")))")
+            }
             // A log with no record left cannot say what it lost: only that it may have.
             if let header = base?.header, case .damaged(let reason) = LogStanding(log: contents, snapshot: header), records.isEmpty {
                 let latest = Timestamp.format(header.clock.date)

@@ -61,14 +61,18 @@ public final class StoreSession {
     ) throws(StoreError) -> Saved {
         do {
             return try store.withLockOrStoreError(wait: 0) { () throws(StoreError) -> Saved in
-                if let generation, let outside = try recordsSinceLastLook(generation), !store.wantsCompactionQuickly {
+                if let generation, let log = try logSinceLastLook(generation), !store.wantsCompactionQuickly {
+                    let outside = log.outside
                     let latest = outside.last.map { max($0.clock, clock) } ?? clock
                     let stamp = Clock.next(after: latest, now: now)
                     let record = LogRecord(generation: generation, clock: stamp, what: what, undoes: undoes, changes: changes)
-                    try store.withFileErrors { () throws(FileSystem.Failure) in try store.log.append(ChangeLog.encode(record)) }
-                    clock = stamp
-                    logStamp = FileSystem.stamp(of: store.journalPath)
-                    return .committed(clock: stamp, outside: outside)
+                    // The UI's list holds its own changes; the others' adds and deletes are not in it yet.
+                    let countAfter = current().count + outside.flatMap(\.changes).netTaskCount
+                    if case .committed = try store.appendRecord(record, after: log.records, countAfter: countAfter) {
+                        clock = stamp
+                        logStamp = FileSystem.stamp(of: store.journalPath)
+                        return .committed(clock: stamp, outside: outside)
+                    }
                 }
                 if generation != nil, store.hasVanished {
                     try store.saveLocked(current(), now: now)
@@ -86,14 +90,19 @@ public final class StoreSession {
         }
     }
 
-    /// Other processes' records since the last look, when the snapshot is still the one we
-    /// follow and the log still belongs to it; nil when it is not (then read everything).
-    private func recordsSinceLastLook(_ generation: Generation) throws(StoreError) -> [LogRecord]? {
+    /// Other processes' records since the last look (and every record of the log), when the
+    /// snapshot is still the one we follow and the log still belongs to it, whole; nil when it
+    /// is not (then read everything).
+    private func logSinceLastLook(_ generation: Generation) throws(StoreError) -> (outside: [LogRecord], records: [LogRecord])? {
         guard let stamp = FileSystem.stamp(of: store.path), stamp == snapshotStamp,
-            let contents = try store.log.read(), contents.header?.generation == generation
+            let contents = try store.log.read(), contents.header?.generation == generation, contents.missing.isEmpty
         else { return nil }
         let known = clock
-        return contents.records.filter { $0.generation == generation && $0.clock > known }
+        return (contents.records.filter { $0.generation == generation && $0.clock > known }, contents.records)
+    }
+
+    private func recordsSinceLastLook(_ generation: Generation) throws(StoreError) -> [LogRecord]? {
+        try logSinceLastLook(generation)?.outside
     }
 
     /// What other processes changed since the last look; nil when nothing did. Reads no more

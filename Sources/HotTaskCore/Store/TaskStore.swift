@@ -335,20 +335,13 @@ public struct TaskStore: Sendable {
         } else {
             list.applyAll(changes, clock: clock)
         }
-        guard list.count <= Self.maximumTaskCount else {
-            throw StoreError(
-                path: path, problem: .unwritable("the list would hold \(list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))
-        }
         let generation = state.header?.generation ?? Generation.random()
         let record = LogRecord(generation: generation, clock: clock, what: what, undoes: undoes, changes: changes)
-        // A record that is certainly large (a big import) is not encoded only to be measured.
-        let line = state.needsCompaction || Self.certainlyLarger(record, than: Self.largeRecord) ? nil : ChangeLog.encode(record)
-        if let line, line.count <= Self.largeRecord {
-            removeCrashDebris()
-            try withFileErrors { () throws(FileSystem.Failure) in try log.append(line) }
-        } else {
-            try compactLocked(list, clock: clock, state: state, history: state.history + [record])
+        if !state.needsCompaction, case .committed(let numbered) = try appendRecord(record, after: state.history, countAfter: list.count) {
+            return Commit(clock: clock, list: list, record: numbered)
         }
+        try ensureRoom(for: list.count)
+        try compactLocked(list, clock: clock, state: state, history: state.history + [record])
         return Commit(clock: clock, list: list, record: record)
     }
 
@@ -370,16 +363,9 @@ public struct TaskStore: Sendable {
                     task.order = keys[task.section]!.removeFirst()
                     changes.append(.add(task))
                 }
-                guard quick.count + tasks.count <= Self.maximumTaskCount else {
-                    throw StoreError(
-                        path: path,
-                        problem: .unwritable("the list would hold \(quick.count + tasks.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))
-                }
                 let clock = Clock.next(after: quick.clock, now: now)
                 let record = LogRecord(generation: quick.generation, clock: clock, what: what, changes: changes)
-                removeCrashDebris()
-                try withFileErrors { () throws(FileSystem.Failure) in try log.append(ChangeLog.encode(record)) }
-                return nil
+                if case .committed = try appendRecord(record, after: quick.records, countAfter: quick.count + tasks.count) { return nil }
             }
             let state = try read()
             var list = state.list
@@ -409,7 +395,7 @@ public struct TaskStore: Sendable {
 
     func quickState() throws(StoreError) -> QuickState? {
         guard let stamp = FileSystem.stamp(of: path), let contents = try readLog(), let logHeader = contents.header,
-            logHeader.snapshot == stamp, contents.damaged.isEmpty, contents.byteCount < Self.logByteLimit,
+            logHeader.snapshot == stamp, contents.damaged.isEmpty, contents.missing.isEmpty, contents.byteCount < Self.logByteLimit,
             let header = SnapshotHeaderReader.read(path), header.generation == logHeader.generation, header.folds != nil
         else { return nil }
         var clock = header.clock
