@@ -186,23 +186,12 @@ extension AppUpdate {
     /// first task put in place is selected (the top of what an undone "clear completed"
     /// restores); the selection stays where it was when they only remove.
     private static func replay(_ changes: [TaskChange], of step: UndoStep, undoing: Bool, _ state: inout AppState) -> [Effect] {
-        var applicable: [TaskChange] = []
-        var changedElsewhere: TaskItem?
-        for change in changes {
-            switch change {
-            case .set(let id, _, let was):
-                guard let task = state.tasks.task(withID: id) else { continue }
-                guard was.hold(in: task) else {
-                    changedElsewhere = changedElsewhere ?? task
-                    continue
-                }
-            case .add(let task):
-                guard state.tasks.task(withID: task.id) == nil else { continue }
-            case .delete(let task):
-                guard state.tasks.task(withID: task.id) != nil else { continue }
-            }
-            applicable.append(change)
-        }
+        let still = StillApplicable(changes, on: state.tasks)
+        let applicable = still.changes
+        let changedElsewhere = still.skipped.lazy.compactMap { skipped -> TaskItem? in
+            if case .changedSince(let task) = skipped { return task }
+            return nil
+        }.first
         let verb = undoing ? "Undone" : "Redone"
         guard !applicable.isEmpty else {
             state.message = Message(

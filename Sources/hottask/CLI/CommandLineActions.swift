@@ -210,33 +210,16 @@ struct CommandLineActions {
                 throw RefusedError(
                     message: "cannot undo \(quoted(target.what)): \(floorNote), and one of them is newer, so undoing this would skip it. Nothing was changed")
             }
-            var list = state.list
-            var changes: [TaskChange] = []
-            var notes: [String] = []
-            for change in target.changes.inverse {
-                switch change {
-                case .set(let id, let fields, let was):
-                    guard let task = list.task(withID: id) else {
-                        notes.append("a task it changed is deleted now; left deleted")
-                        continue
-                    }
-                    guard was.hold(in: task) else {
-                        notes.append("\(quoted(task.caption)) was changed again since; left as it is")
-                        continue
-                    }
-                    changes.append(.set(id, fields, was: was))
-                case .delete(let task):
-                    guard list.task(withID: task.id) != nil else { continue }
-                    changes.append(.delete(task))
-                case .add(let task):
-                    guard list.task(withID: task.id) == nil else {
-                        notes.append("\(quoted(task.caption)) is there already")
-                        continue
-                    }
-                    changes.append(.add(task))
+            let still = StillApplicable(target.changes.inverse, on: state.list)
+            let notes = still.skipped.compactMap { skipped -> String? in
+                switch skipped {
+                case .deletedSince: "a task it changed is deleted now; left deleted"
+                case .changedSince(let task): "\(quoted(task.caption)) was changed again since; left as it is"
+                case .alreadyThere(let task): "\(quoted(task.caption)) is there already"
+                case .goneAlready: nil
                 }
-                if let last = changes.last { list.apply(last, clock: .zero, force: true) }
             }
+            let changes = still.changes
             let lines = ["Undone: \(target.what)"] + notes.map { "  (\($0))" }
             return (changes, "Undo: \(target.what)", target.clock, lines)
         }

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Which changes of an undo (or a redo) still apply to the list as it is now: the one rule
+/// `--undo` and the UI's `u` and `^R` share.
+///
+/// A set applies while its task still holds the values it replaces (`was`); a task changed
+/// again since, elsewhere, keeps that change. An add applies while its task is absent, a delete
+/// while it is present. Each change is judged on the tasks as the changes before it left them,
+/// kept aside by id, so that no copy of the list is made.
+public struct StillApplicable: Sendable {
+    /// Why a change was left out.
+    public enum Skipped: Equatable, Sendable {
+        /// The task was changed again since: its later values are kept.
+        case changedSince(TaskItem)
+        /// The task a set would change is deleted now.
+        case deletedSince(UUID)
+        /// The task an add would bring back is there already.
+        case alreadyThere(TaskItem)
+        /// The task a delete would remove is gone already.
+        case goneAlready(TaskItem)
+    }
+
+    /// The changes to make, in order.
+    public private(set) var changes: [TaskChange] = []
+    public private(set) var skipped: [Skipped] = []
+
+    public init(_ candidates: [TaskChange], on list: TaskList) {
+        // The tasks as the changes taken so far left them (nil: deleted by one of them).
+        var touched: [UUID: TaskItem?] = [:]
+        func current(_ id: UUID) -> TaskItem? {
+            if let known = touched[id] { return known }
+            return list.task(withID: id)
+        }
+        for change in candidates {
+            let task = current(change.id)
+            switch change {
+            case .set(let id, _, let was):
+                guard let task else {
+                    skipped.append(.deletedSince(id))
+                    continue
+                }
+                guard was.hold(in: task) else {
+                    skipped.append(.changedSince(task))
+                    continue
+                }
+            case .add:
+                if let task {
+                    skipped.append(.alreadyThere(task))
+                    continue
+                }
+            case .delete(let removed):
+                guard task != nil else {
+                    skipped.append(.goneAlready(removed))
+                    continue
+                }
+            }
+            changes.append(change)
+            var one = TaskList(keyed: task.map { [$0] } ?? [])
+            one.apply(change, clock: .zero, force: true)
+            touched[change.id] = .some(one.task(withID: change.id))
+        }
+    }
+}

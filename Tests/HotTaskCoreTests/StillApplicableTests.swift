@@ -1,0 +1,42 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+/// The one rule `--undo`, `u` and `^R` share: which changes of a step still apply.
+@Suite("Undo and redo apply only what still holds, judged change after change")
+struct StillApplicableTests {
+    private let task = TaskItem(id: Fixtures.id(1), caption: "Draft", createdAt: Fixtures.date(hours: 1))
+
+    @Test func twoEditsOfOneTaskAreUndoneInTurnBackToTheFirstCaption() {
+        // A record that renamed the task twice: its inverse's second set holds only after the first.
+        let record: [TaskChange] = [
+            .set(task.id, TaskFields(caption: "Second"), was: TaskFields(caption: "Draft")),
+            .set(task.id, TaskFields(caption: "Third"), was: TaskFields(caption: "Second")),
+        ]
+        var list = TaskList([task])
+        list.apply(record, clock: TaskList.clock(Fixtures.date(hours: 2)))
+        let still = StillApplicable(record.inverse, on: list)
+        #expect(still.skipped.isEmpty)
+        list.apply(still.changes, clock: TaskList.clock(Fixtures.date(hours: 3)))
+        #expect(list.all.map(\.caption) == ["Draft"])
+    }
+
+    @Test func aTaskChangedElsewhereSinceKeepsThatChangeAndIsNamed() {
+        var list = TaskList([task])
+        let rename = TaskChange.set(task.id, TaskFields(caption: "Mine"), was: TaskFields(caption: "Draft"))
+        list.apply([rename], clock: TaskList.clock(Fixtures.date(hours: 2)))
+        list.apply([.set(task.id, TaskFields(caption: "Theirs"), was: TaskFields(caption: "Mine"))], clock: TaskList.clock(Fixtures.date(hours: 3)))
+        let still = StillApplicable([rename].inverse, on: list)
+        #expect(still.changes.isEmpty)
+        #expect(still.skipped.map { if case .changedSince(let task) = $0 { task.caption } else { "" } } == ["Theirs"])
+    }
+
+    @Test func anAddOfATaskThereAlreadyAndADeleteOfOneGoneAreLeftOut() {
+        let other = TaskItem(id: Fixtures.id(2), caption: "Gone", createdAt: Fixtures.date(hours: 1))
+        let list = TaskList([task])
+        let still = StillApplicable([.add(task), .delete(other), .delete(task)], on: list)
+        #expect(still.changes == [.delete(task)])
+        #expect(still.skipped == [.alreadyThere(task), .goneAlready(other)])
+    }
+}
