@@ -4,7 +4,7 @@ _hottask() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local IFS=$'\n'
     case $prev in
-        --file|--import|--export|--config)
+        --file|--import|--export|--config|--ca-file)
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
@@ -20,7 +20,7 @@ _hottask() {
             return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--json\n--ids\n--open\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--version\n--help' -- "$cur"))
+        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--json\n--ids\n--open\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--version\n--help' -- "$cur"))
     fi
 }
 complete -F _hottask hottask

@@ -30,5 +30,6 @@ complete -c hottask -l sync-setup -x -d 'Find the CalDAV calendar for tasks and 
 complete -c hottask -l username -x -d 'With --sync-setup: the user name'
 complete -c hottask -l password-command -x -d 'With --sync-setup: a command that prints the password'
 complete -c hottask -l calendar -x -d 'With --sync-setup: the calendar to sync with'
+complete -c hottask -l ca-file -r -F -d 'With --sync-setup: CA certificates to trust for HTTPS'
 complete -c hottask -s V -l version -d 'Print the version'
 complete -c hottask -s h -l help -d 'Show help'

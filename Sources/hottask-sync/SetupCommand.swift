@@ -29,7 +29,7 @@ enum SetupCommand {
             } else {
                 password = nil
             }
-            let discovery = try CalendarDiscovery(url: url, username: options["--username"], password: password)
+            let discovery = try CalendarDiscovery(url: url, username: options["--username"], password: password, caFile: options["--ca-file"])
             let found = try discovery.discover()
             var calendars = found.calendars
             if let given = found.given, !calendars.contains(given) { calendars.insert(given, at: 0) }

@@ -96,6 +96,31 @@ struct SyncSetupEndToEndTests {
         #expect(desktop.tasks()["From phone"] == true)
     }
 
+    @Test("a server with a private CA: set-up names the untrusted certificate and writes nothing; with --ca-file it finds the calendar and writes ca_file, which --sync uses and a set-up again keeps")
+    func privateCertificateAuthority() throws {
+        let server = try CalDAVTestServer(.radicale, tls: true, calendar: false)
+        let root = "https://127.0.0.1:\(server.port)/"
+        let certificate = server.folder.path("cert.pem")
+        let laptop = computer("laptop")
+        let refused = laptop.run(["--sync-setup", root] + Self.login)
+        #expect(refused.status == 5, "\(refused.stderr)")
+        #expect(refused.stderr.contains("certificate is not trusted by this system"), "\(refused.stderr)")
+        #expect(fileText(laptop.config) == nil, "nothing written")
+
+        let setUp = laptop.run(["--sync-setup", root, "--ca-file", certificate] + Self.login)
+        #expect(setUp.status == 0, "\(setUp.stderr)")
+        let calendar = try #require(calendars(setUp.stdout).first)
+        #expect(fileText(laptop.config)?.contains("ca_file = \"\(certificate)\"\n") == true, "\(fileText(laptop.config) ?? "")")
+        laptop.run(["--add", "Behind a private CA"])
+        #expect(laptop.sync().contains("pushed 1"))
+
+        // Again, for the same calendar by name, without --ca-file: the ca_file there is used and kept.
+        let again = laptop.run(["--sync-setup", root, "--calendar", calendar.name, "--username", "u"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(fileText(laptop.config)?.contains("ca_file = \"\(certificate)\"\n") == true)
+        _ = laptop.sync()  // with the kept ca_file: it would fail without it, as the first set-up did
+    }
+
     @Test("several task calendars and no --calendar: it lists them, writes nothing and exits 64; --calendar picks by name or path segment")
     func severalCalendars() throws {
         let server = try CalDAVTestServer(.radicale, calendar: false)

@@ -37,7 +37,7 @@ public final class CalendarDiscovery {
 
     /// `url` may be a host (https is then assumed), a server root, a principal, a calendar home
     /// or a calendar.
-    public init(url: String, username: String?, password: String?, timeout: TimeInterval = 30) throws(SyncFailure) {
+    public init(url: String, username: String?, password: String?, timeout: TimeInterval = 30, caFile: String? = nil) throws(SyncFailure) {
         let text = url.contains("://") ? url : "https://" + url
         guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
             parsed.host != nil
@@ -46,7 +46,7 @@ public final class CalendarDiscovery {
         }
         start = parsed.path.isEmpty ? parsed.appendingPathComponent("/") : parsed
         exchange = HTTPExchange(
-            authenticator: Authenticator(username: username, password: password), timeout: timeout, followsRedirects: false)
+            authenticator: Authenticator(username: username, password: password), timeout: timeout, followsRedirects: false, caFile: caFile)
     }
 
     public func discover() throws(SyncFailure) -> Found {

@@ -2,12 +2,13 @@ import Foundation
 
 /// Puts a `[sync]` table into the text of a config file, for `hottask --sync-setup`: every
 /// other line stays byte for byte (comments, blank lines, other tables, line ends), and so do
-/// the lines of an existing `[sync]` that are not one of the three settings it writes.
+/// the lines of an existing `[sync]` that are not one of the settings it writes.
 public enum SyncTableEdit {
     /// The settings `[sync]` gets; a nil one is left out (and removed if it was there).
     public static func applying(_ settings: SyncSettings, to text: String) -> String {
         let values: [(String, String?)] = [
             ("url", settings.url), ("username", settings.username), ("password_command", settings.passwordCommand),
+            ("ca_file", settings.caFile),
         ]
         let written = values.compactMap { key, value in value.map { "\(key) = \(quoted($0))" } }
         var lines = splitKeepingEnds(text)

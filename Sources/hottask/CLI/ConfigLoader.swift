@@ -22,20 +22,12 @@ enum ConfigLoader {
     /// The config to use, and the problem to show when the file could not be used.
     static func load(option: String?, environment: [String: String]) -> (AppConfig, problem: AppConfig.Problem?) {
         guard let path = path(option: option, environment: environment) else { return (.standard, nil) }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            // Only a file asked for by name is missed; the usual place may well be empty.
-            return (.standard, option == nil ? nil : AppConfig.Problem(file: path, line: nil, reason: "no such file"))
-        }
-        guard !isFolder.boolValue else { return (.standard, AppConfig.Problem(file: path, line: nil, reason: "it is a folder, not a file")) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return (.standard, AppConfig.Problem(file: path, line: nil, reason: "cannot be read"))
-        }
-        guard data.count <= maximumSize else {
-            return (.standard, AppConfig.Problem(file: path, line: nil, reason: "larger than \(maximumSize / 1024) KB, not a config"))
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return (.standard, AppConfig.Problem(file: path, line: nil, reason: "not UTF-8 text"))
+        let text: String
+        switch readText(path) {
+        case .success(let read?): text = read
+        // Only a file asked for by name is missed; the usual place may well be empty.
+        case .success(nil): return (.standard, option == nil ? nil : AppConfig.Problem(file: path, line: nil, reason: "no such file"))
+        case .failure(let problem): return (.standard, problem)
         }
         var config: AppConfig
         do {
@@ -44,6 +36,25 @@ enum ConfigLoader {
             return (.standard, error)
         }
         return trusting(config, file: path)
+    }
+
+    /// The config file's text; nil when there is none; a problem when it is not a config one
+    /// can read (a folder, unreadable, too large, not UTF-8). The one reader of the file, for
+    /// the app and for `--sync-setup`, which writes into it.
+    static func readText(_ path: String) -> Result<String?, AppConfig.Problem> {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .success(nil) }
+        guard !isFolder.boolValue else { return .failure(AppConfig.Problem(file: path, line: nil, reason: "it is a folder, not a file")) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(AppConfig.Problem(file: path, line: nil, reason: "cannot be read"))
+        }
+        guard data.count <= maximumSize else {
+            return .failure(AppConfig.Problem(file: path, line: nil, reason: "larger than \(maximumSize / 1024) KB, not a config"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(AppConfig.Problem(file: path, line: nil, reason: "not UTF-8 text"))
+        }
+        return .success(text)
     }
 
     /// A password_command is a command HotTask runs: from a file another user could change, it

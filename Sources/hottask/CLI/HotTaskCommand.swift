@@ -187,6 +187,13 @@ struct HotTaskCommand: ParsableCommand {
         help: ArgumentHelp("With --sync-setup: the calendar to sync with, by display name or last path segment; made when missing.", valueName: "name"))
     var calendar: String?
 
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "With --sync-setup: a PEM file of CA certificates to trust for HTTPS instead of the system's (a server with a private CA); written to [sync] as ca_file.",
+            valueName: "path"))
+    var caFile: String?
+
     var changesTasks: Bool {
         !add.isEmpty || !edit.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
     }
@@ -227,7 +234,7 @@ struct HotTaskCommand: ParsableCommand {
         if undo && (changesTasks || importPath != nil) {
             throw ValidationError("--undo cannot be combined with other changes: it takes back the last one.")
         }
-        for (given, name) in [(username != nil, "--username"), (passwordCommand != nil, "--password-command"), (calendar != nil, "--calendar")]
+        for (given, name) in [(username != nil, "--username"), (passwordCommand != nil, "--password-command"), (calendar != nil, "--calendar"), (caFile != nil, "--ca-file")]
         where given && syncSetup == nil {
             throw ValidationError("\(name) goes with --sync-setup.")
         }
@@ -280,7 +287,7 @@ struct HotTaskCommand: ParsableCommand {
                     throw SyncCommandFailure(message: "cannot set up sync: no config file to write (no HOME; give --config)")
                 }
                 let setup = SyncSetupCommand(
-                    url: syncSetup, username: username, passwordCommand: passwordCommand, calendar: calendar, configPath: path)
+                    url: syncSetup, username: username, passwordCommand: passwordCommand, calendar: calendar, caFile: caFile, configPath: path)
                 do {
                     try setup.run()
                 } catch {

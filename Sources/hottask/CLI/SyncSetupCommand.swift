@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskCore
 import HotTaskUI
 
 /// `hottask --sync-setup URL`: `hottask-sync --setup` finds (or makes) the calendar over the
@@ -9,6 +10,8 @@ struct SyncSetupCommand {
     let username: String?
     let passwordCommand: String?
     let calendar: String?
+    /// CA certificates to trust (a private CA), for discovery and then for every sync.
+    let caFile: String?
     /// The config file to write.
     let configPath: String
 
@@ -29,6 +32,7 @@ struct SyncSetupCommand {
         let before = (try? AppConfig.parse(existing ?? "", file: configPath))?.sync
         let username = self.username ?? before?.username
         let passwordCommand = self.passwordCommand ?? before?.passwordCommand
+        let caFile = self.caFile ?? before?.caFile
         var password: String?
         if passwordCommand == nil, let username {
             password = PasswordPrompt.ask("Password for \(username) (used for this set-up only, not stored): ")
@@ -38,6 +42,7 @@ struct SyncSetupCommand {
         if let passwordCommand { arguments += ["--password-command", passwordCommand] }
         if password != nil { arguments.append("--password-stdin") }
         if let calendar { arguments += ["--calendar", calendar] }
+        if let caFile { arguments += ["--ca-file", caFile] }
         let (status, said) = try runHelper(arguments, input: password)
 
         let output = CommandOutput()
@@ -57,7 +62,8 @@ struct SyncSetupCommand {
         guard status == 0, let chosen else {
             throw Failure(message: "", status: status == 0 ? 5 : status)
         }
-        let settings = SyncSettings(url: chosen, username: username, passwordCommand: passwordCommand)
+        var settings = SyncSettings(url: chosen, username: username, passwordCommand: passwordCommand)
+        settings.caFile = caFile
         let text = SyncTableEdit.applying(settings, to: existing ?? "")
         do {
             _ = try AppConfig.parse(text, file: configPath)
@@ -81,10 +87,12 @@ struct SyncSetupCommand {
     /// The config's text, nil when there is no file yet. A file with a problem is refused:
     /// writing into it could not be checked.
     private func readConfig() throws(Failure) -> String? {
-        guard FileManager.default.fileExists(atPath: configPath) else { return nil }
-        guard let data = FileManager.default.contents(atPath: configPath), let text = String(data: data, encoding: .utf8) else {
-            throw Failure(message: "cannot read the config \(configPath) as UTF-8 text; nothing was written", status: 5)
+        let text: String?
+        switch ConfigLoader.readText(configPath) {
+        case .success(let read): text = read
+        case .failure(let problem): throw Failure(message: "\(problem); nothing was written", status: 5)
         }
+        guard let text else { return nil }
         do {
             _ = try AppConfig.parse(text, file: configPath)
         } catch {
@@ -123,44 +131,17 @@ struct SyncSetupCommand {
         return (status, String(decoding: data, as: UTF8.self))
     }
 
-    /// Replaces the config through a temporary file and a rename, so that a crash leaves the
-    /// old file or the new one; a new file (and its folder) is private to its owner (0600).
+    /// Replaces the config through a temporary file and a rename (`SmallFile`), so that a crash
+    /// leaves the old file or the new one; a new file (and its folder) is private to its owner
+    /// (0600), an existing one keeps its mode.
     private func replaceConfig(with text: String, created: Bool) throws(Failure) {
         // Through a symbolic link (a config kept in a dotfiles repository) to the file itself.
-        let url = URL(fileURLWithPath: configPath).resolvingSymlinksInPath()
-        let configPath = url.path
-        let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw Failure(message: "cannot make the folder \(folder.path): \(error.localizedDescription)", status: 5)
-        }
+        let configPath = URL(fileURLWithPath: configPath).resolvingSymlinksInPath().path
         var mode: mode_t = 0o600
-        if !created, let attributes = try? FileManager.default.attributesOfItem(atPath: configPath),
-            let permissions = attributes[.posixPermissions] as? NSNumber
-        {
-            mode = mode_t(permissions.uint16Value)
-        }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        // A temp file a crash left is removed; a new one is never a link someone placed.
-        unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw Failure(message: "cannot write the config \(configPath): \(String(cString: strerror(errno)))", status: 5) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
-        }
-        let synced = written == bytes.count && fsync(fd) == 0
-        fchmod(fd, mode)
-        close(fd)
-        guard synced, rename(temporary, configPath) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw Failure(message: "cannot write the config \(configPath): \(reason); it is unchanged", status: 5)
+        var info = stat()
+        if !created, stat(configPath, &info) == 0 { mode = info.st_mode & 0o7777 }
+        if let problem = SmallFile.replace(configPath, with: text, mode: mode) {
+            throw Failure(message: "cannot write the config \(configPath): \(problem); it is unchanged", status: 5)
         }
     }
 }
