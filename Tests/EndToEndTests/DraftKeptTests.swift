@@ -47,6 +47,38 @@ struct DraftKeptTests {
         #expect(drafts(state).isEmpty, "nothing left to keep: the draft file is gone")
     }
 
+    @Test func aKilledRunKeepsWhatWasTypedAndNeverBringsBackTextAlreadyAdded() throws {
+        let folder = TemporaryFolder()
+        let state = folder.path("state")
+        let first = try TmuxSession(seededCaptions: ["Buy milk"], environment: ["XDG_STATE_HOME": state])
+        first.waitForText("Buy milk")
+        first.type("typed before the kill")
+        first.waitForText("typed before the kill")
+        // The file follows the input a second after the first unsaved change, with no way out.
+        waitUntil("the draft file holds the typed text") {
+            drafts(state).contains { (fileText(state + "/hottask/" + $0) ?? "").contains("typed before the kill") }
+        }
+        kill(try #require(first.appProcessID()), SIGKILL)
+        _ = first.waitForExit()
+
+        let second = try TmuxSession(environment: ["XDG_STATE_HOME": state], storePath: first.storePath)
+        second.waitForText("Restored the text you were typing")
+        second.press("Enter")
+        second.waitForStore("hold the restored text") { $0.contains("typed before the kill") }
+        // Added: the file is emptied at once, so a kill now brings nothing back to add twice.
+        waitUntil("the draft file is gone once its text was added") { drafts(state).isEmpty }
+        kill(try #require(second.appProcessID()), SIGKILL)
+        _ = second.waitForExit()
+
+        let third = try TmuxSession(environment: ["XDG_STATE_HOME": state], storePath: first.storePath)
+        let screen = third.waitForText("typed before the kill")
+        #expect(!screen.contains("Restored"), "\(screen)")
+        third.press("C-c")
+        #expect(third.waitForExit().contains("exited with 0"))
+        let stored = fileText(first.storePath) ?? ""
+        #expect(stored.components(separatedBy: "typed before the kill").count - 1 <= 1, "added once")
+    }
+
     @Test func anOpenCaptionEditSurvivesQuitting() throws {
         let folder = TemporaryFolder()
         let state = folder.path("state")

@@ -86,18 +86,6 @@ struct SuspendInTmuxTests {
         return stat[stat.index(close, offsetBy: 2)]
     }
 
-    /// Polls with a deadline; records what was seen last when it never holds.
-    private func waitUntil(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            guard Date() < deadline else {
-                Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
-                return
-            }
-            usleep(20_000)
-        }
-    }
-
     @Test func ctrlZAndOutsideSIGTSTPAnyNumberOfTimes() throws {
         let session = try TmuxSession(seededCaptions: ["Buy milk"], prefix: "python3 '\(Self.jobControl)'")
         session.waitForText("Buy milk")

@@ -298,16 +298,6 @@ struct SyncEndToEndTests {
         #expect(desktop.tasks()["Pay rent, then; call"]?.completed == false)
     }
 
-    /// Polls `condition` until it holds (at most 30 s).
-    func waitUntil(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(200_000)
-        }
-        Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
-    }
-
     func requestLog(_ control: String) -> [String] {
         (fileText(control + ".log") ?? "").split(separator: "\n").map(String.init)
     }

@@ -4,8 +4,8 @@ import HotTaskUI
 
 /// Where the draft (`Draft`) waits between runs: beside the remembered view, in
 /// `$XDG_STATE_HOME/hottask/draft-<store hash>.toml` (0600, folders 0700), one file per store so
-/// that a draft comes back only with the list it was typed for. The file stays until a quit
-/// leaves nothing to keep: a run killed before that (SIGKILL, a crash) finds it again.
+/// that a draft comes back only with the list it was typed for. While the app runs the file
+/// follows the input (`DraftKeeper`); every way out writes it once more.
 enum DraftFile {
     static func path(store: String, environment: [String: String]) -> String? {
         guard let view = RememberedView.path(environment: environment) else { return nil }
@@ -64,5 +64,40 @@ enum DraftFile {
             hash = hash &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
+    }
+}
+
+/// Keeps the draft file following the input while the app runs, so that a run killed with no
+/// way out (SIGKILL, a crash, a power cut) loses at most the last second of typing, and text
+/// already added never comes back at the next start: an emptied input empties the file at
+/// once; typing is written a second after the first unsaved change (not on every key: each
+/// write is a file, an fsync and a rename).
+struct DraftKeeper {
+    static let pause: TimeInterval = 1
+    let store: String
+    let environment: [String: String]
+    /// What the file holds now.
+    private var onDisk: Draft
+    private var unsavedSince: Date?
+
+    init(store: String, environment: [String: String], onDisk: Draft?) {
+        self.store = store
+        self.environment = environment
+        self.onDisk = onDisk ?? Draft()
+    }
+
+    mutating func follow(_ draft: Draft, now: Date = Date()) {
+        guard draft != onDisk else {
+            unsavedSince = nil
+            return
+        }
+        let since = unsavedSince ?? now
+        guard draft.isEmpty || now.timeIntervalSince(since) >= Self.pause else {
+            unsavedSince = since
+            return
+        }
+        unsavedSince = nil
+        // A failure here is tried again at the next change, and said on the way out.
+        if DraftFile.keep(draft, store: store, environment: environment) == nil { onDisk = draft }
     }
 }

@@ -30,7 +30,9 @@ enum TerminalApp {
         state.showsDetails = rememberedDetails ?? config.details
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
         // Text typed before the last quit, back where it was.
-        if let draft = DraftFile.load(store: store.path, environment: environment) { AppUpdate.restore(draft, &state) }
+        let restored = DraftFile.load(store: store.path, environment: environment)
+        if let restored { AppUpdate.restore(restored, &state) }
+        var drafts = DraftKeeper(store: store.path, environment: environment, onDisk: restored)
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         curses.draw(AppRender.render(state, size: state.size))
         // The filter's folded captions, made once the first frame is on screen.
@@ -71,6 +73,7 @@ enum TerminalApp {
             if state.showsDetails, minute != lastMinute { pending.append(.clockTicked) }
             lastMinute = minute
             pending += keys
+            drafts.follow(state.draft)
             guard !pending.isEmpty else { continue }
             while !pending.isEmpty {
                 let event = pending.removeFirst()
@@ -94,6 +97,7 @@ enum TerminalApp {
             // A long log is folded into a new snapshot on another thread: no key waits for it.
             if saves.isEmpty { compaction.startIfNeeded() }
             curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
+            drafts.follow(state.draft)
             // After a list read again in full, as at start: folded once the frame is shown.
             state.view.foldCaptions(state.tasks)
         }
