@@ -5,7 +5,7 @@ import HotTaskCore
 // operation from outside (median, min, max, peak memory), and the UI's per-key work in-process.
 // Benchmarks are not tests: nothing here fails on a time; the table says "over" instead.
 //
-// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers]
+// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers | --heavy-keys]
 // --peers compares with Taskwarrior and todo.txt-cli instead (`make bench-peers`).
 
 let arguments = CommandLine.arguments
@@ -33,6 +33,16 @@ if let target = option("--make-stores") {
         print(store)
     }
     try? FileManager.default.removeItem(atPath: folder)
+    exit(0)
+}
+
+// `--heavy-keys`: only the whole-list keys of the UI, in-process (quick to run while working on them).
+if arguments.contains("--heavy-keys") {
+    var rows: [Measurement] = []
+    for count in sizes {
+        rows += HeavyKeyBenchmarks.run(StoreGenerator.list(count: count), label: label(count), rounds: runs)
+    }
+    print(Measurement.header + "\n" + rows.map(\.row).joined(separator: "\n"))
     exit(0)
 }
 
@@ -165,6 +175,7 @@ for count in sizes {
     measurements.append(try UIBenchmarks.start(store: TaskStore(path: store), label: name, runs: repeats))
     measurements += UIBenchmarks.keystrokes(try TaskStore(path: store).load(), label: name)
     measurements += try UIBenchmarks.changingKeys(store: TaskStore(path: store), label: name, runs: repeats)
+    measurements += HeavyKeyBenchmarks.run(generated, label: name, rounds: max(1, repeats / 2))
 }
 
 var report = "HotTask benchmarks — \(ProcessInfo.processInfo.activeProcessorCount) cores, "

@@ -107,3 +107,19 @@ public enum ListEdit: Equatable, Sendable {
         }
     }
 }
+
+/// The rows a change made in one pass removed: per section, their indices before it,
+/// ascending (what a view needs to follow without sorting again).
+public struct RemovedRows: Equatable, Sendable {
+    public var priority: [Int] = []
+    public var bonus: [Int] = []
+
+    public init() {}
+
+    public subscript(section: Section) -> [Int] {
+        get { section == .priority ? priority : bonus }
+        set {
+            if section == .priority { priority = newValue } else { bonus = newValue }
+        }
+    }
+}

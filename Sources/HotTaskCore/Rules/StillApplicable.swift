@@ -25,8 +25,13 @@ public struct StillApplicable: Sendable {
     public private(set) var skipped: [Skipped] = []
 
     public init(_ candidates: [TaskChange], on list: TaskList) {
+        // Many changes (the undo of clearing the completed tasks) look their tasks up through
+        // the id index: a list just changed in one pass has none, and a scan each took seconds.
+        let list = candidates.count > TaskList.changesFoundByScan ? list.indexedByID() : list
         // The tasks as the changes taken so far left them (nil: deleted by one of them).
         var touched: [UUID: TaskItem?] = [:]
+        touched.reserveCapacity(candidates.count)
+        changes.reserveCapacity(candidates.count)
         func current(_ id: UUID) -> TaskItem? {
             if let known = touched[id] { return known }
             return list.task(withID: id)
@@ -55,9 +60,14 @@ public struct StillApplicable: Sendable {
                 }
             }
             changes.append(change)
-            var one = TaskList(keyed: task.map { [$0] } ?? [])
-            one.apply(change, clock: .zero, force: true)
-            touched[change.id] = .some(one.task(withID: change.id))
+            switch change {
+            case .add(let added): touched[change.id] = .some(added)
+            case .delete: touched[change.id] = .some(nil)
+            case .set:
+                var one = TaskList(keyed: task.map { [$0] } ?? [])
+                one.apply(change, clock: .zero, force: true)
+                touched[change.id] = .some(one.task(withID: change.id))
+            }
         }
     }
 }

@@ -85,6 +85,42 @@ public struct ListView: Equatable, Sendable {
         folded.check(list)
     }
 
+    /// Makes the view again for `list` changed in one pass (no row edits): the captions are
+    /// folded again, the order and the filter made once.
+    public mutating func listChanged(_ list: TaskList) {
+        folded = FoldedCaptions(list)
+        rebuild(list)
+    }
+
+    /// Follows rows removed in one pass (clearing the completed tasks): the folded captions and
+    /// the orders shown lose them and the indices after them close up. O(n), no sort.
+    public mutating func rowsRemoved(_ removed: RemovedRows, list: TaskList) {
+        earlier = EarlierResults()
+        for section in Section.allCases where !removed[section].isEmpty {
+            let gone = removed[section]
+            let before = list.count(in: section) + gone.count
+            // Each old index's new one, or -1 when it is gone.
+            var newIndex = [Int32](repeating: 0, count: before)
+            var next = 0
+            var shift: Int32 = 0
+            for index in 0..<before {
+                if next < gone.count && gone[next] == index {
+                    newIndex[index] = -1
+                    shift += 1
+                    next += 1
+                } else {
+                    newIndex[index] = Int32(index) - shift
+                }
+            }
+            func closeUp(_ order: [Int]) -> [Int] {
+                order.compactMap { newIndex[$0] >= 0 ? Int(newIndex[$0]) : nil }
+            }
+            if let order = sorted?[section] { sorted?[section] = closeUp(order) }
+            if let order = filtered?[section] { filtered?[section] = closeUp(order) }
+            folded.remove(gone, in: section, countBefore: before)
+        }
+    }
+
     /// Sets sort mode and "completed last", sorting once.
     public mutating func setOrder(_ sort: SortMode, completedLast: Bool, list: TaskList) {
         self.sort = sort
@@ -129,7 +165,7 @@ public struct ListView: Equatable, Sendable {
             case .inserted(let task, let index):
                 order = order.map { $0 >= index ? $0 + 1 : $0 }
                 if !onlyMatching || matcher?.matches(caption: task.caption) == true {
-                    order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks))
+                    order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks, folded: folded[section]))
                 }
             case .removed(_, let index):
                 order.removeAll { $0 == index }
@@ -137,7 +173,7 @@ public struct ListView: Equatable, Sendable {
             case .replaced(_, let new, let index):
                 order.removeAll { $0 == index }
                 if !onlyMatching || matcher?.matches(caption: new.caption) == true {
-                    order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks))
+                    order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks, folded: folded[section]))
                 }
             }
             orders?[section] = order
@@ -149,11 +185,13 @@ public struct ListView: Equatable, Sendable {
     private mutating func rebuild(_ list: TaskList) {
         earlier = EarlierResults()
         let ordering = ordering
+        // A–Z compares the folded captions: made now if the app has not made them yet.
+        if ordering.sort == .alphabetical { folded.check(list) }
         sorted = ordering.isIdentity
             ? nil
             : SectionOrders(
-                priority: ordering.order(of: list.tasks(in: .priority)),
-                bonus: ordering.order(of: list.tasks(in: .bonus)))
+                priority: ordering.order(of: list.tasks(in: .priority), folded: folded.priority),
+                bonus: ordering.order(of: list.tasks(in: .bonus), folded: folded.bonus))
         if isFiltering { filterFromSorted(list) }
     }
 
@@ -203,6 +241,19 @@ struct FoldedCaptions: Equatable, Sendable {
     }
 
     static func == (lhs: FoldedCaptions, rhs: FoldedCaptions) -> Bool { true }
+
+    subscript(section: Section) -> FoldedColumn {
+        section == .priority ? priority : bonus
+    }
+
+    /// Drops the captions at `indices` (ascending) of a section that held `countBefore`; a
+    /// column out of step is emptied, to be folded again by `check`.
+    mutating func remove(_ indices: [Int], in section: Section, countBefore: Int) {
+        func edit(_ column: inout FoldedColumn) {
+            column = column.count == countBefore ? column.removing(indices) : FoldedColumn()
+        }
+        if section == .priority { edit(&priority) } else { edit(&bonus) }
+    }
 
     mutating func apply(_ change: ListEdit) {
         func edit(_ column: inout FoldedColumn) {
@@ -261,6 +312,27 @@ struct FoldedColumn: Sendable {
         shiftEnds(from: index, by: folded.count)
     }
 
+    /// The column without the captions at `indices` (ascending): one copy of the rest.
+    func removing(_ indices: [Int]) -> FoldedColumn {
+        var result = FoldedColumn()
+        result.bytes.reserveCapacity(bytes.count)
+        result.ends.reserveCapacity(ends.count - indices.count)
+        var runStart = 0  // the first caption of the run being kept
+        func keep(upTo end: Int) {
+            guard runStart < end else { return }
+            let from = start(runStart)
+            let offset = Int32(result.bytes.count) - Int32(from)
+            result.bytes.append(contentsOf: bytes[from..<Int(ends[end - 1])])
+            for index in runStart..<end { result.ends.append(ends[index] + offset) }
+        }
+        for index in indices {
+            keep(upTo: index)
+            runStart = index + 1
+        }
+        keep(upTo: ends.count)
+        return result
+    }
+
     mutating func remove(at index: Int) {
         let removed = start(index)..<Int(ends[index])
         bytes.removeSubrange(removed)
@@ -279,6 +351,42 @@ struct FoldedColumn: Sendable {
         guard delta != 0 else { return }
         let delta = Int32(delta)
         for position in index..<ends.count { ends[position] += delta }
+    }
+
+    /// How the captions at `a` and `b` compare for A–Z: byte by byte (code point order of the
+    /// folded text), a run of digits against a run of digits by its value ("Task 2" before
+    /// "Task 10"; leading zeros do not count). Negative, zero or positive.
+    func naturalOrder(_ a: Int, _ b: Int) -> Int {
+        bytes.withUnsafeBufferPointer { bytes in
+            var i = a == 0 ? 0 : Int(ends[a - 1])
+            var j = b == 0 ? 0 : Int(ends[b - 1])
+            let endA = Int(ends[a])
+            let endB = Int(ends[b])
+            func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+            while i < endA && j < endB {
+                let x = bytes[i]
+                let y = bytes[j]
+                if isDigit(x) && isDigit(y) {
+                    while i < endA && bytes[i] == 0x30 { i += 1 }
+                    while j < endB && bytes[j] == 0x30 { j += 1 }
+                    var runA = i
+                    var runB = j
+                    while runA < endA && isDigit(bytes[runA]) { runA += 1 }
+                    while runB < endB && isDigit(bytes[runB]) { runB += 1 }
+                    if runA - i != runB - j { return (runA - i) - (runB - j) }
+                    while i < runA {
+                        if bytes[i] != bytes[j] { return Int(bytes[i]) - Int(bytes[j]) }
+                        i += 1
+                        j += 1
+                    }
+                    continue
+                }
+                if x != y { return Int(x) - Int(y) }
+                i += 1
+                j += 1
+            }
+            return (endA - i) - (endB - j)
+        }
     }
 
     /// The indices of `order` whose folded captions contain the matcher's query.

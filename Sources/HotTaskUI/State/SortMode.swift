@@ -35,6 +35,12 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
 /// How two tasks of one section compare in a view: completed last (when asked), then the sort
 /// mode, then stored order, so that the order is total and any filtered subsequence of it is
 /// still sorted (which lets a change be put in place by binary search).
+///
+/// Sorting compares numbers and bytes, never tasks: a comparison that copied two `TaskItem`s
+/// (a retain and release of each caption) made a sort of 60,000 tasks take 190 ms. Newest and
+/// oldest sort by the creation time as a number; A–Z compares the captions' folded bytes (the
+/// filter's folding, kept by `ListView`), runs of digits by their value. "Completed last" is
+/// the mode's order with the completed tasks moved after the others, in one stable pass.
 struct TaskOrdering {
     let sort: SortMode
     let completedLast: Bool
@@ -42,68 +48,57 @@ struct TaskOrdering {
     /// True when the view is the stored order itself, so no array of positions is needed.
     var isIdentity: Bool { sort == .manual && !completedLast }
 
-    /// Whether the task at `a` (with its A–Z key, if any) comes before the one at `b`.
-    func precedes(_ a: TaskItem, _ aIndex: Int, _ aKey: String?, _ b: TaskItem, _ bIndex: Int, _ bKey: String?) -> Bool {
-        if completedLast, a.completed != b.completed { return !a.completed }
+    /// The section's indices in this order: one sort by keys, O(n log n).
+    func order(of tasks: [TaskItem], folded: FoldedColumn) -> [Int] {
+        var order: [Int]
         switch sort {
-        case .manual: break
-        case .newest where a.createdAt != b.createdAt: return a.createdAt > b.createdAt
-        case .oldest where a.createdAt != b.createdAt: return a.createdAt < b.createdAt
+        case .manual:
+            order = Array(tasks.indices)
+        case .newest, .oldest:
+            let times = tasks.map(\.createdAt.timeIntervalSinceReferenceDate)
+            let newestFirst = sort == .newest
+            order = times.withUnsafeBufferPointer { times in
+                tasks.indices.sorted { a, b in
+                    times[a] != times[b] ? (times[a] > times[b]) == newestFirst : a < b
+                }
+            }
         case .alphabetical:
-            if let aKey, let bKey, aKey != bKey { return aKey < bKey }
-        default: break
+            order = tasks.indices.sorted { a, b in
+                let compared = folded.naturalOrder(a, b)
+                return compared != 0 ? compared < 0 : a < b
+            }
         }
-        return aIndex < bIndex
+        guard completedLast else { return order }
+        return order.filter { !tasks[$0].completed } + order.filter { tasks[$0].completed }
     }
 
-    /// The section's indices in this order. Sorts once: O(n log n); A–Z keys are computed
-    /// once per task rather than per comparison.
-    func order(of tasks: [TaskItem]) -> [Int] {
-        let keys = sort == .alphabetical ? tasks.map { Self.alphabeticalKey($0.caption) } : nil
-        return tasks.indices.sorted { precedes(tasks[$0], $0, keys?[$0], tasks[$1], $1, keys?[$1]) }
+    /// Whether the task at index `a` comes before the one at `b`.
+    func precedes(_ a: Int, _ b: Int, tasks: [TaskItem], folded: FoldedColumn) -> Bool {
+        if completedLast, tasks[a].completed != tasks[b].completed { return !tasks[a].completed }
+        switch sort {
+        case .manual: break
+        case .newest where tasks[a].createdAt != tasks[b].createdAt: return tasks[a].createdAt > tasks[b].createdAt
+        case .oldest where tasks[a].createdAt != tasks[b].createdAt: return tasks[a].createdAt < tasks[b].createdAt
+        case .alphabetical:
+            let compared = folded.naturalOrder(a, b)
+            if compared != 0 { return compared < 0 }
+        default: break
+        }
+        return a < b
     }
 
     /// Where `index` goes in `order` (a sorted list of indices of `tasks`), by binary search.
-    func insertionPoint(of index: Int, in order: [Int], tasks: [TaskItem]) -> Int {
-        let task = tasks[index]
-        let key = sort == .alphabetical ? Self.alphabeticalKey(task.caption) : nil
+    func insertionPoint(of index: Int, in order: [Int], tasks: [TaskItem], folded: FoldedColumn) -> Int {
         var low = 0
         var high = order.count
         while low < high {
             let middle = (low + high) / 2
-            let other = order[middle]
-            let otherKey = sort == .alphabetical ? Self.alphabeticalKey(tasks[other].caption) : nil
-            if precedes(tasks[other], other, otherKey, task, index, key) {
+            if precedes(order[middle], index, tasks: tasks, folded: folded) {
                 low = middle + 1
             } else {
                 high = middle
             }
         }
         return low
-    }
-
-    /// A–Z key: the caption without case, accents or width differences, with runs of digits
-    /// padded so that "Task 2" comes before "Task 10" (as `localizedStandardCompare` orders
-    /// them). Measured on 100,000 captions: building these keys and sorting takes about 0.5 s,
-    /// `localizedStandardCompare` in the comparator 3.4 s.
-    static func alphabeticalKey(_ caption: String) -> String {
-        let folded = caption.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        var key = ""
-        var digits = ""
-        func flushDigits() {
-            guard !digits.isEmpty else { return }
-            key += String(repeating: "0", count: max(0, 20 - digits.count)) + digits
-            digits = ""
-        }
-        for character in folded {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-            } else {
-                flushDigits()
-                key.append(character)
-            }
-        }
-        flushDigits()
-        return key
     }
 }

@@ -8,11 +8,24 @@ extension AppUpdate {
     /// search reads the list as it is after each edit). `clock` nil: the UI's own change, shown
     /// at once and stamped by the store when it is saved.
     static func perform(_ changes: [TaskChange], clock: Clock? = nil, _ state: inout AppState) {
+        // Many at once (clearing the completed tasks, its undo): one pass over the list and the
+        // view made again once, where row by row each change shifted arrays of the whole list.
+        guard changes.count < Self.changesShownRowByRow else {
+            if let removed = state.tasks.applyInOnePass(changes, clock: clock ?? .zero, force: clock == nil) {
+                state.view.rowsRemoved(removed, list: state.tasks)
+            } else {
+                state.view.listChanged(state.tasks)
+            }
+            return
+        }
         for change in changes {
             let edits = state.tasks.apply(change, clock: clock ?? .zero, force: clock == nil)
             for edit in edits { state.view.apply(edit, list: state.tasks) }
         }
     }
+
+    /// From this many changes on, `perform` applies them in one pass.
+    static let changesShownRowByRow = 256
 
     /// Performs changes a key asked for, records them as one undo step, and saves them.
     static func commit(_ changes: [TaskChange], _ description: String, _ state: inout AppState) -> [Effect] {
@@ -200,8 +213,10 @@ extension AppUpdate {
             return []
         }
         perform(applicable, &state)
-        let placed = applicable.filter { if case .delete = $0 { false } else { true } }.compactMap { state.tasks.position(of: $0.id) }
-        if let first = placed.min() {
+        // The first task put in place, found in one pass (by id, each was a scan of the list).
+        let placedIDs = Set(applicable.lazy.filter { if case .delete = $0 { false } else { true } }.map(\.id))
+        let first = placedIDs.isEmpty ? nil : (0..<state.tasks.count).first { placedIDs.contains(state.tasks[$0].id) }
+        if let first {
             select(index: state.tasks.index(ofPosition: first), in: state.tasks.section(ofPosition: first), &state)
         }
         let note = changedElsewhere.map { " — \(quoted($0)) was changed elsewhere and kept" } ?? ""
