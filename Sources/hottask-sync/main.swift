@@ -84,10 +84,8 @@ do {
     // The UI (--quiet) shows the reason alone in its footer.
     fail(quiet ? failure.message : "sync with \(url) failed: \(failure.message); every local change is kept", 5)
 } catch let error as StoreError {
-    switch error.problem {
-    case .unreadable, .invalid, .missing, .damagedLog: fail(error.description, 2)
-    case .unwritable, .locked: fail(error.description, 3)
-    }
+    let facing = UserFacingError(error)
+    fail(facing.message, facing.status.rawValue)
 } catch {
     fail("sync with \(url) failed: \(error)", 5)
 }

@@ -26,14 +26,14 @@ struct CommandLineActions {
             do {
                 return try CaptionRule.clean(raw)
             } catch {
-                throw RefusedError(message: "cannot add \(quoted(raw)): \(error)")
+                throw UserFacingError(.refused, "cannot add \(quoted(raw)): \(error)")
             }
         }
         let newCaption = try editing.map { edit in
             do {
                 return try CaptionRule.clean(edit.caption)
             } catch {
-                throw RefusedError(message: "--edit \(edit.handle): cannot use \(quoted(edit.caption)): \(error)")
+                throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quoted(edit.caption)): \(error)")
             }
         }
         let now = Timestamp.now()
@@ -62,7 +62,7 @@ struct CommandLineActions {
                     do {
                         return list[try list.position(ofHandle: handle)].id
                     } catch {
-                        throw RefusedError(message: "\(flag) \(handle): \(error)")
+                        throw UserFacingError(.refused, "\(flag) \(handle): \(error)")
                     }
                 }
             }
@@ -72,7 +72,7 @@ struct CommandLineActions {
             let toMove = try ids(moving, for: "--move")
             let toDelete = try ids(deleting, for: "--delete")
             if let both = Set(toComplete).intersection(toReopen).first, let task = list.task(withID: both) {
-                throw RefusedError(message: "\(quoted(task.caption)) is given to both --done and --undone")
+                throw UserFacingError(.refused, "\(quoted(task.caption)) is given to both --done and --undone")
             }
             var changes: [TaskChange] = []
             var lines: [String] = []
@@ -132,7 +132,7 @@ struct CommandLineActions {
                 if let both = Set(completing.compactMap { current[$0]?.id }).intersection(reopening.compactMap { current[$0]?.id }).first,
                     let task = current.values.first(where: { $0.id == both })
                 {
-                    throw RefusedError(message: "\(quoted(task.caption)) is given to both --done and --undone")
+                    throw UserFacingError(.refused, "\(quoted(task.caption)) is given to both --done and --undone")
                 }
                 var changes: [TaskChange] = []
                 var lines: [String] = []
@@ -178,7 +178,7 @@ struct CommandLineActions {
             let flag =
                 editing?.handle == refusal.handle ? "--edit" : completing.contains(refusal.handle) ? "--done"
                 : reopening.contains(refusal.handle) ? "--undone" : moving.contains(refusal.handle) ? "--move" : "--delete"
-            throw RefusedError(message: "\(flag) \(refusal.handle): \(refusal.reason)")
+            throw UserFacingError(.refused, "\(flag) \(refusal.handle): \(refusal.reason)")
         }
     }
 
@@ -203,12 +203,10 @@ struct CommandLineActions {
                 "changes made up to \(Timestamp.format($0.date)) were folded into the snapshot without being kept for undo (too large, or past the last 100)"
             }
             guard let target else {
-                throw RefusedError(
-                    message: "nothing to undo: the change log holds no change that can be taken back" + (floorNote.map { "; \($0)" } ?? ""))
+                throw UserFacingError(.refused, "nothing to undo: the change log holds no change that can be taken back" + (floorNote.map { "; \($0)" } ?? ""))
             }
             if let floor = state.undoFloor, let floorNote, target.clock < floor {
-                throw RefusedError(
-                    message: "cannot undo \(quoted(target.what)): \(floorNote), and one of them is newer, so undoing this would skip it. Nothing was changed")
+                throw UserFacingError(.refused, "cannot undo \(quoted(target.what)): \(floorNote), and one of them is newer, so undoing this would skip it. Nothing was changed")
             }
             let still = StillApplicable(target.changes.inverse, on: state.list)
             let notes = still.skipped.compactMap { skipped -> String? in
@@ -262,14 +260,13 @@ struct CommandLineActions {
                 archiveName = archive
                 return try TodoTxtFormat.batch(files: [(fileName, bytes), ("done.txt", try readInput(archive))])
             } catch let error as DocumentError {
-                throw RefusedError(message: "cannot import \(name): \(error). Nothing was changed")
+                throw UserFacingError(.refused, "cannot import \(name): \(error). Nothing was changed")
             }
         }()
         let losses = parsed!.losses
         let source = "\(parsed!.format.rawValue) \(name)" + (archiveName.map { " and its archive \($0)" } ?? "")
         guard parsed!.tasks.count <= TaskStore.maximumTaskCount else {
-            throw RefusedError(
-                message: "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+            throw UserFacingError(.refused, "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
         var importBase = ImportBase()
         // Lines whose task is unclear, ids given twice: said even with --quiet.
@@ -279,10 +276,10 @@ struct CommandLineActions {
             do {
                 importBase = try ImportBase.load(besides: store)
             } catch {
-                throw RefusedError(message: "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
+                throw UserFacingError(.refused, "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
             }
             // The plan takes the batch: its tasks are gone before the commit writes the store.
-            guard let taken = parsed.take() else { throw RefusedError(message: "cannot import \(source): it was read once already") }
+            guard let taken = parsed.take() else { throw UserFacingError(.refused, "cannot import \(source): it was read once already") }
             // todo.txt lines find the tasks they were exported from.
             let batch = state.list.resolvingIdentity(of: taken, base: importBase)
             notes = batch.todoTxtLines?.notes ?? []
@@ -295,8 +292,7 @@ struct CommandLineActions {
             let (changes, counts) = state.list.importing(batch, base: importBase)
             let added = changes.reduce(0) { $0 + ($1.isAdd ? 1 : 0) }  // counted, not copied (28 MB)
             guard state.list.count + added <= TaskStore.maximumTaskCount else {
-                throw RefusedError(
-                    message: "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+                throw UserFacingError(.refused, "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
             }
             let line = "Imported from \(source): \(counts)"
             return (changes, line, nil, (line, said))
@@ -364,7 +360,7 @@ struct CommandLineActions {
         do {
             try ExportFile.write(to: path, protecting: store.path, produce)
         } catch {
-            throw ExportError(message: "could not write the export file \(path): \(error.reason)")
+            throw UserFacingError.output("could not write the export file \(path): \(error.reason)")
         }
         if format == .todotxt {
             // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
@@ -392,7 +388,7 @@ struct CommandLineActions {
         do {
             return try ImportBatch.readFile(path == "-" ? "/dev/stdin" : path)
         } catch {
-            throw RefusedError(message: "cannot import \(path == "-" ? "standard input" : path): \(error.reason). Nothing was changed")
+            throw UserFacingError(.refused, "cannot import \(path == "-" ? "standard input" : path): \(error.reason). Nothing was changed")
         }
     }
 

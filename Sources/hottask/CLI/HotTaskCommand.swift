@@ -284,7 +284,7 @@ struct HotTaskCommand: ParsableCommand {
             signal(SIGPIPE, SIG_IGN)
             if let syncSetup {
                 guard let path = ConfigLoader.path(option: config, environment: environment) else {
-                    throw SyncCommandFailure(message: "cannot set up sync: no config file to write (no HOME; give --config)")
+                    throw UserFacingError(.syncFailed, "cannot set up sync: no config file to write (no HOME; give --config)")
                 }
                 let setup = SyncSetupCommand(
                     url: syncSetup, username: username, passwordCommand: passwordCommand, calendar: calendar, caFile: caFile, configPath: path)
@@ -292,7 +292,7 @@ struct HotTaskCommand: ParsableCommand {
                     try setup.run()
                 } catch {
                     if !error.message.isEmpty { Self.fail(error.message) }
-                    throw ExitCode(error.status)
+                    throw ExitCode(error.status.rawValue)
                 }
                 return
             }
@@ -322,10 +322,9 @@ struct HotTaskCommand: ParsableCommand {
             // After the changes above, so that `--add X --sync` sends X; before --list and --export,
             // so that they show what the sync brought.
             if sync {
-                guard configProblem == nil else { throw SyncCommandFailure(message: "cannot sync: the config has a problem (above)") }
+                guard configProblem == nil else { throw UserFacingError(.syncFailed, "cannot sync: the config has a problem (above)") }
                 guard let settings = settings.sync else {
-                    throw SyncCommandFailure(
-                        message: "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
+                    throw UserFacingError(.syncFailed, "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
                 }
                 let report: SyncRunner.Report = quiet ? .dropped : printsData ? .toStandardError : .toStandardOutput
                 var options = SyncRunner.Options()
@@ -337,33 +336,18 @@ struct HotTaskCommand: ParsableCommand {
             }
             if list { try commands.printList(asJSON: json, openOnly: open, filter: filter, showingIDs: ids) }
             if let export { try commands.export(to: export, format: exportFormat) }
-            if let failure = output.failure { throw ExportError(message: "could not write to standard output: \(failure)") }
+            if let failure = output.failure { throw UserFacingError.output("could not write to standard output: \(failure)") }
         } catch let error as StoreError {
-            Self.fail(error.description)
-            switch error.problem {
-            case .unreadable, .invalid, .missing, .damagedLog: throw ExitStatus.storeUnreadable
-            case .unwritable, .locked: throw ExitStatus.storeUnwritable
-            }
-        } catch let error as RefusedError {
-            Self.fail(error.message)
-            throw ExitStatus.refused
-        } catch let error as UnsavedOnExit {
-            Self.fail(error.message)
-            throw ExitStatus.storeUnwritable
-        } catch let error as ExportError {
-            guard saved else {
-                Self.fail(error.message)
-                throw ExitStatus.storeUnwritable
-            }
-            Self.fail("saved, but could not write the output: \(error.message). The change is in the store: running the command again would make it twice")
-            throw ExitStatus.savedButOutputFailed
-        } catch let error as SyncCommandFailure {
-            Self.fail(error.message)
-            throw ExitStatus.syncFailed
-        } catch let error as TerminalUnavailable {
-            Self.fail(error.message)
-            throw ExitStatus.noTerminal
+            throw Self.report(UserFacingError(error))
+        } catch let error as UserFacingError {
+            throw Self.report(error.reported(saved: saved))
         }
+    }
+
+    /// Says why on stderr and gives the exit code to throw.
+    static func report(_ error: UserFacingError) -> ExitCode {
+        fail(error.message)
+        return ExitCode(error.status.rawValue)
     }
 
     /// As swift-argument-parser's `main`, but its messages (which quote the arguments given)
@@ -413,26 +397,6 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case todotxt
     /// An iCalendar file of VTODOs (RFC 5545), as vdirsyncer and todoman keep them.
     case ics
-}
-
-/// A request HotTask will not carry out; the message says why. Nothing was changed.
-struct RefusedError: Error {
-    let message: String
-}
-
-/// An export file could not be written; the store itself is untouched.
-struct ExportError: Error {
-    let message: String
-}
-
-/// The UI was left while a change could not be saved.
-struct UnsavedOnExit: Error {
-    let message: String
-}
-
-/// The UI was asked for where there is no terminal.
-struct TerminalUnavailable: Error {
-    let message: String
 }
 
 /// What `--import` reads. `auto` is strict: JSON and iCalendar are told by their content,

@@ -134,8 +134,3 @@ enum ProgressLines {
         }
     }
 }
-
-/// `--sync` cannot start (no `[sync]`, a config with a problem); nothing was changed.
-struct SyncCommandFailure: Error {
-    let message: String
-}

@@ -15,15 +15,9 @@ struct SyncSetupCommand {
     /// The config file to write.
     let configPath: String
 
-    /// What went wrong, and the exit code to give.
-    struct Failure: Error {
-        let message: String
-        let status: Int32
-    }
-
     /// Runs the set-up; prints one `NAME<TAB>URL` line per task calendar on stdout, says on
     /// stderr what was written.
-    func run() throws(Failure) {
+    func run() throws(UserFacingError) {
         // The config is read and checked before any network: a file that cannot take the table
         // is said at once.
         let existing = try readConfig()
@@ -60,7 +54,8 @@ struct SyncSetupCommand {
             }
         }
         guard status == 0, let chosen else {
-            throw Failure(message: "", status: status == 0 ? 5 : status)
+            // hottask-sync said why on stderr; its status (5, or 64 for several calendars) is ours.
+            throw UserFacingError(ExitStatus(rawValue: status) ?? .syncFailed, "")
         }
         var settings = SyncSettings(url: chosen, username: username, passwordCommand: passwordCommand)
         settings.caFile = caFile
@@ -68,7 +63,7 @@ struct SyncSetupCommand {
         do {
             _ = try AppConfig.parse(text, file: configPath)
         } catch {
-            throw Failure(message: "cannot add [sync] to \(error); nothing was written", status: 5)
+            throw UserFacingError(.syncFailed, "cannot add [sync] to \(error); nothing was written")
         }
         try replaceConfig(with: text, created: existing == nil)
         HotTaskCommand.fail("[sync] written to \(configPath): url = \(chosen); `hottask --sync` syncs with it")
@@ -86,26 +81,26 @@ struct SyncSetupCommand {
 
     /// The config's text, nil when there is no file yet. A file with a problem is refused:
     /// writing into it could not be checked.
-    private func readConfig() throws(Failure) -> String? {
+    private func readConfig() throws(UserFacingError) -> String? {
         let text: String?
         switch ConfigLoader.readText(configPath) {
         case .success(let read): text = read
-        case .failure(let problem): throw Failure(message: "\(problem); nothing was written", status: 5)
+        case .failure(let problem): throw UserFacingError(.syncFailed, "\(problem); nothing was written")
         }
         guard let text else { return nil }
         do {
             _ = try AppConfig.parse(text, file: configPath)
         } catch {
-            throw Failure(message: "\(error); fix it first, nothing was written", status: 5)
+            throw UserFacingError(.syncFailed, "\(error); fix it first, nothing was written")
         }
         return text
     }
 
     /// Runs `hottask-sync --setup`; its stderr goes straight to ours, its stdout is returned.
-    private func runHelper(_ arguments: [String], input: String?) throws(Failure) -> (Int32, String) {
+    private func runHelper(_ arguments: [String], input: String?) throws(UserFacingError) -> (Int32, String) {
         let helper = SyncRunner.helper
         guard FileManager.default.isExecutableFile(atPath: helper) else {
-            throw Failure(message: "cannot set up sync: \(helper) is missing (install it beside hottask: make install)", status: 5)
+            throw UserFacingError(.syncFailed, "cannot set up sync: \(helper) is missing (install it beside hottask: make install)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: helper)
@@ -119,7 +114,7 @@ struct SyncSetupCommand {
         do {
             try process.run()
         } catch {
-            throw Failure(message: "cannot run \(helper): \(error.localizedDescription)", status: 5)
+            throw UserFacingError(.syncFailed, "cannot run \(helper): \(error.localizedDescription)")
         }
         if let input {
             inputPipe.fileHandleForWriting.write(Data((input + "\n").utf8))
@@ -134,14 +129,14 @@ struct SyncSetupCommand {
     /// Replaces the config through a temporary file and a rename (`SmallFile`), so that a crash
     /// leaves the old file or the new one; a new file (and its folder) is private to its owner
     /// (0600), an existing one keeps its mode.
-    private func replaceConfig(with text: String, created: Bool) throws(Failure) {
+    private func replaceConfig(with text: String, created: Bool) throws(UserFacingError) {
         // Through a symbolic link (a config kept in a dotfiles repository) to the file itself.
         let configPath = URL(fileURLWithPath: configPath).resolvingSymlinksInPath().path
         var mode: mode_t = 0o600
         var info = stat()
         if !created, stat(configPath, &info) == 0 { mode = info.st_mode & 0o7777 }
         if let problem = SmallFile.replace(configPath, with: text, mode: mode) {
-            throw Failure(message: "cannot write the config \(configPath): \(problem); it is unchanged", status: 5)
+            throw UserFacingError(.syncFailed, "cannot write the config \(configPath): \(problem); it is unchanged")
         }
     }
 }

@@ -29,7 +29,7 @@ final class Curses {
         Self.chooseUTF8Locale()
         guard hc_terminal_can_move_cursor() == 1, hc_newterm() != nil else {
             let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-            throw TerminalUnavailable(message: "HotTask needs a terminal that can move the cursor (TERM=\(term))")
+            throw UserFacingError(.noTerminal, "HotTask needs a terminal that can move the cursor (TERM=\(term))")
         }
         raw()  // Ctrl-C, Ctrl-Z and Ctrl-Q arrive as keys; the app decides what they do
         noecho()

@@ -12,8 +12,7 @@ enum TerminalApp {
     /// remembered).
     static func run(store: TaskStore, config: AppConfig = .standard, configWarning: String? = nil) throws -> String? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalUnavailable(
-                message: "the task list UI needs a terminal; for scripts use --list, --add and the other options (see --help)")
+            throw UserFacingError(.noTerminal, "the task list UI needs a terminal; for scripts use --list, --add and the other options (see --help)")
         }
         // Read before touching the screen: a damaged store is reported, never shown as empty.
         let session = StoreSession(store: store)
@@ -127,7 +126,7 @@ enum TerminalApp {
             let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"
             let what = saves.isEmpty ? "quit while the store could not be read" : "quit with changes that could not be saved (\(saves.count))"
             let rescue = Rescue.write(state.tasks, besides: store.path)
-            throw UnsavedOnExit(message: "\(what): \(reason); " + rescue + (draftProblem.map { "; " + $0 } ?? ""))
+            throw UserFacingError(.storeUnwritable, "\(what): \(reason); " + rescue + (draftProblem.map { "; " + $0 } ?? ""))
         }
         return [draftProblem, viewProblem].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
     }
