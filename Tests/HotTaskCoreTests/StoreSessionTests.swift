@@ -54,6 +54,18 @@ struct StoreSessionTests {
         #expect(try session.poll() == nil, "a record is handed over once")
     }
 
+    @Test("a store whose every file vanished is never read as an empty list; the next save writes the UI's whole list")
+    func vanishedStoreIsNotEmpty() throws {
+        let (session, list) = try opened()
+        for file in store.ownFiles { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try session.poll() == nil, "nothing deleted: the store is missing, not empty")
+        var current = list
+        let added = current.adding(onTop: Fixtures.task("typed after", id: 30))
+        current.apply(added, clock: .zero, force: true)
+        _ = try session.save([added], what: "Added", current: current)
+        #expect(try store.load().all.map(\.caption) == current.all.map(\.caption))
+    }
+
     @Test("a compaction of what the UI has seen is followed without reading the list again")
     func followsCompaction() throws {
         let (session, list) = try opened()

@@ -132,6 +132,9 @@ public final class StoreSession {
                 if let last = outside.last { clock = max(clock, last.clock) }
                 return outside.isEmpty ? nil : .records(outside)
             }
+            // Every file gone (the folder removed): nothing was deleted, the store is missing.
+            // Read now, it would be an empty list; the next save writes the UI's whole list.
+            if generation != nil, store.hasVanished { return nil }
             let state = try store.read()
             follow(state)
             return .reloaded(state.list)

@@ -96,6 +96,12 @@ public struct AppState: Equatable, Sendable {
     public var saveWaiting = false
     /// The last background sync (nil when `[sync]` is not configured or none ran yet).
     public var syncStatus: SyncStatus?
+    /// When to sync (nil when `[sync]` is not configured).
+    public var syncSchedule: SyncSchedule?
+    /// When the store was last looked at for other processes' changes.
+    public var lastOutsideLook = Date.distantPast
+    /// The minute of the last timer event, so that relative times are redrawn when it turns.
+    public var lastMinute = 0
     public var size: Size
     /// The list's keys (from the config file, or the standard ones).
     public var bindings: KeyBindings

@@ -42,8 +42,12 @@ public enum Event: Equatable, Sendable {
     case reloaded(TaskList)
     /// A background sync ended (its changes to the list arrive as outside changes).
     case synced(SyncStatus)
-    /// A minute passed while details are shown: "added just now" may read differently.
-    case clockTicked
+    /// The running sync has sent `sent` of `total` tasks.
+    case syncProgress(sent: Int, total: Int)
+    /// The run loop woke (at least every quarter second): time for what runs on a timer.
+    case timerFired
+    /// A frame is on the terminal: work that must not delay it (folding the captions) now.
+    case frameShown
 }
 
 /// Changes to send to the store as one record.
@@ -73,4 +77,12 @@ public enum Effect: Equatable, Sendable {
     case suspend
     /// Repaint the whole screen (Ctrl-L).
     case redraw
+    /// Draw a frame although no key came (a timer changed what the screen shows).
+    case refresh
+    /// Look at the store for changes other processes made (and save changes that waited).
+    case lookForOutsideChanges
+    /// Start a sync with `[sync]` in the background; it ends with `Event.synced`.
+    case startSync
+    /// Fold the change log into a new snapshot in the background, if it is long.
+    case compactIfNeeded
 }

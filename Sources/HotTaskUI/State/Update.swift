@@ -27,6 +27,8 @@ public enum AppUpdate {
             state.saveError = nil
             state.saveWaiting = false
             takeSaved(save, clock: clock, outside: outside, &state)
+            state.syncSchedule?.changed(now: now)
+            effects.append(.compactIfNeeded)
         case .saveWaiting:
             state.saveWaiting = true
         case .saveFailed(let reason):
@@ -39,19 +41,21 @@ public enum AppUpdate {
             }
             offerSyncsForUndo(records, &state)
         case .synced(let status):
-            if status.running {
-                // "syncing…", keeping the last failure for the help overlay and for saying it once.
-                state.syncStatus = SyncStatus(
-                    summary: status.summary, failure: state.syncStatus?.failure, detail: state.syncStatus?.detail, running: true)
-                break
-            }
             // Why a sync failed is said once; the footer keeps "sync failed HH:MM" after.
             if let failure = status.failure, status.failure != state.syncStatus?.failure {
                 state.message = Message("Sync failed: \(failure)", kind: .warning)
             }
             state.syncStatus = status
-        case .clockTicked:
-            break
+            state.syncSchedule?.finished(succeeded: status.failure == nil, now: now)
+        case .syncProgress(let sent, let total):
+            state.syncStatus = SyncStatus(
+                summary: "syncing \(sent)/\(total)", failure: state.syncStatus?.failure, detail: state.syncStatus?.detail, running: true)
+        case .timerFired:
+            effects = timerFired(&state, now: now)
+        case .frameShown:
+            // The filter's folded captions, made once a frame is on screen: the first frame
+            // (and the one after a list read whole) never waits for them.
+            state.view.foldCaptions(state.tasks)
         case .reloaded(let tasks):
             keepingSelection(&state) { state in
                 state.tasks = tasks

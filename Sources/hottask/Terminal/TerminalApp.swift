@@ -4,9 +4,6 @@ import HotTaskUI
 
 /// The terminal UI's run loop: read an event, update the state, perform the effects, draw.
 enum TerminalApp {
-    /// How often the store is checked for changes made by other processes.
-    static let outsideChangeInterval: TimeInterval = 0.5
-
     /// `configWarning` (a config file that could not be used) is shown in the footer at start.
     /// Returns a warning for stderr, said once the terminal is restored (the view could not be
     /// remembered).
@@ -33,21 +30,24 @@ enum TerminalApp {
         if let restored { AppUpdate.restore(restored, &state) }
         var drafts = DraftKeeper(store: store.path, environment: environment, onDisk: restored)
         if let configWarning { state.message = Message(configWarning, kind: .error) }
+        if config.sync != nil {
+            state.syncSchedule = SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry)
+        }
         curses.draw(AppRender.render(state, size: state.size))
-        // The filter's folded captions, made once the first frame is on screen.
-        state.view.foldCaptions(state.tasks)
-        var lastOutsideCheck = Date()
-        var lastMinute = Int(Date().timeIntervalSince1970 / 60)
+        _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         /// Why the store could not be read at the last look, in full (nil once it can again).
         var storeProblem: String?
         var saves = SaveQueue(session: session)
-        let compaction = BackgroundCompaction(store: store)
-        let sync = config.sync.map { BackgroundSync(store: store, settings: $0) }
+        let jobs = BackgroundJobs(store: store, sync: config.sync)
 
+        // Next events → update → perform the effects → draw. The timer comes first, and what
+        // an effect brings (a save's outcome, other processes' changes) is handled before the
+        // next event: a key acts on the list as it is.
         running: while Signals.received == 0 {
-            var pending: [Event] = []
-            let keys = curses.nextEvents()
+            let keys = curses.nextEvents()  // wakes at least every 250 ms
             var fullRepaint = false
+            var drawNeeded = false
+            var pending: [Event] = [.timerFired] + jobs.drain() + keys
             /// Gives the terminal back (normal screen, no mouse reports, no bracketed paste),
             /// stops, and on `fg` takes it again and redraws everything.
             func suspend() {
@@ -55,50 +55,45 @@ enum TerminalApp {
                 Signals.suspendSelf()
                 curses.resume()
                 fullRepaint = true
-                pending.append(.resized(curses.size))
+                pending.insert(.resized(curses.size), at: 0)
             }
             if Signals.takeStopRequest() { suspend() }
-            // Between keys (the read wakes every 250 ms): changes that waited for the lock, then
-            // changes from other processes. Both are shown before the key is handled, so that
-            // the key acts on the list as it is.
-            pending += saves.flush(current: state.tasks)
-            if saves.isEmpty, Date().timeIntervalSince(lastOutsideCheck) >= outsideChangeInterval {
-                lastOutsideCheck = Date()
-                pending += outsideChanges(session, problem: &storeProblem)
-            }
-            if let status = sync?.tick() { pending.append(.synced(status)) }
-            // "added just now" becomes "1 minute ago" without a key being pressed.
-            let minute = Int(Date().timeIntervalSince1970 / 60)
-            if state.showsDetails, minute != lastMinute { pending.append(.clockTicked) }
-            lastMinute = minute
-            pending += keys
-            drafts.follow(state.draft)
-            guard !pending.isEmpty else { continue }
             while !pending.isEmpty {
                 let event = pending.removeFirst()
+                if event != .timerFired { drawNeeded = true }
                 if case .saved = event { storeProblem = nil }  // a commit read the store and wrote it
-                let effects = AppUpdate.update(&state, event, now: Timestamp.now())
-                for effect in effects {
+                var produced: [Event] = []
+                for effect in AppUpdate.update(&state, event, now: Timestamp.now()) {
                     switch effect {
                     case .save(let save):
                         saves.append(save)
-                        sync?.changed()
-                        pending += saves.flush(current: state.tasks)
+                        produced += saves.flush(current: state.tasks)
+                    case .lookForOutsideChanges:
+                        // Changes that waited for the lock first, then other processes' changes.
+                        produced += saves.flush(current: state.tasks)
+                        if saves.isEmpty { produced += outsideChanges(session, problem: &storeProblem) }
+                    case .startSync:
+                        jobs.startSync()
+                    case .compactIfNeeded:
+                        // A long log is folded on another thread: no key waits for it.
+                        if saves.isEmpty { jobs.compactIfNeeded() }
+                    case .refresh:
+                        drawNeeded = true
                     case .quit:
                         break running
                     case .suspend:
                         suspend()
                     case .redraw:
                         fullRepaint = true
+                        drawNeeded = true
                     }
                 }
+                pending.insert(contentsOf: produced, at: 0)
             }
-            // A long log is folded into a new snapshot on another thread: no key waits for it.
-            if saves.isEmpty { compaction.startIfNeeded() }
-            curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
             drafts.follow(state.draft)
-            // After a list read again in full, as at start: folded once the frame is shown.
-            state.view.foldCaptions(state.tasks)
+            guard drawNeeded || fullRepaint else { continue }
+            curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
+            _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         }
         // Whatever way out (a key, SIGTERM, SIGHUP): text typed and not added is kept first.
         let draftProblem = DraftFile.keep(state.draft, store: store.path, environment: environment)
@@ -120,7 +115,7 @@ enum TerminalApp {
         // key, where a file write and two fsyncs would hold up the screen.
         let viewProblem = state.showsDetails == (rememberedDetails ?? config.details)
             ? nil : RememberedView.remember(details: state.showsDetails, environment: environment)
-        compaction.wait()
+        jobs.waitForCompaction()
         // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
         if !saves.isEmpty || storeProblem != nil {
             let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"
@@ -223,41 +218,5 @@ struct SaveQueue {
             }
         }
         return events
-    }
-}
-
-/// Folds a long change log into a new snapshot on a thread of its own, one run at a time.
-final class BackgroundCompaction: @unchecked Sendable {
-    private let store: TaskStore
-    private let lock = NSLock()
-    private var running = false
-
-    init(store: TaskStore) {
-        self.store = store
-    }
-
-    func startIfNeeded() {
-        guard store.wantsCompaction() else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        guard !running else { return }
-        running = true
-        Thread.detachNewThread { [self] in
-            try? store.compact()
-            lock.lock()
-            running = false
-            lock.unlock()
-        }
-    }
-
-    /// Waits for a run under way to finish (on quit: the process must not end mid-write).
-    func wait() {
-        while true {
-            lock.lock()
-            let busy = running
-            lock.unlock()
-            guard busy else { return }
-            usleep(10_000)
-        }
     }
 }

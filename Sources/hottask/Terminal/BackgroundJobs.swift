@@ -1,0 +1,88 @@
+import Foundation
+import HotTaskCore
+import HotTaskUI
+import Synchronization
+
+/// The UI's background work: a sync with `[sync]` (the network) and folding a long change log
+/// (the disk), each on a thread of its own so that no key waits for it. `update` asks for them
+/// (`Effect.startSync`, `.compactIfNeeded`); what they report comes back as events (`drain`),
+/// which the run loop hands to `update` before the keys that came meanwhile.
+///
+/// Threads, not tasks: both block (a child process, fsync), and a blocked task would hold one
+/// of the two threads of the cooperative pool on this kind of machine.
+final class BackgroundJobs: Sendable {
+    /// How often the UI syncs while nothing changes here (`HOTTASK_SYNC_INTERVAL` seconds, for tests).
+    static let syncInterval: TimeInterval = {
+        let given = ProcessInfo.processInfo.environment["HOTTASK_SYNC_INTERVAL"].flatMap(TimeInterval.init)
+        return given.map { max($0, 1) } ?? 300
+    }()
+    /// The first wait after a failed sync (`HOTTASK_SYNC_RETRY` seconds, for tests).
+    static let firstSyncRetry: TimeInterval = {
+        let given = ProcessInfo.processInfo.environment["HOTTASK_SYNC_RETRY"].flatMap(TimeInterval.init)
+        return given.map { max($0, 1) } ?? 15
+    }()
+
+    private let store: TaskStore
+    private let syncSettings: SyncSettings?
+    /// What the jobs reported and `update` has not seen yet.
+    private let reported = Mutex<[Event]>([])
+    private let compacting = Mutex(false)
+
+    init(store: TaskStore, sync: SyncSettings?) {
+        self.store = store
+        syncSettings = sync
+    }
+
+    /// The events reported since the last call, oldest first.
+    func drain() -> [Event] {
+        reported.withLock { events in
+            defer { events = [] }
+            return events
+        }
+    }
+
+    private func report(_ event: Event) {
+        reported.withLock { $0.append(event) }
+    }
+
+    /// Runs `hottask-sync` once; its progress and its end come back as events. The sync's
+    /// changes to the list reach the UI as any other process's do (the store session's poll).
+    func startSync() {
+        guard let settings = syncSettings else { return }
+        Thread.detachNewThread { [self] in
+            let outcome = SyncRunner.run(store: store, settings: settings, report: .collected) { [self] sent, total in
+                report(.syncProgress(sent: sent, total: total))
+            }
+            let time = Self.clock(Date())
+            report(
+                .synced(
+                    outcome.status == 0
+                        ? SyncStatus(summary: "synced \(time)")
+                        : SyncStatus(
+                            summary: "sync failed \(time)",
+                            // hottask-sync --quiet: a line for the footer, then (maybe) the whole reason.
+                            failure: String(outcome.message.prefix { $0 != "\n" }),
+                            detail: outcome.message.contains("\n") ? String(outcome.message.drop { $0 != "\n" }.dropFirst()) : nil)))
+        }
+    }
+
+    /// Folds the log into a new snapshot when it is long, one run at a time.
+    func compactIfNeeded() {
+        guard store.wantsCompaction(), compacting.withLock({ busy in defer { busy = true }; return !busy }) else { return }
+        Thread.detachNewThread { [self] in
+            try? store.compact()
+            compacting.withLock { $0 = false }
+        }
+    }
+
+    /// Waits for a compaction under way to finish (on quit: the process must not end mid-write).
+    func waitForCompaction() {
+        while compacting.withLock({ $0 }) { usleep(10_000) }
+    }
+
+    private static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
+    }
+}
