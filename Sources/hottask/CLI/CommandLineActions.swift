@@ -291,6 +291,7 @@ struct CommandLineActions {
         var importBase = ImportBase()
         // Lines whose task is unclear, ids given twice: said even with --quiet.
         var notes: [String] = []
+        var carriedRecords: CarriedSaid?
         let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
             // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
             do {
@@ -305,6 +306,7 @@ struct CommandLineActions {
             notes = batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
             let said = ImportBase.Said(batch.tasks)
+            carriedRecords = carriedSaid(by: batch)
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
                 return (state.list.replacing(with: batch.tasks), line, nil, (line, said))
@@ -320,6 +322,7 @@ struct CommandLineActions {
         }
         importBase.record(said)
         save(importBase)
+        if let carriedRecords { record(carriedRecords) }
         reportWarnings()
         output.status(line)
         // What the file held that HotTask did not keep is a warning: said even with --quiet.
@@ -365,14 +368,17 @@ struct CommandLineActions {
 
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
+        // What files held that HotTask does not model goes back to its format (not read for
+        // HotTask's own format, which holds everything the store does).
+        let carried = carriedForExport(format.carriedFormat, list: list)
         // Written as it is made, in pieces: the whole document is never held (30 MB for
         // 100,000 tasks in HotTask's format, several times that as iCalendar).
         let produce: (_ emit: ([UInt8]) -> Void) -> Void =
             switch format {
             case .hottask: { StoreDocument.encode(list, emit: $0) }
-            case .taskwarrior: { list.writeTaskwarriorExport($0) }
+            case .taskwarrior: { list.writeTaskwarriorExport(carried: carried, $0) }
             case .todotxt: { TodoTxtFormat.write(list, emit: $0) }
-            case .ics: { ICalendarFormat.write(list, emit: $0) }
+            case .ics: { ICalendarFormat.write(list, carried: carried, emit: $0) }
             }
         if path == "-" {
             produce { output.bytes($0) }

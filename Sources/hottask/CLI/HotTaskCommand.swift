@@ -406,6 +406,15 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case todotxt
     /// An iCalendar file of VTODOs (RFC 5545), as vdirsyncer and todoman keep them.
     case ics
+
+    /// Whose carried fields (`CarriedFields`) an export in this format writes back.
+    var carriedFormat: CarriedFields.Format? {
+        switch self {
+        case .taskwarrior: .taskwarrior
+        case .ics: .iCalendar
+        case .hottask, .todotxt: nil
+        }
+    }
 }
 
 /// A request HotTask will not carry out; the message says why. Nothing was changed.

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The part of a Taskwarrior task HotTask does not model, carried (`CarriedFields`) as a JSON
+/// object of those members, and merged back into the export: `task import` replaces every field
+/// of a task it has, so whatever the export leaves out is wiped there.
+enum TaskwarriorCarry {
+    /// Fields HotTask writes from its own task.
+    static let modelled: Set<String> = ["uuid", "description", "status", "entry", "modified", "end"]
+    /// Fields Taskwarrior computes on export and ignores on import.
+    static let computed: Set<String> = ["id", "urgency"]
+
+    /// The members of `object` to carry, as a JSON object's text; nil when there are none. A
+    /// priority other than H is carried (HotTask has only "Top Priority or not"), and so is
+    /// status `waiting` (HotTask's open is `pending`).
+    static func record(of object: [String: JSONValue]) -> String? {
+        var members = object.filter { !modelled.contains($0.key) && !computed.contains($0.key) }
+        switch members["priority"] {
+        case .string("H")?, .null?: members["priority"] = nil
+        default: break
+        }
+        if case .string("waiting")? = object["status"] { members["status"] = .string("waiting") }
+        guard !members.isEmpty else { return nil }
+        var writer = JSONWriter()
+        write(.object(members), to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The carried members to write after HotTask's own fields (each with its leading comma):
+    /// a carried priority only while the task is not Top Priority (HotTask's H wins), status only
+    /// through `status(for:)`.
+    static func members(of record: String?, section: Section) -> [(key: String, value: JSONValue)] {
+        guard let record, case .object(let object)? = try? JSONParser.parse(Array(record.utf8)) else { return [] }
+        return object.filter { $0.key != "status" && !(section == .priority && $0.key == "priority") && !modelled.contains($0.key) }
+            .sorted { $0.key < $1.key }
+    }
+
+    /// The status to write: `waiting` for an open task Taskwarrior had waiting.
+    static func status(for task: TaskItem, record: String?) -> String {
+        if task.completed { return "completed" }
+        if let record, record.contains("\"status\":\"waiting\""),
+            case .object(let object)? = try? JSONParser.parse(Array(record.utf8)), case .string("waiting")? = object["status"]
+        {
+            return "waiting"
+        }
+        return "pending"
+    }
+
+    /// JSON text of a value, keys sorted; an integral number without a fraction (`"imask":1`).
+    static func write(_ value: JSONValue, to writer: inout JSONWriter) {
+        switch value {
+        case .null: writer.raw("null")
+        case .bool(let flag): writer.raw(flag ? "true" : "false")
+        case .number(let number):
+            if number.rounded() == number, abs(number) < 1e15 {
+                writer.raw(String(Int64(number)))
+            } else {
+                writer.raw(number.description)
+            }
+        case .string(let text): writer.string(text)
+        case .array(let items):
+            writer.raw("[")
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { writer.raw(",") }
+                write(item, to: &writer)
+            }
+            writer.raw("]")
+        case .object(let object):
+            writer.raw("{")
+            for (offset, member) in object.sorted(by: { $0.key < $1.key }).enumerated() {
+                if offset > 0 { writer.raw(",") }
+                writer.string(member.key)
+                writer.raw(":")
+                write(member.value, to: &writer)
+            }
+            writer.raw("}")
+        }
+    }
+}
