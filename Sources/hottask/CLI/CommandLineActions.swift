@@ -265,6 +265,7 @@ struct CommandLineActions {
         // other writers wait for the lock only so long. The bytes are dropped once parsed.
         var parsed: ImportBatch? = try { () throws -> ImportBatch in
             if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format.batchFormat) { return batch }
+            if path != "-", VdirFolder.isFolder(path) { return try importFolder(path, format: format) }
             let bytes = try readInput(path)
             do {
                 let batch = try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
@@ -379,7 +380,12 @@ struct CommandLineActions {
             case .taskwarrior: { list.writeTaskwarriorExport(carried: carried, $0) }
             case .todotxt: { TodoTxtFormat.write(list, emit: $0) }
             case .ics: { ICalendarFormat.write(list, carried: carried, emit: $0) }
+            case .vdir: { _ in }
             }
+        if format == .vdir {
+            try exportFolder(list, carried: carried, to: path)
+            return
+        }
         if path == "-" {
             produce { output.bytes($0) }
             return
