@@ -13,24 +13,33 @@ extension CommandLineActions {
         let records: [Int: String]
     }
 
-    /// What `batch` has to record, or nil when there is nothing (no records, and none from an
-    /// earlier import to replace): an import of a file of modelled fields costs nothing here.
+    /// The records beside the store, read before an import of `batch` changes anything: nil
+    /// when the batch's format carries nothing, or it has no records and there is no file (an
+    /// import of a file of modelled fields costs nothing here). Records that cannot be read
+    /// refuse the import, as an import base that cannot be read does.
+    func carriedBeforeImport(of batch: ImportBatch, source: String) throws -> CarriedFields? {
+        guard batch.carriedFormat != nil else { return nil }
+        var exists = stat()
+        guard !batch.carried.isEmpty || lstat(CarriedFields.path(besides: store), &exists) == 0 else { return nil }
+        do {
+            return try CarriedFields.load(besides: store)
+        } catch {
+            throw RefusedError(message: "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
+        }
+    }
+
+    /// What `batch` has to record: the ids of its tasks and their records.
     func carriedSaid(by batch: ImportBatch) -> CarriedSaid? {
         guard let format = batch.carriedFormat else { return nil }
-        guard !batch.carried.isEmpty || FileManager.default.fileExists(atPath: CarriedFields.path(besides: store)) else { return nil }
         // Ids only: the tasks' captions are dropped with the batch.
         let tasks = batch.tasks.map { TaskItem(id: $0.id, caption: "", section: .bonus, createdAt: $0.createdAt) }
         return CarriedSaid(format: format, tasks: tasks, records: batch.carried)
     }
 
-    func record(_ said: CarriedSaid) {
-        var carried: CarriedFields
-        do {
-            carried = try CarriedFields.load(besides: store)
-        } catch {
-            HotTaskCommand.fail("warning: \(error); the fields HotTask does not model were not kept for this import")
-            return
-        }
+    /// Records what the import's file said onto the records read before it (a warning if they
+    /// cannot be saved: the import itself is done).
+    func record(_ said: CarriedSaid, onto carried: CarriedFields) {
+        var carried = carried
         carried.record(said.format, tasks: said.tasks, records: said.records)
         guard carried.changed else { return }
         do {
@@ -41,16 +50,23 @@ extension CommandLineActions {
         }
     }
 
-    /// The carried records for an export to `format` (empty when there are none, or they
-    /// cannot be read: said on stderr), and a note of what records of other formats it leaves out.
-    func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) -> CarriedFields {
-        guard FileManager.default.fileExists(atPath: CarriedFields.path(besides: store)) else { return CarriedFields() }
+    /// The carried records for an export to `format` (empty when there are none), and a note
+    /// of what records of other formats it leaves out. Records that cannot be read refuse an
+    /// export to a format that holds them (`task import` would wipe those fields where it
+    /// goes); another format goes on with a warning.
+    func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) throws -> CarriedFields {
+        var exists = stat()
+        guard lstat(CarriedFields.path(besides: store), &exists) == 0 else { return CarriedFields() }
         let carried: CarriedFields
         do {
             carried = try CarriedFields.load(besides: store)
         } catch {
-            HotTaskCommand.fail("warning: \(error); exported without the fields HotTask does not model")
-            return CarriedFields()
+            guard let format else {
+                HotTaskCommand.fail("warning: \(error)")
+                return CarriedFields()
+            }
+            throw RefusedError(
+                message: "cannot export: \(error); without them the export would wipe those \(format.name) fields where it goes (move the file away to export without them). Nothing was written")
         }
         let left = carried.others(than: format, among: list.all.lazy.map(\.id))
         if !left.isEmpty {

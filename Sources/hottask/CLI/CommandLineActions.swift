@@ -289,6 +289,8 @@ struct CommandLineActions {
             throw RefusedError(
                 message: "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
+        // Read before anything changes: records that cannot be read stop the import.
+        let carriedBefore = try carriedBeforeImport(of: parsed!, source: source)
         var importBase = ImportBase()
         // Lines whose task is unclear, ids given twice: said even with --quiet.
         var notes: [String] = []
@@ -307,7 +309,7 @@ struct CommandLineActions {
             notes = batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
             let said = ImportBase.Said(batch.tasks)
-            carriedRecords = carriedSaid(by: batch)
+            if carriedBefore != nil { carriedRecords = carriedSaid(by: batch) }
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
                 return (state.list.replacing(with: batch.tasks), line, nil, (line, said))
@@ -323,7 +325,7 @@ struct CommandLineActions {
         }
         importBase.record(said)
         save(importBase)
-        if let carriedRecords { record(carriedRecords) }
+        if let carriedRecords, let carriedBefore { record(carriedRecords, onto: carriedBefore) }
         reportWarnings()
         output.status(line)
         // What the file held that HotTask did not keep is a warning: said even with --quiet.
@@ -369,9 +371,8 @@ struct CommandLineActions {
 
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
-        // What files held that HotTask does not model goes back to its format (not read for
-        // HotTask's own format, which holds everything the store does).
-        let carried = carriedForExport(format.carriedFormat, list: list)
+        // What files held that HotTask does not model goes back to its format.
+        let carried = try carriedForExport(format.carriedFormat, list: list)
         // Written as it is made, in pieces: the whole document is never held (30 MB for
         // 100,000 tasks in HotTask's format, several times that as iCalendar).
         let produce: (_ emit: ([UInt8]) -> Void) -> Void =
