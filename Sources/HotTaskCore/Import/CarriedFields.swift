@@ -106,7 +106,9 @@ public struct CarriedFields: Sendable {
     public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         let path = Self.path(besides: store)
         var bytes: [UInt8] = []
-        for (key, record) in records.sorted(by: { ($0.key.id.uuidString, $0.key.format.rawValue) < ($1.key.id.uuidString, $1.key.format.rawValue) }) {
+        // By id's bytes, not its text: the text made two strings a comparison.
+        let keyed = records.map { (key: UUIDBytes.sortKey($0.key.id), format: $0.key.format.rawValue, entry: $0) }
+        for (_, _, (key, record)) in keyed.sorted(by: { ($0.key.0, $0.key.1, $0.format) < ($1.key.0, $1.key.1, $1.format) }) {
             UUIDBytes.append(key.id, to: &bytes)
             bytes.append(0x20)
             bytes.append(key.format.rawValue)

@@ -128,11 +128,19 @@ enum TaskwarriorFormat {
                 writer.raw(",\"entry\":\"\(Timestamp.formatCompact(task.createdAt))\",\"modified\":\"\(Timestamp.formatCompact(task.modifiedAt))\"")
                 if task.completed { writer.raw(",\"end\":\"\(Timestamp.formatCompact(task.completedAt ?? task.modifiedAt))\"") }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }
-                for member in TaskwarriorCarry.members(of: record, section: section) {
-                    writer.raw(",")
-                    writer.string(member.key)
-                    writer.raw(":")
-                    TaskwarriorCarry.write(member.value, to: &writer)
+                if let record {
+                    if let inner = TaskwarriorCarry.plainMembers(of: record) {
+                        // Nothing in it HotTask's fields override: written as it was carried.
+                        writer.raw(",")
+                        writer.raw(String(inner))
+                    } else {
+                        for member in TaskwarriorCarry.members(of: record, section: section) {
+                            writer.raw(",")
+                            writer.string(member.key)
+                            writer.raw(":")
+                            TaskwarriorCarry.write(member.value, to: &writer)
+                        }
+                    }
                 }
                 writer.raw("}")
                 if writer.bytes.count >= pieceSize {
