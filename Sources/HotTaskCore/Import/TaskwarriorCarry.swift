@@ -4,8 +4,13 @@ import Foundation
 /// object of those members, and merged back into the export: `task import` replaces every field
 /// of a task it has, so whatever the export leaves out is wiped there.
 enum TaskwarriorCarry {
-    /// Fields HotTask writes from its own task.
+    /// Fields HotTask writes from its own task: never carried, and a record holding one (made
+    /// before HotTask modelled it, as a due date will be) has it left out on export, so that
+    /// HotTask's value wins.
     static let modelled: Set<String> = ["uuid", "description", "status", "entry", "modified", "end"]
+    /// `"name":` of each field that may override a carried member: the modelled ones and
+    /// priority (status only through `status(for:)`).
+    private static let overriding: [[UInt8]] = (modelled.sorted() + ["priority"]).map { Array("\"\($0)\":".utf8) }
     /// Fields Taskwarrior computes on export and ignores on import.
     static let computed: Set<String> = ["id", "urgency"]
 
@@ -39,23 +44,23 @@ enum TaskwarriorCarry {
     /// A member name is always quoted, so `"priority":` appears only as a name or inside a string
     /// (then the slow path is merely taken for nothing).
     static func plainMembers(of record: String) -> Substring? {
-        guard record.hasPrefix("{"), record.hasSuffix("}"), record.utf8.count > 2, !has(record, "\"priority\":"), !has(record, "\"status\":")
+        guard record.hasPrefix("{"), record.hasSuffix("}"), record.utf8.count > 2, !overriding.contains(where: { has(record, $0) })
         else { return nil }
         return record.dropFirst().dropLast()
     }
 
     /// Whether `text` holds `part`, byte for byte (Foundation's `contains` was a third of an export).
-    private static func has(_ text: String, _ part: StaticString) -> Bool {
+    private static func has(_ text: String, _ part: [UInt8]) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            ByteSearch.firstIndex(of: UnsafeBufferPointer(start: part.utf8Start, count: part.utf8CodeUnitCount), in: bytes, from: 0) != nil
+            part.withUnsafeBufferPointer { ByteSearch.firstIndex(of: $0, in: bytes, from: 0) != nil }
         }
     }
 
     /// The status to write: `waiting` for an open task Taskwarrior had waiting.
     static func status(for task: TaskItem, record: String?) -> String {
         if task.completed { return "completed" }
-        if let record, has(record, "\"status\":\"waiting\""),
+        if let record, has(record, Array("\"status\":\"waiting\"".utf8)),
             case .object(let object)? = try? JSONParser.parse(Array(record.utf8)), case .string("waiting")? = object["status"]
         {
             return "waiting"
