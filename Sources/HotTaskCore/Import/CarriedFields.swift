@@ -2,19 +2,27 @@ import Foundation
 
 /// What the files tasks came from held that HotTask does not model, kept beside the store
 /// (`tasks.json.carried`) exactly as it came, so that an export back to that format writes it
-/// again (Taskwarrior's tags, project, annotations and UDAs; a VTODO's other properties).
+/// again (Taskwarrior's tags, project, annotations and UDAs; a VTODO's other properties; a
+/// todo.txt priority other than A).
 ///
 /// One record per task and format, replaced by each import of that format. Kept apart from the
 /// store so that loading, saving and every other command cost nothing for it; only an import or
-/// export of Taskwarrior or iCalendar reads it, and only a file that had something to carry
+/// export of Taskwarrior, iCalendar or todo.txt reads it, and only a file that had something to carry
 /// makes it. A line is `id letter record`, the record with `\`, line feed and carriage return
 /// escaped (`\\`, `\n`, `\r`).
 public struct CarriedFields: Sendable {
     public enum Format: UInt8, Sendable, CaseIterable {
         case taskwarrior = 0x74  // t
         case iCalendar = 0x69  // i
+        case todoTxt = 0x78  // x
 
-        public var name: String { self == .taskwarrior ? "Taskwarrior" : "iCalendar" }
+        public var name: String {
+            switch self {
+            case .taskwarrior: "Taskwarrior"
+            case .iCalendar: "iCalendar"
+            case .todoTxt: "todo.txt"
+            }
+        }
     }
 
     private struct Key: Hashable {

@@ -31,7 +31,8 @@ public struct ImportBatch: Equatable, Sendable {
         switch format {
         case .taskwarrior: .taskwarrior
         case .iCalendar: .iCalendar
-        case .hottask, .todoTxt: nil
+        case .todoTxt: .todoTxt
+        case .hottask: nil
         }
     }
 

@@ -379,7 +379,7 @@ struct CommandLineActions {
             switch format {
             case .hottask: { StoreDocument.encode(list, emit: $0) }
             case .taskwarrior: { list.writeTaskwarriorExport(carried: carried, $0) }
-            case .todotxt: { TodoTxtFormat.write(list, emit: $0) }
+            case .todotxt: { TodoTxtFormat.write(list, carried: carried, emit: $0) }
             case .ics: { ICalendarFormat.write(list, carried: carried, emit: $0) }
             case .vdir: { _ in }
             }

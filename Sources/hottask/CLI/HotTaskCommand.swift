@@ -419,7 +419,8 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
         switch self {
         case .taskwarrior: .taskwarrior
         case .ics, .vdir: .iCalendar
-        case .hottask, .todotxt: nil
+        case .todotxt: .todoTxt
+        case .hottask: nil
         }
     }
 }
