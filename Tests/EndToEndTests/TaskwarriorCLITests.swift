@@ -64,7 +64,7 @@ struct TaskwarriorCLITests {
         task("add", "Write the report", "project:work.q4", "+office", "+writing", "priority:M", "due:2026-12-01", "estimate:3", "client:ACME")
         task("add", "Call Bob", "priority:H", "+phone")
         task("add", "Tidy the desk", "priority:L")
-        task("add", "Renew passport", "wait:2030-01-01")
+        task("add", "Renew passport", "priority:H", "wait:2030-01-01")
         task("add", "Book flights", "project:travel")
         task("1", "annotate", "see the draft in ~/docs")
         task("1", "annotate", "and the numbers")

@@ -10,7 +10,7 @@ enum ICalendarCarry {
     /// HotTask's own export stays as fast as it was.
     static let written: Set<String> = [
         "UID", "SUMMARY", "STATUS", "COMPLETED", "CREATED", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE",
-        TodoMapping.clocksProperty, "X-APPLE-SORT-ORDER", TodoMapping.openStatusProperty, "PERCENT-COMPLETE",
+        TodoMapping.clocksProperty, "X-APPLE-SORT-ORDER",
     ]
 
     /// Properties worth naming in the import's report (what a person would miss), by name.
@@ -30,12 +30,21 @@ enum ICalendarCarry {
     static func record(of todo: ICalComponent, id: UUID, timezones: [String: ICalComponent]) -> String? {
         let plain =
             todo.components.isEmpty && todo.first("UID")?.text == TodoMapping.uid(for: id)
-            && todo.properties.allSatisfy { ($0.parameters.isEmpty && written.contains($0.name)) || ($0.name == "PRIORITY" && $0.value == "1") }
+            && todo.properties.allSatisfy { ($0.parameters.isEmpty && written.contains($0.name) && plainValue($0)) || ($0.name == "PRIORITY" && $0.value == "1") }
         if plain { return nil }
         var text = ""
         for name in tzids(of: todo) { if let zone = timezones[name] { zone.write(to: &text) } }
         todo.write(to: &text)
         return text
+    }
+
+    /// A value HotTask's own export would write: an open or done STATUS, SEQUENCE 0.
+    private static func plainValue(_ property: ICalProperty) -> Bool {
+        switch property.name {
+        case "STATUS": property.value == "NEEDS-ACTION" || property.value == "COMPLETED"
+        case "SEQUENCE": property.value == "0"
+        default: true
+        }
     }
 
     /// The TZIDs a component's properties (and those of the components inside it) name.

@@ -180,7 +180,7 @@ extension JSONParser {
                 if !parser.takeNull() {
                     let value = try parser.plainString()
                     priorityHigh = "H" ~= value
-                    if !priorityHigh { carriedMembers["priority"] = .string(String(decoding: value, as: UTF8.self)) }
+                    carriedMembers["priority"] = priorityHigh ? .string("H") : .string(String(decoding: value, as: UTF8.self))
                 }
             default:
                 // Any other field: checked as strictly as the strict parser does (it is that
@@ -216,6 +216,7 @@ extension JSONParser {
             id: id, caption: caption, section: priorityHigh && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
             modifiedAt: modified ?? end ?? createdAt)
-        return (task, carriedMembers.isEmpty ? nil : TaskwarriorCarry.record(of: carriedMembers))
+        // H alone on a Top Priority task carries nothing (`record` drops it).
+        return (task, carriedMembers.isEmpty ? nil : TaskwarriorCarry.record(of: carriedMembers, section: task.section))
     }
 }

@@ -15,12 +15,14 @@ enum TaskwarriorCarry {
     static let computed: Set<String> = ["id", "urgency"]
 
     /// The members of `object` to carry, as a JSON object's text; nil when there are none. A
-    /// priority other than H is carried (HotTask has only "Top Priority or not"), and so is
-    /// status `waiting` (HotTask's open is `pending`).
-    static func record(of object: [String: JSONValue]) -> String? {
+    /// priority other than H is carried (HotTask has only "Top Priority or not"), and so is H
+    /// on a task that went to Bonus (a waiting one), and status `waiting` (HotTask's open is
+    /// `pending`).
+    static func record(of object: [String: JSONValue], section: Section) -> String? {
         var members = object.filter { !modelled.contains($0.key) && !computed.contains($0.key) }
         switch members["priority"] {
-        case .string("H")?, .null?: members["priority"] = nil
+        case .string("H")? where section == .priority: members["priority"] = nil
+        case .null?: members["priority"] = nil
         default: break
         }
         if case .string("waiting")? = object["status"] { members["status"] = .string("waiting") }

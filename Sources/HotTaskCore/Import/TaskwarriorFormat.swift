@@ -24,7 +24,9 @@ enum TaskwarriorFormat {
             guard seen.insert(task.id).inserted else {
                 throw .invalid("\(name): the uuid \(task.id.uuidString.lowercased()) appears twice")
             }
-            if case .object(let object) = value, let record = TaskwarriorCarry.record(of: object) { carried[tasks.count] = record }
+            if case .object(let object) = value, let record = TaskwarriorCarry.record(of: object, section: task.section) {
+                carried[tasks.count] = record
+            }
             tasks.append(task)
         }
         losses.carriedFor = "Taskwarrior"
