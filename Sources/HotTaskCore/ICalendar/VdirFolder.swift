@@ -74,9 +74,11 @@ public enum VdirFolder {
     ) throws(StoreDocument.ExportFailure) -> ExportCounts {
         var counts = ExportCounts()
         do throws(FileSystem.Failure) {
-            if !isFolder(folder) {
-                if (try? FileSystem.kind(of: folder)) != nil { throw FileSystem.Failure(reason: "it is not a folder") }
+            switch try FileSystem.kind(of: folder) {
+            case .directory: break
+            case .missing:
                 guard mkdir(folder, 0o700) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+            case .file, .other: throw FileSystem.Failure(reason: "it is not a folder")
             }
             // What each file holds, by the id of its to-do's UID.
             var existing: [UUID: (name: String, todo: RemoteTodo)] = [:]
