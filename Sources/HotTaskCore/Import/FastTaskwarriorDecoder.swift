@@ -180,7 +180,7 @@ extension JSONParser {
                 if !parser.takeNull() {
                     let value = try parser.plainString()
                     priorityHigh = "H" ~= value
-                    carriedMembers["priority"] = priorityHigh ? .string("H") : .string(String(decoding: value, as: UTF8.self))
+                    if !priorityHigh { carriedMembers["priority"] = .string(String(decoding: value, as: UTF8.self)) }
                 }
             default:
                 // Any other field: checked as strictly as the strict parser does (it is that
@@ -212,11 +212,12 @@ extension JSONParser {
             losses.droppedFields[name, default: 0] += 1
         }
         if status == .waiting { carriedMembers["status"] = .string("waiting") }
+        // H is carried only for a task it did not put in Top Priority (a waiting one).
+        if priorityHigh && waiting { carriedMembers["priority"] = .string("H") }
         let task = TaskItem(
             id: id, caption: caption, section: priorityHigh && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
             modifiedAt: modified ?? end ?? createdAt)
-        // H alone on a Top Priority task carries nothing (`record` drops it).
         return (task, carriedMembers.isEmpty ? nil : TaskwarriorCarry.record(of: carriedMembers, section: task.section))
     }
 }
