@@ -89,4 +89,18 @@ struct ICalendarRoundTripTests {
         let text = hottask("--export", "-", "--export-format", "ics").stdout
         #expect(text.contains("SUMMARY:Undated") && !text.contains("CREATED"), "\(text)")
     }
+
+    @Test func hotTasksOwnExportCarriesNothing() throws {
+        #expect(hottask("--add", "Call mom").status == 0)
+        #expect(hottask("--add", "Buy milk", "--bonus").status == 0)
+        #expect(hottask("--done", "2").status == 0)
+        for (format, target) in [("ics", folder.path("out.ics")), ("vdir", folder.path("vdir"))] {
+            #expect(hottask("--export", target, "--export-format", format).status == 0)
+            let other = folder.path("other-\(format).json")
+            let run = runHotTask(["--file", other, "--import", target])
+            #expect(run.status == 0 && run.stderr.isEmpty && run.stdout.contains("added 2"), "\(run.stdout) \(run.stderr)")
+            // What HotTask writes it reads back whole: no side file, and the fast paths stay fast.
+            #expect(!FileManager.default.fileExists(atPath: other + ".carried"), "\(format)")
+        }
+    }
 }
