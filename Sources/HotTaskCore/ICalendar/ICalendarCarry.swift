@@ -60,6 +60,14 @@ enum ICalendarCarry {
         return names
     }
 
+    /// A calendar object of its own for a record (its VTIMEZONEs and VTODO), and the VTODO's UID.
+    static func calendar(from record: String) -> (calendar: ICalComponent, uid: String)? {
+        guard let parsed = try? ICalendar.parse(record), let todo = parsed.last, todo.name == "VTODO", let uid = todo.first("UID")?.text
+        else { return nil }
+        let header = [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")]
+        return (ICalComponent(name: "VCALENDAR", properties: header, components: parsed), uid)
+    }
+
     /// The components to write for `task` from its record: the VTIMEZONEs not written yet, and
     /// the VTODO as it came when HotTask's fields read the same on it, else with them written
     /// onto it. nil when the record does not read (the task is then written as HotTask's own).

@@ -134,12 +134,10 @@ public enum VdirFolder {
 
     /// The calendar object of a task no file holds: from what its import carried, or HotTask's own.
     private static func newObject(for task: TaskItem, record: String?, sortOrder: Int, now: Date) -> (ICalComponent, String) {
-        let header = [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")]
-        if let record, let parsed = try? ICalendar.parse(record), let todo = parsed.last, todo.name == "VTODO", let uid = todo.first("UID")?.text {
-            let base = ICalComponent(name: "VCALENDAR", properties: header, components: parsed)
+        if let (base, uid) = record.flatMap(ICalendarCarry.calendar(from:)) {
+            let hadOrder = base.components.last?.first("X-APPLE-SORT-ORDER") != nil
             let calendar = TodoMapping.write(
-                fields(task, sortOrder: todo.first("X-APPLE-SORT-ORDER") == nil ? nil : sortOrder), uid: uid, clocks: task.clocks,
-                created: task.createdAt, onto: base, now: now)
+                fields(task, sortOrder: hadOrder ? sortOrder : nil), uid: uid, clocks: task.clocks, created: task.createdAt, onto: base, now: now)
             return (calendar, uid)
         }
         let uid = TodoMapping.uid(for: task.id)
