@@ -22,6 +22,7 @@ public enum ICalendarFormat {
 
     /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full: each
     /// to-do is written as it is made, so the calendar is never held whole.
+    ///
     /// A task imported from iCalendar is written from what its import carried (`ICalendarCarry`):
     /// its UID, its other properties and the VTIMEZONEs its times name. X-APPLE-SORT-ORDER runs
     /// on from Top Priority into Bonus, so that apps sorting by it keep the sections apart.
@@ -42,18 +43,18 @@ public enum ICalendarFormat {
                         let components = ICalendarCarry.components(for: task, record: record, sortOrder: rank, zonesWritten: &zonesWritten, now: now)
                     {
                         for component in components { component.write(to: &text) }
-                        continue
+                    } else {
+                        let fields = SharedFields(
+                            caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
+                            sortOrder: rank)
+                        var one = TodoMapping.write(
+                            fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
+                        // A task imported without any date has none to give: no made-up CREATED.
+                        if task.createdAt.timeIntervalSince1970 <= 0 {
+                            for index in one.components.indices { one.components[index].set("CREATED", nil) }
+                        }
+                        for component in one.components { component.write(to: &text) }
                     }
-                    let fields = SharedFields(
-                        caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-                        sortOrder: rank)
-                    var one = TodoMapping.write(
-                        fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
-                    // A task imported without any date has none to give: no made-up CREATED.
-                    if task.createdAt.timeIntervalSince1970 <= 0 {
-                        for index in one.components.indices { one.components[index].set("CREATED", nil) }
-                    }
-                    for component in one.components { component.write(to: &text) }
                     if text.utf8.count >= pieceSize {
                         emit(Array(text.utf8))
                         text = ""

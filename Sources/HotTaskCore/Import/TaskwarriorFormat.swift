@@ -4,10 +4,10 @@ import Foundation
 /// (as `YYYYMMDDTHHMMSSZ`) and `priority`. Every other field is carried (`TaskwarriorCarry`)
 /// for the export back, and counted in the import's report.
 enum TaskwarriorFormat {
-    /// Fields HotTask keeps, or that only Taskwarrior's own bookkeeping uses (carried all the
-    /// same, but not worth a line in the report) (the export's
+    /// Fields HotTask keeps, or that only Taskwarrior's own bookkeeping uses (the export's
     /// `id` and `urgency` are computed; `parent`, `mask`, `imask`, `recur`, `rtype` tie a
-    /// recurring task's instances together): nothing a user would miss.
+    /// recurring task's instances together): not worth a line in the report (the bookkeeping
+    /// ones are carried all the same).
     static let kept: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "end", "priority", "wait",
         "id", "urgency", "parent", "mask", "imask", "recur", "rtype", "template", "last",
