@@ -188,7 +188,9 @@ extension JSONParser {
                 let name = String(decoding: key, as: UTF8.self)
                 guard !others.contains(name) else { throw GiveUp() }
                 others.append(name)
-                carriedMembers[name] = try parser.parseValue(depth: 2)
+                let value = try parser.parseValue(depth: 2)
+                // `id` and `urgency` (on every task) are Taskwarrior's to compute again: not carried.
+                if !TaskwarriorCarry.computed.contains(name) { carriedMembers[name] = value }
             }
         }
         guard let status else { throw GiveUp() }
