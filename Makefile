@@ -28,7 +28,7 @@ all: build
 
 # apt-get only for what is missing; sudo only when not root. Building needs libncurses-dev;
 # the end-to-end tests also need tmux, procps (pgrep, kill), strace (crash-point tests),
-# Taskwarrior and todo.txt-cli (the real peers the interop tests drive), the
+# Taskwarrior, todo.txt-cli and todoman (the real peers the interop tests drive), the
 # CalDAV servers Radicale, Xandikos, sabre/dav (PHP), Cyrus, DAViCal (Apache, PostgreSQL) and
 # SOGo (memcached, PostgreSQL), and Python's caldav library (the test's phone, from PyPI).
 deps:
@@ -38,6 +38,7 @@ test-deps:
 	@$(MAKE) --no-print-directory install-missing \
 		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task todotxt-cli:todo-txt jq:jq php-cli:php php-sabre-dav:/usr/share/php/Sabre/autoload.php php-sqlite3:/usr/lib/php/*/pdo_sqlite.so php-xml:/usr/lib/php/*/dom.so php-mbstring:/usr/lib/php/*/mbstring.so cyrus-imapd:/usr/lib/cyrus/bin/master cyrus-caldav:/usr/lib/cyrus/bin/httpd sasl2-bin:saslpasswd2 davical:/usr/share/davical/dba/create-database.sh apache2:/usr/sbin/apache2 libapache2-mod-php:/usr/lib/apache2/modules/libphp*.so postgresql:/usr/lib/postgresql/*/bin/postgres sogo:/usr/sbin/sogod memcached:memcached"
 	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+	@command -v todo >/dev/null || python3 -m pip install -q todoman || python3 -m pip install -q --break-system-packages todoman
 
 # PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing
 # is installed. A file may be a glob (PHP's modules live in a folder named by its API date).
@@ -127,6 +128,7 @@ HOTTASK_BIN ?=
 bench-sync:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="radicale:radicale python3-pip:pip3 $(if $(HOTTASK_BIN),,libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config) $(if $(filter cyrus,$(BENCH_SYNC_SERVER)),cyrus-imapd:/usr/lib/cyrus/bin/master cyrus-caldav:/usr/lib/cyrus/bin/httpd sasl2-bin:saslpasswd2)"
 	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+	@command -v todo >/dev/null || python3 -m pip install -q todoman || python3 -m pip install -q --break-system-packages todoman
 	@command -v vdirsyncer >/dev/null || python3 -c "import vdirsyncer" 2>/dev/null || python3 -m pip install -q vdirsyncer || python3 -m pip install -q --break-system-packages vdirsyncer
 ifeq ($(HOTTASK_BIN),)
 	$(RELEASE_BUILD) hottask

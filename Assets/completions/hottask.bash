@@ -9,7 +9,7 @@ _hottask() {
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --export-format)
-            COMPREPLY=($(compgen -W $'hottask\ntaskwarrior\ntodotxt\nics' -- "$cur"))
+            COMPREPLY=($(compgen -W $'hottask\ntaskwarrior\ntodotxt\nics\nvdir' -- "$cur"))
             return ;;
         --import-format)
             COMPREPLY=($(compgen -W $'auto\nhottask\ntaskwarrior\ntodotxt\nics' -- "$cur"))

@@ -381,14 +381,14 @@ struct CommandLineTests {
         let run = hottask("--import", file)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("Imported from Taskwarrior \(file): added 4, updated 0, unchanged 0, skipped 2\n"))
-        // What HotTask has no field for is said, not dropped silently.
-        #expect(run.stderr.contains("hottask: note: not kept, as HotTask has no such field: annotations (1 task), tags (1 task)"))
+        // What HotTask has no field for is said, and kept aside for the export back.
+        #expect(run.stderr.contains("hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: annotations (1 task), tags (1 task)"))
         #expect(run.stderr.contains("hottask: note: 1 task waiting to be shown later went to Bonus"))
         #expect(run.stderr.contains("hottask: note: skipped 1 recurrence template"))
         #expect(run.stderr.contains("hottask: note: skipped 1 deleted task"))
         // Said even with --quiet: it is what the store did not keep.
         let quiet = runHotTask(["--file", folder.path("other.json"), "--import", file, "--quiet"])
-        #expect(quiet.stdout.isEmpty && quiet.stderr.contains("note: not kept"))
+        #expect(quiet.stdout.isEmpty && quiet.stderr.contains("note: kept aside"))
         #expect(try captions(.priority) == ["Buy milk", "Call mum", "Pay rent"])
         #expect(try captions(.bonus) == ["Read a book", "Renew passport", "Book flights", "Tidy desk"])
         let list = hottask("--list")

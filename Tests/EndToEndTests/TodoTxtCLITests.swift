@@ -119,4 +119,24 @@ struct TodoTxtCLITests {
         #expect(run.stderr.contains("note: todo.txt line 1 and line 2 have the same \(tag); imported once, as todo.txt line 1"), "\(run.stderr)")
         #expect(try list().count == 1)
     }
+
+    @Test func priorityLettersOtherThanAComeBackWithTheirLetter() throws {
+        todo("add", "(B) Pay rent")
+        todo("add", "(C) Call the bank +money @phone due:2026-12-01")
+        todo("add", "(A) Fix the roof")
+        #expect(hottask("--import", todoFile).stdout.contains("added 3"))
+        let after = try list()
+        #expect(after.tasks(in: .priority).map(\.caption) == ["Fix the roof"])
+        let rent = try #require(after.all.first { $0.caption == "Pay rent" })
+        #expect(hottask("--edit", String(rent.id.uuidString.lowercased().prefix(8)), "Pay the rent").status == 0)
+        let export = hottask("--export", todoFile, "--export-format", "todotxt")
+        #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
+        let written = lines(todoFile)
+        #expect(written.contains { $0.hasPrefix("(B) ") && $0.contains("Pay the rent") }, "\(written)")
+        #expect(written.contains { $0.hasPrefix("(C) ") && $0.contains("Call the bank +money @phone due:2026-12-01") }, "\(written)")
+        #expect(written.contains { $0.hasPrefix("(A) ") && $0.contains("Fix the roof") })
+        // todo.sh reads them with their priorities.
+        let listed = todo("list").stdout
+        #expect(listed.contains("(B)") && listed.contains("(C)"), "\(listed)")
+    }
 }

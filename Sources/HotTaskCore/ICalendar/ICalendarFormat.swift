@@ -22,20 +22,39 @@ public enum ICalendarFormat {
 
     /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full: each
     /// to-do is written as it is made, so the calendar is never held whole.
-    public static func write(_ list: TaskList, now: Date = Date(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+    ///
+    /// A task imported from iCalendar is written from what its import carried (`ICalendarCarry`):
+    /// its UID, its other properties and the VTIMEZONEs its times name. X-APPLE-SORT-ORDER runs
+    /// on from Top Priority into Bonus, so that apps sorting by it keep the sections apart.
+    public static func write(
+        _ list: TaskList, carried: CarriedFields = CarriedFields(), now: Date = Date(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void
+    ) {
         let calendar = ICalComponent(
             name: "VCALENDAR",
             properties: [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")])
         var text = ""
+        var zonesWritten = Set<String>()
+        var rank = 0
         calendar.write(to: &text) { text in
             for section in Section.allCases {
-                for (rank, task) in list.tasks(in: section).enumerated() {
-                    let fields = SharedFields(
-                        caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-                        sortOrder: rank + 1)
-                    let one = TodoMapping.write(
-                        fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
-                    for component in one.components { component.write(to: &text) }
+                for task in list.tasks(in: section) {
+                    rank += 1
+                    if !carried.isEmpty, let record = carried[task.id, .iCalendar],
+                        let components = ICalendarCarry.components(for: task, record: record, sortOrder: rank, zonesWritten: &zonesWritten, now: now)
+                    {
+                        for component in components { component.write(to: &text) }
+                    } else {
+                        let fields = SharedFields(
+                            caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
+                            sortOrder: rank)
+                        var one = TodoMapping.write(
+                            fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
+                        // A task imported without any date has none to give: no made-up CREATED.
+                        if task.createdAt.timeIntervalSince1970 <= 0 {
+                            for index in one.components.indices { one.components[index].set("CREATED", nil) }
+                        }
+                        for component in one.components { component.write(to: &text) }
+                    }
                     if text.utf8.count >= pieceSize {
                         emit(Array(text.utf8))
                         text = ""
@@ -60,15 +79,29 @@ public enum ICalendarFormat {
         tasks.reserveCapacity(expected)
         sortOrders.reserveCapacity(expected)
         var skipped = 0
+        // What each to-do holds that HotTask does not model, by position, and the time zones
+        // its times name (a VTIMEZONE comes before the to-dos that use it, as RFC 5545 has it).
+        var carried: [Int: String] = [:]
+        var timezones: [String: ICalComponent] = [:]
+        var losses = ImportLosses()
+        losses.carriedFor = "iCalendar"
         do throws(ICalendar.ParseError) {
             _ = try bytes.withUnsafeBufferPointer { buffer throws(ICalendar.ParseError) in
                 try ICalendar.parse(buffer) { parent, component in
+                    if parent == "VCALENDAR", component.name == "VTIMEZONE", let name = component.first("TZID")?.text {
+                        timezones[name] = component
+                    }
                     guard parent == "VCALENDAR", component.name == "VTODO" else { return }
                     guard case .todo(let todo) = TodoMapping.read(ICalComponent(name: "VCALENDAR", components: [component])) else {
                         if component.first("RECURRENCE-ID") == nil { skipped += 1 }
                         return
                     }
-                    let stamp = todo.lastModified ?? todo.created ?? Date(timeIntervalSince1970: 0)
+                    let dtstamp = component.first("DTSTAMP").flatMap { ICalendar.date($0.value) }
+                    let stamp = todo.lastModified ?? todo.created ?? dtstamp ?? Date(timeIntervalSince1970: 0)
+                    if let record = ICalendarCarry.record(of: component, id: TodoMapping.id(forUID: todo.uid), timezones: timezones) {
+                        carried[tasks.count] = record
+                        for name in ICalendarCarry.reported(component) { losses.droppedFields[name, default: 0] += 1 }
+                    }
                     let task = TaskItem(
                         id: TodoMapping.id(forUID: todo.uid), caption: todo.fields.caption, section: todo.fields.section,
                         completed: todo.fields.completed, createdAt: todo.created ?? stamp, completedAt: todo.fields.completedAt,
@@ -87,7 +120,14 @@ public enum ICalendarFormat {
             var order = Array(tasks.indices)
             order.sort { (sortOrders[$0], $0) < (sortOrders[$1], $1) }
             tasks.rearrange(takingFrom: order)
+            if !carried.isEmpty {
+                var moved: [Int: String] = [:]
+                for (position, from) in order.enumerated() { if let record = carried[from] { moved[position] = record } }
+                carried = moved
+            }
         }
-        return ImportBatch(format: .iCalendar, tasks: tasks, skipped: skipped)
+        var batch = ImportBatch(format: .iCalendar, tasks: tasks, skipped: skipped, losses: losses)
+        batch.carried = carried
+        return batch
     }
 }

@@ -24,6 +24,7 @@ extension JSONParser {
     private mutating func taskwarriorArray(now: Date) throws -> ImportBatch {
         var tasks: [TaskItem] = []
         var losses = ImportLosses()
+        var carried: [Int: String] = [:]
         // Room made once (a task takes at least about 150 bytes of `task export`; untouched
         // room costs no memory).
         tasks.reserveCapacity(bytes.count / 150)
@@ -41,6 +42,7 @@ extension JSONParser {
                     group.wait()
                     guard var (rest, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
                     second.result = nil
+                    for (position, record) in second.carried { carried[tasks.count + position] = record }
                     // Piece by piece, each freed once copied: the second half is never held twice.
                     for piece in rest.indices {
                         tasks.append(contentsOf: rest[piece])
@@ -51,7 +53,8 @@ extension JSONParser {
                     joined = true
                     break
                 }
-                guard let task = try taskwarriorTask(now: now, losses: &losses) else { continue }
+                guard let (task, record) = try taskwarriorTask(now: now, losses: &losses) else { continue }
+                if let record { carried[tasks.count] = record }
                 tasks.append(task)
             } while take(UInt8(ascii: ","))
             if !joined { try expect(UInt8(ascii: "]")) }
@@ -60,7 +63,10 @@ extension JSONParser {
         guard index == bytes.count else { throw GiveUp() }
         // An id given twice is for the strict path to judge.
         guard IDTable(distinct: tasks.count, { add in for index in tasks.indices { add(tasks[index].id) } }) != nil else { throw GiveUp() }
-        return ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
+        losses.carriedFor = "Taskwarrior"
+        var batch = ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
+        batch.carried = carried
+        return batch
     }
 
     /// The tasks from `start` to the end of the array, read on another thread (ids are checked
@@ -72,6 +78,8 @@ extension JSONParser {
         let now: Date
         /// The tasks in pieces of 4,096 (see `ChunkedSections`).
         var result: ([[TaskItem]], ImportLosses, end: Int)?
+        /// What each task carries, by its position from `start`.
+        var carried: [Int: String] = [:]
 
         init(bytes: UnsafeBufferPointer<UInt8>, start: Int, now: Date) {
             self.bytes = bytes
@@ -84,9 +92,12 @@ extension JSONParser {
             parser.index = start
             var tasks: [[TaskItem]] = []
             var losses = ImportLosses()
+            var count = 0
             do {
                 repeat {
-                    guard let task = try parser.taskwarriorTask(now: now, losses: &losses) else { continue }
+                    guard let (task, record) = try parser.taskwarriorTask(now: now, losses: &losses) else { continue }
+                    if let record { carried[count] = record }
+                    count += 1
                     if tasks.last.map({ $0.count >= 4096 }) ?? true {
                         tasks.append([])
                         tasks[tasks.count - 1].reserveCapacity(4096)
@@ -101,9 +112,9 @@ extension JSONParser {
         }
     }
 
-    /// One task, or nil for one HotTask skips (deleted, or a recurrence template), as
-    /// `TaskwarriorFormat.task(from:)` decides.
-    fileprivate mutating func taskwarriorTask(now: Date, losses: inout ImportLosses) throws -> TaskItem? {
+    /// One task and what it carries (`TaskwarriorCarry`), or nil for one HotTask skips
+    /// (deleted, or a recurrence template), as `TaskwarriorFormat.task(from:)` decides.
+    fileprivate mutating func taskwarriorTask(now: Date, losses: inout ImportLosses) throws -> (TaskItem, String?)? {
         enum Status { case pending, waiting, completed, deleted, recurring }
         var status: Status?
         var id: UUID?
@@ -116,6 +127,8 @@ extension JSONParser {
         // Keys seen, so that a repeated one gives up (the strict parser refuses it).
         var known: UInt16 = 0
         var others: [String] = []
+        // The members carried for the export back, as the strict path reads them.
+        var carriedMembers: [String: JSONValue] = [:]
         func once(_ bit: UInt16) throws {
             guard known & bit == 0 else { throw GiveUp() }
             known |= bit
@@ -155,17 +168,29 @@ extension JSONParser {
                 modified = try date(&parser)
             case "wait":
                 try once(64)
-                wait = try date(&parser)
+                let value = try parser.parseValue(depth: 2)
+                carriedMembers["wait"] = value
+                switch value {
+                case .null: break
+                case .string(let text): wait = try required(Timestamp.parseTaskwarrior(text))
+                default: throw GiveUp()
+                }
             case "priority":
                 try once(128)
-                if !parser.takeNull() { priorityHigh = try "H" ~= parser.plainString() }
+                if !parser.takeNull() {
+                    let value = try parser.plainString()
+                    priorityHigh = "H" ~= value
+                    if !priorityHigh { carriedMembers["priority"] = .string(String(decoding: value, as: UTF8.self)) }
+                }
             default:
                 // Any other field: checked as strictly as the strict parser does (it is that
                 // parser), counted when HotTask does not keep it.
                 let name = String(decoding: key, as: UTF8.self)
                 guard !others.contains(name) else { throw GiveUp() }
                 others.append(name)
-                _ = try parser.parseValue(depth: 2)
+                let value = try parser.parseValue(depth: 2)
+                // `id` and `urgency` (on every task) are Taskwarrior's to compute again: not carried.
+                if !TaskwarriorCarry.computed.contains(name) { carriedMembers[name] = value }
             }
         }
         guard let status else { throw GiveUp() }
@@ -188,9 +213,13 @@ extension JSONParser {
         for name in others where !TaskwarriorFormat.kept.contains(name) {
             losses.droppedFields[name, default: 0] += 1
         }
-        return TaskItem(
+        if status == .waiting { carriedMembers["status"] = .string("waiting") }
+        // H is carried only for a task it did not put in Top Priority (a waiting one).
+        if priorityHigh && waiting { carriedMembers["priority"] = .string("H") }
+        let task = TaskItem(
             id: id, caption: caption, section: priorityHigh && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
             modifiedAt: modified ?? end ?? createdAt)
+        return (task, carriedMembers.isEmpty ? nil : TaskwarriorCarry.record(of: carriedMembers, section: task.section))
     }
 }

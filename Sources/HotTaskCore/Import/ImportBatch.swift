@@ -22,6 +22,19 @@ public struct ImportBatch: Equatable, Sendable {
     /// What todo.txt lines left unsaid (no date, no priority), where they were, and the notes
     /// for the user; nil for other formats.
     public var todoTxtLines: TodoTxtLines?
+    /// What each task's record held that HotTask does not model, by the task's position in
+    /// `tasks` (see `CarriedFields`); none for a record with nothing more.
+    public var carried: [Int: String] = [:]
+
+    /// The side file's format for this batch's records; nil for formats that carry nothing.
+    public var carriedFormat: CarriedFields.Format? {
+        switch format {
+        case .taskwarrior: .taskwarrior
+        case .iCalendar: .iCalendar
+        case .todoTxt: .todoTxt
+        case .hottask: nil
+        }
+    }
 
     public init(format: Format, tasks: [TaskItem], skipped: Int, losses: ImportLosses = ImportLosses(), idPrefixes: [Int: String] = [:]) {
         self.format = format
@@ -168,53 +181,6 @@ public struct ImportBatch: Equatable, Sendable {
         } catch {
             throw .syntax(error)
         }
-    }
-}
-
-/// What an import file held that HotTask did not keep, so that the report can say so.
-public struct ImportLosses: Equatable, Sendable {
-    /// By field name as the source calls it (project, tags, due…): how many tasks had it.
-    public var droppedFields: [String: Int] = [:]
-    /// Taskwarrior tasks waiting to be shown later: HotTask has no wait, so they went to Bonus.
-    public var waitingToBonus = 0
-    /// Descriptions over the caption limit, shortened at a word with "…".
-    public var shortened = 0
-    /// Skipped: Taskwarrior's deleted tasks, and recurrence templates (their instances come in).
-    public var deleted = 0
-    public var recurrenceTemplates = 0
-
-    public init() {}
-
-    /// Counts `other`'s losses in too (two parts of one file read apart).
-    mutating func add(_ other: ImportLosses) {
-        droppedFields.merge(other.droppedFields, uniquingKeysWith: +)
-        waitingToBonus += other.waitingToBonus
-        shortened += other.shortened
-        deleted += other.deleted
-        recurrenceTemplates += other.recurrenceTemplates
-    }
-
-    /// The sentences of the report, empty when nothing was lost.
-    public var sentences: [String] {
-        var sentences: [String] = []
-        if !droppedFields.isEmpty {
-            let fields = droppedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) (\(Self.tasks($0.value)))" }
-            sentences.append("not kept, as HotTask has no such field: \(fields.joined(separator: ", "))")
-        }
-        if waitingToBonus > 0 { sentences.append("\(Self.tasks(waitingToBonus)) waiting to be shown later went to Bonus") }
-        if shortened > 0 {
-            sentences.append("\(Self.tasks(shortened)) had a description over \(CaptionRule.maximumLength) characters, shortened with …")
-        }
-        if deleted > 0 { sentences.append("skipped \(deleted) deleted task\(deleted == 1 ? "" : "s")") }
-        if recurrenceTemplates > 0 {
-            sentences.append(
-                "skipped \(recurrenceTemplates) recurrence template\(recurrenceTemplates == 1 ? "" : "s") (the tasks it made are imported)")
-        }
-        return sentences
-    }
-
-    private static func tasks(_ count: Int) -> String {
-        "\(count) task\(count == 1 ? "" : "s")"
     }
 }
 
@@ -368,15 +334,18 @@ extension TaskList {
             endKeys[section] = key
             return key
         }
+        // Taskwarrior and iCalendar write whole seconds: a file's change in the same second as
+        // one here is not older than it (it was cut to the second), so it counts as at its end.
+        let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar
         for (position, task) in batch.tasks.enumerated() where firstOfEach.position(of: task.id) == position {
             if let current = byID.position(of: task.id).map({ self[$0] }) {
                 var fields: TaskFields
                 // An undated todo.txt line was "written" at the import's now: never newer.
                 let undated = batch.todoTxtLines?.undated.contains(position) ?? false
                 if let agreed = base[task.id] {
-                    fields = Self.threeWay(incoming: task, current: current, base: agreed, undated: undated)
+                    fields = Self.threeWay(incoming: task, current: current, base: agreed, undated: undated, secondsOnly: secondsOnly)
                 } else {
-                    guard !undated, task.modifiedAt > current.modifiedAt else {
+                    guard !undated, Self.fileTime(task, secondsOnly: secondsOnly) > current.modifiedAt else {
                         counts.unchanged += 1
                         continue
                     }
@@ -414,8 +383,8 @@ extension TaskList {
 
     /// The fields the file changed since `base` and that win here: changed only in the file, or
     /// on both sides with the file's change the later.
-    private static func threeWay(incoming: TaskItem, current: TaskItem, base: ImportBase.Entry, undated: Bool) -> TaskFields {
-        let fileTime = Clock(milliseconds: undated ? 0 : Int64(incoming.modifiedAt.timeIntervalSince1970 * 1000))
+    private static func threeWay(incoming: TaskItem, current: TaskItem, base: ImportBase.Entry, undated: Bool, secondsOnly: Bool) -> TaskFields {
+        let fileTime = Clock(milliseconds: undated ? 0 : Int64(fileTime(incoming, secondsOnly: secondsOnly).timeIntervalSince1970 * 1000))
         func fileWins<Value: Equatable>(_ base: Value, _ here: Value, _ file: Value, hereTime: Clock) -> Bool {
             ThreeWay.pick(base: base, local: here, other: file, localTime: hereTime, otherTime: fileTime) == .other
         }
@@ -432,6 +401,13 @@ extension TaskList {
             fields.completedAt = incoming.completedAt
         }
         return fields
+    }
+
+    /// When the file changed `task`: a time cut to the whole second (`secondsOnly`) counts as
+    /// the last millisecond of that second.
+    private static func fileTime(_ task: TaskItem, secondsOnly: Bool) -> Date {
+        guard secondsOnly, task.modifiedAt.timeIntervalSince1970.rounded(.down) == task.modifiedAt.timeIntervalSince1970 else { return task.modifiedAt }
+        return task.modifiedAt.addingTimeInterval(0.999)
     }
 
     /// The changes that make this list exactly `tasks` (in that order): `--import --replace`.

@@ -1,12 +1,13 @@
 import Foundation
 
 /// Taskwarrior's `task export`: `uuid`, `description`, `status`, `entry`/`end`/`modified`
-/// (as `YYYYMMDDTHHMMSSZ`) and `priority`. Every other field is counted in the import's
-/// report as not kept.
+/// (as `YYYYMMDDTHHMMSSZ`) and `priority`. Every other field is carried (`TaskwarriorCarry`)
+/// for the export back, and counted in the import's report.
 enum TaskwarriorFormat {
     /// Fields HotTask keeps, or that only Taskwarrior's own bookkeeping uses (the export's
     /// `id` and `urgency` are computed; `parent`, `mask`, `imask`, `recur`, `rtype` tie a
-    /// recurring task's instances together): nothing a user would miss.
+    /// recurring task's instances together): not worth a line in the report (the bookkeeping
+    /// ones are carried all the same).
     static let kept: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "end", "priority", "wait",
         "id", "urgency", "parent", "mask", "imask", "recur", "rtype", "template", "last",
@@ -16,16 +17,23 @@ enum TaskwarriorFormat {
     static func batch(from values: [(name: String, value: JSONValue)], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
         var tasks: [TaskItem] = []
         var losses = ImportLosses()
+        var carried: [Int: String] = [:]
         var seen = Set<UUID>()
         for (name, value) in values {
             guard let task = try task(from: value, name: name, now: now, losses: &losses) else { continue }
             guard seen.insert(task.id).inserted else {
                 throw .invalid("\(name): the uuid \(task.id.uuidString.lowercased()) appears twice")
             }
+            if case .object(let object) = value, let record = TaskwarriorCarry.record(of: object, section: task.section) {
+                carried[tasks.count] = record
+            }
             tasks.append(task)
         }
-        return ImportBatch(
+        losses.carriedFor = "Taskwarrior"
+        var batch = ImportBatch(
             format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
+        batch.carried = carried
+        return batch
     }
 
     /// The task, or nil for one HotTask skips (deleted, or a recurrence template).
@@ -96,16 +104,16 @@ enum TaskwarriorFormat {
 
     // MARK: Writing
 
-    /// A JSON array `task import` accepts: uuid, description, status, entry, modified, end, and
-    /// priority H for Top Priority.
-    static func text(for list: TaskList) -> [UInt8] {
+    /// A JSON array `task import` accepts: uuid, description, status, entry, modified, end,
+    /// priority H for Top Priority, and every field a task's import carried.
+    static func text(for list: TaskList, carried: CarriedFields = CarriedFields()) -> [UInt8] {
         var bytes: [UInt8] = []
-        write(list) { bytes.append(contentsOf: $0) }
+        write(list, carried: carried) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
     /// The export in pieces of about `pieceSize` bytes, each given to `emit` when full.
-    static func write(_ list: TaskList, pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+    static func write(_ list: TaskList, carried: CarriedFields = CarriedFields(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
         var writer = JSONWriter(capacity: pieceSize + 4096)
         writer.raw("[")
         var first = true
@@ -117,10 +125,25 @@ enum TaskwarriorFormat {
                 writer.uuid(task.id)
                 writer.raw(",\"description\":")
                 writer.string(task.caption)
-                writer.raw(",\"status\":\"\(task.completed ? "completed" : "pending")\"")
+                let record = carried.isEmpty ? nil : carried[task.id, .taskwarrior]
+                writer.raw(",\"status\":\"\(record == nil ? (task.completed ? "completed" : "pending") : TaskwarriorCarry.status(for: task, record: record))\"")
                 writer.raw(",\"entry\":\"\(Timestamp.formatCompact(task.createdAt))\",\"modified\":\"\(Timestamp.formatCompact(task.modifiedAt))\"")
                 if task.completed { writer.raw(",\"end\":\"\(Timestamp.formatCompact(task.completedAt ?? task.modifiedAt))\"") }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }
+                if let record {
+                    if let inner = TaskwarriorCarry.plainMembers(of: record) {
+                        // Nothing in it HotTask's fields override: written as it was carried.
+                        writer.raw(",")
+                        writer.raw(String(inner))
+                    } else {
+                        for member in TaskwarriorCarry.members(of: record, section: section) {
+                            writer.raw(",")
+                            writer.string(member.key)
+                            writer.raw(":")
+                            TaskwarriorCarry.write(member.value, to: &writer)
+                        }
+                    }
+                }
                 writer.raw("}")
                 if writer.bytes.count >= pieceSize {
                     emit(writer.bytes)
@@ -138,6 +161,9 @@ extension TaskList {
     /// The list as Taskwarrior's `task import` reads it (`--export-format taskwarrior`).
     public var taskwarriorExport: [UInt8] { TaskwarriorFormat.text(for: self) }
 
-    /// `taskwarriorExport` in pieces, each given to `emit` as it is made.
-    public func writeTaskwarriorExport(_ emit: ([UInt8]) -> Void) { TaskwarriorFormat.write(self, emit: emit) }
+    /// `taskwarriorExport` in pieces, each given to `emit` as it is made, with the fields
+    /// `carried` holds for its tasks merged in.
+    public func writeTaskwarriorExport(carried: CarriedFields = CarriedFields(), _ emit: ([UInt8]) -> Void) {
+        TaskwarriorFormat.write(self, carried: carried, emit: emit)
+    }
 }

@@ -31,6 +31,8 @@ public enum TodoTxtFormat {
         var occurrences: [String: Int] = [:]
         var facts = TodoTxtLines()
         var positionOfID: [String: Int] = [:]
+        // A priority other than A, by position: Bonus here, and written back on export.
+        var letters: [Int: String] = [:]
         for (fileIndex, file) in files.enumerated() {
             guard let text = String(validating: file.bytes, as: UTF8.self) else {
                 throw .invalid("the \(fileIndex == 0 ? "todo.txt" : file.name) file is not valid UTF-8 text")
@@ -59,12 +61,14 @@ public enum TodoTxtFormat {
                 identified.id = stableID(read.task.caption, seen)
                 if read.undated { facts.undated.insert(tasks.count) }
                 if read.priorityUnsaid { facts.priorityUnsaid.insert(tasks.count) }
+                if let letter = read.letter, letter != "A" { letters[tasks.count] = String(letter) }
                 facts.numbers.append(number)
                 tasks.append(identified)
             }
         }
         var batch = ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0, idPrefixes: idPrefixes)
         batch.todoTxtLines = facts
+        batch.carried = letters
         return batch
     }
 
@@ -78,7 +82,7 @@ public enum TodoTxtFormat {
     /// The task a line holds (its id still to be given), its `id:` tag if any, and what the
     /// line left unsaid.
     private static func task(from line: String, number: Int, file: String?, now: Date) throws(DocumentError) -> (
-        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool
+        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?
     ) {
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var completed = false
@@ -86,6 +90,7 @@ public enum TodoTxtFormat {
         var createdAt: Date?
         var topPriority = false
         var prioritySaid = false
+        var letter: Character?
         if words.first == "x" {
             completed = true
             words.removeFirst()
@@ -98,9 +103,10 @@ public enum TodoTxtFormat {
                 }
             }
         } else {
-            if let first = words.first, let letter = priority(from: first) {
-                topPriority = letter == "A"
+            if let first = words.first, let said = priority(from: first) {
+                topPriority = said == "A"
                 prioritySaid = true
+                letter = said
                 words.removeFirst()
             }
             if let created = words.first.flatMap(date(from:)) {
@@ -112,6 +118,7 @@ public enum TodoTxtFormat {
         if let tag = words.firstIndex(where: { $0.hasPrefix("pri:") && $0.count == 5 }) {
             topPriority = words[tag] == "pri:A"
             prioritySaid = true
+            letter = words[tag].last.flatMap { ("A"..."Z").contains($0) ? $0 : nil }
             words.remove(at: tag)
         }
         var idPrefix: String?
@@ -131,7 +138,7 @@ public enum TodoTxtFormat {
             id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
             createdAt: created, completedAt: finished, modifiedAt: finished ?? created)
         // An open line without a priority says "Bonus"; a completed one says nothing.
-        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid)
+        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter)
     }
 
     /// `(A)`…`(Z)`: the letter.
@@ -164,14 +171,15 @@ public enum TodoTxtFormat {
     /// Top Priority, a `pri:A` tag. The creation date is always written, so a caption that
     /// happens to start with `x ` or `(B) ` reads back as a caption. Every line ends with the
     /// task's `id:` tag (its short id), so that importing the file back finds the same tasks.
-    public static func text(for list: TaskList) -> String {
+    public static func text(for list: TaskList, carried: CarriedFields = CarriedFields()) -> String {
         var bytes: [UInt8] = []
-        write(list) { bytes.append(contentsOf: $0) }
+        write(list, carried: carried) { bytes.append(contentsOf: $0) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full.
-    public static func write(_ list: TaskList, pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+    /// A Bonus task an import read with another priority letter (`carried`) gets it back.
+    public static func write(_ list: TaskList, carried: CarriedFields = CarriedFields(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
         var piece: [UInt8] = []
         piece.reserveCapacity(pieceSize + 4096)
         let shortIDs = list.shortIDs()
@@ -182,11 +190,12 @@ public enum TodoTxtFormat {
                 let created = day(task.createdAt)
                 let idTag = " id:" + shortIDs[position]
                 let line: String
+                let letter = section == .priority ? "A" : carried.isEmpty ? nil : carried[task.id, .todoTxt]
                 if task.completed {
-                    let tag = section == .priority ? " pri:A" : ""
+                    let tag = letter.map { " pri:\($0)" } ?? ""
                     line = "x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(task.caption)\(tag)\(idTag)\n"
                 } else {
-                    line = (section == .priority ? "(A) " : "") + "\(created) \(task.caption)\(idTag)\n"
+                    line = (letter.map { "(\($0)) " } ?? "") + "\(created) \(task.caption)\(idTag)\n"
                 }
                 piece.append(contentsOf: line.utf8)
                 if piece.count >= pieceSize {

@@ -18,7 +18,8 @@ struct TodoTxtPlacement {
     private let list: TaskList
     /// Indices in the list (in order) of the tasks a file said and no line claimed.
     private let missing: [Int]
-    private var taken = Set<Int>()
+    /// List indices of the missing tasks lines took, sorted (to count those within one gap).
+    private var taken: [Int] = []
     /// For each line, the list index of the task of the nearest claimed line before it and
     /// after it in its file (-1, and the list's count, where there is none).
     private var lower: [Int]
@@ -59,14 +60,17 @@ struct TodoTxtPlacement {
         let end = missing.partitioningIndex { $0 >= before }
         // A wide gap (a file whose lines all lost their tags) is unclear without a look at
         // each task in it: looking would take time in the square of the lines.
-        if end - first - taken.count > Self.widestGap { return .unclear(missing[first..<first + 3].map { list[$0] }) }
-        let taken = taken
+        // Only the tasks taken within this gap count: all those taken anywhere made a wide gap
+        // look narrow, and each of its lines then looked at every task in it.
+        let takenHere = taken.partitioningIndex { $0 >= before } - taken.partitioningIndex { $0 > after }
+        if end - first - takenHere > Self.widestGap { return .unclear(missing[first..<first + 3].map { list[$0] }) }
+        let taken = Set(taken[taken.partitioningIndex { $0 > after }..<taken.partitioningIndex { $0 >= before }])
         let between = missing[first..<max(first, end)].filter { !taken.contains($0) }
         guard !between.isEmpty else { return .new }
         let line = batch.tasks[position]
         let fits = lines.undated.contains(position) ? [] : between.filter { Self.day(list[$0].createdAt) == Self.day(line.createdAt) }
         guard fits.count == 1 else { return .unclear(between.prefix(3).map { list[$0] }) }
-        self.taken.insert(fits[0])
+        self.taken.insert(fits[0], at: self.taken.partitioningIndex { $0 > fits[0] })
         return .found(fits[0])
     }
 

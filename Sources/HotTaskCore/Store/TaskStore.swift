@@ -61,7 +61,9 @@ public struct TaskStore: Sendable {
     public var damagedPath: String { journalPath + ".damaged" }
     /// The store and every file HotTask keeps beside it: none may be written over by an export.
     public var ownFiles: [String] {
-        [path, journalPath, backupPath, lockPath, indexPath, damagedPath, ImportBase.path(besides: self), SyncBase.path(besides: self)]
+        [path, journalPath, backupPath, lockPath, indexPath, damagedPath, ImportBase.path(besides: self), SyncBase.path(besides: self),
+            CarriedFields.path(besides: self),
+        ]
     }
     var log: ChangeLog { ChangeLog(path: journalPath) }
 

@@ -74,6 +74,9 @@ public final class SyncEngine {
         }
         defer { withExtendedLifetime(lock) {} }
         var base = try SyncBase.load(besides: store, collection: collection.url)
+        // What .ics imports kept: tasks new to the server go up as their files had them. Without
+        // it (unreadable) they go up as HotTask's own, which loses nothing anywhere else.
+        let carried = (try? CarriedFields.load(besides: store)) ?? CarriedFields()
         if forgetBase { base = SyncBase(collection: collection.url) }
         // Nothing agreed yet: make sure the URL is a task calendar before anything is written
         // (a principal taken for a calendar got one new calendar per task on Radicale).
@@ -81,7 +84,7 @@ public final class SyncEngine {
         var report = SyncReport()
         for attempt in 0..<Self.maximumRounds {
             let startBase = base
-            let done = try round(&base, report: &report, afterConflict: attempt > 0)
+            let done = try round(&base, report: &report, afterConflict: attempt > 0, carried: carried)
             if base != startBase { try base.save(besides: store) }
             if done {
                 report.problems = report.problems.reduce(into: []) { kept, problem in if !kept.contains(problem) { kept.append(problem) } }
@@ -113,7 +116,7 @@ public final class SyncEngine {
     }
 
     /// Returns false when a write met a 412 and another round is needed.
-    private func round(_ base: inout SyncBase, report: inout SyncReport, afterConflict: Bool) throws -> Bool {
+    private func round(_ base: inout SyncBase, report: inout SyncReport, afterConflict: Bool, carried: CarriedFields) throws -> Bool {
         let view = try remoteChanges(base: base, afterConflict: afterConflict)
         let remote = view.remote
         let serverVersion = view.version
@@ -124,7 +127,7 @@ public final class SyncEngine {
         var forgotten = Set<String>()
         var counts = SyncReport()
         try store.update(now: startedAt) { state in
-            var plan = SyncPlan(list: state.list, base: base, remote: remote, now: startedAt, collection: collection)
+            var plan = SyncPlan(list: state.list, base: base, remote: remote, now: startedAt, collection: collection, carried: carried)
             plan.build()
             if !forceDelete {
                 let deletionGuard = DeletionGuard(base: base, list: state.list, remote: remote, evidence: view.evidence, listed: view.listed)

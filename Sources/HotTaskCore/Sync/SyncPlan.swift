@@ -9,6 +9,9 @@ struct SyncPlan {
     let remote: [UUID: SyncEngine.Remote]
     let now: Date
     let collection: CalendarCollection
+    /// What an import of an .ics file kept of its tasks (`CarriedFields`): a task new to the
+    /// server goes up as its file had it, UID included.
+    let carried: CarriedFields
 
     private(set) var changes: [TaskChange] = []
     private(set) var pushes: [SyncEngine.Push] = []
@@ -46,7 +49,10 @@ struct SyncPlan {
         var calendar: ICalComponent?
     }
 
-    init(list: TaskList, base: SyncBase, remote: [UUID: SyncEngine.Remote], now: Date, collection: CalendarCollection) {
+    init(
+        list: TaskList, base: SyncBase, remote: [UUID: SyncEngine.Remote], now: Date, collection: CalendarCollection,
+        carried: CarriedFields = CarriedFields()
+    ) {
         // decide(_:) and the placing look tasks up by id once per task.
         let list = list.indexedByID()
         self.list = list
@@ -54,6 +60,7 @@ struct SyncPlan {
         self.remote = remote
         self.now = now
         self.collection = collection
+        self.carried = carried
         working = list
     }
 
@@ -138,10 +145,11 @@ struct SyncPlan {
     }
 
     private mutating func create(_ task: TaskItem) {
-        let uid = TodoMapping.uid(for: task.id)
+        let from = carried.isEmpty ? nil : carried[task.id, .iCalendar].flatMap(ICalendarCarry.calendar(from:))
+        let uid = from?.uid ?? TodoMapping.uid(for: task.id)
         pending[task.id] = PendingWrite(
             href: collection.href(forUID: uid), etag: nil, isNew: true, uid: uid, fields: shared(task), followsLocalOrder: true,
-            times: task.clocks, created: task.createdAt, calendar: nil)
+            times: task.clocks, created: task.createdAt, calendar: from?.calendar)
     }
 
     /// When each field of `task` got its value: the agreed time for a field unchanged since the

@@ -246,6 +246,7 @@ struct CommandLineActions {
         // other writers wait for the lock only so long. The bytes are dropped once parsed.
         var parsed: ImportBatch? = try { () throws -> ImportBatch in
             if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format.batchFormat) { return batch }
+            if path != "-", VdirFolder.isFolder(path) { return try importFolder(path, format: format) }
             let bytes = try readInput(path)
             do {
                 let batch = try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
@@ -268,9 +269,12 @@ struct CommandLineActions {
         guard parsed!.tasks.count <= TaskStore.maximumTaskCount else {
             throw UserFacingError(.refused, "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
         }
+        // Read before anything changes: records that cannot be read stop the import.
+        let carriedBefore = try carriedBeforeImport(of: parsed!, source: source)
         var importBase = ImportBase()
         // Lines whose task is unclear, ids given twice: said even with --quiet.
         var notes: [String] = []
+        var carriedRecords: CarriedSaid?
         let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
             // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
             do {
@@ -285,6 +289,7 @@ struct CommandLineActions {
             notes = batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
             let said = ImportBase.Said(batch.tasks)
+            if carriedBefore != nil { carriedRecords = carriedSaid(by: batch) }
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
                 return (state.list.replacing(with: batch.tasks), line, nil, (line, said))
@@ -299,6 +304,7 @@ struct CommandLineActions {
         }
         importBase.record(said)
         save(importBase)
+        if let carriedRecords, let carriedBefore { record(carriedRecords, onto: carriedBefore) }
         reportWarnings()
         output.status(line)
         // What the file held that HotTask did not keep is a warning: said even with --quiet.
@@ -344,15 +350,22 @@ struct CommandLineActions {
 
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
+        // What files held that HotTask does not model goes back to its format.
+        let carried = try carriedForExport(format.carriedFormat, list: list)
         // Written as it is made, in pieces: the whole document is never held (30 MB for
         // 100,000 tasks in HotTask's format, several times that as iCalendar).
         let produce: (_ emit: ([UInt8]) -> Void) -> Void =
             switch format {
             case .hottask: { StoreDocument.encode(list, emit: $0) }
-            case .taskwarrior: { list.writeTaskwarriorExport($0) }
-            case .todotxt: { TodoTxtFormat.write(list, emit: $0) }
-            case .ics: { ICalendarFormat.write(list, emit: $0) }
+            case .taskwarrior: { list.writeTaskwarriorExport(carried: carried, $0) }
+            case .todotxt: { TodoTxtFormat.write(list, carried: carried, emit: $0) }
+            case .ics: { ICalendarFormat.write(list, carried: carried, emit: $0) }
+            case .vdir: { _ in }
             }
+        if format == .vdir {
+            try exportFolder(list, carried: carried, to: path)
+            return
+        }
         if path == "-" {
             produce { output.bytes($0) }
             return

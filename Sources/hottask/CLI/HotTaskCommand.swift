@@ -28,6 +28,7 @@ struct HotTaskCommand: ParsableCommand {
               hottask --export backup.json
               hottask --export todo.txt --export-format todotxt
               hottask --export tasks.ics --export-format ics
+              hottask --export ~/.calendars/tasks --export-format vdir
               hottask --export - --export-format taskwarrior | task import
               hottask --import todo.txt
               task export | hottask --import -
@@ -128,13 +129,14 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --export: the format to write (hottask is the JSON store document).", valueName: "format"))
+            "With --export: the format to write (hottask is the JSON store document; vdir a folder of one UID.ics per task).",
+            valueName: "format"))
     var exportFormat: ExportFormat = .hottask
 
     @Option(
         name: .customLong("import"),
         help: ArgumentHelp(
-            "Merge tasks from a HotTask or Taskwarrior JSON export, an iCalendar (.ics) file or a todo.txt file (a file, or - for stdin).",
+            "Merge tasks from a HotTask or Taskwarrior JSON export, an iCalendar (.ics) file, a folder of them (a vdir) or a todo.txt file (a file, or - for stdin).",
             valueName: "path"),
         completion: .file())
     var importPath: String?
@@ -214,6 +216,9 @@ struct HotTaskCommand: ParsableCommand {
         if printVersion { throw CleanExit.message(HotTaskVersion.line) }
         if exportFormat != .hottask && export == nil { throw ValidationError("--export-format goes with --export.") }
         if importFormat != .auto && importPath == nil { throw ValidationError("--import-format goes with --import.") }
+        if exportFormat == .vdir && export.map({ $0 == "-" || ExportFile.isStandardOutput($0) }) == true {
+            throw ValidationError("--export-format vdir writes a folder of .ics files; give the folder, not standard output.")
+        }
         if json && !list && add.isEmpty { throw ValidationError("--json goes with --list or --add.") }
         for (given, name) in [(ids, "--ids"), (open, "--open"), (filter != nil, "--filter")] where given && !list {
             throw ValidationError("\(name) goes with --list.")
@@ -395,8 +400,20 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case taskwarrior
     /// One todo.txt line per task (http://todotxt.org).
     case todotxt
-    /// An iCalendar file of VTODOs (RFC 5545), as vdirsyncer and todoman keep them.
+    /// An iCalendar file of VTODOs (RFC 5545).
     case ics
+    /// A folder of .ics files, one per task, as todoman, khal and vdirsyncer keep them.
+    case vdir
+
+    /// Whose carried fields (`CarriedFields`) an export in this format writes back.
+    var carriedFormat: CarriedFields.Format? {
+        switch self {
+        case .taskwarrior: .taskwarrior
+        case .ics, .vdir: .iCalendar
+        case .todotxt: .todoTxt
+        case .hottask: nil
+        }
+    }
 }
 
 /// What `--import` reads. `auto` is strict: JSON and iCalendar are told by their content,

@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A vdir (https://vdirsyncer.pimutils.org/en/stable/vdir.html): a folder of `.ics` files, one
+/// calendar object each, as todoman, khal and vdirsyncer keep a calendar.
+///
+/// `--import DIR` reads every `.ics` file in it as one calendar. `--export DIR --export-format
+/// vdir` writes a task into the file that holds its UID (found by reading the folder), or into
+/// `UID.ics` when none does; a file whose task reads the same as here is not touched (its
+/// bytes stay), and a file that holds no task of the list is never touched either.
+public enum VdirFolder {
+    /// The `.ics` files of a folder, by name; hidden ones (a syncer's temp files) left out.
+    static func files(in folder: String) throws(FileSystem.Failure) -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw FileSystem.Failure(reason: "its files cannot be listed (\(error.localizedDescription))")
+        }
+        return names.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+            .filter { (try? FileSystem.kind(of: folder + "/" + $0)) == .file }
+    }
+
+    public static func isFolder(_ path: String) -> Bool {
+        (try? FileSystem.kind(of: path)) == .directory
+    }
+
+    /// Every `.ics` file of the folder read as one calendar (their to-dos in one order by
+    /// X-APPLE-SORT-ORDER, as a file's are). A file that does not read is named.
+    public static func batch(from folder: String) throws(DocumentError) -> ImportBatch {
+        var all: [UInt8] = []
+        var texts: [(name: String, bytes: [UInt8])] = []
+        do throws(FileSystem.Failure) {
+            for name in try files(in: folder) {
+                let bytes = try FileSystem.readAll(folder + "/" + name, limit: TaskStore.maximumFileSize)
+                guard all.count + bytes.count <= TaskStore.maximumFileSize else {
+                    throw FileSystem.Failure(reason: "its .ics files hold more than a store may (\(TaskStore.maximumFileSize) bytes)")
+                }
+                texts.append((name, bytes))
+                all += bytes
+                if bytes.last != 0x0A { all += [0x0D, 0x0A] }
+            }
+        } catch {
+            throw .invalid("the folder \(folder): \(error.reason)")
+        }
+        do {
+            return try ICalendarFormat.batch(from: all)
+        } catch {
+            // Which file: each read alone (only on this path, which stops the import anyway).
+            for text in texts where !ICalendarFormat.looksLikeICalendar(text.bytes) || (try? ICalendarFormat.batch(from: text.bytes)) == nil {
+                throw .invalid("\(text.name) in the folder: it is not a readable iCalendar file")
+            }
+            throw error
+        }
+    }
+
+    /// What an export did to the folder.
+    public struct ExportCounts: Equatable, Sendable {
+        public var added = 0
+        public var changed = 0
+        public var unchanged = 0
+        /// `.ics` files holding no task of the list (or none HotTask reads), left as they were.
+        public var others = 0
+        /// Tasks not written: the file of their name holds something else.
+        public var blocked = 0
+    }
+
+    /// Writes `list` into the folder (made when missing), one calendar object per file.
+    public static func export(
+        _ list: TaskList, carried: CarriedFields = CarriedFields(), to folder: String, now: Date = Date()
+    ) throws(StoreDocument.ExportFailure) -> ExportCounts {
+        var counts = ExportCounts()
+        do throws(FileSystem.Failure) {
+            switch try FileSystem.kind(of: folder) {
+            case .directory: break
+            case .missing:
+                guard mkdir(folder, 0o700) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+            case .file, .other: throw FileSystem.Failure(reason: "it is not a folder")
+            }
+            // What each file holds, by the id of its to-do's UID.
+            var existing: [UUID: (name: String, todo: RemoteTodo)] = [:]
+            var names = Set<String>()
+            for name in try files(in: folder) {
+                names.insert(name)
+                guard let bytes = try? FileSystem.readAll(folder + "/" + name, limit: TaskStore.maximumFileSize),
+                    let text = String(validating: bytes, as: UTF8.self), case .todo(let todo) = TodoMapping.read(text)
+                else { continue }
+                existing[TodoMapping.id(forUID: todo.uid)] = (name, todo)
+            }
+            var known = 0
+            var rank = 0
+            for section in Section.allCases {
+                for task in list.tasks(in: section) {
+                    rank += 1
+                    if let (name, todo) = existing[task.id] {
+                        known += 1
+                        if todo.fields.caption == task.caption && todo.fields.section == task.section && todo.fields.completed == task.completed {
+                            counts.unchanged += 1
+                            continue
+                        }
+                        let written = TodoMapping.write(
+                            fields(task, sortOrder: todo.calendar.components.contains { $0.first("X-APPLE-SORT-ORDER") != nil } ? rank : nil),
+                            uid: todo.uid, clocks: task.clocks, created: task.createdAt, onto: todo.calendar, now: now)
+                        try write(written, to: folder + "/" + name)
+                        counts.changed += 1
+                        continue
+                    }
+                    let (calendar, uid) = newObject(for: task, record: carried.isEmpty ? nil : carried[task.id, .iCalendar], sortOrder: rank, now: now)
+                    var name = fileName(for: uid)
+                    // A file of that name this task is not in: never written over.
+                    if names.contains(name) { name = task.id.uuidString.lowercased() + ".ics" }
+                    if names.contains(name) {
+                        counts.blocked += 1
+                        continue
+                    }
+                    names.insert(name)
+                    try write(calendar, to: folder + "/" + name)
+                    counts.added += 1
+                }
+            }
+            counts.others = names.count - known - counts.added
+        } catch {
+            throw StoreDocument.ExportFailure(reason: error.reason)
+        }
+        return counts
+    }
+
+    private static func fields(_ task: TaskItem, sortOrder: Int?) -> SharedFields {
+        SharedFields(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, sortOrder: sortOrder)
+    }
+
+    /// The calendar object of a task no file holds: from what its import carried, or HotTask's own.
+    private static func newObject(for task: TaskItem, record: String?, sortOrder: Int, now: Date) -> (ICalComponent, String) {
+        if let (base, uid) = record.flatMap(ICalendarCarry.calendar(from:)) {
+            let hadOrder = base.components.last?.first("X-APPLE-SORT-ORDER") != nil
+            let calendar = TodoMapping.write(
+                fields(task, sortOrder: hadOrder ? sortOrder : nil), uid: uid, clocks: task.clocks, created: task.createdAt, onto: base, now: now)
+            return (calendar, uid)
+        }
+        let uid = TodoMapping.uid(for: task.id)
+        var calendar = TodoMapping.write(fields(task, sortOrder: sortOrder), uid: uid, clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
+        // A task imported without any date has none to give: no made-up CREATED.
+        if task.createdAt.timeIntervalSince1970 <= 0 {
+            for index in calendar.components.indices { calendar.components[index].set("CREATED", nil) }
+        }
+        return (calendar, uid)
+    }
+
+    /// `UID.ics`, as todoman and vdirsyncer name files, when the UID is safe as a file name;
+    /// else the task's id.
+    static func fileName(for uid: String) -> String {
+        let safe = !uid.isEmpty && uid.utf8.count <= 200 && !uid.hasPrefix(".")
+            && uid.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0)) }
+        return (safe ? uid : TodoMapping.id(forUID: uid).uuidString.lowercased()) + ".ics"
+    }
+
+    /// Replaces the file atomically, keeping its mode (a new one is 0600).
+    private static func write(_ calendar: ICalComponent, to path: String) throws(FileSystem.Failure) {
+        var info = stat()
+        let mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o600
+        FileSystem.removeDeadWritersTempFiles(besides: path)
+        try FileSystem.writeAtomically(Array(calendar.text.utf8), to: path, mode: mode)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// What the files tasks came from held that HotTask does not model, kept beside the store
+/// (`tasks.json.carried`) exactly as it came, so that an export back to that format writes it
+/// again (Taskwarrior's tags, project, annotations and UDAs; a VTODO's other properties; a
+/// todo.txt priority other than A).
+///
+/// One record per task and format, replaced by each import of that format. Kept apart from the
+/// store so that loading, saving and every other command cost nothing for it; only an import or
+/// export of Taskwarrior, iCalendar or todo.txt reads it, and only a file that had something to carry
+/// makes it. A line is `id letter record`, the record with `\`, line feed and carriage return
+/// escaped (`\\`, `\n`, `\r`).
+public struct CarriedFields: Sendable {
+    public enum Format: UInt8, Sendable, CaseIterable {
+        case taskwarrior = 0x74  // t
+        case iCalendar = 0x69  // i
+        case todoTxt = 0x78  // x
+
+        public var name: String {
+            switch self {
+            case .taskwarrior: "Taskwarrior"
+            case .iCalendar: "iCalendar"
+            case .todoTxt: "todo.txt"
+            }
+        }
+    }
+
+    private struct Key: Hashable {
+        var id: UUID
+        var format: Format
+    }
+
+    private var records: [Key: String] = [:]
+    /// Changed since it was loaded: saved only then.
+    public private(set) var changed = false
+
+    public init() {}
+
+    public var isEmpty: Bool { records.isEmpty }
+
+    public subscript(id: UUID, format: Format) -> String? {
+        records[Key(id: id, format: format)]
+    }
+
+    /// How many tasks in `ids` have a record of each format other than `format`: what an export
+    /// to `format` leaves out.
+    public func others(than format: Format?, among ids: some Sequence<UUID>) -> [Format: Int] {
+        guard !records.isEmpty else { return [:] }
+        var counts: [Format: Int] = [:]
+        for id in ids {
+            for other in Format.allCases where other != format && records[Key(id: id, format: other)] != nil {
+                counts[other, default: 0] += 1
+            }
+        }
+        return counts
+    }
+
+    /// What a file of `format` said of its tasks: each record replaces the one before, and a
+    /// task the file gave without one loses its old one (the file no longer has those fields).
+    public mutating func record(_ format: Format, tasks: [TaskItem], records said: [Int: String]) {
+        if records.isEmpty && said.isEmpty { return }
+        for (position, task) in tasks.enumerated() {
+            let key = Key(id: task.id, format: format)
+            let record = said[position]
+            if records[key] != record {
+                records[key] = record
+                changed = true
+            }
+        }
+    }
+
+    public static func path(besides store: TaskStore) -> String { store.path + ".carried" }
+
+    /// The file could not be read (or is not trusted); the import or export says so and goes on
+    /// without it.
+    public struct Unreadable: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "the carried fields \(path) cannot be read: \(reason)" }
+    }
+
+    /// The records beside `store`; none when there is no file.
+    public static func load(besides store: TaskStore) throws(Unreadable) -> CarriedFields {
+        let path = path(besides: store)
+        let bytes: [UInt8]
+        do throws(FileSystem.Failure) {
+            // Opened without blocking: a named pipe in its place is an error, never a wait.
+            bytes = try FileSystem.readAll(path, limit: TaskStore.maximumFileSize * 4, sideFile: true)
+        } catch where error.code == ENOENT || error.code == ENOTDIR {
+            return CarriedFields()
+        } catch {
+            throw Unreadable(path: path, reason: error.reason)
+        }
+        // Its text goes into exports as it is: one another user could write is not trusted.
+        if let problem = FileSystem.untrusted(path) { throw Unreadable(path: path, reason: problem) }
+        var carried = CarriedFields()
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            if end - start > 39, bytes[start + 36] == 0x20, bytes[start + 38] == 0x20,
+                let format = Format(rawValue: bytes[start + 37]),
+                let id = bytes.withUnsafeBufferPointer({ UUIDBytes.parse(UnsafeBufferPointer(rebasing: $0[start..<start + 36])) }),
+                let record = unescaped(bytes[(start + 39)..<end])
+            {
+                carried.records[Key(id: id, format: format)] = record
+            }
+            start = end + 1
+        }
+        return carried
+    }
+
+    /// Writes the records beside `store` (atomically, as the other side files), in id order;
+    /// no records and no file: nothing is written.
+    public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
+        let path = Self.path(besides: store)
+        var bytes: [UInt8] = []
+        // By id's bytes, not its text: the text made two strings a comparison.
+        let keyed = records.map { (key: UUIDBytes.sortKey($0.key.id), format: $0.key.format.rawValue, entry: $0) }
+        for (_, _, (key, record)) in keyed.sorted(by: { ($0.key.0, $0.key.1, $0.format) < ($1.key.0, $1.key.1, $1.format) }) {
+            UUIDBytes.append(key.id, to: &bytes)
+            bytes.append(0x20)
+            bytes.append(key.format.rawValue)
+            bytes.append(0x20)
+            for byte in record.utf8 {
+                switch byte {
+                case 0x5C: bytes += [0x5C, 0x5C]
+                case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+                default: bytes.append(byte)
+                }
+            }
+            bytes.append(0x0A)
+        }
+        do throws(FileSystem.Failure) {
+            FileSystem.removeDeadWritersTempFiles(besides: path)
+            try FileSystem.writeAtomically(bytes, to: path)
+        } catch {
+            throw StoreDocument.ExportFailure(reason: error.reason)
+        }
+    }
+
+    private static func unescaped(_ bytes: ArraySlice<UInt8>) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var escaping = false
+        for byte in bytes {
+            if escaping {
+                switch byte {
+                case 0x5C: out.append(0x5C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                default: return nil
+                }
+                escaping = false
+            } else if byte == 0x5C {
+                escaping = true
+            } else {
+                out.append(byte)
+            }
+        }
+        return escaping ? nil : String(validating: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// What an import file held that HotTask did not keep, so that the report can say so.
+public struct ImportLosses: Equatable, Sendable {
+    /// By field name as the source calls it (project, tags, due…): how many tasks had it.
+    public var droppedFields: [String: Int] = [:]
+    /// Taskwarrior tasks waiting to be shown later: HotTask has no wait, so they went to Bonus.
+    public var waitingToBonus = 0
+    /// Descriptions over the caption limit, shortened at a word with "…".
+    public var shortened = 0
+    /// Skipped: Taskwarrior's deleted tasks, and recurrence templates (their instances come in).
+    public var deleted = 0
+    public var recurrenceTemplates = 0
+    /// The format `droppedFields` were carried for (see `CarriedFields`): kept for the export
+    /// back, not lost. nil: they were not kept.
+    public var carriedFor: String?
+
+    public init() {}
+
+    /// Counts `other`'s losses in too (two parts of one file read apart).
+    mutating func add(_ other: ImportLosses) {
+        droppedFields.merge(other.droppedFields, uniquingKeysWith: +)
+        waitingToBonus += other.waitingToBonus
+        shortened += other.shortened
+        deleted += other.deleted
+        recurrenceTemplates += other.recurrenceTemplates
+    }
+
+    /// The sentences of the report, empty when nothing was lost.
+    public var sentences: [String] {
+        var sentences: [String] = []
+        if !droppedFields.isEmpty {
+            let fields = droppedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) (\(Self.tasks($0.value)))" }
+            if let carriedFor {
+                sentences.append(
+                    "kept aside for an export back to \(carriedFor), as HotTask has no such field: \(fields.joined(separator: ", "))")
+            } else {
+                sentences.append("not kept, as HotTask has no such field: \(fields.joined(separator: ", "))")
+            }
+        }
+        if waitingToBonus > 0 { sentences.append("\(Self.tasks(waitingToBonus)) waiting to be shown later went to Bonus") }
+        if shortened > 0 {
+            sentences.append("\(Self.tasks(shortened)) had a description over \(CaptionRule.maximumLength) characters, shortened with …")
+        }
+        if deleted > 0 { sentences.append("skipped \(deleted) deleted task\(deleted == 1 ? "" : "s")") }
+        if recurrenceTemplates > 0 {
+            sentences.append(
+                "skipped \(recurrenceTemplates) recurrence template\(recurrenceTemplates == 1 ? "" : "s") (the tasks it made are imported)")
+        }
+        return sentences
+    }
+
+    private static func tasks(_ count: Int) -> String {
+        "\(count) task\(count == 1 ? "" : "s")"
+    }
+}
