@@ -169,6 +169,7 @@ public struct InputDecoder: Sendable {
         case 0x0A, 0x0D: return [.keyPressed(.enter)]
         case 0x08, 0x7F: return [.keyPressed(.backspace)]
         case 0x01...0x1A: return [.keyPressed(.control(Character(Unicode.Scalar(UInt8(scalar.value) + 0x60))))]
+        case 0x1F: return [.keyPressed(.control("_"))]  // Ctrl-_ (and Ctrl-/ in most terminals): undo
         // 8-bit forms of the sequences: CSI, SS3, and the strings (DCS, SOS, OSC, PM, APC).
         case 0x9B:
             phase = .csi("")
@@ -199,6 +200,9 @@ public struct InputDecoder: Sendable {
             // Esc pressed twice: the first is a key, the second may start a sequence.
             phase = .escape
             return [.keyPressed(.escape)]
+        case "\u{7F}", "\u{08}":
+            phase = .ground
+            return [.keyPressed(.altBackspace)]
         default:
             phase = .ground
             // Alt (Meta) with a printable character. Alt with a control key means nothing, so

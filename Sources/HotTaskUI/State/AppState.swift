@@ -78,6 +78,8 @@ public struct AppState: Equatable, Sendable {
     public var filterOrigin: FilterOrigin?
     /// The caption being edited in place (focus `.editing`).
     public var editor = LineEditor()
+    /// The last text Ctrl-K, Ctrl-U, Ctrl-W, Alt-Backspace or Alt-d cut, for Ctrl-Y.
+    public var killed = ""
     /// The task being edited: found again by id on Enter, since another program may have
     /// moved or deleted it meanwhile.
     public var editingTaskID: UUID?

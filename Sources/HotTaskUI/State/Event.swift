@@ -14,6 +14,8 @@ public enum Key: Equatable, Hashable, Sendable {
     case wordLeft, wordRight
     /// Alt (Meta) with a character: `ESC b` is `.alt("b")`. Never typed as text.
     case alt(Character)
+    /// Alt-Backspace (`ESC DEL`): a word back, in a line editor.
+    case altBackspace
     case function(Int)
 }
 

@@ -104,8 +104,9 @@ public enum AppUpdate {
     }
 
     /// Keys that edit a line the same way in the input, the filter and the caption editor.
-    /// Returns false when `key` is not one of them.
-    static func editLine(_ key: Key, _ editor: inout LineEditor) -> Bool {
+    /// Returns false when `key` is not one of them. Kills go to `killed`, which the three lines
+    /// share, so that text cut from one can be yanked into another.
+    static func editLine(_ key: Key, _ editor: inout LineEditor, killed: inout String) -> Bool {
         switch key {
         case .character(let character): editor.insert(character)
         case .backspace: editor.deleteBackward()
@@ -116,9 +117,12 @@ public enum AppUpdate {
         case .wordRight, .alt("f"): editor.moveWordRight()
         case .home, .control("a"): editor.moveToStart()
         case .end, .control("e"): editor.moveToEnd()
-        case .control("k"): editor.deleteToEnd()
-        case .control("u"): editor.deleteToStart()
-        case .control("w"): editor.deleteWordBackward()
+        case .control("k"): editor.deleteToEnd(killed: &killed)
+        case .control("u"): editor.deleteToStart(killed: &killed)
+        case .control("w"), .altBackspace: editor.deleteWordBackward(killed: &killed)
+        case .alt("d"): editor.deleteWordForward(killed: &killed)
+        case .control("y"): editor.yank(killed)
+        case .control("_"): editor.undo()
         default: return false
         }
         return true
