@@ -64,7 +64,7 @@ public enum KeyHelp {
         Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add")),
         lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
         Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select")),
-        Entry("Tab", "go to the list", hint: ("Tab", "list")),
+        Entry("Tab ⇧Tab", "go to the list", hint: ("Tab", "list")),
         Entry("^F", "filter the list", hint: ("^F", "find")),
         Entry("F2", "edit the selected task"),
         Entry("^R", "redo"),
@@ -123,7 +123,7 @@ public enum KeyHelp {
     static let filter: [Entry] = [
         Entry("letters", "narrow the list (case, accents and width ignored)"),
         lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
-        Entry("Enter Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
+        Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
         Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear")),
         Entry("↑↓ PgUp PgDn", "move the selection in the matches", hint: ("↑↓", "select")),
     ] + everywhere

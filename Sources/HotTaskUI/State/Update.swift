@@ -22,7 +22,11 @@ public enum AppUpdate {
             state.size = size
         case .wheelScrolled(let lines):
             // The caption being edited must stay under the selection.
-            if state.focus != .editing { scrollView(by: lines, &state) }
+            if state.help != nil {
+                scrollHelp(lines: lines, &state)
+            } else if state.focus != .editing {
+                scrollView(by: lines, &state)
+            }
         case .saved(let save, let clock, let outside):
             state.saveError = nil
             state.saveWaiting = false
@@ -84,7 +88,8 @@ public enum AppUpdate {
         default: break
         }
         if state.help != nil {
-            state.help = nil  // any key closes the help, and does nothing else
+            // Any key but one that scrolls it closes the help, and does nothing else.
+            if !scrollHelp(key, &state) { state.help = nil }
             return []
         }
         if let confirmation = state.confirmation {
@@ -92,7 +97,7 @@ public enum AppUpdate {
             return answer(confirmation, key, &state)
         }
         if key == .function(1) {
-            state.help = state.focus
+            openHelp(state.focus, &state)
             return []
         }
         switch state.focus {
