@@ -91,7 +91,8 @@ public struct InputDecoder: Sendable {
                 return []
             }
             phase = .ground
-            return Self.wheel(button: Int(bytes[0]) - 32, press: true)
+            // Each byte is 32 plus the value; columns and rows count from 1.
+            return Self.mouse(button: Int(bytes[0]) - 32, column: Int(bytes[1]) - 33, row: Int(bytes[2]) - 33, press: true)
         case .discard:
             switch scalar.value {
             case 0x20...0x3F: return []
@@ -282,9 +283,9 @@ public struct InputDecoder: Sendable {
     private mutating func dispatchCSI(_ body: String, final: Unicode.Scalar) -> [Event] {
         if body.hasPrefix("<") {
             // SGR mouse: CSI < button ; column ; row M (press) or m (release).
-            let fields = body.dropFirst().split(separator: ";", omittingEmptySubsequences: false)
-            guard let button = fields.first.flatMap({ Int($0) }) else { return [] }
-            return Self.wheel(button: button, press: final == "M")
+            let fields = body.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+            guard fields.count == 3, let button = fields[0], let column = fields[1], let row = fields[2] else { return [] }
+            return Self.mouse(button: button, column: column - 1, row: row - 1, press: final == "M")
         }
         // Other private forms (CSI ? …, CSI > …) are answers to queries nobody asked: drop.
         guard body.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == ";" }) else { return [] }
@@ -365,14 +366,20 @@ public struct InputDecoder: Sendable {
         }
     }
 
-    /// A mouse report's button: 64 and 65 (plus modifier bits) are the wheel.
-    private static func wheel(button: Int, press: Bool) -> [Event] {
-        guard press, button & 64 != 0, button & 128 == 0 else { return [] }
-        switch button & 3 {
-        case 0: return [.wheelScrolled(lines: -3)]
-        case 1: return [.wheelScrolled(lines: 3)]
-        default: return []
+    /// A mouse report: 64 and 65 (plus modifier bits) are the wheel; 0 pressed is a click of
+    /// the left button (at a 0-based column and row). Releases, drags (32), other buttons
+    /// and clicks with Shift, Alt or Ctrl (4, 8, 16) mean nothing here.
+    private static func mouse(button: Int, column: Int, row: Int, press: Bool) -> [Event] {
+        guard press, button & 128 == 0 else { return [] }
+        if button & 64 != 0 {
+            switch button & 3 {
+            case 0: return [.wheelScrolled(lines: -3)]
+            case 1: return [.wheelScrolled(lines: 3)]
+            default: return []
+            }
         }
+        guard button == 0, column >= 0, row >= 0 else { return [] }
+        return [.clicked(column: column, row: row)]
     }
 
     // MARK: Bracketed paste

@@ -74,6 +74,22 @@ public struct LineEditor: Equatable, Sendable {
     /// Ctrl-→ or Alt-f: to the end of this word, or of the one after.
     public mutating func moveWordRight() { moved(wordEndAfter()) }
 
+    /// A click: the cursor to the character at `column` of a field `width` columns wide, as
+    /// the field shows the line now (or to the end, right of the text).
+    public mutating func place(atColumn column: Int, width: Int) {
+        let window = follow(width: width)
+        var x = window.clippedLeft ? 1 : 0
+        var position = window.start
+        while position < characters.count {
+            let next = x + DisplayWidth.of(characters[position])
+            // A click on a character's right half puts the cursor after it.
+            if column < x + (next - x + 1) / 2 { break }
+            x = next
+            position += 1
+        }
+        moved(position)
+    }
+
     private mutating func moved(_ position: Int) {
         cursor = position
         undoSteps.last = nil

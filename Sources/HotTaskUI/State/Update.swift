@@ -18,6 +18,9 @@ public enum AppUpdate {
         case .pasted(let text, let cut):
             state.message = nil
             paste(text, cutBefore: cut, &state)
+        case .clicked(let column, let row):
+            state.message = nil
+            effects = click(column: column, row: row, &state, now: now, newID: newID)
         case .resized(let size):
             state.size = size
         case .wheelScrolled(let lines):

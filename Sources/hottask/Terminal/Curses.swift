@@ -17,15 +17,16 @@ final class Curses {
     /// A paste read in blocks (`readPaste`) may end a block inside a character.
     private var pasteUTF8 = UTF8Chunks()
 
-    /// Sent after start and after a suspend: bracketed paste, and mouse reports (the wheel)
-    /// in SGR form with the X10 form as the fallback. Turned off again on stop.
-    private static let modesOn = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h"
+    /// Sent after start and after a suspend: bracketed paste, and mouse reports (clicks and
+    /// the wheel) in SGR form with the X10 form as the fallback, unless the config's
+    /// `mouse = false` leaves the mouse to the terminal. Turned off again on stop.
+    private let modesOn: String
     private static let modesOff = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l"
 
     /// Starts curses mode. The caller must call `stop()` on every exit path. Throws, having
     /// written nothing to the terminal, when `TERM` names no terminal that can move the cursor
     /// (unknown, `dumb`, hardcopy): ncurses' `initscr` would print its own error and exit.
-    init(theme: Theme = .default) throws {
+    init(theme: Theme = .default, mouse: Bool = true) throws {
         Self.chooseUTF8Locale()
         guard hc_terminal_can_move_cursor() == 1, hc_newterm() != nil else {
             let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
@@ -38,7 +39,8 @@ final class Curses {
         meta(hc_stdscr(), true)  // all eight bits of every byte
         wtimeout(hc_stdscr(), 250)  // wake up to notice signals
         palette = Palette(theme: theme)
-        Self.writeDirectly(Self.modesOn)
+        modesOn = "\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
+        Self.writeDirectly(modesOn)
     }
 
     func stop() {
@@ -49,7 +51,7 @@ final class Curses {
 
     /// After a suspend (`fg`): curses mode comes back with the next refresh; the modes now.
     func resume() {
-        Self.writeDirectly(Self.modesOn)
+        Self.writeDirectly(modesOn)
     }
 
     /// Bytes for the terminal that are not screen content (mode switches): written straight
