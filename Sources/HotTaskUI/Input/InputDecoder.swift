@@ -1,3 +1,5 @@
+import HotTaskCore
+
 /// Turns what the terminal sends, one Unicode scalar at a time, into events.
 ///
 /// The terminal adapter reads characters with ncurses' keypad translation off and hands every
@@ -416,37 +418,10 @@ public struct InputDecoder: Sendable {
     private mutating func finishPaste() -> [Event] {
         for matched in Self.pasteEnd.prefix(endMarkerMatched) { keep(matched) }
         endMarkerMatched = 0
-        let text = Self.withoutEscapeSequences(pasted)
+        let text = EscapeSequences.removed(from: pasted)
         let cut = pasteCut
         pasted.removeAll()
         pasteCut = false
         return text.isEmpty && !cut ? [] : [.pasted(text, cut: cut)]
-    }
-
-    /// Pasted text with every escape sequence removed whole (`ESC [ 31 m`, `ESC ] … BEL`, `ESC x`):
-    /// the caption rule drops the ESC itself, but `[31m` would otherwise stay as text.
-    static func withoutEscapeSequences<S: Sequence<Unicode.Scalar>>(_ scalars: S) -> String {
-        var result = String.UnicodeScalarView()
-        var iterator = scalars.makeIterator()
-        while let scalar = iterator.next() {
-            guard scalar == "\u{1B}" else {
-                result.append(scalar)
-                continue
-            }
-            guard let introducer = iterator.next() else { break }
-            switch introducer {
-            case "[":  // CSI: up to a final byte
-                while let next = iterator.next(), !(0x40...0x7E).contains(next.value) {}
-            case "]", "P", "_", "^", "X":  // OSC, DCS, APC, PM, SOS: up to BEL or ESC \
-                var previous: Unicode.Scalar = " "
-                while let next = iterator.next() {
-                    if next == "\u{07}" || (previous == "\u{1B}" && next == "\\") { break }
-                    previous = next
-                }
-            default:
-                break  // ESC and one character
-            }
-        }
-        return String(result)
     }
 }
