@@ -11,7 +11,7 @@ final class Curses {
 
     /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
     /// (which knows only the keys the terminfo entry lists: see DECISIONS.md).
-    private var decoder = InputDecoder()
+    private var decoder = InputDecoder(escapeDelay: InputDecoder.escapeDelay(environment: ProcessInfo.processInfo.environment))
     /// Input bytes as they come, one at a time.
     private var utf8 = UTF8Bytes()
     /// A paste read in blocks (`readPaste`) may end a block inside a character.
@@ -82,7 +82,7 @@ final class Curses {
         while true {
             if decoder.isReadingPaste { return readPaste() }
             // A character begun and not finished waits as long as a sequence would.
-            let pending = decoder.pendingTimeout ?? (utf8.isPending ? 25 : nil)
+            let pending = decoder.pendingTimeout ?? (utf8.isPending ? decoder.escapeDelay : nil)
             wtimeout(hc_stdscr(), Int32(pending ?? 250))
             // Bytes, decoded here rather than by `get_wch`: an invalid byte is U+FFFD at once.
             let code = wgetch(hc_stdscr())
