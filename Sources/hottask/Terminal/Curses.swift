@@ -45,6 +45,13 @@ final class Curses {
 
     func stop() {
         Self.writeDirectly(Self.modesOff)
+        // Without an alternate screen (TERM=linux, vt100) the last frame would stay under the
+        // shell's next output: clear it; endwin then puts the cursor on the bottom line.
+        if hc_has_alternate_screen() == 0 {
+            werase(hc_stdscr())
+            clearok(hc_stdscr(), true)
+            refresh()
+        }
         curs_set(1)
         endwin()
     }
