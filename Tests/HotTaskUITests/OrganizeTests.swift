@@ -1,4 +1,3 @@
-import Foundation
 import HotTaskCore
 import Testing
 import TestSupport
@@ -263,41 +262,5 @@ struct RandomKeysTests {
             #expect(lines.allSatisfy { DisplayWidth.of($0) <= size.width })
         }
         #expect(state.tasks.completedCount == state.tasks.all.filter(\.completed).count)
-    }
-}
-
-/// Clearing many completed tasks and undoing it take the one-pass path: the screen and the list
-/// are what the key-by-key path gives, in every view.
-@Suite("Clear completed at scale")
-struct ClearCompletedAtScaleTests {
-    @Test(arguments: [false, true])
-    func clearAndUndoInEveryViewKeepTheListAndTheSelection(sorted: Bool) {
-        let captions = (1...400).map { "Task \($0)" }
-        let done = Set(captions.enumerated().filter { $0.offset % 3 == 0 }.map(\.element))
-        let original = makeList(priority: Array(captions.prefix(250)), bonus: Array(captions.dropFirst(250)), completed: done)
-        var state = makeState(original)
-        state.press(.tab)
-        if sorted { state.press(.character("s"), .character("s"), .character("s"), .character("c")) }  // A–Z, completed last
-        state.press(.control("f"))
-        state.type("task 1")
-        state.press(.enter)
-        let shownBefore = state.layout.taskCount
-        // What the change-by-change path gives: each delete applied to the list and the view.
-        var expected = state
-        for change in state.tasks.removingCompleted() {
-            for edit in expected.tasks.apply(change, clock: .zero, force: true) { expected.view.apply(edit, list: expected.tasks) }
-        }
-        func shown(_ state: AppState) -> [UUID] {
-            (0..<state.layout.taskCount).map { state.tasks[state.view.position(ofDisplay: $0, in: state.tasks)].id }
-        }
-        state.press(.character("C"), .character("y"))
-        #expect(state.tasks.count == 400 - done.count)
-        #expect(state.tasks.completedCount == 0)
-        #expect(state.tasks == expected.tasks)
-        #expect(shown(state) == shown(expected), "the view shows what the one-by-one path shows")
-        state.press(.character("u"))
-        #expect(state.tasks.all.map(\.id) == original.all.map(\.id), "every task back in its place")
-        #expect(state.layout.taskCount == shownBefore, "the filter shows the same tasks again")
-        #expect(!AppRender.render(state, size: state.size).lines.isEmpty)
     }
 }

@@ -20,20 +20,20 @@ public struct Tombstone: Equatable, Sendable {
 /// into Bonus. Counts are kept up to date by every change so that asking for them costs
 /// nothing, whatever the length of the list (the UI asks on every frame).
 public struct TaskList: Equatable, Sendable {
-    public internal(set) var priority: [TaskItem] = []
-    public internal(set) var bonus: [TaskItem] = []
-    public internal(set) var completedCount = 0
+    public private(set) var priority: [TaskItem] = []
+    public private(set) var bonus: [TaskItem] = []
+    public private(set) var completedCount = 0
     /// Deleted tasks by id.
-    public internal(set) var deleted: [UUID: Tombstone] = [:]
+    public private(set) var deleted: [UUID: Tombstone] = [:]
     /// Where each task is, built on the first change applied by id and kept up to date after:
     /// finding a task costs a dictionary look-up and a binary search, not a scan. While
     /// `withTasksIndexed` runs, it holds only the tasks `partialIndexNames` names.
-    var placeIndex: [UUID: Place]?
+    private var placeIndex: [UUID: Place]?
     /// The ids a partial index was made for (nil for none, or the index of every task): any
     /// other id is found by a scan, never taken for absent.
     private var partialIndexNames: IDTable?
 
-    struct Place: Equatable, Sendable {
+    private struct Place: Equatable, Sendable {
         var section: Section
         var order: OrderKey
     }
@@ -160,7 +160,7 @@ public struct TaskList: Equatable, Sendable {
 
     // MARK: Finding tasks
 
-    func locate(_ id: UUID) -> (section: Section, index: Int)? {
+    private func locate(_ id: UUID) -> (section: Section, index: Int)? {
         if let placeIndex, partialIndexNames?.contains(id) ?? true {
             guard let place = placeIndex[id] else { return nil }
             let tasks = tasks(in: place.section)
@@ -305,7 +305,7 @@ public struct TaskList: Equatable, Sendable {
 
     /// `task` as an add stamped `clock` puts it in the list (its tombstone gone), or nil when a
     /// later delete of it wins.
-    mutating func admitting(_ task: TaskItem, clock: Clock, force: Bool) -> TaskItem? {
+    private mutating func admitting(_ task: TaskItem, clock: Clock, force: Bool) -> TaskItem? {
         if let tombstone = deleted[task.id], !force, clock <= tombstone.clock { return nil }
         deleted[task.id] = nil
         var added = task

@@ -8,23 +8,11 @@ extension AppUpdate {
     /// search reads the list as it is after each edit). `clock` nil: the UI's own change, shown
     /// at once and stamped by the store when it is saved.
     static func perform(_ changes: [TaskChange], clock: Clock? = nil, _ state: inout AppState) {
-        // Many at once (clearing completed tasks, its undo): one pass over the list, then the
-        // view's order made again (nothing to make in the stored order; a filter folds the
-        // captions again) and otherwise the folded captions left for the next filter
-        // keystroke, instead of moving arrays per task.
-        if changes.count >= batchSize, state.tasks.applyBatch(changes, clock: clock ?? .zero, force: clock == nil) {
-            state.view.prepareFilter(state.tasks)
-            state.view.setOrder(state.view.sort, completedLast: state.view.completedLast, list: state.tasks)
-            return
-        }
         for change in changes {
             let edits = state.tasks.apply(change, clock: clock ?? .zero, force: clock == nil)
             for edit in edits { state.view.apply(edit, list: state.tasks) }
         }
     }
-
-    /// From how many changes `perform` applies them as a batch.
-    static let batchSize = 64
 
     /// Performs changes a key asked for, records them as one undo step, and saves them.
     static func commit(_ changes: [TaskChange], _ description: String, _ state: inout AppState) -> [Effect] {
