@@ -5,7 +5,7 @@ import HotTaskCore
 // operation from outside (median, min, max, peak memory), and the UI's per-key work in-process.
 // Benchmarks are not tests: nothing here fails on a time; the table says "over" instead.
 //
-// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers] [--heavy-keys]
+// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers]
 // --peers compares with Taskwarrior and todo.txt-cli instead (`make bench-peers`).
 
 let arguments = CommandLine.arguments
@@ -69,11 +69,6 @@ for count in sizes {
     let empty = folder + "/empty-\(name).json"
     copyStore(source, to: store)
     let repeats = count >= 100_000 ? max(3, runs / 2) : runs
-    // `--heavy-keys`: only issue 27's heavy UI keys (sort, c, C y, its u), for a quick look.
-    if arguments.contains("--heavy-keys") {
-        measurements += try HeavyKeyBenchmarks.run(store: store, label: name, runs: repeats)
-        continue
-    }
 
     func external(_ operation: String, target: Double? = nil, before: () -> Void = {}, _ command: @autoclosure () -> [String]) throws {
         try external(operation, target: target, before: before, { command() })
@@ -170,7 +165,6 @@ for count in sizes {
     measurements.append(try UIBenchmarks.start(store: TaskStore(path: store), label: name, runs: repeats))
     measurements += UIBenchmarks.keystrokes(try TaskStore(path: store).load(), label: name)
     measurements += try UIBenchmarks.changingKeys(store: TaskStore(path: store), label: name, runs: repeats)
-    measurements += try HeavyKeyBenchmarks.run(store: store, label: name, runs: repeats)
 }
 
 var report = "HotTask benchmarks — \(ProcessInfo.processInfo.activeProcessorCount) cores, "
