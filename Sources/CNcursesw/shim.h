@@ -53,6 +53,12 @@ static inline const char *hc_cursor_address(int y, int x) {
     return tiparm(cup, y, x);
 }
 
+/* 1 when the terminal has an alternate screen (smcup), which endwin leaves again. */
+static inline int hc_has_alternate_screen(void) {
+    const char *smcup = tigetstr("smcup");
+    return smcup != NULL && smcup != (char *)-1 && smcup[0] != 0;
+}
+
 /* newterm on the process's own terminal; NULL instead of exiting when it cannot. */
 static inline SCREEN *hc_newterm(void) { return newterm(NULL, stdout, stdin); }
 

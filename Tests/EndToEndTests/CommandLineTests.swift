@@ -131,7 +131,10 @@ struct CommandLineTests {
     func addEscapes() throws {
         let run = hottask("--add", "\u{1B}[31mred\u{1B}[0m\u{202E}")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try rawTasks().first?["caption"] == .string("[31mred[0m"))
+        #expect(try rawTasks().first?["caption"] == .string("red"), "the sequences go whole, as from a paste")
+        // The debris: `--add` had kept "evil]0;PWNED title [31mred[0m".
+        #expect(hottask("--edit", "1", "evil\u{1B}]0;PWNED title\u{07} \u{1B}[31mred\u{1B}[0m").status == 0)
+        #expect(try captions(.priority) == ["evil red"])
     }
 
     @Test("the store is written with mode 0600 and no temp files are left")

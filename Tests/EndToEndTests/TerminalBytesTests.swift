@@ -26,7 +26,7 @@ struct TerminalBytesTests {
     /// Where `cluster` is written whole right after a cursor move to its cell, the cell after
     /// it is addressed at once and holds `following`: the row's text lands at the right
     /// columns even on a terminal that draws the cluster wider.
-    private func writtenWhole(_ cluster: String, followedBy following: String, in bytes: [UInt8]) -> (row: Int, column: Int)? {
+    private func writtenWhole(_ cluster: String, width: Int = 2, followedBy following: String, in bytes: [UInt8]) -> (row: Int, column: Int)? {
         let attributes = "(?:\u{1B}\\(B|\u{1B}\\[[0-9;]*m)*"
         let pattern = try! Regex(
             "\u{1B}\\[(\\d+);(\\d+)H" + attributes + cluster + "\u{1B}\\[(\\d+);(\\d+)H" + attributes + following)
@@ -34,7 +34,7 @@ struct TerminalBytesTests {
         let text = String(decoding: bytes, as: UTF8.self)
         for match in text.matches(of: pattern) {
             guard let row = Int(match.output[1].substring ?? ""), let column = Int(match.output[2].substring ?? ""),
-                Int(match.output[3].substring ?? "") == row, Int(match.output[4].substring ?? "") == column + 2
+                Int(match.output[3].substring ?? "") == row, Int(match.output[4].substring ?? "") == column + width
             else { continue }
             return (row, column)
         }
@@ -52,6 +52,25 @@ struct TerminalBytesTests {
         for (cluster, following, row) in [(Self.flag, " flag", 5), (Self.family, " fam", 6), (Self.skinTone, " ok", 7)] {
             let cell = writtenWhole(cluster, followedBy: following, in: bytes)
             #expect(cell?.row == row && cell?.column == 7, "\(cluster) not written whole at row \(row), column 7")
+        }
+    }
+
+    /// The clusters: marks after a wide character (NFD kana, a jamo syllable, 漢 with an
+    /// acute) used to be dropped by ncurses, and Indic and Thai clusters were given one column.
+    @Test func marksAfterWideCharactersAndIndicAndThaiClustersReachTheTerminalWhole() throws {
+        let folder = TemporaryFolder()
+        let clusters: [(cluster: String, width: Int, word: String)] = [
+            ("\u{304B}\u{3099}", 2, " kana"), ("\u{6F22}\u{301}", 2, " han"), ("\u{1112}\u{1161}\u{11AB}", 2, " jamo"),
+            ("\u{0915}\u{093F}", 2, " deva"), ("\u{0915}\u{093F}\u{093E}", 3, " three"), ("\u{0E01}\u{0E33}", 2, " thai"),
+        ]
+        for entry in clusters {
+            #expect(runHotTask(["--file", folder.storePath, "--add", entry.cluster + entry.word]).status == 0)
+        }
+        let bytes = terminalBytes(store: folder.storePath, steps: [("kana", "\\x03")])
+        // Newest first, from row 5; column 7 is after "› [ ] " or "  [ ] ".
+        for (offset, entry) in clusters.reversed().enumerated() {
+            let cell = writtenWhole(entry.cluster, width: entry.width, followedBy: entry.word, in: bytes)
+            #expect(cell?.row == 5 + offset && cell?.column == 7, "\(entry.word) not written whole, \(entry.width) columns, at row \(5 + offset)")
         }
     }
 

@@ -41,7 +41,7 @@ struct TodoTxtTests {
 
     @Test func captionsPassTheCaptionRule() throws {
         let tasks = try batch("(A) Evil \u{1B}[31mred\u{202E}\n").tasks
-        #expect(tasks.map(\.caption) == ["Evil [31mred"])
+        #expect(tasks.map(\.caption) == ["Evil red"])
         #expect(throws: DocumentError.self) { try batch("x 2026-11-20 2026-11-01\n") }
         #expect(throws: DocumentError.self) { try TodoTxtFormat.batch(from: [0x41, 0xFF, 0x0A]) }
     }

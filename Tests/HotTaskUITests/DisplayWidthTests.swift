@@ -8,7 +8,8 @@ import TestSupport
 @Suite("Display width against Unicode's East Asian Width")
 struct DisplayWidthTests {
     /// Every code point Python knows as assigned, with the width a terminal gives it: 0 for
-    /// marks, format and control characters, 2 for East Asian Wide and Fullwidth, 1 otherwise.
+    /// marks, format and control characters and Hangul's medial vowels and final consonants (as
+    /// wcwidth and unicode-width give them), 2 for East Asian Wide and Fullwidth, 1 otherwise.
     /// Printed as runs of "first last width", so the output stays small.
     private static let reference = """
         import sys, unicodedata
@@ -17,7 +18,7 @@ struct DisplayWidthTests {
             category = unicodedata.category(chr(value))
             if category in ("Cn", "Cs", "Co"):
                 continue
-            if category in ("Mn", "Me", "Cf", "Cc"):
+            if category in ("Mn", "Me", "Cf", "Cc") or 0x1160 <= value <= 0x11FF or 0xD7B0 <= value <= 0xD7FF:
                 width = 0
             elif unicodedata.east_asian_width(chr(value)) in ("W", "F"):
                 width = 2
@@ -33,9 +34,10 @@ struct DisplayWidthTests {
         """
 
     private static func takesNoColumn(_ scalar: Unicode.Scalar) -> Bool {
+        if (0x1160...0x11FF).contains(scalar.value) || (0xD7B0...0xD7FF).contains(scalar.value) { return true }
         switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format, .control: true
-        default: false
+        case .nonspacingMark, .enclosingMark, .format, .control: return true
+        default: return false
         }
     }
 
@@ -70,5 +72,28 @@ struct DisplayWidthTests {
         #expect(checked > 140_000)
         #expect(drifted < 20, "\(drifted) code points changed category between the two Unicode versions")
         #expect(disagreements.isEmpty, "\(disagreements.count) disagree, e.g. \(disagreements.prefix(20))")
+    }
+
+    /// A cluster takes the sum of its code points' columns, where wcwidth and unicode-width
+    /// agree; emoji clusters take 2.
+    @Test func clustersTakeTheColumnsTerminalsGiveThem() {
+        #expect(DisplayWidth.of("\u{304B}\u{3099}" as Character) == 2, "NFD kana")
+        #expect(DisplayWidth.of("\u{6F22}\u{301}" as Character) == 2)
+        #expect(DisplayWidth.of("\u{1112}\u{1161}\u{11AB}" as Character) == 2, "a jamo syllable")
+        #expect(DisplayWidth.of("\u{0915}\u{093F}" as Character) == 2, "Devanagari ki: a spacing vowel sign")
+        #expect(DisplayWidth.of("\u{0915}\u{094D}\u{0937}\u{093F}") == 3, "kṣi, however Swift splits it into characters")
+        #expect(DisplayWidth.of("\u{0E01}\u{0E33}" as Character) == 2, "Thai kam")
+        #expect(DisplayWidth.of("\u{0E17}\u{0E35}\u{0E48}" as Character) == 1, "Thai marks above take nothing")
+        #expect(DisplayWidth.of("e\u{301}" as Character) == 1)
+        for emoji: Character in ["👩‍👩‍👧‍👦", "👍🏽", "🇺🇸", "❤️", "1️⃣"] { #expect(DisplayWidth.of(emoji) == 2, "\(emoji)") }
+        var grid = Grid(size: Size(width: 10, height: 1))
+        // Three columns in one character: a base and two spacing vowel signs.
+        let wide: Character = "\u{0915}\u{093F}\u{093E}"
+        #expect(DisplayWidth.of(wide) == 3)
+        let end = grid.put("a" + String(wide) + "b", x: 0, y: 0, style: .plain)
+        #expect(end == 5)
+        #expect(grid.isCovered(x: 2, y: 0) && grid.isCovered(x: 3, y: 0) && !grid.isCovered(x: 4, y: 0))
+        grid.put("|", x: 3, y: 0, style: .plain)
+        #expect(grid.line(0) == "a  |b", "overdrawing a cluster's last column blanks the whole cluster")
     }
 }

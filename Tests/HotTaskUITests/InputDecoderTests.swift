@@ -109,7 +109,8 @@ struct InputDecoderTests {
     @Test func theMouseWheelInSGRAndX10Forms() {
         #expect(decode("\u{1B}[<64;10;5M") == [.wheelScrolled(lines: -3)])
         #expect(decode("\u{1B}[<65;10;5M") == [.wheelScrolled(lines: 3)])
-        #expect(decode("\u{1B}[<0;10;5M\u{1B}[<0;10;5m") == [], "clicks are ignored")
+        #expect(decode("\u{1B}[<0;10;5M\u{1B}[<0;10;5m") == [.clicked(column: 9, row: 4)], "a click is its press; the release means nothing")
+        #expect(decode("\u{1B}[<2;10;5M\u{1B}[<32;11;5M\u{1B}[<4;10;5M") == [], "right button, a drag, Shift-click")
         #expect(decode("\u{1B}[M`!!") == [.wheelScrolled(lines: -3)])
         #expect(decode("\u{1B}[Ma!!x") == [.wheelScrolled(lines: 3), .keyPressed(.character("x"))])
     }

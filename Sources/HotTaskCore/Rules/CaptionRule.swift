@@ -23,8 +23,8 @@ public enum CaptionError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// The one rule every caption passes, whether typed in the UI, given to `--add` or imported.
 ///
-/// Tabs and line breaks inside become spaces; every other control character (C0, C1, ESC,
-/// DEL) and the bidirectional overrides are dropped, so a caption can never carry a terminal
+/// Escape sequences are removed whole (`EscapeSequences`); tabs and line breaks inside become
+/// spaces; every other control character (C0, C1, DEL) and the bidirectional overrides are dropped, so a caption can never carry a terminal
 /// escape sequence or reorder the text around it; leading and trailing whitespace is trimmed.
 /// What is left must show something (a caption of zero-width spaces would be a blank row) and
 /// fit both limits: characters, and bytes (60,000 combining marks on one letter are one
@@ -64,6 +64,8 @@ public enum CaptionRule {
     /// dropped, as `clean` does, but nothing is trimmed or refused; the whole caption passes
     /// `clean` when it is added.
     public static func cleanFragment(_ raw: String) -> String {
+        // Whole escape sequences first: dropping only their ESC would leave `[31m` as text.
+        let raw = EscapeSequences.mayHoldOne(raw.unicodeScalars) ? EscapeSequences.removed(from: raw.unicodeScalars) : raw
         var scalars = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for scalar in raw.unicodeScalars {

@@ -73,6 +73,7 @@ public enum KeyName {
         case .wordLeft: "^←"
         case .wordRight: "^→"
         case .alt(let character): "Alt-\(character)"
+        case .altBackspace: "Alt-⌫"
         }
     }
 }

@@ -1,3 +1,5 @@
+import HotTaskCore
+
 /// Turns what the terminal sends, one Unicode scalar at a time, into events.
 ///
 /// The terminal adapter reads characters with ncurses' keypad translation off and hands every
@@ -54,7 +56,24 @@ public struct InputDecoder: Sendable {
     /// terminal writes a paste in one burst; tmux's pieces follow each other within a few ms.
     public static let pasteSettleWindow = 50
 
-    public init() {}
+    /// How long an ESC waits for the rest of a sequence, in ms: `ESCDELAY` as ncurses reads
+    /// it, or `defaultEscapeDelay`. Longer, and Esc followed quickly by a key reads as Alt;
+    /// shorter, and a sequence split by a slow link (ssh) leaks its tail as typed text.
+    public let escapeDelay: Int
+    public static let defaultEscapeDelay = 50
+
+    public init(escapeDelay: Int = InputDecoder.defaultEscapeDelay) {
+        self.escapeDelay = escapeDelay
+    }
+
+    /// The window `ESCDELAY` asks for (whole milliseconds, 0 to 10,000); the default when it
+    /// is unset or not a number, as ncurses does.
+    public static func escapeDelay(environment: [String: String]) -> Int {
+        guard let text = environment["ESCDELAY"], let milliseconds = Int(text), milliseconds >= 0 else {
+            return defaultEscapeDelay
+        }
+        return min(milliseconds, 10_000)
+    }
 
     /// How long the adapter should wait for the next scalar before calling `timedOut()`, in
     /// milliseconds; nil when nothing is pending and it may wait as long as it likes. An Esc
@@ -65,7 +84,7 @@ public struct InputDecoder: Sendable {
         case .ground: nil
         case .paste: 1_000
         case .pasteEnding: Self.pasteSettleWindow
-        default: 25
+        default: escapeDelay
         }
     }
 
@@ -91,7 +110,8 @@ public struct InputDecoder: Sendable {
                 return []
             }
             phase = .ground
-            return Self.wheel(button: Int(bytes[0]) - 32, press: true)
+            // Each byte is 32 plus the value; columns and rows count from 1.
+            return Self.mouse(button: Int(bytes[0]) - 32, column: Int(bytes[1]) - 33, row: Int(bytes[2]) - 33, press: true)
         case .discard:
             switch scalar.value {
             case 0x20...0x3F: return []
@@ -169,6 +189,7 @@ public struct InputDecoder: Sendable {
         case 0x0A, 0x0D: return [.keyPressed(.enter)]
         case 0x08, 0x7F: return [.keyPressed(.backspace)]
         case 0x01...0x1A: return [.keyPressed(.control(Character(Unicode.Scalar(UInt8(scalar.value) + 0x60))))]
+        case 0x1F: return [.keyPressed(.control("_"))]  // Ctrl-_ (and Ctrl-/ in most terminals): undo
         // 8-bit forms of the sequences: CSI, SS3, and the strings (DCS, SOS, OSC, PM, APC).
         case 0x9B:
             phase = .csi("")
@@ -199,6 +220,9 @@ public struct InputDecoder: Sendable {
             // Esc pressed twice: the first is a key, the second may start a sequence.
             phase = .escape
             return [.keyPressed(.escape)]
+        case "\u{7F}", "\u{08}":
+            phase = .ground
+            return [.keyPressed(.altBackspace)]
         default:
             phase = .ground
             // Alt (Meta) with a printable character. Alt with a control key means nothing, so
@@ -218,6 +242,10 @@ public struct InputDecoder: Sendable {
         case 0x5B where body.isEmpty:  // ESC [ [
             phase = .linuxFunction
             return []
+        case 0x24 where !body.isEmpty && body.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }):
+            // rxvt's Shift form (`CSI 3 $` is Shift-Delete): a final here, not an intermediate.
+            phase = .ground
+            return dispatchCSI(body, final: scalar)
         case 0x20...0x3F:  // parameter and intermediate bytes
             guard body.unicodeScalars.count < Self.maximumSequenceLength else {
                 phase = .discard
@@ -268,7 +296,8 @@ public struct InputDecoder: Sendable {
         case 0x40...0x7E:
             phase = .ground
             let modifier = Int(body.split(separator: ";").last ?? "") ?? 1
-            return Self.key(final: scalar, modifier: modifier).map { [.keyPressed($0)] } ?? []
+            let key = body.isEmpty ? SequenceKeys.rxvt(scalar, control: true) : nil
+            return (key ?? SequenceKeys.final(scalar, modifier: modifier)).map { [.keyPressed($0)] } ?? []
         default:
             phase = .ground
             return ground(scalar)
@@ -278,15 +307,32 @@ public struct InputDecoder: Sendable {
     private mutating func dispatchCSI(_ body: String, final: Unicode.Scalar) -> [Event] {
         if body.hasPrefix("<") {
             // SGR mouse: CSI < button ; column ; row M (press) or m (release).
-            let fields = body.dropFirst().split(separator: ";", omittingEmptySubsequences: false)
-            guard let button = fields.first.flatMap({ Int($0) }) else { return [] }
-            return Self.wheel(button: button, press: final == "M")
+            let fields = body.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+            guard fields.count == 3, let button = fields[0], let column = fields[1], let row = fields[2] else { return [] }
+            return Self.mouse(button: button, column: column - 1, row: row - 1, press: final == "M")
         }
         // Other private forms (CSI ? …, CSI > …) are answers to queries nobody asked: drop.
-        guard body.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == ";" }) else { return [] }
-        let numbers = body.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
-        let first = numbers.first.flatMap { $0 }
-        let modifier = numbers.count > 1 ? (numbers[1] ?? 1) : 1
+        guard body.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == ";" || $0 == ":" }) else { return [] }
+        // Parameters, each with its `:` sub-parameters (the kitty protocol's shifted key and
+        // event type).
+        let fields = body.split(separator: ";", omittingEmptySubsequences: false).map {
+            $0.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        }
+        let first = fields.first?.first.flatMap { $0 }
+        let modifier = fields.count > 1 ? (fields[1].first.flatMap { $0 } ?? 1) : 1
+        // A key's release (event type 3) or repeat is reported only when asked for; a release is not a press.
+        if fields.count > 1, fields[1].count > 1, fields[1][1] == 3 { return [] }
+        if final == "u", let code = first {
+            let shifted = fields[0].count > 1 ? fields[0][1] : nil
+            return SequenceKeys.text(code: code, shifted: shifted, modifier: modifier).map { [.keyPressed($0)] } ?? []
+        }
+        if final == "~", first == 27, fields.count > 2, let code = fields[2].first.flatMap({ $0 }) {
+            return SequenceKeys.text(code: code, modifier: modifier).map { [.keyPressed($0)] } ?? []  // modifyOtherKeys
+        }
+        if let rxvtModifier = SequenceKeys.rxvtModifier(final), let number = first, fields.count == 1 {
+            return SequenceKeys.tilde(number, modifier: rxvtModifier).map { [.keyPressed($0)] } ?? []
+        }
+        if body.isEmpty, let key = SequenceKeys.rxvt(final, control: false) { return [.keyPressed(key)] }
         if final == "~" {
             switch first {
             case 200?:
@@ -295,7 +341,7 @@ public struct InputDecoder: Sendable {
                 endMarkerMatched = 0
                 pasteCut = false
                 return []
-            case let number?: return Self.tildeKey(number, modifier: modifier).map { [.keyPressed($0)] } ?? []
+            case let number?: return SequenceKeys.tilde(number, modifier: modifier).map { [.keyPressed($0)] } ?? []
             case nil: return []
             }
         }
@@ -303,72 +349,23 @@ public struct InputDecoder: Sendable {
         // Keys by final byte carry no number or 1 (`CSI 1;5D`); anything else is a report
         // (`CSI 12;40R` is where the cursor is, not F3).
         guard first == nil || first == 1 else { return [] }
-        return Self.key(final: final, modifier: modifier).map { [.keyPressed($0)] } ?? []
+        return SequenceKeys.final(final, modifier: modifier).map { [.keyPressed($0)] } ?? []
     }
 
-    /// `CSI n ~` keys: Home, Insert, Delete, End, PgUp, PgDn and F1–F12 (xterm, rxvt, Linux).
-    private static func tildeKey(_ number: Int, modifier: Int) -> Key? {
-        let base: Key
-        switch number {
-        case 1, 7: base = .home
-        case 3: base = .delete
-        case 4, 8: base = .end
-        case 5: base = .pageUp
-        case 6: base = .pageDown
-        case 11...15: base = .function(number - 10)
-        case 17...21: base = .function(number - 11)
-        case 23, 24: base = .function(number - 12)
-        default: return nil  // Insert (2), F13+ of rxvt, a stray paste end (201)…
+    /// A mouse report: 64 and 65 (plus modifier bits) are the wheel; 0 pressed is a click of
+    /// the left button (at a 0-based column and row). Releases, drags (32), other buttons
+    /// and clicks with Shift, Alt or Ctrl (4, 8, 16) mean nothing here.
+    private static func mouse(button: Int, column: Int, row: Int, press: Bool) -> [Event] {
+        guard press, button & 128 == 0 else { return [] }
+        if button & 64 != 0 {
+            switch button & 3 {
+            case 0: return [.wheelScrolled(lines: -3)]
+            case 1: return [.wheelScrolled(lines: 3)]
+            default: return []
+            }
         }
-        return modified(base, modifier)
-    }
-
-    /// Keys named by a final byte: arrows, Home, End, keypad Enter, F1–F4 (CSI or SS3).
-    private static func key(final: Unicode.Scalar, modifier: Int) -> Key? {
-        let base: Key
-        switch final {
-        case "A": base = .up
-        case "B": base = .down
-        case "C": base = .right
-        case "D": base = .left
-        case "H": base = .home
-        case "F": base = .end
-        case "M": base = .enter  // keypad Enter in application mode
-        case "P": base = .function(1)
-        case "Q": base = .function(2)
-        case "R": base = .function(3)
-        case "S": base = .function(4)
-        default: return nil
-        }
-        return modified(base, modifier)
-    }
-
-    /// xterm's modifier parameter: 1 + (1 Shift, 2 Alt, 4 Ctrl, 8 Meta). Only combinations
-    /// that mean something to HotTask become keys; the others are dropped, never typed.
-    private static func modified(_ base: Key, _ modifier: Int) -> Key? {
-        let bits = max(0, modifier - 1)
-        guard bits != 0 else { return base }
-        let shift = bits & 1 != 0
-        let wordwise = bits & (2 | 4 | 8) != 0  // Alt, Ctrl or Meta
-        switch base {
-        case .up where shift && !wordwise: return .shiftUp
-        case .down where shift && !wordwise: return .shiftDown
-        case .left: return wordwise ? .wordLeft : .left
-        case .right: return wordwise ? .wordRight : .right
-        case .home, .end, .pageUp, .pageDown, .delete: return wordwise ? nil : base
-        case .function(let number) where bits == 1 && number <= 12: return .function(number + 12)  // Shift-F1 is F13
-        default: return nil
-        }
-    }
-
-    /// A mouse report's button: 64 and 65 (plus modifier bits) are the wheel.
-    private static func wheel(button: Int, press: Bool) -> [Event] {
-        guard press, button & 64 != 0, button & 128 == 0 else { return [] }
-        switch button & 3 {
-        case 0: return [.wheelScrolled(lines: -3)]
-        case 1: return [.wheelScrolled(lines: 3)]
-        default: return []
-        }
+        guard button == 0, column >= 0, row >= 0 else { return [] }
+        return [.clicked(column: column, row: row)]
     }
 
     // MARK: Bracketed paste
@@ -405,37 +402,10 @@ public struct InputDecoder: Sendable {
     private mutating func finishPaste() -> [Event] {
         for matched in Self.pasteEnd.prefix(endMarkerMatched) { keep(matched) }
         endMarkerMatched = 0
-        let text = Self.withoutEscapeSequences(pasted)
+        let text = EscapeSequences.removed(from: pasted)
         let cut = pasteCut
         pasted.removeAll()
         pasteCut = false
         return text.isEmpty && !cut ? [] : [.pasted(text, cut: cut)]
-    }
-
-    /// Pasted text with every escape sequence removed whole (`ESC [ 31 m`, `ESC ] … BEL`, `ESC x`):
-    /// the caption rule drops the ESC itself, but `[31m` would otherwise stay as text.
-    static func withoutEscapeSequences<S: Sequence<Unicode.Scalar>>(_ scalars: S) -> String {
-        var result = String.UnicodeScalarView()
-        var iterator = scalars.makeIterator()
-        while let scalar = iterator.next() {
-            guard scalar == "\u{1B}" else {
-                result.append(scalar)
-                continue
-            }
-            guard let introducer = iterator.next() else { break }
-            switch introducer {
-            case "[":  // CSI: up to a final byte
-                while let next = iterator.next(), !(0x40...0x7E).contains(next.value) {}
-            case "]", "P", "_", "^", "X":  // OSC, DCS, APC, PM, SOS: up to BEL or ESC \
-                var previous: Unicode.Scalar = " "
-                while let next = iterator.next() {
-                    if next == "\u{07}" || (previous == "\u{1B}" && next == "\\") { break }
-                    previous = next
-                }
-            default:
-                break  // ESC and one character
-            }
-        }
-        return String(result)
     }
 }

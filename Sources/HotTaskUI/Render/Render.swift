@@ -32,10 +32,7 @@ public enum AppRender {
         drawViewBar(state, screen, &grid)
         drawList(state, screen, &grid)
         drawFooter(state, screen, &grid)
-        if let focus = state.help {
-            drawHelp(
-                for: focus, bindings: state.bindings, section: state.newTaskSection, syncFailure: state.syncStatus.flatMap { $0.detail ?? $0.failure }, screen, &grid)
-        }
+        if let help = helpLayout(state) { drawHelp(help, scroll: state.helpScroll, &grid) }
         return grid
     }
 

@@ -1,24 +1,47 @@
-/// How many terminal columns a character takes: 2 for CJK and emoji, 0 for marks and format
-/// characters on their own, 1 otherwise.
+/// How many terminal columns a character (a grapheme cluster) takes.
+///
+/// Outside emoji, a cluster takes the sum of its code points' widths, the count on which
+/// glibc's `wcwidth` and Rust's unicode-width (ratatui) agree and which terminals use: 2 for
+/// East Asian Wide and Fullwidth, 0 for marks that do not space (Mn, Me), format characters
+/// and Hangul's medial vowels and final consonants (a jamo syllable is one wide cell), 1 for
+/// the rest — so Devanagari `क्षि` takes 3 and Thai `กำ` 2. Emoji clusters (a flag, a ZWJ
+/// family, a skin tone, a VS16 form) take 2, where the two disagree and terminals draw 2.
+/// See DECISIONS.md.
 ///
 /// Computed here rather than with libc `wcwidth` so that rendering is the same in every
 /// locale and in tests; the values follow Unicode's East Asian Width (checked against Python's `unicodedata` by
 /// DisplayWidthTests) and Emoji_Presentation.
 public enum DisplayWidth {
+    /// The widest a cluster is taken to be: a pile of spacing marks could be wider, but no
+    /// caption needs it and the grid looks this far left for a cell that covers another.
+    public static let maximumClusterWidth = 8
+
     public static func of(_ character: Character) -> Int {
         if let ascii = character.asciiValue { return ascii >= 0x20 && ascii != 0x7F ? 1 : 0 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         let properties = first.properties
-        switch properties.generalCategory {
+        // A regional indicator alone is a letter in a box; two of them are a flag.
+        if (0x1F1E6...0x1F1FF).contains(first.value) { return scalars.count > 1 ? 2 : 1 }
+        if properties.isEmojiPresentation { return 2 }
+        if properties.isEmoji, scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D }) { return 2 }
+        guard scalars.count > 1 else { return width(of: first) }
+        var total = 0
+        for scalar in scalars { total += width(of: scalar) }
+        return min(total, maximumClusterWidth)
+    }
+
+    /// One code point's columns, as `wcwidth` counts them.
+    static func width(of scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x7F { return value >= 0x20 ? 1 : 0 }
+        switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: return 0
         default: break
         }
-        // A regional indicator alone is a letter in a box; two of them are a flag.
-        if (0x1F1E6...0x1F1FF).contains(first.value) { return scalars.count > 1 ? 2 : 1 }
-        if properties.isEmojiPresentation || isWide(first.value) { return 2 }
-        if properties.isEmoji, scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-        return 1
+        // Hangul Jungseong and Jongseong: they join the leading consonant's two columns.
+        if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
+        return isWide(value) ? 2 : 1
     }
 
     public static func of<S: StringProtocol>(_ text: S) -> Int {

@@ -36,7 +36,7 @@ public enum CellStyle: UInt8, CaseIterable, Sendable {
     case overlayKey
 }
 
-/// One terminal cell. A wide character sits in its first cell and covers the next one; which
+/// One terminal cell. A wide character sits in its first cell and covers the next ones; which
 /// cells are covered is always derived from the first cell's width (as ratatui does), never
 /// stored, so overdrawing part of a wide character cannot leave a stale half behind.
 public struct Cell: Equatable, Sendable {
@@ -45,7 +45,8 @@ public struct Cell: Equatable, Sendable {
 
     public static let blank = Cell(character: " ", style: .plain)
 
-    /// Columns the cell's character takes on screen: 1 or 2.
+    /// Columns the cell's character takes on screen: 1, 2 for CJK and emoji, more for some
+    /// Indic clusters.
     public var width: Int { character.isASCII ? 1 : max(1, DisplayWidth.of(character)) }
 }
 
@@ -83,7 +84,18 @@ public struct Grid: Equatable, Sendable {
     /// Whether cell `x` of row `y` is hidden under the wide character to its left: the
     /// adapter skips it.
     public func isCovered(x: Int, y: Int) -> Bool {
-        x > 0 && x < size.width && self[x - 1, y].width == 2
+        guard x > 0, x < size.width else { return false }
+        return coveringCell(x: x, y: y) != nil
+    }
+
+    /// The column of the character whose cells reach over column `x`, if any.
+    private func coveringCell(x: Int, y: Int) -> Int? {
+        for start in stride(from: x - 1, through: max(0, x - DisplayWidth.maximumClusterWidth + 1), by: -1) {
+            let width = self[start, y].width
+            if width > 1 { return start + width > x ? start : nil }
+            if !self[start, y].character.isASCII || self[start, y].character != " " { return nil }
+        }
+        return nil
     }
 
     /// Writes `text` from column `x` on row `y`, stopping before column `limit` (default: the
@@ -95,8 +107,8 @@ public struct Grid: Equatable, Sendable {
         guard y >= 0, y < size.height else { return x }
         var column = max(0, x)
         // Writing into the right half of a wide character leaves its left half meaningless.
-        if column > 0, column < end, self[column - 1, y].width == 2 {
-            cells[y * size.width + column - 1] = Cell(character: " ", style: cells[y * size.width + column - 1].style)
+        if column > 0, column < end, let start = coveringCell(x: column, y: y) {
+            cells[y * size.width + start] = Cell(character: " ", style: cells[y * size.width + start].style)
         }
         for character in text {
             let width = DisplayWidth.of(character)
@@ -109,8 +121,8 @@ public struct Grid: Equatable, Sendable {
                 break
             }
             cells[y * size.width + column] = Cell(character: character, style: style)
-            if width == 2 {
-                cells[y * size.width + column + 1] = Cell(character: " ", style: style)
+            for covered in 1..<max(1, width) {
+                cells[y * size.width + column + covered] = Cell(character: " ", style: style)
             }
             column += width
         }

@@ -78,6 +78,8 @@ public struct AppState: Equatable, Sendable {
     public var filterOrigin: FilterOrigin?
     /// The caption being edited in place (focus `.editing`).
     public var editor = LineEditor()
+    /// The last text Ctrl-K, Ctrl-U, Ctrl-W, Alt-Backspace or Alt-d cut, for Ctrl-Y.
+    public var killed = ""
     /// The task being edited: found again by id on Enter, since another program may have
     /// moved or deleted it meanwhile.
     public var editingTaskID: UUID?
@@ -85,6 +87,8 @@ public struct AppState: Equatable, Sendable {
     public var confirmation: Confirmation?
     /// The focus whose keys the help overlay shows, while it is open.
     public var help: Focus?
+    /// The help's first row on screen, when it is taller than the screen.
+    public var helpScroll = 0
     /// The selected task's display position in the view (meaningless while nothing is shown).
     public var selection = 0
     /// The first list row on screen.

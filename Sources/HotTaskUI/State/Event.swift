@@ -14,6 +14,8 @@ public enum Key: Equatable, Hashable, Sendable {
     case wordLeft, wordRight
     /// Alt (Meta) with a character: `ESC b` is `.alt("b")`. Never typed as text.
     case alt(Character)
+    /// Alt-Backspace (`ESC DEL`): a word back, in a line editor.
+    case altBackspace
     case function(Int)
 }
 
@@ -27,6 +29,8 @@ public enum Event: Equatable, Sendable {
     case pasted(String, cut: Bool = false)
     /// The mouse wheel: negative scrolls up.
     case wheelScrolled(lines: Int)
+    /// The left mouse button pressed at a cell (0-based).
+    case clicked(column: Int, row: Int)
     /// The store committed our changes with `clock`, after the `outside` records of other
     /// processes that we had not seen yet.
     case saved(Save, clock: Clock, outside: [LogRecord])

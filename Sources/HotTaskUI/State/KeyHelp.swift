@@ -47,7 +47,9 @@ public enum KeyHelp {
 
     private static let lineEditing = Entry("←→ Home End ^A ^E ^B", "move the cursor")
     private static let wordMoving = Entry("^← ^→ Alt-b Alt-f", "move by words")
-    private static let lineDeleting = Entry("⌫ Del ^D ^K ^U ^W", "delete char, char after, to end, to start, word")
+    private static let lineDeleting = Entry("⌫ Del ^D ^K ^U", "delete char, char after, to end, to start")
+    private static let wordDeleting = Entry("^W Alt-⌫ Alt-d", "delete a word back, a word forward")
+    private static let yankUndo = Entry("^Y ^_", "put back the last deleted text, undo an edit")
     private static let pasting = Entry("paste", "pasted text goes in as text (line breaks become spaces)")
     /// Keys every focus shares (fixed: no config changes them).
     private static let everywhere: [Entry] = [
@@ -60,9 +62,9 @@ public enum KeyHelp {
         [
         Entry("letters", "type a new task"),
         Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add")),
-        lineEditing, wordMoving, lineDeleting, pasting,
+        lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
         Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select")),
-        Entry("Tab", "go to the list", hint: ("Tab", "list")),
+        Entry("Tab ⇧Tab", "go to the list", hint: ("Tab", "list")),
         Entry("^F", "filter the list", hint: ("^F", "find")),
         Entry("F2", "edit the selected task"),
         Entry("^R", "redo"),
@@ -120,15 +122,15 @@ public enum KeyHelp {
 
     static let filter: [Entry] = [
         Entry("letters", "narrow the list (case, accents and width ignored)"),
-        lineEditing, wordMoving, lineDeleting, pasting,
-        Entry("Enter Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
+        lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
+        Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
         Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear")),
         Entry("↑↓ PgUp PgDn", "move the selection in the matches", hint: ("↑↓", "select")),
     ] + everywhere
 
     static let editing: [Entry] = [
         Entry("letters", "edit the caption"),
-        lineEditing, wordMoving, lineDeleting, pasting,
+        lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
         Entry("Enter", "save the caption", hint: ("Enter", "save")),
         Entry("Esc", "cancel the edit", hint: ("Esc", "cancel")),
     ] + everywhere

@@ -7,6 +7,8 @@ public struct LineEditor: Equatable, Sendable {
     /// The first character shown when the line is wider than its field. It moves only as far
     /// as the cursor needs (`follow`), so the text does not jump while the cursor moves.
     public private(set) var viewStart = 0
+    /// Ctrl-_: the line before each edit.
+    public private(set) var undoSteps = LineUndo()
 
     public init(_ text: String = "") {
         characters = Array(text)
@@ -20,6 +22,10 @@ public struct LineEditor: Equatable, Sendable {
     /// accent, a ZWJ emoji part, a variation selector, the second half of a flag) joins it,
     /// because the terminal delivers such characters one scalar at a time.
     public mutating func insert(_ character: Character) {
+        // A new word starts a new undo step.
+        let newWord = cursor > 0 && characters[cursor - 1].isWhitespace && !character.isWhitespace
+        if undoSteps.last != .typing || newWord { saveStep() }
+        undoSteps.last = .typing
         if cursor > 0 {
             let joined = String(characters[cursor - 1]) + String(character)
             if joined.count == 1, let combined = joined.first {
@@ -35,6 +41,8 @@ public struct LineEditor: Equatable, Sendable {
     /// inserting them one by one would shift the rest of the line each time).
     public mutating func insert(contentsOf text: String) {
         guard !text.isEmpty else { return }
+        saveStep()
+        undoSteps.last = .other
         // The character before the cursor takes part, so that a pasted accent joins it.
         let start = cursor > 0 ? cursor - 1 : 0
         let joined = Array(String(characters[start..<cursor]) + text)
@@ -44,48 +52,123 @@ public struct LineEditor: Equatable, Sendable {
 
     public mutating func deleteBackward() {
         guard cursor > 0 else { return }
+        startDeleting()
         characters.remove(at: cursor - 1)
         cursor -= 1
     }
 
     public mutating func deleteForward() {
         guard cursor < characters.count else { return }
+        startDeleting()
         characters.remove(at: cursor)
     }
 
-    public mutating func moveLeft() { cursor = max(0, cursor - 1) }
-    public mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
-    public mutating func moveToStart() { cursor = 0 }
-    public mutating func moveToEnd() { cursor = characters.count }
+    public mutating func moveLeft() { moved(max(0, cursor - 1)) }
+    public mutating func moveRight() { moved(min(characters.count, cursor + 1)) }
+    public mutating func moveToStart() { moved(0) }
+    public mutating func moveToEnd() { moved(characters.count) }
 
     /// Ctrl-← or Alt-b: to the start of this word, or of the one before.
-    public mutating func moveWordLeft() {
-        while cursor > 0, characters[cursor - 1].isWhitespace { cursor -= 1 }
-        while cursor > 0, !characters[cursor - 1].isWhitespace { cursor -= 1 }
-    }
+    public mutating func moveWordLeft() { moved(wordStartBefore()) }
 
     /// Ctrl-→ or Alt-f: to the end of this word, or of the one after.
-    public mutating func moveWordRight() {
-        while cursor < characters.count, characters[cursor].isWhitespace { cursor += 1 }
-        while cursor < characters.count, !characters[cursor].isWhitespace { cursor += 1 }
+    public mutating func moveWordRight() { moved(wordEndAfter()) }
+
+    /// A click: the cursor to the character at `column` of a field `width` columns wide, as
+    /// the field shows the line now (or to the end, right of the text).
+    public mutating func place(atColumn column: Int, width: Int) {
+        let window = follow(width: width)
+        var x = window.clippedLeft ? 1 : 0
+        var position = window.start
+        while position < characters.count {
+            let next = x + DisplayWidth.of(characters[position])
+            // A click on a character's right half puts the cursor after it.
+            if column < x + (next - x + 1) / 2 { break }
+            x = next
+            position += 1
+        }
+        moved(position)
     }
 
-    /// Ctrl-K: deletes from the cursor to the end.
-    public mutating func deleteToEnd() {
-        characters.removeSubrange(cursor...)
+    private mutating func moved(_ position: Int) {
+        cursor = position
+        undoSteps.last = nil
     }
 
-    /// Ctrl-U: deletes from the start to the cursor.
-    public mutating func deleteToStart() {
-        characters.removeSubrange(..<cursor)
-        cursor = 0
+    /// Where Ctrl-←, Ctrl-W and Alt-Backspace stop: words are runs of non-spaces, as the
+    /// shell's Ctrl-W sees them (a caption's "e-mail" or "14:30" is one word).
+    private func wordStartBefore() -> Int {
+        var position = cursor
+        while position > 0, characters[position - 1].isWhitespace { position -= 1 }
+        while position > 0, !characters[position - 1].isWhitespace { position -= 1 }
+        return position
     }
 
-    /// Ctrl-W: deletes the word before the cursor and the spaces after it.
-    public mutating func deleteWordBackward() {
-        let end = cursor
-        moveWordLeft()
-        characters.removeSubrange(cursor..<end)
+    private func wordEndAfter() -> Int {
+        var position = cursor
+        while position < characters.count, characters[position].isWhitespace { position += 1 }
+        while position < characters.count, !characters[position].isWhitespace { position += 1 }
+        return position
+    }
+
+    // MARK: Kills, yank and undo
+
+    /// Ctrl-K: deletes from the cursor to the end, into `killed`.
+    public mutating func deleteToEnd(killed: inout String) {
+        kill(cursor..<characters.count, forward: true, into: &killed)
+    }
+
+    /// Ctrl-U: deletes from the start to the cursor, into `killed`.
+    public mutating func deleteToStart(killed: inout String) {
+        kill(0..<cursor, forward: false, into: &killed)
+    }
+
+    /// Ctrl-W and Alt-Backspace: deletes the word before the cursor and the spaces after it.
+    public mutating func deleteWordBackward(killed: inout String) {
+        kill(wordStartBefore()..<cursor, forward: false, into: &killed)
+    }
+
+    /// Alt-d: deletes to the end of this word, or of the next one.
+    public mutating func deleteWordForward(killed: inout String) {
+        kill(cursor..<wordEndAfter(), forward: true, into: &killed)
+    }
+
+    /// Removes `range` and keeps it for Ctrl-Y. Kills in a row make one text, in the order
+    /// it stood (Ctrl-W Ctrl-W then Ctrl-Y gives back both words), as readline does.
+    private mutating func kill(_ range: Range<Int>, forward: Bool, into killed: inout String) {
+        guard !range.isEmpty else { return }
+        let text = String(characters[range])
+        switch undoSteps.last {
+        case .killForward?, .killBackward?: killed = forward ? killed + text : text + killed
+        default: killed = text
+        }
+        saveStep()
+        undoSteps.last = forward ? .killForward : .killBackward
+        characters.removeSubrange(range)
+        cursor = range.lowerBound
+    }
+
+    /// Ctrl-Y: puts the last killed text back at the cursor.
+    public mutating func yank(_ killed: String) {
+        insert(contentsOf: killed)
+    }
+
+    /// Ctrl-_: the line as it was before the last edit. False when there is nothing to undo.
+    @discardableResult
+    public mutating func undo() -> Bool {
+        guard let snapshot = undoSteps.pop() else { return false }
+        characters = snapshot.characters
+        cursor = min(snapshot.cursor, characters.count)
+        return true
+    }
+
+    private mutating func saveStep() {
+        undoSteps.push(characters, cursor: cursor)
+    }
+
+    private mutating func startDeleting() {
+        if undoSteps.last != .deleting { saveStep() }
+        undoSteps.last = .deleting
     }
 
     /// What a field `width` columns wide shows: characters from `viewStart`, with "…" on the
@@ -134,9 +217,11 @@ public struct LineEditor: Equatable, Sendable {
             cursorColumn: left + before)
     }
 
+    /// Empties the line (a task added, a filter cleared); nothing before it is undone.
     public mutating func clear() {
         characters.removeAll()
         cursor = 0
         viewStart = 0
+        undoSteps = LineUndo()
     }
 }

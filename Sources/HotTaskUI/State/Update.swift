@@ -18,11 +18,18 @@ public enum AppUpdate {
         case .pasted(let text, let cut):
             state.message = nil
             paste(text, cutBefore: cut, &state)
+        case .clicked(let column, let row):
+            state.message = nil
+            effects = click(column: column, row: row, &state, now: now, newID: newID)
         case .resized(let size):
             state.size = size
         case .wheelScrolled(let lines):
             // The caption being edited must stay under the selection.
-            if state.focus != .editing { scrollView(by: lines, &state) }
+            if state.help != nil {
+                scrollHelp(lines: lines, &state)
+            } else if state.focus != .editing {
+                scrollView(by: lines, &state)
+            }
         case .saved(let save, let clock, let outside):
             state.saveError = nil
             state.saveWaiting = false
@@ -88,7 +95,8 @@ public enum AppUpdate {
         default: break
         }
         if state.help != nil {
-            state.help = nil  // any key closes the help, and does nothing else
+            // Any key but one that scrolls it closes the help, and does nothing else.
+            if !scrollHelp(key, &state) { state.help = nil }
             return []
         }
         if let confirmation = state.confirmation {
@@ -96,7 +104,7 @@ public enum AppUpdate {
             return answer(confirmation, key, &state)
         }
         if key == .function(1) {
-            state.help = state.focus
+            openHelp(state.focus, &state)
             return []
         }
         switch state.focus {
@@ -108,8 +116,9 @@ public enum AppUpdate {
     }
 
     /// Keys that edit a line the same way in the input, the filter and the caption editor.
-    /// Returns false when `key` is not one of them.
-    static func editLine(_ key: Key, _ editor: inout LineEditor) -> Bool {
+    /// Returns false when `key` is not one of them. Kills go to `killed`, which the three lines
+    /// share, so that text cut from one can be yanked into another.
+    static func editLine(_ key: Key, _ editor: inout LineEditor, killed: inout String) -> Bool {
         switch key {
         case .character(let character): editor.insert(character)
         case .backspace: editor.deleteBackward()
@@ -120,9 +129,12 @@ public enum AppUpdate {
         case .wordRight, .alt("f"): editor.moveWordRight()
         case .home, .control("a"): editor.moveToStart()
         case .end, .control("e"): editor.moveToEnd()
-        case .control("k"): editor.deleteToEnd()
-        case .control("u"): editor.deleteToStart()
-        case .control("w"): editor.deleteWordBackward()
+        case .control("k"): editor.deleteToEnd(killed: &killed)
+        case .control("u"): editor.deleteToStart(killed: &killed)
+        case .control("w"), .altBackspace: editor.deleteWordBackward(killed: &killed)
+        case .alt("d"): editor.deleteWordForward(killed: &killed)
+        case .control("y"): editor.yank(killed)
+        case .control("_"): editor.undo()
         default: return false
         }
         return true

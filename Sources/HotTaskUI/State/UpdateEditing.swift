@@ -14,7 +14,7 @@ extension AppUpdate {
     }
 
     static func handleEditingKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
-        if editLine(key, &state.editor) { return [] }
+        if editLine(key, &state.editor, killed: &state.killed) { return [] }
         switch key {
         case .enter: return saveEdit(&state, now: now)
         case .escape:

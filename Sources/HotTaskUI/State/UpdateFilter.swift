@@ -5,7 +5,7 @@ import HotTaskCore
 extension AppUpdate {
     static func handleFilterKey(_ key: Key, _ state: inout AppState) -> [Effect] {
         let before = state.filter.text
-        if editLine(key, &state.filter) {
+        if editLine(key, &state.filter, killed: &state.killed) {
             if state.filter.text != before { applyFilter(&state) }
             return []
         }

@@ -4,7 +4,7 @@ import HotTaskCore
 extension AppUpdate {
     /// The new-task input: editing keys, Enter adds; arrows scroll the list meanwhile.
     static func handleInputKey(_ key: Key, _ state: inout AppState, now: Date, newID: UUID) -> [Effect] {
-        if editLine(key, &state.input) { return [] }
+        if editLine(key, &state.input, killed: &state.killed) { return [] }
         switch key {
         case .enter: return addTask(&state, now: now, id: newID)
         case .up, .down, .pageUp, .pageDown: moveSelection(key, &state)

@@ -41,7 +41,7 @@ extension AppUpdate {
         case .sort: setOrder(state.view.sort.next, completedLast: state.view.completedLast, &state)
         case .completedLast: setOrder(state.view.sort, completedLast: !state.view.completedLast, &state)
         case .details: toggleDetails(&state)
-        case .help: state.help = .list
+        case .help: openHelp(.list, &state)
         case .input: state.focus = .input
         case .quit: return [.quit]
         }

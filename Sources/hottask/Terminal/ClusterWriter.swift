@@ -18,12 +18,16 @@ struct ClusterWriter {
     /// The cells of this frame that need writing, by row.
     private var pending: [(x: Int, y: Int)] = []
 
-    /// Whether ncurses would draw `cell` differently from the grid: its first code point's
-    /// width disagrees, a later code point is not zero-width, or there are too many for a cell.
+    /// Whether ncurses would draw `cell` differently from the grid: a wide character with
+    /// marks, its first code point's width disagrees, a later code point is not zero-width, or
+    /// there are too many for a cell.
     static func needsDirectWrite(_ cell: Cell) -> Bool {
         if cell.character.isASCII { return false }
         let scalars = cell.character.unicodeScalars
         guard let first = scalars.first else { return false }
+        // ncurses hangs a mark that follows a wide character on the character's second cell,
+        // which it never writes: `か゛`, jamo syllables and `漢́` lost their marks.
+        if cell.width >= 2, scalars.count > 1 { return true }
         if hc_wcwidth(wchar_t(bitPattern: first.value)) != Int32(cell.width) { return true }
         var count = 1
         for scalar in scalars.dropFirst() {

@@ -11,21 +11,22 @@ final class Curses {
 
     /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
     /// (which knows only the keys the terminfo entry lists: see DECISIONS.md).
-    private var decoder = InputDecoder()
+    private var decoder = InputDecoder(escapeDelay: InputDecoder.escapeDelay(environment: ProcessInfo.processInfo.environment))
     /// Input bytes as they come, one at a time.
     private var utf8 = UTF8Bytes()
     /// A paste read in blocks (`readPaste`) may end a block inside a character.
     private var pasteUTF8 = UTF8Chunks()
 
-    /// Sent after start and after a suspend: bracketed paste, and mouse reports (the wheel)
-    /// in SGR form with the X10 form as the fallback. Turned off again on stop.
-    private static let modesOn = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h"
+    /// Sent after start and after a suspend: bracketed paste, and mouse reports (clicks and
+    /// the wheel) in SGR form with the X10 form as the fallback, unless the config's
+    /// `mouse = false` leaves the mouse to the terminal. Turned off again on stop.
+    private let modesOn: String
     private static let modesOff = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l"
 
     /// Starts curses mode. The caller must call `stop()` on every exit path. Throws, having
     /// written nothing to the terminal, when `TERM` names no terminal that can move the cursor
     /// (unknown, `dumb`, hardcopy): ncurses' `initscr` would print its own error and exit.
-    init(theme: Theme = .default) throws {
+    init(theme: Theme = .default, mouse: Bool = true) throws {
         Self.chooseUTF8Locale()
         guard hc_terminal_can_move_cursor() == 1, hc_newterm() != nil else {
             let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
@@ -38,18 +39,26 @@ final class Curses {
         meta(hc_stdscr(), true)  // all eight bits of every byte
         wtimeout(hc_stdscr(), 250)  // wake up to notice signals
         palette = Palette(theme: theme)
-        Self.writeDirectly(Self.modesOn)
+        modesOn = "\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
+        Self.writeDirectly(modesOn)
     }
 
     func stop() {
         Self.writeDirectly(Self.modesOff)
+        // Without an alternate screen (TERM=linux, vt100) the last frame would stay under the
+        // shell's next output: clear it; endwin then puts the cursor on the bottom line.
+        if hc_has_alternate_screen() == 0 {
+            werase(hc_stdscr())
+            clearok(hc_stdscr(), true)
+            refresh()
+        }
         curs_set(1)
         endwin()
     }
 
     /// After a suspend (`fg`): curses mode comes back with the next refresh; the modes now.
     func resume() {
-        Self.writeDirectly(Self.modesOn)
+        Self.writeDirectly(modesOn)
     }
 
     /// Bytes for the terminal that are not screen content (mode switches): written straight
@@ -80,7 +89,7 @@ final class Curses {
         while true {
             if decoder.isReadingPaste { return readPaste() }
             // A character begun and not finished waits as long as a sequence would.
-            let pending = decoder.pendingTimeout ?? (utf8.isPending ? 25 : nil)
+            let pending = decoder.pendingTimeout ?? (utf8.isPending ? decoder.escapeDelay : nil)
             wtimeout(hc_stdscr(), Int32(pending ?? 250))
             // Bytes, decoded here rather than by `get_wch`: an invalid byte is U+FFFD at once.
             let code = wgetch(hc_stdscr())

@@ -18,7 +18,7 @@ enum TerminalApp {
         // Before ncurses starts: it leaves a SIGTSTP handler it finds alone, and its own sets
         // SIGTSTP to "ignore" while it writes a frame (a `kill -TSTP` then was lost).
         Signals.installStopHandler()
-        let curses = try Curses(theme: config.theme)
+        let curses = try Curses(theme: config.theme, mouse: config.mouse)
         defer { curses.stop() }
         let environment = ProcessInfo.processInfo.environment
         var state = AppState(tasks: tasks, size: curses.size, config: config)

@@ -1,0 +1,41 @@
+import Foundation
+import HotTaskCore
+import Testing
+import TestSupport
+
+/// The help overlay with the real binary in tmux: wrapped at 80×24, scrolled at 80×12 and
+/// 40×10, closed by any other key.
+@Suite("Help overlay in tmux", .serialized)
+struct HelpOverlayTmuxTests {
+    @Test func theHelpWrapsScrollsAndFollowsAResize() throws {
+        let session = try TmuxSession(seededCaptions: ["Buy milk"])
+        session.waitForText("Buy milk")
+        session.press("F1")
+        // At 80×24 the input's help used to be cut: "line breaks become spa…".
+        let full = session.waitForText("Keys: new task input")
+        #expect(full.contains("spaces)"), "the long line wraps whole")
+        #expect(!full.contains("spa…"))
+        session.press("Escape")
+        session.waitForScreen("the help to close") { !$0.contains("Keys:") }
+
+        session.resize(width: 80, height: 12)
+        session.press("Tab", "?")
+        session.waitForText("1–8 of 19 · ↑↓ PgUp PgDn scroll")
+        session.press("End")
+        let end = session.waitForText("12–19 of 19")
+        #expect(end.contains("quit") && end.contains("suspend, redraw"), "the last keys can be reached")
+        session.press("Up")
+        session.waitForText("11–18 of 19")
+
+        session.resize(width: 40, height: 10)
+        let narrow = session.waitForScreen("the help wrapped at 40 columns") { $0.contains("of 32 · ↑↓ scroll") }
+        #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 40 })
+        session.press("Home")
+        session.waitForText("1–6 of 32")
+        session.press("d")  // closes the help, deletes nothing
+        session.waitForScreen("the help to close") { !$0.contains("Keys:") }
+        #expect(try TaskStore(path: session.storePath).load().all.map(\.caption) == ["Buy milk"])
+        session.press("C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+    }
+}
