@@ -32,7 +32,7 @@ public enum ICalendarFormat {
                 for (rank, task) in list.tasks(in: section).enumerated() {
                     let fields = SharedFields(
                         caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-                        sortOrder: rank + 1)
+                        sortOrder: rank + 1, due: task.due)
                     let one = TodoMapping.write(
                         fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
                     for component in one.components { component.write(to: &text) }
@@ -72,7 +72,7 @@ public enum ICalendarFormat {
                     let task = TaskItem(
                         id: TodoMapping.id(forUID: todo.uid), caption: todo.fields.caption, section: todo.fields.section,
                         completed: todo.fields.completed, createdAt: todo.created ?? stamp, completedAt: todo.fields.completedAt,
-                        modifiedAt: stamp)
+                        modifiedAt: stamp, due: todo.fields.due)
                     tasks.append(task)
                     sortOrders.append(todo.fields.sortOrder ?? Int.max)
                 }

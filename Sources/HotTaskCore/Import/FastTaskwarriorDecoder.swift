@@ -112,6 +112,7 @@ extension JSONParser {
         var end: Date?
         var modified: Date?
         var wait: Date?
+        var due: Date?
         var priorityHigh = false
         // Keys seen, so that a repeated one gives up (the strict parser refuses it).
         var known: UInt16 = 0
@@ -156,6 +157,9 @@ extension JSONParser {
             case "wait":
                 try once(64)
                 wait = try date(&parser)
+            case "due":
+                try once(256)
+                due = try date(&parser)
             case "priority":
                 try once(128)
                 if !parser.takeNull() { priorityHigh = try "H" ~= parser.plainString() }
@@ -191,6 +195,6 @@ extension JSONParser {
         return TaskItem(
             id: id, caption: caption, section: priorityHigh && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
-            modifiedAt: modified ?? end ?? createdAt)
+            modifiedAt: modified ?? end ?? createdAt, due: due.flatMap { DueDate.fromTaskwarrior($0) })
     }
 }

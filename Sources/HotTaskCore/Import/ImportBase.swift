@@ -13,17 +13,21 @@ public struct ImportBase: Sendable {
         var captionHash: UInt64
         var section: Section
         var completed: Bool
+        /// The due date's fingerprint (0: none); nil in a line written before due dates.
+        var dueHash: UInt64?
 
         init(_ task: TaskItem) {
             captionHash = ImportBase.hash(task.caption)
             section = task.section
             completed = task.completed
+            dueHash = ImportBase.hash(task.due)
         }
 
-        init(captionHash: UInt64, section: Section, completed: Bool) {
+        init(captionHash: UInt64, section: Section, completed: Bool, dueHash: UInt64? = nil) {
             self.captionHash = captionHash
             self.section = section
             self.completed = completed
+            self.dueHash = dueHash
         }
 
         /// True when `task` has exactly these fields.
@@ -98,17 +102,31 @@ public struct ImportBase: Sendable {
         return ImportBase(unsorted: read)
     }
 
-    /// `id hash flags`: 36 + 1 + 16 + 1 + 2 bytes.
+    /// `id hash flags [due-hash]`: 36 + 1 + 16 + 1 + 2 bytes, then 1 + 16 since due dates.
     private static func entry(_ line: UnsafeBufferPointer<UInt8>) -> (id: UUID, entry: Entry)? {
-        guard line.count == 56, line[36] == 0x20, line[53] == 0x20,
+        guard line.count == 56 || (line.count == 73 && line[56] == 0x20), line[36] == 0x20, line[53] == 0x20,
             let id = UUIDBytes.parse(UnsafeBufferPointer(rebasing: line[0..<36]))
         else { return nil }
-        var hash: UInt64 = 0
-        for byte in line[37..<53] {
-            guard let digit = UUIDBytes.nibble(byte) else { return nil }
-            hash = hash << 4 | UInt64(digit)
+        func hex(_ range: Range<Int>) -> UInt64? {
+            var hash: UInt64 = 0
+            for byte in line[range] {
+                guard let digit = UUIDBytes.nibble(byte) else { return nil }
+                hash = hash << 4 | UInt64(digit)
+            }
+            return hash
         }
-        return (id, Entry(captionHash: hash, section: line[54] == UInt8(ascii: "p") ? .priority : .bonus, completed: line[55] == UInt8(ascii: "1")))
+        guard let hash = hex(37..<53) else { return nil }
+        var dueHash: UInt64?
+        if line.count == 73 {
+            guard let due = hex(57..<73) else { return nil }
+            dueHash = due
+        }
+        return (
+            id,
+            Entry(
+                captionHash: hash, section: line[54] == UInt8(ascii: "p") ? .priority : .bonus, completed: line[55] == UInt8(ascii: "1"),
+                dueHash: dueHash)
+        )
     }
 
     /// Entries in any order, the last of an id winning (as if each were recorded in turn).
@@ -169,8 +187,9 @@ public struct ImportBase: Sendable {
     /// Writes the base beside `store`, one line per id, in id order.
     public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         var bytes: [UInt8] = []
-        // A line is 57 bytes: id, space, 16 hex digits, space, two flags, line break.
-        bytes.reserveCapacity(entries.count * 57)
+        // A line is 74 bytes: id, space, 16 hex digits, space, two flags, space, 16 hex digits,
+        // line break.
+        bytes.reserveCapacity(entries.count * 74)
         for (id, entry) in entries {
             UUIDBytes.append(id, to: &bytes)
             bytes.append(0x20)
@@ -180,6 +199,12 @@ public struct ImportBase: Sendable {
             bytes.append(0x20)
             bytes.append(entry.section == .priority ? UInt8(ascii: "p") : UInt8(ascii: "b"))
             bytes.append(entry.completed ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+            if let dueHash = entry.dueHash {
+                bytes.append(0x20)
+                for shift in stride(from: 60, through: 0, by: -4) {
+                    bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: dueHash >> UInt64(shift)) & 0xF])
+                }
+            }
             bytes.append(0x0A)
         }
         do {
@@ -192,4 +217,10 @@ public struct ImportBase: Sendable {
     }
 
     static func hash(_ text: String) -> UInt64 { FNV1a.hash(text.utf8) }
+
+    /// 0 for no due date.
+    static func hash(_ due: DueDate?) -> UInt64 {
+        guard let due else { return 0 }
+        return FNV1a.hash((due.text(local: DueDate.utc) + (due.zoneName.map { " " + $0 } ?? "")).utf8) | 1
+    }
 }

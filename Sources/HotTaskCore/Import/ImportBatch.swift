@@ -384,7 +384,7 @@ extension TaskList {
                         caption: task.caption == current.caption ? nil : task.caption,
                         section: task.section == current.section ? nil : task.section,
                         completed: task.completed == current.completed ? nil : task.completed,
-                        completedAt: task.completedAt)
+                        completedAt: task.completedAt, due: task.due == current.due ? nil : .some(task.due))
                 }
                 if fields.section != nil { fields.order = nextEndKey(task.section) }
                 if fields.isEmpty {
@@ -430,6 +430,13 @@ extension TaskList {
         if fileWins(base.completed, current.completed, incoming.completed, hereTime: current.clocks.completed) {
             fields.completed = incoming.completed
             fields.completedAt = incoming.completedAt
+        }
+        // A base from before due dates knows none: then the later change wins.
+        if ThreeWay.pick(
+            base: base.dueHash, local: ImportBase.hash(current.due), other: ImportBase.hash(incoming.due),
+            localTime: current.clocks.due, otherTime: fileTime) == .other
+        {
+            fields.due = .some(incoming.due)
         }
         return fields
     }
