@@ -368,8 +368,15 @@ extension TaskList {
             endKeys[section] = key
             return key
         }
-        for (position, task) in batch.tasks.enumerated() where firstOfEach.position(of: task.id) == position {
+        for (position, given) in batch.tasks.enumerated() where firstOfEach.position(of: given.id) == position {
+            var task = given
             if let current = byID.position(of: task.id).map({ self[$0] }) {
+                // todo.txt says only the day of a due time: the same day is the same due date.
+                if batch.format == .todoTxt, let said = task.due, let due = current.due, !due.isDay,
+                    DueDisplay(now: Date()).localDay(due) == said.days
+                {
+                    task.due = due
+                }
                 var fields: TaskFields
                 // An undated todo.txt line was "written" at the import's now: never newer.
                 let undated = batch.todoTxtLines?.undated.contains(position) ?? false
