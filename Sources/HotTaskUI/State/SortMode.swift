@@ -3,7 +3,7 @@ import HotTaskCore
 
 /// The order the list is shown in. Only `manual` is stored; the others are views of it.
 public enum SortMode: CaseIterable, Equatable, Sendable {
-    case manual, newest, oldest, alphabetical
+    case manual, newest, oldest, alphabetical, due
 
     /// The label in the view bar.
     public var title: String {
@@ -12,6 +12,7 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
         case .newest: "Newest"
         case .oldest: "Oldest"
         case .alphabetical: "A–Z"
+        case .due: "Due"
         }
     }
 
@@ -22,6 +23,7 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
         case .newest: "newest first"
         case .oldest: "oldest first"
         case .alphabetical: "A–Z"
+        case .due: "soonest due first, undated last"
         }
     }
 
@@ -51,14 +53,30 @@ struct TaskOrdering {
         case .oldest where a.createdAt != b.createdAt: return a.createdAt < b.createdAt
         case .alphabetical:
             if let aKey, let bKey, aKey != bKey { return aKey < bKey }
+        case .due:
+            let (aDue, bDue) = (Self.dueKey(a), Self.dueKey(b))
+            if aDue != bDue { return aDue < bDue }
         default: break
         }
         return aIndex < bIndex
     }
 
+    /// Soonest first, undated last (in the reader's zone).
+    static func dueKey(_ task: TaskItem) -> Int64 {
+        task.due.map { $0.sortKey(local: .current) } ?? .max
+    }
+
     /// The section's indices in this order. Sorts once: O(n log n); A–Z keys are computed
     /// once per task rather than per comparison.
     func order(of tasks: [TaskItem]) -> [Int] {
+        if sort == .due {
+            // Each task's key made once, not once per comparison.
+            let keys = tasks.map(Self.dueKey)
+            return tasks.indices.sorted { a, b in
+                if completedLast, tasks[a].completed != tasks[b].completed { return !tasks[a].completed }
+                return (keys[a], a) < (keys[b], b)
+            }
+        }
         let keys = sort == .alphabetical ? tasks.map { Self.alphabeticalKey($0.caption) } : nil
         return tasks.indices.sorted { precedes(tasks[$0], $0, keys?[$0], tasks[$1], $1, keys?[$1]) }
     }
