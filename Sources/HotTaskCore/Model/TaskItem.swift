@@ -2,9 +2,9 @@ import Foundation
 
 /// One task. `id` never changes; everything else may.
 public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
-    // Swift lays a struct out in declaration order: this one leaves two bytes of padding and
-    // the optional's seven (with `FieldClocks` and the due date packed, 152 bytes a task, in
-    // every copy of a 100,000-task list).
+    // Swift lays a struct out in declaration order: this one leaves two bytes of padding (with
+    // `FieldClocks` packed and both optional dates kept as eight-byte patterns, 144 bytes a
+    // task, in every copy of a 100,000-task list; optionals would make it 168).
     public var id: UUID
     public var caption: String
     /// Its place in the manual order of its section.
@@ -12,16 +12,25 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     public var createdAt: Date
     /// When a person last changed it (wall clock; shown and exported, never used to merge).
     public var modifiedAt: Date
-    /// The due date packed (`DueDate.noneBits` for none): eight bytes where an optional would
-    /// take sixteen.
+    /// `completedAt`'s seconds as a bit pattern (`Self.noDate` for none): eight bytes where
+    /// an optional Date takes nine and pads to sixteen.
+    private var completedBits: UInt64
+    /// The due date packed (`DueDate.noneBits` for none), for the same reason.
     private var dueBits: UInt64
     /// When each field was last set: merging keeps, field by field, the later change.
     public var clocks: FieldClocks
     // Here, so that they fill the four bytes the clocks leave before the next eight-byte field.
     public var section: Section
     public var completed: Bool
+
+    /// A NaN no date ever is.
+    private static let noDate = UInt64.max
+
     /// Set while `completed` is true, nil otherwise.
-    public var completedAt: Date?
+    public var completedAt: Date? {
+        get { completedBits == Self.noDate ? nil : Date(timeIntervalSince1970: Double(bitPattern: completedBits)) }
+        set { completedBits = newValue.map { $0.timeIntervalSince1970.bitPattern } ?? Self.noDate }
+    }
 
     /// When it is due, if ever.
     public var due: DueDate? {
@@ -47,7 +56,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.section = section
         self.completed = completed
         self.createdAt = createdAt
-        self.completedAt = completed ? (completedAt ?? createdAt) : nil
+        self.completedBits = (completed ? (completedAt ?? createdAt) : nil).map { $0.timeIntervalSince1970.bitPattern } ?? Self.noDate
         self.modifiedAt = modifiedAt ?? createdAt
         self.order = order
         self.clocks = clocks
