@@ -128,7 +128,8 @@ struct SyncPlan {
 
     private func changedHere(_ task: TaskItem, since entry: SyncBase.Entry) -> Bool {
         task.caption != entry.caption || task.section.rawValue != entry.section || task.completed != entry.completed
-            || task.order.text != entry.orderKey || (entry.due.map { $0 != DueDate.baseKey(task.due) } ?? false)
+            // A base from before due dates agreed on none: a due date here is new.
+            || task.order.text != entry.orderKey || (entry.due.map { $0 != DueDate.baseKey(task.due) } ?? (task.due != nil))
     }
 
     private mutating func delete(_ task: TaskItem) {
