@@ -81,6 +81,27 @@ struct DueInteropTests {
         #expect(after["Dentist"] == "2999-07-01T09:30:00+02:00 Europe/Berlin")
     }
 
+    @Test(.enabled(if: isOnPath("todo-txt"), "needs todo.txt-cli"))
+    func aDueTagAddedWithTheRealTodoShArrivesAndGoesBack() throws {
+        hottask("--add", "Pay rent", "--due", "2999-12-01")
+        let file = folder.path("todo.txt")
+        hottask("--export", file, "--export-format", "todotxt")
+        let config = folder.write(
+            "export TODO_DIR=\(folder.path)\nexport TODO_FILE=\(file)\nexport DONE_FILE=\(folder.path("done.txt"))\n"
+                + "export REPORT_FILE=\(folder.path("report.txt"))\n", to: "todo.cfg")
+        let added = runProcess(["todo-txt", "-d", config, "-f", "-p", "add", "Water the plants due:2999-01-10 +home"])
+        #expect(added.status == 0, "\(added.stderr)")
+        // todo.sh lists HotTask's line with its tag, as any todo.txt tool shows it.
+        let listed = runProcess(["todo-txt", "-d", config, "-p", "ls"]).stdout
+        #expect(listed.contains("Pay rent due:2999-12-01"))
+        hottask("--import", file)
+        let after = try dues(store)
+        #expect(after["Water the plants +home"] == "2999-01-10")
+        #expect(after["Pay rent"] == "2999-12-01")
+        hottask("--export", file, "--export-format", "todotxt")
+        #expect(fileText(file)?.contains("Water the plants +home due:2999-01-10 id:") == true)
+    }
+
     @Test func anICalendarFileKeepsDatesTimesAndTheirZones() throws {
         seedThree()
         let file = folder.path("tasks.ics")
