@@ -237,19 +237,7 @@ struct HotTaskCommand: ParsableCommand {
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
         if forceDelete && !sync { throw ValidationError("--force-delete goes with --sync.") }
         if resync && !sync { throw ValidationError("--resync goes with --sync.") }
-        if let due {
-            if add.isEmpty && edit.isEmpty { throw ValidationError("--due goes with --add or --edit.") }
-            if !add.isEmpty && !edit.isEmpty { throw ValidationError("--due goes with --add or with --edit, not both: give them in two commands.") }
-            if case .failure(let refusal) = DueInput.parse(due, now: Date(), local: .current) {
-                throw ValidationError("--due: \(refusal)")
-            }
-        }
-        for (given, name) in [(overdue, "--overdue"), (sort != .manual, "--sort")] where given && !list {
-            throw ValidationError("\(name) goes with --list.")
-        }
-        if !edit.isEmpty && edit.count == 1 && due == nil {
-            throw ValidationError("--edit takes a task and its new caption: --edit 3 \"New caption\" (or --edit 3 --due WHEN).")
-        }
+        try validateDueOptions()
         if !edit.isEmpty && edit.count > 2 {
             throw ValidationError("--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
         }
@@ -428,24 +416,10 @@ struct HotTaskCommand: ParsableCommand {
         }
     }
 
-    /// `--due WHEN` as validate() already accepted it (read again: as of now).
-    static func dueRequest(_ text: String) throws -> DueInput.Request {
-        switch DueInput.parse(text, now: Date(), local: .current) {
-        case .success(let request): return request
-        case .failure(let refusal): throw ValidationError("--due: \(refusal)")
-        }
-    }
-
     /// Says on stderr why something failed (or a warning), control characters escaped.
     static func fail(_ message: String) {
         CommandOutput.writeStandardError("hottask: \(MessageText.escaped(message))\n")
     }
-}
-
-/// The order `--list --sort` prints in.
-enum ListOrder: String, ExpressibleByArgument, CaseIterable {
-    case manual
-    case due
 }
 
 /// What `--export` writes.
