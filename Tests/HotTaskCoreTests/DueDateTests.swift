@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import Testing
 import TestSupport
+
+@testable import HotTaskCore
 
 /// Due dates in the model, the store and the change log.
 @Suite("Due dates")
@@ -107,5 +108,36 @@ struct DueDateTests {
         list.apply(first.inverse, clock: Clock(milliseconds: 7_000))
         #expect(list[0].due == nil)
         #expect(list[0].caption == "Pay the rent")
+    }
+
+    @Test func theLogRecordsSettingAndClearingAndReadsThemBack() throws {
+        let id = Fixtures.id(1)
+        let berlin = DueDate.time(year: 2026, month: 12, day: 1, hour: 9, minute: 30, zone: .named("Europe/Berlin"))!
+        let record = LogRecord(
+            generation: .random(), clock: Clock(milliseconds: 7), what: "Due",
+            changes: [
+                .set(id, TaskFields(due: .some(berlin)), was: TaskFields(due: .some(nil))),
+                .set(id, TaskFields(due: .some(nil)), was: TaskFields(due: .some(.date(year: 2026, month: 12, day: 2)))),
+            ])
+        let line = ChangeLog.encode(record)
+        #expect(String(decoding: line, as: UTF8.self).contains(#""set": {"due": "2026-12-01T09:30:00+01:00", "dueZone": "Europe/Berlin"}, "was": {"due": null}"#))
+        #expect(try ChangeLog.decodeRecord(Array(line.dropLast())).get() == record)
+    }
+
+    @Test func anImportChangesADueDateOnlyWhereTheFileChangedIt() throws {
+        let rent = TaskItem(id: Fixtures.id(1), caption: "Pay rent", createdAt: Date(timeIntervalSince1970: 1_000), due: .date(year: 2026, month: 12, day: 1))
+        var list = TaskList([rent])
+        var base = ImportBase()
+        base.record(ImportBase.Said([rent]))
+        // Changed here since the file was written: the unchanged file leaves it.
+        list.apply(list.dating(at: 0, to: .date(year: 2026, month: 12, day: 5))!, clock: Clock(milliseconds: 5_000_000))
+        let unchanged = ImportBatch(format: .hottask, tasks: [rent], skipped: 0, losses: ImportLosses())
+        #expect(list.importing(unchanged, base: base).changes.isEmpty)
+        // Changed in the file only: it wins.
+        var inFile = rent
+        inFile.due = .date(year: 2026, month: 12, day: 9)
+        let list2 = TaskList([rent])
+        let changes = list2.importing(ImportBatch(format: .hottask, tasks: [inFile], skipped: 0, losses: ImportLosses()), base: base).changes
+        #expect(changes == [.set(rent.id, TaskFields(due: .some(inFile.due)), was: TaskFields(due: .some(rent.due)))])
     }
 }
