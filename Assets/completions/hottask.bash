@@ -14,13 +14,19 @@ _hottask() {
         --import-format)
             COMPREPLY=($(compgen -W $'auto\nhottask\ntaskwarrior\ntodotxt\nics' -- "$cur"))
             return ;;
+        --due)
+            COMPREPLY=($(compgen -W $'today\ntomorrow\nmon\ntue\nwed\nthu\nfri\nsat\nsun\n+1d\n+1w\nnone' -- "$cur"))
+            return ;;
+        --sort)
+            COMPREPLY=($(compgen -W $'manual\ndue' -- "$cur"))
+            return ;;
         --add|--filter|--done|--undone|--delete|--move|--edit|--sync-setup|--username|--password-command|--calendar)
             # Free text or a task handle: nothing to offer.
             COMPREPLY=()
             return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--json\n--ids\n--open\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--version\n--help' -- "$cur"))
+        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--json\n--ids\n--open\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--due\n--overdue\n--sort\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--version\n--help' -- "$cur"))
     fi
 }
 complete -F _hottask hottask

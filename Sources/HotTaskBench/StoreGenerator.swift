@@ -3,7 +3,9 @@ import HotTaskCore
 import Seeded
 
 /// Deterministic stores like a heavy user's: captions of 10–80 characters, about a quarter with
-/// accents, CJK or emoji, 30% completed, 60% in Top Priority, spread over a year.
+/// accents, CJK or emoji, 30% completed, 60% in Top Priority, spread over a year; 40% have a
+/// due date within two months either side of 2026-11-25 (a quarter of those a time of day in
+/// Berlin or New York), from a generator of their own, so that the rest is as it always was.
 enum StoreGenerator {
     private static let words = [
         "call", "buy", "read", "write", "fix", "plan", "review", "email", "book", "pay", "clean", "ship",
@@ -14,6 +16,8 @@ enum StoreGenerator {
     static func list(count: Int, seed: UInt64 = 2026) -> TaskList {
         var generator = SeededGenerator(seed: seed)
         let start = Date(timeIntervalSince1970: 1_763_000_000)
+        var dueGenerator = SeededGenerator(seed: seed &+ 29)
+        let dueCentre = 20_782  // 2026-11-25, in days since 1970
         var tasks: [TaskItem] = []
         tasks.reserveCapacity(count)
         for _ in 0..<count {
@@ -33,9 +37,19 @@ enum StoreGenerator {
                 TaskItem(
                     id: UUID(uuid: uuidBytes(uuid)), caption: caption,
                     section: Double.random(in: 0..<1, using: &generator) < 0.6 ? .priority : .bonus,
-                    completed: completed, createdAt: created, completedAt: completed ? created.addingTimeInterval(3600) : nil))
+                    completed: completed, createdAt: created, completedAt: completed ? created.addingTimeInterval(3600) : nil,
+                    due: due(&dueGenerator, around: dueCentre)))
         }
         return TaskList(tasks)
+    }
+
+    private static func due(_ generator: inout SeededGenerator, around centre: Int) -> DueDate? {
+        let draw = Double.random(in: 0..<1, using: &generator)
+        let day = centre + Int.random(in: -60...60, using: &generator)
+        if draw < 0.3 { return .day(day) }
+        guard draw < 0.4 else { return nil }
+        let zone: DueDate.Zone = draw < 0.35 ? .named("Europe/Berlin") : .named("America/New_York")
+        return .time(wallSeconds: Int64(day) * 86_400 + Int64(Int.random(in: 8...18, using: &generator) * 3600), zone: zone)
     }
 
     /// A version-4 UUID from 128 random bits.

@@ -121,6 +121,10 @@ for count in sizes {
     try byID("hottask --edit ID TEXT", everyRun.map { ["--edit", open[200 + $0], "Edited by the benchmark \($0)"] })
     try byID("hottask --delete ID", everyRun.map { ["--delete", ids[ids.count - 1 - $0]] })
     try external("hottask --list > /dev/null", [binary, "--file", store, "--list"])
+    // Issue 29: sorting by due date and finding overdue tasks, each within 1.5× of --list.
+    let listMedian = measurements.last?.median ?? 0
+    try external("hottask --list --sort due > /dev/null", target: listMedian * 1.5, [binary, "--file", store, "--list", "--sort", "due"])
+    try external("hottask --list --overdue > /dev/null", target: listMedian * 1.5, [binary, "--file", store, "--list", "--overdue"])
     try external("hottask --export -", [binary, "--file", store, "--export", "-"])
     try external(
         "hottask --import (empty store)",

@@ -37,14 +37,20 @@ struct SyncEndToEndTests {
                 if line.hasPrefix("Top Priority") { section = "priority" }
                 if line.hasPrefix("Bonus") { section = "bonus" }
                 guard let bracket = line.range(of: "] ") else { continue }
-                tasks[String(line[bracket.upperBound...])] = (section, line.contains("[x]"))
+                tasks[Self.caption(line[bracket.upperBound...])] = (section, line.contains("[x]"))
             }
             return tasks
         }
 
+        /// A `--list` row's caption: its due date ("  (due …)", "  (overdue: …)") left out.
+        static func caption(_ rest: Substring) -> String {
+            let cut = rest.range(of: "  (due ")?.lowerBound ?? rest.range(of: "  (overdue: ")?.lowerBound ?? rest.endIndex
+            return String(rest[..<cut])
+        }
+
         /// The number `--list` shows for a caption.
         func number(of caption: String) -> String? {
-            for line in run("--list").stdout.split(separator: "\n") where line.hasSuffix("] \(caption)") {
+            for line in run("--list").stdout.split(separator: "\n") where line.range(of: "] ").map({ Self.caption(line[$0.upperBound...]) }) == caption {
                 return line.split(separator: ".").first.map { $0.trimmingCharacters(in: .whitespaces) }
             }
             return nil

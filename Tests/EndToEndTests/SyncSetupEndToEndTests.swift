@@ -30,7 +30,7 @@ struct SyncSetupEndToEndTests {
             var tasks: [String: Bool] = [:]
             for line in run(["--list"]).stdout.split(separator: "\n") {
                 guard let bracket = line.range(of: "] ") else { continue }
-                tasks[String(line[bracket.upperBound...])] = line.contains("[x]")
+                tasks[SyncEndToEndTests.Device.caption(line[bracket.upperBound...])] = line.contains("[x]")
             }
             return tasks
         }

@@ -108,6 +108,11 @@ final class TmuxSession {
         tmux(["capture-pane", "-p", "-t", "t"])
     }
 
+    /// The screen with its attributes as escape sequences (`capture-pane -e`).
+    var styledScreen: String {
+        tmux(["capture-pane", "-e", "-p", "-t", "t"])
+    }
+
     var lines: [String] {
         screen.components(separatedBy: "\n")
     }

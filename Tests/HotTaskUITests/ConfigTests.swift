@@ -41,7 +41,7 @@ struct ConfigTests {
         #expect(config.theme == .light && config.sync?.url == "https://dav.example/u/tasks/")
         #expect(config.bindings.action(for: .character("M")) == .move)
         #expect(config.warnings.map(\.description) == [
-            "config /home/a/config.toml line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, [keys], [sync]); skipped",
+            "config /home/a/config.toml line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, [keys], [sync]); skipped",
             "config /home/a/config.toml line 7: unknown setting \"password\" in [sync] (known: url, username, password_command, ca_file, connections); skipped",
             "config /home/a/config.toml line 9: unknown table [colors] (known: [keys], [sync]); skipped",
         ])

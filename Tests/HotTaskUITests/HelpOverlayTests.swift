@@ -17,6 +17,7 @@ struct HelpOverlayTests {
         case .list: state.press(.tab)
         case .filter: state.press(.control("f"))
         case .editing: state.press(.tab, .character("e"))
+        case .due: state.press(.tab, .character("w"))
         }
         state.press(.function(1))
         guard let help = AppRender.helpLayout(state) else {
@@ -55,7 +56,7 @@ struct HelpOverlayTests {
 
     @Test(arguments: sizes)
     func everyKeyOfEveryFocusCanBeReadWholeAtThisSize(size: Size) {
-        for focus in [Focus.input, .list, .filter, .editing] {
+        for focus in [Focus.input, .list, .filter, .editing, .due] {
             let (keys, actions, lines) = readWholeHelp(focus, size: size)
             // A word longer than the column is broken across rows (24 columns): compare without spaces.
             let squeeze = { (text: String) in text.split(separator: " ").joined() }

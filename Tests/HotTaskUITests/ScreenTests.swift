@@ -13,7 +13,7 @@ func expectScreen(_ state: AppState, _ expected: [String], sourceLocation: Sourc
 }
 
 /// The rule under the input at 80 columns, with the sort modes (Manual active).
-let viewBar80 = String(repeating: "─", count: 49) + " [Manual] Newest  Oldest  A–Z ─"
+let viewBar80 = String(repeating: "─", count: 44) + " [Manual] Newest  Oldest  A–Z  Due ─"
 
 @Suite("The screen at 80×24")
 struct ScreenTests {

@@ -38,6 +38,8 @@ struct SortTests {
         #expect(state.view.sort == .alphabetical)
         #expect(state.shownCaptions == ["a 1", "Á 2", "b 10", "c", "bonus"], "case, accents ignored; numbers by value")
         state.press(.character("s"))
+        #expect(state.view.sort == .due)
+        state.press(.character("s"))
         #expect(state.view.sort == .manual)
         #expect(state.tasks == stored)
     }
@@ -65,7 +67,7 @@ struct SortTests {
         var state = makeState(makeList(priority: ["A"]))
         state.press(.tab, .character("s"), .character("s"), .character("s"), .character("c"))
         let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[2] == String(repeating: "─", count: 37) + "  Manual  Newest  Oldest [A–Z] [done last]─")
+        #expect(lines[2] == String(repeating: "─", count: 32) + "  Manual  Newest  Oldest [A–Z] Due  [done last]─")
         #expect(state.message?.text == "Sort: A–Z, completed last — a view; only Manual order is saved")
         var small = makeState(makeList(priority: ["A"]), size: Size(width: 30, height: 8))
         small.press(.tab, .character("s"))

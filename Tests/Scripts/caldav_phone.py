@@ -13,7 +13,7 @@ Commands:
   add SUMMARY [--priority N] [--due YYYYMMDD] [--categories a,b] [--sort-order N]
   list                          every VTODO, completed and cancelled included
   edit SUMMARY_MATCH [--summary S] [--priority N|none] [--status S]
-                     [--due YYYYMMDD] [--categories a,b]
+                     [--due YYYYMMDD|YYYYMMDDTHHMMSS[Z]|none [--tzid ZONE]] [--categories a,b]
   delete SUMMARY_MATCH
 """
 
@@ -47,8 +47,18 @@ def open_calendar(url):
     return client, caldav.Calendar(client=client, url=url)
 
 
-def parse_date(text):
-    return datetime.datetime.strptime(text, "%Y%m%d").date()
+def parse_date(text, tzid=None):
+    """YYYYMMDD (a date), YYYYMMDDTHHMMSSZ (UTC) or YYYYMMDDTHHMMSS (in TZID, else floating)."""
+    if "T" not in text:
+        return datetime.datetime.strptime(text, "%Y%m%d").date()
+    if text.endswith("Z"):
+        return datetime.datetime.strptime(text, "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.timezone.utc)
+    value = datetime.datetime.strptime(text, "%Y%m%dT%H%M%S")
+    if tzid:
+        from zoneinfo import ZoneInfo
+
+        value = value.replace(tzinfo=ZoneInfo(tzid))
+    return value
 
 
 def split_categories(text):
@@ -103,6 +113,7 @@ def describe(todo):
         "completed": status is not None and str(status).upper() == "COMPLETED",
         # The raw value as written on the wire, e.g. "20261201" or "20261201T120000Z".
         "due": None if due is None else due.to_ical().decode(),
+        "due_tzid": None if due is None else due.params.get("TZID"),
         "categories": categories,
         "sort_order": int_or_none(comp.get(SORT_ORDER)),
         "sequence": int_or_none(comp.get("SEQUENCE")),
@@ -132,7 +143,7 @@ def cmd_add(client, cal, args):
     if args.priority is not None:
         props["priority"] = args.priority
     if args.due:
-        props["due"] = parse_date(args.due)
+        props["due"] = parse_date(args.due, args.tzid)
     if args.categories:
         props["categories"] = split_categories(args.categories)
     if args.sort_order is not None:
@@ -173,7 +184,8 @@ def cmd_edit(client, cal, args):
                 comp.pop("COMPLETED", None)
         if args.due is not None:
             comp.pop("DUE", None)
-            comp.add("DUE", parse_date(args.due))
+            if args.due.lower() != "none":
+                comp.add("DUE", parse_date(args.due, args.tzid))
         if args.categories is not None:
             comp.pop("CATEGORIES", None)
             if split_categories(args.categories):
@@ -214,7 +226,8 @@ def main():
     p = sub.add_parser("add")
     p.add_argument("summary")
     p.add_argument("--priority", type=int)
-    p.add_argument("--due", help="YYYYMMDD")
+    p.add_argument("--due", help="YYYYMMDD, YYYYMMDDTHHMMSSZ, or YYYYMMDDTHHMMSS with --tzid")
+    p.add_argument("--tzid", help="the zone of a --due time (Europe/Berlin)")
     p.add_argument("--categories", help="a,b")
     p.add_argument("--sort-order", type=int)
     p.set_defaults(run=cmd_add)
@@ -230,7 +243,8 @@ def main():
     p.add_argument("--summary")
     p.add_argument("--priority", help="N or none")
     p.add_argument("--status", help="NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED")
-    p.add_argument("--due", help="YYYYMMDD")
+    p.add_argument("--due", help="YYYYMMDD, YYYYMMDDTHHMMSSZ, YYYYMMDDTHHMMSS with --tzid, or none")
+    p.add_argument("--tzid", help="the zone of a --due time (Europe/Berlin)")
     p.add_argument("--categories", help="a,b (empty string removes them)")
     p.set_defaults(run=cmd_edit)
 

@@ -90,7 +90,7 @@ enum ICalendarCarry {
         }
         let fields = SharedFields(
             caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-            sortOrder: todo.first("X-APPLE-SORT-ORDER") == nil ? nil : sortOrder)
+            sortOrder: todo.first("X-APPLE-SORT-ORDER") == nil ? nil : sortOrder, due: task.due)
         let written = TodoMapping.write(fields, uid: uid, clocks: task.clocks, created: task.createdAt, onto: calendar, now: now)
         return out + written.components
     }

@@ -46,7 +46,7 @@ public enum ICalendarFormat {
                     } else {
                         let fields = SharedFields(
                             caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-                            sortOrder: rank)
+                            sortOrder: rank, due: task.due)
                         var one = TodoMapping.write(
                             fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
                         // A task imported without any date has none to give: no made-up CREATED.
@@ -105,7 +105,7 @@ public enum ICalendarFormat {
                     let task = TaskItem(
                         id: TodoMapping.id(forUID: todo.uid), caption: todo.fields.caption, section: todo.fields.section,
                         completed: todo.fields.completed, createdAt: todo.created ?? stamp, completedAt: todo.fields.completedAt,
-                        modifiedAt: stamp)
+                        modifiedAt: stamp, due: todo.fields.due)
                     tasks.append(task)
                     sortOrders.append(todo.fields.sortOrder ?? Int.max)
                 }

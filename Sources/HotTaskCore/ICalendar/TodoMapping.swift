@@ -8,8 +8,11 @@ public struct SharedFields: Equatable, Hashable, Sendable {
     public var completed: Bool
     public var completedAt: Date?
     public var sortOrder: Int?
+    /// DUE.
+    public var due: DueDate?
 
-    public init(caption: String, section: Section, completed: Bool, completedAt: Date? = nil, sortOrder: Int? = nil) {
+    public init(caption: String, section: Section, completed: Bool, completedAt: Date? = nil, sortOrder: Int? = nil, due: DueDate? = nil) {
+        self.due = due
         self.caption = caption
         self.section = section
         self.completed = completed
@@ -82,7 +85,7 @@ public enum TodoMapping {
         let fields = SharedFields(
             caption: caption, section: section(priority: todo.first("PRIORITY")?.value), completed: completed,
             completedAt: completed ? (completedAt ?? lastModified) : nil,
-            sortOrder: sortOrder(of: todo))
+            sortOrder: sortOrder(of: todo), due: todo.first("DUE").flatMap(DueDate.fromICalendar))
         var clocks: FieldClocks?
         if let written = todo.first(clocksProperty).flatMap({ StoreDocument.clocks(from: Substring($0.value)) }), let lastModified,
             Int64(lastModified.timeIntervalSince1970) == written.latest.milliseconds / 1000
@@ -144,14 +147,17 @@ public enum TodoMapping {
             todo.set("PRIORITY", fields.section == .priority ? "1" : nil)
         }
         let wasCompleted = todo.first("STATUS")?.value.uppercased() == "COMPLETED"
+        var advanced = false
         if fields.completed && !wasCompleted, let next = Recurrence.nextOccurrence(of: todo) {
-            // This occurrence is done; the series goes on from the next one, open.
+            // This occurrence is done; the series goes on from the next one, open (and due then).
             todo = next
+            advanced = true
         } else if wasCompleted != fields.completed || (fields.completed && todo.first("COMPLETED") == nil)
             || (base == nil && todo.first("STATUS") == nil)
         {
             setCompleted(fields.completed, at: fields.completedAt ?? now, on: &todo)
         }
+        if !advanced { setDue(fields.due, on: &todo) }
         if base == nil && todo.first("CREATED") == nil { todo.set("CREATED", ICalendar.format(created)) }
         if let order = fields.sortOrder, order != sortOrderBefore || (base == nil && todo.first("X-APPLE-SORT-ORDER") == nil) {
             todo.set("X-APPLE-SORT-ORDER", String(order))
@@ -166,6 +172,23 @@ public enum TodoMapping {
         }
         calendar.components[index!] = todo
         return calendar
+    }
+
+    /// DUE as `due`, rewritten only when it reads differently (its bytes and TZID kept).
+    /// Setting one drops a DURATION: RFC 5545 allows a VTODO one or the other.
+    static func setDue(_ due: DueDate?, on todo: inout ICalComponent) {
+        guard todo.first("DUE").flatMap(DueDate.fromICalendar) != due else { return }
+        guard let due else {
+            todo.set("DUE", nil)
+            return
+        }
+        let property = due.iCalendarProperty
+        if let index = todo.properties.firstIndex(where: { $0.name == "DUE" }) {
+            todo.properties[index] = property
+        } else {
+            todo.properties.append(property)
+        }
+        todo.set("DURATION", nil)
     }
 
     /// The caption HotTask reads from a VTODO's SUMMARY (nil when it reads none).

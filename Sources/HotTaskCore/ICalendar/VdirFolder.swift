@@ -97,7 +97,9 @@ public enum VdirFolder {
                     rank += 1
                     if let (name, todo) = existing[task.id] {
                         known += 1
-                        if todo.fields.caption == task.caption && todo.fields.section == task.section && todo.fields.completed == task.completed {
+                        if todo.fields.caption == task.caption && todo.fields.section == task.section && todo.fields.completed == task.completed
+                            && todo.fields.due == task.due
+                        {
                             counts.unchanged += 1
                             continue
                         }
@@ -129,7 +131,9 @@ public enum VdirFolder {
     }
 
     private static func fields(_ task: TaskItem, sortOrder: Int?) -> SharedFields {
-        SharedFields(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, sortOrder: sortOrder)
+        SharedFields(
+            caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, sortOrder: sortOrder,
+            due: task.due)
     }
 
     /// The calendar object of a task no file holds: from what its import carried, or HotTask's own.

@@ -123,6 +123,7 @@ extension JSONParser {
         var end: Date?
         var modified: Date?
         var wait: Date?
+        var due: Date?
         var priorityHigh = false
         // Keys seen, so that a repeated one gives up (the strict parser refuses it).
         var known: UInt16 = 0
@@ -175,6 +176,9 @@ extension JSONParser {
                 case .string(let text): wait = try required(Timestamp.parseTaskwarrior(text))
                 default: throw GiveUp()
                 }
+            case "due":
+                try once(256)
+                due = try date(&parser)
             case "priority":
                 try once(128)
                 if !parser.takeNull() {
@@ -219,7 +223,7 @@ extension JSONParser {
         let task = TaskItem(
             id: id, caption: caption, section: priorityHigh && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
-            modifiedAt: modified ?? end ?? createdAt)
+            modifiedAt: modified ?? end ?? createdAt, due: due.flatMap { DueDate.fromTaskwarrior($0) })
         return (task, carriedMembers.isEmpty ? nil : TaskwarriorCarry.record(of: carriedMembers, section: task.section))
     }
 }

@@ -11,26 +11,35 @@ import Foundation
 public struct ImportBase: Sendable {
     public struct Entry: Equatable, Sendable {
         var captionHash: UInt64
+        /// The due date's fingerprint (0: none; `unknownDue` in a line written before due
+        /// dates). Not an optional: 24 bytes an entry, not 32.
+        var dueHashBits: UInt64
         var section: Section
         var completed: Bool
+
+        static let unknownDue = UInt64.max
+        /// The due date's fingerprint; nil when the line was written before due dates.
+        var dueHash: UInt64? { dueHashBits == Self.unknownDue ? nil : dueHashBits }
 
         init(_ task: TaskItem) {
             captionHash = ImportBase.hash(task.caption)
             section = task.section
             completed = task.completed
+            dueHashBits = ImportBase.hash(task.due)
         }
 
-        init(captionHash: UInt64, section: Section, completed: Bool) {
+        init(captionHash: UInt64, section: Section, completed: Bool, dueHash: UInt64? = nil) {
             self.captionHash = captionHash
             self.section = section
             self.completed = completed
+            self.dueHashBits = dueHash ?? Self.unknownDue
         }
 
         /// True when `task` has exactly these fields.
         func matches(_ task: TaskItem) -> Bool { self == Entry(task) }
     }
 
-    /// One per id, sorted by id (as `UUIDBytes.sortKey` orders them): 32 bytes a task, where a
+    /// One per id, sorted by id (as `UUIDBytes.sortKey` orders them): 40 bytes a task (32 before due dates), where a
     /// hash table of 100,000 took 8 MB.
     private var entries: [(id: UUID, entry: Entry)] = []
 
@@ -98,17 +107,31 @@ public struct ImportBase: Sendable {
         return ImportBase(unsorted: read)
     }
 
-    /// `id hash flags`: 36 + 1 + 16 + 1 + 2 bytes.
+    /// `id hash flags [due-hash]`: 36 + 1 + 16 + 1 + 2 bytes, then 1 + 16 since due dates.
     private static func entry(_ line: UnsafeBufferPointer<UInt8>) -> (id: UUID, entry: Entry)? {
-        guard line.count == 56, line[36] == 0x20, line[53] == 0x20,
+        guard line.count == 56 || (line.count == 73 && line[56] == 0x20), line[36] == 0x20, line[53] == 0x20,
             let id = UUIDBytes.parse(UnsafeBufferPointer(rebasing: line[0..<36]))
         else { return nil }
-        var hash: UInt64 = 0
-        for byte in line[37..<53] {
-            guard let digit = UUIDBytes.nibble(byte) else { return nil }
-            hash = hash << 4 | UInt64(digit)
+        func hex(_ range: Range<Int>) -> UInt64? {
+            var hash: UInt64 = 0
+            for byte in line[range] {
+                guard let digit = UUIDBytes.nibble(byte) else { return nil }
+                hash = hash << 4 | UInt64(digit)
+            }
+            return hash
         }
-        return (id, Entry(captionHash: hash, section: line[54] == UInt8(ascii: "p") ? .priority : .bonus, completed: line[55] == UInt8(ascii: "1")))
+        guard let hash = hex(37..<53) else { return nil }
+        var dueHash: UInt64?
+        if line.count == 73 {
+            guard let due = hex(57..<73) else { return nil }
+            dueHash = due
+        }
+        return (
+            id,
+            Entry(
+                captionHash: hash, section: line[54] == UInt8(ascii: "p") ? .priority : .bonus, completed: line[55] == UInt8(ascii: "1"),
+                dueHash: dueHash)
+        )
     }
 
     /// Entries in any order, the last of an id winning (as if each were recorded in turn).
@@ -138,7 +161,7 @@ public struct ImportBase: Sendable {
     }
 
     /// What a file said of its tasks, kept until the import is committed and then recorded:
-    /// 32 bytes a task.
+    /// 40 bytes a task.
     public struct Said: Sendable {
         fileprivate var entries: [(id: UUID, entry: Entry)]
 
@@ -169,8 +192,9 @@ public struct ImportBase: Sendable {
     /// Writes the base beside `store`, one line per id, in id order.
     public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         var bytes: [UInt8] = []
-        // A line is 57 bytes: id, space, 16 hex digits, space, two flags, line break.
-        bytes.reserveCapacity(entries.count * 57)
+        // A line is 74 bytes: id, space, 16 hex digits, space, two flags, space, 16 hex digits,
+        // line break.
+        bytes.reserveCapacity(entries.count * 74)
         for (id, entry) in entries {
             UUIDBytes.append(id, to: &bytes)
             bytes.append(0x20)
@@ -180,6 +204,12 @@ public struct ImportBase: Sendable {
             bytes.append(0x20)
             bytes.append(entry.section == .priority ? UInt8(ascii: "p") : UInt8(ascii: "b"))
             bytes.append(entry.completed ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+            if let dueHash = entry.dueHash {
+                bytes.append(0x20)
+                for shift in stride(from: 60, through: 0, by: -4) {
+                    bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: dueHash >> UInt64(shift)) & 0xF])
+                }
+            }
             bytes.append(0x0A)
         }
         do {
@@ -192,4 +222,11 @@ public struct ImportBase: Sendable {
     }
 
     static func hash(_ text: String) -> UInt64 { FNV1a.hash(text.utf8) }
+
+    /// 0 for no due date.
+    static func hash(_ due: DueDate?) -> UInt64 {
+        guard let due else { return 0 }
+        // Never 0 (none) nor all ones (unknown).
+        return FNV1a.hash((due.text(local: DueDate.utc) + (due.zoneName.map { " " + $0 } ?? "")).utf8) & ~(1 << 63) | 1
+    }
 }

@@ -337,8 +337,15 @@ extension TaskList {
         // Taskwarrior and iCalendar write whole seconds: a file's change in the same second as
         // one here is not older than it (it was cut to the second), so it counts as at its end.
         let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar
-        for (position, task) in batch.tasks.enumerated() where firstOfEach.position(of: task.id) == position {
+        for (position, given) in batch.tasks.enumerated() where firstOfEach.position(of: given.id) == position {
+            var task = given
             if let current = byID.position(of: task.id).map({ self[$0] }) {
+                // todo.txt says only the day of a due time: the same day is the same due date.
+                if batch.format == .todoTxt, let said = task.due, let due = current.due, !due.isDay,
+                    DueDisplay(now: Date()).localDay(due) == said.days
+                {
+                    task.due = due
+                }
                 var fields: TaskFields
                 // An undated todo.txt line was "written" at the import's now: never newer.
                 let undated = batch.todoTxtLines?.undated.contains(position) ?? false
@@ -353,7 +360,7 @@ extension TaskList {
                         caption: task.caption == current.caption ? nil : task.caption,
                         section: task.section == current.section ? nil : task.section,
                         completed: task.completed == current.completed ? nil : task.completed,
-                        completedAt: task.completedAt)
+                        completedAt: task.completedAt, due: task.due == current.due ? nil : .some(task.due))
                 }
                 if fields.section != nil { fields.order = nextEndKey(task.section) }
                 if fields.isEmpty {
@@ -399,6 +406,13 @@ extension TaskList {
         if fileWins(base.completed, current.completed, incoming.completed, hereTime: current.clocks.completed) {
             fields.completed = incoming.completed
             fields.completedAt = incoming.completedAt
+        }
+        // A base from before due dates knows none: then the later change wins.
+        if ThreeWay.pick(
+            base: base.dueHash, local: ImportBase.hash(current.due), other: ImportBase.hash(incoming.due),
+            localTime: current.clocks.due, otherTime: fileTime) == .other
+        {
+            fields.due = .some(incoming.due)
         }
         return fields
     }

@@ -5,9 +5,9 @@ import Foundation
 /// of a task it has, so whatever the export leaves out is wiped there.
 enum TaskwarriorCarry {
     /// Fields HotTask writes from its own task: never carried, and a record holding one (made
-    /// before HotTask modelled it, as a due date will be) has it left out on export, so that
+    /// before HotTask modelled it, as the due date was) has it left out on export, so that
     /// HotTask's value wins.
-    static let modelled: Set<String> = ["uuid", "description", "status", "entry", "modified", "end"]
+    static let modelled: Set<String> = ["uuid", "description", "status", "entry", "modified", "end", "due"]
     /// `"name":` of each field that may override a carried member: the modelled ones and
     /// priority (status only through `status(for:)`).
     private static let overriding: [[UInt8]] = (modelled.sorted() + ["priority"]).map { Array("\"\($0)\":".utf8) }

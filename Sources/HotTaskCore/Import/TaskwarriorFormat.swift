@@ -9,7 +9,7 @@ enum TaskwarriorFormat {
     /// recurring task's instances together): not worth a line in the report (the bookkeeping
     /// ones are carried all the same).
     static let kept: Set<String> = [
-        "uuid", "description", "status", "entry", "modified", "end", "priority", "wait",
+        "uuid", "description", "status", "entry", "modified", "end", "priority", "wait", "due",
         "id", "urgency", "parent", "mask", "imask", "recur", "rtype", "template", "last",
     ]
 
@@ -67,13 +67,14 @@ enum TaskwarriorFormat {
         let wait = try fields.optionalDate("wait", parse: Timestamp.parseTaskwarrior)
         let waiting = !completed && (status == "waiting" || (wait.map { $0 > now } ?? false))
         if waiting { losses.waitingToBonus += 1 }
+        let due = try fields.optionalDate("due", parse: Timestamp.parseTaskwarrior).flatMap { DueDate.fromTaskwarrior($0) }
         for key in fields.object.keys where !kept.contains(key) {
             losses.droppedFields[key, default: 0] += 1
         }
         return TaskItem(
             id: id, caption: caption, section: priority == "H" && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
-            modifiedAt: modified ?? end ?? createdAt)
+            modifiedAt: modified ?? end ?? createdAt, due: due)
     }
 
     /// The description through the caption rule; one over the limit is cut at the last word
@@ -130,6 +131,7 @@ enum TaskwarriorFormat {
                 writer.raw(",\"entry\":\"\(Timestamp.formatCompact(task.createdAt))\",\"modified\":\"\(Timestamp.formatCompact(task.modifiedAt))\"")
                 if task.completed { writer.raw(",\"end\":\"\(Timestamp.formatCompact(task.completedAt ?? task.modifiedAt))\"") }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }
+                if let due = task.due { writer.raw(",\"due\":\"\(due.taskwarriorText())\"") }
                 if let record {
                     if let inner = TaskwarriorCarry.plainMembers(of: record) {
                         // Nothing in it HotTask's fields override: written as it was carried.

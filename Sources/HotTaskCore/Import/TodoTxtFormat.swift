@@ -121,6 +121,14 @@ public enum TodoTxtFormat {
             letter = words[tag].last.flatMap { ("A"..."Z").contains($0) ? $0 : nil }
             words.remove(at: tag)
         }
+        // `due:YYYY-MM-DD` (the todo.txt add-on convention) is the due date, not caption.
+        var due: DueDate?
+        if let tag = words.firstIndex(where: { $0.hasPrefix("due:") && $0.utf8.count == 14 }), words.count > 1,
+            let day = DueDate(text: String(words[tag].dropFirst(4))), day.isDay
+        {
+            due = day
+            words.remove(at: tag)
+        }
         var idPrefix: String?
         if let tag = words.lastIndex(where: { $0.hasPrefix("id:") && TaskList.isIDPrefix(String($0.dropFirst(3))) }) {
             idPrefix = String(words[tag].dropFirst(3)).lowercased()
@@ -136,7 +144,7 @@ public enum TodoTxtFormat {
         let finished = completed ? max(completedAt ?? created, created) : nil
         let task = TaskItem(
             id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
-            createdAt: created, completedAt: finished, modifiedAt: finished ?? created)
+            createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due)
         // An open line without a priority says "Bonus"; a completed one says nothing.
         return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter)
     }
@@ -188,7 +196,7 @@ public enum TodoTxtFormat {
             for task in list.tasks(in: section) {
                 defer { position += 1 }
                 let created = day(task.createdAt)
-                let idTag = " id:" + shortIDs[position]
+                let idTag = (task.due.map { " " + $0.todoTxtTag() } ?? "") + " id:" + shortIDs[position]
                 let line: String
                 let letter = section == .priority ? "A" : carried.isEmpty ? nil : carried[task.id, .todoTxt]
                 if task.completed {

@@ -371,6 +371,9 @@ extension JSONParser {
         var modifiedAt: Date?
         var order: OrderKey?
         var clocks: FieldClocks?
+        // Copied: the zone may come after it, and a file window may have moved on by then.
+        var dueText: [UInt8]?
+        var dueZone: String?
         var deletedClock: Clock?
         try forEachKey { parser, key in
             switch key {
@@ -396,17 +399,25 @@ extension JSONParser {
                 if !parser.takeNull() { completedAt = try required(Timestamp.parse(utf8: try parser.plainString())) }
             case "order" where order == nil: order = try required(OrderKey(utf8: try parser.plainString()))
             case "clock" where clocks == nil: clocks = try required(StoreDocument.clocks(utf8: try parser.plainString()))
+            case "due" where dueText == nil: dueText = Array(try parser.plainString())
+            case "dueZone" where dueZone == nil: dueZone = String(decoding: try parser.plainString(), as: UTF8.self)
             case "deletedClock" where deletedClock == nil: deletedClock = try required(Clock(utf8: try parser.plainString()))
             default:
                 throw GiveUp()
             }
         }
         guard let id, let caption, let section, let completed, let createdAt else { throw GiveUp() }
+        var due: DueDate?
+        if let dueText {
+            due = try required(dueText.withUnsafeBufferPointer { DueDate.parse(utf8: $0, zone: dueZone) })
+        } else if dueZone != nil {
+            throw GiveUp()
+        }
         let modified = modifiedAt ?? createdAt
         let task = TaskItem(
             id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
             completedAt: completedAt ?? (completed ? modified : nil), modifiedAt: modified, order: order ?? .middle,
-            clocks: clocks ?? FieldClocks())
+            due: due, clocks: clocks ?? FieldClocks())
         return (task, order != nil, deletedClock)
     }
 

@@ -7,14 +7,17 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     public var caption: String?
     public var order: OrderKey?
     public var completedAt: Date?
+    /// `.some(nil)` clears the due date; nil leaves it.
+    public var due: DueDate??
     public var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
     public var completed: Bool?
 
     public init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
-        order: OrderKey? = nil
+        order: OrderKey? = nil, due: DueDate?? = nil
     ) {
+        self.due = due
         self.caption = caption
         self.section = section
         self.completed = completed
@@ -24,23 +27,25 @@ public struct TaskFields: Equatable, Hashable, Sendable {
 
     /// Every field of `task`: what an add of a task already here sets, and what `--replace` sets.
     public init(allOf task: TaskItem) {
-        self.init(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order)
+        self.init(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order,
+            due: .some(task.due))
     }
 
-    public var isEmpty: Bool { caption == nil && section == nil && completed == nil && order == nil }
+    public var isEmpty: Bool { caption == nil && section == nil && completed == nil && order == nil && due == nil }
 
     /// These fields as `task` has them now (the values a change would replace).
     public func values(in task: TaskItem) -> TaskFields {
         TaskFields(
             caption: caption == nil ? nil : task.caption, section: section == nil ? nil : task.section,
             completed: completed == nil ? nil : task.completed, completedAt: task.completedAt,
-            order: order == nil ? nil : task.order)
+            order: order == nil ? nil : task.order, due: due == nil ? nil : .some(task.due))
     }
 
     /// True when `task` already has every value set here (when it was completed aside).
     public func hold(in task: TaskItem) -> Bool {
         (caption == nil || caption == task.caption) && (section == nil || section == task.section)
             && (completed == nil || completed == task.completed) && (order == nil || order == task.order)
+            && (due == nil || due == .some(task.due))
     }
 }
 

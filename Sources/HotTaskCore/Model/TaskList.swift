@@ -339,6 +339,10 @@ public struct TaskList: Equatable, Sendable {
             new.order = order
             new.clocks.order = clock
         }
+        if let due = fields.due, wins(old.clocks.due) {
+            new.due = due
+            new.clocks.due = clock
+        }
         guard new != old else { return nil }
         if new.withoutClocks != old.withoutClocks { new.modifiedAt = max(old.modifiedAt, clock.date) }
         return new
@@ -647,6 +651,14 @@ public struct TaskList: Equatable, Sendable {
         let old = self[position]
         guard old.caption != caption else { return nil }
         return .set(old.id, TaskFields(caption: caption), was: TaskFields(caption: old.caption))
+    }
+
+    /// The change that gives the task at `position` the due date `due` (nil clears it), or nil
+    /// when it already has it.
+    public func dating(at position: Int, to due: DueDate?) -> TaskChange? {
+        let old = self[position]
+        guard old.due != due else { return nil }
+        return .set(old.id, TaskFields(due: .some(due)), was: TaskFields(due: .some(old.due)))
     }
 
     /// The change that marks the task at `position` completed or open, or nil when it

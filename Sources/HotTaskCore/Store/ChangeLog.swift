@@ -252,6 +252,16 @@ struct ChangeLog {
             guard let key = OrderKey(order) else { throw reader.problem("\"order\" is not an order key") }
             fields.order = key
         }
+        if let due = reader.object["due"] {
+            if case .null = due {
+                fields.due = .some(nil)
+            } else {
+                guard case .string(let text) = due, let parsed = DueDate(text: text, zone: try reader.optionalString("dueZone")) else {
+                    throw reader.problem("\"due\" is not a due date")
+                }
+                fields.due = .some(parsed)
+            }
+        }
         return fields
     }
 
@@ -312,6 +322,10 @@ struct ChangeLog {
             parts.append(("completedAt", { writer in fields.completedAt.map { writer.date($0) } ?? writer.raw("null") }))
         }
         if let order = fields.order { parts.append(("order", { $0.string(order.text) })) }
+        if let due = fields.due {
+            parts.append(("due", { writer in due.map { writer.string($0.text()) } ?? writer.raw("null") }))
+            if let zone = due?.zoneName { parts.append(("dueZone", { $0.string(zone) })) }
+        }
         writer.raw("{")
         for (offset, part) in parts.enumerated() {
             if offset > 0 { writer.raw(", ") }

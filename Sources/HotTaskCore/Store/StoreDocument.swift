@@ -282,6 +282,15 @@ public enum StoreDocument {
         }
         writer.key("modifiedAt", indent: 6, first: false)
         writer.date(task.modifiedAt)
+        // Only when set: a store without due dates is byte for byte what it was before them.
+        if let due = task.due {
+            writer.key("due", indent: 6, first: false)
+            writer.string(due.text())
+            if let zone = due.zoneName {
+                writer.key("dueZone", indent: 6, first: false)
+                writer.string(zone)
+            }
+        }
         if stamped {
             writer.key("order", indent: 6, first: false)
             writer.string(task.order.text)
@@ -297,11 +306,13 @@ public enum StoreDocument {
         writer.compact = false
     }
 
-    /// One stamp when all fields share it, else four (caption, section, completed, order).
+    /// One stamp when all fields share it, else four (caption, section, completed, order) when
+    /// the due date's is the earliest of those (as in every store from before due dates), else
+    /// five (then due). A task whose due date was never set is written as before.
     static func clockText(_ clocks: FieldClocks) -> String {
-        clocks.areUniform
-            ? clocks.caption.description
-            : "\(clocks.caption) \(clocks.section) \(clocks.completed) \(clocks.order)"
+        if clocks.areUniform { return clocks.caption.description }
+        let four = "\(clocks.caption) \(clocks.section) \(clocks.completed) \(clocks.order)"
+        return clocks.dueIsImplied ? four : four + " \(clocks.due)"
     }
 
     static func clocks(from text: Substring) -> FieldClocks? {
@@ -309,19 +320,20 @@ public enum StoreDocument {
         return text.withUTF8 { clocks(utf8: $0) }
     }
 
-    /// `clocks(from:)` on UTF-8 bytes: one stamp, or four separated by single spaces.
+    /// `clocks(from:)` on UTF-8 bytes: one stamp, or four or five separated by single spaces.
     static func clocks(utf8 bytes: UnsafeBufferPointer<UInt8>) -> FieldClocks? {
         // Without an array: one was made and freed for every task read.
-        var parts: (Clock, Clock, Clock, Clock) = (.zero, .zero, .zero, .zero)
+        var parts: (Clock, Clock, Clock, Clock, Clock) = (.zero, .zero, .zero, .zero, .zero)
         var count = 0
         var start = 0
         for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {
-            guard count < 4, let clock = Clock(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+            guard count < 5, let clock = Clock(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
             switch count {
             case 0: parts.0 = clock
             case 1: parts.1 = clock
             case 2: parts.2 = clock
-            default: parts.3 = clock
+            case 3: parts.3 = clock
+            default: parts.4 = clock
             }
             count += 1
             start = end + 1
@@ -329,6 +341,7 @@ public enum StoreDocument {
         switch count {
         case 1: return FieldClocks(parts.0)
         case 4: return FieldClocks(caption: parts.0, section: parts.1, completed: parts.2, order: parts.3)
+        case 5: return FieldClocks(caption: parts.0, section: parts.1, completed: parts.2, order: parts.3, due: parts.4)
         default: return nil
         }
     }
@@ -455,13 +468,22 @@ public enum StoreDocument {
         var clocks = FieldClocks()
         if let clockText = try fields.optionalString("clock") {
             guard let parsed = Self.clocks(from: Substring(clockText)) else {
-                throw fields.problem("\"clock\" is not one or four clocks like \"1795255200123.0\"")
+                throw fields.problem("\"clock\" is not one, four or five clocks like \"1795255200123.0\"")
             }
             clocks = parsed
         }
+        var due: DueDate?
+        if let dueText = try fields.optionalString("due") {
+            guard let parsed = DueDate(text: dueText, zone: try fields.optionalString("dueZone")) else {
+                throw fields.problem("\"due\" is not a date like \"2026-12-01\" or a time like \"2026-12-01T09:30:00+01:00\": \"\(dueText)\"")
+            }
+            due = parsed
+        } else if fields.object["dueZone"] != nil, fields.object["dueZone"] != .null {
+            throw fields.problem("\"dueZone\" needs \"due\"")
+        }
         let task = TaskItem(
             id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
-            completedAt: completedAt ?? (completed ? modifiedAt : nil), modifiedAt: modifiedAt, order: order, clocks: clocks)
+            completedAt: completedAt ?? (completed ? modifiedAt : nil), modifiedAt: modifiedAt, order: order, due: due, clocks: clocks)
         return (task, orderText != nil)
     }
 }

@@ -21,6 +21,9 @@ public struct SyncBase: Codable, Equatable, Sendable {
         public var section: String
         public var completed: Bool
         public var sortOrder: Int?
+        /// The due date agreed on (`DueDate.baseKey`: "" for none); nil in a base written before
+        /// due dates, when the later change wins.
+        public var due: String?
         /// The local order key the task had when this was agreed (a local move changes it).
         public var orderKey: String
         /// When each field got the value agreed on (as the store writes clocks):

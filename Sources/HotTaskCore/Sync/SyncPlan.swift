@@ -135,7 +135,8 @@ struct SyncPlan {
 
     private func changedHere(_ task: TaskItem, since entry: SyncBase.Entry) -> Bool {
         task.caption != entry.caption || task.section.rawValue != entry.section || task.completed != entry.completed
-            || task.order.text != entry.orderKey
+            // A base from before due dates agreed on none: a due date here is new.
+            || task.order.text != entry.orderKey || (entry.due.map { $0 != DueDate.baseKey(task.due) } ?? (task.due != nil))
     }
 
     private mutating func delete(_ task: TaskItem) {
@@ -162,6 +163,7 @@ struct SyncPlan {
         if task.section.rawValue == entry.section { times.section = agreed.section }
         if task.completed == entry.completed { times.completed = agreed.completed }
         if task.order.text == entry.orderKey { times.order = agreed.order }
+        if entry.due == DueDate.baseKey(task.due) { times.due = agreed.due }
         return times
     }
 
@@ -180,7 +182,7 @@ struct SyncPlan {
         let task = TaskItem(
             id: id, caption: fields.caption, section: fields.section, completed: fields.completed,
             createdAt: todo.created ?? todo.lastModified ?? now, completedAt: fields.completedAt,
-            modifiedAt: todo.lastModified ?? now)
+            modifiedAt: todo.lastModified ?? now, due: fields.due)
         placements.append(Placement(id: id, section: fields.section, sortOrder: effectiveSortOrder(todo), adding: task))
         agreed[id.uuidString.lowercased()] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: nil)
         counts.pulled += 1
@@ -199,6 +201,9 @@ struct SyncPlan {
         let completedSide = ThreeWay.pick(
             base: entry?.completed, local: local.completed, other: other.completed, localTime: localTimes.completed,
             otherTime: otherTimes.completed)
+        let dueSide = ThreeWay.pick(
+            base: entry?.due, local: DueDate.baseKey(local.due), other: DueDate.baseKey(other.due), localTime: localTimes.due,
+            otherTime: otherTimes.due)
         let movedHere = entry.map { local.order.text != $0.orderKey } ?? true
         let movedThere = entry.map { other.sortOrder != $0.sortOrder } ?? true
         let orderSide: ThreeWay.Side =
@@ -220,10 +225,15 @@ struct SyncPlan {
             times.completed = localTimes.completed
         }
         if orderSide == .local { times.order = localTimes.order }
+        if dueSide == .local {
+            merged.due = local.due
+            times.due = localTimes.due
+        }
 
         // Here: take the other side's fields where it won.
         var fields = TaskFields()
         if merged.caption != local.caption { fields.caption = merged.caption }
+        if merged.due != local.due { fields.due = .some(merged.due) }
         if merged.completed != local.completed {
             fields.completed = merged.completed
             fields.completedAt = merged.completedAt
@@ -240,6 +250,7 @@ struct SyncPlan {
         // The server's version is agreed now; where this side won, a write follows.
         agreed[key] = agreedEntry(for: todo, id: local.id, href: href, etag: etag, orderKey: orderSide == .local && movedHere ? entry?.orderKey : nil)
         let differsThere = merged.caption != other.caption || merged.section != other.section || merged.completed != other.completed
+            || merged.due != other.due
             || (orderSide == .local && movedHere)
         if differsThere {
             pending[local.id] = PendingWrite(
@@ -345,15 +356,17 @@ struct SyncPlan {
             let calendar = TodoMapping.write(
                 fields, uid: write.uid, clocks: write.times, created: write.created, onto: write.calendar, now: now)
             if nextOccurrence {
-                // The next occurrence is open: here too, so that both sides agree.
-                let reopen = TaskFields(completed: false)
+                // The next occurrence is open, and due when it is: here too, so that both sides agree.
+                let nextDue = Self.masterTodo(calendar)?.first("DUE").flatMap(DueDate.fromICalendar)
+                let reopen = TaskFields(completed: false, due: nextDue == task.due ? nil : .some(nextDue))
                 apply(.set(id, reopen, was: reopen.values(in: task)))
                 fields.completed = false
+                fields.due = nextDue
                 counts.pulled += 1
             }
             let entry = SyncBase.Entry(
                 uid: write.uid, href: write.href, etag: nil, caption: fields.caption, section: fields.section.rawValue,
-                completed: fields.completed, sortOrder: fields.sortOrder, orderKey: task.order.text,
+                completed: fields.completed, sortOrder: fields.sortOrder, due: DueDate.baseKey(fields.due), orderKey: task.order.text,
                 clocks: StoreDocument.clockText(write.times), calendar: calendar.text)
             pushes.append(SyncEngine.Push(id: id, href: write.href, etag: write.etag, entry: entry, isNew: write.isNew))
         }
@@ -369,7 +382,8 @@ struct SyncPlan {
     /// The fields a person sees (and the sort order when `order`), `completedAt` aside: the
     /// base does not keep it, and a server may give one where HotTask had none.
     static func same(_ a: SharedFields, _ b: SharedFields, order: Bool) -> Bool {
-        a.caption == b.caption && a.section == b.section && a.completed == b.completed && (!order || a.sortOrder == b.sortOrder)
+        a.caption == b.caption && a.section == b.section && a.completed == b.completed && a.due == b.due
+            && (!order || a.sortOrder == b.sortOrder)
     }
 
     private mutating func apply(_ change: TaskChange) {
@@ -378,7 +392,7 @@ struct SyncPlan {
     }
 
     private func shared(_ task: TaskItem) -> SharedFields {
-        SharedFields(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt)
+        SharedFields(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, due: task.due)
     }
 
     /// The base entry for the server's version of a task; `orderKey` nil means its place here
@@ -387,7 +401,7 @@ struct SyncPlan {
         let key = orderKey ?? working.task(withID: id)?.order.text ?? ""
         return SyncBase.Entry(
             uid: todo.uid, href: href, etag: etag, caption: todo.fields.caption, section: todo.fields.section.rawValue,
-            completed: todo.fields.completed, sortOrder: todo.fields.sortOrder, orderKey: key,
+            completed: todo.fields.completed, sortOrder: todo.fields.sortOrder, due: DueDate.baseKey(todo.fields.due), orderKey: key,
             clocks: StoreDocument.clockText(todo.fieldTimes), calendar: todo.calendar.text)
     }
 }

@@ -18,6 +18,9 @@ public struct AppConfig: Equatable, Sendable {
     /// `mouse = false`: no mouse reports, so the terminal's own selection works without Shift
     /// (and clicks and the wheel do nothing in HotTask).
     public var mouse = true
+    /// `date_format`: how a due date that is not near is written ("iso" 2026-12-01, "dmy"
+    /// 01.12.2026, "mdy" 12/01/2026), in the list and by `--list`.
+    public var dateFormat: DueDisplay.Format = .iso
     /// `[sync]`: the CalDAV calendar to sync with; nil when the file has none.
     public var sync: SyncSettings?
     /// Settings and tables skipped because HotTask does not know them.
@@ -100,6 +103,11 @@ public struct AppConfig: Equatable, Sendable {
                     throw problem(entry, "mouse must be true or false, not \(shown(entry.value))")
                 }
                 config.mouse = mouse
+            case (nil, "date_format"):
+                guard case .string(let name) = entry.value, let format = DueDisplay.Format(rawValue: name) else {
+                    throw problem(entry, "date_format must be \(quotedList(DueDisplay.Format.allCases.map(\.rawValue))), not \(shown(entry.value))")
+                }
+                config.dateFormat = format
             case ("keys", let name):
                 guard let action = ListAction(rawValue: name) else {
                     throw problem(entry, "unknown action \"\(name)\" in [keys] (actions: \(ListAction.allCases.map(\.name).joined(separator: ", ")))")
@@ -156,7 +164,7 @@ public struct AppConfig: Equatable, Sendable {
                 } else if ListAction(rawValue: entry.key) != nil {
                     throw problem(entry, "\"\(entry.key)\" is a key binding; put it under [keys]")
                 } else {
-                    skip(entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, details, mouse, [keys], [sync])")
+                    skip(entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, details, mouse, date_format, [keys], [sync])")
                 }
             }
         }

@@ -11,6 +11,8 @@ public enum ListAction: String, CaseIterable, Sendable {
     case reorderUp = "reorder_up"
     case reorderDown = "reorder_down"
     case edit, delete
+    /// Set or clear the selected task's due date.
+    case due
     case clearCompleted = "clear_completed"
     case undo, redo, filter, sort
     case completedLast = "completed_last"

@@ -172,6 +172,7 @@ extension Focus {
         case .list: "list"
         case .filter: "filter"
         case .editing: "editing a caption"
+        case .due: "setting a due date"
         }
     }
 }

@@ -8,6 +8,7 @@ extension AppRender {
         let layout = state.layout
         let width = screen.size.width
         let filtering = state.view.isFiltering
+        let dates = state.dates
         for screenRow in 0..<screen.listHeight {
             let row = state.scrollOffset + screenRow
             guard row < layout.rowCount else { break }
@@ -33,8 +34,10 @@ extension AppRender {
                 let selected = display == state.selection
                 if selected, state.focus == .editing {
                     drawEditor(state, task, y: y, width: width, &grid)
+                } else if selected, state.focus == .due {
+                    drawDuePrompt(state, dates, y: y, width: width, &grid)
                 } else {
-                    drawTask(task, selected: selected, state.focus, query: state.view.query, y: y, width: width, &grid)
+                    drawTask(task, selected: selected, state.focus, query: state.view.query, dates: dates, y: y, width: width, &grid)
                 }
             case .details(let display):
                 let task = state.tasks[state.view.position(ofDisplay: display, in: state.tasks)]
@@ -48,7 +51,7 @@ extension AppRender {
     }
 
     private static func drawTask(
-        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, y: Int, width: Int, _ grid: inout Grid
+        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid
     ) {
         let style: CellStyle
         switch (selected, focus == .list, task.completed) {
@@ -61,7 +64,10 @@ extension AppRender {
         let marker = selected ? "› " : "  "
         var x = grid.put(marker, x: 0, y: y, style: style)
         x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: style)
-        let caption = task.caption.truncated(toWidth: width - x - 1)
+        // The due date keeps its place at the right; the caption is cut before it.
+        let due = task.due.map { dueLabel($0, completed: task.completed, dates: dates) }
+        let dueX = due.map { width - 1 - DisplayWidth.of($0.text) } ?? width
+        let caption = task.caption.truncated(toWidth: max(0, (due == nil ? width - 1 : dueX - 1) - x))
         var start = caption.startIndex
         for match in TaskFilter.matchRanges(of: query, in: caption) {
             x = grid.put(caption[start..<match.lowerBound], x: x, y: y, style: style)
@@ -70,6 +76,36 @@ extension AppRender {
         }
         x = grid.put(caption[start...], x: x, y: y, style: style)
         if selected { grid.paint(y: y, from: x, to: width, style: style) }
+        if let due { grid.put(due.text, x: max(x, dueX), y: y, style: due.style ?? style) }
+    }
+
+    /// A row's due date and its style: overdue (an open task's day or time has passed) is
+    /// marked by "!" and a style that is bold and underlined as well as red, so that it shows
+    /// without colour too; today's is bold. Nil style: the row's own.
+    static func dueLabel(_ due: DueDate, completed: Bool, dates: DueDisplay) -> (text: String, style: CellStyle?) {
+        let text = dates.text(due)
+        guard !completed else { return (text, nil) }
+        switch dates.standing(due) {
+        case .overdue: return ("! " + text, .overdue)
+        case .today: return (text, .dueToday)
+        case .later: return (text, .due)
+        }
+    }
+
+    /// The due-date prompt on the selected row: "› Due: [entry]  → Fri 2026-11-27".
+    private static func drawDuePrompt(_ state: AppState, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
+        var x = grid.put("› ", x: 0, y: y, style: .selected)
+        x = grid.put("Due: ", x: x, y: y, style: .selected)
+        let preview = DueEntry.preview(state.editor.text, dates: dates)
+        // The entry keeps at least 8 columns; the preview has what is left.
+        let previewWidth = min(DisplayWidth.of(preview.text), max(0, width - x - 10))
+        let fieldEnd = width - 1 - (previewWidth > 0 ? previewWidth + 1 : 0)
+        grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
+        let cursor = drawField(state.editor, from: x, to: fieldEnd, y: y, style: .editField, &grid).cursor
+        if previewWidth > 0 {
+            grid.put(preview.text.truncated(toWidth: previewWidth), x: fieldEnd + 1, y: y, style: preview.valid ? .info : .error)
+        }
+        grid.cursor = (cursor, y)
     }
 
     /// A task's second line: "added 3 days ago · done today".

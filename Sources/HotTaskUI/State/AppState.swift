@@ -10,6 +10,8 @@ public enum Focus: Equatable, Sendable {
     case filter
     /// The selected task's caption, edited in place.
     case editing
+    /// The selected task's due date, typed in a small prompt on its row.
+    case due
 }
 
 /// A question in the footer that the next key answers (y or anything else).
@@ -117,6 +119,11 @@ public struct AppState: Equatable, Sendable {
     /// "today" is.
     public var now = Date(timeIntervalSince1970: 0)
     public var calendar = Calendar.current
+    /// How due dates that are not near are written (the config's `date_format`).
+    public var dateFormat = DueDisplay.Format.iso
+
+    /// Due dates as of `now`, in the calendar's zone.
+    public var dates: DueDisplay { DueDisplay(now: now, local: calendar.timeZone, format: dateFormat) }
 
     public init(tasks: TaskList, size: Size, config: AppConfig = .standard) {
         self.tasks = tasks
@@ -124,6 +131,7 @@ public struct AppState: Equatable, Sendable {
         self.bindings = config.bindings
         self.newTaskSection = config.defaultSection
         self.showsDetails = config.details
+        self.dateFormat = config.dateFormat
         view.prepareFilter(tasks)
     }
 

@@ -28,6 +28,7 @@ public enum KeyHelp {
         case .list: list(bindings)
         case .filter: filter
         case .editing: editing
+        case .due: due
         }
     }
 
@@ -96,10 +97,11 @@ public enum KeyHelp {
         ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
         ListLine(actions: [.edit], text: "edit the caption", hint: "edit"),
         ListLine(actions: [.delete], text: "delete", hint: "delete"),
+        ListLine(actions: [.due], text: "set or clear the due date"),
         ListLine(actions: [.clearCompleted], text: "clear completed tasks"),
         ListLine(actions: [.undo, .redo], text: "undo, redo", hint: "undo"),
         ListLine(actions: [.filter], text: "filter", hint: "find"),
-        ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z", hint: "sort"),
+        ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z, Due", hint: "sort"),
         ListLine(actions: [.completedLast], text: "completed tasks last (on/off)"),
         ListLine(actions: [.details], text: "when each task was added and done (on/off)"),
         ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)", hint: "input", fixed: ["Tab"], hintKeys: "Tab"),
@@ -133,5 +135,12 @@ public enum KeyHelp {
         lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
         Entry("Enter", "save the caption", hint: ("Enter", "save")),
         Entry("Esc", "cancel the edit", hint: ("Esc", "cancel")),
+    ] + everywhere
+
+    static let due: [Entry] = [
+        Entry("letters", "a due date: \(DueInput.forms); what it reads as shows as you type"),
+        lineEditing, wordMoving, lineDeleting, pasting,
+        Entry("Enter", "set it (an empty entry clears the due date)", hint: ("Enter", "set")),
+        Entry("Esc", "cancel, the due date unchanged", hint: ("Esc", "cancel")),
     ] + everywhere
 }

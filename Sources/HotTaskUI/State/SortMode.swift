@@ -3,7 +3,7 @@ import HotTaskCore
 
 /// The order the list is shown in. Only `manual` is stored; the others are views of it.
 public enum SortMode: CaseIterable, Equatable, Sendable {
-    case manual, newest, oldest, alphabetical
+    case manual, newest, oldest, alphabetical, due
 
     /// The label in the view bar.
     public var title: String {
@@ -12,6 +12,7 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
         case .newest: "Newest"
         case .oldest: "Oldest"
         case .alphabetical: "A–Z"
+        case .due: "Due"
         }
     }
 
@@ -22,6 +23,7 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
         case .newest: "newest first"
         case .oldest: "oldest first"
         case .alphabetical: "A–Z"
+        case .due: "soonest due first, undated last"
         }
     }
 
@@ -67,6 +69,12 @@ struct TaskOrdering {
                 let compared = folded.naturalOrder(a, b)
                 return compared != 0 ? compared < 0 : a < b
             }
+        case .due:
+            // Each task's key made once, not once per comparison.
+            let keys = tasks.map(Self.dueKey)
+            order = keys.withUnsafeBufferPointer { keys in
+                tasks.indices.sorted { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : a < b }
+            }
         }
         guard completedLast else { return order }
         return order.filter { !tasks[$0].completed } + order.filter { tasks[$0].completed }
@@ -82,9 +90,17 @@ struct TaskOrdering {
         case .alphabetical:
             let compared = folded.naturalOrder(a, b)
             if compared != 0 { return compared < 0 }
+        case .due:
+            let (aDue, bDue) = (Self.dueKey(tasks[a]), Self.dueKey(tasks[b]))
+            if aDue != bDue { return aDue < bDue }
         default: break
         }
         return a < b
+    }
+
+    /// Soonest first, undated last (in the reader's zone).
+    static func dueKey(_ task: TaskItem) -> Int64 {
+        task.due.map { $0.sortKey(local: .current) } ?? .max
     }
 
     /// Where `index` goes in `order` (a sorted list of indices of `tasks`), by binary search.

@@ -112,6 +112,7 @@ public enum AppUpdate {
         case .list: return handleListKey(key, &state, now: now)
         case .filter: return handleFilterKey(key, &state)
         case .editing: return handleEditingKey(key, &state, now: now)
+        case .due: return handleDueKey(key, &state, now: now)
         }
     }
 

@@ -33,6 +33,7 @@ extension AppUpdate {
         case .reorderUp: return reorder(up: true, &state, now: now)
         case .reorderDown: return reorder(up: false, &state, now: now)
         case .edit: startEditing(&state)
+        case .due: startDue(&state)
         case .delete: return deleteSelected(&state)
         case .clearCompleted: askToClearCompleted(&state)
         case .undo: return undo(&state)

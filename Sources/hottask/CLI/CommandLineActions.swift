@@ -6,6 +6,8 @@ import HotTaskUI
 struct CommandLineActions {
     let store: TaskStore
     let output: CommandOutput
+    /// How the lines that say what was done write a due date.
+    var dates = DueDisplay(now: Date())
     private var warned = false
 
     init(store: TaskStore, output: CommandOutput) {
@@ -19,8 +21,8 @@ struct CommandLineActions {
     /// Returns the tasks it added, once they are in the store (`--add … --json` prints them).
     @discardableResult
     mutating func change(
-        adding captions: [String], section: Section, editing: (handle: String, caption: String)? = nil,
-        completing: [String], reopening: [String], moving: [String], deleting: [String]
+        adding captions: [String], section: Section, editing: (handle: String, caption: String?)? = nil,
+        due: DueInput.Request? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String]
     ) throws -> [TaskItem] {
         let cleaned = try captions.map { raw in
             do {
@@ -29,16 +31,20 @@ struct CommandLineActions {
                 throw UserFacingError(.refused, "cannot add \(quoted(raw)): \(error)")
             }
         }
-        let newCaption = try editing.map { edit in
-            do {
-                return try CaptionRule.clean(edit.caption)
-            } catch {
-                throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quoted(edit.caption)): \(error)")
+        let newCaption = try editing.flatMap { edit in
+            try edit.caption.map { caption in
+                do {
+                    return try CaptionRule.clean(caption)
+                } catch {
+                    throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quoted(caption)): \(error)")
+                }
             }
         }
         let now = Timestamp.now()
-        let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now) }
-        let addedLines = cleaned.map { "Added to \(section.title): \($0)" }
+        let newDue = due.flatMap(\.date)
+        let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now, due: newDue) }
+        let addedLines = cleaned.map { "Added to \(section.title): \($0)\(newDue.map { " (due \(dates.text($0)))" } ?? "")" }
+        let dueEdit = editing == nil ? nil : due
         if editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
             // Only adds: the cost does not grow with the list.
             try store.addOnTop(newTasks, what: addedLines.joined(separator: "; "))
@@ -48,7 +54,7 @@ struct CommandLineActions {
         }
         let handles = (editing.map { [$0.handle] } ?? []) + completing + reopening + moving + deleting
         if newTasks.isEmpty, let report = try changeByID(
-            handles, editing: editing.map { ($0.handle, newCaption ?? $0.caption) }, completing: completing,
+            handles, editing: editing.map { ($0.handle, newCaption) }, due: dueEdit, completing: completing,
             reopening: reopening, moving: moving, deleting: deleting, now: now)
         {
             reportWarnings()
@@ -90,6 +96,11 @@ struct CommandLineActions {
                 make(change)
                 lines.append(change == nil ? "Already so: \(newCaption)" : "Edited: \(old) → \(newCaption)")
             }
+            if let toEdit, let dueEdit, let position = list.position(of: toEdit) {
+                let task = list[position]
+                make(list.dating(at: position, to: dueEdit.date))
+                lines.append(dueLine(task, dueEdit))
+            }
             for (ids, completed) in [(toComplete, true), (toReopen, false)] {
                 for id in ids {
                     guard let position = list.position(of: id) else { continue }
@@ -122,7 +133,7 @@ struct CommandLineActions {
     /// `PointLookup`), so the cost does not grow with the list. nil when the store must be read
     /// whole instead.
     private func changeByID(
-        _ handles: [String], editing: (handle: String, caption: String)?, completing: [String], reopening: [String],
+        _ handles: [String], editing: (handle: String, caption: String?)?, due: DueInput.Request?, completing: [String], reopening: [String],
         moving: [String], deleting: [String], now: Date
     ) throws -> [String]? {
         do {
@@ -145,9 +156,13 @@ struct CommandLineActions {
                     for (other, same) in current where same.id == task.id { current[other] = one.task(withID: task.id) }
                     changes.append(change)
                 }
-                if let editing, let task = current[editing.handle] {
-                    make(editing.handle, TaskFields(caption: editing.caption))
-                    lines.append(task.caption == editing.caption ? "Already so: \(editing.caption)" : "Edited: \(task.caption) → \(editing.caption)")
+                if let editing, let caption = editing.caption, let task = current[editing.handle] {
+                    make(editing.handle, TaskFields(caption: caption))
+                    lines.append(task.caption == caption ? "Already so: \(caption)" : "Edited: \(task.caption) → \(caption)")
+                }
+                if let editing, let due, let task = current[editing.handle] {
+                    make(editing.handle, TaskFields(due: .some(due.date)))
+                    lines.append(dueLine(task, due))
                 }
                 for (handles, completed) in [(completing, true), (reopening, false)] {
                     for handle in handles {
@@ -336,15 +351,22 @@ struct CommandLineActions {
 
     /// `--list`: all tasks, or those `openOnly` and `filter` (the UI's matching) leave; numbered
     /// as in the whole list, so that a number shown works with --done.
-    mutating func printList(asJSON: Bool, openOnly: Bool = false, filter: String? = nil, showingIDs: Bool = false) throws {
+    mutating func printList(
+        asJSON: Bool, openOnly: Bool = false, filter: String? = nil, showingIDs: Bool = false, overdueOnly: Bool = false,
+        byDue: Bool = false, dates: DueDisplay = DueDisplay(now: Date())
+    ) throws {
         let list = try read()
-        let selection = ListSelection(openOnly: openOnly, filter: filter)
-        if asJSON {
+        let selection = ListSelection(openOnly: openOnly || byDue, filter: filter, overdueAsOf: overdueOnly ? dates : nil)
+        if byDue && !asJSON {
+            let styled = ListFormatter.wantsStyle(
+                isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+            ListFormatter.writeByDue(list, styled: styled, selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }
+        } else if asJSON {
             StoreDocument.encode(selection.isEverything ? list : TaskList(list.all.filter(selection.includes))) { output.bytes($0) }
         } else {
             let styled = ListFormatter.wantsStyle(
                 isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
-            ListFormatter.write(list, styled: styled, selection: selection, showingIDs: showingIDs) { output.bytes($0) }
+            ListFormatter.write(list, styled: styled, selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }
         }
     }
 

@@ -23,6 +23,10 @@ struct HotTaskCommand: ParsableCommand {
               hottask --list --open --filter mum --ids
               hottask --done 2 --move 1
               hottask --edit 3 "Call mum about Sunday"
+              hottask --add "Pay rent" --due 2026-12-01
+              hottask --edit 3 --due fri
+              hottask --list --overdue
+              hottask --list --sort due
               id=$(hottask --add "Pay rent" --json | jq -r '.tasks[0].id'); hottask --done "$id"
               hottask --undo
               hottask --export backup.json
@@ -114,6 +118,21 @@ struct HotTaskCommand: ParsableCommand {
         name: .long, parsing: .upToNextOption,
         help: ArgumentHelp("Give a task a new caption: --edit 3 \"New caption\".", valueName: "n|id> <text"))
     var edit: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon…sun (the next, never today), +Nd, +Nw, or none to clear.",
+            valueName: "when"))
+    var due: String?
+
+    @Flag(name: .long, help: "With --list: only open tasks whose due date has passed.")
+    var overdue = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --list: the order; due lists open tasks by due date, undated last (manual is the list's own order).", valueName: "order"))
+    var sort: ListOrder = .manual
 
     @Flag(name: .long, help: "Take back the last change in the change log, whoever made it, and say what it was.")
     var undo = false
@@ -230,7 +249,8 @@ struct HotTaskCommand: ParsableCommand {
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
         if forceDelete && !sync { throw ValidationError("--force-delete goes with --sync.") }
         if resync && !sync { throw ValidationError("--resync goes with --sync.") }
-        if !edit.isEmpty && edit.count != 2 {
+        try validateDueOptions()
+        if !edit.isEmpty && edit.count > 2 {
             throw ValidationError("--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
         }
         if importPath != nil && changesTasks {
@@ -305,6 +325,7 @@ struct HotTaskCommand: ParsableCommand {
             if let configProblem { Self.fail("warning: \(configProblem)") }
             for warning in settings.warnings { Self.fail("warning: \(warning)") }
             var commands = CommandLineActions(store: store, output: output)
+            commands.dates = DueDisplay(now: Date(), local: .current, format: settings.dateFormat)
             if recover { saved = try commands.recover() }
             if let importPath {
                 try commands.importTasks(from: importPath, format: importFormat, replacing: replace)
@@ -317,7 +338,8 @@ struct HotTaskCommand: ParsableCommand {
             if changesTasks {
                 let added = try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
-                    editing: edit.count == 2 ? (edit[0], edit[1]) : nil,
+                    editing: edit.isEmpty ? nil : (edit[0], edit.count == 2 ? edit[1] : nil),
+                    due: try due.map(Self.dueRequest),
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
                 saved = true
@@ -339,7 +361,11 @@ struct HotTaskCommand: ParsableCommand {
                 if !outcome.message.isEmpty { Self.fail(outcome.message) }
                 if outcome.status != 0 { throw ExitCode(outcome.status) }
             }
-            if list { try commands.printList(asJSON: json, openOnly: open, filter: filter, showingIDs: ids) }
+            if list {
+                try commands.printList(
+                    asJSON: json, openOnly: open, filter: filter, showingIDs: ids, overdueOnly: overdue, byDue: sort == .due,
+                    dates: DueDisplay(now: Date(), local: .current, format: settings.dateFormat))
+            }
             if let export { try commands.export(to: export, format: exportFormat) }
             if let failure = output.failure { throw UserFacingError.output("could not write to standard output: \(failure)") }
         } catch let error as StoreError {

@@ -1,3 +1,4 @@
+import Foundation
 import HotTaskCore
 import HotTaskUI
 
@@ -7,16 +8,20 @@ struct ListSelection {
     let openOnly: Bool
     /// The filter's query folded once, not once per task.
     private let matcher: TaskFilter.Matcher?
+    /// `--overdue`: only open tasks whose due date has passed as of this.
+    let overdueAsOf: DueDisplay?
 
-    init(openOnly: Bool = false, filter: String? = nil) {
-        self.openOnly = openOnly
+    init(openOnly: Bool = false, filter: String? = nil, overdueAsOf: DueDisplay? = nil) {
+        self.openOnly = openOnly || overdueAsOf != nil
         matcher = (filter ?? "").isEmpty ? nil : TaskFilter.Matcher(filter ?? "")
+        self.overdueAsOf = overdueAsOf
     }
 
     var isEverything: Bool { !openOnly && matcher == nil }
 
     func includes(_ task: TaskItem) -> Bool {
         if openOnly && task.completed { return false }
+        if let overdueAsOf, !overdueAsOf.isOverdue(task.due) { return false }
         return matcher?.matches(caption: task.caption) ?? true
     }
 }
@@ -40,7 +45,7 @@ enum ListFormatter {
     /// cost a tenth of `--list`), and the whole text is never held.
     static func write(
         _ list: TaskList, styled: Bool = false, selection: ListSelection = ListSelection(), showingIDs: Bool = false,
-        emit: ([UInt8]) -> Void
+        dates: DueDisplay = DueDisplay(now: Date()), emit: ([UInt8]) -> Void
     ) {
         let pieceSize = 1 << 18
         var out: [UInt8] = []
@@ -86,6 +91,7 @@ enum ListFormatter {
                 out.append(contentsOf: task.completed ? [0x20, 0x5B, 0x78, 0x5D, 0x20] : [0x20, 0x5B, 0x20, 0x5D, 0x20])
                 var caption = task.caption
                 caption.withUTF8 { out.append(contentsOf: $0) }
+                if let due = task.due { appendDue(due, completed: task.completed, styled: styled, dates: dates, to: &out) }
                 if styled && task.completed { out += reset.utf8 }
                 out.append(0x0A)
                 if out.count >= pieceSize {
@@ -96,6 +102,17 @@ enum ListFormatter {
         }
         emit(out)
     }
+
+    /// "  (due Fri)", or "  (overdue: 2026-11-20)" in bold red when styled; a completed task's
+    /// due date is never overdue.
+    static func appendDue(_ due: DueDate, completed: Bool, styled: Bool, dates: DueDisplay, to out: inout [UInt8]) {
+        let overdue = !completed && dates.standing(due) == .overdue
+        if styled && overdue { out += overdueStyle.utf8 }
+        out += "  (\(overdue ? "overdue: " : "due ")\(dates.text(due)))".utf8
+        if styled && overdue { out += reset.utf8 }
+    }
+
+    private static let overdueStyle = "\u{1B}[1;31m"
 
     /// Colour only for a person at a terminal that can show it (https://no-color.org).
     static func wantsStyle(isTerminal: Bool, environment: [String: String]) -> Bool {

@@ -252,6 +252,8 @@ struct Palette {
         case .segmentActive: look = Look(attributes: HC_A_BOLD, foreground: white, background: blue, monochrome: look.monochrome)
         case .overlay: look = Look(foreground: black, background: cyan, monochrome: look.monochrome)
         case .overlayKey: look = Look(attributes: HC_A_BOLD, foreground: blue, background: cyan, monochrome: look.monochrome)
+        case .due: look.foreground = blue
+        case .dueToday: look.foreground = magenta
         default: break
         }
         return look
@@ -287,6 +289,10 @@ struct Palette {
         case .editField: return Look(attributes: HC_A_UNDERLINE, monochrome: HC_A_UNDERLINE)
         case .overlay: return Look(foreground: white, background: blue, monochrome: HC_A_REVERSE)
         case .overlayKey: return Look(attributes: HC_A_BOLD, foreground: yellow, background: blue, monochrome: HC_A_REVERSE | HC_A_BOLD)
+        case .due: return Look(foreground: cyan)
+        case .dueToday: return Look(attributes: HC_A_BOLD, foreground: yellow, monochrome: HC_A_BOLD)
+        // Bold and underlined whatever the colours: NO_COLOR and mono terminals still mark it.
+        case .overdue: return Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: red, monochrome: HC_A_BOLD | HC_A_UNDERLINE)
         }
     }
 }

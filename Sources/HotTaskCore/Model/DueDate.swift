@@ -1,0 +1,199 @@
+import Foundation
+
+/// When a task is due: a whole day, or a time of day with the zone it was given in.
+///
+/// A time is kept as the wall-clock time in its zone (as iCalendar's DTSTART;TZID=… is), not
+/// as an instant: a zone name HotTask does not know (an Outlook one, a phone's own) then goes
+/// back out exactly as it came in, and only comparing needs the zone's rules.
+///
+/// Packed into eight bytes, because every task carries one: the top 16 bits say which form
+/// (a day, UTC, floating, or a named zone by its number in `DueZoneNames`), the low 48 the
+/// value (days since 1970-01-01 for a day, seconds for a time).
+public struct DueDate: Hashable, Sendable {
+    /// The zone of a time of day.
+    public enum Zone: Hashable, Sendable {
+        /// An instant (`…Z`).
+        case utc
+        /// A wall-clock time wherever the reader is (iCalendar's floating time).
+        case floating
+        /// A wall-clock time in the zone of this name (an IANA id like "Europe/Berlin", or any
+        /// TZID a calendar gave).
+        case named(String)
+    }
+
+    let bits: UInt64
+
+    private static let valueMask: UInt64 = 0xFFFF_FFFF_FFFF
+    private static let dayKind: UInt64 = 0
+    private static let utcKind: UInt64 = 1
+    private static let floatingKind: UInt64 = 2
+    static let firstNamedKind: UInt64 = 3
+    /// Never a kind: what `TaskItem` stores for "no due date".
+    static let noneBits = UInt64.max
+
+    private init(kind: UInt64, value: Int64) {
+        bits = kind << 48 | (UInt64(bitPattern: value) & Self.valueMask)
+    }
+
+    init?(bits: UInt64) {
+        guard bits != Self.noneBits else { return nil }
+        self.bits = bits
+    }
+
+    private var kind: UInt64 { bits >> 48 }
+    /// The low 48 bits, sign-extended.
+    private var value: Int64 { Int64(bitPattern: bits << 16) >> 16 }
+
+    /// Days since 1970-01-01 for the earliest and latest day a due date may be (0000-01-01 and
+    /// 9999-12-31): what can be written in four-digit years and read back.
+    static let earliestDay = Timestamp.daysFromCivil(year: 0, month: 1, day: 1)
+    static let latestDay = Timestamp.daysFromCivil(year: 9999, month: 12, day: 31)
+
+    /// A whole day, by its number of days since 1970-01-01; nil outside years 0000–9999.
+    public static func day(_ days: Int) -> DueDate? {
+        guard days >= earliestDay, days <= latestDay else { return nil }
+        return DueDate(kind: dayKind, value: Int64(days))
+    }
+
+    /// A whole day; nil when there is no such day (2026-02-29) or the year is past 9999.
+    public static func date(year: Int, month: Int, day: Int) -> DueDate? {
+        guard (0...9999).contains(year), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        return Self.day(Timestamp.daysFromCivil(year: year, month: month, day: day))
+    }
+
+    /// A time of day: `wallSeconds` counts seconds since 1970-01-01T00:00 as the clocks of the
+    /// zone show them (for `.utc`, an instant). Nil outside years 0000–9999.
+    public static func time(wallSeconds: Int64, zone: Zone) -> DueDate? {
+        guard wallSeconds >= Int64(earliestDay) * 86_400, wallSeconds < Int64(latestDay + 1) * 86_400 else { return nil }
+        switch zone {
+        case .utc: return DueDate(kind: utcKind, value: wallSeconds)
+        case .floating: return DueDate(kind: floatingKind, value: wallSeconds)
+        case .named(let name):
+            // Past 65,000 names in one process, a time keeps its clock reading and loses its zone.
+            guard let code = DueZoneNames.shared.code(for: name) else { return DueDate(kind: floatingKind, value: wallSeconds) }
+            return DueDate(kind: firstNamedKind + UInt64(code), value: wallSeconds)
+        }
+    }
+
+    /// A time of day from its parts; nil when there is no such date or time.
+    public static func time(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int = 0, zone: Zone) -> DueDate? {
+        guard let date = date(year: year, month: month, day: day), hour >= 0, hour < 24, minute >= 0, minute < 60,
+            second >= 0, second < 61
+        else { return nil }
+        return time(wallSeconds: Int64(date.days) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59)), zone: zone)
+    }
+
+    /// True for a whole day, false for a time of day.
+    public var isDay: Bool { kind == Self.dayKind }
+
+    /// The day it falls on as its own zone's clocks show it (days since 1970-01-01).
+    public var days: Int {
+        isDay ? Int(value) : Int(value >= 0 ? value / 86_400 : (value - 86_399) / 86_400)
+    }
+
+    /// For a time, seconds since 1970-01-01T00:00 as its zone's clocks show them; for a day,
+    /// its first second.
+    public var wallSeconds: Int64 { isDay ? value * 86_400 : value }
+
+    /// The zone of a time of day; nil for a whole day.
+    public var zone: Zone? {
+        switch kind {
+        case Self.dayKind: nil
+        case Self.utcKind: .utc
+        case Self.floatingKind: .floating
+        default: .named(DueZoneNames.shared.name(Int(kind - Self.firstNamedKind)))
+        }
+    }
+
+    /// True for a time in a named zone this system has the rules of.
+    public var zoneIsKnown: Bool {
+        kind >= Self.firstNamedKind && DueZoneNames.shared.timeZone(Int(kind - Self.firstNamedKind)) != nil
+    }
+
+    /// UTC as a TimeZone (for a reading that must not depend on where it runs).
+    public static let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+
+    /// The (year, month, day) of `days`.
+    public var civilDay: (year: Int, month: Int, day: Int) {
+        let (year, month, day) = Timestamp.civilDate(fromDays: days)
+        return (year, month, day)
+    }
+
+    /// Hours, minutes and seconds of a time as its zone's clocks show them (0s for a day).
+    public var timeOfDay: (hour: Int, minute: Int, second: Int) {
+        let seconds = Int(wallSeconds - Int64(days) * 86_400)
+        return (seconds / 3600, seconds / 60 % 60, seconds % 60)
+    }
+
+    /// The instant (seconds since 1970 UTC) a time of day stands for, floating times and unknown
+    /// zones read in `local`; a day stands for its first second in `local`.
+    public func instant(local: TimeZone) -> Int64 {
+        switch kind {
+        case Self.utcKind: value
+        case Self.dayKind, Self.floatingKind: Self.instant(wall: wallSeconds, in: local)
+        default: Self.instant(wall: value, in: DueZoneNames.shared.timeZone(Int(kind - Self.firstNamedKind)) ?? local)
+        }
+    }
+
+    /// The offset from UTC of a time in its zone (floating and unknown zones in `local`).
+    public func offset(local: TimeZone) -> Int {
+        kind == Self.utcKind ? 0 : Int(wallSeconds - instant(local: local))
+    }
+
+    /// The instant a wall-clock time stands for in `zone`, as RFC 5545 reads one: a time that
+    /// happens twice (clocks going back) is the first; one that never happens (clocks going
+    /// forward) is read with the offset from before the change (02:30 is 03:30 summer time).
+    public static func instant(wall: Int64, in zone: TimeZone) -> Int64 {
+        func offset(at instant: Int64) -> Int64 {
+            Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
+        }
+        let before = offset(at: wall - 86_400)
+        let after = offset(at: wall + 86_400)
+        if before == after { return wall - before }
+        let candidates = [wall - before, wall - after].filter { offset(at: $0) == wall - $0 }
+        return candidates.min() ?? wall - before
+    }
+
+    /// Whether a wall-clock time happens at all in `zone` (false inside a spring-forward gap).
+    public static func exists(wall: Int64, in zone: TimeZone) -> Bool {
+        let instant = instant(wall: wall, in: zone)
+        return instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))) == wall
+    }
+}
+
+/// The zone names due times carry, numbered in the order first seen: a due date then fits in
+/// eight bytes and compares as a number. Each name's `TimeZone` is looked up once.
+final class DueZoneNames: @unchecked Sendable {
+    static let shared = DueZoneNames()
+
+    private let lock = NSLock()
+    private var names: [String] = []
+    private var zones: [TimeZone?] = []
+    private var codes: [String: Int] = [:]
+    /// Codes fit in the 16 bits left after the three fixed kinds and the "none" value.
+    private static let capacity = Int(0xFFFF - DueDate.firstNamedKind)
+
+    func code(for name: String) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let code = codes[name] { return code }
+        guard names.count < Self.capacity else { return nil }
+        names.append(name)
+        zones.append(TimeZone(identifier: name))
+        codes[name] = names.count - 1
+        return names.count - 1
+    }
+
+    func name(_ code: Int) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return code < names.count ? names[code] : "UTC"
+    }
+
+    func timeZone(_ code: Int) -> TimeZone? {
+        lock.lock()
+        defer { lock.unlock() }
+        return code < zones.count ? zones[code] : nil
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// How a due date is shown (`--list`, the UI's rows): relative when near, else the date in the
+/// chosen format; a time adds its local clock reading.
+public struct DueDisplay: Sendable {
+    /// How a date that is not near is written (the config's `date_format`).
+    public enum Format: String, CaseIterable, Sendable {
+        /// 2026-12-01
+        case iso
+        /// 01.12.2026
+        case dmy
+        /// 12/01/2026
+        case mdy
+    }
+
+    /// Where a due date stands as of now.
+    public enum Standing: Equatable, Sendable {
+        /// Its day has passed (a date), or its time has (a time of day).
+        case overdue
+        /// Due later today.
+        case today
+        case later
+    }
+
+    public let now: Date
+    public let local: TimeZone
+    public let format: Format
+    /// Today, in `local` (days since 1970-01-01).
+    public let today: Int
+    private let nowSeconds: Int64
+
+    public init(now: Date, local: TimeZone = .current, format: Format = .iso) {
+        self.now = now
+        self.local = local
+        self.format = format
+        today = DueDate.localDay(of: now, in: local)
+        nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
+    }
+
+    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    /// The day a due date falls on here: a date's own day; a time's day in `local`.
+    public func localDay(_ due: DueDate) -> Int {
+        if due.isDay || due.zone == .floating { return due.days }
+        let instant = due.instant(local: local)
+        return DueDate.localDay(of: Date(timeIntervalSince1970: TimeInterval(instant)), in: local)
+    }
+
+    /// "today", "tomorrow", a weekday within the week ahead ("Fri"), else the date; a time of
+    /// day follows as the local clock shows it ("tomorrow 09:30").
+    public func text(_ due: DueDate) -> String {
+        let day = localDay(due)
+        let dayText: String
+        switch day - today {
+        case 0: dayText = "today"
+        case 1: dayText = "tomorrow"
+        case 2...6: dayText = Self.weekdayNames[((day % 7) + 7 + 4) % 7]
+        default: dayText = dateText(day)
+        }
+        guard !due.isDay else { return dayText }
+        let wall = due.zone == .floating ? due.wallSeconds : due.instant(local: local) + Int64(due.offsetHere(local: local))
+        let minutes = Int((wall - Int64(day) * 86_400) / 60)
+        return dayText + " " + DueDate.digits(minutes / 60, 2) + ":" + DueDate.digits(minutes % 60, 2)
+    }
+
+    /// A day in `format`.
+    public func dateText(_ day: Int) -> String {
+        let (year, month, date) = Timestamp.civilDate(fromDays: day)
+        let (y, m, d) = (DueDate.digits(year, 4), DueDate.digits(month, 2), DueDate.digits(date, 2))
+        switch format {
+        case .iso: return y + "-" + m + "-" + d
+        case .dmy: return d + "." + m + "." + y
+        case .mdy: return m + "/" + d + "/" + y
+        }
+    }
+
+    public func standing(_ due: DueDate) -> Standing {
+        if due.isDay {
+            return due.days < today ? .overdue : due.days == today ? .today : .later
+        }
+        if due.instant(local: local) < nowSeconds { return .overdue }
+        return localDay(due) == today ? .today : .later
+    }
+
+    public func isOverdue(_ due: DueDate?) -> Bool {
+        guard let due else { return false }
+        return standing(due) == .overdue
+    }
+}
+
+extension DueDate {
+    /// The offset from UTC in `local` at the instant this stands for.
+    func offsetHere(local: TimeZone) -> Int {
+        local.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant(local: local))))
+    }
+
+    /// A key that orders due dates by when they fall, for a reader in `local`: seconds as the
+    /// local clock reads them, a date at the start of its day (before the times of that day).
+    /// A day or a floating time needs no zone rules at all (most due dates: sorting 100,000
+    /// costs no more than reading them).
+    public func sortKey(local: TimeZone) -> Int64 {
+        if isDay || zone == .floating { return wallSeconds }
+        let instant = instant(local: local)
+        return instant + Int64(local.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HotTaskCore
+import Testing
+
+@testable import HotTaskUI
+
+/// Due dates on the screen and the due-date prompt. `testNow` is Wednesday 2026-11-18, 12:06 in
+/// Berlin.
+@Suite("Due dates in the list")
+struct DueScreenTests {
+    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    func dated(_ size: Size = Size(width: 80, height: 24)) -> AppState {
+        func day(_ d: Int, _ m: Int = 11) -> DueDate { .date(year: 2026, month: m, day: d)! }
+        let tasks = [
+            TaskItem(caption: "Pay rent", createdAt: testNow, due: day(20)),
+            TaskItem(caption: "Return the library books before the fine doubles again", createdAt: testNow, due: day(10)),
+            TaskItem(caption: "Call mum", createdAt: testNow, due: day(18)),
+            TaskItem(caption: "Dentist", createdAt: testNow, due: .time(year: 2026, month: 12, day: 24, hour: 9, minute: 30, zone: .named("Europe/Berlin"))),
+            TaskItem(caption: "Someday", section: .bonus, createdAt: testNow),
+            TaskItem(caption: "Filed taxes", section: .bonus, completed: true, createdAt: testNow, due: day(1)),
+        ]
+        var state = makeState(TaskList(tasks), size: size)
+        state.calendar.timeZone = Self.berlin
+        return state
+    }
+
+    func listRows(_ state: AppState) -> [String] {
+        Array(AppRender.render(state, size: state.size).lines[3..<12])
+    }
+
+    @Test func theDateIsRightAlignedAndTheCaptionIsCutBeforeIt() {
+        // One column stays free at the right edge, as on the input row.
+        #expect(listRows(dated()) == [
+            "Top Priority (4)",
+            "› [ ] Pay rent                                                              Fri",
+            "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
+            "  [ ] Call mum                                                            today",
+            "  [ ] Dentist                                                  2026-12-24 09:30",
+            "",
+            "Bonus (2)",
+            "  [ ] Someday",
+            "  [x] Filed taxes                                                    2026-11-01",
+        ])
+        #expect(listRows(dated(Size(width: 40, height: 24))) == [
+            "Top Priority (4)",
+            "› [ ] Pay rent                      Fri",
+            "  [ ] Return the library…  ! 2026-11-10",
+            "  [ ] Call mum                    today",
+            "  [ ] Dentist          2026-12-24 09:30",
+            "",
+            "Bonus (2)",
+            "  [ ] Someday",
+            "  [x] Filed taxes            2026-11-01",
+        ])
+        // At the narrowest width the date is whole and the caption gives way.
+        let narrow = listRows(dated(Size(width: 24, height: 24)))
+        #expect(narrow[2] == "  [ ] Ret… ! 2026-11-10")
+        #expect(narrow[4] == "  [ ]  2026-12-24 09:30")
+    }
+
+    @Test func overdueIsMarkedBeyondColourAndTodayToo() {
+        let grid = AppRender.render(dated(), size: Size(width: 80, height: 24))
+        // "! 2026-11-10" takes columns 67 to 78 of row 5.
+        #expect((67...78).allSatisfy { grid[$0, 5].style == .overdue })
+        #expect(grid[78, 6].style == .dueToday)
+        #expect(grid[78, 4].style == .due)
+        // A completed task is never overdue.
+        #expect(grid[78, 11].style == .taskDone)
+    }
+
+    @Test func thePromptShowsWhatTheEntryReadsAsAndEnterSetsIt() {
+        var state = dated()
+        state.press(.tab, .character("w"))
+        #expect(state.focus == .due)
+        #expect(state.editor.text == "2026-11-20", "the prompt starts with the date it has")
+        for _ in 0..<10 { state.press(.backspace) }
+        state.type("mon")
+        var row = AppRender.render(state, size: state.size).lines[4]
+        #expect(row.hasPrefix("› Due: mon"))
+        #expect(row.hasSuffix("→ Mon (2026-11-23)"))
+        state.type("day")
+        row = AppRender.render(state, size: state.size).lines[4]
+        #expect(row.hasSuffix("✗ not a due date"))
+        #expect(state.press(.enter).isEmpty, "a bad entry saves nothing")
+        #expect(state.focus == .due)
+        #expect(state.message?.text.contains("“monday” is not a due date") == true)
+        for _ in 0..<3 { state.press(.backspace) }
+        let effects = state.press(.enter)
+        #expect(state.focus == .list)
+        #expect(savedChanges(effects).count == 1)
+        #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 23))
+        #expect(AppRender.render(state, size: state.size).lines[4].hasSuffix("Mon"))
+    }
+
+    @Test func escapeCancelsAndAnEmptyEntryClears() {
+        var state = dated()
+        state.press(.tab, .character("w"))
+        state.type("+1w")
+        #expect(state.press(.escape).isEmpty)
+        #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 20))
+        state.press(.character("w"))
+        for _ in 0..<10 { state.press(.backspace) }
+        #expect(AppRender.render(state, size: state.size).lines[4].hasSuffix("→ no due date"))
+        let effects = state.press(.enter)
+        #expect(savedChanges(effects).count == 1)
+        #expect(state.tasks[0].due == nil)
+        // And undo brings it back.
+        state.press(.character("u"))
+        #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 20))
+    }
+
+    @Test func sortingByDueShowsTheSoonestFirstAndTheUndatedLast() {
+        var state = dated()
+        state.press(.tab)
+        while state.view.sort != .due { state.press(.character("s")) }
+        let rows = listRows(state).map { row in row.range(of: "] ").map { String(row[$0.upperBound...].prefix { $0 != " " }) } ?? row }
+        #expect(rows[1...4] == ["Return", "Call", "Pay", "Dentist"])
+        #expect(KeyHelp.entries(for: .list).contains { $0.keys == "w" && $0.action == "set or clear the due date" })
+    }
+}
