@@ -52,77 +52,42 @@ struct CommandLineActions {
             addedLines.forEach { output.status($0) }
             return newTasks
         }
+        var asked = CommandChanges()
+        if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
+        if let editing, let dueEdit { asked.due = (editing.handle, dueEdit) }
+        asked.completing = completing
+        asked.reopening = reopening
+        asked.moving = moving
+        asked.deleting = deleting
         let handles = (editing.map { [$0.handle] } ?? []) + completing + reopening + moving + deleting
-        if newTasks.isEmpty, let report = try changeByID(
-            handles, editing: editing.map { ($0.handle, newCaption) }, due: dueEdit, completing: completing,
-            reopening: reopening, moving: moving, deleting: deleting, now: now)
-        {
+        if newTasks.isEmpty, let report = try changeByID(handles, asked, now: now) {
             reportWarnings()
             report.forEach { output.status($0) }
             return []
         }
         let report = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
             var list = state.list
-            func ids(_ handles: [String], for flag: String) throws -> [UUID] {
-                try handles.map { handle in
+            // Handles name the tasks as they were, before this command's adds.
+            var ids: [String: UUID] = [:]
+            for (flag, given) in [("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving), ("--delete", deleting)] {
+                for handle in given {
                     do {
-                        return list[try list.position(ofHandle: handle)].id
+                        ids[handle] = list[try list.position(ofHandle: handle)].id
                     } catch {
                         throw UserFacingError(.refused, "\(flag) \(handle): \(error)")
                     }
                 }
             }
-            let toEdit = try editing.map { try ids([$0.handle], for: "--edit")[0] }
-            let toComplete = try ids(completing, for: "--done")
-            let toReopen = try ids(reopening, for: "--undone")
-            let toMove = try ids(moving, for: "--move")
-            let toDelete = try ids(deleting, for: "--delete")
-            if let both = Set(toComplete).intersection(toReopen).first, let task = list.task(withID: both) {
-                throw UserFacingError(.refused, "\(quoted(task.caption)) is given to both --done and --undone")
-            }
             var changes: [TaskChange] = []
-            var lines: [String] = []
-            // Each change is made on the list as the ones before it left it.
-            func make(_ change: TaskChange?) {
-                guard let change else { return }
-                list.apply(change, clock: .zero, force: true)
-                changes.append(change)
+            for task in newTasks.reversed() {
+                let add = list.adding(onTop: task)
+                list.apply(add, clock: .zero, force: true)
+                changes.append(add)
             }
-            for task in newTasks.reversed() { make(list.adding(onTop: task)) }
-            lines += addedLines
-            if let toEdit, let newCaption, let position = list.position(of: toEdit) {
-                let old = list[position].caption
-                let change = list.renaming(at: position, to: newCaption)
-                make(change)
-                lines.append(change == nil ? "Already so: \(newCaption)" : "Edited: \(old) → \(newCaption)")
-            }
-            if let toEdit, let dueEdit, let position = list.position(of: toEdit) {
-                let task = list[position]
-                make(list.dating(at: position, to: dueEdit.date))
-                lines.append(dueLine(task, dueEdit))
-            }
-            for (ids, completed) in [(toComplete, true), (toReopen, false)] {
-                for id in ids {
-                    guard let position = list.position(of: id) else { continue }
-                    let change = list.completing(completed, at: position, now: now)
-                    make(change)
-                    let verb = completed ? (change == nil ? "Already completed" : "Completed") : (change == nil ? "Already open" : "Reopened")
-                    lines.append("\(verb): \(list[position].caption)")
-                }
-            }
-            for id in toMove {
-                guard let position = list.position(of: id) else { continue }
-                let task = list[position]
-                make(list.moving(from: position, to: task.section.other, index: 0))
-                lines.append("Moved to \(task.section.other.title): \(task.caption)")
-            }
-            var deleted = Set<UUID>()
-            for id in toDelete where deleted.insert(id).inserted {
-                guard let position = list.position(of: id) else { continue }
-                lines.append("Deleted: \(list[position].caption)")
-                make(list.deleting(at: position))
-            }
-            return (changes, lines.joined(separator: "; "), nil, lines)
+            var target = WholeListTarget(list, ids: ids)
+            let planned = try plan(asked, on: &target, now: now)
+            let lines = addedLines + planned.lines
+            return (changes + planned.changes, lines.joined(separator: "; "), nil, lines)
         }
         reportWarnings()
         report.forEach { output.status($0) }
@@ -132,69 +97,43 @@ struct CommandLineActions {
     /// The same changes when every handle is an id: only the named tasks are read (see
     /// `PointLookup`), so the cost does not grow with the list. nil when the store must be read
     /// whole instead.
-    private func changeByID(
-        _ handles: [String], editing: (handle: String, caption: String?)?, due: DueInput.Request?, completing: [String], reopening: [String],
-        moving: [String], deleting: [String], now: Date
-    ) throws -> [String]? {
+    private func changeByID(_ handles: [String], _ asked: CommandChanges, now: Date) throws -> [String]? {
         do {
             return try store.updateByID(handles) { lookup -> (changes: [TaskChange], what: String, result: [String]) in
-                var current = lookup.tasks
-                var top = lookup.top
-                if let both = Set(completing.compactMap { current[$0]?.id }).intersection(reopening.compactMap { current[$0]?.id }).first,
-                    let task = current.values.first(where: { $0.id == both })
-                {
-                    throw UserFacingError(.refused, "\(quoted(task.caption)) is given to both --done and --undone")
-                }
-                var changes: [TaskChange] = []
-                var lines: [String] = []
-                // Each change is made on the task as the ones before it left it.
-                func make(_ handle: String, _ fields: TaskFields) {
-                    guard let task = current[handle], !fields.hold(in: task) else { return }
-                    let change = TaskChange.set(task.id, fields, was: fields.values(in: task))
-                    var one = TaskList(keyed: [task])
-                    one.apply(change, clock: .zero, force: true)
-                    for (other, same) in current where same.id == task.id { current[other] = one.task(withID: task.id) }
-                    changes.append(change)
-                }
-                if let editing, let caption = editing.caption, let task = current[editing.handle] {
-                    make(editing.handle, TaskFields(caption: caption))
-                    lines.append(task.caption == caption ? "Already so: \(caption)" : "Edited: \(task.caption) → \(caption)")
-                }
-                if let editing, let due, let task = current[editing.handle] {
-                    make(editing.handle, TaskFields(due: .some(due.date)))
-                    lines.append(dueLine(task, due))
-                }
-                for (handles, completed) in [(completing, true), (reopening, false)] {
-                    for handle in handles {
-                        guard let task = current[handle] else { continue }
-                        let changed = task.completed != completed
-                        make(handle, TaskFields(completed: completed, completedAt: now))
-                        let verb = completed ? (changed ? "Completed" : "Already completed") : (changed ? "Reopened" : "Already open")
-                        lines.append("\(verb): \(task.caption)")
-                    }
-                }
-                for handle in moving {
-                    guard let task = current[handle] else { continue }
-                    let target = task.section.other
-                    let key = OrderKey.between(nil, top[target] ?? nil)
-                    top[target] = key
-                    make(handle, TaskFields(section: target, order: key))
-                    lines.append("Moved to \(target.title): \(task.caption)")
-                }
-                var deleted = Set<UUID>()
-                for handle in deleting {
-                    guard let task = current[handle], deleted.insert(task.id).inserted else { continue }
-                    changes.append(.delete(task))
-                    lines.append("Deleted: \(task.caption)")
-                }
-                return (changes, lines.joined(separator: "; "), lines)
+                var target = NamedTasksTarget(lookup)
+                let planned = try plan(asked, on: &target, now: now)
+                return (planned.changes, planned.lines.joined(separator: "; "), planned.lines)
             }
         } catch let refusal as PointLookupRefusal {
             let flag =
-                editing?.handle == refusal.handle ? "--edit" : completing.contains(refusal.handle) ? "--done"
-                : reopening.contains(refusal.handle) ? "--undone" : moving.contains(refusal.handle) ? "--move" : "--delete"
+                asked.caption?.handle == refusal.handle || asked.due?.handle == refusal.handle ? "--edit"
+                : asked.completing.contains(refusal.handle) ? "--done" : asked.reopening.contains(refusal.handle) ? "--undone"
+                : asked.moving.contains(refusal.handle) ? "--move" : "--delete"
             throw UserFacingError(.refused, "\(flag) \(refusal.handle): \(refusal.reason)")
         }
+    }
+
+    /// The planned changes and the line the command prints for each step: written once for
+    /// both ways of reading the store.
+    private func plan(_ asked: CommandChanges, on target: inout some ChangeTarget, now: Date) throws -> (changes: [TaskChange], lines: [String]) {
+        let planned: (changes: [TaskChange], steps: [CommandChanges.Step])
+        do {
+            planned = try asked.plan(on: &target, now: now)
+        } catch {
+            throw UserFacingError(.refused, "\(quoted(error.task.caption)) is given to both --done and --undone")
+        }
+        let lines = planned.steps.map { step -> String in
+            switch step {
+            case .edited(let from, let to): "Edited: \(from) → \(to)"
+            case .alreadyCaptioned(let caption): "Already so: \(caption)"
+            case .dated(let task, let request): dueLine(task, request)
+            case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(task.caption)"
+            case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(task.caption)"
+            case .moved(let task, let section): "Moved to \(section.title): \(task.caption)"
+            case .deleted(let task): "Deleted: \(task.caption)"
+            }
+        }
+        return (planned.changes, lines)
     }
 
     /// `--undo`: takes back the last change in the log that is not an undo or undone already,

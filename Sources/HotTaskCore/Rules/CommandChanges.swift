@@ -1,0 +1,145 @@
+import Foundation
+
+/// The tasks a command's changes are made on, as the changes before left them: the whole list
+/// (`--done 3`, handles resolved by list number or id) or only the tasks named by id
+/// (`PointLookup`, when every handle is an id).
+public protocol ChangeTarget {
+    /// The task a handle names, as the changes made so far left it; nil when it names none.
+    func task(_ handle: String) -> TaskItem?
+    /// Applies a change made on these tasks.
+    mutating func apply(_ change: TaskChange)
+    /// A key above every task of `section`, those moved there by this command included.
+    mutating func topKey(of section: Section) -> OrderKey
+}
+
+/// The edits, due dates, completions, moves and deletes one command asks for, by handle: the
+/// rules of each change, written once for both ways of reading the store. Each change is made
+/// on the tasks as the ones before it left them; a change that would change nothing is not
+/// made, and says so.
+public struct CommandChanges: Sendable {
+    public var caption: (handle: String, text: String)?
+    public var due: (handle: String, request: DueInput.Request)?
+    public var completing: [String] = []
+    public var reopening: [String] = []
+    public var moving: [String] = []
+    public var deleting: [String] = []
+
+    public init() {}
+
+    /// What a change did (or would have), for the line the command prints.
+    public enum Step: Equatable, Sendable {
+        case edited(from: String, to: String)
+        case alreadyCaptioned(String)
+        case dated(TaskItem, DueInput.Request)
+        case completed(TaskItem, changed: Bool)
+        case reopened(TaskItem, changed: Bool)
+        case moved(TaskItem, to: Section)
+        case deleted(TaskItem)
+    }
+
+    /// The same task was given to both --done and --undone.
+    public struct Contradiction: Error, Sendable {
+        public let task: TaskItem
+    }
+
+    /// The changes, in the order the command lists them, and a step for each handle acted on.
+    public func plan(on target: inout some ChangeTarget, now: Date) throws(Contradiction) -> (changes: [TaskChange], steps: [Step]) {
+        let completingIDs = Set(completing.compactMap { target.task($0)?.id })
+        for handle in reopening {
+            if let task = target.task(handle), completingIDs.contains(task.id) { throw Contradiction(task: task) }
+        }
+        var changes: [TaskChange] = []
+        var steps: [Step] = []
+        /// Sets `fields` on the task `handle` names, unless it holds them already.
+        func set(_ handle: String, _ fields: TaskFields) {
+            guard let task = target.task(handle), !fields.hold(in: task) else { return }
+            let change = TaskChange.set(task.id, fields, was: fields.values(in: task))
+            target.apply(change)
+            changes.append(change)
+        }
+        if let caption, let task = target.task(caption.handle) {
+            set(caption.handle, TaskFields(caption: caption.text))
+            steps.append(task.caption == caption.text ? .alreadyCaptioned(caption.text) : .edited(from: task.caption, to: caption.text))
+        }
+        if let due, let task = target.task(due.handle) {
+            let date: DueDate? = if case .set(let date) = due.request { date } else { nil }
+            set(due.handle, TaskFields(due: .some(date)))
+            steps.append(.dated(task, due.request))
+        }
+        for (handles, completed) in [(completing, true), (reopening, false)] {
+            for handle in handles {
+                guard let task = target.task(handle) else { continue }
+                set(handle, TaskFields(completed: completed, completedAt: now))
+                let changed = task.completed != completed
+                steps.append(completed ? .completed(task, changed: changed) : .reopened(task, changed: changed))
+            }
+        }
+        for handle in moving {
+            guard let task = target.task(handle) else { continue }
+            let section = task.section.other
+            set(handle, TaskFields(section: section, order: target.topKey(of: section)))
+            steps.append(.moved(task, to: section))
+        }
+        var deleted = Set<UUID>()
+        for handle in deleting {
+            guard let task = target.task(handle), deleted.insert(task.id).inserted else { continue }
+            let change = TaskChange.delete(task)
+            target.apply(change)
+            changes.append(change)
+            steps.append(.deleted(task))
+        }
+        return (changes, steps)
+    }
+}
+
+/// The whole list, its handles resolved to ids before any change (so that list numbers name
+/// the tasks as they were).
+public struct WholeListTarget: ChangeTarget {
+    public private(set) var list: TaskList
+    private let ids: [String: UUID]
+
+    public init(_ list: TaskList, ids: [String: UUID]) {
+        self.list = list
+        self.ids = ids
+    }
+
+    public func task(_ handle: String) -> TaskItem? {
+        ids[handle].flatMap { list.task(withID: $0) }
+    }
+
+    public mutating func apply(_ change: TaskChange) {
+        list.apply(change, clock: .zero, force: true)
+    }
+
+    public mutating func topKey(of section: Section) -> OrderKey {
+        list.topKey(of: section)
+    }
+}
+
+/// Only the tasks named by id, as `PointLookup` found them.
+public struct NamedTasksTarget: ChangeTarget {
+    private var tasks: [String: TaskItem]
+    private var top: [Section: OrderKey?]
+
+    public init(_ lookup: PointLookup) {
+        tasks = lookup.tasks
+        top = lookup.top
+    }
+
+    public func task(_ handle: String) -> TaskItem? {
+        tasks[handle]
+    }
+
+    public mutating func apply(_ change: TaskChange) {
+        var one = TaskList(keyed: tasks.values.first { $0.id == change.id }.map { [$0] } ?? [])
+        one.apply(change, clock: .zero, force: true)
+        let after = one.task(withID: change.id)
+        for (handle, task) in tasks where task.id == change.id { tasks[handle] = after }
+    }
+
+    public mutating func topKey(of section: Section) -> OrderKey {
+        let key = OrderKey.between(nil, top[section] ?? nil)
+        top[section] = key
+        return key
+    }
+}
