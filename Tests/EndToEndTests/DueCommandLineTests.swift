@@ -61,7 +61,7 @@ struct DueCommandLineTests {
             let added = hottask("--add", "Other", "--due", bad)
             #expect(added.status == 64)
             #expect(added.stderr.contains("--due: “\(bad)” is not a due date"))
-            #expect(added.stderr.contains("YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon…sun, +Nd, +Nw, or none"))
+            #expect(added.stderr.contains("YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none"))
             #expect(hottask("--edit", "1", "--due", bad).status == 64)
         }
         #expect(try #require(fileBytes(folder.storePath)) == before)

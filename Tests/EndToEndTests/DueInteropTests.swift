@@ -123,7 +123,8 @@ struct DueInteropTests {
         #expect(try dues(other)["Call"] == "2999-03-02T07:00:00Z")
         let again = folder.path("again.ics")
         hottask("--export", again, "--export-format", "ics", file: other)
-        #expect(fileText(again)?.contains("DUE;TZID=W. Europe Standard Time:29990301T080000\r\n") == true)
+        // Carried as the file had it (the task unchanged since): the TZID quoted as given.
+        #expect(fileText(again)?.contains("DUE;TZID=\"W. Europe Standard Time\":29990301T080000\r\n") == true)
         #expect(fileText(again)?.contains("DUE:29990302T070000Z\r\n") == true)
     }
 

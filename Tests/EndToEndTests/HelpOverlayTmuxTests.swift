@@ -20,18 +20,18 @@ struct HelpOverlayTmuxTests {
 
         session.resize(width: 80, height: 12)
         session.press("Tab", "?")
-        session.waitForText("1–8 of 19 · ↑↓ PgUp PgDn scroll")
+        session.waitForText("1–8 of 20 · ↑↓ PgUp PgDn scroll")
         session.press("End")
-        let end = session.waitForText("12–19 of 19")
+        let end = session.waitForText("13–20 of 20")
         #expect(end.contains("quit") && end.contains("suspend, redraw"), "the last keys can be reached")
         session.press("Up")
-        session.waitForText("11–18 of 19")
+        session.waitForText("12–19 of 20")
 
         session.resize(width: 40, height: 10)
-        let narrow = session.waitForScreen("the help wrapped at 40 columns") { $0.contains("of 32 · ↑↓ scroll") }
+        let narrow = session.waitForScreen("the help wrapped at 40 columns") { $0.contains("of 34 · ↑↓ scroll") }
         #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 40 })
         session.press("Home")
-        session.waitForText("1–6 of 32")
+        session.waitForText("1–6 of 34")
         session.press("d")  // closes the help, deletes nothing
         session.waitForScreen("the help to close") { !$0.contains("Keys:") }
         #expect(try TaskStore(path: session.storePath).load().all.map(\.caption) == ["Buy milk"])

@@ -87,7 +87,7 @@ struct DueInputTests {
                 continue
             }
             #expect(refusal.description.hasPrefix("“\(bad)” is not a due date"))
-            #expect(refusal.description.hasSuffix("use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon…sun, +Nd, +Nw, or none"))
+            #expect(refusal.description.hasSuffix("use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none"))
         }
         #expect(parsed("none", at: "2026-06-01T08:00:00") == "clear")
         #expect(parsed("9999-12-31", at: "2026-06-01T08:00:00") == "9999-12-31")

@@ -83,15 +83,15 @@ struct HelpOverlayTests {
             " │ Home g / End G    first, last task │",
             "B│ [ / ]             jump to Top      │",
             " │                   Priority, Bonus  ▼…",
-            " └─ 1–6 of 32 · ↑↓ scroll ────────────┘",
+            " └─ 1–6 of 34 · ↑↓ scroll ────────────┘",
         ])
         state.press(.pageDown)
         #expect(state.helpScroll == 5)
         let next = AppRender.render(state, size: state.size).lines
         #expect(next[2] == "─│                   Priority, Bonus  ▲─")
-        #expect(next[8] == " └─ 6–11 of 32 · ↑↓ scroll ───────────┘")
+        #expect(next[8] == " └─ 6–11 of 34 · ↑↓ scroll ───────────┘")
         state.press(.end)
-        #expect(AppRender.render(state, size: state.size).lines[8].contains("27–32 of 32"))
+        #expect(AppRender.render(state, size: state.size).lines[8].contains("29–34 of 34"))
         state.press(.pageUp, .home)
         #expect(state.helpScroll == 0)
         _ = AppUpdate.update(&state, .wheelScrolled(lines: 3), now: testNow)

@@ -27,7 +27,7 @@ public enum DueInput {
     }
 
     /// The forms, as messages and help list them.
-    public static let forms = "YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon…sun, +Nd, +Nw, or none"
+    public static let forms = "YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none"
 
     private static let weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 

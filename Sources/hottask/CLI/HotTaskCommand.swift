@@ -122,7 +122,7 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon…sun (the next, never today), +Nd, +Nw, or none to clear.",
+            "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun (the next, never today), +Nd, +Nw, or none to clear.",
             valueName: "when"))
     var due: String?
 
