@@ -25,16 +25,31 @@ public struct StillApplicable: Sendable {
     public private(set) var skipped: [Skipped] = []
 
     public init(_ candidates: [TaskChange], on list: TaskList) {
-        // Many changes (the undo of clearing the completed tasks) look their tasks up through
-        // the id index: a list just changed in one pass has none, and a scan each took seconds.
-        let list = candidates.count > TaskList.changesFoundByScan ? list.indexedByID() : list
+        // Many changes look their tasks up through a table: a list just changed in one pass has
+        // no id index, and a scan each took seconds. Adds and deletes need only whether a task
+        // is there (a table of ids, a few ms at 100,000 tasks); sets need the task (the index).
+        let many = candidates.count > TaskList.changesFoundByScan
+        let presenceOnly = many && !candidates.contains { if case .set = $0 { true } else { false } }
+        var indexed: TaskList? = many && !presenceOnly ? list.indexedByID() : nil
+        var present: IDTable?
+        if presenceOnly {
+            var table = IDTable(count: list.count)
+            for section in Section.allCases {
+                let tasks = list.tasks(in: section)
+                for index in tasks.indices { table.insert(tasks[index].id) }
+            }
+            present = table
+        }
         // The tasks as the changes taken so far left them (nil: deleted by one of them).
         var touched: [UUID: TaskItem?] = [:]
         touched.reserveCapacity(candidates.count)
         changes.reserveCapacity(candidates.count)
         func current(_ id: UUID) -> TaskItem? {
             if let known = touched[id] { return known }
-            return list.task(withID: id)
+            if let present, !present.contains(id) { return nil }
+            // There (or not known): the task itself, through the index, made once if needed.
+            if many && indexed == nil { indexed = list.indexedByID() }
+            return (indexed ?? list).task(withID: id)
         }
         for change in candidates {
             let task = current(change.id)

@@ -88,7 +88,9 @@ public struct ListView: Equatable, Sendable {
     /// Makes the view again for `list` changed in one pass (no row edits): the captions are
     /// folded again, the order and the filter made once.
     public mutating func listChanged(_ list: TaskList) {
-        folded = FoldedCaptions(list)
+        // Folded again only when this view needs them now (A–Z, a filter); otherwise after the
+        // frame (`foldCaptions` on `Event.frameShown`), so that the key's frame does not wait.
+        folded = FoldedCaptions()
         rebuild(list)
     }
 
