@@ -22,7 +22,7 @@ else
 INSTALL_NEEDS = build
 endif
 
-.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers bench-sync profile install uninstall clean
+.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers bench-sync profile install uninstall clean format lint
 
 all: build
 
@@ -183,6 +183,15 @@ install: $(INSTALL_NEEDS)
 uninstall:
 	rm -f "$(BINDIR)/hottask" "$(BINDIR)/hottask-sync" "$(MANDIR)/hottask.1" "$(BASHDIR)/hottask" "$(ZSHDIR)/_hottask" \
 		"$(FISHDIR)/hottask.fish"
+
+# swift-format (in the toolchain), with the settings in .swift-format: `make format` rewrites the
+# sources, `make lint` only checks them and fails on any difference (CI runs it before the tests).
+FORMAT_PATHS = Package.swift Sources Tests
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 clean:
 	rm -rf .build

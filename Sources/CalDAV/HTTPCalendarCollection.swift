@@ -52,7 +52,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
         if resource.isCalendar && resource.takesTasks { return }
         let what: String
         if resource.isCalendar {
-            let components = resource.properties["supported-calendar-component-set"]?.all("comp", DAV.caldav)
+            let components =
+                resource.properties["supported-calendar-component-set"]?.all("comp", DAV.caldav)
                 .compactMap { $0.attributes["name"] } ?? []
             what = "a calendar that takes only \(components.joined(separator: ", ")), not tasks"
         } else if resource.isA("principal", DAV.dav) {
@@ -252,7 +253,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
                 // Too many requests, or busy: wait as asked (at most 10 s) and ask again.
                 lastError = "the server is busy (\(answer.status))"
                 if attempt + 1 < Self.attempts { usleep(useconds_t(min(max(answer.retryAfter ?? 1, 0), 10)) * 1_000_000) }
-                        case .success(let answer) where answer.status == 507 && method != "REPORT":
+            case .success(let answer) where answer.status == 507 && method != "REPORT":
                 lastError = "the server is out of space (507)"
                 outOfSpace = answer
             case .success(var answer) where answer.status == 207:

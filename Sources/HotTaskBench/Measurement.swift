@@ -22,7 +22,8 @@ struct Measurement {
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 
-    static let header = "| operation | tasks | median ms | min ms | max ms | p99 ms | target ms | | peak MiB | target MiB | |\n|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|"
+    static let header =
+        "| operation | tasks | median ms | min ms | max ms | p99 ms | target ms | | peak MiB | target MiB | |\n|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|"
 
     var row: String {
         let sorted = milliseconds.sorted()

@@ -70,17 +70,22 @@ enum PeerBenchmarks {
             try FileManager.default.createDirectory(atPath: todoFolder, withIntermediateDirectories: true)
             try todoTxt(list).write(toFile: todoFolder + "/todo.txt", atomically: true, encoding: .utf8)
             let config = todoFolder + "/config"
-            try "export TODO_DIR=\(todoFolder)\nexport TODO_FILE=\(todoFolder)/todo.txt\nexport DONE_FILE=\(todoFolder)/done.txt\nexport REPORT_FILE=\(todoFolder)/report.txt\n"
+            try
+                "export TODO_DIR=\(todoFolder)\nexport TODO_FILE=\(todoFolder)/todo.txt\nexport DONE_FILE=\(todoFolder)/done.txt\nexport REPORT_FILE=\(todoFolder)/report.txt\n"
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let todoAdd = try median(repeats) { ["todo-txt", "-d", config, "-f", "add", "Benchmark task"] }
             let todoList = try median(repeats) { ["todo-txt", "-d", config, "-p", "ls"] }
 
             rows += [
                 Row(operation: "add one task", size: name, hottask: hottaskAdd, taskwarrior: taskwarriorAdd, todotxt: todoAdd),
-                Row(operation: "change one task by id (`--move ID`, `task ID modify`)", size: name, hottask: hottaskModify, taskwarrior: taskwarriorModify),
+                Row(
+                    operation: "change one task by id (`--move ID`, `task ID modify`)", size: name, hottask: hottaskModify,
+                    taskwarrior: taskwarriorModify),
                 Row(operation: "list", size: name, hottask: hottaskList, taskwarrior: taskwarriorList, todotxt: todoList, target: 0.12),
                 Row(operation: "export", size: name, hottask: hottaskExport, taskwarrior: taskwarriorExport, target: 0.25),
-                Row(operation: "import into an empty list (HotTask its own format)", size: name, hottask: hottaskImport, taskwarrior: taskwarriorImport),
+                Row(
+                    operation: "import into an empty list (HotTask its own format)", size: name, hottask: hottaskImport,
+                    taskwarrior: taskwarriorImport),
                 Row(
                     operation: "import a Taskwarrior export into an empty list", size: name, hottask: hottaskTaskwarriorImport,
                     taskwarrior: taskwarriorImport, target: 0.12),
@@ -89,7 +94,8 @@ enum PeerBenchmarks {
                     taskwarrior: taskwarriorList, target: 0.065),
             ]
         }
-        var table = "| operation | tasks | HotTask ms | Taskwarrior 2.6 ms | HotTask / Taskwarrior | target | | todo.txt-cli ms | HotTask / todo.txt |\n"
+        var table =
+            "| operation | tasks | HotTask ms | Taskwarrior 2.6 ms | HotTask / Taskwarrior | target | | todo.txt-cli ms | HotTask / todo.txt |\n"
         table += "|---|---|---:|---:|---:|---:|---|---:|---:|\n"
         for row in rows {
             func cell(_ peer: Double?) -> (String, String) {
@@ -101,7 +107,8 @@ enum PeerBenchmarks {
             let ratio = row.taskwarrior.map { row.hottask / $0 }
             let target = row.target.map { String(format: "≤ %.3g", $0) } ?? "–"
             let verdict = row.target.flatMap { limit in ratio.map { $0 <= limit ? "ok" : "**over**" } } ?? ""
-            table += "| \(row.operation) | \(row.size) | \(String(format: "%.1f", row.hottask)) | \(tw) | \(twRatio) | \(target) | \(verdict) | \(todo) | \(todoRatio) |\n"
+            table +=
+                "| \(row.operation) | \(row.size) | \(String(format: "%.1f", row.hottask)) | \(tw) | \(twRatio) | \(target) | \(verdict) | \(todo) | \(todoRatio) |\n"
         }
         return table
     }

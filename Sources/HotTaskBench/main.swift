@@ -142,7 +142,9 @@ for count in sizes {
     // iCalendar one read back; then a whole store replaced by a HotTask export.
     let exported = folder + "/exported-\(name)"
     for format in ["hottask", "taskwarrior", "todotxt", "ics"] {
-        try external("hottask --export FILE --export-format \(format)", [binary, "--file", store, "--export", exported + "." + format, "--export-format", format])
+        try external(
+            "hottask --export FILE --export-format \(format)",
+            [binary, "--file", store, "--export", exported + "." + format, "--export-format", format])
     }
     // todo.txt read back: every line found by its id: tag, then once more into the store
     // holding it (issue 28's identity rules run on every line).

@@ -86,7 +86,8 @@ struct AuthenticationTests {
     @Test("only schemes HotTask does not speak: the message names them, and it is not a refused login")
     func unsupported() {
         let auth = authenticator()
-        guard case .unsupported(let message) = auth.challenged(#"NTLM, Negotiate abc==, Digest realm="x", nonce="n", qop="auth-int""#, sent: "Basic x")
+        guard
+            case .unsupported(let message) = auth.challenged(#"NTLM, Negotiate abc==, Digest realm="x", nonce="n", qop="auth-int""#, sent: "Basic x")
         else {
             Issue.record("expected unsupported")
             return

@@ -35,7 +35,9 @@ struct DiscoveryTests {
         #expect(found == [TaskCalendar(name: "personal", url: "https://cyrus.example/dav/calendars/user/u/Default/")])
     }
 
-    @Test("SOGo: the home reports a component set but is not a calendar; personal.ics is a file; its calendars are also outboxes; a calendar without a set takes tasks")
+    @Test(
+        "SOGo: the home reports a component set but is not a calendar; personal.ics is a file; its calendars are also outboxes; a calendar without a set takes tasks"
+    )
     func sogo() throws {
         let found = try calendars(
             """

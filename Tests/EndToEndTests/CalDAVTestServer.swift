@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A real CalDAV server (Radicale, Xandikos, sabre/dav, Cyrus, DAViCal or SOGo, from Debian) on
 /// 127.0.0.1, in a folder of its own, with one calendar for tasks; stopped (by pid) when the value goes away.

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// `tasks.json.carried` is a side file like the others: opened without blocking, trusted only
 /// when it is this user's own, and one that cannot be read stops what it would make lossy.
@@ -14,7 +14,8 @@ struct CarriedFieldsTrustTests {
         runHotTask(["--file", folder.storePath] + args, stdin: stdin, timeout: 10)
     }
 
-    static let export = #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","description":"Call Bob","status":"pending","entry":"20261120T100000Z","tags":["phone"],"project":"home"}]"#
+    static let export =
+        #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","description":"Call Bob","status":"pending","entry":"20261120T100000Z","tags":["phone"],"project":"home"}]"#
 
     @Test func aNamedPipeInItsPlaceIsAnErrorNamingItNeverAWait() throws {
         #expect(mkfifo(carried, 0o600) == 0)

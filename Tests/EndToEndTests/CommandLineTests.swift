@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Runs the built `hottask` binary on a temporary store, as a script would.
 @Suite("hottask command line")
@@ -246,8 +246,9 @@ struct CommandLineTests {
     @Test("deleting several tasks reports them in the order given")
     func deleteOrder() {
         seed(TaskList((1...8).map { Fixtures.task("T\($0)", id: $0) }))
-        let run = hottask("--delete", "1", "--delete", "2", "--delete", "3", "--delete", "4",
-                          "--delete", "5", "--delete", "6", "--delete", "7", "--delete", "8")
+        let run = hottask(
+            "--delete", "1", "--delete", "2", "--delete", "3", "--delete", "4",
+            "--delete", "5", "--delete", "6", "--delete", "7", "--delete", "8")
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").count == 8)
         #expect(run.stdout == (1...8).map { "Deleted: T\($0)\n" }.joined())
@@ -385,7 +386,9 @@ struct CommandLineTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("Imported from Taskwarrior \(file): added 4, updated 0, unchanged 0, skipped 2\n"))
         // What HotTask has no field for is said, and kept aside for the export back.
-        #expect(run.stderr.contains("hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: annotations (1 task), tags (1 task)"))
+        #expect(
+            run.stderr.contains(
+                "hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: annotations (1 task), tags (1 task)"))
         #expect(run.stderr.contains("hottask: note: 1 task waiting to be shown later went to Bonus"))
         #expect(run.stderr.contains("hottask: note: skipped 1 recurrence template"))
         #expect(run.stderr.contains("hottask: note: skipped 1 deleted task"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Crash safety proven point by point, not at random moments: each command is run once under
 /// strace to list its system calls, then again once per call that can change the disk, killed
@@ -30,9 +30,11 @@ struct CrashPointTests {
 
     static let commands: [Command] = [
         Command(name: "--add", arguments: { _ in ["--add", "New task"] }),
-        Command(name: "--done and --delete by id (the deleted task only in the log)", arguments: { seed in
-            ["--done", seed.id("Task A"), "--delete", seed.id("Recent X")]
-        }),
+        Command(
+            name: "--done and --delete by id (the deleted task only in the log)",
+            arguments: { seed in
+                ["--done", seed.id("Task A"), "--delete", seed.id("Recent X")]
+            }),
         Command(name: "--done and --delete by number", arguments: { _ in ["--done", "3", "--delete", "1"] }),
         Command(name: "--move by id", arguments: { seed in ["--move", seed.id("Task B")] }),
         Command(name: "--edit", arguments: { _ in ["--edit", "2", "Renamed task"] }),
@@ -57,9 +59,11 @@ struct CrashPointTests {
         for point in points {
             let run = try seed.copy()
             let killed = runProcess(
-                ["strace", "-qq", "-o", "/dev/null", "-e", "trace=\(point.call)",
-                 "-e", "inject=\(point.call):error=EIO:signal=SIGKILL:when=\(point.ordinal)",
-                 HotTaskBinary.url.path, "--file", run.storePath] + arguments,
+                [
+                    "strace", "-qq", "-o", "/dev/null", "-e", "trace=\(point.call)",
+                    "-e", "inject=\(point.call):error=EIO:signal=SIGKILL:when=\(point.ordinal)",
+                    HotTaskBinary.url.path, "--file", run.storePath,
+                ] + arguments,
                 environment: command.environment)
             let label = "killed before \(point.call) #\(point.ordinal)"
             guard killed.status == 128 + SIGKILL else {

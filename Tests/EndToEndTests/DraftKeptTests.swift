@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Half-typed text survives every way out of the real binary, and is back on the next start.
 @Suite("The draft is kept, in tmux", .serialized)

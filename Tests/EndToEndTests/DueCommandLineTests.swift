@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// `--due`, `--list --overdue` and `--list --sort due` through the real binary.
 @Suite("Due dates on the command line")

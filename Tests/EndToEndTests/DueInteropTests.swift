@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// A due date survives every way out of HotTask and back: the real Taskwarrior, todo.txt, a
 /// .ics file, and a CalDAV server with Python's caldav as the phone (issue 29).
@@ -12,7 +12,9 @@ struct DueInteropTests {
     private let environment = ["TZ": "Europe/Berlin"]
 
     @discardableResult
-    private func hottask(_ args: String..., file: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> (status: Int32, stdout: String, stderr: String) {
+    private func hottask(_ args: String..., file: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let run = runHotTask(["--file", file ?? store] + args, environment: environment, timeout: 90, sourceLocation: sourceLocation)
         #expect(run.status == 0, "\(args): \(run.stderr)", sourceLocation: sourceLocation)
         return run
@@ -44,7 +46,9 @@ struct DueInteropTests {
             ["sh", "-c", "'\(binary)' --file '\(store)' --export - --export-format taskwarrior | task import -"], environment: taskEnvironment)
         #expect(imported.status == 0, "\(imported.stderr)")
         // Taskwarrior reads them as the same moments: a day is its local midnight.
-        let shown = runProcess(["task", "rc.dateformat=Y-M-D H:N", "rc.report.all.columns=description,due", "rc.report.all.labels=D,Due", "all"], environment: taskEnvironment)
+        let shown = runProcess(
+            ["task", "rc.dateformat=Y-M-D H:N", "rc.report.all.columns=description,due", "rc.report.all.labels=D,Due", "all"],
+            environment: taskEnvironment)
         #expect(shown.stdout.contains("2999-12-01 00:00"), "\(shown.stdout)")
         #expect(shown.stdout.contains("2999-07-01 09:30"), "\(shown.stdout)")
         #expect(runProcess(["task", "add", "Made in task", "due:2999-03-04"], environment: taskEnvironment).status == 0)
@@ -70,7 +74,8 @@ struct DueInteropTests {
         #expect(lines.contains { $0.contains(" Dentist due:2999-07-01 id:") })
         #expect(lines.contains { $0.contains(" Someday id:") })
         // Another app adds a line with a due tag, and moves one.
-        let edited = (fileText(file) ?? "").replacingOccurrences(of: "due:2999-12-01", with: "due:2999-12-05")
+        let edited =
+            (fileText(file) ?? "").replacingOccurrences(of: "due:2999-12-01", with: "due:2999-12-05")
             + "2026-11-20 Water the plants due:2999-01-10 +home\n"
         folder.write(edited, to: "todo.txt")
         hottask("--import", file)

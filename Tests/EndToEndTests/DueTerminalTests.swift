@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// The due-date prompt in the real binary, in tmux, without colour (NO_COLOR).
 @Suite("Due dates in the terminal UI", .serialized)
@@ -15,7 +15,9 @@ struct DueTerminalTests {
         session.waitForText("→ 2000-01-05")
         session.press("Enter")
         session.waitForScreen("Task 1 overdue at the right") { screen in
-            screen.components(separatedBy: "\n").contains { $0.hasPrefix("› [ ] Task 1") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("! 2000-01-05") }
+            screen.components(separatedBy: "\n").contains {
+                $0.hasPrefix("› [ ] Task 1") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("! 2000-01-05")
+            }
         }
         session.waitForStore("hold the due date") { $0.contains(#""due": "2000-01-05""#) }
         // Without colour the overdue date is still marked: bold and underlined.
@@ -30,7 +32,9 @@ struct DueTerminalTests {
         session.waitForText("→ tomorrow (")
         session.press("Enter")
         session.waitForScreen("Task 2 due tomorrow") { screen in
-            screen.components(separatedBy: "\n").contains { $0.hasPrefix("› [ ] Task 2") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("tomorrow") }
+            screen.components(separatedBy: "\n").contains {
+                $0.hasPrefix("› [ ] Task 2") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("tomorrow")
+            }
         }
         // A bad entry is shown as such and Esc leaves the date as it was.
         session.press("w")

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// A terminal without an alternate screen keeps whatever was last drawn: HotTask clears it on
 /// the way out and leaves the cursor on the bottom line, so the shell's next output is not

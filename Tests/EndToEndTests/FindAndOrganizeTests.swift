@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Filter, undo, edit and reorder in the real binary, in tmux.
 @Suite("Find and organize in tmux", .serialized)

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Installing, the config file, themes, todo.txt and `--list` for scripts: the real binary.
 @Suite("A finished tool", .serialized)

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// An .ics file imported and exported again keeps what HotTask does not model (issue 28):
 /// DUE, DESCRIPTION, CATEGORIES, PRIORITY, RRULE, X- properties with their parameters, the
@@ -41,7 +41,8 @@ struct ICalendarRoundTripTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(
             imported.stderr.contains(
-                "note: kept aside for an export back to iCalendar, as HotTask has no such field: CATEGORIES (1 task), DESCRIPTION (1 task), DUE (1 task), PRIORITY (1 task), RRULE (1 task), X-MY-THING (1 task)"),
+                "note: kept aside for an export back to iCalendar, as HotTask has no such field: CATEGORIES (1 task), DESCRIPTION (1 task), DUE (1 task), PRIORITY (1 task), RRULE (1 task), X-MY-THING (1 task)"
+            ),
             "\(imported.stderr)")
         let plants = try #require(try TaskStore(path: folder.storePath).load().all.first { $0.caption == "Water the plants" })
 
@@ -49,7 +50,10 @@ struct ICalendarRoundTripTests {
         let same = hottask("--export", "-", "--export-format", "ics")
         #expect(same.status == 0 && same.stderr.isEmpty, "\(same.stderr)")
         #expect(todo("plants-1@example.com", in: same.stdout) == Array(Self.calendar.components(separatedBy: "\r\n")[11...21]))
-        #expect(todo("RENT-2", in: same.stdout) == ["BEGIN:VTODO", "UID:RENT-2", "DTSTAMP:20261101T100000Z", "SUMMARY:Pay rent", "PRIORITY:1", "END:VTODO"])
+        #expect(
+            todo("RENT-2", in: same.stdout) == [
+                "BEGIN:VTODO", "UID:RENT-2", "DTSTAMP:20261101T100000Z", "SUMMARY:Pay rent", "PRIORITY:1", "END:VTODO",
+            ])
         #expect(!same.stdout.contains("CREATED"), "no made-up CREATED")
         #expect(same.stdout.components(separatedBy: "BEGIN:VTIMEZONE").count == 2, "the zone its DUE names, once")
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// I/O errors proven point by point: each command that changes the store is run once under
 /// strace to list its calls, then once per call that writes, syncs, renames or removes, with
@@ -31,9 +31,11 @@ struct InjectedIOErrorTests {
             for error in Self.failingCalls[point.call] ?? [] {
                 let run = try seed.copy()
                 let failed = runProcess(
-                    ["strace", "-qq", "-o", "/dev/null", "-e", "trace=\(point.call)",
-                     "-e", "inject=\(point.call):error=\(error):when=\(point.ordinal)",
-                     HotTaskBinary.url.path, "--file", run.storePath] + arguments,
+                    [
+                        "strace", "-qq", "-o", "/dev/null", "-e", "trace=\(point.call)",
+                        "-e", "inject=\(point.call):error=\(error):when=\(point.ordinal)",
+                        HotTaskBinary.url.path, "--file", run.storePath,
+                    ] + arguments,
                     environment: command.environment, timeout: 30)
                 let label = "\(error) at \(point.call) #\(point.ordinal) (exit \(failed.status))"
                 #expect(failed.status < 128, "\(label): died of a signal: \(failed.stderr)")

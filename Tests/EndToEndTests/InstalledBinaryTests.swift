@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The binary `make install` puts in place runs without the Swift toolchain: `make test`
 /// installs the static release build into its run folder (HOTTASK_INSTALLED), and this test

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Other terminals' key forms and the Esc window, as bytes into the real binary in tmux.
 @Suite("Key forms and ESCDELAY in tmux", .serialized)

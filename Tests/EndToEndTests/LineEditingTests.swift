@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Word kills, Ctrl-Y and Ctrl-_ with the real binary in tmux, as the terminal sends them.
 @Suite("Line editing in tmux", .serialized)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Logging in to sabre/dav (Baïkal's engine) with Basic and with Digest, its default, and to
 /// Cyrus, which offers five schemes at once: a sync works both ways, and a wrong password says
@@ -13,8 +13,9 @@ struct LoginEndToEndTests {
         folder.write("[sync]\nurl = \"\(url)\"\nusername = \"u\"\npassword_command = \"echo \(password)\"\n", to: "\(name).toml")
     }
 
-    @Test("Basic and Digest log in: a task goes up and one comes down; a wrong password is \"login refused\"",
-          arguments: [CalDAVTestServer.Kind.sabreBasic, .sabreDigest, .cyrus])
+    @Test(
+        "Basic and Digest log in: a task goes up and one comes down; a wrong password is \"login refused\"",
+        arguments: [CalDAVTestServer.Kind.sabreBasic, .sabreDigest, .cyrus])
     func logins(kind: CalDAVTestServer.Kind) throws {
         let server = try CalDAVTestServer(kind)
         try server.phone(nil, "add", "From phone")

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Clicks and the wheel with the real binary in tmux (the reports a terminal sends, as
 /// bytes), and `mouse = false` leaving the mouse to the terminal.

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10's promises with the real binary: every change is one record in one log, so two
 /// writers touching one task both keep their change, undo works by id in the UI and from the
@@ -94,7 +94,10 @@ struct OneLogTests {
     // MARK: Damage and locks
 
     @Test(arguments: [
-        ("an old journal header out of range", #"{"journal": 1, "snapshot": {"device": 1e300, "inode": -1, "size": 1e300, "modified": "x"}, "count": 1e300}"# + "\n"),
+        (
+            "an old journal header out of range",
+            #"{"journal": 1, "snapshot": {"device": 1e300, "inode": -1, "size": 1e300, "modified": "x"}, "count": 1e300}"# + "\n"
+        ),
         ("a log header out of range", #"{"log": 2, "generation": "zz", "snapshot": "-1:99999999999999999999999:1e300:1.-5"}"# + "\n"),
         ("garbage", "\u{0}\u{1}not json at all\n{\"g\": 1}\n"),
     ])

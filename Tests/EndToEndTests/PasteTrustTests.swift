@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// A paste is text, always: the real binary in tmux, pasted into as a terminal pastes.
 @Suite("Paste is text, in tmux", .serialized)

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 5's promises, shown with the real binary: killed mid-save, run twice at once, handed
 /// broken files or a full disk, HotTask loses nothing and says what happened.
@@ -94,7 +94,8 @@ struct ReliabilityTests {
         var testDescription: String { name }
     }
 
-    static let validTask = #"{"id": "00000000-0000-4000-8000-000000000001", "caption": "A", "section": "priority", "completed": false, "createdAt": "2026-11-21T10:00:00Z", "completedAt": null, "modifiedAt": "2026-11-21T10:00:00Z"}"#
+    static let validTask =
+        #"{"id": "00000000-0000-4000-8000-000000000001", "caption": "A", "section": "priority", "completed": false, "createdAt": "2026-11-21T10:00:00Z", "completedAt": null, "modifiedAt": "2026-11-21T10:00:00Z"}"#
 
     static let damagedStores: [DamagedStore] = [
         DamagedStore(name: "truncated", bytes: Array(#"{"version": 1, "tasks": [{"id": "0000"#.utf8), problem: "cut short at line 1"),
@@ -311,7 +312,9 @@ struct ReliabilityTests {
         var chunk = ""
         for number in 0..<1_000_000 {
             let id = String(number, radix: 16)
-            chunk += #"{"uuid":"00000000-0000-4000-8000-\#(String(repeating: "0", count: 12 - id.count) + id)","description":"Task \#(number)","status":"pending","entry":"20261121T100000Z"}"# + "\n"
+            chunk +=
+                #"{"uuid":"00000000-0000-4000-8000-\#(String(repeating: "0", count: 12 - id.count) + id)","description":"Task \#(number)","status":"pending","entry":"20261121T100000Z"}"#
+                + "\n"
             if chunk.utf8.count > 1 << 20 {
                 handle.write(Data(chunk.utf8))
                 chunk = ""

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Quitting when the store cannot take the UI's tasks: they go to a rescue file, all of them.
 @Suite("Rescue on quit", .serialized)
@@ -11,7 +11,8 @@ struct RescueTests {
         session.waitForText("Call mom")
         try Data("garbage{".utf8).write(to: URL(fileURLWithPath: session.storePath))
         let footer = session.waitForText("tasks.json is damaged: ^C saves your tasks to a rescue file")
-        #expect(footer.components(separatedBy: "\n").contains { $0.hasPrefix("Not saved: tasks.json is damaged: ^C saves your tasks to a rescue file") })
+        #expect(
+            footer.components(separatedBy: "\n").contains { $0.hasPrefix("Not saved: tasks.json is damaged: ^C saves your tasks to a rescue file") })
         session.type("typed after the damage")
         session.press("Enter")
         session.waitForText("› [ ] typed after the damage")

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// The command line as a user switching from Taskwarrior or todo.txt-cli uses it in scripts:
 /// real files, pipes, devices and the real peer programs (`task`, `jq`, bash completion).
@@ -53,8 +53,10 @@ struct ScriptingTests {
         seed()
         let target = folder.path("out.json")
         let killed = runProcess(
-            ["strace", "-qq", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:error=EIO:signal=SIGKILL",
-             HotTaskBinary.url.path, "--file", folder.storePath, "--export", target])
+            [
+                "strace", "-qq", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:error=EIO:signal=SIGKILL",
+                HotTaskBinary.url.path, "--file", folder.storePath, "--export", target,
+            ])
         #expect(killed.status == 128 + SIGKILL)
         func temps() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".out.json.tmp-") }
@@ -337,7 +339,8 @@ struct ScriptingTests {
 
     @Test func controlCharactersInMessagesAreEscaped() throws {
         seed()
-        let file = folder.write(#"[{"uuid":"\u001b]52;c;aGk=\u0007","description":"x","status":"pending","entry":"20261121T100000Z"}]"#, to: "evil.json")
+        let file = folder.write(
+            #"[{"uuid":"\u001b]52;c;aGk=\u0007","description":"x","status":"pending","entry":"20261121T100000Z"}]"#, to: "evil.json")
         let run = hottask("--import", file)
         #expect(run.status == 1)
         #expect(run.stderr.contains("\\u001B]52;c;aGk=\\u0007"), "\(run.stderr)")

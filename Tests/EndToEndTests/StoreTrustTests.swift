@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 25's promises with the real binary: no acknowledged change is ever lost silently.
 /// Whatever a hostile world does to the store's path and files, a command keeps every change it
@@ -43,7 +43,9 @@ struct StoreTrustTests {
 
     /// Every kind of command refuses with exit 2 naming `file` and `problem`, says how to
     /// recover, and leaves every file of the store as it was.
-    private func everyCommandRefuses(_ folder: TemporaryFolder, naming file: String, _ problem: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func everyCommandRefuses(
+        _ folder: TemporaryFolder, naming file: String, _ problem: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let files = { folder.contents().filter { !$0.hasSuffix(".lock") }.sorted().map { ($0, fileBytes(folder.path($0))) } }
         let before = files()
         for args in [["--list"], ["--add", "More"], ["--done", "1"], ["--export", "-"], ["--undo"]] {
@@ -361,7 +363,9 @@ struct StoreTrustTests {
         #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
         // A pid no process can have (above any pid_max): its writer is certainly gone.
         let leftover = folder.write("half a base", to: ".tasks.json.imported.tmp-2147483646-12345")
-        let file = folder.write(#"{"version": 2, "tasks": [{"id": "7abacbb1-d371-42a1-b953-c21babeb349b", "caption": "B", "section": "bonus", "completed": false, "createdAt": "2026-11-21T10:00:00Z", "completedAt": null, "modifiedAt": "2026-11-21T10:00:00Z"}]}"#, to: "in.json")
+        let file = folder.write(
+            #"{"version": 2, "tasks": [{"id": "7abacbb1-d371-42a1-b953-c21babeb349b", "caption": "B", "section": "bonus", "completed": false, "createdAt": "2026-11-21T10:00:00Z", "completedAt": null, "modifiedAt": "2026-11-21T10:00:00Z"}]}"#,
+            to: "in.json")
         #expect(runHotTask(["--file", folder.storePath, "--import", file]).status == 0)
         #expect(fileBytes(leftover) == nil)
         #expect(fileBytes(folder.path("tasks.json.imported")) != nil)

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Ctrl-Z and SIGTSTP from outside, any number of times: the terminal is given back whole each
 /// time (bytes read on a raw pty, Tests/Scripts/pty_capture.py) and the screen redrawn after.

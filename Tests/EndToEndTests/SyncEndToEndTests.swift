@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `hottask --sync` against real CalDAV servers, with Python's caldav library playing the
 /// phone: two HotTask stores and the phone end up with the same tasks, field by field.
@@ -50,7 +50,8 @@ struct SyncEndToEndTests {
 
         /// The number `--list` shows for a caption.
         func number(of caption: String) -> String? {
-            for line in run("--list").stdout.split(separator: "\n") where line.range(of: "] ").map({ Self.caption(line[$0.upperBound...]) }) == caption {
+            for line in run("--list").stdout.split(separator: "\n")
+            where line.range(of: "] ").map({ Self.caption(line[$0.upperBound...]) }) == caption {
                 return line.split(separator: ".").first.map { $0.trimmingCharacters(in: .whitespaces) }
             }
             return nil
@@ -126,7 +127,9 @@ struct SyncEndToEndTests {
         #expect(Set(try server.phoneTasks().keys) == ["Dentist at 3", "Read a book"])
     }
 
-    @Test("a sync with nothing to do sends one request and writes nothing; a 412 is merged and retried", arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    @Test(
+        "a sync with nothing to do sends one request and writes nothing; a 412 is merged and retried",
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
     func quietSyncAndConflict(kind: CalDAVTestServer.Kind) throws {
         let server = try CalDAVTestServer(kind)
         let control = folder.path("control.json")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `hottask --sync-setup` against real servers, from their root: it finds (or makes) the task
 /// calendar, writes `[sync]`, and `--sync` then works both ways with a phone (Python's caldav).
@@ -96,7 +96,9 @@ struct SyncSetupEndToEndTests {
         #expect(desktop.tasks()["From phone"] == true)
     }
 
-    @Test("a server with a private CA: set-up names the untrusted certificate and writes nothing; with --ca-file it finds the calendar and writes ca_file, which --sync uses and a set-up again keeps")
+    @Test(
+        "a server with a private CA: set-up names the untrusted certificate and writes nothing; with --ca-file it finds the calendar and writes ca_file, which --sync uses and a set-up again keeps"
+    )
     func privateCertificateAuthority() throws {
         let server = try CalDAVTestServer(.radicale, tls: true, calendar: false)
         let root = "https://127.0.0.1:\(server.port)/"
@@ -195,8 +197,10 @@ struct SyncSetupEndToEndTests {
         let capture = CalDAVTestServer.scripts + "/pty_capture.py"
         let config = folder.path("tty.toml")
         let run = runProcess(
-            ["python3", capture, "--step", "Password for u", "p\n", "--", HotTaskBinary.url.path, "--config", config, "--sync-setup", server.root,
-             "--username", "u"], timeout: 60)
+            [
+                "python3", capture, "--step", "Password for u", "p\n", "--", HotTaskBinary.url.path, "--config", config, "--sync-setup", server.root,
+                "--username", "u",
+            ], timeout: 60)
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.stdout.contains("hot\t\(server.url)"), "\(run.stdout)")
         #expect(!run.stdout.contains("p\r\n"), "the password is not echoed")

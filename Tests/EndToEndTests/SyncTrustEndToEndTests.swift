@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Sync against servers and other clients as they really behave, through a proxy that breaks
 /// answers on purpose: no sync deletes what it cannot prove was deleted, ordinary server quirks
@@ -49,7 +49,9 @@ extension SyncEndToEndTests {
 
         let forced = laptop.run("--sync", "--force-delete")
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(forced.stdout.contains("deleted 20 here") && forced.stdout.contains("; deleted here: ") && (forced.stdout.contains("\"Task 1\",") || forced.stdout.hasSuffix("\"Task 1\"\n")), "\(forced.stdout)")
+        #expect(
+            forced.stdout.contains("deleted 20 here") && forced.stdout.contains("; deleted here: ")
+                && (forced.stdout.contains("\"Task 1\",") || forced.stdout.hasSuffix("\"Task 1\"\n")), "\(forced.stdout)")
         #expect(laptop.tasks().isEmpty)
     }
 
@@ -204,7 +206,9 @@ extension SyncEndToEndTests {
         #expect(raw.contains("STATUS:IN-PROCESS") && raw.contains("PERCENT-COMPLETE:40"), "\(raw)")
     }
 
-    @Test("a task whose href holds & and a space (SOGo, hand-made files) is fetched and written back", arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    @Test(
+        "a task whose href holds & and a space (SOGo, hand-made files) is fetched and written back",
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
     func hrefWithAmpersand(kind: CalDAVTestServer.Kind) throws {
         let server = try CalDAVTestServer(kind)
         try server.phone(nil, "add-raw", Self.phoneCalendar(["UID:a&b c@phone", "SUMMARY:Odd href"]))
@@ -281,9 +285,12 @@ extension SyncEndToEndTests {
         // While the sync talks to the server, every process's argv is copied.
         try setFaults(
             control,
-            #"{"rules": [{"method": "PROPFIND", "action": "pass", "before": ["sh", "-c", "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done > \#(argv) 2>/dev/null"]}]}"#)
+            #"{"rules": [{"method": "PROPFIND", "action": "pass", "before": ["sh", "-c", "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done > \#(argv) 2>/dev/null"]}]}"#
+        )
         let withPassword = proxied.replacingOccurrences(of: "http://", with: "http://u:s3cret-pw@")
-        let good = runHotTask(["--file", folder.path("a.json"), "--config", config("good", url: withPassword, passwordCommand: nil), "--add", "Private", "--sync"])
+        let good = runHotTask([
+            "--file", folder.path("a.json"), "--config", config("good", url: withPassword, passwordCommand: nil), "--add", "Private", "--sync",
+        ])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(!(good.stdout + good.stderr).contains("s3cret"))
         #expect(try server.phoneTasks()["Private"] != nil)
@@ -308,7 +315,9 @@ extension SyncEndToEndTests {
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(processes(containing: "sleep 611.5").isEmpty, "the command's children are stopped too")
 
-        let empty = runHotTask(["--file", folder.path("a.json"), "--config", config("empty", url: server.url, passwordCommand: "printf ''"), "--sync"])
+        let empty = runHotTask([
+            "--file", folder.path("a.json"), "--config", config("empty", url: server.url, passwordCommand: "printf ''"), "--sync",
+        ])
         #expect(empty.status == 5)
         #expect(empty.stderr.contains("printed an empty password"), "\(empty.stderr)")
     }
@@ -446,12 +455,15 @@ extension SyncEndToEndTests {
         // Each PUT takes a little while (as across the internet), and one is refused as too many.
         try setFaults(
             control,
-            #"{"rules": [{"method": "PUT", "action": "429", "times": 1}, {"method": "PUT", "action": "pass", "times": 1000, "before": ["sleep", "0.1"]}]}"#)
+            #"{"rules": [{"method": "PUT", "action": "429", "times": 1}, {"method": "PUT", "action": "pass", "times": 1000, "before": ["sleep", "0.1"]}]}"#
+        )
         let laptop = device("laptop", url: proxied)
         laptop.run(arguments: (1...40).flatMap { ["--add", "Task \($0)"] })
         let capture = runProcess(
-            ["python3", CalDAVTestServer.scripts + "/pty_capture.py", "--timeout", "60", "--", HotTaskBinary.url.path, "--file", laptop.store,
-             "--config", laptop.config, "--sync"], timeout: 90)
+            [
+                "python3", CalDAVTestServer.scripts + "/pty_capture.py", "--timeout", "60", "--", HotTaskBinary.url.path, "--file", laptop.store,
+                "--config", laptop.config, "--sync",
+            ], timeout: 90)
         #expect(capture.status == 0, "\(capture.stdout)")
         #expect(capture.stdout.contains("hottask: sending ") && capture.stdout.contains("/40 tasks"), "\(capture.stdout)")
         #expect(capture.stdout.contains("pushed 40"), "\(capture.stdout)")

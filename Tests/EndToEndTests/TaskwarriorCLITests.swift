@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// HotTask beside the real Taskwarrior (`task` 2.6), as a switcher who keeps using it (issue
 /// 28): `task export | hottask --import -`, a caption edited here, then

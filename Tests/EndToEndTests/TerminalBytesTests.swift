@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// What the terminal receives, read on a raw pty (Tests/Scripts/pty_capture.py): tmux would
 /// hide the bytes behind its own rendering. Emoji of several code points, and the modes.
@@ -29,8 +29,9 @@ struct TerminalBytesTests {
     private func writtenWhole(_ cluster: String, width: Int = 2, followedBy following: String, in bytes: [UInt8]) -> (row: Int, column: Int)? {
         let attributes = "(?:\u{1B}\\(B|\u{1B}\\[[0-9;]*m)*"
         let pattern = try! Regex(
-            "\u{1B}\\[(\\d+);(\\d+)H" + attributes + cluster + "\u{1B}\\[(\\d+);(\\d+)H" + attributes + following)
-            .matchingSemantics(.unicodeScalar)
+            "\u{1B}\\[(\\d+);(\\d+)H" + attributes + cluster + "\u{1B}\\[(\\d+);(\\d+)H" + attributes + following
+        )
+        .matchingSemantics(.unicodeScalar)
         let text = String(decoding: bytes, as: UTF8.self)
         for match in text.matches(of: pattern) {
             guard let row = Int(match.output[1].substring ?? ""), let column = Int(match.output[2].substring ?? ""),

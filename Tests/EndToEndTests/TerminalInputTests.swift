@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Paste, modified keys and terminals that cannot run the UI, with the real binary in tmux.
 @Suite("Terminal input in tmux", .serialized)
@@ -53,7 +53,9 @@ struct TerminalInputTests {
         for debris in ["[1;", ";5D", ";2A", "[1~", "~"] { #expect(!input.contains(debris), "\(debris) was typed") }
         // In the list: Shift-↑ reorders and keeps the focus there (it used to send Esc).
         session.press("Tab", "Down", "S-Up")
-        session.waitForStore("put Second first") { $0.range(of: "Second")?.lowerBound ?? $0.endIndex < $0.range(of: "First")?.lowerBound ?? $0.startIndex }
+        session.waitForStore("put Second first") {
+            $0.range(of: "Second")?.lowerBound ?? $0.endIndex < $0.range(of: "First")?.lowerBound ?? $0.startIndex
+        }
         let list = session.waitForText("› [ ] Second")
         #expect(list.contains("+ HoneR two YXthree"), "the input kept its text")
         #expect(try storedCaptions(session) == ["Second", "First"])

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// The real binary driven in tmux, as a person would use it.
 @Suite("Terminal UI in tmux", .serialized)

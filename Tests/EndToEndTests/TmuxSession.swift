@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// The real `hottask` in a real terminal: a private tmux server per test (own socket), keys
 /// sent as a person would type them, the screen read back as text.

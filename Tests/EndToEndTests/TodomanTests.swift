@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// HotTask beside the real todoman (`todo`, from PyPI) on one vdir (issue 28): `--import DIR`
 /// reads every .ics file in it; `--export DIR --export-format vdir` rewrites only the files
@@ -111,7 +111,9 @@ struct TodomanTests {
 
     @Test func filesItDoesNotKnowAreLeftAsTheyWere() throws {
         try FileManager.default.createDirectory(atPath: calendar, withIntermediateDirectories: true)
-        let event = folder.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:meeting\r\nSUMMARY:Meeting\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", to: "calendars/tasks/meeting.ics")
+        let event = folder.write(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:meeting\r\nSUMMARY:Meeting\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            to: "calendars/tasks/meeting.ics")
         let notes = folder.write("not a calendar", to: "calendars/tasks/notes.txt")
         // A file named as a task's would be, holding something else: not written over.
         #expect(hottask("--add", "Call mom").status == 0)

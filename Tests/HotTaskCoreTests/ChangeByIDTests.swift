@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// Changes by id read only the named task: through the snapshot's index when it can be used,
 /// by searching the snapshot otherwise. Whatever the index says, the task changed is the one

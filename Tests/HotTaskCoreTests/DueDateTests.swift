@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import HotTaskCore
 
@@ -23,9 +23,15 @@ struct DueDateTests {
             (.time(year: 2026, month: 12, day: 1, hour: 8, minute: 30, zone: .utc)!, "2026-12-01T08:30:00Z", nil),
             (.time(year: 2026, month: 12, day: 1, hour: 9, minute: 30, zone: .floating)!, "2026-12-01T09:30:00", nil),
             (.time(year: 2026, month: 12, day: 1, hour: 9, minute: 30, zone: .named("Europe/Berlin"))!, "2026-12-01T09:30:00+01:00", "Europe/Berlin"),
-            (.time(year: 2026, month: 7, day: 1, hour: 9, minute: 30, zone: .named("America/New_York"))!, "2026-07-01T09:30:00-04:00", "America/New_York"),
+            (
+                .time(year: 2026, month: 7, day: 1, hour: 9, minute: 30, zone: .named("America/New_York"))!, "2026-07-01T09:30:00-04:00",
+                "America/New_York"
+            ),
             // A zone this system does not know keeps its name and clock reading (offset: local's).
-            (.time(year: 2026, month: 12, day: 1, hour: 9, minute: 30, zone: .named("W. Europe Standard Time"))!, "2026-12-01T09:30:00+00:00", "W. Europe Standard Time"),
+            (
+                .time(year: 2026, month: 12, day: 1, hour: 9, minute: 30, zone: .named("W. Europe Standard Time"))!, "2026-12-01T09:30:00+00:00",
+                "W. Europe Standard Time"
+            ),
         ]
         for (due, text, zone) in forms {
             #expect(due.text(local: DueDate.utc) == text)
@@ -83,9 +89,10 @@ struct DueDateTests {
         // Five stamps only where the due date was set after the add.
         #expect(text.components(separatedBy: "\n").filter { $0.contains("\"clock\": \"") && $0.split(separator: " ").count == 6 }.count == 2)
         // A store from before due dates: no "due", four stamps; the due stamp is the add's.
-        let old = StoreDocumentTests.document([
-            StoreDocumentTests.taskJSON(1, ["order": "\"a0\"", "clock": "\"300.0 200.0 100.0 400.0\""])
-        ], version: "2")
+        let old = StoreDocumentTests.document(
+            [
+                StoreDocumentTests.taskJSON(1, ["order": "\"a0\"", "clock": "\"300.0 200.0 100.0 400.0\""])
+            ], version: "2")
         let task = try StoreDocument.decode(old).list[0]
         #expect(task.due == nil)
         #expect(task.clocks.due == Clock(milliseconds: 100))
@@ -120,12 +127,15 @@ struct DueDateTests {
                 .set(id, TaskFields(due: .some(nil)), was: TaskFields(due: .some(.date(year: 2026, month: 12, day: 2)))),
             ])
         let line = ChangeLog.encode(record)
-        #expect(String(decoding: line, as: UTF8.self).contains(#""set": {"due": "2026-12-01T09:30:00+01:00", "dueZone": "Europe/Berlin"}, "was": {"due": null}"#))
+        #expect(
+            String(decoding: line, as: UTF8.self).contains(
+                #""set": {"due": "2026-12-01T09:30:00+01:00", "dueZone": "Europe/Berlin"}, "was": {"due": null}"#))
         #expect(try ChangeLog.decodeRecord(Array(line.dropLast())).get() == record)
     }
 
     @Test func anImportChangesADueDateOnlyWhereTheFileChangedIt() throws {
-        let rent = TaskItem(id: Fixtures.id(1), caption: "Pay rent", createdAt: Date(timeIntervalSince1970: 1_000), due: .date(year: 2026, month: 12, day: 1))
+        let rent = TaskItem(
+            id: Fixtures.id(1), caption: "Pay rent", createdAt: Date(timeIntervalSince1970: 1_000), due: .date(year: 2026, month: 12, day: 1))
         var list = TaskList([rent])
         var base = ImportBase()
         base.record(ImportBase.Said([rent]))

@@ -81,7 +81,10 @@ struct DueInputTests {
     }
 
     @Test func anythingElseIsRefusedQuotingItAndListingTheForms() {
-        for bad in ["", "next week", "2026-1-5", "2026-12-01T9:30", "2026-12-01T24:00", "2026-12-01 09:30", "+d", "+1m", "-1d", "monday", "+99999999d", "12/01/2026"] {
+        for bad in [
+            "", "next week", "2026-1-5", "2026-12-01T9:30", "2026-12-01T24:00", "2026-12-01 09:30", "+d", "+1m", "-1d", "monday", "+99999999d",
+            "12/01/2026",
+        ] {
             guard case .failure(let refusal) = DueInput.parse(bad, now: Date(), local: Self.berlin) else {
                 Issue.record("\(bad) was accepted")
                 continue

@@ -1,13 +1,14 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("iCalendar")
 struct ICalendarTests {
     @Test("content lines unfold, unescape, and fold again at 75 octets without splitting a character")
     func contentLines() throws {
-        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:x\r\nSUMMARY:Call mum\\, then\r\n  Dad\\; bring \\\\ cake\\nsoon\r\nX-UNKNOWN;A=\"b:c\":keep me\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let text =
+            "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:x\r\nSUMMARY:Call mum\\, then\r\n  Dad\\; bring \\\\ cake\\nsoon\r\nX-UNKNOWN;A=\"b:c\":keep me\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         let calendar = try #require(try ICalendar.parse(text).first)
         let todo = try #require(calendar.components.first)
         #expect(todo.first("SUMMARY")?.text == "Call mum, then Dad; bring \\ cake\nsoon")
@@ -33,10 +34,12 @@ struct ICalendarTests {
         #expect(batch.tasks.map(\.caption).sorted() == captions.sorted())
     }
 
-    @Test("a broken file is an error naming the line, never a crash", arguments: [
-        "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n", "BEGIN:VCALENDAR\r\nno colon here\r\n", "SUMMARY:outside\r\n",
-        String(repeating: "BEGIN:X\r\n", count: 100),
-    ])
+    @Test(
+        "a broken file is an error naming the line, never a crash",
+        arguments: [
+            "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n", "BEGIN:VCALENDAR\r\nno colon here\r\n", "SUMMARY:outside\r\n",
+            String(repeating: "BEGIN:X\r\n", count: 100),
+        ])
     func brokenFiles(text: String) {
         #expect(throws: ICalendar.ParseError.self) { try ICalendar.parse(text) }
     }

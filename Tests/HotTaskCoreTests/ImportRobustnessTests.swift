@@ -1,7 +1,8 @@
 import Foundation
-@testable import HotTaskCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import HotTaskCore
 
 /// Property test of the import parser (the CI-sized sibling of `make fuzz`): mutated copies of
 /// the seed corpus are either refused with a `DocumentError` or give tasks that obey the rules.
@@ -82,9 +83,10 @@ struct ImportRobustnessTests {
     @Test func aLargeStoreReadByTwoThreadsReadsAsTheStrictParserReadsIt() throws {
         var tasks: [TaskItem] = []
         for number in 0..<6_000 {
-            tasks.append(Fixtures.task(
-                "Task \(number) with \"quotes\", é and 🥛 \(String(repeating: "x", count: number % 50))", id: 100 + number,
-                section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0, hours: number % 24))
+            tasks.append(
+                Fixtures.task(
+                    "Task \(number) with \"quotes\", é and 🥛 \(String(repeating: "x", count: number % 50))", id: 100 + number,
+                    section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0, hours: number % 24))
         }
         var list = TaskList(tasks)
         _ = list.apply(.delete(tasks[17]), clock: Clock(milliseconds: 9))
@@ -122,8 +124,9 @@ struct ImportRobustnessTests {
         }
         let list = TaskList(tasks)
         let keyed = String(decoding: StoreDocument.encode(list), as: UTF8.self)
-        let document = Array(keyed.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.contains("\"order\":") }.joined(separator: "\n").utf8)
+        let document = Array(
+            keyed.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.contains("\"order\":") }.joined(separator: "\n").utf8)
         #expect(document.count > 2 << 20)
         let fast = try #require(JSONParser.decodeStoreFast(document))
         #expect(fast.list.priority.map(\.caption) == list.priority.map(\.caption))
@@ -136,8 +139,9 @@ struct ImportRobustnessTests {
     @Test func aLargeSnapshotWrittenByTwoThreadsIsTheDocumentOneThreadWrites() throws {
         var tasks: [TaskItem] = []
         for number in 0..<24_000 {
-            tasks.append(Fixtures.task(
-                "Task \(number) \"q\" é", id: 100 + number, section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0))
+            tasks.append(
+                Fixtures.task(
+                    "Task \(number) \"q\" é", id: 100 + number, section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0))
         }
         var list = TaskList(tasks)
         _ = list.apply(.delete(tasks[5]), clock: Clock(milliseconds: 9))
@@ -167,7 +171,8 @@ struct ImportRobustnessTests {
         for number in 0..<7_000 {
             let status = ["pending", "completed", "waiting", "deleted", "pending"][number % 5]
             let uuid = String(format: "a1b2c3d4-0000-4000-8000-%012x", number)
-            var line = #"{"id":\#(number),"description":"Task \#(number) \"quoted\" é 🥛","entry":"20261119T080000Z","status":"\#(status)","uuid":"\#(uuid)""#
+            var line =
+                #"{"id":\#(number),"description":"Task \#(number) \"quoted\" é 🥛","entry":"20261119T080000Z","status":"\#(status)","uuid":"\#(uuid)""#
             if number % 3 == 0 { line += #","priority":"H","tags":["a","b"]"# }
             if status == "completed" { line += #","end":"20261120T080000Z""# }
             lines.append(line + "}")
@@ -205,7 +210,8 @@ struct ImportRobustnessTests {
     @Test func theFastTaskwarriorReaderAgreesWithTheStrictOne() throws {
         var generator = SeededGenerator(seed: 14)
         let now = TaskwarriorSample.date("20261201T000000Z")
-        let extra = #"{"description":"Quote \" and \\ then \u00e9 🥛","entry":"20261119T080000Z","end":null,"status":"pending","uuid":"A1B2C3D4-0000-4000-8000-00000000000F","project":"home","tags":["a","b"],"annotations":[]}"#
+        let extra =
+            #"{"description":"Quote \" and \\ then \u00e9 🥛","entry":"20261119T080000Z","end":null,"status":"pending","uuid":"A1B2C3D4-0000-4000-8000-00000000000F","project":"home","tags":["a","b"],"annotations":[]}"#
         let valid = Array(("[\n" + (TaskwarriorSample.all + [extra]).joined(separator: ",\n") + "\n]\n").utf8)
         func strict(_ input: [UInt8]) -> ImportBatch? {
             guard case .array(let items)? = try? JSONParser.parse(input) else { return nil }
@@ -232,7 +238,8 @@ struct ImportRobustnessTests {
         for round in 0..<12 {
             var start = TaskList()
             for number in 0..<Int.random(in: 0..<300, using: &generator) {
-                start.apply(.add(Fixtures.task("here \(number)", id: number, section: number % 3 == 0 ? .bonus : .priority)), clock: Clock(milliseconds: 10))
+                start.apply(
+                    .add(Fixtures.task("here \(number)", id: number, section: number % 3 == 0 ? .bonus : .priority)), clock: Clock(milliseconds: 10))
             }
             // Some tasks deleted before (an add older than the delete must stay deleted).
             for task in start.all.prefix(20) { start.apply(.delete(task), clock: Clock(milliseconds: round % 2 == 0 ? 20 : 9_000)) }
@@ -240,7 +247,8 @@ struct ImportRobustnessTests {
             for number in 0..<1_500 {
                 // Round 0–3: all new; 4–7: some already here or deleted; 8–11: some given twice.
                 let id = round < 4 ? 10_000 + number : round < 8 && number % 97 == 0 ? number % 300 : 10_000 + (round < 8 ? number : number % 1_400)
-                changes.append(.add(Fixtures.task("new \(number) ✓", id: id, section: number % 4 == 0 ? .bonus : .priority, completed: number % 5 == 0)))
+                changes.append(
+                    .add(Fixtures.task("new \(number) ✓", id: id, section: number % 4 == 0 ? .bonus : .priority, completed: number % 5 == 0)))
             }
             var batched = start
             batched.applyAll(changes, clock: clock)
@@ -303,9 +311,10 @@ struct ImportRobustnessTests {
     @Test func everyExportFormatInSmallPiecesIsTheWholeDocument() {
         var tasks: [TaskItem] = []
         for number in 0..<300 {
-            tasks.append(Fixtures.task(
-                "Task \(number) \"q\" é 🥛 \(String(repeating: "long ", count: number % 30))", id: 1 + number,
-                section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0))
+            tasks.append(
+                Fixtures.task(
+                    "Task \(number) \"q\" é 🥛 \(String(repeating: "long ", count: number % 30))", id: 1 + number,
+                    section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0))
         }
         let list = TaskList(tasks)
         let now = Fixtures.date(hours: 500)

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Import")
 struct ImportTests {
@@ -210,12 +210,21 @@ struct ImportTests {
 
     /// Broken Taskwarrior tasks (as the third) and words the error must contain.
     static let badTaskwarrior: [(task: String, words: [String])] = [
-        (#"{"description":"x","entry":"20261121T100000Z","status":"someday","uuid":"a1b2c3d4-0000-4000-8000-000000000009"}"#, ["someday", "\"status\""]),
+        (
+            #"{"description":"x","entry":"20261121T100000Z","status":"someday","uuid":"a1b2c3d4-0000-4000-8000-000000000009"}"#,
+            ["someday", "\"status\""]
+        ),
         (#"{"description":"x","entry":"20261121T100000Z","uuid":"a1b2c3d4-0000-4000-8000-000000000009"}"#, ["\"status\"", "missing"]),
         (#"{"description":"x","entry":"2026-11-21","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000009"}"#, ["\"entry\"", "2026-11-21"]),
-        (#"{"description":"  ","entry":"20261121T100000Z","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000009"}"#, ["\"description\"", "empty"]),
+        (
+            #"{"description":"  ","entry":"20261121T100000Z","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000009"}"#,
+            ["\"description\"", "empty"]
+        ),
         (#"{"description":"x","entry":"20261121T100000Z","status":"pending","uuid":"nope"}"#, ["\"uuid\"", "nope"]),
-        (#"{"description":"x","entry":"20261121T100000Z","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000001"}"#, ["a1b2c3d4-0000-4000-8000-000000000001", "twice"]),
+        (
+            #"{"description":"x","entry":"20261121T100000Z","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000001"}"#,
+            ["a1b2c3d4-0000-4000-8000-000000000001", "twice"]
+        ),
         (#""not an object""#, ["a string"]),
     ]
 

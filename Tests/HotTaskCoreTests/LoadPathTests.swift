@@ -1,7 +1,8 @@
 import Foundation
-@testable import HotTaskCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import HotTaskCore
 
 /// The pieces the store read was made faster with, each against the plain definition it
 /// replaces: the same answers on random and edge inputs.
@@ -46,7 +47,8 @@ struct LoadPathTests {
             ("random", { _ in UUID(uuid: Self.bytes(high: generator.next(), low: generator.next())) }),
         ]
         // The process's, ones a weak mix fails on (zero, few bits set), and random ones.
-        let seeds: [IDTable.Seed] = [IDTable.processSeed, (0, 0), (1 << 40, 1 << 40), (0, 1 << 20), (1 << 63, 1 << 63)]
+        let seeds: [IDTable.Seed] =
+            [IDTable.processSeed, (0, 0), (1 << 40, 1 << 40), (0, 1 << 20), (1 << 63, 1 << 63)]
             + (0..<4).map { _ in (generator.next(), generator.next()) }
         for seed in seeds {
             for (name, make) in patterns {
@@ -66,7 +68,11 @@ struct LoadPathTests {
             #expect(IDTable(distinct: given.count) { add in given.forEach(add) } == nil, "id \(repeated) given twice")
         }
         let upper = UUID(uuidString: ids[7].uuidString.uppercased())!
-        #expect(IDTable(distinct: 2) { add in add(ids[7]); add(upper) } == nil)
+        #expect(
+            IDTable(distinct: 2) { add in
+                add(ids[7])
+                add(upper)
+            } == nil)
     }
 
     /// Eight bytes at a time, it stops where a byte-by-byte scan stops, at every offset and
@@ -102,9 +108,11 @@ struct LoadPathTests {
             }
             let parsed = text.withUnsafeBufferPointer(UUIDBytes.parse)
             // Foundation also takes a space or a dash for a digit: only the strict form counts.
-            let strictForm = text.count == 36 && text.indices.allSatisfy { at in
-                [8, 13, 18, 23].contains(at) ? text[at] == UInt8(ascii: "-") : UUIDBytes.nibble(text[at]) != nil
-            }
+            let strictForm =
+                text.count == 36
+                && text.indices.allSatisfy { at in
+                    [8, 13, 18, 23].contains(at) ? text[at] == UInt8(ascii: "-") : UUIDBytes.nibble(text[at]) != nil
+                }
             let expected = strictForm ? UUID(uuidString: String(decoding: text, as: UTF8.self)) : nil
             #expect(parsed == expected, "\(String(decoding: text, as: UTF8.self))")
             if strictForm { #expect(parsed != nil) }
@@ -150,7 +158,8 @@ struct LoadPathTests {
         let escaped = ["tab\\there", "quote \\\" in", "\\u00e9t\\u00e9", "back\\\\slash", "\\u0001x"]
         var read = 0
         for caption in (captions + escaped).map({ Array($0.utf8) }) {
-            let task = "{\"id\": \"f0000001-0000-4000-8000-000000000001\", \"caption\": \"" + String(decoding: caption, as: UTF8.self)
+            let task =
+                "{\"id\": \"f0000001-0000-4000-8000-000000000001\", \"caption\": \"" + String(decoding: caption, as: UTF8.self)
                 + "\", \"section\": \"priority\", \"completed\": false, \"createdAt\": \"2026-01-01T00:00:00Z\"}"
             let document = Array("{\"version\": 1, \"tasks\": [\n  \(task)\n]}\n".utf8)
             let fast = JSONParser.decodeStoreFast(document)
@@ -233,7 +242,9 @@ struct LoadPathTests {
             case 0: change = .add(Fixtures.task("Added \(number)", id: 1_000 + number, section: .bonus))
             case 1: change = .delete(try #require(expected.task(withID: Fixtures.id(number * 7))))
             default:
-                change = .set(Fixtures.id(number * 7 + 1), TaskFields(caption: "Changed \(number)", section: number % 3 == 0 ? .bonus : .priority), was: TaskFields())
+                change = .set(
+                    Fixtures.id(number * 7 + 1), TaskFields(caption: "Changed \(number)", section: number % 3 == 0 ? .bonus : .priority),
+                    was: TaskFields())
             }
             let commit = try store.commit([change], what: "change \(number)")
             expected.apply(change, clock: commit.clock)

@@ -1,6 +1,6 @@
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Progress summary")
 struct ProgressTests {

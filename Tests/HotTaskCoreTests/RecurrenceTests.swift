@@ -9,11 +9,13 @@ struct RecurrenceTests {
     func todo(_ lines: String...) -> ICalComponent { todo(lines) }
 
     func todo(_ lines: [String]) -> ICalComponent {
-        ICalComponent(name: "VTODO", properties: lines.compactMap { line in
-            let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
-            let head = parts[0].split(separator: ";", maxSplits: 1).map(String.init)
-            return ICalProperty(name: head[0], parameters: head.count > 1 ? ";" + head[1] : "", value: parts[1])
-        })
+        ICalComponent(
+            name: "VTODO",
+            properties: lines.compactMap { line in
+                let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+                let head = parts[0].split(separator: ";", maxSplits: 1).map(String.init)
+                return ICalProperty(name: head[0], parameters: head.count > 1 ? ";" + head[1] : "", value: parts[1])
+            })
     }
 
     func next(_ rule: String, start: String, due: String? = nil) -> (start: String?, due: String?, rule: String?)? {

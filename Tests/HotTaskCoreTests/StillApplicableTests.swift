@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// The one rule `--undo`, `u` and `^R` share: which changes of a step still apply.
 @Suite("Undo and redo apply only what still holds, judged change after change")

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Store document")
 struct StoreDocumentTests {
@@ -114,11 +114,14 @@ struct StoreDocumentTests {
         let list = try StoreDocument.decode(
             Self.document([
                 Self.taskJSON(1, ["caption": "\"  Spaced\\tout  \"", "id": "\"F00000AB-0000-4000-8000-0000000000AB\""]),
-                Self.taskJSON(2, [
-                    "section": "\"bonus\"", "completed": "true", "completedAt": "\"2026-11-21T11:00:00Z\"",
-                    "modifiedAt": "\"2026-11-21T12:00:00+01:00\"",
-                ]),
-            ])).list
+                Self.taskJSON(
+                    2,
+                    [
+                        "section": "\"bonus\"", "completed": "true", "completedAt": "\"2026-11-21T11:00:00Z\"",
+                        "modifiedAt": "\"2026-11-21T12:00:00+01:00\"",
+                    ]),
+            ])
+        ).list
         #expect(list.count == 2)
         #expect(list[0].id == Fixtures.id(0xab))
         #expect(list[0].caption == "Spaced out")
@@ -132,7 +135,8 @@ struct StoreDocumentTests {
     @Test("missing modifiedAt falls back to createdAt; unknown fields are ignored")
     func optionalFields() throws {
         let list = try StoreDocument.decode(
-            Self.document([Self.taskJSON(1, ["modifiedAt": nil, "completedAt": nil, "colour": "\"red\""])])).list
+            Self.document([Self.taskJSON(1, ["modifiedAt": nil, "completedAt": nil, "colour": "\"red\""])])
+        ).list
         #expect(list[0].modifiedAt == Fixtures.baseDate)
         #expect(list[0].completedAt == nil)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The UI's store session: its own changes out, other processes' records in")
 struct StoreSessionTests {

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// A task imported from an .ics file goes to a server as its file had it (issue 28): its UID,
 /// DESCRIPTION, X- properties with their parameters and the VTIMEZONE its DUE names.
@@ -32,7 +32,10 @@ struct SyncCarriedTests {
         let report = try SyncEngine(store: store, collection: server, now: { now }).run()
         #expect(report.pushed == 2)
         let plants = try #require(server.objects["/calendar/plants-1@example.com.ics"], "\(server.objects.keys)")
-        for line in ["UID:plants-1@example.com", "DESCRIPTION:Both balconies", "DUE;TZID=Europe/Paris:20261201T090000", "X-MY-THING;X-PARAM=1:hello", "BEGIN:VTIMEZONE"] {
+        for line in [
+            "UID:plants-1@example.com", "DESCRIPTION:Both balconies", "DUE;TZID=Europe/Paris:20261201T090000", "X-MY-THING;X-PARAM=1:hello",
+            "BEGIN:VTIMEZONE",
+        ] {
             #expect(plants.body.contains(line), "\(line) in \(plants.body)")
         }
         let made = try #require(try store.load().all.first { $0.caption == "Made here" })

@@ -1,8 +1,8 @@
 import Foundation
 import HotTaskCore
 import Seeded
-import Testing
 import TestSupport
+import Testing
 
 /// The sync engine against a calendar in memory that keeps the protocol's promises: what two
 /// HotTask stores and a phone see after syncing, and what a sync with nothing to do costs.
@@ -274,14 +274,18 @@ struct SyncEngineTests {
         try a.add("Pay rent")
         server.store("/calendar/phone-1.ics", Self.phoneObject(uid: "phone-1", summary: "From phone", priority: nil))
         try a.sync()
-        let files = ["a.json", "a.json.journal", "a.json.sync"].map { (try? FileManager.default.attributesOfItem(atPath: folder.path($0))) as NSDictionary? }
+        let files = ["a.json", "a.json.journal", "a.json.sync"].map {
+            (try? FileManager.default.attributesOfItem(atPath: folder.path($0))) as NSDictionary?
+        }
         let objects = server.objects
         server.forgetRequests()
         let report = try a.sync()
         #expect(server.requests == ["REPORT sync-collection"])
         #expect(report == SyncReport(), "nothing pulled, pushed, merged or deleted")
         #expect(server.objects == objects)
-        let after = ["a.json", "a.json.journal", "a.json.sync"].map { (try? FileManager.default.attributesOfItem(atPath: folder.path($0))) as NSDictionary? }
+        let after = ["a.json", "a.json.journal", "a.json.sync"].map {
+            (try? FileManager.default.attributesOfItem(atPath: folder.path($0))) as NSDictionary?
+        }
         for (before, now) in zip(files, after) {
             #expect(before?[FileAttributeKey.modificationDate] as? Date == now?[FileAttributeKey.modificationDate] as? Date)
             #expect(before?[FileAttributeKey.systemFileNumber] as? Int == now?[FileAttributeKey.systemFileNumber] as? Int)

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 /// What a sync writes back onto a phone's task: only what changed here.
 extension SyncEngineTests {

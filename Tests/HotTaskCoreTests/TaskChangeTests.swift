@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Changes by id: inverses, order keys, and merging field by field")
 struct TaskChangeTests {

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Task list")
 struct TaskListTests {

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Timestamps")
 struct TimestampTests {
@@ -83,8 +83,9 @@ struct TimestampTests {
         #expect(Timestamp.parse(Timestamp.format(now)) == now)
     }
 
-    @Test("dates outside years 0000–9999 in UTC are refused, so every stored date reads back",
-          arguments: ["9999-12-31T23:59:59-01:00", "0000-01-01T00:30:00+01:00"])
+    @Test(
+        "dates outside years 0000–9999 in UTC are refused, so every stored date reads back",
+        arguments: ["9999-12-31T23:59:59-01:00", "0000-01-01T00:30:00+01:00"])
     func outOfRange(text: String) {
         #expect(Timestamp.parse(text) == nil)
     }

@@ -63,13 +63,14 @@ struct TodoTxtTests {
             TaskItem(caption: "x marks the spot", section: .bonus, completed: true, createdAt: created, completedAt: finished),
         ])
         let ids = list.shortIDs()
-        #expect(TodoTxtFormat.text(for: list) == """
-            (A) 2026-11-01 Call mom id:\(ids[0])
-            x 2026-11-20 2026-11-01 Buy milk pri:A id:\(ids[1])
-            2026-11-01 Read a book @home id:\(ids[2])
-            x 2026-11-20 2026-11-01 x marks the spot id:\(ids[3])
+        #expect(
+            TodoTxtFormat.text(for: list) == """
+                (A) 2026-11-01 Call mom id:\(ids[0])
+                x 2026-11-20 2026-11-01 Buy milk pri:A id:\(ids[1])
+                2026-11-01 Read a book @home id:\(ids[2])
+                x 2026-11-20 2026-11-01 x marks the spot id:\(ids[3])
 
-            """)
+                """)
     }
 
     @Test func aRoundTripGivesTheSameLines() throws {
@@ -137,7 +138,9 @@ struct TodoTxtTests {
         let (importedList, base) = try imported(text, at: now)
         var list = importedList
         let book = list.all.first { $0.caption == "Read a book" }!
-        _ = list.apply(.set(book.id, TaskFields(completed: true, completedAt: now.addingTimeInterval(60)), was: TaskFields()), clock: Clock(milliseconds: 1_795_000_060_000))
+        _ = list.apply(
+            .set(book.id, TaskFields(completed: true, completedAt: now.addingTimeInterval(60)), was: TaskFields()),
+            clock: Clock(milliseconds: 1_795_000_060_000))
         // The same file a day later: its undated lines are "written" now, after the completion.
         let again = try TodoTxtFormat.batch(from: Array(text.utf8), now: now.addingTimeInterval(86_400))
         let resolved = list.resolvingIdentity(of: again, base: base)
@@ -189,7 +192,8 @@ struct TodoTxtTests {
         let ids = list.shortIDs()
         // `todo.sh replace 2 "Buy oat milk"` keeps the date and drops the tag.
         let replaced = try TodoTxtFormat.batch(
-            from: Array("(A) 2026-11-02 Call mom id:\(ids[0])\n2026-11-03 Buy oat milk\n2026-11-02 Walk dog id:\(ids[2])\nSomething new\n".utf8), now: now)
+            from: Array("(A) 2026-11-02 Call mom id:\(ids[0])\n2026-11-03 Buy oat milk\n2026-11-02 Walk dog id:\(ids[2])\nSomething new\n".utf8),
+            now: now)
         let resolved = list.resolvingIdentity(of: replaced, base: base)
         #expect(resolved.tasks[1].id == list.all[1].id)
         #expect(list.task(withID: resolved.tasks[3].id) == nil)
@@ -210,8 +214,10 @@ struct TodoTxtTests {
         #expect(batch.todoTxtLines?.notes == ["todo.txt line 1 and line 3 have the same id:1a2b3c4d; imported once, as todo.txt line 1"])
         // The same line again in todo.sh's archive (it archived a line HotTask exported again).
         let copy = try TodoTxtFormat.batch(
-            files: [("todo.txt", Array("x 2026-11-20 2026-11-02 Buy milk pri:A id:1a2b3c4d\n".utf8)),
-                    ("done.txt", Array("x 2026-11-20 2026-11-02 Buy milk id:1a2b3c4d\n".utf8))], now: now)
+            files: [
+                ("todo.txt", Array("x 2026-11-20 2026-11-02 Buy milk pri:A id:1a2b3c4d\n".utf8)),
+                ("done.txt", Array("x 2026-11-20 2026-11-02 Buy milk id:1a2b3c4d\n".utf8)),
+            ], now: now)
         #expect(copy.tasks.count == 1 && copy.todoTxtLines?.notes == [])
     }
 

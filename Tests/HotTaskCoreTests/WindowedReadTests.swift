@@ -1,7 +1,8 @@
 import Foundation
-@testable import HotTaskCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import HotTaskCore
 
 /// The store (and a HotTask document to import) is read from its file through a window that
 /// slides along it, one per thread, instead of being held whole. Whatever the window's size,
@@ -24,9 +25,10 @@ struct WindowedReadTests {
     static func largeSnapshot() -> [UInt8] {
         var tasks: [TaskItem] = []
         for number in 0..<5_000 {
-            tasks.append(Fixtures.task(
-                "Task \(number) with \"quotes\", é and 🥛 \(String(repeating: "x", count: number % 50))", id: 100 + number,
-                section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0, hours: number % 24))
+            tasks.append(
+                Fixtures.task(
+                    "Task \(number) with \"quotes\", é and 🥛 \(String(repeating: "x", count: number % 50))", id: 100 + number,
+                    section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0, hours: number % 24))
         }
         tasks[2_500].caption = String(repeating: "🥛", count: 995)  // 3,980 bytes
         var list = TaskList(tasks)
@@ -57,7 +59,8 @@ struct WindowedReadTests {
         for round in 0..<16 {
             var input = valid
             // Half near the middle, where the second thread starts; half anywhere.
-            let at = round % 2 == 0
+            let at =
+                round % 2 == 0
                 ? input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
                 : Int.random(in: 0..<input.count, using: &generator)
             switch Int.random(in: 0..<5, using: &generator) {
@@ -165,7 +168,8 @@ struct ImportBaseTests {
         // A line far longer than the reader's window that ends in a good entry (the whole line
         // is not one), a short one, a bad digit, then the two good ones; the last has lost its
         // line break, and reads as before.
-        let damaged = String(repeating: "z", count: 200_000) + lines[1] + "\nshort\n" + lines[0].replacingOccurrences(of: " ", with: "g")
+        let damaged =
+            String(repeating: "z", count: 200_000) + lines[1] + "\nshort\n" + lines[0].replacingOccurrences(of: " ", with: "g")
             + "\n" + lines[0] + "\n" + lines[1]
         try Data(damaged.utf8).write(to: URL(fileURLWithPath: path))
         let loaded = try ImportBase.load(besides: store)

@@ -40,11 +40,12 @@ struct ConfigTests {
             """, file: "/home/a/config.toml")
         #expect(config.theme == .light && config.sync?.url == "https://dav.example/u/tasks/")
         #expect(config.bindings.action(for: .character("M")) == .move)
-        #expect(config.warnings.map(\.description) == [
-            "config /home/a/config.toml line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, [keys], [sync]); skipped",
-            "config /home/a/config.toml line 7: unknown setting \"password\" in [sync] (known: url, username, password_command, ca_file, connections); skipped",
-            "config /home/a/config.toml line 9: unknown table [colors] (known: [keys], [sync]); skipped",
-        ])
+        #expect(
+            config.warnings.map(\.description) == [
+                "config /home/a/config.toml line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, [keys], [sync]); skipped",
+                "config /home/a/config.toml line 7: unknown setting \"password\" in [sync] (known: url, username, password_command, ca_file, connections); skipped",
+                "config /home/a/config.toml line 9: unknown table [colors] (known: [keys], [sync]); skipped",
+            ])
     }
 
     @Test func aFullConfigIsRead() throws {
@@ -84,17 +85,32 @@ struct ConfigTests {
     }
 
     @Test func eachKindOfProblemNamesTheFileAndLine() {
-        #expect(problem("theme = \"light\"\ntheme = dark\n") == "config /home/a/config.toml line 2: dark is not a value; strings need quotes; using the defaults")
+        #expect(
+            problem("theme = \"light\"\ntheme = dark\n")
+                == "config /home/a/config.toml line 2: dark is not a value; strings need quotes; using the defaults")
         #expect(problem("[keys\n") == "config /home/a/config.toml line 1: expected ] after the table name; using the defaults")
         #expect(problem("\n\ncolour = \"red\"") == nil, "an unknown setting is skipped (see unknownSettingsAreSkipped)")
-        #expect(problem("[keys]\ntoggel = \"t\"")?.hasPrefix("config /home/a/config.toml line 2: unknown action \"toggel\" in [keys] (actions: up, down,") == true)
-        #expect(problem("[keys]\ntoggle = [\"space\", \"spcae\"]")?.hasPrefix("config /home/a/config.toml line 2: unknown key name \"spcae\" for toggle") == true)
-        #expect(problem("theme = \"dark\"") == "config /home/a/config.toml line 1: theme must be \"default\", \"light\" or \"mono\", not \"dark\"; using the defaults")
-        #expect(problem("default_section = 3") == "config /home/a/config.toml line 1: default_section must be \"priority\" or \"bonus\", not a number; using the defaults")
-        #expect(problem("[keys]\nquit = \"ctrl-c\"") == "config /home/a/config.toml line 2: key 'ctrl-c' is reserved for quit and cannot be bound to quit; using the defaults")
-        #expect(problem("toggle = \"t\"") == "config /home/a/config.toml line 1: \"toggle\" is a key binding; put it under [keys]; using the defaults")
+        #expect(
+            problem("[keys]\ntoggel = \"t\"")?.hasPrefix("config /home/a/config.toml line 2: unknown action \"toggel\" in [keys] (actions: up, down,")
+                == true)
+        #expect(
+            problem("[keys]\ntoggle = [\"space\", \"spcae\"]")?.hasPrefix("config /home/a/config.toml line 2: unknown key name \"spcae\" for toggle")
+                == true)
+        #expect(
+            problem("theme = \"dark\"")
+                == "config /home/a/config.toml line 1: theme must be \"default\", \"light\" or \"mono\", not \"dark\"; using the defaults")
+        #expect(
+            problem("default_section = 3")
+                == "config /home/a/config.toml line 1: default_section must be \"priority\" or \"bonus\", not a number; using the defaults")
+        #expect(
+            problem("[keys]\nquit = \"ctrl-c\"")
+                == "config /home/a/config.toml line 2: key 'ctrl-c' is reserved for quit and cannot be bound to quit; using the defaults")
+        #expect(
+            problem("toggle = \"t\"") == "config /home/a/config.toml line 1: \"toggle\" is a key binding; put it under [keys]; using the defaults")
         #expect(problem("[colors]\nbg = \"x\"") == nil)
-        #expect(problem("[sync]\nusername = \"me\"") == "config /home/a/config.toml line 2: [sync] needs a url (the calendar collection); using the defaults")
+        #expect(
+            problem("[sync]\nusername = \"me\"")
+                == "config /home/a/config.toml line 2: [sync] needs a url (the calendar collection); using the defaults")
         #expect(problem("[sync]\nurl = \"https://x/\"\npassword = \"p\"") == nil)
         #expect(problem("[sync]\nurl = 5") == "config /home/a/config.toml line 2: url in [sync] takes a string, not a number; using the defaults")
         #expect(problem("[keys]\nmove = \"m\"\nmove = \"n\"") == "config /home/a/config.toml line 3: \"move\" is set twice; using the defaults")
@@ -109,9 +125,12 @@ struct ConfigTests {
     }
 
     @Test func aKeyOnTwoActionsIsReportedByName() {
-        #expect(problem("[keys]\n\ntoggle = [\"space\", \"x\"]\ndelete = [\"x\"]") == "config /home/a/config.toml line 4: key 'x' is bound to both toggle and delete; using the defaults")
+        #expect(
+            problem("[keys]\n\ntoggle = [\"space\", \"x\"]\ndelete = [\"x\"]")
+                == "config /home/a/config.toml line 4: key 'x' is bound to both toggle and delete; using the defaults")
         // A standard key taken by another action must be given up explicitly.
-        #expect(problem("[keys]\ntoggle = \"d\"") == "config /home/a/config.toml line 2: key 'd' is bound to both toggle and delete; using the defaults")
+        #expect(
+            problem("[keys]\ntoggle = \"d\"") == "config /home/a/config.toml line 2: key 'd' is bound to both toggle and delete; using the defaults")
         #expect(problem("[keys]\ntoggle = \"d\"\ndelete = \"Delete\"") == nil)
     }
 
@@ -172,7 +191,10 @@ struct ConfigTests {
                 return error.description
             }
         }
-        #expect(problem("[keys]\ntoggle = \"t\"\nundo = []") == "config /home/a/config.toml line 3: undo would have no key at all; give it one (or leave it out to keep its standard keys); using the defaults")
+        #expect(
+            problem("[keys]\ntoggle = \"t\"\nundo = []")
+                == "config /home/a/config.toml line 3: undo would have no key at all; give it one (or leave it out to keep its standard keys); using the defaults"
+        )
         #expect(problem("[keys]\nedit = []") != nil)
         #expect(problem("[keys]\nquit = []\nhelp = []\ninput = []") == nil, "each keeps its fixed key: ^C, F1, Tab")
     }
@@ -209,7 +231,8 @@ struct ConfigTests {
     }
 
     @Test func newTasksGoToTheDefaultSection() {
-        var state = AppState(tasks: makeList(priority: ["Buy milk"]), size: Size(width: 80, height: 24),
+        var state = AppState(
+            tasks: makeList(priority: ["Buy milk"]), size: Size(width: 80, height: 24),
             config: AppConfig(defaultSection: .bonus))
         state.type("Walk the dog")
         state.press(.enter)
@@ -218,9 +241,10 @@ struct ConfigTests {
     }
 
     @Test func keyNamesReadAndShowBothWays() {
-        for name in ["space", "enter", "tab", "shift-tab", "escape", "backspace", "delete", "up", "down", "left",
-            "right", "home", "end", "pageup", "pagedown", "shift-up", "shift-down", "ctrl-r", "f2", "x", "?"]
-        {
+        for name in [
+            "space", "enter", "tab", "shift-tab", "escape", "backspace", "delete", "up", "down", "left",
+            "right", "home", "end", "pageup", "pagedown", "shift-up", "shift-down", "ctrl-r", "f2", "x", "?",
+        ] {
             let key = KeyName.key(named: name)
             #expect(key != nil, "\(name)")
             if let key { #expect(KeyName.key(named: KeyName.configName(of: key)) == key) }

@@ -124,9 +124,10 @@ struct DetailRowsTests {
 
     @Test func theLayoutGivesEachTaskTwoRows() {
         let layout = ListLayout(priorityCount: 2, bonusCount: 1, details: true)
-        #expect((0..<layout.rowCount).map { layout.content(ofRow: $0) } == [
-            .header(.priority), .task(0), .details(0), .task(1), .details(1), .spacer, .header(.bonus), .task(2), .details(2),
-        ])
+        #expect(
+            (0..<layout.rowCount).map { layout.content(ofRow: $0) } == [
+                .header(.priority), .task(0), .details(0), .task(1), .details(1), .spacer, .header(.bonus), .task(2), .details(2),
+            ])
         #expect(layout.row(ofTask: 2) == 7 && layout.lastRow(ofTask: 2) == 8)
         #expect(layout.task(nearRow: 4, searchingDown: true) == 1)
     }

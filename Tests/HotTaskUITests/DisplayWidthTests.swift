@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskUI
-import Testing
 import TestSupport
+import Testing
 
 /// The width table against a reference: Python's `unicodedata` (Unicode's EastAsianWidth and
 /// general categories, in the version Python was built with).

@@ -16,7 +16,9 @@ struct DueScreenTests {
             TaskItem(caption: "Pay rent", createdAt: testNow, due: day(20)),
             TaskItem(caption: "Return the library books before the fine doubles again", createdAt: testNow, due: day(10)),
             TaskItem(caption: "Call mum", createdAt: testNow, due: day(18)),
-            TaskItem(caption: "Dentist", createdAt: testNow, due: .time(year: 2026, month: 12, day: 24, hour: 9, minute: 30, zone: .named("Europe/Berlin"))),
+            TaskItem(
+                caption: "Dentist", createdAt: testNow, due: .time(year: 2026, month: 12, day: 24, hour: 9, minute: 30, zone: .named("Europe/Berlin"))
+            ),
             TaskItem(caption: "Someday", section: .bonus, createdAt: testNow),
             TaskItem(caption: "Filed taxes", section: .bonus, completed: true, createdAt: testNow, due: day(1)),
         ]
@@ -31,28 +33,30 @@ struct DueScreenTests {
 
     @Test func theDateIsRightAlignedAndTheCaptionIsCutBeforeIt() {
         // One column stays free at the right edge, as on the input row.
-        #expect(listRows(dated()) == [
-            "Top Priority (4)",
-            "› [ ] Pay rent                                                              Fri",
-            "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
-            "  [ ] Call mum                                                            today",
-            "  [ ] Dentist                                                  2026-12-24 09:30",
-            "",
-            "Bonus (2)",
-            "  [ ] Someday",
-            "  [x] Filed taxes                                                    2026-11-01",
-        ])
-        #expect(listRows(dated(Size(width: 40, height: 24))) == [
-            "Top Priority (4)",
-            "› [ ] Pay rent                      Fri",
-            "  [ ] Return the library…  ! 2026-11-10",
-            "  [ ] Call mum                    today",
-            "  [ ] Dentist          2026-12-24 09:30",
-            "",
-            "Bonus (2)",
-            "  [ ] Someday",
-            "  [x] Filed taxes            2026-11-01",
-        ])
+        #expect(
+            listRows(dated()) == [
+                "Top Priority (4)",
+                "› [ ] Pay rent                                                              Fri",
+                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
+                "  [ ] Call mum                                                            today",
+                "  [ ] Dentist                                                  2026-12-24 09:30",
+                "",
+                "Bonus (2)",
+                "  [ ] Someday",
+                "  [x] Filed taxes                                                    2026-11-01",
+            ])
+        #expect(
+            listRows(dated(Size(width: 40, height: 24))) == [
+                "Top Priority (4)",
+                "› [ ] Pay rent                      Fri",
+                "  [ ] Return the library…  ! 2026-11-10",
+                "  [ ] Call mum                    today",
+                "  [ ] Dentist          2026-12-24 09:30",
+                "",
+                "Bonus (2)",
+                "  [ ] Someday",
+                "  [x] Filed taxes            2026-11-01",
+            ])
         // At the narrowest width the date is whole and the caption gives way.
         let narrow = listRows(dated(Size(width: 24, height: 24)))
         #expect(narrow[2] == "  [ ] Ret… ! 2026-11-10")

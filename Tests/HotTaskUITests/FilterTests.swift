@@ -1,6 +1,6 @@
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import HotTaskUI
 
@@ -130,18 +130,20 @@ struct FilterTests {
         var state = makeState(makeList(priority: ["Un café noir", "Tea"]))
         state.press(.control("f"))
         state.type("CAFE")
-        expectScreen(state, [
-            " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
-            "+ Type a new task and press Enter                                         [Add]",
-            "─ / CAFE " + String(viewBar80.dropFirst(9)),
-            "Top Priority (1 of 2)",
-            "› [ ] Un café noir",
-            "",
-            "Bonus (0 of 0)",
-            "    No matches here",
-        ] + Array(repeating: "", count: 15) + [
-            "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/1",
-        ])
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "─ / CAFE " + String(viewBar80.dropFirst(9)),
+                "Top Priority (1 of 2)",
+                "› [ ] Un café noir",
+                "",
+                "Bonus (0 of 0)",
+                "    No matches here",
+            ] + Array(repeating: "", count: 15) + [
+                "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/1"
+            ])
         let grid = AppRender.render(state, size: state.size)
         #expect(grid[8, 4].style == .selectedInactive)
         #expect((9...12).allSatisfy { grid[$0, 4].style == .matchSelected }, "“café” is highlighted")
@@ -191,7 +193,8 @@ struct FilterTests {
             case 0: change = .add(TaskItem(caption: "\(word) new \(step)", section: step % 2 == 0 ? .priority : .bonus, createdAt: testNow))
             case 1 where tasks.count > 5: change = .delete(task)
             case 2: change = .set(task.id, TaskFields(caption: "\(word) edited \(step)"), was: TaskFields(caption: task.caption))
-            default: change = .set(task.id, TaskFields(section: task.section == .priority ? .bonus : .priority), was: TaskFields(section: task.section))
+            default:
+                change = .set(task.id, TaskFields(section: task.section == .priority ? .bonus : .priority), was: TaskFields(section: task.section))
             }
             let clock = Clock(milliseconds: 9_000_000_000_000 + Int64(step))
             _ = AppUpdate.update(&state, .changedOutside([outsideRecord([change], clock: clock)]), now: testNow)
@@ -207,10 +210,13 @@ struct FilterTests {
     /// Folding scalar by scalar (cached) agrees with Foundation folding the whole strings.
     @Test func theFastMatcherAgreesWithFoundation() {
         var generator = SeededGenerator(seed: 8)
-        let pieces = ["cafe", "Café", "CAFÉ", "ab", "AB", "x", "naïve", "Naive", "日本", "🥛", " ", "e\u{301}", "ß", "SS", "[", "z",
-            "ﬁ", "FI", "Ｆｉ", "ẞ", "Straße", "①", "İ"]
+        let pieces = [
+            "cafe", "Café", "CAFÉ", "ab", "AB", "x", "naïve", "Naive", "日本", "🥛", " ", "e\u{301}", "ß", "SS", "[", "z",
+            "ﬁ", "FI", "Ｆｉ", "ẞ", "Straße", "①", "İ",
+        ]
         func reference(_ text: String) -> String {
-            text.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            text.precomposedStringWithCompatibilityMapping.folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         }
         for _ in 0..<5_000 {
             let caption = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
@@ -222,8 +228,10 @@ struct FilterTests {
 
     @Test func foldingFindsSharpSLigaturesAndFullWidthAndHighlightsThem() {
         var state = makeState(makeList(priority: ["Straße 5", "ﬁle taxes", "ＡＢＣ invoice", "Café", "other"]))
-        for (query, found) in [("strasse", "Straße 5"), ("file", "ﬁle taxes"), ("abc", "ＡＢＣ invoice"), ("ABC", "ＡＢＣ invoice"),
-            ("ｃａｆｅ", "Café"), ("STRASSE", "Straße 5")] {
+        for (query, found) in [
+            ("strasse", "Straße 5"), ("file", "ﬁle taxes"), ("abc", "ＡＢＣ invoice"), ("ABC", "ＡＢＣ invoice"),
+            ("ｃａｆｅ", "Café"), ("STRASSE", "Straße 5"),
+        ] {
             state.press(.control("f"))
             state.type(query)
             #expect(state.layout.taskCount == 1, "\(query)")

@@ -75,16 +75,17 @@ struct HelpOverlayTests {
         var state = makeState(makeList(priority: ["Buy milk"]), size: Size(width: 40, height: 10))
         state.press(.tab, .character("?"))
         let top = AppRender.render(state, size: state.size).lines
-        #expect(Array(top[1...8]) == [
-            "+┌─ Keys: list ───────────────────────┐",
-            "─│ ↑ k / ↓ j         select           │─",
-            "T│ PgUp / PgDn       page up, page    │",
-            "›│                   down             │",
-            " │ Home g / End G    first, last task │",
-            "B│ [ / ]             jump to Top      │",
-            " │                   Priority, Bonus  ▼…",
-            " └─ 1–6 of 34 · ↑↓ scroll ────────────┘",
-        ])
+        #expect(
+            Array(top[1...8]) == [
+                "+┌─ Keys: list ───────────────────────┐",
+                "─│ ↑ k / ↓ j         select           │─",
+                "T│ PgUp / PgDn       page up, page    │",
+                "›│                   down             │",
+                " │ Home g / End G    first, last task │",
+                "B│ [ / ]             jump to Top      │",
+                " │                   Priority, Bonus  ▼…",
+                " └─ 1–6 of 34 · ↑↓ scroll ────────────┘",
+            ])
         state.press(.pageDown)
         #expect(state.helpScroll == 5)
         let next = AppRender.render(state, size: state.size).lines

@@ -1,6 +1,6 @@
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import HotTaskUI
 
@@ -9,10 +9,11 @@ import TestSupport
 /// keeps its promises.
 @Suite("Hostile keys and sizes")
 struct HostileInputTests {
-    static let namedKeys: [Key] = [
-        .enter, .tab, .backTab, .backspace, .delete, .escape, .up, .down, .left, .right, .home, .end,
-        .pageUp, .pageDown, .function(1), .function(2), .function(12),
-    ] + "abdefgkluwzr".map { Key.control($0) } + " xmdjkgGqi/[]?".map { Key.character($0) }
+    static let namedKeys: [Key] =
+        [
+            .enter, .tab, .backTab, .backspace, .delete, .escape, .up, .down, .left, .right, .home, .end,
+            .pageUp, .pageDown, .function(1), .function(2), .function(12),
+        ] + "abdefgkluwzr".map { Key.control($0) } + " xmdjkgGqi/[]?".map { Key.character($0) }
 
     /// Scalars from the ranges most likely to break a terminal UI.
     static func randomScalar(_ generator: inout SeededGenerator) -> Unicode.Scalar {
@@ -30,7 +31,8 @@ struct HostileInputTests {
         case 0..<45: return .keyPressed(.character(Character(randomScalar(&generator))))
         case 45..<85: return .keyPressed(namedKeys.randomElement(using: &generator)!)
         case 85..<93:
-            let size = Int.random(in: 0..<4, using: &generator) == 0
+            let size =
+                Int.random(in: 0..<4, using: &generator) == 0
                 ? Size(width: Int.random(in: 1...300, using: &generator), height: Int.random(in: 1...100, using: &generator))
                 : Size(width: Int.random(in: 1...60, using: &generator), height: Int.random(in: 1...20, using: &generator))
             return .resized(size)
@@ -49,9 +51,10 @@ struct HostileInputTests {
             let where_ = "seed \(seed), step \(step), size \(state.size.width)×\(state.size.height)"
             #expect(state.tasks.isEmpty || state.selection < state.tasks.count, "\(where_)")
             #expect(state.selectionIsVisible, "\(where_)")
-            #expect(grid.cells.allSatisfy { cell in
-                cell.character.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
-            }, "nothing raw reaches the terminal: \(where_)")
+            #expect(
+                grid.cells.allSatisfy { cell in
+                    cell.character.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+                }, "nothing raw reaches the terminal: \(where_)")
             guard !state.screen.isTooSmall else {
                 #expect(grid.cursor == nil, "\(where_)")
                 continue

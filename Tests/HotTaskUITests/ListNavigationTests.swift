@@ -1,6 +1,6 @@
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import HotTaskUI
 

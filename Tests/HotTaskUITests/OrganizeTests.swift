@@ -1,6 +1,6 @@
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import HotTaskUI
 
@@ -233,11 +233,12 @@ extension TaskList {
     /// This list with the ids of `other`, position by position (tests build equal captions
     /// with fresh ids).
     fileprivate func withIDs(of other: TaskList) -> TaskList {
-        TaskList(all.enumerated().map { offset, task in
-            var task = task
-            task.id = other[offset].id
-            return task
-        })
+        TaskList(
+            all.enumerated().map { offset, task in
+                var task = task
+                task.id = other[offset].id
+                return task
+            })
     }
 }
 

@@ -20,36 +20,40 @@ struct ScreenTests {
     let blank = ""
 
     @Test func anEmptyListInvitesTheFirstTask() {
-        expectScreen(makeState(), [
-            " HotTask  It's lonely here - add some tasks!",
-            "+ Type a new task and press Enter                                         [Add]",
-            viewBar80,
-            "Top Priority (0)",
-            "    Nothing here yet — type a task above and press Enter",
-            blank,
-            "Bonus (0)",
-            "    Nothing here — press m on a task to move it here",
-        ] + Array(repeating: blank, count: 15) + [
-            "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit",
-        ])
+        expectScreen(
+            makeState(),
+            [
+                " HotTask  It's lonely here - add some tasks!",
+                "+ Type a new task and press Enter                                         [Add]",
+                viewBar80,
+                "Top Priority (0)",
+                "    Nothing here yet — type a task above and press Enter",
+                blank,
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: blank, count: 15) + [
+                "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit"
+            ])
     }
 
     @Test func sectionsProgressGaugeAndTheTypedText() {
         var state = makeState(makeList(priority: ["Buy milk", "Call mum"], bonus: ["Read a book"], completed: ["Buy milk"]))
         state.type("Walk the dog 🐕")
-        expectScreen(state, [
-            " HotTask  1 down 2 to go!                                        1/3 ▰▰▰▱▱▱▱▱▱▱",
-            "+ Walk the dog 🐕                                                         [Add]",
-            viewBar80,
-            "Top Priority (2)",
-            "› [x] Buy milk",
-            "  [ ] Call mum",
-            blank,
-            "Bonus (1)",
-            "  [ ] Read a book",
-        ] + Array(repeating: blank, count: 14) + [
-            "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit                   1/3",
-        ])
+        expectScreen(
+            state,
+            [
+                " HotTask  1 down 2 to go!                                        1/3 ▰▰▰▱▱▱▱▱▱▱",
+                "+ Walk the dog 🐕                                                         [Add]",
+                viewBar80,
+                "Top Priority (2)",
+                "› [x] Buy milk",
+                "  [ ] Call mum",
+                blank,
+                "Bonus (1)",
+                "  [ ] Read a book",
+            ] + Array(repeating: blank, count: 14) + [
+                "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit                   1/3"
+            ])
         let grid = AppRender.render(state, size: state.size)
         #expect(grid.cursor?.x == 2 + 15, "after 'Walk the dog 🐕': 13 columns and a 2-column emoji")
         #expect(grid.cursor?.y == 1)
@@ -128,7 +132,11 @@ struct ScreenTests {
         for (y, _) in boxRows {
             let columns = (0..<grid.size.width).filter { !grid.isCovered(x: $0, y: y) && grid[$0, y].character == "│" }
             #expect(columns.count == 2, "row \(y): \(grid.line(y))")
-            #expect(columns == boxRows.first.map { row in (0..<grid.size.width).filter { !grid.isCovered(x: $0, y: row.offset) && grid[$0, row.offset].character == "│" } })
+            #expect(
+                columns
+                    == boxRows.first.map { row in
+                        (0..<grid.size.width).filter { !grid.isCovered(x: $0, y: row.offset) && grid[$0, row.offset].character == "│" }
+                    })
         }
     }
 
@@ -164,8 +172,10 @@ struct ScreenTests {
         let grid = AppRender.render(state, size: size)
         if size.height > 0 {
             // Whole words that fit, never a cut-off "(23×".
-            let wordings = ["Terminal too small (\(size.width)×\(size.height)); HotTask needs 24×6",
-                "Too small: \(size.width)×\(size.height), needs 24×6", "\(size.width)×\(size.height) < 24×6", "Too small", "Small", ""]
+            let wordings = [
+                "Terminal too small (\(size.width)×\(size.height)); HotTask needs 24×6",
+                "Too small: \(size.width)×\(size.height), needs 24×6", "\(size.width)×\(size.height) < 24×6", "Too small", "Small", "",
+            ]
             #expect(wordings.contains(grid.line(0)), "\(grid.line(0))")
         }
         #expect(grid.cursor == nil)
@@ -175,13 +185,15 @@ struct ScreenTests {
     @Test func theSmallestSupportedSizeStillShowsInputListAndFooter() {
         var state = makeState(makeList(priority: ["A task"], bonus: ["B"]), size: Size(width: 24, height: 6))
         state.type("typing")
-        expectScreen(state, [
-            " HotTask  Get started…",
-            "+ typing          [Add]",
-            String(repeating: "─", count: 24),
-            "Top Priority (1)",
-            "› [ ] A task",
-            "Enter add           1/2",
-        ])
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started…",
+                "+ typing          [Add]",
+                String(repeating: "─", count: 24),
+                "Top Priority (1)",
+                "› [ ] A task",
+                "Enter add           1/2",
+            ])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HotTaskCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import HotTaskUI
 
@@ -81,10 +81,11 @@ struct SortTests {
         var generator = SeededGenerator(seed: 7)
         var list = TaskList()
         for number in 0..<60 {
-            list.append(TaskItem(
-                caption: ["Café", "tea", "Cake", "bread", "Apple"][number % 5] + " \(number % 13)",
-                section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0,
-                createdAt: testNow.addingTimeInterval(Double(number % 17) * 60)))
+            list.append(
+                TaskItem(
+                    caption: ["Café", "tea", "Cake", "bread", "Apple"][number % 5] + " \(number % 13)",
+                    section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0,
+                    createdAt: testNow.addingTimeInterval(Double(number % 17) * 60)))
         }
         var state = makeState(list)
         state.view.setOrder(sort, completedLast: true, list: state.tasks)

@@ -14,7 +14,8 @@ struct SyncTableEditTests {
         #expect(edited.hasPrefix(original))
         #expect(
             edited.dropFirst(original.count)
-                == "\r\n[sync]\r\nurl = \"https://dav.example.com/cal/tasks/\"\r\nusername = \"me\"\r\npassword_command = \"pass show \\\"dav\\\"\"\r\n")
+                == "\r\n[sync]\r\nurl = \"https://dav.example.com/cal/tasks/\"\r\nusername = \"me\"\r\npassword_command = \"pass show \\\"dav\\\"\"\r\n"
+        )
         let config = try AppConfig.parse(edited, file: "c.toml")
         #expect(config.sync == settings)
         #expect(config.theme == .light)

@@ -8,9 +8,10 @@ let testNow = Date(timeIntervalSince1970: 1_795_000_000)
 
 /// A list with the given open tasks in Top Priority and Bonus, in that order.
 func makeList(priority: [String], bonus: [String] = [], completed: Set<String> = []) -> TaskList {
-    TaskList([(Section.priority, priority), (.bonus, bonus)].flatMap { section, captions in
-        captions.map { TaskItem(caption: $0, section: section, completed: completed.contains($0), createdAt: testNow) }
-    })
+    TaskList(
+        [(Section.priority, priority), (.bonus, bonus)].flatMap { section, captions in
+            captions.map { TaskItem(caption: $0, section: section, completed: completed.contains($0), createdAt: testNow) }
+        })
 }
 
 /// A state at 80×24 (unless told otherwise), as the app starts: focus in the input.
@@ -48,7 +49,6 @@ extension AppState {
         layout.taskCount == 0 || visibleRows.contains(layout.row(ofTask: selection))
     }
 }
-
 
 /// The id the tests' new tasks get.
 let testID = UUID(uuidString: "0e000000-0000-4000-8000-000000000001")!

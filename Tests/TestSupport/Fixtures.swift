@@ -42,12 +42,18 @@ public enum Fixtures {
 
 /// A Taskwarrior `task export` with one task of each status HotTask knows.
 public enum TaskwarriorSample {
-    public static let pending = #"{"id":1,"description":"Pay rent","entry":"20261121T100000Z","modified":"20261121T110000Z","priority":"H","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000001","urgency":7.8,"tags":["home"]}"#
-    public static let waiting = #"{"id":2,"description":"Renew passport","entry":"20261121T100000Z","modified":"20261121T100000Z","priority":"M","status":"waiting","uuid":"a1b2c3d4-0000-4000-8000-000000000002","wait":"20270101T000000Z"}"#
-    public static let completed = #"{"id":0,"description":"Book flights","end":"20261121T120000Z","entry":"20261120T090000Z","modified":"20261121T130000Z","status":"completed","uuid":"a1b2c3d4-0000-4000-8000-000000000003","annotations":[{"entry":"20261121T120000Z","description":"seat 12A"}]}"#
-    public static let deleted = #"{"id":0,"description":"Old idea","end":"20261121T120000Z","entry":"20261120T090000Z","modified":"20261121T120000Z","status":"deleted","uuid":"a1b2c3d4-0000-4000-8000-000000000004"}"#
-    public static let recurring = #"{"id":3,"description":"Water plants","entry":"20261120T090000Z","mask":"--","modified":"20261120T090000Z","recur":"weekly","status":"recurring","uuid":"a1b2c3d4-0000-4000-8000-000000000005"}"#
-    public static let low = #"{"id":4,"description":"  Tidy\tdesk  ","entry":"20261119T080000Z","priority":"L","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000006"}"#
+    public static let pending =
+        #"{"id":1,"description":"Pay rent","entry":"20261121T100000Z","modified":"20261121T110000Z","priority":"H","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000001","urgency":7.8,"tags":["home"]}"#
+    public static let waiting =
+        #"{"id":2,"description":"Renew passport","entry":"20261121T100000Z","modified":"20261121T100000Z","priority":"M","status":"waiting","uuid":"a1b2c3d4-0000-4000-8000-000000000002","wait":"20270101T000000Z"}"#
+    public static let completed =
+        #"{"id":0,"description":"Book flights","end":"20261121T120000Z","entry":"20261120T090000Z","modified":"20261121T130000Z","status":"completed","uuid":"a1b2c3d4-0000-4000-8000-000000000003","annotations":[{"entry":"20261121T120000Z","description":"seat 12A"}]}"#
+    public static let deleted =
+        #"{"id":0,"description":"Old idea","end":"20261121T120000Z","entry":"20261120T090000Z","modified":"20261121T120000Z","status":"deleted","uuid":"a1b2c3d4-0000-4000-8000-000000000004"}"#
+    public static let recurring =
+        #"{"id":3,"description":"Water plants","entry":"20261120T090000Z","mask":"--","modified":"20261120T090000Z","recur":"weekly","status":"recurring","uuid":"a1b2c3d4-0000-4000-8000-000000000005"}"#
+    public static let low =
+        #"{"id":4,"description":"  Tidy\tdesk  ","entry":"20261119T080000Z","priority":"L","status":"pending","uuid":"a1b2c3d4-0000-4000-8000-000000000006"}"#
 
     public static let all = [pending, waiting, completed, deleted, recurring, low]
     public static var asArray: String { "[\n" + all.joined(separator: ",\n") + "\n]\n" }

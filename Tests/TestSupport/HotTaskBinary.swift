@@ -10,7 +10,8 @@ public enum HotTaskBinary {
         if let override = environment["HOTTASK_BIN"], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
-        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let running =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var folder = URL(fileURLWithPath: running).standardizedFileURL.deletingLastPathComponent()
         while folder.path != "/" {

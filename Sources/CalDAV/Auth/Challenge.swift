@@ -65,8 +65,9 @@ struct Challenge: Equatable {
         /// RFC 9110 tchar+.
         mutating func token() -> String? {
             let start = index
-            while let scalar = peek, scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
+            while let scalar = peek, scalar.isASCII,
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
             {
                 index += 1
             }

@@ -104,7 +104,8 @@ public final class CalendarDiscovery {
             }
             if let problem = firstProblem ?? wellKnownProblem { throw problem }
             throw SyncFailure(
-                "no CalDAV account found at \(start.absoluteString): neither it nor /.well-known/caldav names a current-user-principal or a calendar home")
+                "no CalDAV account found at \(start.absoluteString): neither it nor /.well-known/caldav names a current-user-principal or a calendar home"
+            )
         }
         // 4. The calendars in each home that take tasks.
         for home in found.homes {

@@ -50,8 +50,9 @@ struct PropfindAnswer {
         guard let root = XMLNode.parse(body), root.name == "multistatus", root.namespace == DAV.dav else { return nil }
         resources = root.all("response").compactMap { node in
             let text = node.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            guard !text.isEmpty, let url = URL(string: text, relativeTo: base)?.absoluteURL
-                ?? URL(string: HTTPCalendarCollection.encoded(text), relativeTo: base)?.absoluteURL
+            guard !text.isEmpty,
+                let url = URL(string: text, relativeTo: base)?.absoluteURL
+                    ?? URL(string: HTTPCalendarCollection.encoded(text), relativeTo: base)?.absoluteURL
             else { return nil }
             var resource = Resource(url: url)
             for propstat in node.all("propstat") where propstat.child("status").flatMap({ DAV.statusCode($0.text) }) == 200 {

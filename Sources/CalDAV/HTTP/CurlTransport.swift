@@ -73,7 +73,8 @@ final class CurlTransport: @unchecked Sendable {
             return .failure(NetworkFailure.describe(curlCode: code, words: words, url: url, timeout: statedLimit))
         }
         let bodyData = response.body.bytes.map { Data(bytes: $0, count: response.body.length) } ?? Data()
-        let headerText = response.headers.bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: response.headers.length), as: UTF8.self) } ?? ""
+        let headerText =
+            response.headers.bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: response.headers.length), as: UTF8.self) } ?? ""
         return .success(Reply(status: Int(response.status), body: bodyData, headers: Self.lastHeaderBlock(headerText)))
     }
 

@@ -30,7 +30,9 @@ enum ICalendarCarry {
     static func record(of todo: ICalComponent, id: UUID, timezones: [String: ICalComponent]) -> String? {
         let plain =
             todo.components.isEmpty && todo.first("UID")?.text == TodoMapping.uid(for: id)
-            && todo.properties.allSatisfy { ($0.parameters.isEmpty && written.contains($0.name) && plainValue($0)) || ($0.name == "PRIORITY" && $0.value == "1") }
+            && todo.properties.allSatisfy {
+                ($0.parameters.isEmpty && written.contains($0.name) && plainValue($0)) || ($0.name == "PRIORITY" && $0.value == "1")
+            }
         if plain { return nil }
         var text = ""
         for name in tzids(of: todo) { if let zone = timezones[name] { zone.write(to: &text) } }

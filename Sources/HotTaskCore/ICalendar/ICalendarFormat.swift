@@ -110,7 +110,7 @@ public enum ICalendarFormat {
                     sortOrders.append(todo.fields.sortOrder ?? Int.max)
                 }
             }
-        } catch where error.reason == ICalendar.notUTF8 {
+        } catch  where error.reason == ICalendar.notUTF8 {
             throw .invalid("the iCalendar file is not UTF-8 text")
         } catch {
             throw .invalid("not a readable iCalendar file (\(error))")

@@ -131,9 +131,11 @@ public enum TodoMapping {
     public static func write(
         _ fields: SharedFields, uid: String, clocks: FieldClocks, created: Date, onto base: ICalComponent?, now: Date
     ) -> ICalComponent {
-        var calendar = base ?? ICalComponent(
-            name: "VCALENDAR",
-            properties: [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")])
+        var calendar =
+            base
+            ?? ICalComponent(
+                name: "VCALENDAR",
+                properties: [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")])
         var index = calendar.components.firstIndex { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
         if index == nil {
             calendar.components.append(ICalComponent(name: "VTODO", properties: [ICalProperty(name: "UID", value: ICalendar.escape(uid))]))

@@ -110,7 +110,8 @@ public enum VdirFolder {
                         counts.changed += 1
                         continue
                     }
-                    let (calendar, uid) = newObject(for: task, record: carried.isEmpty ? nil : carried[task.id, .iCalendar], sortOrder: rank, now: now)
+                    let (calendar, uid) = newObject(
+                        for: task, record: carried.isEmpty ? nil : carried[task.id, .iCalendar], sortOrder: rank, now: now)
                     var name = fileName(for: uid)
                     // A file of that name this task is not in: never written over.
                     if names.contains(name) { name = task.id.uuidString.lowercased() + ".ics" }
@@ -145,7 +146,8 @@ public enum VdirFolder {
             return (calendar, uid)
         }
         let uid = TodoMapping.uid(for: task.id)
-        var calendar = TodoMapping.write(fields(task, sortOrder: sortOrder), uid: uid, clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
+        var calendar = TodoMapping.write(
+            fields(task, sortOrder: sortOrder), uid: uid, clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
         // A task imported without any date has none to give: no made-up CREATED.
         if task.createdAt.timeIntervalSince1970 <= 0 {
             for index in calendar.components.indices { calendar.components[index].set("CREATED", nil) }
@@ -156,7 +158,8 @@ public enum VdirFolder {
     /// `UID.ics`, as todoman and vdirsyncer name files, when the UID is safe as a file name;
     /// else the task's id.
     static func fileName(for uid: String) -> String {
-        let safe = !uid.isEmpty && uid.utf8.count <= 200 && !uid.hasPrefix(".")
+        let safe =
+            !uid.isEmpty && uid.utf8.count <= 200 && !uid.hasPrefix(".")
             && uid.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0)) }
         return (safe ? uid : TodoMapping.id(forUID: uid).uuidString.lowercased()) + ".ics"
     }

@@ -86,7 +86,7 @@ public struct CarriedFields: Sendable {
         do throws(FileSystem.Failure) {
             // Opened without blocking: a named pipe in its place is an error, never a wait.
             bytes = try FileSystem.readAll(path, limit: TaskStore.maximumFileSize * 4, sideFile: true)
-        } catch where error.code == ENOENT || error.code == ENOTDIR {
+        } catch  where error.code == ENOENT || error.code == ENOTDIR {
             return CarriedFields()
         } catch {
             throw Unreadable(path: path, reason: error.reason)

@@ -73,7 +73,7 @@ public struct ImportBase: Sendable {
         let file: FileSystem.OpenFile
         do throws(FileSystem.Failure) {
             file = try FileSystem.OpenFile(path, sideFile: true)
-        } catch where error.code == ENOENT || error.code == ENOTDIR {
+        } catch  where error.code == ENOENT || error.code == ENOTDIR {
             return ImportBase()
         } catch {
             throw Unreadable(path: path, reason: error.reason)

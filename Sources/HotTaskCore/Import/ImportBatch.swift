@@ -83,12 +83,16 @@ public struct ImportBatch: Equatable, Sendable {
         switch format {
         case .todoTxt?: return try TodoTxtFormat.batch(from: bytes)
         case .iCalendar?:
-            guard ICalendarFormat.looksLikeICalendar(bytes) else { throw .invalid("it is not an iCalendar file (it does not start with BEGIN:VCALENDAR)") }
+            guard ICalendarFormat.looksLikeICalendar(bytes) else {
+                throw .invalid("it is not an iCalendar file (it does not start with BEGIN:VCALENDAR)")
+            }
             return try ICalendarFormat.batch(from: bytes)
         case .hottask?, .taskwarrior?:
             let batch = try parseJSON(bytes)
             guard batch.format == format else {
-                throw .invalid("it is a \(batch.format.rawValue) file, not \(format!.rawValue); give --import-format \(batch.format == .hottask ? "hottask" : "taskwarrior") or auto")
+                throw .invalid(
+                    "it is a \(batch.format.rawValue) file, not \(format!.rawValue); give --import-format \(batch.format == .hottask ? "hottask" : "taskwarrior") or auto"
+                )
             }
             return batch
         case nil:
@@ -270,7 +274,8 @@ extension TaskList {
             var unclear = 0
             defer {
                 if unclear > Self.unclearLinesNamed {
-                    lines.notes.append("\(unclear - Self.unclearLinesNamed) more lines have no id: tag and stand where lines are gone; imported as new tasks")
+                    lines.notes.append(
+                        "\(unclear - Self.unclearLinesNamed) more lines have no id: tag and stand where lines are gone; imported as new tasks")
                 }
             }
             var placement = TodoTxtPlacement(list: self, base: base, claimed: claimed, batch: batch, lines: lines, matchOf: matchOf)
@@ -285,7 +290,8 @@ extension TaskList {
                     guard unclear <= Self.unclearLinesNamed else { return true }
                     let names = candidates.prefix(3).map { "'\($0.caption)'" }.joined(separator: " or ")
                     lines.notes.append(
-                        "\(lines.place(of: position)) '\(batch.tasks[position].caption)' has no id: tag and stands where the line of \(names) was; imported as a new task (if it is that task, delete one of the two)")
+                        "\(lines.place(of: position)) '\(batch.tasks[position].caption)' has no id: tag and stands where the line of \(names) was; imported as a new task (if it is that task, delete one of the two)"
+                    )
                     return true
                 case .new:
                     return true
@@ -420,7 +426,9 @@ extension TaskList {
     /// When the file changed `task`: a time cut to the whole second (`secondsOnly`) counts as
     /// the last millisecond of that second.
     private static func fileTime(_ task: TaskItem, secondsOnly: Bool) -> Date {
-        guard secondsOnly, task.modifiedAt.timeIntervalSince1970.rounded(.down) == task.modifiedAt.timeIntervalSince1970 else { return task.modifiedAt }
+        guard secondsOnly, task.modifiedAt.timeIntervalSince1970.rounded(.down) == task.modifiedAt.timeIntervalSince1970 else {
+            return task.modifiedAt
+        }
         return task.modifiedAt.addingTimeInterval(0.999)
     }
 

@@ -127,7 +127,9 @@ enum TaskwarriorFormat {
                 writer.raw(",\"description\":")
                 writer.string(task.caption)
                 let record = carried.isEmpty ? nil : carried[task.id, .taskwarrior]
-                writer.raw(",\"status\":\"\(record == nil ? (task.completed ? "completed" : "pending") : TaskwarriorCarry.status(for: task, record: record))\"")
+                writer.raw(
+                    ",\"status\":\"\(record == nil ? (task.completed ? "completed" : "pending") : TaskwarriorCarry.status(for: task, record: record))\""
+                )
                 writer.raw(",\"entry\":\"\(Timestamp.formatCompact(task.createdAt))\",\"modified\":\"\(Timestamp.formatCompact(task.modifiedAt))\"")
                 if task.completed { writer.raw(",\"end\":\"\(Timestamp.formatCompact(task.completedAt ?? task.modifiedAt))\"") }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }

@@ -48,7 +48,8 @@ public enum TodoTxtFormat {
                     if let first = positionOfID[idPrefix] {
                         if !sameLine(tasks[first], read.task, priorityUnsaid: facts.priorityUnsaid.contains(first) || read.priorityUnsaid) {
                             facts.notes.append(
-                                "\(facts.place(of: first)) and \(fileIndex == 0 ? "" : file.name + " ")line \(number) have the same id:\(idPrefix); imported once, as \(facts.place(of: first))")
+                                "\(facts.place(of: first)) and \(fileIndex == 0 ? "" : file.name + " ")line \(number) have the same id:\(idPrefix); imported once, as \(facts.place(of: first))"
+                            )
                         }
                         continue
                     }

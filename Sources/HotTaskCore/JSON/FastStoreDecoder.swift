@@ -121,7 +121,8 @@ extension JSONParser {
                 else { throw GiveUp() }
                 version = bytes[at] - 0x30
                 parser.index += 1
-            case "generation" where generation == nil: generation = try required(Generation(String(decoding: try parser.plainString(), as: UTF8.self)))
+            case "generation" where generation == nil:
+                generation = try required(Generation(String(decoding: try parser.plainString(), as: UTF8.self)))
             case "clock" where clock == nil: clock = try required(Clock(utf8: try parser.plainString()))
             case "count" where !sawCount:
                 // Recounted from the tasks; only its form is checked here.
@@ -560,4 +561,3 @@ func required<T>(_ value: T?) throws -> T {
     guard let value else { throw GiveUp() }
     return value
 }
-

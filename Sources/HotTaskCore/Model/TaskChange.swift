@@ -27,7 +27,8 @@ public struct TaskFields: Equatable, Hashable, Sendable {
 
     /// Every field of `task`: what an add of a task already here sets, and what `--replace` sets.
     public init(allOf task: TaskItem) {
-        self.init(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order,
+        self.init(
+            caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order,
             due: .some(task.due))
     }
 

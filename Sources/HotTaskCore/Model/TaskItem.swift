@@ -83,11 +83,26 @@ public struct FieldClocks: Equatable, Hashable, Sendable {
     private var counters: (caption: Int32, section: Int32, completed: Int32, order: Int32, due: Int32)
 
     // Read and written as Clocks.
-    public var caption: Clock { get { Clock(milliseconds.caption, counters.caption) } set { (milliseconds.caption, counters.caption) = newValue.parts } }
-    public var section: Clock { get { Clock(milliseconds.section, counters.section) } set { (milliseconds.section, counters.section) = newValue.parts } }
-    public var completed: Clock { get { Clock(milliseconds.completed, counters.completed) } set { (milliseconds.completed, counters.completed) = newValue.parts } }
-    public var order: Clock { get { Clock(milliseconds.order, counters.order) } set { (milliseconds.order, counters.order) = newValue.parts } }
-    public var due: Clock { get { Clock(milliseconds.due, counters.due) } set { (milliseconds.due, counters.due) = newValue.parts } }
+    public var caption: Clock {
+        get { Clock(milliseconds.caption, counters.caption) }
+        set { (milliseconds.caption, counters.caption) = newValue.parts }
+    }
+    public var section: Clock {
+        get { Clock(milliseconds.section, counters.section) }
+        set { (milliseconds.section, counters.section) = newValue.parts }
+    }
+    public var completed: Clock {
+        get { Clock(milliseconds.completed, counters.completed) }
+        set { (milliseconds.completed, counters.completed) = newValue.parts }
+    }
+    public var order: Clock {
+        get { Clock(milliseconds.order, counters.order) }
+        set { (milliseconds.order, counters.order) = newValue.parts }
+    }
+    public var due: Clock {
+        get { Clock(milliseconds.due, counters.due) }
+        set { (milliseconds.due, counters.due) = newValue.parts }
+    }
 
     public init(_ all: Clock = .zero) {
         self.init(caption: all, section: all, completed: all, order: all, due: all)

@@ -496,7 +496,9 @@ public struct TaskList: Equatable, Sendable {
             switch change {
             case .add(let new):
                 if let at = find(new.id) {
-                    if let merged = Self.merging(TaskFields(allOf: new), into: task(at: at), clock: clock, force: force) { replace(at: at, with: merged) }
+                    if let merged = Self.merging(TaskFields(allOf: new), into: task(at: at), clock: clock, force: force) {
+                        replace(at: at, with: merged)
+                    }
                     continue
                 }
                 if let added = admitting(new, clock: clock, force: force) { bring(added) }

@@ -95,7 +95,7 @@ struct ChangeLog {
         do throws(FileSystem.Failure) {
             // Opened without blocking: a named pipe in its place is an error, never a wait.
             file = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize, sideFile: true)
-        } catch where error.code == ENOENT || error.code == ENOTDIR {
+        } catch  where error.code == ENOENT || error.code == ENOTDIR {
             return nil
         } catch {
             throw StoreError(path: path, problem: .unreadable(error.reason))

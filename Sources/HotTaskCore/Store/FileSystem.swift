@@ -259,7 +259,6 @@ enum FileSystem {
             do { try writeAll(bytes, to: fd) } catch { failure = error }
         }
 
-
         /// fsync and close: the new file is whole on disk, not yet in place. On failure the
         /// temp file is removed. Two files that must both be replaced or neither (a snapshot and
         /// its backup) are both finished before either is installed.
@@ -485,11 +484,12 @@ final class FileLock {
     }
 
     private static func busyMessage(path: String, holder: Int32?, wait: TimeInterval) -> String {
-        let who = holder.map { pid -> String in
-            let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
-                .replacingOccurrences(of: "\u{0}", with: " ").trimmingCharacters(in: .whitespaces)
-            return "process \(pid)" + (command.map { $0.isEmpty ? "" : " (\($0.prefix(60)))" } ?? "")
-        } ?? "another process"
+        let who =
+            holder.map { pid -> String in
+                let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
+                    .replacingOccurrences(of: "\u{0}", with: " ").trimmingCharacters(in: .whitespaces)
+                return "process \(pid)" + (command.map { $0.isEmpty ? "" : " (\($0.prefix(60)))" } ?? "")
+            } ?? "another process"
         let seconds = wait == wait.rounded() ? String(Int(wait)) : String(wait)
         return "\(who) has held the lock \(path) for over \(seconds) s; nothing was changed. "
             + "If it is a HotTask stopped with Ctrl-Z, resume it (fg) or end it, then try again"

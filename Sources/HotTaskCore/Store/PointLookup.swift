@@ -85,7 +85,8 @@ extension TaskStore {
             }
             guard candidates.count == 1, let task = candidates.first?.value else {
                 throw PointLookupRefusal(
-                    handle: handle, reason: TaskList.prefixProblem(prefix, matching: candidates.values.sorted { $0.id.uuidString < $1.id.uuidString }))
+                    handle: handle, reason: TaskList.prefixProblem(prefix, matching: candidates.values.sorted { $0.id.uuidString < $1.id.uuidString })
+                )
             }
             found[handle] = task
         }

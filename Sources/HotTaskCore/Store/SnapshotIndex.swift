@@ -68,8 +68,11 @@ struct SnapshotIndex {
         // The first entry whose id is not below the prefix, by binary search over preads.
         func entry(_ index: Int) -> Entry? {
             guard let bytes = FileSystem.readExactly(fd, at: headerSize + index * entrySize, count: entrySize) else { return nil }
-            let id = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            let id = UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
             let offset = number(bytes, at: 16)
             let length = number(bytes, at: 24)
             guard offset <= UInt64(snapshotSize), length <= UInt64(snapshotSize) - offset, length > 0 else { return nil }

@@ -100,7 +100,8 @@ extension TaskStore {
             list.applyAll(records: records.map { ($0.changes, $0.clock) })
             report.recordsKept = records.count
             if let contents, !contents.damaged.isEmpty {
-                report.notKept.append("\(contents.damaged.count) damaged line\(contents.damaged.count == 1 ? "" : "s") of the log (still in the file set aside)")
+                report.notKept.append(
+                    "\(contents.damaged.count) damaged line\(contents.damaged.count == 1 ? "" : "s") of the log (still in the file set aside)")
             }
             if let contents, !contents.missing.isEmpty {
                 report.notKept.append("the changes of the records missing from the log (\(contents.missing.joined(separator: "; ")))")

@@ -61,7 +61,8 @@ public struct TaskStore: Sendable {
     public var damagedPath: String { journalPath + ".damaged" }
     /// The store and every file HotTask keeps beside it: none may be written over by an export.
     public var ownFiles: [String] {
-        [path, journalPath, backupPath, lockPath, indexPath, damagedPath, ImportBase.path(besides: self), SyncBase.path(besides: self),
+        [
+            path, journalPath, backupPath, lockPath, indexPath, damagedPath, ImportBase.path(besides: self), SyncBase.path(besides: self),
             CarriedFields.path(besides: self),
         ]
     }
@@ -173,7 +174,8 @@ public struct TaskStore: Sendable {
         if logHoldsTasks || backup {
             let files = [logHoldsTasks ? journalPath : nil, backup ? backupPath : nil].compactMap { $0 }
             // The backup is named only when it and the log provably hold every acknowledged change.
-            let restore = provenBackup(log: contents) != nil
+            let restore =
+                provenBackup(log: contents) != nil
                 ? "to restore the last snapshot and replay the log on it: cp '\(backupPath)' '\(path)'"
                 : "to rebuild it from every change that can still be read: \(StoreError.recoverCommand(path))"
             throw StoreError(
@@ -459,7 +461,7 @@ public struct TaskStore: Sendable {
         let state: State
         do throws(StoreError) {
             state = try read()
-        } catch where error.isDamagedLog {
+        } catch  where error.isDamagedLog {
             throw error  // its changes are not ours to drop: --recover keeps them
         } catch {
             state = State(
@@ -589,7 +591,8 @@ public struct TaskStore: Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw FileSystem.Failure(
-                reason: "cannot keep damaged log lines in \(damagedPath): it is \(FileSystem.describe(info.st_mode)), not a regular file; move it away")
+                reason:
+                    "cannot keep damaged log lines in \(damagedPath): it is \(FileSystem.describe(info.st_mode)), not a regular file; move it away")
         }
         for line in damaged {
             try FileSystem.writeAll(line.bytes + [0x0A], to: fd)

@@ -49,7 +49,8 @@ struct DeletionGuard {
             let seen: String
             switch (evidence, listed) {
             case (.listing, let count?) where count > 0:
-                seen = "the calendar lists \(count) task\(count == 1 ? "" : "s") but lacks \(removedThere) of the \(synced) synced before"
+                seen =
+                    "the calendar lists \(count) task\(count == 1 ? "" : "s") but lacks \(removedThere) of the \(synced) synced before"
                     + (removedThere == synced ? " (another calendar under the same address?)" : "")
             case (.listing, _):
                 seen = "the calendar lists no tasks, but \(synced) were synced with it before"

@@ -55,7 +55,7 @@ public struct SyncBase: Codable, Equatable, Sendable {
         do throws(FileSystem.Failure) {
             // Opened without blocking: a named pipe in its place is an error, never a wait.
             bytes = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize, sideFile: true).bytes
-        } catch where error.code == ENOENT || error.code == ENOTDIR {
+        } catch  where error.code == ENOENT || error.code == ENOTDIR {
             return SyncBase(collection: collection)
         } catch {
             throw SyncFailure("cannot read the sync state \(path): \(error.reason)")

@@ -216,7 +216,8 @@ public final class SyncEngine {
                 guard pushes.contains(where: { $0.isNew && $0.entry != nil }) else { return true }
                 if let changes = try collection.changes(since: token) {
                     let known = Dictionary(base.entries.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
-                    let onlyOurs = changes.removed.allSatisfy { known[$0] == nil }
+                    let onlyOurs =
+                        changes.removed.allSatisfy { known[$0] == nil }
                         && changes.changed.allSatisfy { href, etag in etag != nil && known[href] == etag }
                     base.server = onlyOurs ? CollectionVersion(syncToken: changes.token ?? token) : CollectionVersion()
                 }

@@ -249,7 +249,8 @@ struct SyncPlan {
 
         // The server's version is agreed now; where this side won, a write follows.
         agreed[key] = agreedEntry(for: todo, id: local.id, href: href, etag: etag, orderKey: orderSide == .local && movedHere ? entry?.orderKey : nil)
-        let differsThere = merged.caption != other.caption || merged.section != other.section || merged.completed != other.completed
+        let differsThere =
+            merged.caption != other.caption || merged.section != other.section || merged.completed != other.completed
             || merged.due != other.due
             || (orderSide == .local && movedHere)
         if differsThere {

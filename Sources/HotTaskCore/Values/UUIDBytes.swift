@@ -9,8 +9,10 @@ enum UUIDBytes {
     /// (and their text), compared without building anything.
     static func sortKey(_ id: UUID) -> (UInt64, UInt64) {
         withUnsafeBytes(of: id.uuid) { raw in
-            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            (
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
     }
 
@@ -69,13 +71,16 @@ enum UUIDBytes {
     /// A UUID made from text, the same wherever it is made: FNV-1a twice (two seeds), with the
     /// version 8 ("made by the application") and variant bits set.
     static func derived<Bytes: Collection>(from bytes: Bytes) -> UUID where Bytes.Element == UInt8 {
-        var raw = withUnsafeBytes(of: FNV1a.hash(bytes).bigEndian, Array.init)
+        var raw =
+            withUnsafeBytes(of: FNV1a.hash(bytes).bigEndian, Array.init)
             + withUnsafeBytes(of: FNV1a.hash(bytes, seed: 0x8422_2325_cbf2_9ce4).bigEndian, Array.init)
         raw[6] = (raw[6] & 0x0F) | 0x80
         raw[8] = (raw[8] & 0x3F) | 0x80
-        return UUID(uuid: (
-            raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-            raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+        return UUID(
+            uuid: (
+                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+            ))
     }
 
     static func nibble(_ byte: UInt8) -> UInt8? {

@@ -121,7 +121,9 @@ public struct AppConfig: Equatable, Sendable {
                 var keys: [Key] = []
                 for keyName in names {
                     guard let key = KeyName.key(named: keyName) else {
-                        throw problem(entry, "unknown key name \"\(keyName)\" for \(name) (a single character, or space, enter, tab, escape, up, ctrl-r, f2...)")
+                        throw problem(
+                            entry, "unknown key name \"\(keyName)\" for \(name) (a single character, or space, enter, tab, escape, up, ctrl-r, f2...)"
+                        )
                     }
                     if let fixed = KeyBindings.reserved[key] {
                         throw problem(entry, "key '\(keyName)' is reserved for \(fixed) and cannot be bound to \(name)")

@@ -166,7 +166,9 @@ public enum TOMLSubset {
 
         mutating func bareWord() -> String {
             let start = index
-            while let character = peek, character.isASCII, character.isLetter || character.isNumber || character == "_" || character == "-" || character == "+" {
+            while let character = peek, character.isASCII,
+                character.isLetter || character.isNumber || character == "_" || character == "-" || character == "+"
+            {
                 advance()
             }
             return String(characters[start..<index])

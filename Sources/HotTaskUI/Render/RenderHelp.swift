@@ -74,7 +74,10 @@ extension AppRender {
         var footers = [" any key closes "]
         if help.maximumScroll > 0 {
             let span = "\(scroll + 1)–\(scroll + shown) of \(help.rows.count)"
-            footers = [" \(span) · ↑↓ PgUp PgDn scroll · other keys close ", " \(span) · ↑↓ scroll, other keys close ", " \(span) · ↑↓ scroll ", " ↑↓ scroll ", ""]
+            footers = [
+                " \(span) · ↑↓ PgUp PgDn scroll · other keys close ", " \(span) · ↑↓ scroll, other keys close ", " \(span) · ↑↓ scroll ",
+                " ↑↓ scroll ", "",
+            ]
         }
         let footer = footers.first { DisplayWidth.of($0) <= inner - 2 } ?? ""
 

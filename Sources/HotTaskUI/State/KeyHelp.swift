@@ -61,17 +61,17 @@ public enum KeyHelp {
 
     static func input(_ section: Section) -> [Entry] {
         [
-        Entry("letters", "type a new task"),
-        Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add")),
-        lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
-        Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select")),
-        Entry("Tab ⇧Tab", "go to the list", hint: ("Tab", "list")),
-        Entry("^F", "filter the list", hint: ("^F", "find")),
-        Entry("F2", "edit the selected task"),
-        Entry("^R", "redo"),
-        Entry("F1", "this help", hint: ("F1", "help")),
-        Entry("^C ^Q", "quit", hint: ("^C", "quit")),
-        Entry("^Z ^L", "suspend, redraw"),
+            Entry("letters", "type a new task"),
+            Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add")),
+            lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
+            Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select")),
+            Entry("Tab ⇧Tab", "go to the list", hint: ("Tab", "list")),
+            Entry("^F", "filter the list", hint: ("^F", "find")),
+            Entry("F2", "edit the selected task"),
+            Entry("^R", "redo"),
+            Entry("F1", "this help", hint: ("F1", "help")),
+            Entry("^C ^Q", "quit", hint: ("^C", "quit")),
+            Entry("^Z ^L", "suspend, redraw"),
         ]
     }
 
@@ -116,31 +116,35 @@ public enum KeyHelp {
             guard !keys.isEmpty else { return nil }
             // The footer shows each action's first key: "↑↓", "Space", "u".
             let firsts = line.actions.compactMap { bindings.firstLabel(of: $0) }
-            let hintKeys = firsts.allSatisfy({ $0.count == 1 }) && firsts.count > 1
+            let hintKeys =
+                firsts.allSatisfy({ $0.count == 1 }) && firsts.count > 1
                 ? firsts.joined() : (firsts.first ?? line.fixed.first ?? "")
             return Entry(keys, line.text, hint: line.hint.map { (line.hintKeys ?? hintKeys, $0) })
         } + [Entry("^Z ^L", "suspend, redraw")]
     }
 
-    static let filter: [Entry] = [
-        Entry("letters", "narrow the list (case, accents and width ignored)"),
-        lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
-        Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
-        Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear")),
-        Entry("↑↓ PgUp PgDn", "move the selection in the matches", hint: ("↑↓", "select")),
-    ] + everywhere
+    static let filter: [Entry] =
+        [
+            Entry("letters", "narrow the list (case, accents and width ignored)"),
+            lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
+            Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
+            Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear")),
+            Entry("↑↓ PgUp PgDn", "move the selection in the matches", hint: ("↑↓", "select")),
+        ] + everywhere
 
-    static let editing: [Entry] = [
-        Entry("letters", "edit the caption"),
-        lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
-        Entry("Enter", "save the caption", hint: ("Enter", "save")),
-        Entry("Esc", "cancel the edit", hint: ("Esc", "cancel")),
-    ] + everywhere
+    static let editing: [Entry] =
+        [
+            Entry("letters", "edit the caption"),
+            lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
+            Entry("Enter", "save the caption", hint: ("Enter", "save")),
+            Entry("Esc", "cancel the edit", hint: ("Esc", "cancel")),
+        ] + everywhere
 
-    static let due: [Entry] = [
-        Entry("letters", "a due date: \(DueInput.forms); what it reads as shows as you type"),
-        lineEditing, wordMoving, lineDeleting, pasting,
-        Entry("Enter", "set it (an empty entry clears the due date)", hint: ("Enter", "set")),
-        Entry("Esc", "cancel, the due date unchanged", hint: ("Esc", "cancel")),
-    ] + everywhere
+    static let due: [Entry] =
+        [
+            Entry("letters", "a due date: \(DueInput.forms); what it reads as shows as you type"),
+            lineEditing, wordMoving, lineDeleting, pasting,
+            Entry("Enter", "set it (an empty entry clears the due date)", hint: ("Enter", "set")),
+            Entry("Esc", "cancel, the due date unchanged", hint: ("Esc", "cancel")),
+        ] + everywhere
 }

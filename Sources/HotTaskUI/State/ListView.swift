@@ -189,7 +189,8 @@ public struct ListView: Equatable, Sendable {
         let ordering = ordering
         // A–Z compares the folded captions: made now if the app has not made them yet.
         if ordering.sort == .alphabetical { folded.check(list) }
-        sorted = ordering.isIdentity
+        sorted =
+            ordering.isIdentity
             ? nil
             : SectionOrders(
                 priority: ordering.order(of: list.tasks(in: .priority), folded: folded.priority),

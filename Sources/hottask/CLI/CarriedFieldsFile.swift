@@ -46,7 +46,8 @@ extension CommandLineActions {
             try carried.save(besides: store)
         } catch {
             HotTaskCommand.fail(
-                "warning: could not write \(CarriedFields.path(besides: store)) (\(error.reason)); the fields HotTask does not model were not kept for this import")
+                "warning: could not write \(CarriedFields.path(besides: store)) (\(error.reason)); the fields HotTask does not model were not kept for this import"
+            )
         }
     }
 
@@ -65,7 +66,10 @@ extension CommandLineActions {
                 HotTaskCommand.fail("warning: \(error)")
                 return CarriedFields()
             }
-            throw UserFacingError(.refused, "cannot export: \(error); without them the export would wipe those \(format.name) fields where it goes (move the file away to export without them). Nothing was written")
+            throw UserFacingError(
+                .refused,
+                "cannot export: \(error); without them the export would wipe those \(format.name) fields where it goes (move the file away to export without them). Nothing was written"
+            )
         }
         let left = carried.others(than: format, among: list.all.lazy.map(\.id))
         if !left.isEmpty {

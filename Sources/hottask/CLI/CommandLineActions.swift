@@ -69,7 +69,10 @@ struct CommandLineActions {
             var list = state.list
             // Handles name the tasks as they were, before this command's adds.
             var ids: [String: UUID] = [:]
-            for (flag, given) in [("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving), ("--delete", deleting)] {
+            for (flag, given) in [
+                ("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving),
+                ("--delete", deleting),
+            ] {
                 for handle in given {
                     do {
                         ids[handle] = list[try list.position(ofHandle: handle)].id
@@ -106,9 +109,13 @@ struct CommandLineActions {
             }
         } catch let refusal as PointLookupRefusal {
             let flag =
-                asked.caption?.handle == refusal.handle || asked.due?.handle == refusal.handle ? "--edit"
-                : asked.completing.contains(refusal.handle) ? "--done" : asked.reopening.contains(refusal.handle) ? "--undone"
-                : asked.moving.contains(refusal.handle) ? "--move" : "--delete"
+                asked.caption?.handle == refusal.handle || asked.due?.handle == refusal.handle
+                ? "--edit"
+                : asked.completing.contains(refusal.handle)
+                    ? "--done"
+                    : asked.reopening.contains(refusal.handle)
+                        ? "--undone"
+                        : asked.moving.contains(refusal.handle) ? "--move" : "--delete"
             throw UserFacingError(.refused, "\(flag) \(refusal.handle): \(refusal.reason)")
         }
     }
@@ -157,10 +164,13 @@ struct CommandLineActions {
                 "changes made up to \(Timestamp.format($0.date)) were folded into the snapshot without being kept for undo (too large, or past the last 100)"
             }
             guard let target else {
-                throw UserFacingError(.refused, "nothing to undo: the change log holds no change that can be taken back" + (floorNote.map { "; \($0)" } ?? ""))
+                throw UserFacingError(
+                    .refused, "nothing to undo: the change log holds no change that can be taken back" + (floorNote.map { "; \($0)" } ?? ""))
             }
             if let floor = state.undoFloor, let floorNote, target.clock < floor {
-                throw UserFacingError(.refused, "cannot undo \(quoted(target.what)): \(floorNote), and one of them is newer, so undoing this would skip it. Nothing was changed")
+                throw UserFacingError(
+                    .refused,
+                    "cannot undo \(quoted(target.what)): \(floorNote), and one of them is newer, so undoing this would skip it. Nothing was changed")
             }
             let still = StillApplicable(target.changes.inverse, on: state.list)
             let notes = still.skipped.compactMap { skipped -> String? in
@@ -221,7 +231,10 @@ struct CommandLineActions {
         let losses = parsed!.losses
         let source = "\(parsed!.format.rawValue) \(name)" + (archiveName.map { " and its archive \($0)" } ?? "")
         guard parsed!.tasks.count <= TaskStore.maximumTaskCount else {
-            throw UserFacingError(.refused, "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+            throw UserFacingError(
+                .refused,
+                "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed"
+            )
         }
         // Read before anything changes: records that cannot be read stop the import.
         let carriedBefore = try carriedBeforeImport(of: parsed!, source: source)
@@ -229,7 +242,8 @@ struct CommandLineActions {
         // Lines whose task is unclear, ids given twice: said even with --quiet.
         var notes: [String] = []
         var carriedRecords: CarriedSaid?
-        let (line, said) = try store.update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
+        let (line, said) = try store.update {
+            state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
             // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
             do {
                 importBase = try ImportBase.load(besides: store)
@@ -251,7 +265,10 @@ struct CommandLineActions {
             let (changes, counts) = state.list.importing(batch, base: importBase)
             let added = changes.reduce(0) { $0 + ($1.isAdd ? 1 : 0) }  // counted, not copied (28 MB)
             guard state.list.count + added <= TaskStore.maximumTaskCount else {
-                throw UserFacingError(.refused, "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed")
+                throw UserFacingError(
+                    .refused,
+                    "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed"
+                )
             }
             let line = "Imported from \(source): \(counts)"
             return (changes, line, nil, (line, said))

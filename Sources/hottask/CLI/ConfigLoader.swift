@@ -82,7 +82,8 @@ enum ConfigLoader {
             config.warnings.append(
                 AppConfig.Problem(
                     file: path, line: nil,
-                    reason: "others can read the password in the sync url (owner \(owner), mode \(mode)); chmod go-r '\(path)', or use password_command",
+                    reason:
+                        "others can read the password in the sync url (owner \(owner), mode \(mode)); chmod go-r '\(path)', or use password_command",
                     consequence: "used all the same"))
         }
         return (config, nil)

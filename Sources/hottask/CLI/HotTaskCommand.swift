@@ -131,7 +131,8 @@ struct HotTaskCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --list: the order; due lists open tasks by due date, undated last (manual is the list's own order).", valueName: "order"))
+        help: ArgumentHelp(
+            "With --list: the order; due lists open tasks by due date, undated last (manual is the list's own order).", valueName: "order"))
     var sort: ListOrder = .manual
 
     @Flag(name: .long, help: "Take back the last change in the change log, whoever made it, and say what it was.")
@@ -172,7 +173,9 @@ struct HotTaskCommand: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Make a damaged store whole: keep every change that can still be read, set damaged files aside (never deleted), and say what could not be kept.")
+        help:
+            "Make a damaged store whole: keep every change that can still be read, set damaged files aside (never deleted), and say what could not be kept."
+    )
     var recover = false
 
     @Flag(name: .long, help: "Sync with the CalDAV calendar named in the config's [sync] table, and say what moved.")
@@ -205,7 +208,8 @@ struct HotTaskCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --sync-setup: the calendar to sync with, by display name or last path segment; made when missing.", valueName: "name"))
+        help: ArgumentHelp(
+            "With --sync-setup: the calendar to sync with, by display name or last path segment; made when missing.", valueName: "name"))
     var calendar: String?
 
     @Option(
@@ -251,7 +255,8 @@ struct HotTaskCommand: ParsableCommand {
         if resync && !sync { throw ValidationError("--resync goes with --sync.") }
         try validateDueOptions()
         if !edit.isEmpty && edit.count > 2 {
-            throw ValidationError("--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
+            throw ValidationError(
+                "--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
         }
         if importPath != nil && changesTasks {
             throw ValidationError("--import cannot be combined with --add, --edit, --done, --undone, --delete or --move.")
@@ -259,7 +264,10 @@ struct HotTaskCommand: ParsableCommand {
         if undo && (changesTasks || importPath != nil) {
             throw ValidationError("--undo cannot be combined with other changes: it takes back the last one.")
         }
-        for (given, name) in [(username != nil, "--username"), (passwordCommand != nil, "--password-command"), (calendar != nil, "--calendar"), (caFile != nil, "--ca-file")]
+        for (given, name) in [
+            (username != nil, "--username"), (passwordCommand != nil, "--password-command"), (calendar != nil, "--calendar"),
+            (caFile != nil, "--ca-file"),
+        ]
         where given && syncSetup == nil {
             throw ValidationError("\(name) goes with --sync-setup.")
         }
@@ -298,7 +306,9 @@ struct HotTaskCommand: ParsableCommand {
         var saved = false
         do {
             if opensUI {
-                if let warning = try TerminalApp.run(store: store, config: settings, configWarning: (configProblem ?? settings.warnings.first)?.shortDescription) {
+                if let warning = try TerminalApp.run(
+                    store: store, config: settings, configWarning: (configProblem ?? settings.warnings.first)?.shortDescription)
+                {
                     Self.fail("warning: \(warning)")
                 }
                 return
@@ -351,7 +361,8 @@ struct HotTaskCommand: ParsableCommand {
             if sync {
                 guard configProblem == nil else { throw UserFacingError(.syncFailed, "cannot sync: the config has a problem (above)") }
                 guard let settings = settings.sync else {
-                    throw UserFacingError(.syncFailed, "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
+                    throw UserFacingError(
+                        .syncFailed, "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
                 }
                 let report: SyncRunner.Report = quiet ? .dropped : printsData ? .toStandardError : .toStandardOutput
                 var options = SyncRunner.Options()

@@ -6,7 +6,8 @@ extension CommandLineActions {
     /// Every `.ics` file of the folder, read as one iCalendar file.
     func importFolder(_ path: String, format: ImportFormat) throws -> ImportBatch {
         guard format == .auto || format == .ics else {
-            throw UserFacingError(.refused, "cannot import \(path): it is a folder; only a folder of .ics files (a vdir) is read as one. Nothing was changed")
+            throw UserFacingError(
+                .refused, "cannot import \(path): it is a folder; only a folder of .ics files (a vdir) is read as one. Nothing was changed")
         }
         do {
             return try VdirFolder.batch(from: path)
@@ -23,8 +24,11 @@ extension CommandLineActions {
         } catch {
             throw UserFacingError.output("could not write the vdir folder \(path): \(error.reason)")
         }
-        var line = "Exported \(list.count) tasks to the folder \(path): \(counts.added) files added, \(counts.changed) changed, \(counts.unchanged) unchanged"
-        if counts.others > 0 { line += "; \(counts.others) other .ics file\(counts.others == 1 ? "" : "s") left as \(counts.others == 1 ? "it was" : "they were")" }
+        var line =
+            "Exported \(list.count) tasks to the folder \(path): \(counts.added) files added, \(counts.changed) changed, \(counts.unchanged) unchanged"
+        if counts.others > 0 {
+            line += "; \(counts.others) other .ics file\(counts.others == 1 ? "" : "s") left as \(counts.others == 1 ? "it was" : "they were")"
+        }
         output.status(line)
         if counts.blocked > 0 {
             HotTaskCommand.fail("note: \(counts.blocked) task\(counts.blocked == 1 ? "" : "s") not written: a file of its name holds something else")

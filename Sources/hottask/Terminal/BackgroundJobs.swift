@@ -68,7 +68,12 @@ final class BackgroundJobs: Sendable {
 
     /// Folds the log into a new snapshot when it is long, one run at a time.
     func compactIfNeeded() {
-        guard store.wantsCompaction(), compacting.withLock({ busy in defer { busy = true }; return !busy }) else { return }
+        guard store.wantsCompaction(),
+            compacting.withLock({ busy in
+                defer { busy = true }
+                return !busy
+            })
+        else { return }
         Thread.detachNewThread { [self] in
             try? store.compact()
             compacting.withLock { $0 = false }

@@ -238,8 +238,12 @@ struct Palette {
     /// For a light background: no yellow or white text, dim replaced by colour where dim
     /// grey on white is too faint, and a light selection bar.
     private static func lightLook(of style: CellStyle) -> Look {
-        let red = Int16(COLOR_RED), blue = Int16(COLOR_BLUE), magenta = Int16(COLOR_MAGENTA)
-        let cyan = Int16(COLOR_CYAN), black = Int16(COLOR_BLACK), white = Int16(COLOR_WHITE)
+        let red = Int16(COLOR_RED)
+        let blue = Int16(COLOR_BLUE)
+        let magenta = Int16(COLOR_MAGENTA)
+        let cyan = Int16(COLOR_CYAN)
+        let black = Int16(COLOR_BLACK)
+        let white = Int16(COLOR_WHITE)
         var look = look(of: style)
         switch style {
         case .title: look = Look(attributes: HC_A_BOLD, foreground: white, background: blue, monochrome: look.monochrome)
@@ -260,9 +264,14 @@ struct Palette {
     }
 
     private static func look(of style: CellStyle) -> Look {
-        let red = Int16(COLOR_RED), green = Int16(COLOR_GREEN), yellow = Int16(COLOR_YELLOW)
-        let blue = Int16(COLOR_BLUE), magenta = Int16(COLOR_MAGENTA), cyan = Int16(COLOR_CYAN)
-        let black = Int16(COLOR_BLACK), white = Int16(COLOR_WHITE)
+        let red = Int16(COLOR_RED)
+        let green = Int16(COLOR_GREEN)
+        let yellow = Int16(COLOR_YELLOW)
+        let blue = Int16(COLOR_BLUE)
+        let magenta = Int16(COLOR_MAGENTA)
+        let cyan = Int16(COLOR_CYAN)
+        let black = Int16(COLOR_BLACK)
+        let white = Int16(COLOR_WHITE)
         switch style {
         case .plain: return Look()
         case .title: return Look(attributes: HC_A_BOLD, foreground: black, background: cyan, monochrome: HC_A_REVERSE)

@@ -113,7 +113,8 @@ enum TerminalApp {
         }
         // The details choice is remembered once, on the way out, when it changed: not on the
         // key, where a file write and two fsyncs would hold up the screen.
-        let viewProblem = state.showsDetails == (rememberedDetails ?? config.details)
+        let viewProblem =
+            state.showsDetails == (rememberedDetails ?? config.details)
             ? nil : RememberedView.remember(details: state.showsDetails, environment: environment)
         jobs.waitForCompaction()
         // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
