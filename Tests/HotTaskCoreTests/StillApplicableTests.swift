@@ -39,4 +39,15 @@ struct StillApplicableTests {
         #expect(still.changes == [.delete(task)])
         #expect(still.skipped == [.alreadyThere(task), .goneAlready(other)])
     }
+
+    @Test func manyAddsAndDeletesJudgeEachOnWhatTheOnesBeforeLeft() {
+        // More than a scan's worth, all adds and deletes: looked up in a table of ids, and a
+        // task named twice (added, then deleted) is judged on what the add left.
+        let adds = (101...140).map { TaskItem(id: Fixtures.id($0), caption: "T\($0)", createdAt: Fixtures.date(hours: 1)) }
+        let list = TaskList([task])
+        let candidates = adds.map { TaskChange.add($0) } + [.delete(adds[0]), .add(task), .delete(adds[0])]
+        let still = StillApplicable(candidates, on: list)
+        #expect(still.changes == adds.map { .add($0) } + [.delete(adds[0])])
+        #expect(still.skipped == [.alreadyThere(task), .goneAlready(adds[0])])
+    }
 }

@@ -40,9 +40,16 @@ public struct StillApplicable: Sendable {
             }
             present = table
         }
-        // The tasks as the changes taken so far left them (nil: deleted by one of them).
+        // The tasks as the changes taken so far left them (nil: deleted by one of them): only
+        // needed when a task is named twice (adds and deletes of distinct tasks, the undo of a
+        // clear, never look at what an earlier one left).
+        var repeats = !presenceOnly
+        if presenceOnly {
+            var named = IDTable(count: candidates.count)
+            repeats = candidates.contains { !named.insert($0.id) }
+        }
         var touched: [UUID: TaskItem?] = [:]
-        touched.reserveCapacity(candidates.count)
+        if repeats { touched.reserveCapacity(candidates.count) }
         changes.reserveCapacity(candidates.count)
         func current(_ id: UUID) -> TaskItem? {
             if let known = touched[id] { return known }
@@ -75,6 +82,7 @@ public struct StillApplicable: Sendable {
                 }
             }
             changes.append(change)
+            guard repeats else { continue }
             switch change {
             case .add(let added): touched[change.id] = .some(added)
             case .delete: touched[change.id] = .some(nil)
