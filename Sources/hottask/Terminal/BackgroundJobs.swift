@@ -27,6 +27,8 @@ final class BackgroundJobs: Sendable {
     /// What the jobs reported and `update` has not seen yet.
     private let reported = Mutex<[Event]>([])
     private let compacting = Mutex(false)
+    /// The newest draft not written yet, and whether a writer runs.
+    private let draftToWrite = Mutex<(draft: Draft?, writing: Bool)>((nil, false))
 
     init(store: TaskStore, sync: SyncSettings?) {
         self.store = store
@@ -66,18 +68,48 @@ final class BackgroundJobs: Sendable {
         }
     }
 
-    /// Folds the log into a new snapshot when it is long, one run at a time.
+    /// Folds the log into a new snapshot when it is long, one run at a time. Whether it is long
+    /// is asked on the job's thread too: it reads the whole log, which no key should wait for.
     func compactIfNeeded() {
-        guard store.wantsCompaction(),
-            compacting.withLock({ busy in
-                defer { busy = true }
-                return !busy
-            })
-        else { return }
+        let idle = compacting.withLock { busy in
+            defer { busy = true }
+            return !busy
+        }
+        guard idle else { return }
         Thread.detachNewThread { [self] in
-            try? store.compact()
+            if store.wantsCompaction() { try? store.compact() }
             compacting.withLock { $0 = false }
         }
+    }
+
+    /// Writes `draft` to the draft file on a thread of its own; drafts handed over meanwhile
+    /// are coalesced, the newest written last. A failure is said on the way out, where the
+    /// last draft is written again in the foreground.
+    func keepDraft(_ draft: Draft, environment: [String: String]) {
+        let start = draftToWrite.withLock { state in
+            state.draft = draft
+            defer { state.writing = true }
+            return !state.writing
+        }
+        guard start else { return }
+        let store = store.path
+        Thread.detachNewThread { [self] in
+            while let next = nextDraft() { _ = DraftFile.keep(next, store: store, environment: environment) }
+        }
+    }
+
+    /// The draft to write next; nil (and the writer done) when none waits.
+    private func nextDraft() -> Draft? {
+        draftToWrite.withLock { state in
+            defer { state.draft = nil }
+            if state.draft == nil { state.writing = false }
+            return state.draft
+        }
+    }
+
+    /// Waits for a draft write under way (on quit, before the last one is written).
+    func waitForDraft() {
+        while draftToWrite.withLock({ $0.writing }) { usleep(2_000) }
     }
 
     /// Waits for a compaction under way to finish (on quit: the process must not end mid-write).

@@ -70,24 +70,23 @@ enum DraftFile {
 /// Keeps the draft file following the input while the app runs, so that a run killed with no
 /// way out (SIGKILL, a crash, a power cut) loses at most the last second of typing, and text
 /// already added never comes back at the next start: an emptied input empties the file at
-/// once; typing is written a second after the first unsaved change (not on every key: each
-/// write is a file, an fsync and a rename).
+/// once; typing is written a second after the first unsaved change (not on every key).
+/// Only decides when; the write (a file, an fsync, a rename) is handed to `write`, which the
+/// run loop gives to a background job, so that no key waits for the disk.
 struct DraftKeeper {
     static let pause: TimeInterval = 1
-    let store: String
-    let environment: [String: String]
-    /// What the file holds now.
-    private var onDisk: Draft
+    /// What was last handed over to be written.
+    private var handedOver: Draft
     private var unsavedSince: Date?
+    private let write: (Draft) -> Void
 
-    init(store: String, environment: [String: String], onDisk: Draft?) {
-        self.store = store
-        self.environment = environment
-        self.onDisk = onDisk ?? Draft()
+    init(onDisk: Draft?, write: @escaping (Draft) -> Void) {
+        handedOver = onDisk ?? Draft()
+        self.write = write
     }
 
     mutating func follow(_ draft: Draft, now: Date = Date()) {
-        guard draft != onDisk else {
+        guard draft != handedOver else {
             unsavedSince = nil
             return
         }
@@ -97,7 +96,7 @@ struct DraftKeeper {
             return
         }
         unsavedSince = nil
-        // A failure here is tried again at the next change, and said on the way out.
-        if DraftFile.keep(draft, store: store, environment: environment) == nil { onDisk = draft }
+        handedOver = draft
+        write(draft)
     }
 }

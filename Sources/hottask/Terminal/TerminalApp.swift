@@ -28,7 +28,6 @@ enum TerminalApp {
         // Text typed before the last quit, back where it was.
         let restored = DraftFile.load(store: store.path, environment: environment)
         if let restored { AppUpdate.restore(restored, &state) }
-        var drafts = DraftKeeper(store: store.path, environment: environment, onDisk: restored)
         if let configWarning { state.message = Message(configWarning, kind: .error) }
         if config.sync != nil {
             state.syncSchedule = SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry)
@@ -39,6 +38,7 @@ enum TerminalApp {
         var storeProblem: String?
         var saves = SaveQueue(session: session)
         let jobs = BackgroundJobs(store: store, sync: config.sync)
+        var drafts = DraftKeeper(onDisk: restored) { draft in jobs.keepDraft(draft, environment: environment) }
 
         // Next events → update → perform the effects → draw. The timer comes first, and what
         // an effect brings (a save's outcome, other processes' changes) is handled before the
@@ -95,7 +95,9 @@ enum TerminalApp {
             curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
             _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         }
-        // Whatever way out (a key, SIGTERM, SIGHUP): text typed and not added is kept first.
+        // Whatever way out (a key, SIGTERM, SIGHUP): text typed and not added is kept first,
+        // after any write of an earlier draft still under way (it must not land after this one).
+        jobs.waitForDraft()
         let draftProblem = DraftFile.keep(state.draft, store: store.path, environment: environment)
         // Leaving with changes not saved yet: wait a while for a lock another process holds
         // (not for a store that failed: waiting would not mend it). If anything is left
