@@ -6,16 +6,6 @@ import Testing
 /// What the terminal sends, decoded whatever TERM says: every sequence consumed whole.
 @Suite("Input decoder: keys, sequences and paste")
 struct InputDecoderTests {
-    /// Feeds `bytes` as the terminal would send them, then a pause.
-    private func decode(_ text: String) -> [Event] {
-        var decoder = InputDecoder()
-        var events = text.unicodeScalars.flatMap { decoder.feed($0) }
-        if decoder.pendingTimeout != nil { events += decoder.timedOut() }
-        return events
-    }
-
-    private func keys(_ keys: Key...) -> [Event] { keys.map { .keyPressed($0) } }
-
     @Test func xtermModifierFormsAreKeysNeverText() {
         #expect(decode("\u{1B}[1;5D") == keys(.wordLeft))
         #expect(decode("\u{1B}[1;5C") == keys(.wordRight))

@@ -7,15 +7,6 @@ import Testing
 /// decode to the keys xterm's plain forms give; the Esc window comes from ESCDELAY.
 @Suite("Key forms of other terminals, and the Esc window")
 struct KeyFormsTests {
-    private func decode(_ text: String) -> [Event] {
-        var decoder = InputDecoder()
-        var events = text.unicodeScalars.flatMap { decoder.feed($0) }
-        if decoder.pendingTimeout != nil { events += decoder.timedOut() }
-        return events
-    }
-
-    private func keys(_ keys: Key...) -> [Event] { keys.map { .keyPressed($0) } }
-
     @Test func rxvtCtrlAndShiftArrowsAreTheKeysXtermsFormsGive() {
         #expect(decode("\u{1B}Od") == decode("\u{1B}[1;5D"))
         #expect(decode("\u{1B}Od") == keys(.wordLeft))

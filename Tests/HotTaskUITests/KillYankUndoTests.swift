@@ -104,12 +104,6 @@ struct KillYankUndoTests {
     }
 
     @Test func theTerminalsFormsDecodeToTheseKeys() {
-        func decode(_ text: String) -> [Event] {
-            var decoder = InputDecoder()
-            var events = text.unicodeScalars.flatMap { decoder.feed($0) }
-            if decoder.pendingTimeout != nil { events += decoder.timedOut() }
-            return events
-        }
         #expect(decode("\u{1B}\u{7F}") == [.keyPressed(.altBackspace)])
         #expect(decode("\u{1B}\u{08}") == [.keyPressed(.altBackspace)], "Alt-Backspace where Backspace sends ^H")
         #expect(decode("\u{1F}") == [.keyPressed(.control("_"))], "Ctrl-_ and Ctrl-/ send 0x1F")

@@ -81,3 +81,14 @@ extension AppState {
 func outsideRecord(_ changes: [TaskChange], clock: Clock = Clock(milliseconds: 9_000_000_000_000)) -> LogRecord {
     LogRecord(generation: Generation("00000000000000aa")!, clock: clock, what: "outside", changes: changes)
 }
+
+/// Feeds `text` to a fresh decoder as the terminal would send it, then a pause.
+func decode(_ text: String) -> [Event] {
+    var decoder = InputDecoder()
+    var events = text.unicodeScalars.flatMap { decoder.feed($0) }
+    if decoder.pendingTimeout != nil { events += decoder.timedOut() }
+    return events
+}
+
+/// Key events, as the decoder gives them.
+func keys(_ keys: Key...) -> [Event] { keys.map { .keyPressed($0) } }

@@ -60,15 +60,9 @@ enum SequenceKeys {
 
     /// rxvt's lower-case finals: `ESC O a`…`d` are Ctrl-↑↓→←, `ESC [ a`…`d` Shift-↑↓→←.
     static func rxvt(_ final: Unicode.Scalar, control: Bool) -> Key? {
-        let base: Key
-        switch final {
-        case "a": base = .up
-        case "b": base = .down
-        case "c": base = .right
-        case "d": base = .left
-        default: return nil
-        }
-        return modified(base, control ? 5 : 2)
+        // The arrows' own finals in upper case, with Ctrl (5) or Shift (2).
+        guard ("a"..."d").contains(final), let upper = Unicode.Scalar(final.value - 0x20) else { return nil }
+        return self.final(upper, modifier: control ? 5 : 2)
     }
 
     /// rxvt's modifier finals after `CSI n`: `$` Shift, `^` Ctrl, `@` Ctrl-Shift.

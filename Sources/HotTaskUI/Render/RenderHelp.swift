@@ -146,17 +146,8 @@ extension AppUpdate {
     /// the key is not a scrolling one (it then closes the help).
     static func scrollHelp(_ key: Key, _ state: inout AppState) -> Bool {
         guard let help = AppRender.helpLayout(state), help.maximumScroll > 0 else { return false }
-        let page = max(1, help.room - 1)
-        switch key {
-        case .up: state.helpScroll -= 1
-        case .down: state.helpScroll += 1
-        case .pageUp: state.helpScroll -= page
-        case .pageDown: state.helpScroll += page
-        case .home: state.helpScroll = 0
-        case .end: state.helpScroll = help.maximumScroll
-        default: return false
-        }
-        state.helpScroll = min(max(0, state.helpScroll), help.maximumScroll)
+        guard let scroll = scrolled(state.helpScroll, by: key, page: max(1, help.room - 1), last: help.maximumScroll) else { return false }
+        state.helpScroll = scroll
         return true
     }
 

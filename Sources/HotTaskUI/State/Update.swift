@@ -147,17 +147,7 @@ public enum AppUpdate {
         let count = state.layout.taskCount
         guard count > 0 else { return }
         let page = max(1, (state.screen.listHeight - 1) / state.layout.rowsPerTask)
-        let last = count - 1
-        switch key {
-        case .up: state.selection -= 1
-        case .down: state.selection += 1
-        case .pageUp: state.selection -= page
-        case .pageDown: state.selection += page
-        case .home: state.selection = 0
-        case .end: state.selection = last
-        default: break
-        }
-        state.selection = min(max(state.selection, 0), last)
+        state.selection = scrolled(state.selection, by: key, page: page, last: count - 1) ?? state.selection
     }
 
     /// Runs `change` (outside changes) and keeps the same task selected wherever it moved.
@@ -216,5 +206,23 @@ public enum AppUpdate {
             if row >= offset + height { offset = row - height + 1 }
         }
         state.scrollOffset = offset
+    }
+}
+
+extension AppUpdate {
+    /// A position in `0...last` after ↑ ↓ PgUp PgDn Home End (a page is `page` rows); nil for
+    /// any other key. The list's selection and the help's scroll move alike.
+    static func scrolled(_ position: Int, by key: Key, page: Int, last: Int) -> Int? {
+        let moved: Int
+        switch key {
+        case .up: moved = position - 1
+        case .down: moved = position + 1
+        case .pageUp: moved = position - page
+        case .pageDown: moved = position + page
+        case .home: moved = 0
+        case .end: moved = last
+        default: return nil
+        }
+        return min(max(moved, 0), last)
     }
 }
