@@ -26,7 +26,9 @@ extension AppState {
     public var draft: Draft {
         var draft = Draft(input: input.text)
         if focus == .editing, let id = editingTaskID {
-            let current = tasks.position(of: id).map { tasks[$0].caption }
+            // The edited task is the selected one (found in O(1)); by id only when it moved.
+            let selected = selectedTask
+            let current = selected?.id == id ? selected?.caption : tasks.position(of: id).map { tasks[$0].caption }
             if editor.text != current { draft.captionEdit = (id, editor.text) }
         }
         return draft
