@@ -80,6 +80,45 @@ struct StoreSessionTests {
         #expect(records.count == 1)
     }
 
+    @Test("a clear of thousands of tasks is appended to the log, not a rewrite of the store while the screen waits; the UI takes the stamp alone")
+    func largeRecordIsAppended() throws {
+        let caption = String(repeating: "a caption long enough to make the record large ", count: 3)
+        try store.save(TaskList((0..<6000).map { Fixtures.task("\(caption)\($0)", id: 1000 + $0, completed: $0 < 5000) }))
+        let session = StoreSession(store: store)
+        var list = try session.open()
+        let snapshot = fileBytes(store.path)
+        let clear = list.removingCompleted()
+        #expect(clear.count == 5000)
+        list.applyInOnePass(clear, clock: .zero, force: true)
+        guard case .committed(_, let outside) = try session.save(clear, what: "Cleared", current: list) else {
+            Issue.record("expected an append, not a reload")
+            return
+        }
+        #expect(outside.isEmpty)
+        #expect((fileBytes(store.journalPath)?.count ?? 0) > 1 << 20, "over a command's 1 MB: the UI's record is in the log")
+        #expect(fileBytes(store.path) == snapshot, "the snapshot is not rewritten")
+        #expect(try store.load().count == 1000)
+    }
+
+    @Test("after a compaction of what it saw (the UI's background job), a save appends to the new log: no reload")
+    func saveFollowsCompaction() throws {
+        let (session, list) = try opened()
+        var current = list
+        let complete = current.completing(true, at: 0, now: Fixtures.baseDate)!
+        current.apply(complete, clock: .zero, force: true)
+        _ = try session.save([complete], what: "Completed", current: current)
+        try store.compact()
+        let added = current.adding(onTop: Fixtures.task("after the compaction", id: 40))
+        current.apply(added, clock: .zero, force: true)
+        guard case .committed(_, let outside) = try session.save([added], what: "Added", current: current) else {
+            Issue.record("expected an append to the new log")
+            return
+        }
+        #expect(outside.isEmpty)
+        #expect(try store.load().all.map(\.caption) == current.all.map(\.caption))
+        #expect(try session.poll() == nil, "the session follows the new snapshot")
+    }
+
     @Test("a snapshot the UI cannot follow is read again in full")
     func reloads() throws {
         let (session, _) = try opened()

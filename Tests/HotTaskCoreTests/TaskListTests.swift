@@ -159,4 +159,37 @@ struct TaskListTests {
         #expect(Section.bonus.other == .priority)
         #expect(Section.allCases == [.priority, .bonus])
     }
+
+    @Test("restamp gives exactly the clocks applying the changes again would, and declines when a task changed since")
+    func restamp() {
+        var list = TaskList((0..<100).map { Fixtures.task("kept \($0)", id: $0) })
+        let adds = (0..<300).map { TaskChange.add(Fixtures.task("brought back \($0)", id: 1000 + $0, completed: true)) }
+        list.applyInOnePass(adds, clock: .zero, force: true)
+        let clock = Clock.next(after: .zero, now: Fixtures.date(hours: 5))
+        var applied = list
+        applied.applyInOnePass(adds, clock: clock)
+        var stamped = list
+        let tookStamp = stamped.restamp(adds, clock: clock)
+        #expect(tookStamp)
+        #expect(stamped.all == applied.all, "the same tasks, the same clocks")
+        #expect(stamped.all != list.all, "the clocks did change")
+
+        // Another program renamed one of the tasks before the save: applying again changes a
+        // caption, which a stamp alone must not hide.
+        var changedSince = list
+        let brought = changedSince.position(of: Fixtures.id(1000))!
+        changedSince.apply(changedSince.renaming(at: brought, to: "renamed elsewhere")!, clock: .zero, force: true)
+        let before = changedSince
+        let stampedAlone = changedSince.restamp(adds, clock: clock)
+        #expect(!stampedAlone)
+        #expect(changedSince.all == before.all, "nothing changed")
+
+        let deleted = adds.prefix(1).map(\.inverse)
+        var gone = list
+        gone.applyInOnePass(deleted, clock: .zero, force: true)
+        let goneBefore = gone
+        let goneStamped = gone.restamp(adds, clock: clock)
+        #expect(!goneStamped, "a task its add names is gone: not ours to stamp alone")
+        #expect(gone.all == goneBefore.all, "nothing changed")
+    }
 }

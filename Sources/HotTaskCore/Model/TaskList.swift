@@ -590,6 +590,38 @@ public struct TaskList: Equatable, Sendable {
         return nil
     }
 
+    /// Stamps `clock` on changes this list took already (forced, when a key made them) once the
+    /// store has saved them under it, when that changes no value but the fields' clocks: what
+    /// applying them again would do, without re-sorting the list or showing it again (the UI
+    /// did that for 30,000 tasks after each save of a clear's undo). Returns false, changing
+    /// nothing, when a task no longer holds what its change made (another program's change came
+    /// between) or for sets: the caller then applies them the ordinary way.
+    public mutating func restamp(_ changes: [TaskChange], clock: Clock) -> Bool {
+        var positions = IDTable(count: count)
+        for task in priority { positions.insert(task.id) }
+        for task in bonus { positions.insert(task.id) }
+        var stamped: [(position: Int, task: TaskItem)] = []
+        for change in changes {
+            switch change {
+            case .add(let new):
+                guard let position = positions.index(of: new.id) else { return false }
+                let current = self[position]
+                guard let merged = Self.merging(TaskFields(allOf: new), into: current, clock: clock, force: false) else { continue }
+                guard merged.withoutClocks == current.withoutClocks else { return false }
+                stamped.append((position, merged))
+            case .delete(let gone):
+                // Gone, as the delete left it: applying it again finds nothing to do.
+                if positions.contains(gone.id) { return false }
+            case .set:
+                return false
+            }
+        }
+        for (position, task) in stamped {
+            if position < priority.count { priority[position] = task } else { bonus[position - priority.count] = task }
+        }
+        return true
+    }
+
     /// Deletes alone: one sweep of each section, the named tasks found in a table of their ids.
     private mutating func deleteInBulk(_ changes: [TaskChange], clock: Clock, force: Bool) -> RemovedRows {
         var named = IDTable(count: changes.count)

@@ -20,6 +20,13 @@ public final class StoreSession {
         self.store = store
     }
 
+    /// The UI's records up to this size go to the log, where a command's over 1 MB go straight
+    /// into a new snapshot: a clear of 30,000 tasks (9 MB) is then an append, not a read and a
+    /// rewrite of the whole store while the screen waits, and the background compaction folds it.
+    static let largeRecordLimit = 16 << 20
+    /// The log's size past which the UI's save folds it itself.
+    static let logLimit = 64 << 20
+
     /// What a save did.
     public enum Saved: Equatable, Sendable {
         /// The changes are committed with `clock`; `outside` are the records other processes
@@ -45,6 +52,28 @@ public final class StoreSession {
         return state.list
     }
 
+    /// When the snapshot was compacted from exactly what we have seen (our background job's or
+    /// another process's compaction), follows its generation and returns the new log's contents
+    /// (records after our clock are still to be taken); nil, following nothing, otherwise.
+    private func followCompaction() throws(StoreError) -> ChangeLog.Contents? {
+        guard let snapshot = FileSystem.stamp(of: store.path), snapshot != snapshotStamp,
+            let header = SnapshotHeaderReader.read(store.path), header.clock == clock,
+            let contents = try store.log.read(), contents.header?.generation == header.generation,
+            contents.header?.snapshot == snapshot, contents.missing.isEmpty
+        else { return nil }
+        generation = header.generation
+        snapshotStamp = snapshot
+        return contents
+    }
+
+    /// Follows the files our own commit just wrote, from their stamps and the snapshot's header.
+    private func followCommit(stamped: Clock) {
+        generation = SnapshotHeaderReader.read(store.path)?.generation ?? generation
+        clock = stamped
+        snapshotStamp = FileSystem.stamp(of: store.path)
+        logStamp = FileSystem.stamp(of: store.journalPath)
+    }
+
     private func follow(_ state: TaskStore.State) {
         generation = state.header?.generation
         clock = state.clock
@@ -61,14 +90,21 @@ public final class StoreSession {
     ) throws(StoreError) -> Saved {
         do {
             return try store.withLockOrStoreError(wait: 0) { () throws(StoreError) -> Saved in
-                if let generation, let log = try logSinceLastLook(generation), !store.wantsCompactionQuickly {
+                var log: (outside: [LogRecord], records: [LogRecord])?
+                if let generation { log = try logSinceLastLook(generation) }
+                // Our background compaction (or another process's) folded what we had seen into a
+                // new snapshot: follow it and append, rather than read the whole store again.
+                if log == nil, try followCompaction() != nil, let generation { log = try logSinceLastLook(generation) }
+                if let generation, let log, !store.logTooLongForTheUI {
                     let outside = log.outside
                     let latest = outside.last.map { max($0.clock, clock) } ?? clock
                     let stamp = Clock.next(after: latest, now: now)
                     let record = LogRecord(generation: generation, clock: stamp, what: what, undoes: undoes, changes: changes)
                     // The UI's list holds its own changes; the others' adds and deletes are not in it yet.
                     let countAfter = current().count + outside.flatMap(\.changes).netTaskCount
-                    if case .committed = try store.appendRecord(record, after: log.records, countAfter: countAfter) {
+                    let appended = try store.appendRecord(
+                        record, after: log.records, countAfter: countAfter, largeRecordLimit: Self.largeRecordLimit)
+                    if case .committed = appended {
                         clock = stamp
                         logStamp = FileSystem.stamp(of: store.journalPath)
                         return .committed(clock: stamp, outside: outside)
@@ -82,6 +118,14 @@ public final class StoreSession {
                 }
                 let state = try store.read()
                 let commit = try store.commitLocked(changes, what: what, undoes: undoes, on: consume state, now: now)
+                if let log, log.outside.isEmpty {
+                    // Folded into a new snapshot (too large for the log, or the log long) from
+                    // nothing we had not seen: as an append would, the UI takes the stamp alone.
+                    // Reading the store again and sending the UI its whole list held the screen
+                    // up for half a second after a clear of 30,000 tasks.
+                    followCommit(stamped: commit.clock)
+                    return .committed(clock: commit.clock, outside: [])
+                }
                 follow(try store.read())
                 return .reloaded(commit.list, clock: commit.clock)
             }
@@ -119,15 +163,9 @@ public final class StoreSession {
                 if let last = outside.last { clock = max(clock, last.clock) }
                 return outside.isEmpty ? nil : .records(outside)
             }
-            if let snapshot, let header = SnapshotHeaderReader.read(store.path), header.clock == clock,
-                let contents = try store.log.read(), contents.header?.generation == header.generation,
-                contents.header?.snapshot == snapshot
-            {
-                // Compacted from what we have: follow the new generation, then its records.
-                generation = header.generation
-                snapshotStamp = snapshot
+            if let contents = try followCompaction() {
                 let known = clock
-                let outside = contents.records.filter { $0.generation == header.generation && $0.clock > known }
+                let outside = contents.records.filter { $0.generation == generation && $0.clock > known }
                 logStamp = journal
                 if let last = outside.last { clock = max(clock, last.clock) }
                 return outside.isEmpty ? nil : .records(outside)
@@ -164,8 +202,9 @@ extension TaskStore {
         [path, journalPath, backupPath].allSatisfy { FileSystem.stamp(of: $0) == nil }
     }
 
-    /// `wantsCompaction` from the log's size alone (the UI's save path must not parse it twice).
-    var wantsCompactionQuickly: Bool {
-        (FileSystem.stamp(of: journalPath)?.size ?? 0) >= Int64(Self.logByteLimit)
+    /// True when the log is so long that the UI's save folds it itself rather than append and
+    /// leave the folding to the background compaction (which starts after every save).
+    var logTooLongForTheUI: Bool {
+        (FileSystem.stamp(of: journalPath)?.size ?? 0) >= Int64(StoreSession.logLimit)
     }
 }

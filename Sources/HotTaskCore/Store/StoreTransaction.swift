@@ -19,15 +19,18 @@ extension TaskStore {
 
     /// Appends `record` to the log as the next record of its generation. `logRecords` are the
     /// log's readable records as read under the lock (any generation); `countAfter` is how many
-    /// tasks the list holds with the record applied.
-    func appendRecord(_ record: LogRecord, after logRecords: [LogRecord], countAfter: Int) throws(StoreError) -> Appended {
+    /// tasks the list holds with the record applied. `largeRecordLimit`: the size past which the
+    /// record is refused (the UI's session allows more; see `StoreSession.largeRecordLimit`).
+    func appendRecord(
+        _ record: LogRecord, after logRecords: [LogRecord], countAfter: Int, largeRecordLimit: Int = Self.largeRecord
+    ) throws(StoreError) -> Appended {
         try ensureRoom(for: countAfter)
         // A record that is certainly large (a big import) is not encoded only to be measured.
-        if Self.certainlyLarger(record, than: Self.largeRecord) { return .tooLarge }
+        if Self.certainlyLarger(record, than: largeRecordLimit) { return .tooLarge }
         var numbered = record
         numbered.sequence = ChangeLog.nextSequence(after: logRecords, generation: record.generation)
         let line = ChangeLog.encode(numbered)
-        guard line.count <= Self.largeRecord else { return .tooLarge }
+        guard line.count <= largeRecordLimit else { return .tooLarge }
         removeCrashDebris()
         try withFileErrors { () throws(FileSystem.Failure) in try log.append(line) }
         return .committed(numbered)

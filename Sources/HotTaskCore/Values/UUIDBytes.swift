@@ -141,6 +141,12 @@ struct IDTable {
         probe(UUIDBytes.sortKey(id)).found
     }
 
+    /// How many ids were inserted before `id` (its place in insertion order), or nil.
+    func index(of id: UUID) -> Int? {
+        let (slot, found) = probe(UUIDBytes.sortKey(id))
+        return found ? Int(slots[slot]) - 1 : nil
+    }
+
     /// The slot holding `key`, or the empty slot where it would go.
     private func probe(_ key: (UInt64, UInt64)) -> (slot: Int, found: Bool) {
         var slot = firstSlot(key)

@@ -11,6 +11,8 @@ extension AppUpdate {
         // Many at once (clearing the completed tasks, its undo): one pass over the list and the
         // view made again once, where row by row each change shifted arrays of the whole list.
         guard changes.count < Self.changesShownRowByRow else {
+            // Our own changes back from the store with its stamp: only clocks change, the view stays.
+            if let clock, state.tasks.restamp(changes, clock: clock) { return }
             if let removed = state.tasks.applyInOnePass(changes, clock: clock ?? .zero, force: clock == nil) {
                 state.view.rowsRemoved(removed, list: state.tasks)
             } else {
