@@ -1,6 +1,5 @@
 import Foundation
 import HotTaskCore
-import HotTaskUI
 
 /// What the flags do, one method per kind of request. Each says what it did through `output`.
 struct CommandLineActions {
