@@ -1,5 +1,5 @@
 import ArgumentParser
-import CNcursesw
+import CMallocTuning
 import Foundation
 import HotTaskCore
 
