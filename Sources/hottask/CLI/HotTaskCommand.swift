@@ -268,12 +268,7 @@ struct HotTaskCommand: ParsableCommand {
                 }
                 let setup = SyncSetupCommand(
                     url: syncSetup, username: username, passwordCommand: passwordCommand, calendar: calendar, caFile: caFile, configPath: path)
-                do {
-                    try setup.run()
-                } catch {
-                    if !error.message.isEmpty { Self.fail(error.message) }
-                    throw ExitCode(error.status.rawValue)
-                }
+                try setup.run()
                 return
             }
             // A config problem never changes what a command does or its exit code.
@@ -331,9 +326,10 @@ struct HotTaskCommand: ParsableCommand {
         }
     }
 
-    /// Says why on stderr and gives the exit code to throw.
+    /// Says why on stderr (nothing when the message is empty: `hottask-sync --setup` said it
+    /// already) and gives the exit code to throw.
     static func report(_ error: UserFacingError) -> ExitCode {
-        fail(error.message)
+        if !error.message.isEmpty { fail(error.message) }
         return ExitCode(error.status.rawValue)
     }
 
