@@ -87,7 +87,12 @@ public enum TaskChange: Equatable, Hashable, Sendable {
 
 extension Array where Element == TaskChange {
     /// The changes that undo these ones: each inverted, last first.
-    public var inverse: [TaskChange] { reversed().map(\.inverse) }
+    public var inverse: [TaskChange] {
+        var inverted: [TaskChange] = []
+        inverted.reserveCapacity(count)
+        for index in indices.reversed() { inverted.append(self[index].inverse) }
+        return inverted
+    }
 }
 
 /// How a change moved rows of a list: what a view of the list needs to follow it without

@@ -306,8 +306,11 @@ public struct TaskList: Equatable, Sendable {
     /// `task` as an add stamped `clock` puts it in the list (its tombstone gone), or nil when a
     /// later delete of it wins.
     private mutating func admitting(_ task: TaskItem, clock: Clock, force: Bool) -> TaskItem? {
-        if let tombstone = deleted[task.id], !force, clock <= tombstone.clock { return nil }
-        deleted[task.id] = nil
+        // One lookup of the tombstones, not two (a hash each, 30,000 of them in the undo of a clear).
+        if let tombstone = deleted.removeValue(forKey: task.id), !force, clock <= tombstone.clock {
+            deleted[task.id] = tombstone  // the delete is the later: it stands
+            return nil
+        }
         var added = task
         added.clocks = FieldClocks(clock)
         return added
@@ -594,28 +597,30 @@ public struct TaskList: Equatable, Sendable {
         var tombstones: [Tombstone] = []
         // Each sweep gives its own indices: appending through `RemovedRows`' subscript would copy
         // the array on every append.
+        // The tasks that go are swapped to the end and then moved out into their tombstones:
+        // copying each (a retain of its caption, a cache miss) was most of a clear's time.
         func sweep(_ tasks: inout [TaskItem]) -> [Int] {
             var gone: [Int] = []
             var kept = 0
             for index in tasks.indices {
                 if named.contains(tasks[index].id), force || clock >= tasks[index].latestClock {
-                    tombstones.append(Tombstone(task: tasks[index], clock: clock))
                     gone.append(index)
                     continue
                 }
                 if kept != index { tasks.swapAt(kept, index) }
                 kept += 1
             }
-            tasks.removeLast(tasks.count - kept)
+            tombstones.reserveCapacity(tombstones.count + tasks.count - kept)
+            while tasks.count > kept { tombstones.append(Tombstone(task: tasks.removeLast(), clock: clock)) }
             return gone
         }
         var removed = RemovedRows()
         removed.priority = sweep(&priority)
         removed.bonus = sweep(&bonus)
         deleted.reserveCapacity(deleted.count + tombstones.count)
-        for tombstone in tombstones {
-            deleted[tombstone.task.id] = tombstone
+        while let tombstone = tombstones.popLast() {
             if tombstone.task.completed { completedCount -= 1 }
+            deleted[tombstone.task.id] = tombstone
         }
         placeIndex = nil
         partialIndexNames = nil

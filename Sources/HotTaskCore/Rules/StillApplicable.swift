@@ -50,7 +50,6 @@ public struct StillApplicable: Sendable {
         }
         var touched: [UUID: TaskItem?] = [:]
         if repeats { touched.reserveCapacity(candidates.count) }
-        changes.reserveCapacity(candidates.count)
         func current(_ id: UUID) -> TaskItem? {
             if let known = touched[id] { return known }
             if let present, !present.contains(id) { return nil }
@@ -58,31 +57,37 @@ public struct StillApplicable: Sendable {
             if many && indexed == nil { indexed = list.indexedByID() }
             return (indexed ?? list).task(withID: id)
         }
-        for change in candidates {
-            let task = current(change.id)
-            switch change {
-            case .set(let id, _, let was):
-                guard let task else {
-                    skipped.append(.deletedSince(id))
-                    continue
-                }
-                guard was.hold(in: task) else {
-                    skipped.append(.changedSince(task))
-                    continue
+        // The changes are taken whole while none is skipped: copying each (a retain of its task's
+        // caption, a cache miss) was a fifth of the undo of a 30,000-task clear.
+        var takenWhole = true
+        for index in candidates.indices {
+            // Read in place (a payload is bound only where it is used).
+            let id = candidates[index].id
+            let task = current(id)
+            var skip: Skipped?
+            switch candidates[index] {
+            case .set(_, _, let was):
+                if let task {
+                    if !was.hold(in: task) { skip = .changedSince(task) }
+                } else {
+                    skip = .deletedSince(id)
                 }
             case .add:
-                if let task {
-                    skipped.append(.alreadyThere(task))
-                    continue
-                }
-            case .delete(let removed):
-                guard task != nil else {
-                    skipped.append(.goneAlready(removed))
-                    continue
-                }
+                if let task { skip = .alreadyThere(task) }
+            case .delete:
+                if task == nil, case .delete(let removed) = candidates[index] { skip = .goneAlready(removed) }
             }
-            changes.append(change)
+            if let skip {
+                if takenWhole {
+                    takenWhole = false
+                    changes = Array(candidates[..<index])
+                }
+                skipped.append(skip)
+                continue
+            }
+            if !takenWhole { changes.append(candidates[index]) }
             guard repeats else { continue }
+            let change = candidates[index]
             switch change {
             case .add(let added): touched[change.id] = .some(added)
             case .delete: touched[change.id] = .some(nil)
@@ -92,5 +97,6 @@ public struct StillApplicable: Sendable {
                 touched[change.id] = .some(one.task(withID: change.id))
             }
         }
+        if takenWhole { changes = candidates }
     }
 }

@@ -351,7 +351,8 @@ public struct TaskStore: Sendable {
 
     /// Adds tasks on top of their sections, the first one topmost. While the snapshot is the one
     /// the log was started for, only its header is read (and the log): the cost does not grow
-    /// with the list. Otherwise it is an ordinary commit.
+    /// with the list. Otherwise it is an ordinary commit, which it returns; nil means the quick
+    /// way was taken (only ever on a log with no damaged line).
     @discardableResult
     public func addOnTop(_ tasks: [TaskItem], what: String, now: Date = Date()) throws(StoreError) -> Commit? {
         try withLockOrStoreError { () throws(StoreError) -> Commit? in

@@ -213,10 +213,7 @@ extension AppUpdate {
             return []
         }
         perform(applicable, &state)
-        // The first task put in place, found in one pass (by id, each was a scan of the list).
-        let placedIDs = Set(applicable.lazy.filter { if case .delete = $0 { false } else { true } }.map(\.id))
-        let first = placedIDs.isEmpty ? nil : (0..<state.tasks.count).first { placedIDs.contains(state.tasks[$0].id) }
-        if let first {
+        if let first = state.tasks.firstPosition(placedBy: applicable) {
             select(index: state.tasks.index(ofPosition: first), in: state.tasks.section(ofPosition: first), &state)
         }
         let note = changedElsewhere.map { " — \(quoted($0)) was changed elsewhere and kept" } ?? ""

@@ -46,8 +46,8 @@ struct CommandLineActions {
         let dueEdit = editing == nil ? nil : due
         if editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
             // Only adds: the cost does not grow with the list.
-            try store.addOnTop(newTasks, what: addedLines.joined(separator: "; "))
-            reportWarnings()
+            let tookQuickWay = try store.addOnTop(newTasks, what: addedLines.joined(separator: "; ")) == nil
+            reportWarnings(knownClean: tookQuickWay)
             addedLines.forEach { output.status($0) }
             return newTasks
         }
@@ -60,7 +60,7 @@ struct CommandLineActions {
         asked.deleting = deleting
         let handles = (editing.map { [$0.handle] } ?? []) + completing + reopening + moving + deleting
         if newTasks.isEmpty, let report = try changeByID(handles, asked, now: now) {
-            reportWarnings()
+            reportWarnings(knownClean: true)
             report.forEach { output.status($0) }
             return []
         }
@@ -203,9 +203,12 @@ struct CommandLineActions {
     }
 
     /// Says on stderr which log lines a read had to skip (once per command).
-    mutating func reportWarnings() {
+    /// `knownClean`: the store was read the quick way, which it takes only when the log has no
+    /// damaged line, so there is nothing to say and no need to read the log again.
+    mutating func reportWarnings(knownClean: Bool = false) {
         guard !warned else { return }
         warned = true
+        if knownClean { return }
         for warning in store.logWarnings() { HotTaskCommand.fail("warning: \(warning)") }
     }
 

@@ -13,7 +13,7 @@ enum TerminalApp {
         }
         // Read before touching the screen: a damaged store is reported, never shown as empty.
         let session = StoreSession(store: store)
-        let tasks = try session.open()
+        var opened: TaskList? = try session.open()
         Signals.installTerminationHandlers()
         // Before ncurses starts: it leaves a SIGTSTP handler it finds alone, and its own sets
         // SIGTSTP to "ignore" while it writes a frame (a `kill -TSTP` then was lost).
@@ -21,7 +21,9 @@ enum TerminalApp {
         let curses = try Curses(theme: config.theme, mouse: config.mouse)
         defer { curses.stop() }
         let environment = ProcessInfo.processInfo.environment
-        var state = AppState(tasks: tasks, size: curses.size, config: config)
+        // Taken, not copied: the state is the list's only holder, so its first change (a clear of
+        // 30,000 tasks) does not copy all of it.
+        var state = AppState(tasks: opened.take() ?? TaskList(), size: curses.size, config: config)
         let rememberedDetails = RememberedView.details(environment: environment)
         state.showsDetails = rememberedDetails ?? config.details
         _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
