@@ -25,12 +25,15 @@ let package = Package(
             path: "Sources/CNcursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
+        // glibc's malloc tuning (mallopt), which the Glibc module leaves out: one inline function.
+        .systemLibrary(name: "CMallocTuning", path: "Sources/CMallocTuning"),
         .executableTarget(
             name: "hottask",
             dependencies: [
                 "HotTaskCore",
                 "HotTaskUI",
                 "CNcursesw",
+                "CMallocTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -5,14 +5,9 @@
 #define NCURSES_WIDECHAR 1 /* without it get_wch, mvaddwstr and cchar_t are missing */
 #endif
 #include <locale.h>
-#include <malloc.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
-
-/* glibc's mallopt, which the Glibc module leaves out: blocks of `bytes` and more are mapped on
-   their own and returned to the system when freed (see HotTaskCommand.main). */
-static inline void hc_map_large_blocks_from(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
 
 /* Globals and macros that Swift 6 cannot use directly. */
 static inline WINDOW *hc_stdscr(void) { return stdscr; }

@@ -113,7 +113,7 @@ enum ParentWatch {
                 if count <= 0 { break }
             }
             if PasswordCommand.runningGroup > 0 { kill(-PasswordCommand.runningGroup, SIGKILL) }
-            _exit(5)
+            _exit(ExitStatus.syncFailed.rawValue)
         }
     }
 }

@@ -17,7 +17,7 @@ enum SetupCommand {
     static let defaultName = "HotTask"
 
     @MainActor static func run(_ options: [String: String]) -> Never {
-        guard let url = options["--url"] else { fail("hottask-sync --setup needs --url", 64) }
+        guard let url = options["--url"] else { fail("hottask-sync --setup needs --url", .usage) }
         do {
             let password: String?
             if let command = options["--password-command"] {
@@ -48,12 +48,12 @@ enum SetupCommand {
             } else if calendars.isEmpty {
                 chosen = try create(defaultName, with: discovery, in: found)
             } else {
-                fail("\(calendars.count) task calendars found; choose one with --calendar NAME (nothing was written)", 64)
+                fail("\(calendars.count) task calendars found; choose one with --calendar NAME (nothing was written)", .usage)
             }
             say("use", chosen.url)
             exit(0)
         } catch {
-            fail("sync set-up failed: \(error.message)", 5)
+            fail("sync set-up failed: \(error.message)", .syncFailed)
         }
     }
 

@@ -22,9 +22,15 @@ var quiet = false
 var forceDelete = false
 var forgetBase = false
 
-@MainActor func fail(_ message: String, _ code: Int32) -> Never {
-    FileHandle.standardError.write(Data(((quiet ? "" : "hottask: ") + message + "\n").utf8))
-    exit(code)
+/// Says why on stderr and exits with its status: the statuses are `ExitStatus`'s, named once
+/// in Core for both programs.
+@MainActor func fail(_ error: UserFacingError) -> Never {
+    FileHandle.standardError.write(Data(((quiet ? "" : "hottask: ") + error.message + "\n").utf8))
+    exit(error.status.rawValue)
+}
+
+@MainActor func fail(_ message: String, _ status: ExitStatus) -> Never {
+    fail(UserFacingError(status, message))
 }
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
@@ -38,14 +44,14 @@ while let name = arguments.popFirst() {
     guard ["--store", "--url", "--username", "--password-command", "--calendar", "--ca-file", "--connections"].contains(name),
         let value = arguments.popFirst()
     else {
-        fail("hottask-sync: unknown or incomplete option \(name) (it is run by hottask --sync)", 64)
+        fail("hottask-sync: unknown or incomplete option \(name) (it is run by hottask --sync)", .usage)
     }
     options[name] = value
 }
 if options["--die-with-parent"] != nil { ParentWatch.start() }
 if options["--setup"] != nil { SetupCommand.run(options) }
 guard let storePath = options["--store"], let written = options["--url"] else {
-    fail("hottask-sync needs --store and --url (it is run by hottask --sync)", 64)
+    fail("hottask-sync needs --store and --url (it is run by hottask --sync)", .usage)
 }
 // A password in the URL is taken out of it before anything names the URL.
 let syncURL = SyncURL(written)
@@ -73,19 +79,18 @@ do {
         if quiet {
             // The first line is the footer's; the rest is the whole story, for the help overlay.
             let first = report.problems[0] + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more)" : "")
-            fail(first + "\n" + report.problems.joined(separator: "; "), 5)
+            fail(first + "\n" + report.problems.joined(separator: "; "), .syncFailed)
         }
         for problem in report.problems.dropLast() { FileHandle.standardError.write(Data("hottask: \(problem)\n".utf8)) }
-        fail(report.problems[report.problems.count - 1], 5)
+        fail(report.problems[report.problems.count - 1], .syncFailed)
     }
 } catch let refusal as SyncRefusal {
-    fail(quiet ? refusal.summary + "\n" + refusal.message : "sync with \(url) refused: \(refusal.message)", 5)
+    fail(quiet ? refusal.summary + "\n" + refusal.message : "sync with \(url) refused: \(refusal.message)", .syncFailed)
 } catch let failure as SyncFailure {
     // The UI (--quiet) shows the reason alone in its footer.
-    fail(quiet ? failure.message : "sync with \(url) failed: \(failure.message); every local change is kept", 5)
+    fail(quiet ? failure.message : "sync with \(url) failed: \(failure.message); every local change is kept", .syncFailed)
 } catch let error as StoreError {
-    let facing = UserFacingError(error)
-    fail(facing.message, facing.status.rawValue)
+    fail(UserFacingError(error))
 } catch {
-    fail("sync with \(url) failed: \(error)", 5)
+    fail("sync with \(url) failed: \(error)", .syncFailed)
 }

@@ -26,8 +26,11 @@ struct DetailRowsTests {
     @Test func vShowsASecondLineUnderEachTaskAndHidesItAgain() {
         var state = state(ages: [3, 0])
         state.press(.tab)
-        #expect(state.press(.character("v")).isEmpty, "nothing to do but draw: the run loop remembers it at exit")
-        #expect(state.showsDetails)
+        let effects = state.expectPress(.character("v")) { next in
+            next.showsDetails = true
+            next.message = Message("Details on: when each task was added and done")
+        }
+        #expect(effects.isEmpty, "nothing to do but draw: the run loop remembers it at exit")
         var lines = AppRender.render(state, size: state.size).lines
         #expect(lines[4] == "› [ ] Task 1")
         #expect(lines[5] == "      added 3 days ago")

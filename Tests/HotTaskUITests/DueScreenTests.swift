@@ -75,9 +75,13 @@ struct DueScreenTests {
 
     @Test func thePromptShowsWhatTheEntryReadsAsAndEnterSetsIt() {
         var state = dated()
-        state.press(.tab, .character("w"))
-        #expect(state.focus == .due)
-        #expect(state.editor.text == "2026-11-20", "the prompt starts with the date it has")
+        state.press(.tab)
+        let payRent = state.tasks[0].id
+        state.expectPress(.character("w")) { next in
+            next.editor = LineEditor("2026-11-20")  // the prompt starts with the date it has
+            next.editingTaskID = payRent
+            next.focus = .due
+        }
         for _ in 0..<10 { state.press(.backspace) }
         state.type("mon")
         var row = AppRender.render(state, size: state.size).lines[4]
@@ -90,9 +94,13 @@ struct DueScreenTests {
         #expect(state.focus == .due)
         #expect(state.message?.text.contains("“monday” is not a due date") == true)
         for _ in 0..<3 { state.press(.backspace) }
-        let effects = state.press(.enter)
-        #expect(state.focus == .list)
-        #expect(savedChanges(effects).count == 1)
+        let monday = state.tasks.dating(at: 0, to: .date(year: 2026, month: 11, day: 23))!
+        let effects = state.expectPress(.enter) { next in
+            next.tasks.apply(monday, clock: .zero, force: true)
+            next.focus = .list
+            next.history.record(UndoStep([monday], description: "Due Mon: “Pay rent”"))
+        }
+        #expect(savedChanges(effects) == [monday])
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 23))
         #expect(AppRender.render(state, size: state.size).lines[4].hasSuffix("Mon"))
     }
@@ -101,13 +109,17 @@ struct DueScreenTests {
         var state = dated()
         state.press(.tab, .character("w"))
         state.type("+1w")
-        #expect(state.press(.escape).isEmpty)
+        let effects = state.expectPress(.escape) { next in
+            next.focus = .list
+            next.message = Message("Due date unchanged")
+        }
+        #expect(effects.isEmpty)
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 20))
         state.press(.character("w"))
         for _ in 0..<10 { state.press(.backspace) }
         #expect(AppRender.render(state, size: state.size).lines[4].hasSuffix("→ no due date"))
-        let effects = state.press(.enter)
-        #expect(savedChanges(effects).count == 1)
+        let cleared = state.press(.enter)
+        #expect(savedChanges(cleared).count == 1)
         #expect(state.tasks[0].due == nil)
         // And undo brings it back.
         state.press(.character("u"))

@@ -55,17 +55,31 @@ struct FilterTests {
     @Test func enterKeepsTheFilterAndMovesToTheListWhereEscClearsIt() {
         var state = makeState(cafeList())
         state.press(.down, .down, .down, .down)
-        state.press(.control("f"))
-        state.type("visit 5")
-        state.press(.enter)
-        #expect(state.focus == .list)
+        let task5 = state.tasks[4].id
+        state.expectPress(.control("f")) { next in
+            next.filterOrigin = FilterOrigin(focus: .input, selectedTaskID: task5, scrollOffset: 0)
+            next.focus = .filter
+        }
+        state.type("visit ")
+        state.expectPress(.character("5")) { next in
+            next.filter.insert("5")
+            next.view.setQuery("visit 5", list: next.tasks)
+            next.selection = 0  // the first match
+        }
+        state.expectPress(.enter) { $0.focus = .list }
         #expect(state.view.query == "visit 5")
         #expect(state.selectedTask?.caption == "Café visit 57")
         state.press(.character("/"))
         #expect(state.filter.text == "visit 5", "reopening edits the kept filter")
-        state.press(.enter, .escape)
+        state.press(.enter)
+        state.expectPress(.escape) { next in
+            next.filter.clear()
+            next.view.setQuery("", list: next.tasks)
+            next.selection = 4  // Task 5 again
+            next.focus = .input  // back where the filter was opened
+            next.filterOrigin = nil
+        }
         #expect(!state.view.isFiltering)
-        #expect(state.focus == .input, "back where the filter was opened")
         #expect(state.selectedTask?.caption == "Task 5")
     }
 

@@ -108,15 +108,25 @@ struct ListActionTests {
         }
         #expect(state.tasks[1].completedAt == testNow)
         #expect(savedChanges(effects) == [complete])
-        effects = state.press(.character("x"))
+        let reopen = TaskChange.set(id, TaskFields(completed: false), was: TaskFields(completed: true, completedAt: testNow))
+        effects = state.expectPress(.character("x")) { next in
+            next.tasks.apply(reopen, clock: .zero, force: true)
+            next.history.record(UndoStep([reopen], description: "Reopened “B”"))
+        }
         #expect(!state.tasks[1].completed)
-        #expect(savedChanges(effects) == [.set(id, TaskFields(completed: false), was: TaskFields(completed: true, completedAt: testNow))])
+        #expect(savedChanges(effects) == [reopen])
     }
 
     @Test func mMovesToTheOtherSectionAndTheSelectionFollows() {
         var state = makeState(makeList(priority: ["A", "B"], bonus: ["C"]))
         state.press(.tab)
-        let effects = state.press(.character("m"))
+        let move = state.tasks.moving(from: 0, to: .bonus, index: 0)!
+        let effects = state.expectPress(.character("m")) { next in
+            next.tasks.apply(move, clock: .zero, force: true)
+            next.selection = 1  // A, on top of Bonus
+            next.message = Message("Moved “A” to Bonus — u to undo")
+            next.history.record(UndoStep([move], description: "Moved “A” to Bonus"))
+        }
         #expect(state.tasks.priority.map(\.caption) == ["B"])
         #expect(state.tasks.bonus.map(\.caption) == ["A", "C"])
         #expect(state.selectedTask?.caption == "A")
@@ -128,7 +138,13 @@ struct ListActionTests {
     func deleteRemovesTheSelectedTaskAndKeepsASelection(key: Key) {
         var state = makeState(makeList(priority: ["A", "B", "C"]))
         state.press(.tab, .end)
-        let effects = state.press(key)
+        let delete = state.tasks.deleting(at: 2)
+        let effects = state.expectPress(key) { next in
+            next.tasks.apply(delete, clock: .zero, force: true)
+            next.selection = 1  // the row above: the list ends there now
+            next.message = Message("Deleted “C” — u to undo")
+            next.history.record(UndoStep([delete], description: "Deleted “C”"))
+        }
         #expect(state.tasks.all.map(\.caption) == ["A", "B"])
         #expect(state.selection == 1)
         #expect(savedChanges(effects).map(\.id) == [state.tasks.deleted.keys.first!])
@@ -138,8 +154,9 @@ struct ListActionTests {
     @Test func actionsOnAnEmptyListDoNothing() {
         var state = makeState()
         state.press(.tab)
-        #expect(state.press(.character(" "), .character("m"), .character("d"), .down, .end).isEmpty)
-        #expect(state.selection == 0)
+        for key in [Key.character(" "), .character("m"), .character("d"), .down, .end] {
+            #expect(state.expectPress(key) { _ in }.isEmpty, "\(key) changes nothing")
+        }
     }
 
     @Test(arguments: [Key.tab, .character("i"), .enter, .escape])

@@ -33,7 +33,12 @@ struct OrganizeTests {
 
     @Test func bracketsJumpToTheSections() {
         var state = makeState(makeList(priority: numberedTasks(60), bonus: ["B1"] + numberedTasks(40)))
-        state.press(.tab, .character("]"))
+        state.press(.tab)
+        let bonusHeader = state.layout.headerRow(of: .bonus)
+        state.expectPress(.character("]")) { next in
+            next.selection = 60  // B1, the first task of Bonus
+            next.scrollOffset = bonusHeader
+        }
         #expect(state.selectedTask?.caption == "B1")
         #expect(state.scrollOffset == state.layout.headerRow(of: .bonus), "the Bonus header on top")
         state.press(.character("["))
@@ -47,19 +52,31 @@ struct OrganizeTests {
     @Test func editSavesWithTheCaptionRuleAndEscCancels() {
         var state = makeState(makeList(priority: ["Buy milk", "Call mum"]))
         state.type("draft")
-        state.press(.tab, .down, .character("e"))
-        #expect(state.focus == .editing)
-        #expect(state.editor.text == "Call mum")
+        state.press(.tab, .down)
+        let callMum = state.tasks[1].id
+        state.expectPress(.character("e")) { next in
+            next.editor = LineEditor("Call mum")
+            next.editingTaskID = callMum
+            next.focus = .editing
+        }
         state.type(" and\tdad ")
-        let effects = state.press(.enter)
+        let rename = state.tasks.renaming(at: 1, to: "Call mum and dad")!
+        let effects = state.expectPress(.enter) { next in
+            next.tasks.apply(rename, clock: .zero, force: true)
+            next.focus = .list
+            next.history.record(UndoStep([rename], description: "Edited “Call mum”"))
+        }
         #expect(state.tasks[1].caption == "Call mum and dad")
         #expect(state.tasks[1].modifiedAt == testNow)
         #expect(savedChanges(effects) == [.set(state.tasks[1].id, TaskFields(caption: "Call mum and dad"), was: TaskFields(caption: "Call mum"))])
         #expect(state.focus == .list)
         #expect(state.input.text == "draft")
-        state.press(.function(2), .backspace, .backspace, .escape)
+        state.press(.function(2), .backspace, .backspace)
+        state.expectPress(.escape) { next in
+            next.focus = .list
+            next.message = Message("Edit cancelled")
+        }
         #expect(state.tasks[1].caption == "Call mum and dad")
-        #expect(state.message?.text == "Edit cancelled")
     }
 
     @Test func anEditToWhitespaceIsRefusedAndStaysInEditMode() {
@@ -86,7 +103,12 @@ struct OrganizeTests {
     @Test func reorderMovesWithinAndAcrossSectionsAndSaves() {
         var state = makeState(makeList(priority: ["A", "B", "C"], bonus: ["D"]))
         state.press(.tab, .down)
-        var effects = state.press(.shiftDown)
+        let reorder = state.tasks.moving(from: 1, to: .priority, index: 2)!
+        var effects = state.expectPress(.shiftDown) { next in
+            next.tasks.apply(reorder, clock: .zero, force: true)
+            next.selection = 2  // B, after C
+            next.history.record(UndoStep([reorder], description: "Reordered “B”"))
+        }
         #expect(state.tasks.all.map(\.caption) == ["A", "C", "B", "D"])
         #expect(state.selectedTask?.caption == "B")
         #expect(savedChanges(effects).map(\.id) == [state.selectedTask!.id], "a reorder changes one task")
@@ -122,13 +144,21 @@ struct OrganizeTests {
     @Test func clearCompletedAsksFirstAndIsOneUndoStep() {
         var state = makeState(makeList(priority: ["A", "B", "C"], bonus: ["D"], completed: ["A", "C", "D"]))
         state.press(.tab)
-        #expect(state.press(.character("C")).isEmpty)
+        #expect(state.expectPress(.character("C")) { $0.confirmation = .clearCompleted(count: 3) }.isEmpty)
         #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Clear 3 completed tasks? y to clear"))
-        state.press(.character("n"))
-        #expect(state.message?.text == "Nothing cleared")
+        state.expectPress(.character("n")) { next in
+            next.confirmation = nil
+            next.message = Message("Nothing cleared")
+        }
         #expect(state.tasks.count == 4)
         state.press(.character("C"))
-        let effects = state.press(.character("y"))
+        let clear = state.tasks.removingCompleted()
+        let effects = state.expectPress(.character("y")) { next in
+            for change in clear { next.tasks.apply(change, clock: .zero, force: true) }
+            next.confirmation = nil
+            next.message = Message("Cleared 3 completed tasks — u to undo")
+            next.history.record(UndoStep(clear, description: "Cleared 3 completed tasks"))
+        }
         #expect(state.tasks.all.map(\.caption) == ["B"])
         #expect(state.tasks.completedCount == 0)
         #expect(savedChanges(effects).count == 3)
@@ -200,15 +230,46 @@ struct UndoTests {
 
     @Test func messagesNameTheStepAndANewChangeDropsTheRedo() {
         var state = makeState(makeList(priority: ["Buy milk", "Call mum"]))
-        state.press(.tab, .character("d"))
-        #expect(state.message?.text == "Deleted “Buy milk” — u to undo")
-        state.press(.character("u"))
-        #expect(state.message?.text == "Undone: Deleted “Buy milk” — ^R to redo")
+        state.press(.tab)
+        let delete = state.tasks.deleting(at: 0)
+        state.expectPress(.character("d")) { next in
+            next.tasks.apply(delete, clock: .zero, force: true)
+            next.message = Message("Deleted “Buy milk” — u to undo")
+            next.history.record(UndoStep([delete], description: "Deleted “Buy milk”"))
+        }
+        let effects = state.expectPress(.character("u")) { next in
+            next.tasks.apply(delete.inverse, clock: .zero, force: true)
+            next.selection = 0  // the restored task, on the row Call mum had
+            next.message = Message("Undone: Deleted “Buy milk” — ^R to redo")
+            _ = next.history.popUndo()
+        }
+        #expect(effects == [.save(Save([delete.inverse], what: "Undo: Deleted “Buy milk”"))])
         #expect(state.selectedTask?.caption == "Buy milk", "the restored task is selected")
         state.press(.character("x"))
-        state.press(.control("r"))
-        #expect(state.message?.text == "Nothing to redo")
+        state.expectPress(.control("r")) { $0.message = Message("Nothing to redo", kind: .warning) }
         #expect(state.tasks.count == 2)
+    }
+
+    @Test func redoDoesTheStepAgainAndSelectsItsTask() {
+        var state = makeState(makeList(priority: ["A", "B", "C"]))
+        state.press(.tab, .down)
+        let complete = state.tasks.completing(true, at: 1, now: testNow)!
+        state.press(.character(" "), .end)
+        state.expectPress(.character("u")) { next in
+            next.tasks.apply(complete.inverse, clock: .zero, force: true)
+            next.selection = 1  // B, the task the step changed
+            next.message = Message("Undone: Completed “B” — ^R to redo")
+            _ = next.history.popUndo()
+        }
+        state.press(.end)
+        let effects = state.expectPress(.control("r")) { next in
+            next.tasks.apply(complete, clock: .zero, force: true)
+            next.selection = 1
+            next.message = Message("Redone: Completed “B” — u to undo")
+            _ = next.history.popRedo()
+        }
+        #expect(effects == [.save(Save([complete], what: "Redo: Completed “B”", stepID: 1))])
+        state.expectPress(.control("r")) { $0.message = Message("Nothing to redo", kind: .warning) }
     }
 
     @Test func aHundredStepsAreKept() {

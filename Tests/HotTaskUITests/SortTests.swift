@@ -29,8 +29,12 @@ struct SortTests {
         state.press(.tab)
         let stored = state.tasks
         #expect(state.shownCaptions == ["b 10", "Á 2", "c", "a 1", "bonus"])
-        #expect(state.press(.character("s")).isEmpty, "a view is not saved")
-        #expect(state.view.sort == .newest)
+        let effects = state.expectPress(.character("s")) { next in
+            next.view.setOrder(.newest, completedLast: false, list: next.tasks)
+            next.selection = 3  // "b 10" stays selected: the oldest is last of its section now
+            next.message = Message("Sort: newest first — a view; only Manual order is saved")
+        }
+        #expect(effects.isEmpty, "a view is not saved")
         #expect(state.shownCaptions == ["a 1", "c", "Á 2", "b 10", "bonus"])
         state.press(.character("s"))
         #expect(state.shownCaptions == ["b 10", "Á 2", "c", "a 1", "bonus"])
@@ -54,7 +58,11 @@ struct SortTests {
         var state = makeState(makeList(priority: ["A", "B", "C", "D"], completed: ["A", "C"]))
         state.press(.tab, .down, .down)
         #expect(state.selectedTask?.caption == "C")
-        state.press(.character("c"))
+        state.expectPress(.character("c")) { next in
+            next.view.setOrder(.manual, completedLast: true, list: next.tasks)
+            next.selection = 3
+            next.message = Message("Sort: Manual (stored order), completed last — a view; only Manual order is saved")
+        }
         #expect(state.shownCaptions == ["B", "D", "A", "C"])
         #expect(state.selectedTask?.caption == "C", "the selected task stays selected")
         state.press(.home, .character(" "))

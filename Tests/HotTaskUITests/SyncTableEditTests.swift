@@ -1,3 +1,4 @@
+import HotTaskCore
 import HotTaskUI
 import Testing
 

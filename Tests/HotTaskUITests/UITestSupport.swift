@@ -72,9 +72,28 @@ extension AppState {
         var wanted = self
         let effects = AppUpdate.update(&self, .keyPressed(key), now: testNow, newID: testID)
         expected(&wanted)
-        #expect(self == wanted, "the next state differs from the expected one", sourceLocation: sourceLocation)
+        // Compared apart from the expectation, so that a failure lists the fields that differ
+        // instead of printing both whole states.
+        let same = self == wanted
+        #expect(
+            same, "the next state differs from the expected one: \(differingFields(self, wanted).joined(separator: "; "))",
+            sourceLocation: sourceLocation)
         return effects
     }
+}
+
+/// The stored properties of `AppState` that differ between two states, each compared with its
+/// own `==` (so derived data a type leaves out of `==` never shows), as "name: actual, expected
+/// expected": where to look when a whole-state check fails.
+func differingFields(_ actual: AppState, _ expected: AppState) -> [String] {
+    zip(Mirror(reflecting: actual).children, Mirror(reflecting: expected).children).compactMap { left, right in
+        if let value = left.value as? any Equatable, isEqual(value, right.value) { return nil }
+        return "\(left.label ?? "?"): \(left.value), expected \(right.value)"
+    }
+}
+
+private func isEqual<Value: Equatable>(_ value: Value, _ other: Any) -> Bool {
+    value == (other as? Value)
 }
 
 /// A record another process committed, stamped later than anything the tests make.

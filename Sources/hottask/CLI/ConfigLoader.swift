@@ -4,6 +4,8 @@ import HotTaskUI
 
 /// Finds and reads the config file. A missing file at the usual place is normal (the
 /// defaults); anything wrong with a file that is there gives the defaults and one warning.
+/// The one place in the command line that reads the file whole: the UI's part (`AppConfig`)
+/// with the part every program shares (`SharedSettings`), as a problem anywhere sets it aside.
 enum ConfigLoader {
     /// Files larger than this are not configs; refusing them keeps a mistaken path harmless.
     static let maximumSize = 256 * 1024
@@ -20,13 +22,13 @@ enum ConfigLoader {
     }
 
     /// The config to use, and the problem to show when the file could not be used.
-    static func load(option: String?, environment: [String: String]) -> (AppConfig, problem: AppConfig.Problem?) {
+    static func load(option: String?, environment: [String: String]) -> (AppConfig, problem: ConfigProblem?) {
         guard let path = path(option: option, environment: environment) else { return (.standard, nil) }
         let text: String
         switch readText(path) {
         case .success(let read?): text = read
         // Only a file asked for by name is missed; the usual place may well be empty.
-        case .success(nil): return (.standard, option == nil ? nil : AppConfig.Problem(file: path, line: nil, reason: "no such file"))
+        case .success(nil): return (.standard, option == nil ? nil : ConfigProblem(file: path, line: nil, reason: "no such file"))
         case .failure(let problem): return (.standard, problem)
         }
         var config: AppConfig
@@ -38,21 +40,27 @@ enum ConfigLoader {
         return trusting(config, file: path)
     }
 
+    /// A config file's text read whole (the UI's theme and key bindings are checked too), for
+    /// `--sync-setup`, which must not write into a file the UI would then set aside.
+    static func check(_ text: String, file: String) throws(ConfigProblem) -> SharedSettings {
+        try AppConfig.parse(text, file: file).settings
+    }
+
     /// The config file's text; nil when there is none; a problem when it is not a config one
     /// can read (a folder, unreadable, too large, not UTF-8). The one reader of the file, for
     /// the app and for `--sync-setup`, which writes into it.
-    static func readText(_ path: String) -> Result<String?, AppConfig.Problem> {
+    static func readText(_ path: String) -> Result<String?, ConfigProblem> {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .success(nil) }
-        guard !isFolder.boolValue else { return .failure(AppConfig.Problem(file: path, line: nil, reason: "it is a folder, not a file")) }
+        guard !isFolder.boolValue else { return .failure(ConfigProblem(file: path, line: nil, reason: "it is a folder, not a file")) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(AppConfig.Problem(file: path, line: nil, reason: "cannot be read"))
+            return .failure(ConfigProblem(file: path, line: nil, reason: "cannot be read"))
         }
         guard data.count <= maximumSize else {
-            return .failure(AppConfig.Problem(file: path, line: nil, reason: "larger than \(maximumSize / 1024) KB, not a config"))
+            return .failure(ConfigProblem(file: path, line: nil, reason: "larger than \(maximumSize / 1024) KB, not a config"))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(AppConfig.Problem(file: path, line: nil, reason: "not UTF-8 text"))
+            return .failure(ConfigProblem(file: path, line: nil, reason: "not UTF-8 text"))
         }
         return .success(text)
     }
@@ -60,7 +68,7 @@ enum ConfigLoader {
     /// A password_command is a command HotTask runs: from a file another user could change, it
     /// is refused (as ssh refuses such files), and [sync] with it; the rest of the file is used.
     /// A password written in the url of a file others can read is warned about.
-    static func trusting(_ config: AppConfig, file path: String) -> (AppConfig, problem: AppConfig.Problem?) {
+    static func trusting(_ config: AppConfig, file path: String) -> (AppConfig, problem: ConfigProblem?) {
         guard let sync = config.sync else { return (config, nil) }
         var info = stat()
         guard stat(path, &info) == 0 else { return (config, nil) }
@@ -72,7 +80,7 @@ enum ConfigLoader {
             let fix = info.st_uid != getuid() && info.st_uid != 0 ? "make it yours (chown)" : "chmod go-w '\(path)'"
             return (
                 config,
-                AppConfig.Problem(
+                ConfigProblem(
                     file: path, line: nil,
                     reason: "holds a password_command but can be changed by others (owner \(owner), mode \(mode)); \(fix)",
                     consequence: "[sync] not used")
@@ -80,7 +88,7 @@ enum ConfigLoader {
         }
         if SyncURL(sync.url).password != nil && info.st_mode & 0o044 != 0 {
             config.warnings.append(
-                AppConfig.Problem(
+                ConfigProblem(
                     file: path, line: nil,
                     reason:
                         "others can read the password in the sync url (owner \(owner), mode \(mode)); chmod go-r '\(path)', or use password_command",

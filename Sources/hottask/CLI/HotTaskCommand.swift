@@ -1,5 +1,5 @@
 import ArgumentParser
-import CNcursesw
+import CMallocTuning
 import Foundation
 import HotTaskCore
 
@@ -227,67 +227,12 @@ struct HotTaskCommand: ParsableCommand {
         !changesTasks && !undo && !list && export == nil && importPath == nil && !sync && syncSetup == nil && !recover
     }
 
-    func validate() throws {
-        if file?.isEmpty == true {
-            // Most likely an unset shell variable: falling back to the real store would be a surprise.
-            throw ValidationError("--file needs a path; it was given an empty one.")
-        }
-        if bonus && add.isEmpty { throw ValidationError("--bonus goes with --add.") }
-        if priority && add.isEmpty { throw ValidationError("--priority goes with --add.") }
-        if priority && bonus { throw ValidationError("--priority and --bonus cannot both be given.") }
-        if config?.isEmpty == true { throw ValidationError("--config needs a path; it was given an empty one.") }
-        if printVersion { throw CleanExit.message(HotTaskVersion.line) }
-        if exportFormat != .hottask && export == nil { throw ValidationError("--export-format goes with --export.") }
-        if importFormat != .auto && importPath == nil { throw ValidationError("--import-format goes with --import.") }
-        if exportFormat == .vdir && export.map({ $0 == "-" || ExportFile.isStandardOutput($0) }) == true {
-            throw ValidationError("--export-format vdir writes a folder of .ics files; give the folder, not standard output.")
-        }
-        if json && !list && add.isEmpty { throw ValidationError("--json goes with --list or --add.") }
-        for (given, name) in [(ids, "--ids"), (open, "--open"), (filter != nil, "--filter")] where given && !list {
-            throw ValidationError("\(name) goes with --list.")
-        }
-        if ids && json { throw ValidationError("--ids goes with the list as text; the JSON has whole ids.") }
-        if (list || json) && printsExportToStandardOutput {
-            throw ValidationError("--export - and \(list ? "--list" : "--json") would both write to standard output; give one.")
-        }
-        if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
-        if forceDelete && !sync { throw ValidationError("--force-delete goes with --sync.") }
-        if resync && !sync { throw ValidationError("--resync goes with --sync.") }
-        try validateDueOptions()
-        if !edit.isEmpty && edit.count > 2 {
-            throw ValidationError(
-                "--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
-        }
-        if importPath != nil && changesTasks {
-            throw ValidationError("--import cannot be combined with --add, --edit, --done, --undone, --delete or --move.")
-        }
-        if undo && (changesTasks || importPath != nil) {
-            throw ValidationError("--undo cannot be combined with other changes: it takes back the last one.")
-        }
-        for (given, name) in [
-            (username != nil, "--username"), (passwordCommand != nil, "--password-command"), (calendar != nil, "--calendar"),
-            (caFile != nil, "--ca-file"),
-        ]
-        where given && syncSetup == nil {
-            throw ValidationError("\(name) goes with --sync-setup.")
-        }
-        if syncSetup != nil && (changesTasks || undo || list || export != nil || importPath != nil || sync) {
-            throw ValidationError("--sync-setup is a command of its own; run --sync (or anything else) after it.")
-        }
-        if recover && (changesTasks || undo || importPath != nil || sync || list || export != nil) {
-            throw ValidationError("--recover goes alone: run it, read what it says, then go on.")
-        }
-        if importPath == "-" && export == "-" {
-            throw ValidationError("--import - and --export - cannot both use the terminal streams.")
-        }
-    }
-
     /// Whether stdout carries data, so that what the command did goes to stderr.
     var printsData: Bool {
         list || (json && !add.isEmpty) || printsExportToStandardOutput
     }
 
-    private var printsExportToStandardOutput: Bool {
+    var printsExportToStandardOutput: Bool {
         export.map { $0 == "-" || ExportFile.isStandardOutput($0) } ?? false
     }
 
@@ -323,12 +268,7 @@ struct HotTaskCommand: ParsableCommand {
                 }
                 let setup = SyncSetupCommand(
                     url: syncSetup, username: username, passwordCommand: passwordCommand, calendar: calendar, caFile: caFile, configPath: path)
-                do {
-                    try setup.run()
-                } catch {
-                    if !error.message.isEmpty { Self.fail(error.message) }
-                    throw ExitCode(error.status.rawValue)
-                }
+                try setup.run()
                 return
             }
             // A config problem never changes what a command does or its exit code.
@@ -386,9 +326,10 @@ struct HotTaskCommand: ParsableCommand {
         }
     }
 
-    /// Says why on stderr and gives the exit code to throw.
+    /// Says why on stderr (nothing when the message is empty: `hottask-sync --setup` said it
+    /// already) and gives the exit code to throw.
     static func report(_ error: UserFacingError) -> ExitCode {
-        fail(error.message)
+        if !error.message.isEmpty { fail(error.message) }
         return ExitCode(error.status.rawValue)
     }
 
@@ -427,55 +368,4 @@ struct HotTaskCommand: ParsableCommand {
     static func fail(_ message: String) {
         CommandOutput.writeStandardError("hottask: \(MessageText.escaped(message))\n")
     }
-}
-
-/// What `--export` writes.
-enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
-    /// The JSON store document (Assets/hottask.schema.json).
-    case hottask
-    /// A JSON array `task import` accepts.
-    case taskwarrior
-    /// One todo.txt line per task (http://todotxt.org).
-    case todotxt
-    /// An iCalendar file of VTODOs (RFC 5545).
-    case ics
-    /// A folder of .ics files, one per task, as todoman, khal and vdirsyncer keep them.
-    case vdir
-
-    /// Whose carried fields (`CarriedFields`) an export in this format writes back.
-    var carriedFormat: CarriedFields.Format? {
-        switch self {
-        case .taskwarrior: .taskwarrior
-        case .ics, .vdir: .iCalendar
-        case .todotxt: .todoTxt
-        case .hottask: nil
-        }
-    }
-}
-
-/// What `--import` reads. `auto` is strict: JSON and iCalendar are told by their content,
-/// todo.txt only by a `.txt` name, and anything else is refused rather than guessed.
-enum ImportFormat: String, ExpressibleByArgument, CaseIterable {
-    case auto
-    case hottask
-    case taskwarrior
-    case todotxt
-    case ics
-
-    /// The format to read as, nil to tell it from the file.
-    var batchFormat: ImportBatch.Format? {
-        switch self {
-        case .auto: nil
-        case .hottask: .hottask
-        case .taskwarrior: .taskwarrior
-        case .todotxt: .todoTxt
-        case .ics: .iCalendar
-        }
-    }
-}
-
-enum HotTaskVersion {
-    static let current = "0.1.0"
-    /// What `--version` and `-V` print.
-    static let line = "hottask \(current)"
 }

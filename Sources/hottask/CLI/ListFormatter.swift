@@ -1,6 +1,5 @@
 import Foundation
 import HotTaskCore
-import HotTaskUI
 
 /// Which tasks `--list` shows: `--open` leaves out completed ones, `--filter` keeps those whose
 /// caption matches as the UI's filter does.

@@ -1,6 +1,5 @@
 import Foundation
 import HotTaskCore
-import HotTaskUI
 
 /// Runs `hottask-sync` (installed beside `hottask`) for `--sync` and the UI's background sync.
 /// A process of its own keeps the networking libraries out of every other command's start-up.

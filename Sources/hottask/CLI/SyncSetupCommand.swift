@@ -1,6 +1,5 @@
 import Foundation
 import HotTaskCore
-import HotTaskUI
 
 /// `hottask --sync-setup URL`: `hottask-sync --setup` finds (or makes) the calendar over the
 /// network; this side prints what it found and writes `[sync]` into the config file. The
@@ -23,7 +22,7 @@ struct SyncSetupCommand {
         let existing = try readConfig()
         // What this run was not given is taken from the [sync] already there (a set-up again for
         // another calendar): it logs in with it, and it is kept, never deleted without a word.
-        let before = (try? AppConfig.parse(existing ?? "", file: configPath))?.sync
+        let before = (try? ConfigLoader.check(existing ?? "", file: configPath))?.sync
         let username = self.username ?? before?.username
         let passwordCommand = self.passwordCommand ?? before?.passwordCommand
         let caFile = self.caFile ?? before?.caFile
@@ -61,7 +60,7 @@ struct SyncSetupCommand {
         settings.caFile = caFile
         let text = SyncTableEdit.applying(settings, to: existing ?? "")
         do {
-            _ = try AppConfig.parse(text, file: configPath)
+            _ = try ConfigLoader.check(text, file: configPath)
         } catch {
             throw UserFacingError(.syncFailed, "cannot add [sync] to \(error); nothing was written")
         }
@@ -89,7 +88,7 @@ struct SyncSetupCommand {
         }
         guard let text else { return nil }
         do {
-            _ = try AppConfig.parse(text, file: configPath)
+            _ = try ConfigLoader.check(text, file: configPath)
         } catch {
             throw UserFacingError(.syncFailed, "\(error); fix it first, nothing was written")
         }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Whether a caption matches the filter text, and where. Both are folded first: Unicode case
-/// folding with compatibility normalization (NFKC) and accents removed, so `cafe` finds
-/// "Café", `strasse` finds "Straße", `file` finds "ﬁle" and full-width letters match
-/// half-width ones.
+/// Whether a caption matches the filter text, and where: the rule the UI's filter (`/`) and
+/// `--list --filter` share (what is typed and shown stays in the UI's `ListView`). Both are
+/// folded first: Unicode case folding with compatibility normalization (NFKC) and accents
+/// removed, so `cafe` finds "Café", `strasse` finds "Straße", `file` finds "ﬁle" and
+/// full-width letters match half-width ones.
 ///
 /// Folding goes scalar by scalar: ASCII by a byte table, any other scalar through Foundation
 /// once and then from a cache (a list holds a few thousand distinct scalars at most), so a
@@ -17,7 +18,7 @@ public enum TaskFilter {
     }
 
     /// `text` folded for matching (NFKC, case folded, without accents), as UTF-8 bytes.
-    static func foldedBytes(_ text: String) -> [UInt8] {
+    package static func foldedBytes(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var isASCII = true
@@ -53,7 +54,7 @@ public enum TaskFilter {
         }
 
         /// Whether `folded` (a caption already folded by `foldedBytes`) contains the query.
-        func matches(folded: UnsafeBufferPointer<UInt8>) -> Bool {
+        package func matches(folded: UnsafeBufferPointer<UInt8>) -> Bool {
             needle.isEmpty || Self.contains(folded, needle)
         }
 
@@ -80,13 +81,13 @@ public enum TaskFilter {
 
     /// True when every caption that matches `query` also matches `previous`, so the previous
     /// result can be narrowed instead of scanning the whole list (the folded text only grew).
-    static func narrows(_ query: String, from previous: String) -> Bool {
+    package static func narrows(_ query: String, from previous: String) -> Bool {
         !previous.isEmpty && foldedBytes(query).starts(with: foldedBytes(previous))
     }
 
     /// Every match of `query` in `text`, for highlighting (only rows on screen ask): the
     /// characters whose folded form takes part in a match of the folded query.
-    static func matchRanges(of query: String, in text: String) -> [Range<String.Index>] {
+    package static func matchRanges(of query: String, in text: String) -> [Range<String.Index>] {
         let needle = foldedBytes(query)
         guard !needle.isEmpty else { return [] }
         var folded: [UInt8] = []

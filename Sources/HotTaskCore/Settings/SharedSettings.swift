@@ -1,0 +1,91 @@
+/// The part of the config file (`config.toml`) every program reads: the section new tasks go
+/// to, how dates are written, and `[sync]`. The UI's own part (theme, key bindings) is read
+/// by `AppConfig` in HotTaskUI, in the same pass over the file.
+public struct SharedSettings: Equatable, Sendable {
+    public var defaultSection: Section = .priority
+    /// `date_format`: how a due date that is not near is written ("iso" 2026-12-01, "dmy"
+    /// 01.12.2026, "mdy" 12/01/2026), in the list and by `--list`.
+    public var dateFormat: DueDisplay.Format = .iso
+    /// `[sync]`: the CalDAV calendar to sync with; nil when the file has none.
+    public var sync: SyncSettings?
+
+    public static let standard = SharedSettings()
+
+    public init(defaultSection: Section = .priority) {
+        self.defaultSection = defaultSection
+    }
+
+    /// Reads these settings from a config file's entries (`file` only names it in messages).
+    /// Every other entry is handed to `other`, in the file's order, so the problem reported is
+    /// the first one in the file whoever reads its line; a setting skipped goes to `warnings`.
+    public static func read(
+        _ entries: [TOMLSubset.Entry], file: String, warnings: inout [ConfigProblem],
+        other: (TOMLSubset.Entry, inout [ConfigProblem]) throws(ConfigProblem) -> Void
+    ) throws(ConfigProblem) -> SharedSettings {
+        func problem(_ entry: TOMLSubset.Entry, _ reason: String) -> ConfigProblem {
+            ConfigProblem(file: file, line: entry.line, reason: reason)
+        }
+        var settings = SharedSettings()
+        var syncLine: Int?
+        for entry in entries {
+            switch (entry.table, entry.key) {
+            case (nil, "default_section"):
+                guard case .string(let name) = entry.value, let section = Section(rawValue: name) else {
+                    throw problem(entry, "default_section must be \"priority\" or \"bonus\", not \(shown(entry.value))")
+                }
+                settings.defaultSection = section
+            case (nil, "date_format"):
+                guard case .string(let name) = entry.value, let format = DueDisplay.Format(rawValue: name) else {
+                    throw problem(entry, "date_format must be \(quotedList(DueDisplay.Format.allCases.map(\.rawValue))), not \(shown(entry.value))")
+                }
+                settings.dateFormat = format
+            case ("sync", let name):
+                let known = ["url", "username", "password_command", "ca_file", "connections"]
+                guard known.contains(name) else {
+                    warnings.append(
+                        ConfigProblem(
+                            file: file, line: entry.line, reason: "unknown setting \"\(name)\" in [sync] (known: \(known.joined(separator: ", ")))",
+                            consequence: "skipped"))
+                    continue
+                }
+                var sync = settings.sync ?? SyncSettings(url: "")
+                if name == "connections" {
+                    guard case .integer(let count) = entry.value, (1...32).contains(count) else {
+                        throw problem(entry, "connections in [sync] takes a number from 1 to 32, not \(shown(entry.value))")
+                    }
+                    sync.connections = count
+                } else {
+                    guard case .string(let value) = entry.value else {
+                        throw problem(entry, "\(name) in [sync] takes a string, not \(entry.value.kindName)")
+                    }
+                    switch name {
+                    case "url": sync.url = value
+                    case "username": sync.username = value
+                    case "ca_file": sync.caFile = value
+                    default: sync.passwordCommand = value
+                    }
+                }
+                settings.sync = sync
+                syncLine = syncLine ?? entry.line
+            default:
+                try other(entry, &warnings)
+            }
+        }
+        if let sync = settings.sync, sync.url.isEmpty {
+            throw ConfigProblem(file: file, line: syncLine, reason: "[sync] needs a url (the calendar collection)")
+        }
+        return settings
+    }
+
+    /// `"a", "b" or "c"`, for messages listing the values a setting takes.
+    package static func quotedList(_ names: [String]) -> String {
+        let quoted = names.map { "\"\($0)\"" }
+        return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+    }
+
+    /// A value as a message shows it: a string in quotes, anything else by its kind.
+    package static func shown(_ value: TOMLSubset.Value) -> String {
+        if case .string(let text) = value { return "\"\(text)\"" }
+        return value.kindName
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HotTaskCore
+
+/// `--import FILE`: read and parse the file before the store's lock is taken, then merge (or
+/// replace) in one record, and keep what the file said as the base of the next import.
+extension CommandLineActions {
+    mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
+        let name = path == "-" ? "standard input" : path
+        var archiveName: String?
+        // Read and parsed before the store's lock is taken: a large file takes seconds, and
+        // other writers wait for the lock only so long. The bytes are dropped once parsed.
+        var parsed: ImportBatch? = try { () throws -> ImportBatch in
+            if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format.batchFormat) { return batch }
+            if path != "-", VdirFolder.isFolder(path) { return try importFolder(path, format: format) }
+            let bytes = try readInput(path)
+            do {
+                let batch = try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
+                guard batch.format == .todoTxt, path != "-" else { return batch }
+                let fileName = URL(fileURLWithPath: path).lastPathComponent
+                // Completions todo.sh archived arrive too (and the next export keeps them done).
+                guard let archive = TodoTxtFormat.archivePath(besides: path), FileManager.default.fileExists(atPath: archive) else {
+                    var named = batch
+                    named.todoTxtLines?.files[0].name = fileName
+                    return named
+                }
+                archiveName = archive
+                return try TodoTxtFormat.batch(files: [(fileName, bytes), ("done.txt", try readInput(archive))])
+            } catch let error as DocumentError {
+                throw UserFacingError(.refused, "cannot import \(name): \(error). Nothing was changed")
+            }
+        }()
+        let losses = parsed!.losses
+        let source = "\(parsed!.format.rawValue) \(name)" + (archiveName.map { " and its archive \($0)" } ?? "")
+        guard parsed!.tasks.count <= TaskStore.maximumTaskCount else {
+            throw UserFacingError(
+                .refused,
+                "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed"
+            )
+        }
+        // Read before anything changes: records that cannot be read stop the import.
+        let carriedBefore = try carriedBeforeImport(of: parsed!, source: source)
+        var importBase = ImportBase()
+        // Lines whose task is unclear, ids given twice: said even with --quiet.
+        var notes: [String] = []
+        var carriedRecords: CarriedSaid?
+        let (line, said) = try store.update {
+            state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
+            // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
+            do {
+                importBase = try ImportBase.load(besides: store)
+            } catch {
+                throw UserFacingError(.refused, "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
+            }
+            // The plan takes the batch: its tasks are gone before the commit writes the store.
+            guard let taken = parsed.take() else { throw UserFacingError(.refused, "cannot import \(source): it was read once already") }
+            // todo.txt lines find the tasks they were exported from.
+            let batch = state.list.resolvingIdentity(of: taken, base: importBase)
+            notes = batch.todoTxtLines?.notes ?? []
+            // What the file said is the base of the next import of it (see ImportBase).
+            let said = ImportBase.Said(batch.tasks)
+            if carriedBefore != nil { carriedRecords = carriedSaid(by: batch) }
+            if replacing {
+                let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
+                return (state.list.replacing(with: batch.tasks), line, nil, (line, said))
+            }
+            let (changes, counts) = state.list.importing(batch, base: importBase)
+            let added = changes.reduce(0) { $0 + ($1.isAdd ? 1 : 0) }  // counted, not copied (28 MB)
+            guard state.list.count + added <= TaskStore.maximumTaskCount else {
+                throw UserFacingError(
+                    .refused,
+                    "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed"
+                )
+            }
+            let line = "Imported from \(source): \(counts)"
+            return (changes, line, nil, (line, said))
+        }
+        importBase.record(said)
+        save(importBase)
+        if let carriedRecords, let carriedBefore { record(carriedRecords, onto: carriedBefore) }
+        reportWarnings()
+        output.status(line)
+        // What the file held that HotTask did not keep is a warning: said even with --quiet.
+        for sentence in losses.sentences { HotTaskCommand.fail("note: \(sentence)") }
+        for note in notes { HotTaskCommand.fail("note: \(note)") }
+    }
+
+    /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).
+    func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, onto base: ImportBase) {
+        var base = base
+        base.record(ImportBase.Said(tasks))
+        save(base)
+    }
+
+    func save(_ base: ImportBase) {
+        do {
+            try base.save(besides: store)
+        } catch {
+            HotTaskCommand.fail("warning: could not write \(ImportBase.path(besides: store)) (\(error.reason)); a re-import will merge by date")
+        }
+    }
+
+    private func readInput(_ path: String) throws -> [UInt8] {
+        do {
+            return try ImportBatch.readFile(path == "-" ? "/dev/stdin" : path)
+        } catch {
+            throw UserFacingError(.refused, "cannot import \(path == "-" ? "standard input" : path): \(error.reason). Nothing was changed")
+        }
+    }
+}

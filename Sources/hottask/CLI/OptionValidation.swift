@@ -1,0 +1,61 @@
+import ArgumentParser
+import HotTaskCore
+
+/// Which options go together, checked before anything runs: a combination that makes no sense
+/// is refused with a line saying what goes with what (exit 64), never guessed at.
+extension HotTaskCommand {
+    func validate() throws {
+        if file?.isEmpty == true {
+            // Most likely an unset shell variable: falling back to the real store would be a surprise.
+            throw ValidationError("--file needs a path; it was given an empty one.")
+        }
+        if bonus && add.isEmpty { throw ValidationError("--bonus goes with --add.") }
+        if priority && add.isEmpty { throw ValidationError("--priority goes with --add.") }
+        if priority && bonus { throw ValidationError("--priority and --bonus cannot both be given.") }
+        if config?.isEmpty == true { throw ValidationError("--config needs a path; it was given an empty one.") }
+        if printVersion { throw CleanExit.message(HotTaskVersion.line) }
+        if exportFormat != .hottask && export == nil { throw ValidationError("--export-format goes with --export.") }
+        if importFormat != .auto && importPath == nil { throw ValidationError("--import-format goes with --import.") }
+        if exportFormat == .vdir && export.map({ $0 == "-" || ExportFile.isStandardOutput($0) }) == true {
+            throw ValidationError("--export-format vdir writes a folder of .ics files; give the folder, not standard output.")
+        }
+        if json && !list && add.isEmpty { throw ValidationError("--json goes with --list or --add.") }
+        for (given, name) in [(ids, "--ids"), (open, "--open"), (filter != nil, "--filter")] where given && !list {
+            throw ValidationError("\(name) goes with --list.")
+        }
+        if ids && json { throw ValidationError("--ids goes with the list as text; the JSON has whole ids.") }
+        if (list || json) && printsExportToStandardOutput {
+            throw ValidationError("--export - and \(list ? "--list" : "--json") would both write to standard output; give one.")
+        }
+        if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
+        if forceDelete && !sync { throw ValidationError("--force-delete goes with --sync.") }
+        if resync && !sync { throw ValidationError("--resync goes with --sync.") }
+        try validateDueOptions()
+        if !edit.isEmpty && edit.count > 2 {
+            throw ValidationError(
+                "--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")
+        }
+        if importPath != nil && changesTasks {
+            throw ValidationError("--import cannot be combined with --add, --edit, --done, --undone, --delete or --move.")
+        }
+        if undo && (changesTasks || importPath != nil) {
+            throw ValidationError("--undo cannot be combined with other changes: it takes back the last one.")
+        }
+        for (given, name) in [
+            (username != nil, "--username"), (passwordCommand != nil, "--password-command"), (calendar != nil, "--calendar"),
+            (caFile != nil, "--ca-file"),
+        ]
+        where given && syncSetup == nil {
+            throw ValidationError("\(name) goes with --sync-setup.")
+        }
+        if syncSetup != nil && (changesTasks || undo || list || export != nil || importPath != nil || sync) {
+            throw ValidationError("--sync-setup is a command of its own; run --sync (or anything else) after it.")
+        }
+        if recover && (changesTasks || undo || importPath != nil || sync || list || export != nil) {
+            throw ValidationError("--recover goes alone: run it, read what it says, then go on.")
+        }
+        if importPath == "-" && export == "-" {
+            throw ValidationError("--import - and --export - cannot both use the terminal streams.")
+        }
+    }
+}
