@@ -35,6 +35,24 @@ struct DraftTests {
         #expect(state.tasks.all.map(\.caption) == ["Buy milk", "Call mom tonight"])
     }
 
+    @Test func theStartEventTakesTheDraftDetailsAWarningAndTheSchedule() {
+        let list = makeList(priority: ["Buy milk", "Call mom"])
+        var state = makeState(list)
+        var expected = state
+        let schedule = SyncSchedule(now: Date(timeIntervalSince1970: 0), interval: 300, firstRetry: 10)
+        _ = AppUpdate.update(
+            &state,
+            .started(
+                Startup(showsDetails: true, draft: Draft(input: "half an idea"), configWarning: "config.toml: no such key", syncSchedule: schedule)),
+            now: state.now)
+        expected.showsDetails = true
+        AppUpdate.restore(Draft(input: "half an idea"), &expected)
+        expected.message = Message("config.toml: no such key", kind: .error)
+        expected.syncSchedule = schedule
+        AppUpdate.followCursors(&expected)
+        #expect(state == expected, "the whole state, as the run loop used to set it by hand")
+    }
+
     @Test func anEditOfATaskGoneSinceComesBackInTheInput() {
         var state = makeState(makeList(priority: ["Buy milk"]))
         AppUpdate.restore(Draft(input: "one", captionEdit: (UUID(), "gone task text")), &state)

@@ -21,6 +21,8 @@ public enum Key: Equatable, Hashable, Sendable {
 
 /// Something that happened, named for what happened.
 public enum Event: Equatable, Sendable {
+    /// The UI is on screen with its list: what else it starts with.
+    case started(Startup)
     case keyPressed(Key)
     case resized(Size)
     /// Text pasted into the terminal (bracketed paste): it goes into the line that has focus
@@ -89,4 +91,21 @@ public enum Effect: Equatable, Sendable {
     case startSync
     /// Fold the change log into a new snapshot in the background, if it is long.
     case compactIfNeeded
+}
+
+/// What the UI starts with beside its list, gathered by the run loop (files, the environment)
+/// and taken into the state by `update`: whether details show, the text typed before the last
+/// quit, a config file that could not be used, and the sync's schedule when sync is set up.
+public struct Startup: Equatable, Sendable {
+    public var showsDetails: Bool
+    public var draft: Draft?
+    public var configWarning: String?
+    public var syncSchedule: SyncSchedule?
+
+    public init(showsDetails: Bool, draft: Draft? = nil, configWarning: String? = nil, syncSchedule: SyncSchedule? = nil) {
+        self.showsDetails = showsDetails
+        self.draft = draft
+        self.configWarning = configWarning
+        self.syncSchedule = syncSchedule
+    }
 }

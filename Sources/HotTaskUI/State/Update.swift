@@ -12,6 +12,11 @@ public enum AppUpdate {
         var effects: [Effect] = []
         state.now = now
         switch event {
+        case .started(let startup):
+            state.showsDetails = startup.showsDetails
+            if let draft = startup.draft { restore(draft, &state) }
+            if let warning = startup.configWarning { state.message = Message(warning, kind: .error) }
+            state.syncSchedule = startup.syncSchedule
         case .keyPressed(let key):
             state.message = nil
             effects = handleKey(key, &state, now: now, newID: newID)

@@ -25,15 +25,13 @@ enum TerminalApp {
         // 30,000 tasks) does not copy all of it.
         var state = AppState(tasks: opened.take() ?? TaskList(), size: curses.size, config: config)
         let rememberedDetails = RememberedView.details(environment: environment)
-        state.showsDetails = rememberedDetails ?? config.details
-        _ = AppUpdate.update(&state, .resized(curses.size), now: Timestamp.now())
         // Text typed before the last quit, back where it was.
         let restored = DraftFile.load(store: store.path, environment: environment)
-        if let restored { AppUpdate.restore(restored, &state) }
-        if let configWarning { state.message = Message(configWarning, kind: .error) }
-        if config.sync != nil {
-            state.syncSchedule = SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry)
-        }
+        let startup = Startup(
+            showsDetails: rememberedDetails ?? config.details, draft: restored, configWarning: configWarning,
+            syncSchedule: config.sync == nil
+                ? nil : SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry))
+        _ = AppUpdate.update(&state, .started(startup), now: Timestamp.now())
         curses.draw(AppRender.render(state, size: state.size))
         _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         /// Why the store could not be read at the last look, in full (nil once it can again).
