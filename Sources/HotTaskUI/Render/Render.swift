@@ -4,8 +4,6 @@ import HotTaskCore
 /// of tasks: only the rows on screen are looked at.
 public enum AppRender {
     static let gaugeSegments = 10
-    static let addMarker = "[Add]"
-    static let prompt = "+ "
 
     public static func render(_ state: AppState, size: Size) -> Grid {
         var grid = Grid(size: size)
@@ -66,11 +64,11 @@ public enum AppRender {
         let y = screen.inputRow
         let width = screen.size.width
         let focused = state.focus == .input
-        let fieldStart = grid.put(prompt, x: 0, y: y, style: focused ? .prompt : .promptInactive)
-        let markerX = width - DisplayWidth.of(addMarker) - 1
+        let fieldStart = grid.put(BarGeometry.prompt, x: 0, y: y, style: focused ? .prompt : .promptInactive)
+        let markerX = width - DisplayWidth.of(BarGeometry.addMarker) - 1
         let fieldEnd = markerX - 1
         let canAdd = CaptionRule.accepts(state.input.text)
-        grid.put(addMarker, x: markerX, y: y, style: canAdd ? .addEnabled : .addDisabled)
+        grid.put(BarGeometry.addMarker, x: markerX, y: y, style: canAdd ? .addEnabled : .addDisabled)
 
         if state.input.isEmpty {
             grid.put("Type a new task and press Enter", x: fieldStart, y: y, style: .placeholder, limit: fieldEnd)

@@ -84,7 +84,7 @@ public enum AppUpdate {
     /// so that the text does not jump as the cursor moves.
     static func followCursors(_ state: inout AppState) {
         guard !state.screen.isTooSmall else { return }
-        let widths = AppRender.fieldWidths(state)
+        let widths = BarGeometry.fieldWidths(state)
         state.input.follow(width: widths.input)
         state.filter.follow(width: widths.filter)
         state.editor.follow(width: widths.editor)

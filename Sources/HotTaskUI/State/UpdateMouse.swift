@@ -40,12 +40,12 @@ extension AppUpdate {
     private static func clickInput(column: Int, _ state: inout AppState, now: Date, newID: UUID) -> [Effect] {
         leaveFilterLine(&state)
         state.focus = .input
-        let fieldStart = DisplayWidth.of(AppRender.prompt)
-        let markerStart = state.size.width - DisplayWidth.of(AppRender.addMarker) - 1
+        let fieldStart = DisplayWidth.of(BarGeometry.prompt)
+        let markerStart = state.size.width - DisplayWidth.of(BarGeometry.addMarker) - 1
         if column >= markerStart {
-            return column < markerStart + DisplayWidth.of(AppRender.addMarker) ? addTask(&state, now: now, id: newID) : []
+            return column < markerStart + DisplayWidth.of(BarGeometry.addMarker) ? addTask(&state, now: now, id: newID) : []
         }
-        state.input.place(atColumn: column - fieldStart, width: AppRender.fieldWidths(state).input)
+        state.input.place(atColumn: column - fieldStart, width: BarGeometry.fieldWidths(state).input)
         return []
     }
 
