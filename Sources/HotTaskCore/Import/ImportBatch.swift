@@ -18,7 +18,7 @@ public struct ImportBatch: Equatable, Sendable {
     public var losses = ImportLosses()
     /// todo.txt's `id:` tags, by the position of their task in `tasks`: the id prefix HotTask
     /// wrote when it exported the line (see `TaskList.resolvingIdentity`).
-    public var idPrefixes: [Int: String] = [:]
+    var idPrefixes: [Int: String] = [:]
     /// What todo.txt lines left unsaid (no date, no priority), where they were, and the notes
     /// for the user; nil for other formats.
     public var todoTxtLines: TodoTxtLines?
@@ -36,7 +36,7 @@ public struct ImportBatch: Equatable, Sendable {
         }
     }
 
-    public init(format: Format, tasks: [TaskItem], skipped: Int, losses: ImportLosses = ImportLosses(), idPrefixes: [Int: String] = [:]) {
+    init(format: Format, tasks: [TaskItem], skipped: Int, losses: ImportLosses = ImportLosses(), idPrefixes: [Int: String] = [:]) {
         self.format = format
         self.tasks = tasks
         self.skipped = skipped
@@ -190,12 +190,12 @@ public struct ImportBatch: Equatable, Sendable {
 
 /// What an import did, for the line the CLI prints.
 public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
-    public var added = 0
-    public var updated = 0
-    public var unchanged = 0
-    public var skipped = 0
+    var added = 0
+    var updated = 0
+    var unchanged = 0
+    var skipped = 0
 
-    public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0, skipped: Int = 0) {
+    init(added: Int = 0, updated: Int = 0, unchanged: Int = 0, skipped: Int = 0) {
         self.added = added
         self.updated = updated
         self.unchanged = unchanged

@@ -8,7 +8,7 @@ import Foundation
 /// it follows.
 public struct LogRecord: Equatable, Sendable {
     /// The snapshot this record extends; it is replayed only on that snapshot.
-    public var generation: Generation
+    var generation: Generation
     public var clock: Clock
     /// What a person would call it: "Completed “Buy milk”".
     public var what: String
@@ -18,9 +18,9 @@ public struct LogRecord: Equatable, Sendable {
     /// Its place among its generation's records (1, 2, 3…), given when it is appended: a
     /// record missing from the middle of the log leaves a gap a reader sees. Nil in records of
     /// an older HotTask, which count by their place.
-    public var sequence: Int?
+    var sequence: Int?
 
-    public init(generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange], sequence: Int? = nil) {
+    init(generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange], sequence: Int? = nil) {
         self.generation = generation
         self.clock = clock
         self.what = what

@@ -24,16 +24,16 @@ public enum DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct SnapshotHeader: Equatable, Sendable {
     /// A random name for this snapshot: log records name the snapshot they follow, so a record
     /// is never replayed on a snapshot that already holds it.
-    public var generation: Generation
+    var generation: Generation
     /// The latest stamp of any change the snapshot holds.
-    public var clock: Clock
-    public var count: Int
+    var clock: Clock
+    var count: Int
     /// The first key of each section (nil when empty): where a new task on top goes.
-    public var top: [Section: OrderKey]
+    var top: [Section: OrderKey]
     /// The log this snapshot folded; nil for a snapshot written before snapshots said so.
-    public var folds: FoldedLog?
+    var folds: FoldedLog?
 
-    public init(generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey], folds: FoldedLog? = nil) {
+    init(generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey], folds: FoldedLog? = nil) {
         self.generation = generation
         self.clock = clock
         self.count = count
@@ -42,7 +42,7 @@ public struct SnapshotHeader: Equatable, Sendable {
     }
 
     /// The header for a snapshot of `list`.
-    public init(generation: Generation, clock: Clock, list: TaskList, folds: FoldedLog? = nil) {
+    init(generation: Generation, clock: Clock, list: TaskList, folds: FoldedLog? = nil) {
         var top: [Section: OrderKey] = [:]
         for section in Section.allCases { top[section] = list.tasks(in: section).first?.order }
         self.init(generation: generation, clock: clock, count: list.count, top: top, folds: folds)
@@ -53,52 +53,42 @@ public struct SnapshotHeader: Equatable, Sendable {
 /// generation and how many of that generation's records it holds. So a reader can tell the log
 /// a crash left before the new log was started (that generation, no more records than that)
 /// from a log that lost records or belongs to another snapshot.
-public struct FoldedLog: Equatable, Sendable {
+struct FoldedLog: Equatable, Sendable {
     /// The generation named by the log's header; nil when there was no such log (a version 1
     /// journal, or a log without a readable header).
-    public var generation: Generation?
+    var generation: Generation?
     /// How many records of that generation the snapshot holds.
-    public var records: Int
-
-    public init(generation: Generation?, records: Int) {
-        self.generation = generation
-        self.records = records
-    }
+    var records: Int
 }
 
 /// Sixteen hex digits naming one snapshot.
-public struct Generation: Hashable, Sendable, CustomStringConvertible {
-    public let text: String
+struct Generation: Hashable, Sendable, CustomStringConvertible {
+    let text: String
 
-    public init?(_ text: String) {
+    init?(_ text: String) {
         guard text.utf8.count == 16, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else { return nil }
         self.text = text
     }
 
-    public static func random() -> Generation {
+    static func random() -> Generation {
         let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         return Generation(String(repeating: "0", count: 16 - hex.count) + hex) ?? Generation.random()
     }
 
-    public var description: String { text }
+    var description: String { text }
 }
 
 /// A store file read back: its tasks, and its header (nil for a version 1 store or an export).
-public struct StoreSnapshot: Equatable, Sendable {
-    public var header: SnapshotHeader?
-    public var list: TaskList
-
-    public init(header: SnapshotHeader?, list: TaskList) {
-        self.header = header
-        self.list = list
-    }
+struct StoreSnapshot: Equatable, Sendable {
+    var header: SnapshotHeader?
+    var list: TaskList
 }
 
 /// The store file's format: `{"version": 2, "generation": ..., "tasks": [...], "deleted": [...]}`,
 /// tasks in display order. Version 1 stores (no order keys, clocks or tombstones) are read.
 public enum StoreDocument {
-    public static let version = 2
+    static let version = 2
 
     // MARK: Writing
 
@@ -348,7 +338,7 @@ public enum StoreDocument {
 
     // MARK: Reading
 
-    public static func decode(_ bytes: [UInt8]) throws(DocumentError) -> StoreSnapshot {
+    static func decode(_ bytes: [UInt8]) throws(DocumentError) -> StoreSnapshot {
         if let snapshot = JSONParser.decodeStoreFast(bytes) { return snapshot }
         return try decodeStrictly(bytes)
     }
@@ -364,7 +354,7 @@ public enum StoreDocument {
         return try decode(root)
     }
 
-    public static func decode(_ root: JSONValue) throws(DocumentError) -> StoreSnapshot {
+    static func decode(_ root: JSONValue) throws(DocumentError) -> StoreSnapshot {
         guard case .object(let object) = root else {
             throw .invalid("expected an object with \"version\" and \"tasks\", found \(root.kindName)")
         }
@@ -447,7 +437,7 @@ public enum StoreDocument {
 
     /// Reads one task object; `number` (1-based) names it in messages. Also says whether it had
     /// an order key (version 2).
-    public static func decodeTask(_ value: JSONValue, number: Int, what: String? = nil) throws(DocumentError) -> (TaskItem, hasOrder: Bool) {
+    static func decodeTask(_ value: JSONValue, number: Int, what: String? = nil) throws(DocumentError) -> (TaskItem, hasOrder: Bool) {
         let fields = try FieldReader(value, what: what ?? "task \(number)")
         let id = try fields.uuid("id")
         let caption = try fields.caption("caption")
