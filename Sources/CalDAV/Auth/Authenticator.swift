@@ -3,7 +3,9 @@ import Foundation
 /// Who HotTask is to a server, request by request: Basic sent up front; when a 401 offers
 /// something better (or only something else), the strongest scheme it speaks, and the next
 /// request answers with it. One per collection or discovery; safe to share between threads.
-public final class Authenticator: @unchecked Sendable {
+// Unchecked: `scheme` (the only state requests change) is read and written only under `lock`;
+// `makeClientNonce` is set by tests before the authenticator is shared, and only read after.
+final class Authenticator: @unchecked Sendable {
     /// What to do after a 401.
     enum Verdict: Equatable {
         /// Send the request again: there is a new answer to give (a first Digest challenge,

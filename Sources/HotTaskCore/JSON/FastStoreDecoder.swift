@@ -310,6 +310,8 @@ extension JSONParser {
     /// The tasks from `start` to the end of the array, read on another thread: the elements,
     /// and where the array's `]` ends; nil result when they do not read. From a file, the
     /// thread reads through a window of its own.
+    // Unchecked: `read` runs on the other thread, alone, and `result` is touched here only after
+    // `group.wait()`, which orders its writes before the read; `bytes` and the file are read-only.
     private final class SecondHalf: @unchecked Sendable {
         private let bytes: UnsafeBufferPointer<UInt8>
         private let file: (FileSystem.OpenFile, limit: Int, capacity: Int)?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// When a task is due: a whole day, or a time of day with the zone it was given in.
 ///
@@ -164,36 +165,35 @@ public struct DueDate: Hashable, Sendable {
 
 /// The zone names due times carry, numbered in the order first seen: a due date then fits in
 /// eight bytes and compares as a number. Each name's `TimeZone` is looked up once.
-final class DueZoneNames: @unchecked Sendable {
+final class DueZoneNames: Sendable {
     static let shared = DueZoneNames()
 
-    private let lock = NSLock()
-    private var names: [String] = []
-    private var zones: [TimeZone?] = []
-    private var codes: [String: Int] = [:]
+    private struct Table {
+        var names: [String] = []
+        var zones: [TimeZone?] = []
+        var codes: [String: Int] = [:]
+    }
+
+    private let table = Mutex(Table())
     /// Codes fit in the 16 bits left after the three fixed kinds and the "none" value.
     private static let capacity = Int(0xFFFF - DueDate.firstNamedKind)
 
     func code(for name: String) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let code = codes[name] { return code }
-        guard names.count < Self.capacity else { return nil }
-        names.append(name)
-        zones.append(TimeZone(identifier: name))
-        codes[name] = names.count - 1
-        return names.count - 1
+        table.withLock { table in
+            if let code = table.codes[name] { return code }
+            guard table.names.count < Self.capacity else { return nil }
+            table.names.append(name)
+            table.zones.append(TimeZone(identifier: name))
+            table.codes[name] = table.names.count - 1
+            return table.names.count - 1
+        }
     }
 
     func name(_ code: Int) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return code < names.count ? names[code] : "UTC"
+        table.withLock { code < $0.names.count ? $0.names[code] : "UTC" }
     }
 
     func timeZone(_ code: Int) -> TimeZone? {
-        lock.lock()
-        defer { lock.unlock() }
-        return code < zones.count ? zones[code] : nil
+        table.withLock { code < $0.zones.count ? $0.zones[code] : nil }
     }
 }

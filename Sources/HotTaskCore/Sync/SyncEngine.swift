@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What one sync did, for the line `--sync` prints and the UI's footer.
 public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
@@ -308,11 +309,10 @@ public final class SyncEngine {
 }
 
 /// Writes done so far, counted from the sending threads, for `SyncEngine.progress`.
-private final class SentCount: @unchecked Sendable {
+private final class SentCount: Sendable {
     let total: Int
     let progress: (@Sendable (Int, Int) -> Void)?
-    private var done = 0
-    private let lock = NSLock()  // the only shared state; every access goes through it
+    private let done = Mutex(0)
 
     init(total: Int, progress: (@Sendable (Int, Int) -> Void)?) {
         self.total = total
@@ -320,10 +320,10 @@ private final class SentCount: @unchecked Sendable {
     }
 
     func one() {
-        lock.lock()
-        done += 1
-        let now = done
-        lock.unlock()
+        let now = done.withLock { done in
+            done += 1
+            return done
+        }
         progress?(now, total)
     }
 }
