@@ -1,13 +1,14 @@
 import Foundation
+import Synchronization
 
 /// "sending 120/2000 tasks" on stderr while a long sync writes, when stderr is a terminal: one
 /// line rewritten in place, at most ten times a second, and only once the sync has taken half a
 /// second (a short one prints nothing). Cleared before the summary.
-final class SyncProgressLine: @unchecked Sendable {
+final class SyncProgressLine: Sendable {
     private let started = Date()
-    private var lastShown = Date.distantPast
-    private var shown = false
-    private let lock = NSLock()  // show() is called from the sending threads
+    /// When the line was last written, and whether it ever was; `show` is called from the
+    /// sending threads.
+    private let drawn = Mutex((last: Date.distantPast, ever: false))
     private let onTerminal: Bool
 
     /// `enabled` false (the UI's sync): nothing is shown.
@@ -17,28 +18,27 @@ final class SyncProgressLine: @unchecked Sendable {
 
     func show(sent: Int, of total: Int) {
         guard onTerminal else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(started) > 0.5, now.timeIntervalSince(lastShown) > 0.1 || sent == total else { return }
-        lastShown = now
-        shown = true
-        FileHandle.standardError.write(Data("\rhottask: sending \(sent)/\(total) tasks\u{1B}[K".utf8))
+        drawn.withLock { drawn in
+            let now = Date()
+            guard now.timeIntervalSince(started) > 0.5, now.timeIntervalSince(drawn.last) > 0.1 || sent == total else { return }
+            drawn = (now, true)
+            FileHandle.standardError.write(Data("\rhottask: sending \(sent)/\(total) tasks\u{1B}[K".utf8))
+        }
     }
 
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn.withLock { drawn in
+            if drawn.ever { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        }
     }
 }
 
 /// The UI's sync (`--quiet`): "progress SENT TOTAL" lines on stdout, at most ten a second and
 /// the last one always, for its footer ("syncing 120/2000").
-final class ProgressForTheUI: @unchecked Sendable {
+final class ProgressForTheUI: Sendable {
     private let enabled: Bool
-    private var lastShown = Date.distantPast
-    private let lock = NSLock()  // show() is called from the sending threads
+    /// When a line was last written; `show` is called from the sending threads.
+    private let lastShown = Mutex(Date.distantPast)
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -46,11 +46,11 @@ final class ProgressForTheUI: @unchecked Sendable {
 
     func show(sent: Int, of total: Int) {
         guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(lastShown) > 0.1 || sent == total else { return }
-        lastShown = now
-        FileHandle.standardOutput.write(Data("progress \(sent) \(total)\n".utf8))
+        lastShown.withLock { lastShown in
+            let now = Date()
+            guard now.timeIntervalSince(lastShown) > 0.1 || sent == total else { return }
+            lastShown = now
+            FileHandle.standardOutput.write(Data("progress \(sent) \(total)\n".utf8))
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// `tasks.json.carried` is a side file like the others: opened without blocking, trusted only
 /// when it is this user's own, and one that cannot be read stops what it would make lossy.

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Runs the built `hottask` binary on a temporary store, as a script would.
 @Suite("hottask command line")

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Half-typed text survives every way out of the real binary, and is back on the next start.
 @Suite("The draft is kept, in tmux", .serialized)

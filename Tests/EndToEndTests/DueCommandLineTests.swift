@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// `--due`, `--list --overdue` and `--list --sort due` through the real binary.
 @Suite("Due dates on the command line")

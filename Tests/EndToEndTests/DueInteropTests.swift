@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// A due date survives every way out of HotTask and back: the real Taskwarrior, todo.txt, a
 /// .ics file, and a CalDAV server with Python's caldav as the phone (issue 29).

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// The due-date prompt in the real binary, in tmux, without colour (NO_COLOR).
 @Suite("Due dates in the terminal UI", .serialized)

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// A terminal without an alternate screen keeps whatever was last drawn: HotTask clears it on
 /// the way out and leaves the cursor on the bottom line, so the shell's next output is not

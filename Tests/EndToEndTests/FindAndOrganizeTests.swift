@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Filter, undo, edit and reorder in the real binary, in tmux.
 @Suite("Find and organize in tmux", .serialized)

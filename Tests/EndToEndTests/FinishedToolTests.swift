@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Installing, the config file, themes, todo.txt and `--list` for scripts: the real binary.
 @Suite("A finished tool", .serialized)

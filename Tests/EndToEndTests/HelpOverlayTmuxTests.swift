@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// The help overlay with the real binary in tmux: wrapped at 80×24, scrolled at 80×12 and
 /// 40×10, closed by any other key.

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Bytes no key makes, sent to the real binary in tmux: terminal replies, 8-bit controls and
 /// broken UTF-8 type nothing of themselves, and never swallow the key after them.

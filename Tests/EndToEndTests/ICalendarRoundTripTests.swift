@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// An .ics file imported and exported again keeps what HotTask does not model (issue 28):
 /// DUE, DESCRIPTION, CATEGORIES, PRIORITY, RRULE, X- properties with their parameters, the

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Other terminals' key forms and the Esc window, as bytes into the real binary in tmux.
 @Suite("Key forms and ESCDELAY in tmux", .serialized)

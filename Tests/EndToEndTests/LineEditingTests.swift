@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Word kills, Ctrl-Y and Ctrl-_ with the real binary in tmux, as the terminal sends them.
 @Suite("Line editing in tmux", .serialized)

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Clicks and the wheel with the real binary in tmux (the reports a terminal sends, as
 /// bytes), and `mouse = false` leaving the mouse to the terminal.

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Issue 10's promises with the real binary: every change is one record in one log, so two
 /// writers touching one task both keep their change, undo works by id in the UI and from the

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// A paste is text, always: the real binary in tmux, pasted into as a terminal pastes.
 @Suite("Paste is text, in tmux", .serialized)

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Issue 5's promises, shown with the real binary: killed mid-save, run twice at once, handed
 /// broken files or a full disk, HotTask loses nothing and says what happened.

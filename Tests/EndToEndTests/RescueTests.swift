@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Quitting when the store cannot take the UI's tasks: they go to a rescue file, all of them.
 @Suite("Rescue on quit", .serialized)

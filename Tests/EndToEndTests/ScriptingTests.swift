@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// The command line as a user switching from Taskwarrior or todo.txt-cli uses it in scripts:
 /// real files, pipes, devices and the real peer programs (`task`, `jq`, bash completion).

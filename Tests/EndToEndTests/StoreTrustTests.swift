@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Issue 25's promises with the real binary: no acknowledged change is ever lost silently.
 /// Whatever a hostile world does to the store's path and files, a command keeps every change it

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Ctrl-Z and SIGTSTP from outside, any number of times: the terminal is given back whole each
 /// time (bytes read on a raw pty, Tests/Scripts/pty_capture.py) and the screen redrawn after.

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// HotTask beside the real Taskwarrior (`task` 2.6), as a switcher who keeps using it (issue
 /// 28): `task export | hottask --import -`, a caption edited here, then

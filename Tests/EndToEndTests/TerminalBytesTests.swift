@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// What the terminal receives, read on a raw pty (Tests/Scripts/pty_capture.py): tmux would
 /// hide the bytes behind its own rendering. Emoji of several code points, and the modes.

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Paste, modified keys and terminals that cannot run the UI, with the real binary in tmux.
 @Suite("Terminal input in tmux", .serialized)

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// The real binary driven in tmux, as a person would use it.
 @Suite("Terminal UI in tmux", .serialized)

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// The real `hottask` in a real terminal: a private tmux server per test (own socket), keys
 /// sent as a person would type them, the screen read back as text.

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// HotTask beside the real todo.txt-cli (Debian's `todo-txt`, todo.sh 2.11), as a switcher who
 /// keeps using it: what todo.sh writes (`do` with auto-archive on and off, `replace`, `add`)

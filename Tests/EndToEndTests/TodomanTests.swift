@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// HotTask beside the real todoman (`todo`, from PyPI) on one vdir (issue 28): `--import DIR`
 /// reads every .ics file in it; `--export DIR --export-format vdir` rewrites only the files

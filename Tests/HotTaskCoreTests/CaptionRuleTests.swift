@@ -1,5 +1,6 @@
-import HotTaskCore
 import Testing
+
+@testable import HotTaskCore
 
 @Suite("Caption rule")
 struct CaptionRuleTests {

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// Changes by id read only the named task: through the snapshot's index when it can be used,
 /// by searching the snapshot otherwise. Whatever the index says, the task changed is the one

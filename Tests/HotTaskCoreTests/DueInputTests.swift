@@ -1,6 +1,7 @@
 import Foundation
-import HotTaskCore
 import Testing
+
+@testable import HotTaskCore
 
 /// `--due WHEN` and the UI's due prompt, at the edges of months, years and summer time.
 @Suite("Due date input")

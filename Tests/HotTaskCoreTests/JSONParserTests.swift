@@ -1,5 +1,6 @@
-import HotTaskCore
 import Testing
+
+@testable import HotTaskCore
 
 @Suite("JSON parser")
 struct JSONParserTests {

@@ -1,6 +1,7 @@
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 @Suite("Progress summary")
 struct ProgressTests {

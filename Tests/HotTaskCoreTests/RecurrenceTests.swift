@@ -1,6 +1,7 @@
 import Foundation
-import HotTaskCore
 import Testing
+
+@testable import HotTaskCore
 
 /// Completing one occurrence of a repeating task moves it on to the next, exactly; rules that
 /// cannot be stepped exactly are refused.

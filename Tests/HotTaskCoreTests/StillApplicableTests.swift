@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// The one rule `--undo`, `u` and `^R` share: which changes of a step still apply.
 @Suite("Undo and redo apply only what still holds, judged change after change")

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 @Suite("The UI's store session: its own changes out, other processes' records in")
 struct StoreSessionTests {

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// A task imported from an .ics file goes to a server as its file had it (issue 28): its UID,
 /// DESCRIPTION, X- properties with their parameters and the VTIMEZONE its DUE names.

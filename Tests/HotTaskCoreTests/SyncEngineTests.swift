@@ -1,8 +1,9 @@
 import Foundation
-import HotTaskCore
 import Seeded
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// The sync engine against a calendar in memory that keeps the protocol's promises: what two
 /// HotTask stores and a phone see after syncing, and what a sync with nothing to do costs.

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 /// What a sync writes back onto a phone's task: only what changed here.
 extension SyncEngineTests {

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 @Suite("Changes by id: inverses, order keys, and merging field by field")
 struct TaskChangeTests {

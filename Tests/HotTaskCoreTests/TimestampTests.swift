@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
+
+@testable import HotTaskCore
 
 @Suite("Timestamps")
 struct TimestampTests {

@@ -1,6 +1,7 @@
 import Foundation
-import HotTaskCore
 import Testing
+
+@testable import HotTaskCore
 
 @Suite("todo.txt import and export")
 struct TodoTxtTests {

@@ -1,7 +1,7 @@
 import Foundation
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 @Suite("Config file and key bindings")

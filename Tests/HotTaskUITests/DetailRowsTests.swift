@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
-import HotTaskUI
 import Testing
+
+@testable import HotTaskCore
+@testable import HotTaskUI
 
 /// `v`: a second, dimmer line under each task saying when it was added and completed.
 @Suite("Detail rows")

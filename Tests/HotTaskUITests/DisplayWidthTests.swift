@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskUI
 import TestSupport
 import Testing
+
+@testable import HotTaskUI
 
 /// The width table against a reference: Python's `unicodedata` (Unicode's EastAsianWidth and
 /// general categories, in the version Python was built with).

@@ -1,7 +1,7 @@
 import Foundation
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// Text typed and not added survives quitting: what the state calls its draft, and how it

@@ -1,7 +1,7 @@
 import Foundation
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// Due dates on the screen and the due-date prompt. `testNow` is Wednesday 2026-11-18, 12:06 in

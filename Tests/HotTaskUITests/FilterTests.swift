@@ -1,7 +1,7 @@
-import HotTaskCore
 import TestSupport
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// 120 tasks with "Café" tasks near the top, in the middle and far down in Bonus.

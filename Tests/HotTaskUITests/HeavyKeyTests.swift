@@ -1,8 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// Clearing the completed tasks and undoing that, when there are enough of them for the

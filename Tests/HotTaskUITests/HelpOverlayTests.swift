@@ -1,6 +1,6 @@
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// The help overlay at any size: it wraps instead of cutting, scrolls, and lists every key.

@@ -1,7 +1,7 @@
-import HotTaskCore
 import TestSupport
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// Long random streams of keys, text (controls, marks, emoji, wide and bidi characters) and

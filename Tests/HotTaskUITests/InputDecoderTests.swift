@@ -1,6 +1,6 @@
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// What the terminal sends, decoded whatever TERM says: every sequence consumed whole.

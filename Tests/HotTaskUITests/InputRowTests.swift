@@ -1,6 +1,6 @@
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 @Suite("Input row: typing and editing")

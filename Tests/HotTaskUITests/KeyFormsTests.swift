@@ -1,6 +1,6 @@
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// rxvt's modifier forms, the kitty keyboard protocol (CSI u) and xterm's modifyOtherKeys

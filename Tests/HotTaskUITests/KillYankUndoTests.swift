@@ -1,6 +1,6 @@
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// Word kills, Ctrl-Y and Ctrl-_ in the three line editors, as a shell's readline has them.

@@ -1,6 +1,6 @@
-import HotTaskCore
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// Clicks select a task or focus the input; the wheel scrolls; `mouse = false` in the config.

@@ -1,7 +1,7 @@
-import HotTaskCore
 import TestSupport
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 @Suite("Jump, edit, reorder, clear completed, help")

@@ -1,8 +1,8 @@
 import Foundation
-import HotTaskCore
 import TestSupport
 import Testing
 
+@testable import HotTaskCore
 @testable import HotTaskUI
 
 /// Tasks created an hour apart, in stored order: "b 10" (oldest), "Á 2", "c", "a 1".

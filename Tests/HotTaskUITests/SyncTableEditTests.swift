@@ -1,6 +1,7 @@
-import HotTaskCore
-import HotTaskUI
 import Testing
+
+@testable import HotTaskCore
+@testable import HotTaskUI
 
 /// `--sync-setup` writes `[sync]` into a config someone keeps by hand: every other line stays
 /// exactly as it was, and the result reads back as the settings written.

@@ -1,7 +1,8 @@
 import Foundation
-import HotTaskCore
-import HotTaskUI
 import Testing
+
+@testable import HotTaskCore
+@testable import HotTaskUI
 
 /// A fixed moment, so that timestamps in tests are predictable.
 let testNow = Date(timeIntervalSince1970: 1_795_000_000)

@@ -1,5 +1,6 @@
 import Foundation
-import HotTaskCore
+
+@testable import HotTaskCore
 
 /// A calendar that forgot every sync token (as RFC 6578 allows after a restore) and answers
 /// the next `emptyListings` listings with no members, around an honest one.

@@ -1,5 +1,6 @@
 import Foundation
-import HotTaskCore
+
+@testable import HotTaskCore
 
 /// Tasks and dates with fixed values, so expectations can be written out in full.
 public enum Fixtures {

@@ -1,5 +1,6 @@
 import Foundation
-import HotTaskCore
+
+@testable import HotTaskCore
 
 /// A calendar collection in memory that keeps the protocol's promises (ETags, conditional
 /// writes, sync tokens): the sync engine's tests run thousands of rounds against it, and the

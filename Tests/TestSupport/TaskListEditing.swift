@@ -1,5 +1,6 @@
 import Foundation
-import HotTaskCore
+
+@testable import HotTaskCore
 
 /// Shorthands for tests: build a change with the list's own builders and apply it stamped with
 /// `now`, as the store would. Each returns the change made (nil or empty when nothing changed).

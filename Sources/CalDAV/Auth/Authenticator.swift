@@ -3,9 +3,11 @@ import Foundation
 /// Who HotTask is to a server, request by request: Basic sent up front; when a 401 offers
 /// something better (or only something else), the strongest scheme it speaks, and the next
 /// request answers with it. One per collection or discovery; safe to share between threads.
-public final class Authenticator: @unchecked Sendable {
+// Unchecked: `scheme` (the only state requests change) is read and written only under `lock`;
+// `makeClientNonce` is set by tests before the authenticator is shared, and only read after.
+final class Authenticator: @unchecked Sendable {
     /// What to do after a 401.
-    public enum Verdict: Equatable {
+    enum Verdict: Equatable {
         /// Send the request again: there is a new answer to give (a first Digest challenge,
         /// a stale nonce, Basic asked for when nothing was sent).
         case retry
@@ -28,14 +30,14 @@ public final class Authenticator: @unchecked Sendable {
     /// Settable for tests (RFC 7616's vectors use a fixed one).
     var makeClientNonce: () -> String = Digest.newClientNonce
 
-    public init(username: String?, password: String?) {
+    init(username: String?, password: String?) {
         self.username = username
         self.password = password
         scheme = username != nil && password != nil ? .basic : .none
     }
 
     /// The Authorization header for a request (`uri`: its target, path and query as sent).
-    public func authorization(method: String, uri: String) -> String? {
+    func authorization(method: String, uri: String) -> String? {
         lock.lock()
         defer { lock.unlock() }
         guard let username, let password else { return nil }
@@ -51,7 +53,7 @@ public final class Authenticator: @unchecked Sendable {
 
     /// After a 401 whose `WWW-Authenticate` said `header` (nil: none), for a request that
     /// carried `sent` (the Authorization header it had).
-    public func challenged(_ header: String?, sent: String?) -> Verdict {
+    func challenged(_ header: String?, sent: String?) -> Verdict {
         lock.lock()
         defer { lock.unlock() }
         let challenges = Challenge.parse(header ?? "")

@@ -13,6 +13,8 @@ import HotTaskCore
 /// It replaced the toolchain's URLSession, which on Linux busy-waited while a request was in
 /// flight (24 s of CPU for 200 uploads at a 50 ms round trip) and spun a core on a kept-alive
 /// connection the server had dropped, so every request had to open a connection of its own.
+// Unchecked: `idle`, the pool of handles, is touched only under `lock`; a handle taken from it
+// is used by one thread until it is given back; the rest are `let`s.
 final class CurlTransport: @unchecked Sendable {
     /// An answer: HTTPExchange's, whose `refusal` the transport leaves nil.
     typealias Reply = HTTPExchange.Reply

@@ -8,7 +8,7 @@ import HotTaskCore
 /// One request and its answer over `CurlTransport`, logged in by an `Authenticator`: a 401
 /// that can be answered (a Digest challenge, a stale nonce) is sent again with the answer; one
 /// that cannot says why in `refusal`. Safe to use from several threads at once.
-final class HTTPExchange: @unchecked Sendable {
+final class HTTPExchange: Sendable {
     struct Reply {
         var status: Int
         var body: Data

@@ -26,7 +26,7 @@ public struct UserFacingError: Error, Sendable {
     public var status: ExitStatus
     /// An output (standard output, an export file) could not be written. When the command had
     /// saved a change before, the program says so and exits `savedButOutputFailed` instead.
-    public var isOutputFailure = false
+    var isOutputFailure = false
 
     public init(_ status: ExitStatus, _ message: String) {
         self.status = status

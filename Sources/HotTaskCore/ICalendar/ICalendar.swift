@@ -3,40 +3,40 @@ import Foundation
 /// One property of an iCalendar component (RFC 5545 §3.1), kept as it came: its name, its
 /// parameters as written (`;TZID=Europe/Paris`), and its value still escaped. A property
 /// HotTask does not know is written back byte for byte.
-public struct ICalProperty: Equatable, Sendable {
-    public var name: String
-    public var parameters: String
-    public var value: String
+struct ICalProperty: Equatable, Sendable {
+    var name: String
+    var parameters: String
+    var value: String
 
-    public init(name: String, parameters: String = "", value: String) {
+    init(name: String, parameters: String = "", value: String) {
         self.name = name
         self.parameters = parameters
         self.value = value
     }
 
     /// A TEXT property's value with its escapes undone (`\,` `\;` `\\` `\n`).
-    public var text: String { ICalendar.unescape(value) }
+    var text: String { ICalendar.unescape(value) }
 }
 
 /// A component (`VCALENDAR`, `VTODO`, `VALARM`…): its properties in order and the components
 /// inside it.
-public struct ICalComponent: Equatable, Sendable {
-    public var name: String
-    public var properties: [ICalProperty]
-    public var components: [ICalComponent]
+struct ICalComponent: Equatable, Sendable {
+    var name: String
+    var properties: [ICalProperty]
+    var components: [ICalComponent]
 
-    public init(name: String, properties: [ICalProperty] = [], components: [ICalComponent] = []) {
+    init(name: String, properties: [ICalProperty] = [], components: [ICalComponent] = []) {
         self.name = name
         self.properties = properties
         self.components = components
     }
 
-    public func first(_ name: String) -> ICalProperty? {
+    func first(_ name: String) -> ICalProperty? {
         properties.first { $0.name == name }
     }
 
     /// Sets the property's value (its parameters dropped), adding it when absent; nil removes it.
-    public mutating func set(_ name: String, _ value: String?) {
+    mutating func set(_ name: String, _ value: String?) {
         guard let value else {
             properties.removeAll { $0.name == name }
             return
@@ -51,7 +51,7 @@ public struct ICalComponent: Equatable, Sendable {
 
     /// Sets the property's value and keeps its parameters (LANGUAGE, ALTREP…), adding it
     /// without any when absent.
-    public mutating func setKeepingParameters(_ name: String, _ value: String) {
+    mutating func setKeepingParameters(_ name: String, _ value: String) {
         if let index = properties.firstIndex(where: { $0.name == name }) {
             properties[index].value = value
         } else {
@@ -60,7 +60,7 @@ public struct ICalComponent: Equatable, Sendable {
     }
 
     /// The component as content lines, folded at 75 octets, each ended by CRLF.
-    public var text: String {
+    var text: String {
         var out = ""
         write(to: &out)
         return out
@@ -80,18 +80,18 @@ public struct ICalComponent: Equatable, Sendable {
 }
 
 /// Reading and writing iCalendar text: content lines, folding, escapes and UTC times.
-public enum ICalendar {
-    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
-        public let line: Int
-        public let reason: String
-        public var description: String { "line \(line): \(reason)" }
+enum ICalendar {
+    struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        let line: Int
+        let reason: String
+        var description: String { "line \(line): \(reason)" }
     }
 
     /// Deepest nesting read (VCALENDAR > VTODO > VALARM is 3): a hostile file cannot recurse far.
     static let maximumDepth = 16
 
     /// The top-level components of an iCalendar text (usually one VCALENDAR).
-    public static func parse(_ text: String) throws(ParseError) -> [ICalComponent] {
+    static func parse(_ text: String) throws(ParseError) -> [ICalComponent] {
         var text = text
         var result: Result<[ICalComponent], ParseError> = .success([])
         text.withUTF8 { bytes in
@@ -215,7 +215,7 @@ public enum ICalendar {
     }
 
     /// A TEXT value escaped for writing.
-    public static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
@@ -230,7 +230,7 @@ public enum ICalendar {
         return out
     }
 
-    public static func unescape(_ value: String) -> String {
+    static func unescape(_ value: String) -> String {
         guard value.contains("\\") else { return value }
         var out = ""
         var escaping = false
@@ -251,13 +251,13 @@ public enum ICalendar {
     }
 
     /// A DATE-TIME in UTC (`20261122T093000Z`): the store's timestamp without its separators.
-    public static func format(_ date: Date) -> String {
+    static func format(_ date: Date) -> String {
         Timestamp.format(date).filter { $0 != "-" && $0 != ":" }
     }
 
     /// A DATE-TIME or DATE value; a time without `Z` (floating or with TZID) is read as UTC,
     /// close enough for "which change is later".
-    public static func date(_ value: String) -> Date? {
+    static func date(_ value: String) -> Date? {
         var text = value.trimmingCharacters(in: .whitespaces)
         if text.utf8.count == 8 { text += "T000000" }
         if text.utf8.count == 15 { text += "Z" }

@@ -5,7 +5,7 @@ import Foundation
 /// The mapping is the sync's (`TodoMapping`); the manual order travels as X-APPLE-SORT-ORDER.
 public enum ICalendarFormat {
     /// True when the text starts (after whitespace or a byte-order mark) with BEGIN:VCALENDAR.
-    public static func looksLikeICalendar(_ bytes: [UInt8]) -> Bool {
+    static func looksLikeICalendar(_ bytes: [UInt8]) -> Bool {
         var start = bytes.startIndex
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
         while start < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
@@ -14,7 +14,7 @@ public enum ICalendarFormat {
     }
 
     /// One VCALENDAR holding a VTODO per task, in list order.
-    public static func text(for list: TaskList, now: Date = Date()) -> String {
+    static func text(for list: TaskList, now: Date = Date()) -> String {
         var bytes: [UInt8] = []
         write(list, now: now) { bytes.append(contentsOf: $0) }
         return String(decoding: bytes, as: UTF8.self)
@@ -67,7 +67,7 @@ public enum ICalendarFormat {
 
     /// The VTODOs of an iCalendar text as tasks (UIDs that are not UUIDs get the id the sync
     /// gives them); cancelled ones and other components are skipped.
-    public static func batch(from bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
+    static func batch(from bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
         // Each to-do becomes a task as soon as its END is read: the calendar is never held as
         // a tree (300 MB for 100,000 to-dos).
         var tasks: [TaskItem] = []

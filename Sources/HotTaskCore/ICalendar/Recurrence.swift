@@ -9,8 +9,8 @@ import Foundation
 ///
 /// Dates are stepped as wall-clock values (a TZID'd 09:00 stays 09:00 across a DST change), in
 /// the form they were written (DATE, floating, UTC) and with their parameters kept.
-public enum Recurrence {
-    public enum Advance: Equatable, Sendable {
+enum Recurrence {
+    enum Advance: Equatable, Sendable {
         /// No RRULE: completing completes the task.
         case notRepeating
         /// The VTODO moved on to its next occurrence, open.
@@ -22,7 +22,7 @@ public enum Recurrence {
     }
 
     /// The VTODO with this occurrence completed.
-    public static func advance(_ todo: ICalComponent) -> Advance {
+    static func advance(_ todo: ICalComponent) -> Advance {
         let rules = todo.properties.filter { $0.name == "RRULE" }
         guard let ruleText = rules.first?.value else { return .notRepeating }
         guard rules.count == 1 else { return .unsupported("more than one RRULE") }

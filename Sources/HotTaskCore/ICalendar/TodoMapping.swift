@@ -2,16 +2,16 @@ import Foundation
 
 /// The fields HotTask and a calendar app share, as one side holds them: what a three-way merge
 /// compares. `sortOrder` is `X-APPLE-SORT-ORDER` (lower first); nil when the task has none.
-public struct SharedFields: Equatable, Hashable, Sendable {
-    public var caption: String
-    public var section: Section
-    public var completed: Bool
-    public var completedAt: Date?
-    public var sortOrder: Int?
+struct SharedFields: Equatable, Hashable, Sendable {
+    var caption: String
+    var section: Section
+    var completed: Bool
+    var completedAt: Date?
+    var sortOrder: Int?
     /// DUE.
-    public var due: DueDate?
+    var due: DueDate?
 
-    public init(caption: String, section: Section, completed: Bool, completedAt: Date? = nil, sortOrder: Int? = nil, due: DueDate? = nil) {
+    init(caption: String, section: Section, completed: Bool, completedAt: Date? = nil, sortOrder: Int? = nil, due: DueDate? = nil) {
         self.due = due
         self.caption = caption
         self.section = section
@@ -22,19 +22,19 @@ public struct SharedFields: Equatable, Hashable, Sendable {
 }
 
 /// One VTODO as HotTask reads it from a calendar object.
-public struct RemoteTodo: Equatable, Sendable {
-    public var uid: String
-    public var fields: SharedFields
-    public var created: Date?
-    public var lastModified: Date?
+struct RemoteTodo: Equatable, Sendable {
+    var uid: String
+    var fields: SharedFields
+    var created: Date?
+    var lastModified: Date?
     /// When HotTask last wrote each field (`X-HOTTASK-CLOCKS`), trusted only while the object's
     /// LAST-MODIFIED is the one HotTask wrote with them (a phone's edit leaves them stale).
-    public var clocks: FieldClocks?
+    var clocks: FieldClocks?
     /// The whole calendar object, for writing it back with HotTask's fields changed.
-    public var calendar: ICalComponent
+    var calendar: ICalComponent
 
     /// When the other side changed each field, for "changed on both sides: the later wins".
-    public var fieldTimes: FieldClocks {
+    var fieldTimes: FieldClocks {
         if let clocks { return clocks }
         let stamp = Clock(milliseconds: Int64((lastModified ?? created ?? .distantPast).timeIntervalSince1970 * 1000))
         return FieldClocks(stamp)
@@ -45,9 +45,9 @@ public struct RemoteTodo: Equatable, Sendable {
 /// PRIORITY 1–4 ↔ Top Priority (anything else Bonus), X-APPLE-SORT-ORDER ↔ manual order.
 /// Every other property and component is kept as it came.
 public enum TodoMapping {
-    public static let clocksProperty = "X-HOTTASK-CLOCKS"
+    static let clocksProperty = "X-HOTTASK-CLOCKS"
 
-    public enum Reading: Equatable, Sendable {
+    enum Reading: Equatable, Sendable {
         case todo(RemoteTodo)
         /// Not a task HotTask takes (no VTODO, a CANCELLED one): left alone on the server.
         case ignored(String)
@@ -57,7 +57,7 @@ public enum TodoMapping {
     }
 
     /// Reads one calendar object (the body of one `.ics` resource).
-    public static func read(_ text: String) -> Reading {
+    static func read(_ text: String) -> Reading {
         let roots: [ICalComponent]
         do {
             roots = try ICalendar.parse(text)
@@ -69,7 +69,7 @@ public enum TodoMapping {
     }
 
     /// Reads the master VTODO of a VCALENDAR (the one without RECURRENCE-ID).
-    public static func read(_ calendar: ICalComponent) -> Reading {
+    static func read(_ calendar: ICalComponent) -> Reading {
         guard let todo = calendar.components.first(where: { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }) else {
             return .ignored("no VTODO")
         }
@@ -112,14 +112,14 @@ public enum TodoMapping {
     static let sortOrderLimit = 1 << 40
 
     /// PRIORITY 1–4 is Top Priority; 0, 5–9, none or anything unreadable is Bonus.
-    public static func section(priority: String?) -> Section {
+    static func section(priority: String?) -> Section {
         guard let value = priority.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else { return .bonus }
         return (1...4).contains(value) ? .priority : .bonus
     }
 
     /// Where a task's open status goes while it is completed here (`STATUS;PERCENT-COMPLETE`
     /// as they were), so that reopening it gives back IN-PROCESS and 40 % rather than 0.
-    public static let openStatusProperty = "X-HOTTASK-OPEN-STATUS"
+    static let openStatusProperty = "X-HOTTASK-OPEN-STATUS"
 
     /// The calendar object with HotTask's fields written onto its VTODO (a new object when
     /// `base` is nil). Only what changed here is written: a property HotTask does not change
@@ -128,7 +128,7 @@ public enum TodoMapping {
     /// X-APPLE-SORT-ORDER it did not have unless the task moved here. PRIORITY changes only
     /// when the section does; LAST-MODIFIED, DTSTAMP and SEQUENCE move on whenever anything
     /// does. Completing a repeating task completes this occurrence (`Recurrence`).
-    public static func write(
+    static func write(
         _ fields: SharedFields, uid: String, clocks: FieldClocks, created: Date, onto base: ICalComponent?, now: Date
     ) -> ICalComponent {
         var calendar =
@@ -229,5 +229,5 @@ public enum TodoMapping {
     }
 
     /// The UID a task made in HotTask gets: its id in lowercase.
-    public static func uid(for id: UUID) -> String { id.uuidString.lowercased() }
+    static func uid(for id: UUID) -> String { id.uuidString.lowercased() }
 }

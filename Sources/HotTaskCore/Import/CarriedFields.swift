@@ -36,9 +36,9 @@ public struct CarriedFields: Sendable {
 
     public init() {}
 
-    public var isEmpty: Bool { records.isEmpty }
+    var isEmpty: Bool { records.isEmpty }
 
-    public subscript(id: UUID, format: Format) -> String? {
+    subscript(id: UUID, format: Format) -> String? {
         records[Key(id: id, format: format)]
     }
 
@@ -74,8 +74,8 @@ public struct CarriedFields: Sendable {
     /// The file could not be read (or is not trusted); the import or export says so and goes on
     /// without it.
     public struct Unreadable: Error, Sendable, CustomStringConvertible {
-        public let path: String
-        public let reason: String
+        let path: String
+        let reason: String
         public var description: String { "the carried fields \(path) cannot be read: \(reason)" }
     }
 

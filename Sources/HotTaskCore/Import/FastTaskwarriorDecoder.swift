@@ -72,6 +72,8 @@ extension JSONParser {
     /// The tasks from `start` to the end of the array, read on another thread (ids are checked
     /// for repeats once the whole array is read), with what they lose, and where the array's `]`
     /// ends; nil result when they do not read.
+    // Unchecked: `read` runs on the other thread, alone, and `result`/`carried` are touched here
+    // only after `group.wait()`, which orders its writes before the reads; `bytes` is read-only.
     private final class TaskwarriorSecondHalf: @unchecked Sendable {
         let bytes: UnsafeBufferPointer<UInt8>
         let start: Int

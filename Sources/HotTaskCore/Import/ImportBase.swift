@@ -45,20 +45,20 @@ public struct ImportBase: Sendable {
 
     public init() {}
 
-    public subscript(id: UUID) -> Entry? {
+    subscript(id: UUID) -> Entry? {
         let at = UUIDBytes.firstPosition(notBefore: UUIDBytes.sortKey(id), count: entries.count) { UUIDBytes.sortKey(entries[$0].id) }
         return at < entries.count && entries[at].id == id ? entries[at].entry : nil
     }
 
     /// No file has said anything yet (or the base was lost).
-    public var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entries.isEmpty }
 
     public static func path(besides store: TaskStore) -> String { store.path + ".imported" }
 
     /// The base exists but cannot be read.
     public struct Unreadable: Error, Sendable, CustomStringConvertible {
-        public let path: String
-        public let reason: String
+        let path: String
+        let reason: String
         public var description: String {
             "the import base \(path) cannot be read: \(reason) (without it, the next import merges by date)"
         }

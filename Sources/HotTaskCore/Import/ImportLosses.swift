@@ -3,19 +3,19 @@ import Foundation
 /// What an import file held that HotTask did not keep, so that the report can say so.
 public struct ImportLosses: Equatable, Sendable {
     /// By field name as the source calls it (project, tags, due…): how many tasks had it.
-    public var droppedFields: [String: Int] = [:]
+    var droppedFields: [String: Int] = [:]
     /// Taskwarrior tasks waiting to be shown later: HotTask has no wait, so they went to Bonus.
-    public var waitingToBonus = 0
+    var waitingToBonus = 0
     /// Descriptions over the caption limit, shortened at a word with "…".
-    public var shortened = 0
+    var shortened = 0
     /// Skipped: Taskwarrior's deleted tasks, and recurrence templates (their instances come in).
-    public var deleted = 0
-    public var recurrenceTemplates = 0
+    var deleted = 0
+    var recurrenceTemplates = 0
     /// The format `droppedFields` were carried for (see `CarriedFields`): kept for the export
     /// back, not lost. nil: they were not kept.
-    public var carriedFor: String?
+    var carriedFor: String?
 
-    public init() {}
+    init() {}
 
     /// Counts `other`'s losses in too (two parts of one file read apart).
     mutating func add(_ other: ImportLosses) {

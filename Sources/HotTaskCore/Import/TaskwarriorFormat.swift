@@ -163,7 +163,7 @@ enum TaskwarriorFormat {
 
 extension TaskList {
     /// The list as Taskwarrior's `task import` reads it (`--export-format taskwarrior`).
-    public var taskwarriorExport: [UInt8] { TaskwarriorFormat.text(for: self) }
+    var taskwarriorExport: [UInt8] { TaskwarriorFormat.text(for: self) }
 
     /// `taskwarriorExport` in pieces, each given to `emit` as it is made, with the fields
     /// `carried` holds for its tasks merged in.

@@ -17,7 +17,7 @@ import Foundation
 /// tag is placed by `TodoTxtPlacement`; a tag given twice is imported once, with a note.
 public enum TodoTxtFormat {
     /// The tasks of a todo.txt text. `now` dates tasks that carry no date.
-    public static func batch(from bytes: [UInt8], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
+    static func batch(from bytes: [UInt8], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
         try batch(files: [("todo.txt", bytes)], now: now)
     }
 
@@ -180,7 +180,7 @@ public enum TodoTxtFormat {
     /// Top Priority, a `pri:A` tag. The creation date is always written, so a caption that
     /// happens to start with `x ` or `(B) ` reads back as a caption. Every line ends with the
     /// task's `id:` tag (its short id), so that importing the file back finds the same tasks.
-    public static func text(for list: TaskList, carried: CarriedFields = CarriedFields()) -> String {
+    static func text(for list: TaskList, carried: CarriedFields = CarriedFields()) -> String {
         var bytes: [UInt8] = []
         write(list, carried: carried) { bytes.append(contentsOf: $0) }
         return String(decoding: bytes, as: UTF8.self)

@@ -7,20 +7,20 @@ public struct TodoTxtLines: Equatable, Sendable {
     /// `tasks` where each one's lines begin.
     public var files: [(name: String, firstPosition: Int)] = []
     /// Each task's line number in its file.
-    public var numbers: [Int] = []
+    var numbers: [Int] = []
     /// Lines with no date: their created time is the import's "now", which must never count as
     /// written after anything done here.
-    public var undated: Set<Int> = []
+    var undated: Set<Int> = []
     /// Completed lines with no priority: todo.sh's `do` drops a line's `(A) ` and writes no
     /// `pri:A`, so such a line says nothing about the task's section.
-    public var priorityUnsaid: Set<Int> = []
+    var priorityUnsaid: Set<Int> = []
     /// What the import should tell the user: repeated ids, lines whose task is unclear.
     public var notes: [String] = []
 
-    public init() {}
+    init() {}
 
     /// "todo.txt line 4".
-    public func place(of position: Int) -> String {
+    func place(of position: Int) -> String {
         let file = files.last { $0.firstPosition <= position }?.name ?? "todo.txt"
         return "\(file) line \(numbers.indices.contains(position) ? numbers[position] : position + 1)"
     }

@@ -3,10 +3,10 @@
 /// Foundation's parsers on Linux report no position ("The given data was not valid JSON"),
 /// and a person fixing a hand-edited store needs one. Nesting is limited so that a hostile
 /// file cannot exhaust the stack.
-public struct JSONParser {
-    public static let maximumDepth = 64
+struct JSONParser {
+    static let maximumDepth = 64
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         let result: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
             do throws(JSONSyntaxError) {
@@ -26,7 +26,7 @@ public struct JSONParser {
 
     /// Parses each non-blank line as its own JSON value (JSON Lines), with its 1-based line
     /// number; errors name the line.
-    public static func parseLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
+    static func parseLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
         var values: [(line: Int, value: JSONValue)] = []
         var start = 0
         var lineNumber = 1

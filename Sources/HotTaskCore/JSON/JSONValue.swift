@@ -1,5 +1,5 @@
 /// A parsed JSON document. Numbers keep their value as a Double; objects reject duplicate keys.
-public indirect enum JSONValue: Equatable, Sendable {
+indirect enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -8,7 +8,7 @@ public indirect enum JSONValue: Equatable, Sendable {
     case object([String: JSONValue])
 
     /// A short name of the kind of value, for messages ("expected a string, found a number").
-    public var kindName: String {
+    var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -22,12 +22,12 @@ public indirect enum JSONValue: Equatable, Sendable {
 
 /// A JSON text that could not be parsed, with where it went wrong.
 public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let message: String
+    let message: String
     /// Byte offset from the start of the text (0-based).
-    public let offset: Int
+    let offset: Int
     /// 1-based line and column (column counted in bytes).
-    public let line: Int
-    public let column: Int
+    let line: Int
+    let column: Int
 
     public var description: String {
         "\(message) at line \(line), column \(column) (byte \(offset))"

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// When a task is due: a whole day, or a time of day with the zone it was given in.
 ///
@@ -56,7 +57,7 @@ public struct DueDate: Hashable, Sendable {
     }
 
     /// A whole day; nil when there is no such day (2026-02-29) or the year is past 9999.
-    public static func date(year: Int, month: Int, day: Int) -> DueDate? {
+    static func date(year: Int, month: Int, day: Int) -> DueDate? {
         guard (0...9999).contains(year), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         return Self.day(Timestamp.daysFromCivil(year: year, month: month, day: day))
@@ -77,7 +78,7 @@ public struct DueDate: Hashable, Sendable {
     }
 
     /// A time of day from its parts; nil when there is no such date or time.
-    public static func time(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int = 0, zone: Zone) -> DueDate? {
+    static func time(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int = 0, zone: Zone) -> DueDate? {
         guard let date = date(year: year, month: month, day: day), hour >= 0, hour < 24, minute >= 0, minute < 60,
             second >= 0, second < 61
         else { return nil }
@@ -88,7 +89,7 @@ public struct DueDate: Hashable, Sendable {
     public var isDay: Bool { kind == Self.dayKind }
 
     /// The day it falls on as its own zone's clocks show it (days since 1970-01-01).
-    public var days: Int {
+    var days: Int {
         isDay ? Int(value) : Int(value >= 0 ? value / 86_400 : (value - 86_399) / 86_400)
     }
 
@@ -107,15 +108,15 @@ public struct DueDate: Hashable, Sendable {
     }
 
     /// True for a time in a named zone this system has the rules of.
-    public var zoneIsKnown: Bool {
+    var zoneIsKnown: Bool {
         kind >= Self.firstNamedKind && DueZoneNames.shared.timeZone(Int(kind - Self.firstNamedKind)) != nil
     }
 
     /// UTC as a TimeZone (for a reading that must not depend on where it runs).
-    public static let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+    static let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
 
     /// The (year, month, day) of `days`.
-    public var civilDay: (year: Int, month: Int, day: Int) {
+    var civilDay: (year: Int, month: Int, day: Int) {
         let (year, month, day) = Timestamp.civilDate(fromDays: days)
         return (year, month, day)
     }
@@ -128,7 +129,7 @@ public struct DueDate: Hashable, Sendable {
 
     /// The instant (seconds since 1970 UTC) a time of day stands for, floating times and unknown
     /// zones read in `local`; a day stands for its first second in `local`.
-    public func instant(local: TimeZone) -> Int64 {
+    func instant(local: TimeZone) -> Int64 {
         switch kind {
         case Self.utcKind: value
         case Self.dayKind, Self.floatingKind: Self.instant(wall: wallSeconds, in: local)
@@ -137,14 +138,14 @@ public struct DueDate: Hashable, Sendable {
     }
 
     /// The offset from UTC of a time in its zone (floating and unknown zones in `local`).
-    public func offset(local: TimeZone) -> Int {
+    func offset(local: TimeZone) -> Int {
         kind == Self.utcKind ? 0 : Int(wallSeconds - instant(local: local))
     }
 
     /// The instant a wall-clock time stands for in `zone`, as RFC 5545 reads one: a time that
     /// happens twice (clocks going back) is the first; one that never happens (clocks going
     /// forward) is read with the offset from before the change (02:30 is 03:30 summer time).
-    public static func instant(wall: Int64, in zone: TimeZone) -> Int64 {
+    static func instant(wall: Int64, in zone: TimeZone) -> Int64 {
         func offset(at instant: Int64) -> Int64 {
             Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
         }
@@ -156,7 +157,7 @@ public struct DueDate: Hashable, Sendable {
     }
 
     /// Whether a wall-clock time happens at all in `zone` (false inside a spring-forward gap).
-    public static func exists(wall: Int64, in zone: TimeZone) -> Bool {
+    static func exists(wall: Int64, in zone: TimeZone) -> Bool {
         let instant = instant(wall: wall, in: zone)
         return instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))) == wall
     }
@@ -164,36 +165,35 @@ public struct DueDate: Hashable, Sendable {
 
 /// The zone names due times carry, numbered in the order first seen: a due date then fits in
 /// eight bytes and compares as a number. Each name's `TimeZone` is looked up once.
-final class DueZoneNames: @unchecked Sendable {
+final class DueZoneNames: Sendable {
     static let shared = DueZoneNames()
 
-    private let lock = NSLock()
-    private var names: [String] = []
-    private var zones: [TimeZone?] = []
-    private var codes: [String: Int] = [:]
+    private struct Table {
+        var names: [String] = []
+        var zones: [TimeZone?] = []
+        var codes: [String: Int] = [:]
+    }
+
+    private let table = Mutex(Table())
     /// Codes fit in the 16 bits left after the three fixed kinds and the "none" value.
     private static let capacity = Int(0xFFFF - DueDate.firstNamedKind)
 
     func code(for name: String) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let code = codes[name] { return code }
-        guard names.count < Self.capacity else { return nil }
-        names.append(name)
-        zones.append(TimeZone(identifier: name))
-        codes[name] = names.count - 1
-        return names.count - 1
+        table.withLock { table in
+            if let code = table.codes[name] { return code }
+            guard table.names.count < Self.capacity else { return nil }
+            table.names.append(name)
+            table.zones.append(TimeZone(identifier: name))
+            table.codes[name] = table.names.count - 1
+            return table.names.count - 1
+        }
     }
 
     func name(_ code: Int) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return code < names.count ? names[code] : "UTC"
+        table.withLock { code < $0.names.count ? $0.names[code] : "UTC" }
     }
 
     func timeZone(_ code: Int) -> TimeZone? {
-        lock.lock()
-        defer { lock.unlock() }
-        return code < zones.count ? zones[code] : nil
+        table.withLock { code < $0.zones.count ? $0.zones[code] : nil }
     }
 }

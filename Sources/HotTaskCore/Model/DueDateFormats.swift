@@ -4,7 +4,7 @@ import Foundation
 /// iCalendar's DUE.
 extension DueDate {
     /// The due date as the sync's base keeps it, the same wherever it is read: "" for none.
-    public static func baseKey(_ due: DueDate?) -> String {
+    static func baseKey(_ due: DueDate?) -> String {
         guard let due else { return "" }
         return due.text(local: utc) + (due.zoneName.map { " " + $0 } ?? "")
     }
@@ -13,7 +13,7 @@ extension DueDate {
 
     /// Taskwarrior's `due` (an instant in UTC): local midnight is a whole day (what
     /// `task add … due:2026-12-01` stores), any other time that instant.
-    public static func fromTaskwarrior(_ instant: Date, local: TimeZone = .current) -> DueDate? {
+    static func fromTaskwarrior(_ instant: Date, local: TimeZone = .current) -> DueDate? {
         let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
         let wall = seconds + Int64(local.secondsFromGMT(for: instant))
         let day = Int(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400)
@@ -22,14 +22,14 @@ extension DueDate {
     }
 
     /// `YYYYMMDDTHHMMSSZ`: a day as its local midnight, a time as its instant.
-    public func taskwarriorText(local: TimeZone = .current) -> String {
+    func taskwarriorText(local: TimeZone = .current) -> String {
         Timestamp.formatCompact(Date(timeIntervalSince1970: TimeInterval(instant(local: local))))
     }
 
     // MARK: todo.txt
 
     /// The `due:YYYY-MM-DD` tag (todo.txt has days only: a time's day where it falls here).
-    public func todoTxtTag(local: TimeZone = .current) -> String {
+    func todoTxtTag(local: TimeZone = .current) -> String {
         "due:" + (isDay ? dayText : DueDate.day(DueDisplay(now: Date(), local: local).localDay(self)).map(\.dayText) ?? dayText)
     }
 
@@ -37,7 +37,7 @@ extension DueDate {
 
     /// DUE (or DTSTART) as RFC 5545 writes it: `VALUE=DATE:20261201`, `20261201T083000Z`,
     /// `TZID=Europe/Berlin:20261201T093000`, or floating `20261201T093000`. Nil when it is none.
-    public static func fromICalendar(_ property: ICalProperty) -> DueDate? {
+    static func fromICalendar(_ property: ICalProperty) -> DueDate? {
         let value = property.value.trimmingCharacters(in: .whitespaces)
         let bytes = Array(value.utf8)
         func number(_ start: Int, _ count: Int) -> Int? {
@@ -58,7 +58,7 @@ extension DueDate {
     }
 
     /// The DUE property for this date (parameters and value).
-    public var iCalendarProperty: ICalProperty {
+    var iCalendarProperty: ICalProperty {
         let (year, month, day) = civilDay
         let date = Self.digits(year, 4) + Self.digits(month, 2) + Self.digits(day, 2)
         guard let zone else { return ICalProperty(name: "DUE", parameters: ";VALUE=DATE", value: date) }

@@ -6,7 +6,7 @@ extension DueDate {
     /// `2026-12-01T08:30:00Z` in UTC; `2026-12-01T09:30:00+01:00` in a named zone (its name is
     /// `zoneName`, beside it as `"dueZone"`; the offset is `local`'s when the zone is not one
     /// this system knows); a floating time without an offset, `2026-12-01T09:30:00`.
-    public func text(local: TimeZone = .current) -> String {
+    func text(local: TimeZone = .current) -> String {
         switch zone {
         case nil: dayText
         case .utc?: dayText + "T" + timeText + "Z"
@@ -16,7 +16,7 @@ extension DueDate {
     }
 
     /// The name of a named zone (`"dueZone"`), nil for the others.
-    public var zoneName: String? {
+    var zoneName: String? {
         if case .named(let name)? = zone { return name }
         return nil
     }
@@ -46,7 +46,7 @@ extension DueDate {
     /// Reads `text(local:)` and `zoneName` back. With a zone name, the clock reading before the
     /// offset is what counts; without one, a time with an offset is kept as the instant (UTC).
     /// Nil when it is none of these forms, or the zone name is empty.
-    public init?(text: String, zone zoneName: String? = nil) {
+    init?(text: String, zone zoneName: String? = nil) {
         var text = text
         guard let parsed = text.withUTF8({ Self.parse(utf8: $0, zone: zoneName) }) else { return nil }
         self = parsed

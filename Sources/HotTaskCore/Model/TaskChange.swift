@@ -4,16 +4,16 @@ import Foundation
 public struct TaskFields: Equatable, Hashable, Sendable {
     // Largest first, one-byte fields last (as in `TaskItem`): 48 bytes instead of 56, so that a
     // change that sets fields is no larger than one that adds a task.
-    public var caption: String?
-    public var order: OrderKey?
-    public var completedAt: Date?
+    var caption: String?
+    var order: OrderKey?
+    var completedAt: Date?
     /// `.some(nil)` clears the due date; nil leaves it.
-    public var due: DueDate??
-    public var section: Section?
+    var due: DueDate??
+    var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
-    public var completed: Bool?
+    var completed: Bool?
 
-    public init(
+    init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
         order: OrderKey? = nil, due: DueDate?? = nil
     ) {
@@ -26,16 +26,16 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     }
 
     /// Every field of `task`: what an add of a task already here sets, and what `--replace` sets.
-    public init(allOf task: TaskItem) {
+    init(allOf task: TaskItem) {
         self.init(
             caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order,
             due: .some(task.due))
     }
 
-    public var isEmpty: Bool { caption == nil && section == nil && completed == nil && order == nil && due == nil }
+    var isEmpty: Bool { caption == nil && section == nil && completed == nil && order == nil && due == nil }
 
     /// These fields as `task` has them now (the values a change would replace).
-    public func values(in task: TaskItem) -> TaskFields {
+    func values(in task: TaskItem) -> TaskFields {
         TaskFields(
             caption: caption == nil ? nil : task.caption, section: section == nil ? nil : task.section,
             completed: completed == nil ? nil : task.completed, completedAt: task.completedAt,
@@ -43,7 +43,7 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     }
 
     /// True when `task` already has every value set here (when it was completed aside).
-    public func hold(in task: TaskItem) -> Bool {
+    func hold(in task: TaskItem) -> Bool {
         (caption == nil || caption == task.caption) && (section == nil || section == task.section)
             && (completed == nil || completed == task.completed) && (order == nil || order == task.order)
             && (due == nil || due == .some(task.due))
@@ -76,7 +76,7 @@ public enum TaskChange: Equatable, Hashable, Sendable {
     }
 
     /// The change that takes this one back.
-    public var inverse: TaskChange {
+    var inverse: TaskChange {
         switch self {
         case .add(let task): .delete(task)
         case .delete(let task): .add(task)
@@ -103,7 +103,7 @@ public enum ListEdit: Equatable, Sendable {
     /// Changed in place (same section, same index).
     case replaced(old: TaskItem, new: TaskItem, at: Int)
 
-    public var task: TaskItem {
+    var task: TaskItem {
         switch self {
         case .inserted(let task, _), .removed(let task, _): task
         case .replaced(_, let new, _): new
@@ -112,7 +112,7 @@ public enum ListEdit: Equatable, Sendable {
 
     public var section: Section { task.section }
 
-    public var index: Int {
+    var index: Int {
         switch self {
         case .inserted(_, let index), .removed(_, let index), .replaced(_, _, let index): index
         }
@@ -122,10 +122,10 @@ public enum ListEdit: Equatable, Sendable {
 /// The rows a change made in one pass removed: per section, their indices before it,
 /// ascending (what a view needs to follow without sorting again).
 public struct RemovedRows: Equatable, Sendable {
-    public var priority: [Int] = []
-    public var bonus: [Int] = []
+    var priority: [Int] = []
+    var bonus: [Int] = []
 
-    public init() {}
+    init() {}
 
     public subscript(section: Section) -> [Int] {
         get { section == .priority ? priority : bonus }

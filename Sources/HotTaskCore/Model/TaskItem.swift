@@ -8,17 +8,17 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     public var id: UUID
     public var caption: String
     /// Its place in the manual order of its section.
-    public var order: OrderKey
+    var order: OrderKey
     public var createdAt: Date
     /// When a person last changed it (wall clock; shown and exported, never used to merge).
-    public var modifiedAt: Date
+    var modifiedAt: Date
     /// `completedAt`'s seconds as a bit pattern (`Self.noDate` for none): eight bytes where
     /// an optional Date takes nine and pads to sixteen.
     private var completedBits: UInt64
     /// The due date packed (`DueDate.noneBits` for none), for the same reason.
     private var dueBits: UInt64
     /// When each field was last set: merging keeps, field by field, the later change.
-    public var clocks: FieldClocks
+    var clocks: FieldClocks
     // Here, so that they fill the four bytes the clocks leave before the next eight-byte field.
     public var section: Section
     public var completed: Bool
@@ -64,14 +64,14 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
 
     /// The same task with the clocks of the fields a person sees reset: for comparing what a
     /// list shows rather than when each field was stamped.
-    public var withoutClocks: TaskItem {
+    var withoutClocks: TaskItem {
         var copy = self
         copy.clocks = FieldClocks()
         return copy
     }
 
     /// The latest stamp of any field.
-    public var latestClock: Clock { clocks.latest }
+    var latestClock: Clock { clocks.latest }
 }
 
 /// The stamp of the last change to each field of a task that can change.
@@ -83,23 +83,23 @@ public struct FieldClocks: Equatable, Hashable, Sendable {
     private var counters: (caption: Int32, section: Int32, completed: Int32, order: Int32, due: Int32)
 
     // Read and written as Clocks.
-    public var caption: Clock {
+    var caption: Clock {
         get { Clock(milliseconds.caption, counters.caption) }
         set { (milliseconds.caption, counters.caption) = newValue.parts }
     }
-    public var section: Clock {
+    var section: Clock {
         get { Clock(milliseconds.section, counters.section) }
         set { (milliseconds.section, counters.section) = newValue.parts }
     }
-    public var completed: Clock {
+    var completed: Clock {
         get { Clock(milliseconds.completed, counters.completed) }
         set { (milliseconds.completed, counters.completed) = newValue.parts }
     }
-    public var order: Clock {
+    var order: Clock {
         get { Clock(milliseconds.order, counters.order) }
         set { (milliseconds.order, counters.order) = newValue.parts }
     }
-    public var due: Clock {
+    var due: Clock {
         get { Clock(milliseconds.due, counters.due) }
         set { (milliseconds.due, counters.due) = newValue.parts }
     }
@@ -110,7 +110,7 @@ public struct FieldClocks: Equatable, Hashable, Sendable {
 
     /// Without `due`, it is the earliest of the four: the stamp of the add, which stamped every
     /// field (what a store written before due dates means).
-    public init(caption: Clock, section: Clock, completed: Clock, order: Clock, due: Clock? = nil) {
+    init(caption: Clock, section: Clock, completed: Clock, order: Clock, due: Clock? = nil) {
         let due = due ?? min(caption, section, completed, order)
         milliseconds = (caption.milliseconds, section.milliseconds, completed.milliseconds, order.milliseconds, due.milliseconds)
         counters = (caption.counter, section.counter, completed.counter, order.counter, due.counter)
@@ -128,11 +128,11 @@ public struct FieldClocks: Equatable, Hashable, Sendable {
         hasher.combine(due)
     }
 
-    public var latest: Clock { max(caption, section, completed, order, due) }
+    var latest: Clock { max(caption, section, completed, order, due) }
 
     /// True when every field has the same stamp (written as one in the store).
-    public var areUniform: Bool { caption == section && section == completed && completed == order && order == due }
+    var areUniform: Bool { caption == section && section == completed && completed == order && order == due }
 
     /// True when the due date's stamp is the earliest of the other four (what four stamps mean).
-    public var dueIsImplied: Bool { due == min(caption, section, completed, order) }
+    var dueIsImplied: Bool { due == min(caption, section, completed, order) }
 }

@@ -2,15 +2,10 @@ import Foundation
 
 /// A task deleted, kept so that an older copy of it never comes back and a later change to
 /// it can (see `TaskList.apply`).
-public struct Tombstone: Equatable, Sendable {
-    public var task: TaskItem
+struct Tombstone: Equatable, Sendable {
+    var task: TaskItem
     /// When it was deleted.
-    public var clock: Clock
-
-    public init(task: TaskItem, clock: Clock) {
-        self.task = task
-        self.clock = clock
-    }
+    var clock: Clock
 }
 
 /// All tasks, kept as two sections (Top Priority first, then Bonus), each in the order of
@@ -24,7 +19,7 @@ public struct TaskList: Equatable, Sendable {
     public private(set) var bonus: [TaskItem] = []
     public private(set) var completedCount = 0
     /// Deleted tasks by id.
-    public private(set) var deleted: [UUID: Tombstone] = [:]
+    private(set) var deleted: [UUID: Tombstone] = [:]
     /// Where each task is, built on the first change applied by id and kept up to date after:
     /// finding a task costs a dictionary look-up and a binary search, not a scan. While
     /// `withTasksIndexed` runs, it holds only the tasks `partialIndexNames` names.
@@ -49,7 +44,7 @@ public struct TaskList: Equatable, Sendable {
 
     /// Builds a list from tasks that carry their own order keys (a store read back), and the
     /// tombstones of deleted ones.
-    public init(keyed tasks: [TaskItem], deleted: [Tombstone] = []) {
+    init(keyed tasks: [TaskItem], deleted: [Tombstone] = []) {
         let (priorityTasks, bonusTasks) = Self.splitBySection(tasks)
         self.init(priority: priorityTasks, bonus: bonusTasks, keyed: true, deleted: deleted)
     }
@@ -144,7 +139,7 @@ public struct TaskList: Equatable, Sendable {
         locate(id).map { position(of: $0.index, in: $0.section) }
     }
 
-    public func task(withID id: UUID) -> TaskItem? {
+    func task(withID id: UUID) -> TaskItem? {
         locate(id).map { tasks(in: $0.section)[$0.index] }
     }
 
@@ -187,7 +182,7 @@ public struct TaskList: Equatable, Sendable {
     /// binary search instead of a scan. A list read from the store has no index until a change
     /// is applied to it with `apply`, so that commands that never look up by id (`--list`) do not
     /// pay for one. The task arrays are shared, not copied.
-    public func indexedByID() -> TaskList {
+    func indexedByID() -> TaskList {
         var indexed = self
         indexed.buildPlaceIndex()
         return indexed
@@ -661,19 +656,19 @@ public struct TaskList: Equatable, Sendable {
 
     /// Applies changes in turn, all stamped `clock`.
     @discardableResult
-    public mutating func apply(_ changes: [TaskChange], clock: Clock, force: Bool = false) -> [ListEdit] {
+    mutating func apply(_ changes: [TaskChange], clock: Clock, force: Bool = false) -> [ListEdit] {
         changes.flatMap { apply($0, clock: clock, force: force) }
     }
 
     // MARK: Making changes
 
     /// The key that puts a task on top of `section`.
-    public func topKey(of section: Section) -> OrderKey {
+    func topKey(of section: Section) -> OrderKey {
         OrderKey.between(nil, tasks(in: section).first?.order)
     }
 
     /// The key that puts a task at the end of `section`.
-    public func endKey(of section: Section) -> OrderKey {
+    func endKey(of section: Section) -> OrderKey {
         OrderKey.between(tasks(in: section).last?.order, nil)
     }
 

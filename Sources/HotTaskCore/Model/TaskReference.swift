@@ -7,12 +7,12 @@ public struct ReferenceError: Error, Equatable, Sendable, CustomStringConvertibl
 
 extension TaskList {
     /// The shortest id prefix accepted as a handle.
-    public static let minimumIDPrefix = 8
+    static let minimumIDPrefix = 8
 
     /// Whether a handle is an id prefix: 8 or more hex digits (dashes allowed), whatever else
     /// it might look like. Shorter all-digit handles are list numbers, so `--done 00000042`
     /// can never complete task 42 by mistake.
-    public static func isIDPrefix(_ handle: String) -> Bool {
+    static func isIDPrefix(_ handle: String) -> Bool {
         let text = handle.trimmingWhitespace()
         return text.count >= minimumIDPrefix && text.count <= 36 && text.allSatisfy { $0.isHexDigit || $0 == "-" }
     }
@@ -43,7 +43,7 @@ extension TaskList {
 
     /// Why an id prefix names no single task; an ambiguous one names the tasks it matches, with
     /// enough of each id to tell them apart.
-    public static func prefixProblem(_ prefix: String, matching tasks: [TaskItem]) -> ReferenceError {
+    static func prefixProblem(_ prefix: String, matching tasks: [TaskItem]) -> ReferenceError {
         guard !tasks.isEmpty else { return ReferenceError(description: "no task has an id starting with \(prefix)") }
         let shown = tasks.prefix(5).map { task in
             let id = task.id.uuidString.lowercased()

@@ -34,7 +34,7 @@ public enum CaptionRule {
     public static let maximumLength = 1_000
     /// Most UTF-8 bytes accepted: room for 1,000 characters of any script with accents or
     /// emoji sequences, far below what a pile of combining marks takes.
-    public static let maximumBytes = 8_192
+    static let maximumBytes = 8_192
 
     public static func clean(_ raw: String) throws(CaptionError) -> String {
         try clean(raw, strict: true)
@@ -44,7 +44,7 @@ public enum CaptionRule {
     /// the rule older versions wrote by (not empty, at most 1,000 characters), so that a store
     /// holding a caption today's rule refuses (only a zero-width space, say) still opens
     /// instead of being reported damaged. New captions all pass `clean`.
-    public static func cleanStored(_ raw: String) throws(CaptionError) -> String {
+    static func cleanStored(_ raw: String) throws(CaptionError) -> String {
         try clean(raw, strict: false)
     }
 

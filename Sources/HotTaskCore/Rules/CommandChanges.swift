@@ -95,7 +95,7 @@ public struct CommandChanges: Sendable {
 /// The whole list, its handles resolved to ids before any change (so that list numbers name
 /// the tasks as they were).
 public struct WholeListTarget: ChangeTarget {
-    public private(set) var list: TaskList
+    private(set) var list: TaskList
     private let ids: [String: UUID]
 
     public init(_ list: TaskList, ids: [String: UUID]) {

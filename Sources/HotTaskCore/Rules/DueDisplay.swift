@@ -24,9 +24,9 @@ public struct DueDisplay: Sendable {
 
     public let now: Date
     public let local: TimeZone
-    public let format: Format
+    let format: Format
     /// Today, in `local` (days since 1970-01-01).
-    public let today: Int
+    let today: Int
     private let nowSeconds: Int64
 
     public init(now: Date, local: TimeZone = .current, format: Format = .iso) {

@@ -15,7 +15,7 @@ public enum DueInput {
 
     /// Why an entry was refused: the message quotes it and lists the forms.
     public struct Refusal: Error, Equatable, Sendable, CustomStringConvertible {
-        public let value: String
+        let value: String
         /// A reason beyond "not one of the forms" (a day that does not exist, a time the clocks skip).
         public let reason: String?
 
@@ -89,7 +89,7 @@ public enum DueInput {
     }
 
     /// The zone a local time is kept with: UTC as UTC, any other by its name.
-    public static func zone(of local: TimeZone) -> DueDate.Zone {
+    static func zone(of local: TimeZone) -> DueDate.Zone {
         let utcNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Etc/Zulu", "Universal", "Zulu", "Z"]
         return utcNames.contains(local.identifier) ? .utc : .named(local.identifier)
     }
@@ -97,7 +97,7 @@ public enum DueInput {
 
 extension DueDate {
     /// The day (days since 1970-01-01) that `instant` falls on in `zone`.
-    public static func localDay(of instant: Date, in zone: TimeZone) -> Int {
+    static func localDay(of instant: Date, in zone: TimeZone) -> Int {
         let seconds = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: instant))
         return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
     }

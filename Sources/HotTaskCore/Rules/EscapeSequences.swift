@@ -3,7 +3,7 @@
 /// `]0;title` would otherwise stay behind as text. The one place that knows their shapes.
 public enum EscapeSequences {
     /// True when `text` holds an ESC or an 8-bit C1 introducer (the only way a sequence starts).
-    public static func mayHoldOne<S: Sequence<Unicode.Scalar>>(_ text: S) -> Bool {
+    static func mayHoldOne<S: Sequence<Unicode.Scalar>>(_ text: S) -> Bool {
         text.contains { $0 == "\u{1B}" || (0x8F...0x9F).contains($0.value) }
     }
 

@@ -3,7 +3,7 @@ public struct Progress: Equatable, Sendable {
     public let completed: Int
     public let total: Int
 
-    public init(completed: Int, total: Int) {
+    init(completed: Int, total: Int) {
         self.completed = completed
         self.total = total
     }
@@ -12,7 +12,7 @@ public struct Progress: Equatable, Sendable {
         self.init(completed: list.completedCount, total: list.count)
     }
 
-    public var remaining: Int { total - completed }
+    var remaining: Int { total - completed }
 
     /// Exactly one of the four captions of the HotTask design.
     public var summary: String {

@@ -11,15 +11,15 @@ import Foundation
 /// written by HotTask, in its own layout); otherwise the caller reads everything.
 public struct PointLookup: Sendable {
     /// The named tasks as they are now, by the handle that named them.
-    public var tasks: [String: TaskItem]
+    var tasks: [String: TaskItem]
     /// A key each section's tasks all come after: a task given a key before it goes on top.
-    public var top: [Section: OrderKey?]
+    var top: [Section: OrderKey?]
     /// The latest stamp in the store.
-    public var clock: Clock
+    var clock: Clock
     var generation: Generation
 
     /// Whether a handle can be looked up this way: an id prefix, not a list number.
-    public static func isIDHandle(_ handle: String) -> Bool {
+    static func isIDHandle(_ handle: String) -> Bool {
         TaskList.isIDPrefix(handle) && handle == handle.trimmingWhitespace()
     }
 }

@@ -19,9 +19,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public let path: String
     public let problem: Problem
     /// A backup that was read and found whole, when one exists (for damaged stores).
-    public let backupPath: String?
+    let backupPath: String?
 
-    public init(path: String, problem: Problem, backupPath: String? = nil) {
+    init(path: String, problem: Problem, backupPath: String? = nil) {
         self.path = path
         self.problem = problem
         self.backupPath = backupPath
@@ -49,7 +49,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The command that recovers `store`, as a user types it.
-    public static func recoverCommand(_ store: String) -> String {
+    static func recoverCommand(_ store: String) -> String {
         "hottask --file '\(store)' --recover"
     }
 }

@@ -7,10 +7,10 @@ import Foundation
 /// never waits for the lock: when another process holds it, the UI keeps the change and tries
 /// again. Outside changes come as records, applied field by field on top of the UI's list.
 public final class StoreSession {
-    public let store: TaskStore
+    let store: TaskStore
     private var generation: Generation?
     /// The latest stamp applied to the UI's list.
-    public private(set) var clock = Clock.zero
+    private(set) var clock = Clock.zero
     private var snapshotStamp: FileStamp?
     private var logStamp: FileStamp?
     /// A version `poll` could not read, not to be tried again until the files change.
@@ -183,7 +183,7 @@ public final class StoreSession {
     }
 
     /// True when the snapshot or log changed since our last look (a cheap `stat`).
-    public var fileChangedOutside: Bool {
+    var fileChangedOutside: Bool {
         FileSystem.stamp(of: store.path) != snapshotStamp || FileSystem.stamp(of: store.journalPath) != logStamp
     }
 }

@@ -14,12 +14,12 @@ import Foundation
 /// a bounded time. See RELIABILITY.md.
 public struct TaskStore: Sendable {
     /// Largest store or import file HotTask reads.
-    public static let maximumFileSize = 64 << 20
+    static let maximumFileSize = 64 << 20
     /// Most tasks a list may hold.
     public static let maximumTaskCount = 250_000
     /// Records the log holds before a writer folds it into the snapshot (`HOTTASK_LOG_LIMIT`
     /// sets it, for tests).
-    public static let logLimit: Int = {
+    static let logLimit: Int = {
         guard let text = ProcessInfo.processInfo.environment["HOTTASK_LOG_LIMIT"], let value = Int(text), value > 0 else {
             return 1000
         }
@@ -50,15 +50,15 @@ public struct TaskStore: Sendable {
     }
 
     /// The lock file beside the store.
-    public var lockPath: String { path + ".lock" }
+    var lockPath: String { path + ".lock" }
     /// A copy of the snapshot as of the last compaction.
-    public var backupPath: String { path + ".bak" }
+    var backupPath: String { path + ".bak" }
     /// The change log.
-    public var journalPath: String { path + ".journal" }
+    var journalPath: String { path + ".journal" }
     /// Where each task lies in the snapshot, for changes by id (see `SnapshotIndex`).
-    public var indexPath: String { path + ".index" }
+    var indexPath: String { path + ".index" }
     /// Log lines that could not be read, kept for a person to look at.
-    public var damagedPath: String { journalPath + ".damaged" }
+    var damagedPath: String { journalPath + ".damaged" }
     /// The store and every file HotTask keeps beside it: none may be written over by an export.
     public var ownFiles: [String] {
         [
@@ -74,13 +74,13 @@ public struct TaskStore: Sendable {
     public struct State: Sendable {
         public var list: TaskList
         /// The snapshot's header; nil when there is no snapshot yet or it is an old version.
-        public var header: SnapshotHeader?
+        var header: SnapshotHeader?
         /// The latest stamp in the store (snapshot or log).
-        public var clock: Clock
+        var clock: Clock
         /// Every readable record of the log, whatever its generation (for `--undo`).
         public var history: [LogRecord]
         /// The records replayed on the snapshot.
-        public var replayed: Int
+        var replayed: Int
         /// Lines of the log that could not be read, with why.
         public var warnings: [String]
         var damaged: [ChangeLog.DamagedLine]
@@ -280,11 +280,11 @@ public struct TaskStore: Sendable {
     /// What a commit did.
     public struct Commit: Sendable {
         /// The stamp the changes got.
-        public var clock: Clock
+        var clock: Clock
         /// The list with them.
-        public var list: TaskList
+        var list: TaskList
         /// The record written (nil when there was nothing to change).
-        public var record: LogRecord?
+        var record: LogRecord?
     }
 
     /// Reads under the lock, lets `plan` decide the changes from the list as it is, and commits
@@ -306,7 +306,7 @@ public struct TaskStore: Sendable {
 
     /// Commits changes made without reading first (their `was` values are taken from the store).
     @discardableResult
-    public func commit(_ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date()) throws(StoreError) -> Commit {
+    func commit(_ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date()) throws(StoreError) -> Commit {
         try withLockOrStoreError { () throws(StoreError) in
             try commitLocked(changes, what: what, undoes: undoes, on: try read(), now: now)
         }
@@ -605,7 +605,7 @@ public struct TaskStore: Sendable {
 
     /// Runs `body` holding the store's lock (creating the folder if needed), waiting at most
     /// `wait` seconds for another process to let go.
-    public func withLock<T>(wait: TimeInterval = TaskStore.lockWait, _ body: () throws -> T) throws -> T {
+    func withLock<T>(wait: TimeInterval = TaskStore.lockWait, _ body: () throws -> T) throws -> T {
         let lock = try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             return try FileLock(path: lockPath, wait: wait)

@@ -16,16 +16,16 @@ public struct SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
 /// What a server says of the collection as a whole, to tell cheaply whether anything changed.
 public struct CollectionVersion: Equatable, Codable, Sendable {
     /// `CS:getctag`: changes whenever anything in the collection does.
-    public var ctag: String?
+    var ctag: String?
     /// `DAV:sync-token` (RFC 6578).
-    public var syncToken: String?
+    var syncToken: String?
 
     public init(ctag: String? = nil, syncToken: String? = nil) {
         self.ctag = ctag
         self.syncToken = syncToken
     }
 
-    public var isKnown: Bool { ctag != nil || syncToken != nil }
+    var isKnown: Bool { ctag != nil || syncToken != nil }
 }
 
 /// Members changed since a sync token: their ETags, the ones removed, and the new token.
@@ -43,8 +43,8 @@ public struct CollectionChanges: Equatable, Sendable {
 
 /// One calendar object as the server holds it.
 public struct CalendarResource: Equatable, Sendable {
-    public var etag: String?
-    public var body: String
+    var etag: String?
+    var body: String
 
     public init(etag: String?, body: String) {
         self.etag = etag

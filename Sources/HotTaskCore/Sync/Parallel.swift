@@ -27,6 +27,9 @@ public enum Parallel {
     }
 
     /// The shared queue of items and the results, under one lock.
+    // Unchecked: `next` and `results` are read and written only under `lock`; `items` and `body` are
+    // `let`s (`body` is the caller's, run on these threads as `map` promises); `results` is read
+    // unlocked only after `finished.wait()`, once every thread has left.
     private final class Work<Item, Value>: @unchecked Sendable {
         let items: [Item]
         let body: (Item) throws(SyncFailure) -> Value

@@ -3,53 +3,53 @@ import Foundation
 /// What the last sync agreed on with the server, kept beside the store (`tasks.json.sync`):
 /// the collection's version and, per task, the version both sides had then. The three-way
 /// merge compares each side with it; without it every difference would be a conflict.
-public struct SyncBase: Codable, Equatable, Sendable {
-    public static let currentVersion = 1
+struct SyncBase: Codable, Equatable, Sendable {
+    static let currentVersion = 1
 
-    public var version = SyncBase.currentVersion
+    var version = SyncBase.currentVersion
     /// The collection this is the base for; another URL starts afresh.
-    public var collection: String
-    public var server = CollectionVersion()
+    var collection: String
+    var server = CollectionVersion()
     /// By local id (lowercase text).
-    public var entries: [String: Entry] = [:]
+    var entries: [String: Entry] = [:]
 
-    public struct Entry: Codable, Equatable, Sendable {
-        public var uid: String
-        public var href: String
-        public var etag: String?
-        public var caption: String
-        public var section: String
-        public var completed: Bool
-        public var sortOrder: Int?
+    struct Entry: Codable, Equatable, Sendable {
+        var uid: String
+        var href: String
+        var etag: String?
+        var caption: String
+        var section: String
+        var completed: Bool
+        var sortOrder: Int?
         /// The due date agreed on (`DueDate.baseKey`: "" for none); nil in a base written before
         /// due dates, when the later change wins.
-        public var due: String?
+        var due: String?
         /// The local order key the task had when this was agreed (a local move changes it).
-        public var orderKey: String
+        var orderKey: String
         /// When each field got the value agreed on (as the store writes clocks):
         /// a field pushed later unchanged keeps the time of the edit that made it.
-        public var clocks: String
+        var clocks: String
         /// The calendar object as the server has it, for writing back what HotTask does not know.
-        public var calendar: String
+        var calendar: String
 
-        public var fieldClocks: FieldClocks { StoreDocument.clocks(from: Substring(clocks)) ?? FieldClocks() }
+        var fieldClocks: FieldClocks { StoreDocument.clocks(from: Substring(clocks)) ?? FieldClocks() }
 
-        public var fields: SharedFields {
+        var fields: SharedFields {
             SharedFields(caption: caption, section: Section(rawValue: section) ?? .bonus, completed: completed, sortOrder: sortOrder)
         }
     }
 
-    public init(collection: String) {
+    init(collection: String) {
         self.collection = collection
     }
 
     /// The base file of a store.
-    public static func path(besides store: TaskStore) -> String { store.path + ".sync" }
+    static func path(besides store: TaskStore) -> String { store.path + ".sync" }
 
     /// Reads the base; none yet (or one for another collection) is a first sync. A base that
     /// cannot be read is an error, never silently a first sync (that would turn every
     /// difference into a conflict).
-    public static func load(besides store: TaskStore, collection: String) throws(SyncFailure) -> SyncBase {
+    static func load(besides store: TaskStore, collection: String) throws(SyncFailure) -> SyncBase {
         let path = path(besides: store)
         let bytes: [UInt8]
         do throws(FileSystem.Failure) {
@@ -68,7 +68,7 @@ public struct SyncBase: Codable, Equatable, Sendable {
         return base.collection == collection ? base : SyncBase(collection: collection)
     }
 
-    public func save(besides store: TaskStore) throws(SyncFailure) {
+    func save(besides store: TaskStore) throws(SyncFailure) {
         let path = Self.path(besides: store)
         do {
             let encoder = JSONEncoder()

@@ -1,23 +1,24 @@
 import Foundation
+import Synchronization
 
 /// What one sync did, for the line `--sync` prints and the UI's footer.
 public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
     /// Tasks changed or added here from the server.
-    public var pulled = 0
+    var pulled = 0
     /// Tasks written to the server.
-    public var pushed = 0
+    var pushed = 0
     /// Tasks changed on both sides, field by field.
-    public var merged = 0
-    public var deletedHere = 0
-    public var deletedThere = 0
+    var merged = 0
+    var deletedHere = 0
+    var deletedThere = 0
     /// The captions of the tasks deleted, each side: a deletion is never silent.
-    public var deletedHereCaptions: [String] = []
-    public var deletedThereCaptions: [String] = []
+    var deletedHereCaptions: [String] = []
+    var deletedThereCaptions: [String] = []
     /// What did not go through and is tried again at the next sync (a write the server refused,
     /// a task it listed but did not send): `hottask-sync` names each and exits 5.
     public var problems: [String] = []
 
-    public init() {}
+    init() {}
 
     public var description: String {
         var line = "pulled \(pulled), pushed \(pushed), merged \(merged), deleted \(deletedHere) here and \(deletedThere) on the server"
@@ -35,11 +36,11 @@ public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
 /// failed write leaves the base saying "not agreed yet", so the next sync writes it again.
 /// A 412 (someone wrote in between) starts another round, at most `maximumRounds`.
 public final class SyncEngine {
-    public static let maximumRounds = 4
+    static let maximumRounds = 4
 
     /// What the log calls a sync's merge: "sync with URL". The UI offers such a record from
     /// another process (hottask-sync) for undo, as if a key had made it.
-    public static func recordName(_ url: String) -> String { "sync with \(url)" }
+    static func recordName(_ url: String) -> String { "sync with \(url)" }
     public static func isSyncRecord(_ record: LogRecord) -> Bool { record.what.hasPrefix("sync with ") && record.undoes == nil }
 
     let store: TaskStore
@@ -308,11 +309,10 @@ public final class SyncEngine {
 }
 
 /// Writes done so far, counted from the sending threads, for `SyncEngine.progress`.
-private final class SentCount: @unchecked Sendable {
+private final class SentCount: Sendable {
     let total: Int
     let progress: (@Sendable (Int, Int) -> Void)?
-    private var done = 0
-    private let lock = NSLock()  // the only shared state; every access goes through it
+    private let done = Mutex(0)
 
     init(total: Int, progress: (@Sendable (Int, Int) -> Void)?) {
         self.total = total
@@ -320,10 +320,10 @@ private final class SentCount: @unchecked Sendable {
     }
 
     func one() {
-        lock.lock()
-        done += 1
-        let now = done
-        lock.unlock()
+        let now = done.withLock { done in
+            done += 1
+            return done
+        }
         progress?(now, total)
     }
 }

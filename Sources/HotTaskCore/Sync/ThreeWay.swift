@@ -2,13 +2,13 @@
 /// both sides last agreed on (`base`), a field changed on one side takes that side's value;
 /// changed on both to different values, the later change wins (the other side on a tie, so that
 /// every replica decides alike); with no base, both count as changed.
-public enum ThreeWay {
-    public enum Side: Equatable, Sendable {
+enum ThreeWay {
+    enum Side: Equatable, Sendable {
         case local
         case other
     }
 
-    public static func pick<Value: Equatable>(
+    static func pick<Value: Equatable>(
         base: Value?, local: Value, other: Value, localTime: Clock, otherTime: Clock
     ) -> Side {
         if local == other { return .local }

@@ -7,10 +7,10 @@ import Foundation
 /// another process's clock runs ahead; a task imported with a 2030 date does not freeze it.
 /// Written as `"<milliseconds>.<counter>"`, which compares as the pair.
 public struct Clock: Comparable, Hashable, Sendable, CustomStringConvertible {
-    public var milliseconds: Int64
-    public var counter: Int32
+    var milliseconds: Int64
+    var counter: Int32
 
-    public init(milliseconds: Int64, counter: Int32 = 0) {
+    init(milliseconds: Int64, counter: Int32 = 0) {
         self.milliseconds = milliseconds
         self.counter = counter
     }
@@ -27,10 +27,10 @@ public struct Clock: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     /// The latest wall-clock time a stamp may claim (9999-12-31): anything later read from a file
     /// is refused rather than allowed to push every later stamp past it.
-    public static let latestMilliseconds: Int64 = 253_402_300_799_999
+    static let latestMilliseconds: Int64 = 253_402_300_799_999
 
     /// The stamp for a change made now, after `last` (the latest stamp in the store).
-    public static func next(after last: Clock, now: Date) -> Clock {
+    static func next(after last: Clock, now: Date) -> Clock {
         let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         if wall > last.milliseconds { return Clock(milliseconds: wall) }
         // The counter is wide enough for two billion stamps in one millisecond; past that the
@@ -51,13 +51,13 @@ public struct Clock: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(milliseconds).\(counter)" }
 
     /// Reads `"<milliseconds>.<counter>"`; nil for anything else, negative or out of range.
-    public init?(_ text: Substring) {
+    init?(_ text: Substring) {
         var text = text
         guard let clock = text.withUTF8({ Clock(utf8: $0) }) else { return nil }
         self = clock
     }
 
-    public init?(_ text: String) {
+    init?(_ text: String) {
         self.init(Substring(text))
     }
 

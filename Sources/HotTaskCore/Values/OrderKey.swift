@@ -9,10 +9,10 @@ import Foundation
 /// again and again makes keys grow logarithmically, not by one character per task.
 public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// The key's ASCII text.
-    public let text: String
+    let text: String
 
     /// A key read from a file; nil unless it is one this scheme can produce.
-    public init?(_ text: String) {
+    init?(_ text: String) {
         guard Self.isValid(Array(text.utf8)) else { return nil }
         self.text = text
     }
@@ -54,7 +54,7 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
 
     /// A key after `before` (nil: no lower bound) and before `after` (nil: no upper bound).
     /// `before` must sort before `after`.
-    public static func between(_ before: OrderKey?, _ after: OrderKey?) -> OrderKey {
+    static func between(_ before: OrderKey?, _ after: OrderKey?) -> OrderKey {
         let a = before.map { Array($0.text.utf8) }
         let b = after.map { Array($0.text.utf8) }
         return OrderKey(unchecked: keyBetween(a, b))
@@ -62,7 +62,7 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
 
     /// `count` keys in increasing order after `before` and before `after`, spread so that
     /// each is short (used when a whole list is given an order at once).
-    public static func sequence(_ count: Int, after before: OrderKey? = nil, before after: OrderKey? = nil) -> [OrderKey] {
+    static func sequence(_ count: Int, after before: OrderKey? = nil, before after: OrderKey? = nil) -> [OrderKey] {
         guard count > 0 else { return [] }
         if count == 1 { return [between(before, after)] }
         let middleIndex = count / 2

@@ -18,7 +18,7 @@ public enum Timestamp {
     }
 
     /// Appends the formatted date's 20 ASCII bytes (the store writer's fast path).
-    public static func append(_ date: Date, to bytes: inout [UInt8]) {
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
@@ -52,13 +52,13 @@ public enum Timestamp {
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; fractions of a second are dropped.
-    public static func parse(_ text: String) -> Date? {
+    static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(utf8: $0) }
     }
 
     /// `parse` on UTF-8 bytes, without making a String (the store reader's fast path).
-    public static func parse(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+    static func parse(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
         var reader = DigitReader(utf8)
         guard let year = reader.number(4), reader.skip("-"), let month = reader.number(2), reader.skip("-"),
             let day = reader.number(2), reader.skip("T") || reader.skip("t"), let hour = reader.number(2),
@@ -85,7 +85,7 @@ public enum Timestamp {
     }
 
     /// Reads Taskwarrior's `YYYYMMDDTHHMMSSZ`.
-    public static func parseTaskwarrior(_ text: String) -> Date? {
+    static func parseTaskwarrior(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parseTaskwarrior(utf8: $0) }
     }

@@ -50,11 +50,11 @@ public struct InputDecoder: Sendable {
     static let maximumSequenceLength = 32
     /// A paste is kept up to this many scalars; the rest is read and dropped (the caption rule
     /// would refuse far less anyway).
-    public static let maximumPasteLength = 64 * 1024
+    static let maximumPasteLength = 64 * 1024
     static let pasteEnd: [Unicode.Scalar] = ["\u{1B}", "[", "2", "0", "1", "~"]
     /// How long after an end marker more bytes still count as the same paste, in ms. A
     /// terminal writes a paste in one burst; tmux's pieces follow each other within a few ms.
-    public static let pasteSettleWindow = 50
+    static let pasteSettleWindow = 50
 
     /// How long an ESC waits for the rest of a sequence, in ms: `ESCDELAY` as ncurses reads
     /// it, or `defaultEscapeDelay`. Longer, and Esc followed quickly by a key reads as Alt;

@@ -3,8 +3,8 @@ import Foundation
 /// When something happened, in the words a person would use: "just now", "5 minutes ago",
 /// "today", "yesterday", "3 days ago", "2 weeks ago", "on 12 Mar", "on 12 Mar 2025". Days are
 /// the calendar's (the local time zone's), so "yesterday" starts at midnight.
-public enum RelativeTime {
-    public static func words(for date: Date, now: Date, calendar: Calendar) -> String {
+enum RelativeTime {
+    static func words(for date: Date, now: Date, calendar: Calendar) -> String {
         let seconds = now.timeIntervalSince(date)
         if seconds < 60 && seconds > -60 { return "just now" }
         if seconds > 0 && seconds < 3600 { return count(Int(seconds / 60), "minute") + " ago" }

@@ -47,7 +47,7 @@ public struct Cell: Equatable, Sendable {
     public var character: Character
     public var style: CellStyle
 
-    public static let blank = Cell(character: " ", style: .plain)
+    static let blank = Cell(character: " ", style: .plain)
 
     /// Columns the cell's character takes on screen: 1, 2 for CJK and emoji, more for some
     /// Indic clusters.
@@ -68,7 +68,7 @@ public struct Size: Equatable, Hashable, Sendable {
 /// A frame drawn in memory: what the screen will show, independent of ncurses.
 public struct Grid: Equatable, Sendable {
     public let size: Size
-    public private(set) var cells: [Cell]
+    private(set) var cells: [Cell]
     /// Where the terminal cursor goes, or nil to hide it.
     public var cursor: (x: Int, y: Int)? {
         get { cursorPosition.map { ($0.width, $0.height) } }
@@ -76,7 +76,7 @@ public struct Grid: Equatable, Sendable {
     }
     private var cursorPosition: Size?
 
-    public init(size: Size) {
+    init(size: Size) {
         self.size = Size(width: max(0, size.width), height: max(0, size.height))
         cells = Array(repeating: .blank, count: self.size.width * self.size.height)
     }
@@ -87,7 +87,7 @@ public struct Grid: Equatable, Sendable {
 
     /// Whether cell `x` of row `y` is hidden under the wide character to its left: the
     /// adapter skips it.
-    public func isCovered(x: Int, y: Int) -> Bool {
+    func isCovered(x: Int, y: Int) -> Bool {
         guard x > 0, x < size.width else { return false }
         return coveringCell(x: x, y: y) != nil
     }
@@ -106,7 +106,7 @@ public struct Grid: Equatable, Sendable {
     /// right edge). A wide character that does not fit is replaced by a blank. Returns the
     /// column after the last one written.
     @discardableResult
-    public mutating func put<S: Sequence<Character>>(_ text: S, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
+    mutating func put<S: Sequence<Character>>(_ text: S, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
         let end = min(limit ?? size.width, size.width)
         guard y >= 0, y < size.height else { return x }
         var column = max(0, x)
@@ -134,7 +134,7 @@ public struct Grid: Equatable, Sendable {
     }
 
     /// Gives the cells `x..<limit` of row `y` a style, keeping their characters.
-    public mutating func paint(y: Int, from x: Int, to limit: Int, style: CellStyle) {
+    mutating func paint(y: Int, from x: Int, to limit: Int, style: CellStyle) {
         guard y >= 0, y < size.height else { return }
         for column in max(0, x)..<max(max(0, x), min(limit, size.width)) {
             cells[y * size.width + column].style = style
@@ -142,7 +142,7 @@ public struct Grid: Equatable, Sendable {
     }
 
     /// The text of row `y`, wide characters once, trailing blanks dropped (for tests and logs).
-    public func line(_ y: Int) -> String {
+    func line(_ y: Int) -> String {
         var text = ""
         var x = 0
         while x < size.width {
@@ -154,7 +154,7 @@ public struct Grid: Equatable, Sendable {
     }
 
     /// All rows as text.
-    public var lines: [String] {
+    var lines: [String] {
         (0..<size.height).map(line)
     }
 
@@ -166,7 +166,7 @@ public struct Grid: Equatable, Sendable {
 extension String {
     /// The longest prefix that fits in `width` columns, ending in "…" when something was cut.
     /// Reads no further than the width, so a 100 KB caption costs no more than a short one.
-    public func truncated(toWidth width: Int) -> String {
+    func truncated(toWidth width: Int) -> String {
         guard width > 0 else { return "" }
         var used = 0
         var endWithEllipsis = startIndex  // longest prefix that leaves room for "…"

@@ -15,25 +15,25 @@ public enum Focus: Equatable, Sendable {
 }
 
 /// A question in the footer that the next key answers (y or anything else).
-public enum Confirmation: Equatable, Sendable {
+enum Confirmation: Equatable, Sendable {
     case clearCompleted(count: Int)
 }
 
 /// Where the person was when the filter opened, so that Esc can put them back.
-public struct FilterOrigin: Equatable, Sendable {
-    public var focus: Focus
-    public var selectedTaskID: UUID?
-    public var scrollOffset: Int
+struct FilterOrigin: Equatable, Sendable {
+    var focus: Focus
+    var selectedTaskID: UUID?
+    var scrollOffset: Int
 }
 
 /// A line for the footer until the next key.
 public struct Message: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case info, warning, error }
-    public var text: String
-    public var kind: Kind
+    var text: String
+    var kind: Kind
     /// Shorter ways to say it, longest first: the footer shows the first that fits, so that
     /// a narrow screen gets a whole sentence rather than a cut one.
-    public var shorter: [String]
+    var shorter: [String]
 
     public init(_ text: String, kind: Kind = .info, shorter: [String] = []) {
         self.text = text
@@ -42,7 +42,7 @@ public struct Message: Equatable, Sendable {
     }
 
     /// The longest wording that fits `width` columns (the shortest, cut, when none does).
-    public func fitting(_ width: Int) -> String {
+    func fitting(_ width: Int) -> String {
         let wordings = [text] + shorter
         return wordings.first { DisplayWidth.of($0) <= width } ?? wordings[wordings.count - 1].truncated(toWidth: width)
     }
@@ -51,13 +51,13 @@ public struct Message: Equatable, Sendable {
 /// How the last background sync went, for the footer's right side.
 public struct SyncStatus: Equatable, Sendable {
     /// "synced 14:05" or "sync failed 14:05".
-    public var summary: String
+    var summary: String
     /// Why it failed; nil when it worked. While one runs, why the one before failed.
-    public var failure: String?
+    var failure: String?
     /// The whole reason, when `failure` is its one-line form (for the help overlay).
-    public var detail: String?
+    var detail: String?
     /// A sync is running now ("syncing…").
-    public var running: Bool
+    var running: Bool
 
     public init(summary: String, failure: String? = nil, detail: String? = nil, running: Bool = false) {
         self.summary = summary
@@ -75,55 +75,55 @@ public struct AppState: Equatable, Sendable {
     /// Sort, "completed last" and filter: which tasks are shown, in which order.
     public var view = ListView()
     /// The filter text being typed; its own editor, so the new-task input keeps its text.
-    public var filter = LineEditor()
+    var filter = LineEditor()
     /// Set while a filter is open or kept; nil otherwise.
-    public var filterOrigin: FilterOrigin?
+    var filterOrigin: FilterOrigin?
     /// The caption being edited in place (focus `.editing`).
     public var editor = LineEditor()
     /// The last text Ctrl-K, Ctrl-U, Ctrl-W, Alt-Backspace or Alt-d cut, for Ctrl-Y.
-    public var killed = ""
+    var killed = ""
     /// The task being edited: found again by id on Enter, since another program may have
     /// moved or deleted it meanwhile.
-    public var editingTaskID: UUID?
-    public var history = UndoHistory()
-    public var confirmation: Confirmation?
+    var editingTaskID: UUID?
+    var history = UndoHistory()
+    var confirmation: Confirmation?
     /// The focus whose keys the help overlay shows, while it is open.
-    public var help: Focus?
+    var help: Focus?
     /// The help's first row on screen, when it is taller than the screen.
-    public var helpScroll = 0
+    var helpScroll = 0
     /// The selected task's display position in the view (meaningless while nothing is shown).
-    public var selection = 0
+    var selection = 0
     /// The first list row on screen.
-    public var scrollOffset = 0
+    var scrollOffset = 0
     public var message: Message?
     /// Why the last save failed; shown until a save succeeds.
-    public var saveError: String?
+    var saveError: String?
     /// True while another process holds the store's lock and a change waits to be saved.
-    public var saveWaiting = false
+    var saveWaiting = false
     /// The last background sync (nil when `[sync]` is not configured or none ran yet).
-    public var syncStatus: SyncStatus?
+    var syncStatus: SyncStatus?
     /// When to sync (nil when `[sync]` is not configured).
     public var syncSchedule: SyncSchedule?
     /// When the store was last looked at for other processes' changes.
-    public var lastOutsideLook = Date.distantPast
+    var lastOutsideLook = Date.distantPast
     /// The minute of the last timer event, so that relative times are redrawn when it turns.
-    public var lastMinute = 0
+    var lastMinute = 0
     public var size: Size
     /// The list's keys (from the config file, or the standard ones).
-    public var bindings: KeyBindings
+    var bindings: KeyBindings
     /// Where Enter puts a new task (the config's `default_section`).
-    public var newTaskSection: Section
+    var newTaskSection: Section
     /// Each task with a second, dimmer line saying when it was added and completed (`v`).
     public var showsDetails: Bool
     /// The time of the last event, for "added 3 days ago", and the calendar that says what
     /// "today" is.
-    public var now = Date(timeIntervalSince1970: 0)
-    public var calendar = Calendar.current
+    var now = Date(timeIntervalSince1970: 0)
+    var calendar = Calendar.current
     /// How due dates that are not near are written (the config's `date_format`).
-    public var dateFormat = DueDisplay.Format.iso
+    var dateFormat = DueDisplay.Format.iso
 
     /// Due dates as of `now`, in the calendar's zone.
-    public var dates: DueDisplay { DueDisplay(now: now, local: calendar.timeZone, format: dateFormat) }
+    var dates: DueDisplay { DueDisplay(now: now, local: calendar.timeZone, format: dateFormat) }
 
     public init(tasks: TaskList, size: Size, config: AppConfig = .standard) {
         self.tasks = tasks
@@ -135,37 +135,37 @@ public struct AppState: Equatable, Sendable {
         view.prepareFilter(tasks)
     }
 
-    public var layout: ListLayout { ListLayout(view, of: tasks, details: showsDetails) }
-    public var screen: ScreenLayout { ScreenLayout(size) }
+    var layout: ListLayout { ListLayout(view, of: tasks, details: showsDetails) }
+    var screen: ScreenLayout { ScreenLayout(size) }
 
     /// The selected task's position in the list, if a task is shown.
-    public var selectedPosition: Int? {
+    var selectedPosition: Int? {
         let shown = view.count(of: tasks)
         return shown == 0 ? nil : view.position(ofDisplay: min(max(selection, 0), shown - 1), in: tasks)
     }
 
     /// The selected task, if there is one.
-    public var selectedTask: TaskItem? {
+    var selectedTask: TaskItem? {
         selectedPosition.map { tasks[$0] }
     }
 }
 
 /// Where each part of the screen goes at a given size.
-public struct ScreenLayout: Equatable, Sendable {
-    public static let minimum = Size(width: 24, height: 6)
+struct ScreenLayout: Equatable, Sendable {
+    static let minimum = Size(width: 24, height: 6)
 
-    public let size: Size
-    public init(_ size: Size) { self.size = size }
+    let size: Size
+    init(_ size: Size) { self.size = size }
 
-    public var isTooSmall: Bool {
+    var isTooSmall: Bool {
         size.width < Self.minimum.width || size.height < Self.minimum.height
     }
 
-    public let titleRow = 0
-    public let inputRow = 1
-    public let ruleRow = 2
-    public let listTop = 3
-    public var footerRow: Int { size.height - 1 }
+    let titleRow = 0
+    let inputRow = 1
+    let ruleRow = 2
+    let listTop = 3
+    var footerRow: Int { size.height - 1 }
     /// Rows for the list, at least one so that arithmetic stays sane when the screen is tiny.
-    public var listHeight: Int { max(1, size.height - 4) }
+    var listHeight: Int { max(1, size.height - 4) }
 }

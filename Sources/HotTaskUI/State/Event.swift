@@ -64,9 +64,9 @@ public struct Save: Equatable, Sendable {
     /// The record they take back (an undo).
     public var undoes: Clock?
     /// The undo step they make, to stamp with the record's clock.
-    public var stepID: Int?
+    var stepID: Int?
 
-    public init(_ changes: [TaskChange], what: String, undoes: Clock? = nil, stepID: Int? = nil) {
+    init(_ changes: [TaskChange], what: String, undoes: Clock? = nil, stepID: Int? = nil) {
         self.changes = changes
         self.what = what
         self.undoes = undoes

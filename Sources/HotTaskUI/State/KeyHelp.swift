@@ -2,12 +2,12 @@ import HotTaskCore
 
 /// The keys of each focus, written once: the help overlay lists them all and the footer shows
 /// the first few that fit, so the two cannot disagree.
-public enum KeyHelp {
-    public struct Entry: Equatable, Sendable {
-        public let keys: String
-        public let action: String
+enum KeyHelp {
+    struct Entry: Equatable, Sendable {
+        let keys: String
+        let action: String
         /// The shorter form for the footer, or nil to leave it out of the footer.
-        public let hint: (keys: String, action: String)?
+        let hint: (keys: String, action: String)?
 
         init(_ keys: String, _ action: String, hint: (String, String)? = nil) {
             self.keys = keys
@@ -15,14 +15,14 @@ public enum KeyHelp {
             self.hint = hint
         }
 
-        public static func == (lhs: Entry, rhs: Entry) -> Bool {
+        static func == (lhs: Entry, rhs: Entry) -> Bool {
             lhs.keys == rhs.keys && lhs.action == rhs.action
         }
     }
 
     /// The list's entries come from `bindings`, so the help shows the person's own keys.
     /// `section` is where Enter puts a new task (the config's `default_section`).
-    public static func entries(for focus: Focus, bindings: KeyBindings = .standard, section: Section = .priority) -> [Entry] {
+    static func entries(for focus: Focus, bindings: KeyBindings = .standard, section: Section = .priority) -> [Entry] {
         switch focus {
         case .input: input(section)
         case .list: list(bindings)
@@ -34,7 +34,7 @@ public enum KeyHelp {
 
     /// The footer hints of a focus, in order. The list's way back to the input comes second,
     /// so that it always fits.
-    public static func hints(for focus: Focus, bindings: KeyBindings = .standard) -> [(keys: String, action: String)] {
+    static func hints(for focus: Focus, bindings: KeyBindings = .standard) -> [(keys: String, action: String)] {
         var hints = entries(for: focus, bindings: bindings).compactMap(\.hint)
         if focus == .list, let back = hints.firstIndex(where: { $0.action == "input" }), hints.count > 1 {
             hints.insert(hints.remove(at: back), at: 1)

@@ -1,27 +1,27 @@
 /// The new-task input: its text and cursor. Lives in the state, so nothing typed is ever
 /// only in a widget.
 public struct LineEditor: Equatable, Sendable {
-    public private(set) var characters: [Character] = []
+    private(set) var characters: [Character] = []
     /// Index into `characters`: the cursor stands before that character.
-    public private(set) var cursor = 0
+    private(set) var cursor = 0
     /// The first character shown when the line is wider than its field. It moves only as far
     /// as the cursor needs (`follow`), so the text does not jump while the cursor moves.
-    public private(set) var viewStart = 0
+    private(set) var viewStart = 0
     /// Ctrl-_: the line before each edit.
-    public private(set) var undoSteps = LineUndo()
+    private(set) var undoSteps = LineUndo()
 
     public init(_ text: String = "") {
         characters = Array(text)
         cursor = characters.count
     }
 
-    public var text: String { String(characters) }
-    public var isEmpty: Bool { characters.isEmpty }
+    var text: String { String(characters) }
+    var isEmpty: Bool { characters.isEmpty }
 
     /// Inserts at the cursor. A scalar that extends the character before it (a combining
     /// accent, a ZWJ emoji part, a variation selector, the second half of a flag) joins it,
     /// because the terminal delivers such characters one scalar at a time.
-    public mutating func insert(_ character: Character) {
+    mutating func insert(_ character: Character) {
         // A new word starts a new undo step.
         let newWord = cursor > 0 && characters[cursor - 1].isWhitespace && !character.isWhitespace
         if undoSteps.last != .typing || newWord { saveStep() }
@@ -39,7 +39,7 @@ public struct LineEditor: Equatable, Sendable {
 
     /// Inserts pasted text at the cursor in one step (a paste can be thousands of characters:
     /// inserting them one by one would shift the rest of the line each time).
-    public mutating func insert(contentsOf text: String) {
+    mutating func insert(contentsOf text: String) {
         guard !text.isEmpty else { return }
         saveStep()
         undoSteps.last = .other
@@ -50,33 +50,33 @@ public struct LineEditor: Equatable, Sendable {
         cursor = start + joined.count
     }
 
-    public mutating func deleteBackward() {
+    mutating func deleteBackward() {
         guard cursor > 0 else { return }
         startDeleting()
         characters.remove(at: cursor - 1)
         cursor -= 1
     }
 
-    public mutating func deleteForward() {
+    mutating func deleteForward() {
         guard cursor < characters.count else { return }
         startDeleting()
         characters.remove(at: cursor)
     }
 
-    public mutating func moveLeft() { moved(max(0, cursor - 1)) }
-    public mutating func moveRight() { moved(min(characters.count, cursor + 1)) }
-    public mutating func moveToStart() { moved(0) }
-    public mutating func moveToEnd() { moved(characters.count) }
+    mutating func moveLeft() { moved(max(0, cursor - 1)) }
+    mutating func moveRight() { moved(min(characters.count, cursor + 1)) }
+    mutating func moveToStart() { moved(0) }
+    mutating func moveToEnd() { moved(characters.count) }
 
     /// Ctrl-← or Alt-b: to the start of this word, or of the one before.
-    public mutating func moveWordLeft() { moved(wordStartBefore()) }
+    mutating func moveWordLeft() { moved(wordStartBefore()) }
 
     /// Ctrl-→ or Alt-f: to the end of this word, or of the one after.
-    public mutating func moveWordRight() { moved(wordEndAfter()) }
+    mutating func moveWordRight() { moved(wordEndAfter()) }
 
     /// A click: the cursor to the character at `column` of a field `width` columns wide, as
     /// the field shows the line now (or to the end, right of the text).
-    public mutating func place(atColumn column: Int, width: Int) {
+    mutating func place(atColumn column: Int, width: Int) {
         let window = follow(width: width)
         var x = window.clippedLeft ? 1 : 0
         var position = window.start
@@ -114,22 +114,22 @@ public struct LineEditor: Equatable, Sendable {
     // MARK: Kills, yank and undo
 
     /// Ctrl-K: deletes from the cursor to the end, into `killed`.
-    public mutating func deleteToEnd(killed: inout String) {
+    mutating func deleteToEnd(killed: inout String) {
         kill(cursor..<characters.count, forward: true, into: &killed)
     }
 
     /// Ctrl-U: deletes from the start to the cursor, into `killed`.
-    public mutating func deleteToStart(killed: inout String) {
+    mutating func deleteToStart(killed: inout String) {
         kill(0..<cursor, forward: false, into: &killed)
     }
 
     /// Ctrl-W and Alt-Backspace: deletes the word before the cursor and the spaces after it.
-    public mutating func deleteWordBackward(killed: inout String) {
+    mutating func deleteWordBackward(killed: inout String) {
         kill(wordStartBefore()..<cursor, forward: false, into: &killed)
     }
 
     /// Alt-d: deletes to the end of this word, or of the next one.
-    public mutating func deleteWordForward(killed: inout String) {
+    mutating func deleteWordForward(killed: inout String) {
         kill(cursor..<wordEndAfter(), forward: true, into: &killed)
     }
 
@@ -149,13 +149,13 @@ public struct LineEditor: Equatable, Sendable {
     }
 
     /// Ctrl-Y: puts the last killed text back at the cursor.
-    public mutating func yank(_ killed: String) {
+    mutating func yank(_ killed: String) {
         insert(contentsOf: killed)
     }
 
     /// Ctrl-_: the line as it was before the last edit. False when there is nothing to undo.
     @discardableResult
-    public mutating func undo() -> Bool {
+    mutating func undo() -> Bool {
         guard let snapshot = undoSteps.pop() else { return false }
         characters = snapshot.characters
         cursor = min(snapshot.cursor, characters.count)
@@ -173,18 +173,18 @@ public struct LineEditor: Equatable, Sendable {
 
     /// What a field `width` columns wide shows: characters from `viewStart`, with "…" on the
     /// left when characters before are hidden and on the right when characters after are.
-    public struct Window: Equatable, Sendable {
-        public var start: Int
-        public var clippedLeft: Bool
-        public var clippedRight: Bool
+    struct Window: Equatable, Sendable {
+        var start: Int
+        var clippedLeft: Bool
+        var clippedRight: Bool
         /// The cursor's column from the start of the field.
-        public var cursorColumn: Int
+        var cursorColumn: Int
     }
 
     /// Moves `viewStart` only as far as needed for the cursor to be inside a field `width`
     /// columns wide (markers included), and returns what the field shows.
     @discardableResult
-    public mutating func follow(width: Int) -> Window {
+    mutating func follow(width: Int) -> Window {
         let width = max(1, width)
         viewStart = min(max(0, viewStart), cursor)
         func columns(_ range: Range<Int>) -> Int { characters[range].reduce(0) { $0 + DisplayWidth.of($1) } }
@@ -218,7 +218,7 @@ public struct LineEditor: Equatable, Sendable {
     }
 
     /// Empties the line (a task added, a filter cleared); nothing before it is undone.
-    public mutating func clear() {
+    mutating func clear() {
         characters.removeAll()
         cursor = 0
         viewStart = 0

@@ -3,7 +3,7 @@
 /// Typing is one step per word and a run of single-character deletes one step, as readline
 /// groups them, so that undo does not crawl back a character at a time. A cursor move ends a
 /// run.
-public struct LineUndo: Equatable, Sendable {
+struct LineUndo: Equatable, Sendable {
     struct Snapshot: Equatable, Sendable {
         var characters: [Character]
         var cursor: Int

@@ -9,8 +9,8 @@ import HotTaskCore
 ///                          spacer
 ///     Bonus (n)            header
 ///       [ ] task ...
-public struct ListLayout: Equatable, Sendable {
-    public enum Row: Equatable, Sendable {
+struct ListLayout: Equatable, Sendable {
+    enum Row: Equatable, Sendable {
         case header(Section)
         /// A task, by display position (see `ListView` for the task it shows).
         case task(Int)
@@ -21,53 +21,53 @@ public struct ListLayout: Equatable, Sendable {
         case spacer
     }
 
-    public let priorityCount: Int
-    public let bonusCount: Int
+    let priorityCount: Int
+    let bonusCount: Int
     /// Rows each task takes: 2 with details on.
-    public let rowsPerTask: Int
+    let rowsPerTask: Int
 
     /// The layout of a view: the counts are of the tasks shown in each section.
-    public init(_ view: ListView, of list: TaskList, details: Bool = false) {
+    init(_ view: ListView, of list: TaskList, details: Bool = false) {
         self.init(priorityCount: view.count(in: .priority, of: list), bonusCount: view.count(in: .bonus, of: list), details: details)
     }
 
-    public init(priorityCount: Int, bonusCount: Int, details: Bool = false) {
+    init(priorityCount: Int, bonusCount: Int, details: Bool = false) {
         self.priorityCount = priorityCount
         self.bonusCount = bonusCount
         rowsPerTask = details ? 2 : 1
     }
 
     /// The display position of the first task of `section`, or nil when none is shown.
-    public func firstTask(of section: Section) -> Int? {
+    func firstTask(of section: Section) -> Int? {
         section == .priority ? (priorityCount > 0 ? 0 : nil) : (bonusCount > 0 ? priorityCount : nil)
     }
 
     /// The section of the task at a display position.
-    public func section(ofTask display: Int) -> Section {
+    func section(ofTask display: Int) -> Section {
         display < priorityCount ? .priority : .bonus
     }
 
-    public var taskCount: Int { priorityCount + bonusCount }
+    var taskCount: Int { priorityCount + bonusCount }
     private var priorityRows: Int { max(priorityCount * rowsPerTask, 1) }
-    public var bonusHeaderRow: Int { priorityRows + 2 }
-    public var rowCount: Int { bonusHeaderRow + 1 + max(bonusCount * rowsPerTask, 1) }
+    var bonusHeaderRow: Int { priorityRows + 2 }
+    var rowCount: Int { bonusHeaderRow + 1 + max(bonusCount * rowsPerTask, 1) }
 
-    public func headerRow(of section: Section) -> Int {
+    func headerRow(of section: Section) -> Int {
         section == .priority ? 0 : bonusHeaderRow
     }
 
     /// The first row of a task (its caption).
-    public func row(ofTask position: Int) -> Int {
+    func row(ofTask position: Int) -> Int {
         position < priorityCount
             ? 1 + position * rowsPerTask : bonusHeaderRow + 1 + (position - priorityCount) * rowsPerTask
     }
 
     /// The last row of a task: its details row when details are on.
-    public func lastRow(ofTask position: Int) -> Int {
+    func lastRow(ofTask position: Int) -> Int {
         row(ofTask: position) + rowsPerTask - 1
     }
 
-    public func content(ofRow row: Int) -> Row {
+    func content(ofRow row: Int) -> Row {
         if row == 0 { return .header(.priority) }
         if row <= priorityRows { return priorityCount == 0 ? .hint(.priority) : taskRow(row - 1, first: 0) }
         if row < bonusHeaderRow { return .spacer }
@@ -82,7 +82,7 @@ public struct ListLayout: Equatable, Sendable {
     }
 
     /// The first task at or after `row` (or before it, if none follows), for scrolling by rows.
-    public func task(nearRow row: Int, searchingDown: Bool) -> Int? {
+    func task(nearRow row: Int, searchingDown: Bool) -> Int? {
         guard taskCount > 0 else { return nil }
         var candidate = min(max(row, 0), rowCount - 1)
         let step = searchingDown ? 1 : -1

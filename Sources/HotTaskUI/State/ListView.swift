@@ -9,10 +9,10 @@ import HotTaskCore
 /// by each `ListEdit` (binary search, no re-sort), so that moving the selection and drawing
 /// a frame stay O(1) per row however long the list is.
 public struct ListView: Equatable, Sendable {
-    public private(set) var sort = SortMode.manual
-    public private(set) var completedLast = false
+    private(set) var sort = SortMode.manual
+    private(set) var completedLast = false
     /// The filter text; empty when not filtering.
-    public private(set) var query = ""
+    private(set) var query = ""
 
     /// Sorted indices per section (before filtering); nil for the identity.
     private var sorted: SectionOrders?
@@ -25,27 +25,27 @@ public struct ListView: Equatable, Sendable {
     /// scan. Dropped by any change to the list or the order.
     private var earlier = EarlierResults()
 
-    public init() {}
+    init() {}
 
-    public var isFiltering: Bool { !query.isEmpty }
+    var isFiltering: Bool { !query.isEmpty }
     /// True when display order is stored order: reordering by hand makes sense.
-    public var isManualOrder: Bool { sort == .manual && !completedLast }
+    var isManualOrder: Bool { sort == .manual && !completedLast }
     private var ordering: TaskOrdering { TaskOrdering(sort: sort, completedLast: completedLast) }
     private var shown: SectionOrders? { filtered ?? sorted }
 
     // MARK: Mapping
 
     /// How many tasks of `section` are shown.
-    public func count(in section: Section, of list: TaskList) -> Int {
+    func count(in section: Section, of list: TaskList) -> Int {
         shown?[section].count ?? list.count(in: section)
     }
 
-    public func count(of list: TaskList) -> Int {
+    func count(of list: TaskList) -> Int {
         count(in: .priority, of: list) + count(in: .bonus, of: list)
     }
 
     /// The section and index within it of the task at a display position. O(1).
-    public func place(ofDisplay display: Int, in list: TaskList) -> (section: Section, index: Int) {
+    func place(ofDisplay display: Int, in list: TaskList) -> (section: Section, index: Int) {
         let priorityCount = count(in: .priority, of: list)
         if display < priorityCount {
             return (.priority, shown?.priority[display] ?? display)
@@ -55,14 +55,14 @@ public struct ListView: Equatable, Sendable {
     }
 
     /// The task position shown at a display position. O(1).
-    public func position(ofDisplay display: Int, in list: TaskList) -> Int {
+    func position(ofDisplay display: Int, in list: TaskList) -> Int {
         let place = place(ofDisplay: display, in: list)
         return list.position(of: place.index, in: place.section)
     }
 
     /// The display position of the task at `index` of `section`, or nil when it is filtered
     /// out. O(1) for the identity; otherwise a search (used after changes, not per key).
-    public func display(ofIndex index: Int, in section: Section, of list: TaskList) -> Int? {
+    func display(ofIndex index: Int, in section: Section, of list: TaskList) -> Int? {
         let before = section == .priority ? 0 : count(in: .priority, of: list)
         guard let order = shown?[section] else { return before + index }
         return order.firstIndex(of: index).map { before + $0 }
@@ -73,7 +73,7 @@ public struct ListView: Equatable, Sendable {
     /// Forgets the folded captions (at start, and when the list was read again in full): they
     /// are folded again by `foldCaptions`, or by the first filter keystroke, not here, so that
     /// the first frame never waits for 100,000 captions to be folded.
-    public mutating func prepareFilter(_ list: TaskList) {
+    mutating func prepareFilter(_ list: TaskList) {
         folded = FoldedCaptions()
         earlier = EarlierResults()
     }
@@ -87,7 +87,7 @@ public struct ListView: Equatable, Sendable {
 
     /// Makes the view again for `list` changed in one pass (no row edits): the captions are
     /// folded again, the order and the filter made once.
-    public mutating func listChanged(_ list: TaskList) {
+    mutating func listChanged(_ list: TaskList) {
         // Folded again only when this view needs them now (A–Z, a filter); otherwise after the
         // frame (`foldCaptions` on `Event.frameShown`), so that the key's frame does not wait.
         folded = FoldedCaptions()
@@ -96,7 +96,7 @@ public struct ListView: Equatable, Sendable {
 
     /// Follows rows removed in one pass (clearing the completed tasks): the folded captions and
     /// the orders shown lose them and the indices after them close up. O(n), no sort.
-    public mutating func rowsRemoved(_ removed: RemovedRows, list: TaskList) {
+    mutating func rowsRemoved(_ removed: RemovedRows, list: TaskList) {
         earlier = EarlierResults()
         for section in Section.allCases where !removed[section].isEmpty {
             let gone = removed[section]
@@ -124,7 +124,7 @@ public struct ListView: Equatable, Sendable {
     }
 
     /// Sets sort mode and "completed last", sorting once.
-    public mutating func setOrder(_ sort: SortMode, completedLast: Bool, list: TaskList) {
+    mutating func setOrder(_ sort: SortMode, completedLast: Bool, list: TaskList) {
         self.sort = sort
         self.completedLast = completedLast
         rebuild(list)
@@ -132,7 +132,7 @@ public struct ListView: Equatable, Sendable {
 
     /// Sets the filter text: narrows the current result when the text only grew, otherwise
     /// scans the (sorted) list once.
-    public mutating func setQuery(_ query: String, list: TaskList) {
+    mutating func setQuery(_ query: String, list: TaskList) {
         let previous = self.query
         self.query = query
         if folded.check(list) {
@@ -153,7 +153,7 @@ public struct ListView: Equatable, Sendable {
 
     /// Brings the view up to date after `change` was applied to `list` (which is the list
     /// after the change). O(n) at worst for index shifting; no sorting, no scan of captions.
-    public mutating func apply(_ change: ListEdit, list: TaskList) {
+    mutating func apply(_ change: ListEdit, list: TaskList) {
         folded.apply(change)
         earlier = EarlierResults()
         guard sorted != nil || filtered != nil else { return }

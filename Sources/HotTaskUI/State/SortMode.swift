@@ -6,7 +6,7 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
     case manual, newest, oldest, alphabetical, due
 
     /// The label in the view bar.
-    public var title: String {
+    var title: String {
         switch self {
         case .manual: "Manual"
         case .newest: "Newest"
@@ -28,7 +28,7 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
     }
 
     /// The next mode for `s`.
-    public var next: SortMode {
+    var next: SortMode {
         let all = Self.allCases
         return all[(all.firstIndex(of: self).map { $0 + 1 } ?? 0) % all.count]
     }

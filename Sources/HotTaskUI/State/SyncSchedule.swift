@@ -6,16 +6,16 @@ import Foundation
 /// starts the sync it asks for (`Effect.startSync`).
 public struct SyncSchedule: Equatable, Sendable {
     /// How long after a change the sync starts (changes made meanwhile go in the same sync).
-    public var afterChange: TimeInterval = 3
+    var afterChange: TimeInterval = 3
     /// How often it syncs while nothing changes here.
-    public var interval: TimeInterval
+    var interval: TimeInterval
     /// The first wait after a failure; each failure in a row doubles it.
-    public var firstRetry: TimeInterval
+    var firstRetry: TimeInterval
     /// When the next sync is due (nil: at the interval after the last start).
-    public private(set) var due: Date?
-    public private(set) var lastStart = Date.distantPast
+    private(set) var due: Date?
+    private(set) var lastStart = Date.distantPast
     /// A sync is running: no other starts until it ends.
-    public private(set) var running = false
+    private(set) var running = false
     private var failuresInARow = 0
 
     /// A schedule whose first sync is due at `now`.

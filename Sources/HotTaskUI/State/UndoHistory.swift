@@ -1,16 +1,16 @@
 import HotTaskCore
 
 /// One step a person can undo: the changes one key made, by task id, and what to call them.
-public struct UndoStep: Equatable, Sendable {
+struct UndoStep: Equatable, Sendable {
     /// Names the step while its save is under way, so that the save's stamp can find it.
-    public var id: Int
-    public var changes: [TaskChange]
+    var id: Int
+    var changes: [TaskChange]
     /// What the step did, for messages: "Deleted “Buy milk”".
-    public var description: String
+    var description: String
     /// The stamp the store gave the step's record, once saved (an undo names it).
-    public var clock: Clock?
+    var clock: Clock?
 
-    public init(id: Int = 0, _ changes: [TaskChange], description: String, clock: Clock? = nil) {
+    init(id: Int = 0, _ changes: [TaskChange], description: String, clock: Clock? = nil) {
         self.id = id
         self.changes = changes
         self.description = description
@@ -21,20 +21,20 @@ public struct UndoStep: Equatable, Sendable {
 /// Undo and redo stacks of changes by task id, never copies of the list: a step costs the
 /// tasks it touched, not the length of the list, and survives changes other processes make to
 /// other tasks.
-public struct UndoHistory: Equatable, Sendable {
+struct UndoHistory: Equatable, Sendable {
     /// How many steps are kept; the oldest go first.
-    public static let limit = 100
+    static let limit = 100
 
-    public private(set) var undoSteps: [UndoStep] = []
-    public private(set) var redoSteps: [UndoStep] = []
+    private(set) var undoSteps: [UndoStep] = []
+    private(set) var redoSteps: [UndoStep] = []
     private var lastID = 0
 
-    public init() {}
+    init() {}
 
     /// A new change: it can be undone, and whatever was undone before can no longer be redone.
     /// Returns the step's id.
     @discardableResult
-    public mutating func record(_ step: UndoStep) -> Int {
+    mutating func record(_ step: UndoStep) -> Int {
         guard !step.changes.isEmpty else { return 0 }
         lastID += 1
         var step = step
@@ -46,21 +46,21 @@ public struct UndoHistory: Equatable, Sendable {
     }
 
     /// The step to take back, moved to redo.
-    public mutating func popUndo() -> UndoStep? {
+    mutating func popUndo() -> UndoStep? {
         guard let step = undoSteps.popLast() else { return nil }
         redoSteps.append(step)
         return step
     }
 
     /// The step to do again, moved back to undo.
-    public mutating func popRedo() -> UndoStep? {
+    mutating func popRedo() -> UndoStep? {
         guard let step = redoSteps.popLast() else { return nil }
         undoSteps.append(step)
         return step
     }
 
     /// Notes the stamp the store gave a step's record.
-    public mutating func stamp(_ id: Int, clock: Clock) {
+    mutating func stamp(_ id: Int, clock: Clock) {
         if let index = undoSteps.lastIndex(where: { $0.id == id }) { undoSteps[index].clock = clock }
         if let index = redoSteps.lastIndex(where: { $0.id == id }) { redoSteps[index].clock = clock }
     }

@@ -51,9 +51,9 @@ extension AppUpdate {
 }
 
 /// What the prompt's text reads as.
-public enum DueEntry {
+enum DueEntry {
     /// The due date the entry sets (nil: clear it); empty and `none` clear.
-    public static func reading(_ text: String, now: Date, local: TimeZone) -> Result<DueDate?, DueInput.Refusal> {
+    static func reading(_ text: String, now: Date, local: TimeZone) -> Result<DueDate?, DueInput.Refusal> {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return .success(nil) }
         return DueInput.parse(trimmed, now: now, local: local).map { request in
@@ -63,7 +63,7 @@ public enum DueEntry {
     }
 
     /// What the prompt shows beside the entry: "→ Fri 2026-11-27", "→ no due date", or why not.
-    public static func preview(_ text: String, dates: DueDisplay) -> (text: String, valid: Bool) {
+    static func preview(_ text: String, dates: DueDisplay) -> (text: String, valid: Bool) {
         switch reading(text, now: dates.now, local: dates.local) {
         case .success(let due?):
             let relative = dates.text(due)

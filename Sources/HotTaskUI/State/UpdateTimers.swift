@@ -5,7 +5,7 @@ import Foundation
 /// minute turns. The run loop only performs the effects.
 extension AppUpdate {
     /// How often the store is looked at for changes other processes made.
-    public static let outsideLookInterval: TimeInterval = 0.5
+    static let outsideLookInterval: TimeInterval = 0.5
 
     static func timerFired(_ state: inout AppState, now: Date) -> [Effect] {
         var effects: [Effect] = []

@@ -1,0 +1,283 @@
+import Foundation
+
+/// What an import did, for the line the CLI prints.
+public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
+    var added = 0
+    var updated = 0
+    var unchanged = 0
+    var skipped = 0
+
+    init(added: Int = 0, updated: Int = 0, unchanged: Int = 0, skipped: Int = 0) {
+        self.added = added
+        self.updated = updated
+        self.unchanged = unchanged
+        self.skipped = skipped
+    }
+
+    public var description: String {
+        "added \(added), updated \(updated), unchanged \(unchanged), skipped \(skipped)"
+    }
+}
+
+extension TaskList {
+    /// The batch with its todo.txt lines given the ids of the tasks here they stand for: the
+    /// task whose id starts with the line's `id:` tag, else one with the same caption (a line
+    /// whose priority or done mark changed is still that task), else the one task whose line
+    /// is missing where this line stands (see `TodoTxtPlacement`). Deleted tasks count too, so
+    /// that a line for a task deleted here is recognised, and skipped, rather than added anew.
+    /// Each task is claimed by one line at most, and a dated open line does not take a task
+    /// completed before the line was written (a chore done last week and written again today
+    /// is a new task); an undated line takes a completed task that a file said before (the
+    /// import base knows it), never one only ever done here. A line that
+    /// matches nothing keeps its derived id, or a fresh one if another line took that id. A
+    /// completed line that says no priority keeps its task's section. Other formats carry
+    /// their own ids.
+    /// How many lines whose task is unclear are named one by one; the rest are counted.
+    static let unclearLinesNamed = 10
+
+    public func resolvingIdentity(of batch: ImportBatch, base: ImportBase = ImportBase()) -> ImportBatch {
+        guard batch.format == .todoTxt else { return batch }
+        var resolved = batch
+        var lines = batch.todoTxtLines ?? TodoTxtLines()
+        let known = all + deleted.values.map(\.task)
+        var claimed = Set<UUID>()
+        // Which known task (by its index in `known`) each line stands for; -1: none yet.
+        var matchOf = [Int](repeating: -1, count: batch.tasks.count)
+        var byCaption: [String: [Int]] = [:]
+        var byShortID: [Substring: [Int]] = [:]
+        for (index, task) in known.enumerated() {
+            byCaption[task.caption, default: []].append(index)
+            byShortID[task.id.uuidString.lowercased().prefix(Self.minimumIDPrefix), default: []].append(index)
+        }
+        func take(_ index: Int, for position: Int) {
+            claimed.insert(known[index].id)
+            matchOf[position] = index
+            resolved.tasks[position].id = known[index].id
+            if lines.priorityUnsaid.contains(position) { resolved.tasks[position].section = known[index].section }
+        }
+        var unresolved: [Int] = []
+        for (position, prefix) in batch.idPrefixes.sorted(by: { $0.key < $1.key }) {
+            let matches = (byShortID[prefix.prefix(Self.minimumIDPrefix)] ?? []).filter { known[$0].id.uuidString.lowercased().hasPrefix(prefix) }
+            if matches.count == 1, !claimed.contains(known[matches[0]].id) {
+                take(matches[0], for: position)
+            } else {
+                unresolved.append(position)
+            }
+        }
+        let untagged = batch.tasks.indices.filter { batch.idPrefixes[$0] == nil }
+        var unmatched: [Int] = []
+        for position in (unresolved + untagged).sorted() {
+            let line = batch.tasks[position]
+            let undated = lines.undated.contains(position)
+            let match = byCaption[line.caption]?.first { index in
+                let task = known[index]
+                // An undated line has no time to compare: it is the task a file said before (it
+                // was completed here since), never a chore only ever done here.
+                let writtenSince = undated ? base[task.id] == nil : (task.completedAt ?? task.modifiedAt) < line.createdAt
+                return !claimed.contains(task.id) && !(task.completed && !line.completed && writtenSince)
+            }
+            guard let match else {
+                unmatched.append(position)
+                continue
+            }
+            take(match, for: position)
+        }
+        if !unmatched.isEmpty, !base.isEmpty {
+            var unclear = 0
+            defer {
+                if unclear > Self.unclearLinesNamed {
+                    lines.notes.append(
+                        "\(unclear - Self.unclearLinesNamed) more lines have no id: tag and stand where lines are gone; imported as new tasks")
+                }
+            }
+            var placement = TodoTxtPlacement(list: self, base: base, claimed: claimed, batch: batch, lines: lines, matchOf: matchOf)
+            unmatched = unmatched.filter { position in
+                guard batch.idPrefixes[position] == nil else { return true }
+                switch placement.task(for: position, in: batch, lines: lines) {
+                case .found(let index):
+                    take(index, for: position)
+                    return false
+                case .unclear(let candidates):
+                    unclear += 1
+                    guard unclear <= Self.unclearLinesNamed else { return true }
+                    let names = candidates.prefix(3).map { "'\($0.caption)'" }.joined(separator: " or ")
+                    lines.notes.append(
+                        "\(lines.place(of: position)) '\(batch.tasks[position].caption)' has no id: tag and stands where the line of \(names) was; imported as a new task (if it is that task, delete one of the two)"
+                    )
+                    return true
+                case .new:
+                    return true
+                }
+            }
+        }
+        let knownIDs = Set(known.map(\.id))
+        for position in unmatched {
+            var id = resolved.tasks[position].id
+            var attempt = 0
+            // A derived id may be a task here this line did not match (taken by another line,
+            // or completed before the line was written): the line must not merge into it.
+            while claimed.contains(id) || knownIDs.contains(id) {
+                attempt += 1
+                id = UUIDBytes.derived(from: Array(resolved.tasks[position].caption.utf8) + Array("#taken-\(attempt)".utf8))
+            }
+            claimed.insert(id)
+            resolved.tasks[position].id = id
+        }
+        if batch.todoTxtLines != nil { resolved.todoTxtLines = lines }
+        return resolved
+    }
+
+    /// The changes that merge `batch` in, by id: new ids are added at the end of their section
+    /// in the order given. A known id merges field by field against `base` (the task as the
+    /// last import had it): a field the file did not change since keeps the value here; one
+    /// changed only in the file takes the file's; one changed on both takes the later change.
+    /// Without a base, the incoming fields win when its `modifiedAt` is newer. A task that
+    /// moved goes to the end of its new section. A task deleted here comes back only when the
+    /// file changed it since (or, without a base, changed it after the delete); nothing is
+    /// deleted.
+    public func importing(_ batch: ImportBatch, base: ImportBase = ImportBase()) -> (changes: [TaskChange], counts: ImportCounts) {
+        var counts = ImportCounts(skipped: batch.skipped)
+        var changes: [TaskChange] = []
+        changes.reserveCapacity(batch.tasks.count)
+        // Positions of the tasks to add, not copies of them (an import of 100,000 held three).
+        var added: [Section: [Int]] = [:]
+        // Tasks found by id in sorted ids (`task(withID:)` scans a list without its index:
+        // re-importing 20,000 tasks took 34 s; the index itself takes 10 MB at 100,000).
+        let byID = SortedIDs(self)
+        // A task given twice counts once, where it first appears.
+        let firstOfEach = SortedIDs(count: batch.tasks.count) { add in for task in batch.tasks { add(task.id) } }
+        var endKeys: [Section: OrderKey] = [:]
+        func nextEndKey(_ section: Section) -> OrderKey {
+            let key = OrderKey.between(endKeys[section] ?? tasks(in: section).last?.order, nil)
+            endKeys[section] = key
+            return key
+        }
+        // Taskwarrior and iCalendar write whole seconds: a file's change in the same second as
+        // one here is not older than it (it was cut to the second), so it counts as at its end.
+        let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar
+        for (position, given) in batch.tasks.enumerated() where firstOfEach.position(of: given.id) == position {
+            var task = given
+            if let current = byID.position(of: task.id).map({ self[$0] }) {
+                // todo.txt says only the day of a due time: the same day is the same due date.
+                if batch.format == .todoTxt, let said = task.due, let due = current.due, !due.isDay,
+                    DueDisplay(now: Date()).localDay(due) == said.days
+                {
+                    task.due = due
+                }
+                var fields: TaskFields
+                // An undated todo.txt line was "written" at the import's now: never newer.
+                let undated = batch.todoTxtLines?.undated.contains(position) ?? false
+                if let agreed = base[task.id] {
+                    fields = Self.threeWay(incoming: task, current: current, base: agreed, undated: undated, secondsOnly: secondsOnly)
+                } else {
+                    guard !undated, Self.fileTime(task, secondsOnly: secondsOnly) > current.modifiedAt else {
+                        counts.unchanged += 1
+                        continue
+                    }
+                    fields = TaskFields(
+                        caption: task.caption == current.caption ? nil : task.caption,
+                        section: task.section == current.section ? nil : task.section,
+                        completed: task.completed == current.completed ? nil : task.completed,
+                        completedAt: task.completedAt, due: task.due == current.due ? nil : .some(task.due))
+                }
+                if fields.section != nil { fields.order = nextEndKey(task.section) }
+                if fields.isEmpty {
+                    counts.unchanged += 1
+                } else {
+                    changes.append(.set(task.id, fields, was: fields.values(in: current)))
+                    counts.updated += 1
+                }
+            } else if let tombstone = deleted[task.id],
+                base[task.id].map({ $0.matches(task) }) ?? (task.modifiedAt <= tombstone.clock.date)
+            {
+                counts.skipped += 1  // an older copy of a task deleted here
+            } else {
+                added[task.section, default: []].append(position)
+                counts.added += 1
+            }
+        }
+        for section in Section.allCases {
+            for position in added[section] ?? [] {
+                var task = batch.tasks[position]
+                task.order = nextEndKey(section)
+                changes.append(.add(task))
+            }
+        }
+        return (changes, counts)
+    }
+
+    /// The fields the file changed since `base` and that win here: changed only in the file, or
+    /// on both sides with the file's change the later.
+    private static func threeWay(incoming: TaskItem, current: TaskItem, base: ImportBase.Entry, undated: Bool, secondsOnly: Bool) -> TaskFields {
+        let fileTime = Clock(milliseconds: undated ? 0 : Int64(fileTime(incoming, secondsOnly: secondsOnly).timeIntervalSince1970 * 1000))
+        func fileWins<Value: Equatable>(_ base: Value, _ here: Value, _ file: Value, hereTime: Clock) -> Bool {
+            ThreeWay.pick(base: base, local: here, other: file, localTime: hereTime, otherTime: fileTime) == .other
+        }
+        var fields = TaskFields()
+        // Captions are compared by fingerprint: the base keeps only that.
+        if fileWins(base.captionHash, ImportBase.hash(current.caption), ImportBase.hash(incoming.caption), hereTime: current.clocks.caption) {
+            fields.caption = incoming.caption
+        }
+        if fileWins(base.section, current.section, incoming.section, hereTime: current.clocks.section) {
+            fields.section = incoming.section
+        }
+        if fileWins(base.completed, current.completed, incoming.completed, hereTime: current.clocks.completed) {
+            fields.completed = incoming.completed
+            fields.completedAt = incoming.completedAt
+        }
+        // A base from before due dates knows none: then the later change wins.
+        if ThreeWay.pick(
+            base: base.dueHash, local: ImportBase.hash(current.due), other: ImportBase.hash(incoming.due),
+            localTime: current.clocks.due, otherTime: fileTime) == .other
+        {
+            fields.due = .some(incoming.due)
+        }
+        return fields
+    }
+
+    /// When the file changed `task`: a time cut to the whole second (`secondsOnly`) counts as
+    /// the last millisecond of that second.
+    private static func fileTime(_ task: TaskItem, secondsOnly: Bool) -> Date {
+        guard secondsOnly, task.modifiedAt.timeIntervalSince1970.rounded(.down) == task.modifiedAt.timeIntervalSince1970 else {
+            return task.modifiedAt
+        }
+        return task.modifiedAt.addingTimeInterval(0.999)
+    }
+
+    /// The changes that make this list exactly `tasks` (in that order): `--import --replace`.
+    /// Each task gets a fresh key in its section, as `TaskList(tasks)` would give it, without
+    /// building that list (a third copy of 100,000 tasks beside the store's and the changes).
+    public func replacing(with tasks: [TaskItem]) -> [TaskChange] {
+        var changes: [TaskChange] = []
+        changes.reserveCapacity(tasks.count)
+        // Where each incoming task is here (-1: not here), found through the incoming ids
+        // sorted: one sorted copy of the ids, not one of each side's (2.4 MB each at 100,000).
+        var here = [Int32](repeating: -1, count: tasks.count)
+        do {
+            let incoming = SortedIDs(count: tasks.count) { add in for task in tasks { add(task.id) } }
+            for position in 0..<count {
+                var kept = false
+                incoming.forEachPosition(of: self[position].id) { at in
+                    here[at] = Int32(position)
+                    kept = true
+                }
+                if !kept { changes.append(.delete(self[position])) }
+            }
+        }
+        for section in Section.allCases {
+            var keys = OrderKey.sequence(tasks.reduce(0) { $0 + ($1.section == section ? 1 : 0) }).makeIterator()
+            for index in tasks.indices where tasks[index].section == section {
+                var task = tasks[index]
+                task.order = keys.next()!
+                if here[index] >= 0 {
+                    let current = self[Int(here[index])]
+                    let fields = TaskFields(allOf: task)
+                    if !fields.hold(in: current) { changes.append(.set(task.id, fields, was: fields.values(in: current))) }
+                } else {
+                    changes.append(.add(task))
+                }
+            }
+        }
+        return changes
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+
+/// One committed change: what one command or one key did, stamped and named by the snapshot
+/// it follows.
+public struct LogRecord: Equatable, Sendable {
+    /// The snapshot this record extends; it is replayed only on that snapshot.
+    var generation: Generation
+    public var clock: Clock
+    /// What a person would call it: "Completed “Buy milk”".
+    public var what: String
+    /// The record this one takes back (an undo), if any.
+    public var undoes: Clock?
+    public var changes: [TaskChange]
+    /// Its place among its generation's records (1, 2, 3…), given when it is appended: a
+    /// record missing from the middle of the log leaves a gap a reader sees. Nil in records of
+    /// an older HotTask, which count by their place.
+    var sequence: Int?
+
+    init(generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange], sequence: Int? = nil) {
+        self.generation = generation
+        self.clock = clock
+        self.what = what
+        self.undoes = undoes
+        self.changes = changes
+        self.sequence = sequence
+    }
+}
+
+/// One record as one line of the log (compact JSON, its checksum, a newline), and read back:
+/// a line that does not read is a `LineProblem`, named by the log as damage.
+extension ChangeLog {
+    // MARK: Decoding
+
+    struct LineProblem: Error {
+        let reason: String
+    }
+
+    /// The suffix every record line ends with: `, "sum": "<16 hex digits>"}`.
+    private static let sumPrefix = Array(#", "sum": ""#.utf8)
+    private static let sumLength = sumPrefix.count + 16 + 2
+
+    static func decodeRecord(_ line: [UInt8]) -> Result<LogRecord, LineProblem> {
+        guard line.count > sumLength,
+            Array(line[(line.count - sumLength)..<(line.count - sumLength + sumPrefix.count)]) == sumPrefix,
+            line[line.count - 2] == UInt8(ascii: "\""), line[line.count - 1] == UInt8(ascii: "}")
+        else { return .failure(LineProblem(reason: "the line has no checksum (cut short?)")) }
+        let body = line[0..<(line.count - sumLength)]
+        let sum = String(decoding: line[(line.count - 18)..<(line.count - 2)], as: UTF8.self)
+        guard sum == checksum(body) else {
+            return .failure(LineProblem(reason: "its checksum does not match its content"))
+        }
+        do {
+            return .success(try record(from: JSONParser.parse(line)))
+        } catch let problem as LineProblem {
+            return .failure(problem)
+        } catch {
+            return .failure(LineProblem(reason: "\(error)"))
+        }
+    }
+
+    private static func record(from value: JSONValue) throws -> LogRecord {
+        let fields = try FieldReader(value, what: "the record")
+        guard let generation = Generation(try fields.string("g")) else { throw LineProblem(reason: "\"g\" is not a generation") }
+        guard let clock = Clock(try fields.string("clock")) else { throw LineProblem(reason: "\"clock\" is not a clock") }
+        var undoes: Clock?
+        if let text = try fields.optionalString("undoes") {
+            guard let clock = Clock(text) else { throw LineProblem(reason: "\"undoes\" is not a clock") }
+            undoes = clock
+        }
+        var sequence: Int?
+        switch fields.object["n"] {
+        case nil: break
+        case .number(let number)? where number >= 1 && number <= 1e9 && number == number.rounded(): sequence = Int(number)
+        default: throw LineProblem(reason: "\"n\" is not a record number")
+        }
+        guard case .array(let items)? = fields.object["changes"] else { throw LineProblem(reason: "\"changes\" is missing") }
+        var changes: [TaskChange] = []
+        for (offset, item) in items.enumerated() {
+            let change = try FieldReader(item, what: "change \(offset + 1)")
+            switch try change.string("op") {
+            case "add", "delete":
+                guard let taskValue = change.object["task"] else { throw change.problem("the task is missing") }
+                let (task, hasOrder) = try StoreDocument.decodeTask(taskValue, number: offset + 1)
+                guard hasOrder else { throw change.problem("the task has no order key") }
+                changes.append(try change.string("op") == "add" ? .add(task) : .delete(task))
+            case "set":
+                guard let id = UUID(uuidString: try change.string("id")), let set = change.object["set"],
+                    let was = change.object["was"]
+                else { throw change.problem("a set needs an id, \"set\" and \"was\"") }
+                changes.append(.set(id, try fieldsValue(set), was: try fieldsValue(was)))
+            case let other:
+                throw change.problem("unknown op \"\(other)\"")
+            }
+        }
+        return LogRecord(
+            generation: generation, clock: clock, what: try fields.string("what"), undoes: undoes, changes: changes, sequence: sequence)
+    }
+
+    private static func fieldsValue(_ value: JSONValue) throws -> TaskFields {
+        let reader = try FieldReader(value, what: "the fields")
+        var fields = TaskFields()
+        if reader.object["caption"] != nil { fields.caption = try reader.caption("caption") }
+        if let section = try reader.optionalString("section") {
+            guard let parsed = Section(rawValue: section) else { throw reader.problem("unknown section \"\(section)\"") }
+            fields.section = parsed
+        }
+        if reader.object["completed"] != nil {
+            fields.completed = try reader.bool("completed")
+            fields.completedAt = try reader.optionalDate("completedAt")
+        }
+        if let order = try reader.optionalString("order") {
+            guard let key = OrderKey(order) else { throw reader.problem("\"order\" is not an order key") }
+            fields.order = key
+        }
+        if let due = reader.object["due"] {
+            if case .null = due {
+                fields.due = .some(nil)
+            } else {
+                guard case .string(let text) = due, let parsed = DueDate(text: text, zone: try reader.optionalString("dueZone")) else {
+                    throw reader.problem("\"due\" is not a due date")
+                }
+                fields.due = .some(parsed)
+            }
+        }
+        return fields
+    }
+
+    // MARK: Encoding
+
+    /// A record as one line: compact JSON, its checksum, a newline.
+    static func encode(_ record: LogRecord) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.compact = true
+        writer.raw(#"{"g": "#)
+        writer.string(record.generation.text)
+        writer.raw(#", "clock": "#)
+        writer.string(record.clock.description)
+        if let sequence = record.sequence {
+            writer.raw(#", "n": "#)
+            writer.raw(String(sequence))
+        }
+        writer.raw(#", "what": "#)
+        writer.string(record.what)
+        if let undoes = record.undoes {
+            writer.raw(#", "undoes": "#)
+            writer.string(undoes.description)
+        }
+        writer.raw(#", "changes": ["#)
+        for (offset, change) in record.changes.enumerated() {
+            if offset > 0 { writer.raw(", ") }
+            switch change {
+            case .add(let task), .delete(let task):
+                writer.raw(#"{"op": ""#)
+                writer.raw(change.isAdd ? "add" : "delete")
+                writer.raw(#"", "task": "#)
+                StoreDocument.write(task, to: &writer, compact: true)
+                writer.compact = true
+                writer.raw("}")
+            case .set(let id, let fields, let was):
+                writer.raw(#"{"op": "set", "id": "#)
+                writer.uuid(id)
+                writer.raw(#", "set": "#)
+                write(fields, to: &writer)
+                writer.raw(#", "was": "#)
+                write(was, to: &writer)
+                writer.raw("}")
+            }
+        }
+        writer.raw("]")
+        var bytes = writer.bytes
+        let sum = checksum(bytes[...])
+        bytes += sumPrefix + Array(sum.utf8) + Array("\"}\n".utf8)
+        return bytes
+    }
+
+    private static func write(_ fields: TaskFields, to writer: inout JSONWriter) {
+        var parts: [(String, (inout JSONWriter) -> Void)] = []
+        if let caption = fields.caption { parts.append(("caption", { $0.string(caption) })) }
+        if let section = fields.section { parts.append(("section", { $0.string(section.rawValue) })) }
+        if let completed = fields.completed {
+            parts.append(("completed", { $0.raw(completed ? "true" : "false") }))
+            parts.append(("completedAt", { writer in fields.completedAt.map { writer.date($0) } ?? writer.raw("null") }))
+        }
+        if let order = fields.order { parts.append(("order", { $0.string(order.text) })) }
+        if let due = fields.due {
+            parts.append(("due", { writer in due.map { writer.string($0.text()) } ?? writer.raw("null") }))
+            if let zone = due?.zoneName { parts.append(("dueZone", { $0.string(zone) })) }
+        }
+        writer.raw("{")
+        for (offset, part) in parts.enumerated() {
+            if offset > 0 { writer.raw(", ") }
+            writer.string(part.0)
+            writer.raw(": ")
+            part.1(&writer)
+        }
+        writer.raw("}")
+    }
+}
