@@ -1,0 +1,82 @@
+import Foundation
+
+/// The changes a person's request makes (a new task on top, a rename, a due date, done, a
+/// move, a delete, clearing the completed ones), built from the list as it is.
+extension TaskList {
+    /// The key that puts a task on top of `section`.
+    func topKey(of section: Section) -> OrderKey {
+        OrderKey.between(nil, tasks(in: section).first?.order)
+    }
+
+    /// The key that puts a task at the end of `section`.
+    func endKey(of section: Section) -> OrderKey {
+        OrderKey.between(tasks(in: section).last?.order, nil)
+    }
+
+    /// The change that adds `task` on top of its section (the rule for tasks a person adds).
+    public func adding(onTop task: TaskItem) -> TaskChange {
+        var task = task
+        task.order = topKey(of: task.section)
+        return .add(task)
+    }
+
+    /// The change that gives the task at `position` a new caption, or nil when the caption is
+    /// the same. The caption must already have passed `CaptionRule`.
+    public func renaming(at position: Int, to caption: String) -> TaskChange? {
+        let old = self[position]
+        guard old.caption != caption else { return nil }
+        return .set(old.id, TaskFields(caption: caption), was: TaskFields(caption: old.caption))
+    }
+
+    /// The change that gives the task at `position` the due date `due` (nil clears it), or nil
+    /// when it already has it.
+    public func dating(at position: Int, to due: DueDate?) -> TaskChange? {
+        let old = self[position]
+        guard old.due != due else { return nil }
+        return .set(old.id, TaskFields(due: .some(due)), was: TaskFields(due: .some(old.due)))
+    }
+
+    /// The change that marks the task at `position` completed or open, or nil when it
+    /// already is.
+    public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {
+        let old = self[position]
+        guard old.completed != completed else { return nil }
+        return .set(
+            old.id, TaskFields(completed: completed, completedAt: now),
+            was: TaskFields(completed: old.completed, completedAt: old.completedAt))
+    }
+
+    /// The change that moves the task at `position` to `index` of `section` (an index in the
+    /// section as it is once the task has left), or nil when it is there already. Only the
+    /// moved task changes: it gets a key between its new neighbours.
+    public func moving(from position: Int, to section: Section, index: Int) -> TaskChange? {
+        let old = self[position]
+        let tasks = tasks(in: section)
+        let from = self.index(ofPosition: position)
+        let sameSection = old.section == section
+        if sameSection && from == index { return nil }
+        // Indices among the section's other tasks, mapped onto the section without copying it.
+        let othersCount = sameSection ? tasks.count - 1 : tasks.count
+        let original = { (other: Int) in sameSection && other >= from ? other + 1 : other }
+        let index = min(max(index, 0), othersCount)
+        let key = OrderKey.between(
+            index > 0 ? tasks[original(index - 1)].order : nil, index < othersCount ? tasks[original(index)].order : nil)
+        let fields = TaskFields(section: old.section == section ? nil : section, order: key)
+        return .set(old.id, fields, was: fields.values(in: old))
+    }
+
+    /// The change that deletes the task at `position`.
+    public func deleting(at position: Int) -> TaskChange {
+        .delete(self[position])
+    }
+
+    /// The changes that delete every completed task, in display order.
+    public func removingCompleted() -> [TaskChange] {
+        var changes: [TaskChange] = []
+        changes.reserveCapacity(completedCount)
+        // By index: `all` copied every task (a retain and release of each caption) to keep 30%.
+        for index in priority.indices where priority[index].completed { changes.append(.delete(priority[index])) }
+        for index in bonus.indices where bonus[index].completed { changes.append(.delete(bonus[index])) }
+        return changes
+    }
+}

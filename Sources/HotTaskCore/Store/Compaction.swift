@@ -1,0 +1,174 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Compaction: the log folded into a new snapshot under a new generation (temp file, fsync,
+/// rename, folder fsync), keeping records for `--undo` and setting damaged lines aside.
+extension TaskStore {
+    /// Folds the log into a new snapshot now, if it has anything to fold or needs it.
+    public func compact(now: Date = Date()) throws(StoreError) {
+        try withLockOrStoreError { () throws(StoreError) in
+            let state = try read()
+            guard state.replayed > 0 || state.needsCompaction else { return }
+            try compactLocked(state.list, clock: state.clock, state: state, history: state.history)
+        }
+    }
+
+    /// True when the log is long enough that a writer should fold it (the UI asks after its
+    /// saves, to do it off its input path). Counts lines without parsing them.
+    public func wantsCompaction() -> Bool {
+        guard let bytes = try? FileSystem.readAll(journalPath, limit: Self.maximumFileSize, sideFile: true) else { return false }
+        return bytes.count >= Self.logByteLimit || bytes.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }) > Self.logLimit
+    }
+
+    /// Replaces the whole store with `list` (tests, benchmarks, `--import --replace` uses commit).
+    public func save(_ list: TaskList, now: Date = Date()) throws(StoreError) {
+        try withLockOrStoreError { () throws(StoreError) in try saveLocked(list, now: now) }
+    }
+
+    /// `save` for a caller that holds the lock.
+    func saveLocked(_ list: TaskList, now: Date) throws(StoreError) {
+        let state: State
+        do throws(StoreError) {
+            state = try read()
+        } catch  where error.isDamagedLog {
+            throw error  // its changes are not ours to drop: --recover keeps them
+        } catch {
+            state = State(
+                list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [],
+                needsCompaction: true)
+        }
+        let clock = Clock.next(after: state.clock, now: now)
+        var stamped = TaskList()
+        stamped.applyAll(list.all.map { .add($0) }, clock: clock)
+        try compactLocked(stamped, clock: clock, state: state, history: [])
+    }
+
+    /// Writes `list` as a new snapshot: the backup copy first, then the snapshot itself (the
+    /// commit point), then a new log for it that keeps the last records as history. Damaged log
+    /// lines are moved aside before the log is replaced.
+    func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord]) throws(StoreError) {
+        var header = SnapshotHeader(generation: .random(), clock: clock, list: list)
+        var snapshotSize = 0
+        let entries = try withFileErrors { () throws(FileSystem.Failure) -> [SnapshotIndex.Entry] in
+            try FileSystem.makeDirectories(FileSystem.folder(of: path))
+            removeCrashDebris()
+            if !state.damaged.isEmpty { try keepAside(state.damaged) }
+            header.folds = try logToFold(state)
+            // The snapshot and its backup are written side by side as the document is made.
+            var snapshot = try FileSystem.AtomicFile(replacing: path)
+            var backup: FileSystem.AtomicFile
+            do throws(FileSystem.Failure) {
+                backup = try FileSystem.AtomicFile(replacing: backupPath)
+            } catch {
+                snapshot.abandon()
+                throw error
+            }
+            let entries = StoreDocument.write(list, header: header) { piece in
+                snapshot.write(piece)
+                backup.write(piece)
+                snapshotSize += piece.count
+            }
+            do throws(FileSystem.Failure) {
+                // Both whole on disk before either is renamed: a write that fails (a full disk)
+                // leaves the old snapshot and the old backup, never a backup of a state the
+                // command was told did not commit.
+                try backup.finishWriting()
+                try snapshot.finishWriting()
+                if state.snapshotStamp == nil {
+                    // The first snapshot goes first: a backup alone would read as a store whose
+                    // snapshot was lost, and refuse every command.
+                    try snapshot.install()
+                    try backup.install()
+                } else {
+                    try backup.install()
+                    try snapshot.install()
+                }
+            } catch {
+                snapshot.abandon()
+                backup.abandon()
+                throw error
+            }
+            return entries
+        }
+        // Committed. A log that fails to start leaves the old one, whose records are of another
+        // generation and so are never replayed on this snapshot: nothing is lost either way.
+        guard let stamp = FileSystem.stamp(of: path) else { return }
+        let kept = Self.historyToKeep(history)
+        let floor = Self.undoFloor(after: state.undoFloor, history: history, kept: kept, snapshotClock: clock)
+        try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp, undoFloor: floor), history: kept)
+        // Only a help for changes by id, checked on every use: a failure here costs speed only.
+        try? FileSystem.writeAtomically(
+            SnapshotIndex.encode(consume entries, generation: header.generation, snapshotSize: snapshotSize), to: indexPath)
+    }
+
+    /// What the new snapshot says of the log it folds: the log's generation and how many of its
+    /// records the state holds. With no log at all, one is started first (no records), so that
+    /// the snapshot can name it: a log that goes missing later is then noticed, never taken for
+    /// an empty one.
+    func logToFold(_ state: State) throws(FileSystem.Failure) -> FoldedLog {
+        if let generation = state.logGeneration {
+            return FoldedLog(generation: generation, records: state.history.reduce(0) { $0 + ($1.generation == generation ? 1 : 0) })
+        }
+        guard try FileSystem.kind(of: journalPath) == .missing else {
+            // An old journal or a log without a header, read as such: the snapshot holds what it could.
+            return FoldedLog(generation: nil, records: 0)
+        }
+        let first = Generation.random()
+        try log.start(ChangeLog.Header(generation: first, snapshot: .none), history: [])
+        return FoldedLog(generation: first, records: 0)
+    }
+
+    /// The last records, as many as fit the history's bounds: a record larger than a few pages
+    /// (a big import) is not kept, so that every command's read of the log stays small.
+    static func historyToKeep(_ records: [LogRecord]) -> [LogRecord] {
+        var kept: [LogRecord] = []
+        var bytes = 0
+        for record in records.reversed() where kept.count < historyKept {
+            guard !certainlyLarger(record, than: historyRecordLimit) else { continue }
+            let size = ChangeLog.encode(record).count
+            guard size <= historyRecordLimit else { continue }
+            guard bytes + size <= historyByteLimit else { break }
+            bytes += size
+            kept.append(record)
+        }
+        return kept.reversed()
+    }
+
+    /// The newest change the new log cannot take back: the newest record of `history` left out
+    /// of `kept`, or the snapshot's own stamp when it is newer than every kept record (a whole
+    /// store saved, a record too large to keep); never lower than the log's floor before.
+    static func undoFloor(after previous: Clock?, history: [LogRecord], kept: [LogRecord], snapshotClock: Clock) -> Clock? {
+        var floor = previous
+        let keptClocks = Set(kept.map(\.clock))
+        for record in history where !keptClocks.contains(record.clock) { floor = max(floor ?? record.clock, record.clock) }
+        if snapshotClock > (kept.last?.clock ?? .zero) { floor = max(floor ?? snapshotClock, snapshotClock) }
+        return floor
+    }
+
+    /// True when `record`'s line is sure to be longer than `limit` bytes, judged without encoding
+    /// it: every change takes at least 64 bytes (a set names a 36-character id and two objects).
+    static func certainlyLarger(_ record: LogRecord, than limit: Int) -> Bool {
+        record.changes.count * 64 > limit
+    }
+
+    func keepAside(_ damaged: [ChangeLog.DamagedLine]) throws(FileSystem.Failure) {
+        // Without blocking: a named pipe in its place (no reader) fails at once, and anything
+        // but a regular file is refused, naming it.
+        let fd = open(damagedPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileSystem.Failure(reason: "cannot keep damaged log lines in \(damagedPath): \(FileSystem.reason())") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw FileSystem.Failure(
+                reason:
+                    "cannot keep damaged log lines in \(damagedPath): it is \(FileSystem.describe(info.st_mode)), not a regular file; move it away")
+        }
+        for line in damaged {
+            try FileSystem.writeAll(line.bytes + [0x0A], to: fd)
+        }
+        guard fsync(fd) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+    }
+}
