@@ -64,28 +64,13 @@ enum TerminalApp {
                 if case .saved = event { storeProblem = nil }  // a commit read the store and wrote it
                 var produced: [Event] = []
                 for effect in AppUpdate.update(&state, event, now: Timestamp.now()) {
-                    switch effect {
-                    case .save(let save):
-                        saves.append(save)
-                        produced += saves.flush(current: state.tasks)
-                    case .lookForOutsideChanges:
-                        // Changes that waited for the lock first, then other processes' changes.
-                        produced += saves.flush(current: state.tasks)
-                        if saves.isEmpty { produced += outsideChanges(session, problem: &storeProblem) }
-                    case .startSync:
-                        jobs.startSync()
-                    case .compactIfNeeded:
-                        // A long log is folded on another thread: no key waits for it.
-                        if saves.isEmpty { jobs.compactIfNeeded() }
-                    case .refresh:
+                    switch perform(effect, tasks: state.tasks, saves: &saves, session: session, jobs: jobs, storeProblem: &storeProblem) {
+                    case .events(let events): produced += events
+                    case .draw(let full):
                         drawNeeded = true
-                    case .quit:
-                        break running
-                    case .suspend:
-                        suspend()
-                    case .redraw:
-                        fullRepaint = true
-                        drawNeeded = true
+                        fullRepaint = fullRepaint || full
+                    case .quit: break running
+                    case .suspend: suspend()
                     }
                 }
                 pending.insert(contentsOf: produced, at: 0)
@@ -95,15 +80,28 @@ enum TerminalApp {
             curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
             _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         }
-        // Whatever way out (a key, SIGTERM, SIGHUP): text typed and not added is kept first,
-        // after any write of an earlier draft still under way (it must not land after this one).
+        return try leave(
+            state, saves: &saves, storeProblem: storeProblem, jobs: jobs, store: store, environment: environment,
+            detailsBefore: rememberedDetails ?? config.details)
+    }
+
+    /// The way out, whatever it was (a key, SIGTERM, SIGHUP): the draft kept, changes not saved
+    /// yet given a while to be, the details choice remembered; anything left unsaved goes to a
+    /// rescue file and is an error (exit 3). Returns a warning for stderr.
+    private static func leave(
+        _ state: AppState, saves: inout SaveQueue, storeProblem: String?, jobs: BackgroundJobs, store: TaskStore,
+        environment: [String: String], detailsBefore: Bool
+    ) throws -> String? {
+        var storeProblem = storeProblem
+        // Text typed and not added is kept first, after any write of an earlier draft still
+        // under way (it must not land after this one).
         jobs.waitForDraft()
         let draftProblem = DraftFile.keep(state.draft, store: store.path, environment: environment)
         // Leaving with changes not saved yet: wait a while for a lock another process holds
         // (not for a store that failed: waiting would not mend it). If anything is left
         // unsaved, or the store could not be read at the last look, every task the UI holds
         // goes to a rescue file beside the store; said on stderr once the terminal is
-        // restored (by the defer above), exit 3. Never a silent exit, never tasks lost.
+        // restored (by `run`'s defer), exit 3. Never a silent exit, never tasks lost.
         func flushAtExit() {
             if saves.flush(current: state.tasks).contains(where: { if case .saved = $0 { true } else { false } }) { storeProblem = nil }
         }
@@ -116,7 +114,7 @@ enum TerminalApp {
         // The details choice is remembered once, on the way out, when it changed: not on the
         // key, where a file write and two fsyncs would hold up the screen.
         let viewProblem =
-            state.showsDetails == (rememberedDetails ?? config.details)
+            state.showsDetails == detailsBefore
             ? nil : RememberedView.remember(details: state.showsDetails, environment: environment)
         jobs.waitForCompaction()
         // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
@@ -127,6 +125,45 @@ enum TerminalApp {
             throw UserFacingError(.storeUnwritable, "\(what): \(reason); " + rescue + (draftProblem.map { "; " + $0 } ?? ""))
         }
         return [draftProblem, viewProblem].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
+    }
+
+    /// What performing an effect asks of the run loop.
+    private enum Performed {
+        case events([Event])
+        case draw(fullRepaint: Bool)
+        case quit
+        case suspend
+    }
+
+    /// Performs one effect `update` asked for: a save, a look at the store, a background job,
+    /// or something for the loop itself (a frame, quitting, suspending).
+    private static func perform(
+        _ effect: Effect, tasks: TaskList, saves: inout SaveQueue, session: StoreSession, jobs: BackgroundJobs,
+        storeProblem: inout String?
+    ) -> Performed {
+        switch effect {
+        case .save(let save):
+            saves.append(save)
+            return .events(saves.flush(current: tasks))
+        case .lookForOutsideChanges:
+            // Changes that waited for the lock first, then other processes' changes.
+            let saved = saves.flush(current: tasks)
+            return .events(saves.isEmpty ? saved + outsideChanges(session, problem: &storeProblem) : saved)
+        case .startSync:
+            jobs.startSync()
+        case .compactIfNeeded:
+            // A long log is folded on another thread: no key waits for it.
+            if saves.isEmpty { jobs.compactIfNeeded() }
+        case .refresh:
+            return .draw(fullRepaint: false)
+        case .quit:
+            return .quit
+        case .suspend:
+            return .suspend
+        case .redraw:
+            return .draw(fullRepaint: true)
+        }
+        return .events([])
     }
 
     private static func outsideChanges(_ session: StoreSession, problem: inout String?) -> [Event] {
