@@ -3,8 +3,8 @@ import HotTaskCore
 import HotTaskUI
 
 /// The keys that touch the whole list (issue 27): the sort mode, "completed last", clearing the
-/// completed tasks and undoing that, timed as `update` + `render`, the work the run loop does
-/// before the frame (the store's commit follows the frame, and is timed with the tmux walk).
+/// completed tasks and undoing that, and a 1 MB paste, timed as `update` + `render`: the work of
+/// the frame (the store's commit is timed with the tmux walk, `Tests/Scripts/tmux_heavy_keys.py`).
 enum HeavyKeyBenchmarks {
     /// Each round's state holds a list of its own, as the UI's is held by its state alone: a list
     /// shared with the caller would make the first change copy all of it, which the UI never does.
@@ -13,16 +13,39 @@ enum HeavyKeyBenchmarks {
         let now = Timestamp.now()
         var results: [String: Measurement] = [:]
         var order: [String] = []
-        func press(_ operation: String, _ key: Key, _ state: inout AppState) {
-            let start = DispatchTime.now()
-            _ = AppUpdate.update(&state, .keyPressed(key), now: now)
-            _ = AppRender.render(state, size: size)
+        func record(_ operation: String, since start: DispatchTime) {
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
             if results[operation] == nil {
                 results[operation] = Measurement(operation: operation, size: label, target: 50)
                 order.append(operation)
             }
             results[operation]?.milliseconds.append(milliseconds)
+        }
+        func press(_ operation: String, _ key: Key, _ state: inout AppState) {
+            let start = DispatchTime.now()
+            _ = AppUpdate.update(&state, .keyPressed(key), now: now)
+            _ = AppRender.render(state, size: size)
+            record(operation, since: start)
+        }
+        /// A 1 MB bracketed paste as the terminal adapter takes it: 64 KB blocks decoded as
+        /// UTF-8 and fed to the input decoder, its events through `update`, then the frame.
+        func paste(_ bytes: [UInt8], _ state: inout AppState) {
+            let operation = "UI: a 1 MB paste into the input (decode + update + render)"
+            state.focus = .input
+            let start = DispatchTime.now()
+            var decoder = InputDecoder()
+            var utf8 = UTF8Chunks()
+            var events: [Event] = []
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(offset + 64 * 1024, bytes.count)
+                events += decoder.feed(contentsOf: utf8.decode(bytes[offset..<end]))
+                offset = end
+            }
+            events += decoder.feed(contentsOf: utf8.flush()) + decoder.timedOut()
+            for event in events { _ = AppUpdate.update(&state, event, now: now) }
+            _ = AppRender.render(state, size: size)
+            record(operation, since: start)
         }
         for _ in 0..<rounds {
             var state = AppState(tasks: TaskList(list.all), size: size)
@@ -36,7 +59,15 @@ enum HeavyKeyBenchmarks {
             press("UI: C (asks to clear completed)", .character("C"), &state)
             press("UI: y (clears \(list.completedCount) completed)", .character("y"), &state)
             press("UI: u (brings them back)", .character("u"), &state)
+            paste(Self.megabytePaste, &state)
         }
         return order.compactMap { results[$0] }
     }
+
+    /// About a megabyte of lines between the bracketed-paste markers.
+    static let megabytePaste: [UInt8] = {
+        let line = "a line of pasted notes, with some words to wrap — and an accent: café\n"
+        let body = String(repeating: line, count: 1_048_576 / line.utf8.count)
+        return Array(("\u{1B}[200~" + body + "\u{1B}[201~").utf8)
+    }()
 }
