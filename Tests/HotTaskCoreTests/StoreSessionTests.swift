@@ -101,6 +101,11 @@ struct StoreSessionTests {
         #expect(try store.load().count == 1000)
     }
 
+    @Test("the longest log the UI appends to, with its largest record on top, is one every reader still takes")
+    func appendedLogStaysReadable() {
+        #expect(StoreSession.logLimit + StoreSession.largeRecordLimit < TaskStore.maximumFileSize)
+    }
+
     @Test("after a compaction of what it saw (the UI's background job), a save appends to the new log: no reload")
     func saveFollowsCompaction() throws {
         let (session, list) = try opened()

@@ -24,8 +24,9 @@ public final class StoreSession {
     /// into a new snapshot: a clear of 30,000 tasks (9 MB) is then an append, not a read and a
     /// rewrite of the whole store while the screen waits, and the background compaction folds it.
     static let largeRecordLimit = 16 << 20
-    /// The log's size past which the UI's save folds it itself.
-    static let logLimit = 64 << 20
+    /// The log's size past which the UI's save folds it itself. With the largest record on top
+    /// it stays under what a reader takes (`TaskStore.maximumFileSize`, 64 MB).
+    static let logLimit = 32 << 20
 
     /// What a save did.
     public enum Saved: Equatable, Sendable {
