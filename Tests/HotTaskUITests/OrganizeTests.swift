@@ -24,6 +24,18 @@ struct OrganizeTests {
         #expect(state.input.text == "B!?", "the words are kept in the new-task input")
     }
 
+    @Test func anEditOfATaskDeletedElsewhereJoinsWhatTheInputHolds() {
+        var state = makeState(makeList(priority: ["A", "B"]))
+        state.type("half typed")
+        state.press(.tab, .character("e"))  // editing A
+        state.type(" and more")
+        _ = AppUpdate.update(&state, .changedOutside([outsideRecord([state.tasks.deleting(at: 0)])]), now: testNow)
+        state.press(.enter)
+        #expect(state.tasks.all.map(\.caption) == ["B"])
+        #expect(state.input.text == "half typed A and more", "neither the typed text nor the edit is dropped")
+        #expect(state.message?.text == "That task was deleted elsewhere; your text is in the new-task input")
+    }
+
     @Test func theClearQuestionShowsEvenWhileASaveHasFailed() {
         var state = makeState(makeList(priority: ["A"], completed: ["A"]))
         _ = AppUpdate.update(&state, .saveFailed(reason: "disk full"), now: testNow)

@@ -40,7 +40,7 @@ extension AppUpdate {
     /// open again on its task (in the input when that task is gone), and says so.
     public static func restore(_ draft: Draft, _ state: inout AppState) {
         guard !draft.isEmpty else { return }
-        var input = draft.input
+        state.input = LineEditor(draft.input)
         if let edit = draft.captionEdit {
             if state.tasks.position(of: edit.taskID) != nil {
                 select(id: edit.taskID, &state)
@@ -48,10 +48,9 @@ extension AppUpdate {
                 state.editingTaskID = edit.taskID
                 state.focus = .editing
             } else {
-                input += (input.isEmpty ? "" : " ") + edit.text
+                keepInInput(edit.text, &state)
             }
         }
-        state.input = LineEditor(input)
         let what = draft.captionEdit == nil ? "the text you were typing" : "your unsaved edit"
         state.message = Message(
             "Restored \(what) when HotTask last closed", kind: .info,

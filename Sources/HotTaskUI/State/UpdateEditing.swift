@@ -30,12 +30,8 @@ extension AppUpdate {
         guard let id = state.editingTaskID, let position = state.tasks.position(of: id) else {
             // Deleted by another program while being edited: keep the words, change nothing.
             state.focus = .list
-            if state.input.isEmpty {
-                state.input = LineEditor(state.editor.text)
-                state.message = Message("That task was deleted elsewhere; your text is in the new-task input", kind: .warning)
-            } else {
-                state.message = Message("That task was deleted elsewhere; the edit was not saved", kind: .warning)
-            }
+            keepInInput(state.editor.text, &state)
+            state.message = Message("That task was deleted elsewhere; your text is in the new-task input", kind: .warning)
             return []
         }
         guard
@@ -52,5 +48,12 @@ extension AppUpdate {
             state.message = Message("Saved — the filter now hides “\(caption.truncated(toWidth: 40))”")
         }
         return effects
+    }
+
+    /// Words that have nowhere else to go end the new-task input (after what is typed there,
+    /// a space between), never dropped.
+    static func keepInInput(_ text: String, _ state: inout AppState) {
+        let typed = state.input.text
+        state.input = LineEditor(typed.isEmpty ? text : typed + " " + text)
     }
 }
