@@ -95,7 +95,7 @@ public final class StoreSession {
                 if let generation { log = try logSinceLastLook(generation) }
                 // Our background compaction (or another process's) folded what we had seen into a
                 // new snapshot: follow it and append, rather than read the whole store again.
-                if log == nil, try followCompaction() != nil, let generation { log = try logSinceLastLook(generation) }
+                if log == nil, let contents = try followCompaction() { log = sinceLastLook(contents) }
                 if let generation, let log, !store.logTooLongForTheUI {
                     let outside = log.outside
                     let latest = outside.last.map { max($0.clock, clock) } ?? clock
@@ -142,7 +142,12 @@ public final class StoreSession {
         guard let stamp = FileSystem.stamp(of: store.path), stamp == snapshotStamp,
             let contents = try store.log.read(), contents.header?.generation == generation, contents.missing.isEmpty
         else { return nil }
-        let known = clock
+        return sinceLastLook(contents)
+    }
+
+    /// The log's records of the generation we follow that are newer than our clock, and all of them.
+    private func sinceLastLook(_ contents: ChangeLog.Contents) -> (outside: [LogRecord], records: [LogRecord]) {
+        let (known, generation) = (clock, generation)
         return (contents.records.filter { $0.generation == generation && $0.clock > known }, contents.records)
     }
 
@@ -165,8 +170,7 @@ public final class StoreSession {
                 return outside.isEmpty ? nil : .records(outside)
             }
             if let contents = try followCompaction() {
-                let known = clock
-                let outside = contents.records.filter { $0.generation == generation && $0.clock > known }
+                let outside = sinceLastLook(contents).outside
                 logStamp = journal
                 if let last = outside.last { clock = max(clock, last.clock) }
                 return outside.isEmpty ? nil : .records(outside)
