@@ -195,4 +195,14 @@ struct ListActionTests {
         _ = AppUpdate.update(&state, .saved(Save([], what: ""), clock: Clock(milliseconds: 1), outside: []), now: testNow)
         #expect(state.saveError == nil)
     }
+
+    @Test func aSaveWaitingForTheLockIsSaidUntilItLands() {
+        var state = makeState(makeList(priority: ["A"]))
+        state.press(.tab, .character("x"))
+        _ = AppUpdate.update(&state, .saveWaiting, now: testNow)
+        state.press(.down)  // the key clears the "Completed" message; the wait is still said
+        #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Saving… the store is busy; trying again"))
+        _ = AppUpdate.update(&state, .saved(Save([], what: ""), clock: Clock(milliseconds: 1), outside: []), now: testNow)
+        #expect(!AppRender.render(state, size: state.size).line(23).contains("Saving…"))
+    }
 }

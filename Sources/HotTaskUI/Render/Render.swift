@@ -132,6 +132,11 @@ public enum AppRender {
             grid.put(message.fitting(limit), x: 0, y: y, style: style, limit: limit)
             return
         }
+        if state.saveWaiting {
+            // Changes shown but not on disk yet: said until they are, never left to guess.
+            grid.put("Saving… the store is busy; trying again".truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
+            return
+        }
         var x = 0
         for (key, action) in KeyHelp.hints(for: state.focus, bindings: state.bindings) {
             let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action)
