@@ -161,6 +161,29 @@ struct TaskListTests {
         #expect(Section.allCases == [.priority, .bonus])
     }
 
+    @Test("a second, later delete of a deleted task keeps it deleted against a change made between the two")
+    func laterDeleteHolds() {
+        let first = Clock(milliseconds: 1_000)
+        let between = Clock(milliseconds: 1_500)
+        let later = Clock(milliseconds: 2_000)
+        for bulk in [false, true] {
+            var list = TaskList((0..<300).map { Fixtures.task("task \($0)", id: $0) })
+            let deletes = (0..<300).map { list.deleting(at: $0) }
+            let rename = list.renaming(at: 0, to: "renamed")!
+            if bulk {
+                list.applyInOnePass(deletes, clock: first)
+                list.applyInOnePass(deletes, clock: later)
+            } else {
+                list.apply(deletes, clock: first)
+                list.apply(deletes, clock: later)
+            }
+            list.apply(rename, clock: between)
+            #expect(list.count == 0, "the rename at \(between) came before the delete at \(later)")
+            list.apply(rename, clock: Clock(milliseconds: 3_000))
+            #expect(list.all.map(\.caption) == ["renamed"], "a change after the last delete brings it back")
+        }
+    }
+
     @Test("restamp gives exactly the clocks applying the changes again would, and declines when a task changed since")
     func restamp() {
         var list = TaskList((0..<100).map { Fixtures.task("kept \($0)", id: $0) })

@@ -24,6 +24,21 @@ struct OrganizeTests {
         #expect(state.input.text == "B!?", "the words are kept in the new-task input")
     }
 
+    @Test func aTaskDeletedHereStaysDeletedWhenAnEarlierChangeFromElsewhereComesWithTheSave() {
+        let list = makeList(priority: ["A", "B"])
+        // Another program renamed A, and committed it before our delete reached the store.
+        let rename = list.renaming(at: 0, to: "A renamed")!
+        var state = makeState(list)
+        let effects = state.press(.tab, .character("d"))
+        guard case .save(let save)? = effects.first else {
+            Issue.record("expected the delete to be saved: \(effects)")
+            return
+        }
+        let saved = Event.saved(save, clock: Clock(milliseconds: 2_000), outside: [outsideRecord([rename], clock: Clock(milliseconds: 1_000))])
+        _ = AppUpdate.update(&state, saved, now: testNow)
+        #expect(state.tasks.all.map(\.caption) == ["B"], "the later delete holds, as it does in the store")
+    }
+
     @Test func anEditOfATaskDeletedElsewhereJoinsWhatTheInputHolds() {
         var state = makeState(makeList(priority: ["A", "B"]))
         state.type("half typed")

@@ -103,7 +103,11 @@ extension TaskList {
                 deleted[id] = nil
                 bring(Self.merging(fields, into: tombstone.task, clock: clock, force: true) ?? tombstone.task)
             case .delete(let gone):
-                guard let at = find(gone.id), force || clock >= task(at: at).latestClock else { continue }
+                guard let at = find(gone.id) else {
+                    laterDelete(of: gone.id, at: clock)
+                    continue
+                }
+                guard force || clock >= task(at: at).latestClock else { continue }
                 deleted[gone.id] = Tombstone(task: task(at: at), clock: clock)
                 if at < live.count { live[at] = false } else { broughtLive[at - live.count] = false }
             }
@@ -185,10 +189,14 @@ extension TaskList {
     /// nothing, when a task no longer holds what its change made (another program's change came
     /// between) or for sets: the caller then applies them the ordinary way.
     public mutating func restamp(_ changes: [TaskChange], clock: Clock) -> Bool {
+        guard !changes.contains(where: { if case .set = $0 { true } else { false } }) else { return false }
+        // A table of positions: an id twice in the list (never written so, but read from files)
+        // would shift every later position, so then the ordinary way.
         var positions = IDTable(count: count)
-        for task in priority { positions.insert(task.id) }
-        for task in bonus { positions.insert(task.id) }
+        for task in priority where !positions.insert(task.id) { return false }
+        for task in bonus where !positions.insert(task.id) { return false }
         var stamped: [(position: Int, task: TaskItem)] = []
+        var deletedAgain: [UUID] = []
         for change in changes {
             switch change {
             case .add(let new):
@@ -198,8 +206,9 @@ extension TaskList {
                 guard merged.withoutClocks == current.withoutClocks else { return false }
                 stamped.append((position, merged))
             case .delete(let gone):
-                // Gone, as the delete left it: applying it again finds nothing to do.
+                // Gone, as the delete left it: applying it again stamps its tombstone alone.
                 if positions.contains(gone.id) { return false }
+                deletedAgain.append(gone.id)
             case .set:
                 return false
             }
@@ -207,6 +216,7 @@ extension TaskList {
         for (position, task) in stamped {
             if position < priority.count { priority[position] = task } else { bonus[position - priority.count] = task }
         }
+        for id in deletedAgain { laterDelete(of: id, at: clock) }
         return true
     }
 
@@ -238,9 +248,14 @@ extension TaskList {
         removed.priority = sweep(&priority)
         removed.bonus = sweep(&bonus)
         deleted.reserveCapacity(deleted.count + tombstones.count)
+        let swept = tombstones.count
         while let tombstone = tombstones.popLast() {
             if tombstone.task.completed { completedCount -= 1 }
             deleted[tombstone.task.id] = tombstone
+        }
+        // Some were gone already: theirs take this stamp if it is later.
+        if swept < changes.count {
+            for change in changes { laterDelete(of: change.id, at: clock) }
         }
         placeIndex = nil
         partialIndexNames = nil

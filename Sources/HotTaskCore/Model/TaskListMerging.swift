@@ -36,7 +36,10 @@ extension TaskList {
             let inserted = insert(tombstone.task)
             return [inserted] + set(fields, on: tombstone.task, at: inserted.index, clock: clock, force: true)
         case .delete(let task):
-            guard let (section, index) = locate(task.id) else { return [] }
+            guard let (section, index) = locate(task.id) else {
+                laterDelete(of: task.id, at: clock)
+                return []
+            }
             let current = tasks(in: section)[index]
             guard wins(current.latestClock) else { return [] }
             deleted[task.id] = Tombstone(task: current, clock: clock)
@@ -61,6 +64,14 @@ extension TaskList {
         var added = task
         added.clocks = FieldClocks(clock)
         return added
+    }
+
+    /// A delete of a task deleted already: its tombstone takes the later stamp, so that a change
+    /// made between the two deletes does not bring the task back. (The UI's own deletes are
+    /// stamped zero until the store gives them their stamp; a set another program committed
+    /// before them brought the task back on screen, though the store kept it deleted.)
+    mutating func laterDelete(of id: UUID, at clock: Clock) {
+        if let tombstone = deleted[id], tombstone.clock < clock { deleted[id]?.clock = clock }
     }
 
     mutating func set(_ fields: TaskFields, on old: TaskItem, at index: Int, clock: Clock, force: Bool) -> [ListEdit] {
