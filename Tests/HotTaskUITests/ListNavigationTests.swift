@@ -198,8 +198,10 @@ struct ListActionTests {
 
     @Test func aSaveWaitingForTheLockIsSaidUntilItLands() {
         var state = makeState(makeList(priority: ["A"]))
+        _ = AppUpdate.update(&state, .saveFailed(reason: "No space left on device"), now: testNow)
         state.press(.tab, .character("x"))
         _ = AppUpdate.update(&state, .saveWaiting, now: testNow)
+        #expect(state.saveError == nil, "waiting for the lock is not failing: the earlier failure is over")
         state.press(.down)  // the key clears the "Completed" message; the wait is still said
         #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Saving… the store is busy; trying again"))
         _ = AppUpdate.update(&state, .saved(Save([], what: ""), clock: Clock(milliseconds: 1), outside: []), now: testNow)

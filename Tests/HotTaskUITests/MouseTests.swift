@@ -66,6 +66,11 @@ struct MouseTests {
         _ = click(&state, row: 5)
         #expect(state.focus == .editing && state.selection == 0)
         #expect(state.message?.text == "Enter saves the edit, Esc cancels it")
+        state.press(.escape, .character("w"))
+        state.type("fri")
+        _ = click(&state, row: 1)  // the input row
+        #expect(state.focus == .due && state.editor.text == "fri", "the due date typed is kept")
+        #expect(state.message?.text == "Enter sets the due date, Esc cancels it")
     }
 
     @Test func aClickFromTheFilterKeepsItAsEnterWould() {

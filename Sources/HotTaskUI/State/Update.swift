@@ -42,6 +42,8 @@ public enum AppUpdate {
             state.syncSchedule?.changed(now: now)
             effects.append(.compactIfNeeded)
         case .saveWaiting:
+            // Waiting for the lock is not failing: an earlier failure is over.
+            state.saveError = nil
             state.saveWaiting = true
         case .saveFailed(let reason):
             state.saveError = reason

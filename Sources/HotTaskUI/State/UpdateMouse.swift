@@ -17,9 +17,9 @@ extension AppUpdate {
         }
         let screen = state.screen
         guard !screen.isTooSmall else { return [] }
-        if state.focus == .editing {
-            // The edit is not left behind by a stray click: Enter and Esc end it.
-            state.message = Message("Enter saves the edit, Esc cancels it")
+        if state.focus == .editing || state.focus == .due {
+            // The edit or the due date is not left behind by a stray click: Enter and Esc end it.
+            state.message = Message(state.focus == .due ? "Enter sets the due date, Esc cancels it" : "Enter saves the edit, Esc cancels it")
             return []
         }
         if row == screen.inputRow {

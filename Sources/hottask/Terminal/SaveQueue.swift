@@ -7,8 +7,7 @@ import HotTaskUI
 struct SaveQueue {
     let session: StoreSession
     private var queue: [Save] = []
-    private(set) var lastFailure: String?
-    /// The last failure in full, for stderr.
+    /// The last failure in full, for stderr; nil once a save works or waits for the lock.
     private(set) var lastError: String?
 
     init(session: StoreSession) {
@@ -32,19 +31,21 @@ struct SaveQueue {
                 case .committed(let clock, let outside):
                     events.append(.saved(save, clock: clock, outside: outside))
                 case .reloaded(let list, let clock):
-                    events += [.reloaded(list), .saved(save, clock: clock, outside: [])]
+                    // The store's list, with the changes still queued behind this one on top, as
+                    // the UI shows them: one that then waits or fails stays on screen and goes
+                    // to the rescue file on quit.
+                    var shown = list
+                    for queued in queue.dropFirst() { for change in queued.changes { shown.apply(change, clock: .zero, force: true) } }
+                    events += [.reloaded(shown), .saved(save, clock: clock, outside: [])]
                 case .busy:
                     // Waiting for a lock is not failing: an earlier failure is over.
-                    lastFailure = nil
                     lastError = nil
                     events.append(.saveWaiting)
                     return events
                 }
                 queue.removeFirst()
-                lastFailure = nil
                 lastError = nil
             } catch {
-                lastFailure = TerminalApp.reason(error)
                 lastError = TerminalApp.fullReason(error)
                 events.append(.saveFailed(reason: TerminalApp.reason(error)))
                 return events

@@ -105,9 +105,12 @@ enum TerminalApp {
         func flushAtExit() {
             if saves.flush(current: state.tasks).contains(where: { if case .saved = $0 { true } else { false } }) { storeProblem = nil }
         }
+        // Our own compaction holds the lock while it runs: wait for it first, so that the
+        // changes left are saved, not sent to a rescue file for a lock that was ours.
+        jobs.waitForCompaction()
         flushAtExit()
         let deadline = Date().addingTimeInterval(TaskStore.lockWait)
-        while !saves.isEmpty, saves.lastFailure == nil, Date() < deadline {
+        while !saves.isEmpty, saves.lastError == nil, Date() < deadline {
             usleep(50_000)
             flushAtExit()
         }
@@ -116,7 +119,6 @@ enum TerminalApp {
         let viewProblem =
             state.showsDetails == detailsBefore
             ? nil : RememberedView.remember(details: state.showsDetails, environment: environment)
-        jobs.waitForCompaction()
         // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
         if !saves.isEmpty || storeProblem != nil {
             let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"
