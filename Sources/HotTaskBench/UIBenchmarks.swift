@@ -68,7 +68,7 @@ enum UIBenchmarks {
             let start = DispatchTime.now()
             let effects = AppUpdate.update(&state, .keyPressed(key), now: Timestamp.now())
             for case .save(let save) in effects {
-                switch try session.save(save.changes, what: save.what, undoes: save.undoes) {
+                switch try session.save(save.changes, what: save.what, undoes: save.undoes, current: state.tasks) {
                 case .committed(let clock, let outside):
                     _ = AppUpdate.update(&state, .saved(save, clock: clock, outside: outside), now: Timestamp.now())
                 case .reloaded(let list, let clock):

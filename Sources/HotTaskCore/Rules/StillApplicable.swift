@@ -57,25 +57,34 @@ public struct StillApplicable: Sendable {
             if many && indexed == nil { indexed = list.indexedByID() }
             return (indexed ?? list).task(withID: id)
         }
+        /// Whether the task is there, without fetching it (a delete needs no more; fetching made
+        /// the whole id index for the redo of a clear).
+        func isThere(_ id: UUID) -> Bool {
+            if let known = touched[id] { return known != nil }
+            if let present { return present.contains(id) }
+            return current(id) != nil
+        }
         // The changes are taken whole while none is skipped: copying each (a retain of its task's
         // caption, a cache miss) was a fifth of the undo of a 30,000-task clear.
         var takenWhole = true
         for index in candidates.indices {
             // Read in place (a payload is bound only where it is used).
             let id = candidates[index].id
-            let task = current(id)
+            var task: TaskItem?
             var skip: Skipped?
             switch candidates[index] {
             case .set(_, _, let was):
+                task = current(id)
                 if let task {
                     if !was.hold(in: task) { skip = .changedSince(task) }
                 } else {
                     skip = .deletedSince(id)
                 }
             case .add:
+                task = current(id)
                 if let task { skip = .alreadyThere(task) }
             case .delete:
-                if task == nil, case .delete(let removed) = candidates[index] { skip = .goneAlready(removed) }
+                if !isThere(id), case .delete(let removed) = candidates[index] { skip = .goneAlready(removed) }
             }
             if let skip {
                 if takenWhole {

@@ -19,6 +19,8 @@ extension TaskStore {
     /// True when the log is long enough that a writer should fold it (the UI asks after its
     /// saves, to do it off its input path). Counts lines without parsing them.
     public func wantsCompaction() -> Bool {
+        // Long by its size alone (a stat): the UI asks after every save, and its log may be tens of MB.
+        if let size = FileSystem.stamp(of: journalPath)?.size, size >= Int64(Self.logByteLimit) { return true }
         guard let bytes = try? FileSystem.readAll(journalPath, limit: Self.maximumFileSize, sideFile: true) else { return false }
         return bytes.count >= Self.logByteLimit || bytes.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }) > Self.logLimit
     }

@@ -310,7 +310,19 @@ enum FileSystem {
     /// Removes temp files that an interrupted save left beside `path`. Only call it while
     /// holding the store's lock: then no live save can own one of them.
     static func removeStaleTempFiles(besides path: String) {
-        removeTempFiles(besides: path) { _ in true }
+        removeStaleTempFiles(besides: [path])
+    }
+
+    /// `removeStaleTempFiles` for files of one folder, listing it once (a commit cleans up
+    /// after four of the store's files).
+    static func removeStaleTempFiles(besides paths: [String]) {
+        guard let first = paths.first else { return }
+        let folder = folder(of: first)
+        let prefixes = paths.map(tempPrefix(for:))
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where prefixes.contains(where: name.hasPrefix) {
+            unlink(folder + "/" + name)
+        }
     }
 
     /// Removes temp files beside `path` whose writer has died (an export interrupted by Ctrl-C

@@ -31,7 +31,7 @@ extension TaskStore {
     /// Removes temp files that saves killed midway left (of the store, its log and its backup).
     /// Only while holding the lock: then no live save owns one of them.
     func removeCrashDebris() {
-        for file in [path, journalPath, backupPath, indexPath] { FileSystem.removeStaleTempFiles(besides: file) }
+        FileSystem.removeStaleTempFiles(besides: [path, journalPath, backupPath, indexPath])
     }
 
     func withFileErrors<T>(_ body: () throws(FileSystem.Failure) -> T) throws(StoreError) -> T {

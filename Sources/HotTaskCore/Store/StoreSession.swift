@@ -87,7 +87,7 @@ public final class StoreSession {
     /// removed): nothing the UI holds is lost, and no file is ever read as "every task deleted".
     public func save(
         _ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date(),
-        current: @autoclosure () -> TaskList = TaskList()
+        current: @autoclosure () -> TaskList
     ) throws(StoreError) -> Saved {
         do {
             return try store.withLockOrStoreError(wait: 0) { () throws(StoreError) -> Saved in
@@ -127,7 +127,8 @@ public final class StoreSession {
                     followCommit(stamped: commit.clock)
                     return .committed(clock: commit.clock, outside: [])
                 }
-                follow(try store.read())
+                // The lock held throughout: the files are the ones this commit wrote.
+                followCommit(stamped: commit.clock)
                 return .reloaded(commit.list, clock: commit.clock)
             }
         } catch let error where error.isBusy {
@@ -187,10 +188,6 @@ public final class StoreSession {
         }
     }
 
-    /// True when the snapshot or log changed since our last look (a cheap `stat`).
-    var fileChangedOutside: Bool {
-        FileSystem.stamp(of: store.path) != snapshotStamp || FileSystem.stamp(of: store.journalPath) != logStamp
-    }
 }
 
 extension StoreError {

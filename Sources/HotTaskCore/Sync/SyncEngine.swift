@@ -75,9 +75,15 @@ public final class SyncEngine {
         }
         defer { withExtendedLifetime(lock) {} }
         var base = try SyncBase.load(besides: store, collection: collection.url)
-        // What .ics imports kept: tasks new to the server go up as their files had them. Without
-        // it (unreadable) they go up as HotTask's own, which loses nothing anywhere else.
-        let carried = (try? CarriedFields.load(besides: store)) ?? CarriedFields()
+        // What .ics imports kept: tasks new to the server go up as their files had them. One that
+        // cannot be read stops the sync, naming it: going on, those tasks went up under HotTask's
+        // own UIDs, and a server that had them under theirs kept both.
+        let carried: CarriedFields
+        do {
+            carried = try CarriedFields.load(besides: store)
+        } catch {
+            throw StoreError(path: error.path, problem: .unreadable(error.reason))
+        }
         if forgetBase { base = SyncBase(collection: collection.url) }
         // Nothing agreed yet: make sure the URL is a task calendar before anything is written
         // (a principal taken for a calendar got one new calendar per task on Radicale).

@@ -220,16 +220,13 @@ struct CommandLineActions {
     ) throws {
         let list = try read()
         let selection = ListSelection(openOnly: openOnly || byDue, filter: filter, overdueAsOf: overdueOnly ? dates : nil)
+        let styled = { ListFormatter.wantsStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment) }
         if byDue && !asJSON {
-            let styled = ListFormatter.wantsStyle(
-                isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
-            ListFormatter.writeByDue(list, styled: styled, selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }
+            ListFormatter.writeByDue(list, styled: styled(), selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }
         } else if asJSON {
             StoreDocument.encode(selection.isEverything ? list : TaskList(list.all.filter(selection.includes))) { output.bytes($0) }
         } else {
-            let styled = ListFormatter.wantsStyle(
-                isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
-            ListFormatter.write(list, styled: styled, selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }
+            ListFormatter.write(list, styled: styled(), selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }
         }
     }
 
