@@ -8,7 +8,8 @@ STORE is a tasks.json (with its .journal and .index, if any), e.g. the store-100
 works on a fresh copy: three presses of s (sort modes), then C y (clear the completed) and u (bring
 them back), each timed from the key to the frame that shows it. The u is sent as soon as the
 cleared list shows, so it also waits for the clear's save. Prints one line per round, in seconds;
-after each round, q, and the store read back by `--list --json` must hold every task as before.
+after each round, q, and the store read back by `--list --json` must hold every task as before
+(by id, caption, section and completed).
 """
 import json, os, re, shutil, subprocess, sys, tempfile, time
 
@@ -47,6 +48,12 @@ def progress(shown):
     return found.group(0) if found else None
 
 
+def tasks_in(store):
+    """Every task of the store as (id, caption, section, completed): what the walk must leave."""
+    listed = subprocess.run([hottask, "--file", store, "--list", "--json"], capture_output=True, text=True, check=True)
+    return {(t["id"], t["caption"], t["section"], t["completed"]) for t in json.loads(listed.stdout)["tasks"]}
+
+
 print("| round | s s s (each) | C | y | u | C y u together |\n|---|---|---:|---:|---:|---:|")
 for round_number in range(1, rounds + 1):
     work = tempfile.mkdtemp(prefix="hottask-heavy-")
@@ -56,6 +63,7 @@ for round_number in range(1, rounds + 1):
     environment = f"env HOME={work} XDG_CONFIG_HOME={work}/config XDG_STATE_HOME={work}/state TERM=xterm-256color"
     tmux("new-session", "-d", "-s", "heavy", "-x", "120", "-y", "40", f"{environment} {hottask} --file {work}/tasks.json")
     try:
+        before_tasks = tasks_in(f"{work}/tasks.json")
         first = wait_for(progress, "the first frame")
         before = progress(first)
         _, shown = press("Tab", lambda s: s != first, "the list's focus")
@@ -78,11 +86,10 @@ for round_number in range(1, rounds + 1):
             if time.perf_counter() - start > 30:
                 sys.exit("hottask did not quit on q")
             time.sleep(0.05)
-        listed = subprocess.run([hottask, "--file", f"{work}/tasks.json", "--list", "--json"], capture_output=True, text=True)
-        tasks = json.loads(listed.stdout)["tasks"]
-        after = f"{sum(t['completed'] for t in tasks)} down {sum(not t['completed'] for t in tasks)} to go"
-        if after != before:
-            sys.exit(f"the store holds {after} after the walk, not {before}: {listed.stderr}")
+        after = tasks_in(f"{work}/tasks.json")
+        if after != before_tasks:
+            lost, gained = len(before_tasks - after), len(after - before_tasks)
+            sys.exit(f"the store differs after the walk: {lost} tasks missing or changed, {gained} new or changed")
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
