@@ -207,4 +207,12 @@ struct ListActionTests {
         _ = AppUpdate.update(&state, .saved(Save([], what: ""), clock: Clock(milliseconds: 1), outside: []), now: testNow)
         #expect(!AppRender.render(state, size: state.size).line(23).contains("Saving…"))
     }
+
+    @Test func aCompactionThatFailedIsSaid() {
+        var state = makeState(makeList(priority: ["A"]))
+        _ = AppUpdate.update(&state, .compactionFailed(reason: "No space left on device"), now: testNow)
+        #expect(
+            AppRender.render(state, size: state.size).line(23)
+                .hasPrefix("Could not fold the store's log: No space left on device"))
+    }
 }

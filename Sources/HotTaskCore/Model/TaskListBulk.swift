@@ -24,7 +24,8 @@ extension TaskList {
     /// it): the appended ones are sorted, then the two runs merged, O(n + k log k) where a sort
     /// of the whole section took 100,000 comparisons of whole tasks more.
     static func mergeAppended(_ tasks: inout [TaskItem], from start: Int) {
-        guard start > 0, start < tasks.count else { return sortIfNeeded(&tasks) }
+        guard start < tasks.count else { return }  // nothing appended: in order as it was
+        guard start > 0 else { return sortIfNeeded(&tasks) }
         var tail = Array(start..<tasks.count)
         tail.sort { precedes(tasks[$0], tasks[$1]) }
         if precedes(tasks[start - 1], tasks[tail[0]]) {

@@ -38,6 +38,8 @@ public enum Event: Equatable, Sendable {
     case saved(Save, clock: Clock, outside: [LogRecord])
     /// Another process holds the store's lock: the change is kept and saved when it can be.
     case saveWaiting
+    /// The background compaction could not fold the log (the changes are safe in it).
+    case compactionFailed(reason: String)
     case saveFailed(reason: String)
     /// The store reads again after a failed look: the footer's problem is over.
     case storeRecovered

@@ -45,6 +45,8 @@ public enum AppUpdate {
             // Waiting for the lock is not failing: an earlier failure is over.
             state.saveError = nil
             state.saveWaiting = true
+        case .compactionFailed(let reason):
+            state.message = Message("Could not fold the store's log: \(reason) (your changes are saved in it)", kind: .warning)
         case .saveFailed(let reason):
             state.saveError = reason
         case .storeRecovered:

@@ -77,7 +77,15 @@ final class BackgroundJobs: Sendable {
         }
         guard idle else { return }
         Thread.detachNewThread { [self] in
-            if store.wantsCompaction() { try? store.compact() }
+            // A failure is said (the log then keeps growing until a save folds it itself).
+            if store.wantsCompaction() {
+                do throws(StoreError) {
+                    try store.compact()
+                } catch {
+                    // A lock held past the wait is another writer at work, not a failure.
+                    if case .locked = error.problem {} else { report(.compactionFailed(reason: "\(error)")) }
+                }
+            }
             compacting.withLock { $0 = false }
         }
     }
