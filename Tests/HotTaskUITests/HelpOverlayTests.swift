@@ -20,7 +20,7 @@ struct HelpOverlayTests {
         case .due: state.press(.tab, .character("w"))
         }
         state.press(.function(1))
-        guard let help = AppRender.helpLayout(state) else {
+        guard let help = HelpLayout.of(state) else {
             Issue.record("no help open")
             return ("", "", [])
         }
@@ -108,7 +108,7 @@ struct HelpOverlayTests {
     @Test func whenEverythingFitsArrowsCloseItAsBefore() {
         var state = makeState(makeList(priority: ["Buy milk"]))
         state.press(.tab, .character("?"))
-        #expect(AppRender.helpLayout(state)?.maximumScroll == 0)
+        #expect(HelpLayout.of(state)?.maximumScroll == 0)
         #expect(AppRender.render(state, size: state.size).lines.contains { $0.contains("└─ any key closes ─") })
         state.press(.down)
         #expect(state.help == nil)
@@ -126,7 +126,7 @@ struct HelpOverlayTests {
     }
 
     @Test func wrapBreaksALongWordInsteadOfCuttingIt() {
-        #expect(AppRender.wrap("a verylongwordindeed b", width: 6) == ["a", "verylo", "ngword", "indeed", "b"])
-        #expect(AppRender.wrap("漢字漢字 x", width: 3) == ["漢", "字", "漢", "字", "x"], "a wide character is never split")
+        #expect(HelpLayout.wrap("a verylongwordindeed b", width: 6) == ["a", "verylo", "ngword", "indeed", "b"])
+        #expect(HelpLayout.wrap("漢字漢字 x", width: 3) == ["漢", "字", "漢", "字", "x"], "a wide character is never split")
     }
 }

@@ -30,7 +30,7 @@ public enum AppRender {
         drawViewBar(state, screen, &grid)
         drawList(state, screen, &grid)
         drawFooter(state, screen, &grid)
-        if let help = helpLayout(state) { drawHelp(help, scroll: state.helpScroll, &grid) }
+        if let help = HelpLayout.of(state) { drawHelp(help, scroll: state.helpScroll, &grid) }
         return grid
     }
 
