@@ -14,8 +14,11 @@ let package = Package(
     targets: [
         // Model, input rule, progress, JSON store, import/export. Knows nothing of terminals.
         .target(name: "HotTaskCore"),
+        // The config file every program reads (`config.toml`): the shared settings, `[sync]`,
+        // the TOML subset, its problems, and the `[sync]` writer of `--sync-setup`.
+        .target(name: "HotTaskSettings", dependencies: ["HotTaskCore"]),
         // UI as values: state, pure update, render into a grid. Knows nothing of ncurses.
-        .target(name: "HotTaskUI", dependencies: ["HotTaskCore"]),
+        .target(name: "HotTaskUI", dependencies: ["HotTaskCore", "HotTaskSettings"]),
         // CalDAV over HTTP(S): the sync engine's server, through the system's libcurl.
         .target(name: "CalDAV", dependencies: ["HotTaskCore", "CCurl"]),
         // A few plain C functions over libcurl's variadic setopt (Swift cannot call it).
@@ -31,6 +34,7 @@ let package = Package(
             name: "hottask",
             dependencies: [
                 "HotTaskCore",
+                "HotTaskSettings",
                 "HotTaskUI",
                 "CNcursesw",
                 "CMallocTuning",
@@ -45,7 +49,7 @@ let package = Package(
         .executableTarget(name: "HotTaskBench", dependencies: ["HotTaskCore", "HotTaskUI", "Seeded"]),
         .target(name: "TestSupport", dependencies: ["HotTaskCore", "Seeded"], path: "Tests/TestSupport"),
         .testTarget(name: "HotTaskCoreTests", dependencies: ["HotTaskCore", "TestSupport"]),
-        .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "TestSupport"]),
+        .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "HotTaskSettings", "TestSupport"]),
         // Authentication and discovery, without a server.
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HotTaskCore"]),
         // Runs the built `hottask` binary; depends on it so `swift test` builds it first.

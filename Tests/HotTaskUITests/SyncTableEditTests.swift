@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HotTaskCore
+@testable import HotTaskSettings
 @testable import HotTaskUI
 
 /// `--sync-setup` writes `[sync]` into a config someone keeps by hand: every other line stays

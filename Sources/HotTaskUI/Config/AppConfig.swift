@@ -1,4 +1,5 @@
 import HotTaskCore
+import HotTaskSettings
 
 /// What the config file (`config.toml`) chooses for the UI: the theme, the list's key
 /// bindings, the second line and the mouse, on top of what every program reads from it

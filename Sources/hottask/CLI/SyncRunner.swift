@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// Runs `hottask-sync` (installed beside `hottask`) for `--sync` and the UI's background sync.
 /// A process of its own keeps the networking libraries out of every other command's start-up.

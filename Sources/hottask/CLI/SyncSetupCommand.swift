@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// `hottask --sync-setup URL`: `hottask-sync --setup` finds (or makes) the calendar over the
 /// network; this side prints what it found and writes `[sync]` into the config file. The

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 import HotTaskUI
 
 /// Where the draft (`Draft`) waits between runs: beside the remembered view, in

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 import HotTaskUI
 
 /// What the UI remembers between runs: whether details (`v`) were on. Kept in

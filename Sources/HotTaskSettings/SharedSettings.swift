@@ -1,3 +1,5 @@
+import HotTaskCore
+
 /// The part of the config file (`config.toml`) every program reads: the section new tasks go
 /// to, how dates are written, and `[sync]`. The UI's own part (theme, key bindings) is read
 /// by `AppConfig` in HotTaskUI, in the same pass over the file.
