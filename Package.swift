@@ -42,7 +42,7 @@ let package = Package(
             ]
         ),
         // One sync, run by `hottask --sync` and the UI: the only binary that loads libcurl.
-        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskCore", "CalDAV"]),
+        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskCore", "HotTaskSettings", "CalDAV"]),
         // A repeatable random stream, shared by tests and benchmarks.
         .target(name: "Seeded"),
         // `make bench`: generated stores, the real binary timed per operation, the UI per key.

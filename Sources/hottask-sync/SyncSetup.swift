@@ -1,6 +1,7 @@
 import CalDAV
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// The collection `[sync]` names, with the password from `password_command`.
 enum SyncSetup {

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 // hottask-sync: one sync of a store with a CalDAV calendar. `hottask --sync` and the UI run it
 // as a separate process so that the networking libraries (libcurl and the ~30 libraries it

@@ -3,7 +3,7 @@ import Foundation
 /// `.ics` files of VTODOs: `--export-format ics`, and `--import` of one (or of several
 /// concatenated, as `cat ~/.calendars/tasks/*.ics` gives from a vdirsyncer or todoman folder).
 /// The mapping is the sync's (`TodoMapping`); the manual order travels as X-APPLE-SORT-ORDER.
-public enum ICalendarFormat {
+enum ICalendarFormat {
     /// True when the text starts (after whitespace or a byte-order mark) with BEGIN:VCALENDAR.
     static func looksLikeICalendar(_ bytes: [UInt8]) -> Bool {
         var start = bytes.startIndex
@@ -26,7 +26,7 @@ public enum ICalendarFormat {
     /// A task imported from iCalendar is written from what its import carried (`ICalendarCarry`):
     /// its UID, its other properties and the VTIMEZONEs its times name. X-APPLE-SORT-ORDER runs
     /// on from Top Priority into Bonus, so that apps sorting by it keep the sections apart.
-    public static func write(
+    static func write(
         _ list: TaskList, carried: CarriedFields = CarriedFields(), now: Date = Date(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void
     ) {
         let calendar = ICalComponent(

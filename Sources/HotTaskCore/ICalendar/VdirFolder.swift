@@ -11,7 +11,7 @@ import Foundation
 /// vdir` writes a task into the file that holds its UID (found by reading the folder), or into
 /// `UID.ics` when none does; a file whose task reads the same as here is not touched (its
 /// bytes stay), and a file that holds no task of the list is never touched either.
-public enum VdirFolder {
+enum VdirFolder {
     /// The `.ics` files of a folder, by name; hidden ones (a syncer's temp files) left out.
     static func files(in folder: String) throws(FileSystem.Failure) -> [String] {
         let names: [String]
@@ -24,13 +24,13 @@ public enum VdirFolder {
             .filter { (try? FileSystem.kind(of: folder + "/" + $0)) == .file }
     }
 
-    public static func isFolder(_ path: String) -> Bool {
+    static func isFolder(_ path: String) -> Bool {
         (try? FileSystem.kind(of: path)) == .directory
     }
 
     /// Every `.ics` file of the folder read as one calendar (their to-dos in one order by
     /// X-APPLE-SORT-ORDER, as a file's are). A file that does not read is named.
-    public static func batch(from folder: String) throws(DocumentError) -> ImportBatch {
+    static func batch(from folder: String) throws(DocumentError) -> ImportBatch {
         var all: [UInt8] = []
         var texts: [(name: String, bytes: [UInt8])] = []
         do throws(FileSystem.Failure) {
@@ -58,18 +58,18 @@ public enum VdirFolder {
     }
 
     /// What an export did to the folder.
-    public struct ExportCounts: Equatable, Sendable {
-        public var added = 0
-        public var changed = 0
-        public var unchanged = 0
+    struct ExportCounts: Equatable, Sendable {
+        var added = 0
+        var changed = 0
+        var unchanged = 0
         /// `.ics` files holding no task of the list (or none HotTask reads), left as they were.
-        public var others = 0
+        var others = 0
         /// Tasks not written: the file of their name holds something else.
-        public var blocked = 0
+        var blocked = 0
     }
 
     /// Writes `list` into the folder (made when missing), one calendar object per file.
-    public static func export(
+    static func export(
         _ list: TaskList, carried: CarriedFields = CarriedFields(), to folder: String, now: Date = Date()
     ) throws(StoreDocument.ExportFailure) -> ExportCounts {
         var counts = ExportCounts()

@@ -10,13 +10,13 @@ import Foundation
 /// export of Taskwarrior, iCalendar or todo.txt reads it, and only a file that had something to carry
 /// makes it. A line is `id letter record`, the record with `\`, line feed and carriage return
 /// escaped (`\\`, `\n`, `\r`).
-public struct CarriedFields: Sendable {
-    public enum Format: UInt8, Sendable, CaseIterable {
+struct CarriedFields: Sendable {
+    enum Format: UInt8, Sendable, CaseIterable {
         case taskwarrior = 0x74  // t
         case iCalendar = 0x69  // i
         case todoTxt = 0x78  // x
 
-        public var name: String {
+        var name: String {
             switch self {
             case .taskwarrior: "Taskwarrior"
             case .iCalendar: "iCalendar"
@@ -32,9 +32,9 @@ public struct CarriedFields: Sendable {
 
     private var records: [Key: String] = [:]
     /// Changed since it was loaded: saved only then.
-    public private(set) var changed = false
+    private(set) var changed = false
 
-    public init() {}
+    init() {}
 
     var isEmpty: Bool { records.isEmpty }
 
@@ -44,7 +44,7 @@ public struct CarriedFields: Sendable {
 
     /// How many tasks in `ids` have a record of each format other than `format`: what an export
     /// to `format` leaves out.
-    public func others(than format: Format?, among ids: some Sequence<UUID>) -> [Format: Int] {
+    func others(than format: Format?, among ids: some Sequence<UUID>) -> [Format: Int] {
         guard !records.isEmpty else { return [:] }
         var counts: [Format: Int] = [:]
         for id in ids {
@@ -57,7 +57,7 @@ public struct CarriedFields: Sendable {
 
     /// What a file of `format` said of its tasks: each record replaces the one before, and a
     /// task the file gave without one loses its old one (the file no longer has those fields).
-    public mutating func record(_ format: Format, tasks: [TaskItem], records said: [Int: String]) {
+    mutating func record(_ format: Format, tasks: [TaskItem], records said: [Int: String]) {
         if records.isEmpty && said.isEmpty { return }
         for (position, task) in tasks.enumerated() {
             let key = Key(id: task.id, format: format)
@@ -69,18 +69,18 @@ public struct CarriedFields: Sendable {
         }
     }
 
-    public static func path(besides store: TaskStore) -> String { store.path + ".carried" }
+    static func path(besides store: TaskStore) -> String { store.path + ".carried" }
 
     /// The file could not be read (or is not trusted); the import or export says so and goes on
     /// without it.
-    public struct Unreadable: Error, Sendable, CustomStringConvertible {
+    struct Unreadable: Error, Sendable, CustomStringConvertible {
         let path: String
         let reason: String
-        public var description: String { "the carried fields \(path) cannot be read: \(reason)" }
+        var description: String { "the carried fields \(path) cannot be read: \(reason)" }
     }
 
     /// The records beside `store`; none when there is no file.
-    public static func load(besides store: TaskStore) throws(Unreadable) -> CarriedFields {
+    static func load(besides store: TaskStore) throws(Unreadable) -> CarriedFields {
         let path = path(besides: store)
         let bytes: [UInt8]
         do throws(FileSystem.Failure) {
@@ -111,7 +111,7 @@ public struct CarriedFields: Sendable {
 
     /// Writes the records beside `store` (atomically, as the other side files), in id order;
     /// no records and no file: nothing is written.
-    public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
+    func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         let path = Self.path(besides: store)
         var bytes: [UInt8] = []
         // By id's bytes, not its text: the text made two strings a comparison.

@@ -8,8 +8,8 @@ import Foundation
 /// A caption is kept as a 64-bit hash (the merge only asks "same or not"), so the file stays
 /// about 50 bytes a task. Losing the file costs nothing but the merge's memory: imports then
 /// fall back to "the newer modifiedAt wins".
-public struct ImportBase: Sendable {
-    public struct Entry: Equatable, Sendable {
+struct ImportBase: Sendable {
+    struct Entry: Equatable, Sendable {
         var captionHash: UInt64
         /// The due date's fingerprint (0: none; `unknownDue` in a line written before due
         /// dates). Not an optional: 24 bytes an entry, not 32.
@@ -43,7 +43,7 @@ public struct ImportBase: Sendable {
     /// hash table of 100,000 took 8 MB.
     private var entries: [(id: UUID, entry: Entry)] = []
 
-    public init() {}
+    init() {}
 
     subscript(id: UUID) -> Entry? {
         let at = UUIDBytes.firstPosition(notBefore: UUIDBytes.sortKey(id), count: entries.count) { UUIDBytes.sortKey(entries[$0].id) }
@@ -53,13 +53,13 @@ public struct ImportBase: Sendable {
     /// No file has said anything yet (or the base was lost).
     var isEmpty: Bool { entries.isEmpty }
 
-    public static func path(besides store: TaskStore) -> String { store.path + ".imported" }
+    static func path(besides store: TaskStore) -> String { store.path + ".imported" }
 
     /// The base exists but cannot be read.
-    public struct Unreadable: Error, Sendable, CustomStringConvertible {
+    struct Unreadable: Error, Sendable, CustomStringConvertible {
         let path: String
         let reason: String
-        public var description: String {
+        var description: String {
             "the import base \(path) cannot be read: \(reason) (without it, the next import merges by date)"
         }
     }
@@ -68,7 +68,7 @@ public struct ImportBase: Sendable {
     /// pipe, a link, no permission, no descriptor left) is an error: merging by date instead
     /// would overwrite what other files said. Its lines are read through a small window, never
     /// the whole file; a line that does not read is skipped.
-    public static func load(besides store: TaskStore) throws(Unreadable) -> ImportBase {
+    static func load(besides store: TaskStore) throws(Unreadable) -> ImportBase {
         let path = path(besides: store)
         let file: FileSystem.OpenFile
         do throws(FileSystem.Failure) {
@@ -162,16 +162,16 @@ public struct ImportBase: Sendable {
 
     /// What a file said of its tasks, kept until the import is committed and then recorded:
     /// 40 bytes a task.
-    public struct Said: Sendable {
+    struct Said: Sendable {
         fileprivate var entries: [(id: UUID, entry: Entry)]
 
-        public init<Tasks: Sequence<TaskItem>>(_ tasks: Tasks) {
+        init<Tasks: Sequence<TaskItem>>(_ tasks: Tasks) {
             entries = tasks.map { ($0.id, Entry($0)) }
         }
     }
 
     /// Records what a file said: its entries replace the base's for the same ids.
-    public mutating func record(_ said: Said) {
+    mutating func record(_ said: Said) {
         let incoming = Self.sortedKeepingLast(said.entries)
         var merged: [(id: UUID, entry: Entry)] = []
         merged.reserveCapacity(entries.count + incoming.count)
@@ -190,7 +190,7 @@ public struct ImportBase: Sendable {
     }
 
     /// Writes the base beside `store`, one line per id, in id order.
-    public func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
+    func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         var bytes: [UInt8] = []
         // A line is 74 bytes: id, space, 16 hex digits, space, two flags, space, 16 hex digits,
         // line break.

@@ -1,33 +1,33 @@
 import Foundation
 
 /// Tasks read from an import file, validated in full before anything is written.
-public struct ImportBatch: Equatable, Sendable {
-    public enum Format: String, Sendable {
+struct ImportBatch: Equatable, Sendable {
+    enum Format: String, Sendable {
         case hottask = "HotTask"
         case taskwarrior = "Taskwarrior"
         case todoTxt = "todo.txt"
         case iCalendar = "iCalendar"
     }
 
-    public let format: Format
-    public var tasks: [TaskItem]
+    let format: Format
+    var tasks: [TaskItem]
     /// Tasks the source holds that HotTask does not take (Taskwarrior's deleted tasks and
     /// recurrence templates).
-    public let skipped: Int
+    let skipped: Int
     /// What the source held that HotTask did not keep, for the import's report.
-    public var losses = ImportLosses()
+    var losses = ImportLosses()
     /// todo.txt's `id:` tags, by the position of their task in `tasks`: the id prefix HotTask
     /// wrote when it exported the line (see `TaskList.resolvingIdentity`).
     var idPrefixes: [Int: String] = [:]
     /// What todo.txt lines left unsaid (no date, no priority), where they were, and the notes
     /// for the user; nil for other formats.
-    public var todoTxtLines: TodoTxtLines?
+    var todoTxtLines: TodoTxtLines?
     /// What each task's record held that HotTask does not model, by the task's position in
     /// `tasks` (see `CarriedFields`); none for a record with nothing more.
-    public var carried: [Int: String] = [:]
+    var carried: [Int: String] = [:]
 
     /// The side file's format for this batch's records; nil for formats that carry nothing.
-    public var carriedFormat: CarriedFields.Format? {
+    var carriedFormat: CarriedFields.Format? {
         switch format {
         case .taskwarrior: .taskwarrior
         case .iCalendar: .iCalendar
@@ -45,12 +45,12 @@ public struct ImportBatch: Equatable, Sendable {
     }
 
     /// Why an import file could not be read.
-    public struct ReadFailure: Error, Sendable {
-        public let reason: String
+    struct ReadFailure: Error, Sendable {
+        let reason: String
     }
 
     /// Reads an import file (or `/dev/stdin`), refusing one larger than a store may be.
-    public static func readFile(_ path: String) throws(ReadFailure) -> [UInt8] {
+    static func readFile(_ path: String) throws(ReadFailure) -> [UInt8] {
         do throws(FileSystem.Failure) {
             if try FileSystem.kind(of: path) == .directory { throw FileSystem.Failure(reason: "it is a folder, not a file") }
             return try FileSystem.readAll(path, limit: TaskStore.maximumFileSize)
@@ -65,7 +65,7 @@ public struct ImportBatch: Equatable, Sendable {
     /// `format` nil tells them apart strictly: JSON and iCalendar by their content, todo.txt
     /// only when `fileName` ends in `.txt`. Anything else is refused: todo.txt accepts almost
     /// any text, so guessing it would import an SSH key as tasks.
-    public static func parse(_ bytes: [UInt8], as format: Format? = nil, fileName: String? = nil) throws(DocumentError) -> ImportBatch {
+    static func parse(_ bytes: [UInt8], as format: Format? = nil, fileName: String? = nil) throws(DocumentError) -> ImportBatch {
         let namedTxt = fileName?.lowercased().hasSuffix(".txt") ?? false
         // A todo.txt file with no tasks is a todo.txt file (what an empty list exports).
         if format == .todoTxt || (format == nil && namedTxt) {
@@ -109,7 +109,7 @@ public struct ImportBatch: Equatable, Sendable {
     /// is (a 100,000-task export is 30 MB, which `parse` would hold while the tasks are made).
     /// nil for anything else, or anything unusual: `readFile` and `parse` then read it whole,
     /// and say what is wrong with it.
-    public static func hotTaskDocument(at path: String, as format: Format?) -> ImportBatch? {
+    static func hotTaskDocument(at path: String, as format: Format?) -> ImportBatch? {
         guard format == nil || format == .hottask, (try? FileSystem.kind(of: path)) == .file,
             let file = try? FileSystem.OpenFile(path),
             var snapshot = JSONParser.decodeStoreFast(file, limit: TaskStore.maximumFileSize)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an import file held that HotTask did not keep, so that the report can say so.
-public struct ImportLosses: Equatable, Sendable {
+struct ImportLosses: Equatable, Sendable {
     /// By field name as the source calls it (project, tags, due…): how many tasks had it.
     var droppedFields: [String: Int] = [:]
     /// Taskwarrior tasks waiting to be shown later: HotTask has no wait, so they went to Bonus.
@@ -27,7 +27,7 @@ public struct ImportLosses: Equatable, Sendable {
     }
 
     /// The sentences of the report, empty when nothing was lost.
-    public var sentences: [String] {
+    var sentences: [String] {
         var sentences: [String] = []
         if !droppedFields.isEmpty {
             let fields = droppedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) (\(Self.tasks($0.value)))" }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an import did, for the line the CLI prints.
-public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
+struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
     var added = 0
     var updated = 0
     var unchanged = 0
@@ -14,7 +14,7 @@ public struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
         self.skipped = skipped
     }
 
-    public var description: String {
+    var description: String {
         "added \(added), updated \(updated), unchanged \(unchanged), skipped \(skipped)"
     }
 }
@@ -35,7 +35,7 @@ extension TaskList {
     /// How many lines whose task is unclear are named one by one; the rest are counted.
     static let unclearLinesNamed = 10
 
-    public func resolvingIdentity(of batch: ImportBatch, base: ImportBase = ImportBase()) -> ImportBatch {
+    func resolvingIdentity(of batch: ImportBatch, base: ImportBase = ImportBase()) -> ImportBatch {
         guard batch.format == .todoTxt else { return batch }
         var resolved = batch
         var lines = batch.todoTxtLines ?? TodoTxtLines()
@@ -135,7 +135,7 @@ extension TaskList {
     /// moved goes to the end of its new section. A task deleted here comes back only when the
     /// file changed it since (or, without a base, changed it after the delete); nothing is
     /// deleted.
-    public func importing(_ batch: ImportBatch, base: ImportBase = ImportBase()) -> (changes: [TaskChange], counts: ImportCounts) {
+    func importing(_ batch: ImportBatch, base: ImportBase = ImportBase()) -> (changes: [TaskChange], counts: ImportCounts) {
         var counts = ImportCounts(skipped: batch.skipped)
         var changes: [TaskChange] = []
         changes.reserveCapacity(batch.tasks.count)
@@ -247,7 +247,7 @@ extension TaskList {
     /// The changes that make this list exactly `tasks` (in that order): `--import --replace`.
     /// Each task gets a fresh key in its section, as `TaskList(tasks)` would give it, without
     /// building that list (a third copy of 100,000 tasks beside the store's and the changes).
-    public func replacing(with tasks: [TaskItem]) -> [TaskChange] {
+    func replacing(with tasks: [TaskItem]) -> [TaskChange] {
         var changes: [TaskChange] = []
         changes.reserveCapacity(tasks.count)
         // Where each incoming task is here (-1: not here), found through the incoming ids

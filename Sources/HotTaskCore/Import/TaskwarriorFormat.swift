@@ -167,7 +167,7 @@ extension TaskList {
 
     /// `taskwarriorExport` in pieces, each given to `emit` as it is made, with the fields
     /// `carried` holds for its tasks merged in.
-    public func writeTaskwarriorExport(carried: CarriedFields = CarriedFields(), _ emit: ([UInt8]) -> Void) {
+    func writeTaskwarriorExport(carried: CarriedFields = CarriedFields(), _ emit: ([UInt8]) -> Void) {
         TaskwarriorFormat.write(self, carried: carried, emit: emit)
     }
 }

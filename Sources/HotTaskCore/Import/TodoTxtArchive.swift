@@ -5,7 +5,7 @@ extension TodoTxtFormat {
     /// default DONE_FILE; auto-archive, on by default, moves every `x` line there). Only for a
     /// file named `todo.txt`: a `done.txt` beside any other .txt file may have nothing to do
     /// with it.
-    public static func archivePath(besides path: String) -> String? {
+    static func archivePath(besides path: String) -> String? {
         if path == "todo.txt" { return "done.txt" }
         guard path.hasSuffix("/todo.txt") else { return nil }
         return String(path.dropLast("todo.txt".count)) + "done.txt"

@@ -15,7 +15,7 @@ import Foundation
 /// many lines with that caption came before it): importing the same file twice changes
 /// nothing, and a line ticked off in another app is still the same task. A line that lost its
 /// tag is placed by `TodoTxtPlacement`; a tag given twice is imported once, with a note.
-public enum TodoTxtFormat {
+enum TodoTxtFormat {
     /// The tasks of a todo.txt text. `now` dates tasks that carry no date.
     static func batch(from bytes: [UInt8], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
         try batch(files: [("todo.txt", bytes)], now: now)
@@ -25,7 +25,7 @@ public enum TodoTxtFormat {
     /// archive todo.sh moves completed lines to (`done.txt`). A line whose `id:` tag an earlier
     /// line had is imported once, as that earlier line; an exact copy (todo.sh archiving a line
     /// HotTask exported again) silently, any other with a note naming both lines.
-    public static func batch(files: [(name: String, bytes: [UInt8])], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
+    static func batch(files: [(name: String, bytes: [UInt8])], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
         var tasks: [TaskItem] = []
         var idPrefixes: [Int: String] = [:]
         var occurrences: [String: Int] = [:]
@@ -188,7 +188,7 @@ public enum TodoTxtFormat {
 
     /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full.
     /// A Bonus task an import read with another priority letter (`carried`) gets it back.
-    public static func write(_ list: TaskList, carried: CarriedFields = CarriedFields(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+    static func write(_ list: TaskList, carried: CarriedFields = CarriedFields(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
         var piece: [UInt8] = []
         piece.reserveCapacity(pieceSize + 4096)
         let shortIDs = list.shortIDs()

@@ -2,10 +2,10 @@ import Foundation
 
 /// What a todo.txt import's lines said, or left unsaid, beyond their tasks: kept by position in
 /// `ImportBatch.tasks`, so that matching lines to tasks and merging them can ask.
-public struct TodoTxtLines: Equatable, Sendable {
+struct TodoTxtLines: Equatable, Sendable {
     /// The files read, in order (`todo.txt`, then its archive `done.txt`), and the position in
     /// `tasks` where each one's lines begin.
-    public var files: [(name: String, firstPosition: Int)] = []
+    var files: [(name: String, firstPosition: Int)] = []
     /// Each task's line number in its file.
     var numbers: [Int] = []
     /// Lines with no date: their created time is the import's "now", which must never count as
@@ -15,7 +15,7 @@ public struct TodoTxtLines: Equatable, Sendable {
     /// `pri:A`, so such a line says nothing about the task's section.
     var priorityUnsaid: Set<Int> = []
     /// What the import should tell the user: repeated ids, lines whose task is unclear.
-    public var notes: [String] = []
+    var notes: [String] = []
 
     init() {}
 
@@ -25,7 +25,7 @@ public struct TodoTxtLines: Equatable, Sendable {
         return "\(file) line \(numbers.indices.contains(position) ? numbers[position] : position + 1)"
     }
 
-    public static func == (a: TodoTxtLines, b: TodoTxtLines) -> Bool {
+    static func == (a: TodoTxtLines, b: TodoTxtLines) -> Bool {
         a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.firstPosition) == b.files.map(\.firstPosition)
             && a.numbers == b.numbers && a.undated == b.undated && a.priorityUnsaid == b.priorityUnsaid && a.notes == b.notes
     }

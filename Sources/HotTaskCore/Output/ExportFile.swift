@@ -18,14 +18,14 @@ import Foundation
 ///   appended to, not truncated). A reader that went away (`| head`) ends the write quietly.
 /// - The store itself (and its side files) is refused: an export over it would destroy it.
 public enum ExportFile {
-    public static func write(_ bytes: [UInt8], to path: String, protecting store: String? = nil) throws(StoreDocument.ExportFailure) {
+    static func write(_ bytes: [UInt8], to path: String, protecting store: String? = nil) throws(StoreDocument.ExportFailure) {
         try write(to: path, protecting: store) { emit in emit(bytes) }
     }
 
     /// `write` of the pieces `produce` gives its argument, each written as it comes: an export
     /// of 100,000 tasks is never held whole. Where the bytes go is settled (and a bad target
     /// refused) before anything is made.
-    public static func write(
+    static func write(
         to path: String, protecting store: String? = nil, _ produce: (_ emit: ([UInt8]) -> Void) -> Void
     ) throws(StoreDocument.ExportFailure) {
         do throws(FileSystem.Failure) {

@@ -230,43 +230,30 @@ struct CommandLineActions {
         }
     }
 
+    /// `--import`: the file merged (or the list replaced) in one record (`TaskStore.importTasks`).
+    mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
+        let messages = try store.importTasks(from: path, as: format, replacing: replacing)
+        // Files beside the store that could not be written first, then the log's warnings.
+        say(messages.filter { if case .warning = $0 { true } else { false } })
+        reportWarnings()
+        say(messages.filter { if case .warning = $0 { false } else { true } })
+    }
+
+    /// `--export`: the list written in `format` (`TaskStore.export`); "-" is standard output.
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
-        // What files held that HotTask does not model goes back to its format.
-        let carried = try carriedForExport(format.carriedFormat, list: list)
-        // Written as it is made, in pieces: the whole document is never held (30 MB for
-        // 100,000 tasks in HotTask's format, several times that as iCalendar).
-        let produce: (_ emit: ([UInt8]) -> Void) -> Void =
-            switch format {
-            case .hottask: { StoreDocument.encode(list, emit: $0) }
-            case .taskwarrior: { list.writeTaskwarriorExport(carried: carried, $0) }
-            case .todotxt: { TodoTxtFormat.write(list, carried: carried, emit: $0) }
-            case .ics: { ICalendarFormat.write(list, carried: carried, emit: $0) }
-            case .vdir: { _ in }
-            }
-        if format == .vdir {
-            try exportFolder(list, carried: carried, to: path)
-            return
-        }
-        if path == "-" {
-            produce { output.bytes($0) }
-            return
-        }
-        do {
-            try ExportFile.write(to: path, protecting: store.path, produce)
-        } catch {
-            throw UserFacingError.output("could not write the export file \(path): \(error.reason)")
-        }
-        if format == .todotxt {
-            // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
-            // what the file says now is the base its next import is merged against.
-            do {
-                record([list.priority, list.bonus].joined(), onto: try ImportBase.load(besides: store))
-            } catch {
-                HotTaskCommand.fail("warning: \(error); it was not updated for this export")
+        say(try store.export(list, as: format, to: path) { output.bytes($0) })
+    }
+
+    /// Status lines on stdout; notes and warnings on stderr, even with --quiet.
+    private func say(_ messages: [ExchangeMessage]) {
+        for message in messages {
+            switch message {
+            case .status(let line): output.status(line)
+            case .note(let note): HotTaskCommand.fail("note: \(note)")
+            case .warning(let warning): HotTaskCommand.fail("warning: \(warning)")
             }
         }
-        output.status("Exported \(list.count) tasks to \(path)")
     }
 
     /// The list as one committed state (no lock needed), with any warnings said once.

@@ -1,11 +1,10 @@
 import Foundation
-import HotTaskCore
 
-/// `tasks.json.carried` for the CLI: an import records what its file held that HotTask does
-/// not model; an export to that format merges it back, and one to another format says what it
-/// left out. A file that cannot be read or written is a warning: the tasks themselves are
-/// imported or exported all the same.
-extension CommandLineActions {
+/// `tasks.json.carried` for imports and exports: an import records what its file held that
+/// HotTask does not model; an export to that format merges it back, and one to another format
+/// says what it left out. A file that cannot be read or written is a warning: the tasks
+/// themselves are imported or exported all the same.
+extension TaskStore {
     /// What an import hands over once committed: the ids of the file's tasks and their records.
     struct CarriedSaid {
         let format: CarriedFields.Format
@@ -20,9 +19,9 @@ extension CommandLineActions {
     func carriedBeforeImport(of batch: ImportBatch, source: String) throws -> CarriedFields? {
         guard batch.carriedFormat != nil else { return nil }
         var exists = stat()
-        guard !batch.carried.isEmpty || lstat(CarriedFields.path(besides: store), &exists) == 0 else { return nil }
+        guard !batch.carried.isEmpty || lstat(CarriedFields.path(besides: self), &exists) == 0 else { return nil }
         do {
-            return try CarriedFields.load(besides: store)
+            return try CarriedFields.load(besides: self)
         } catch {
             throw UserFacingError(.refused, "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
         }
@@ -38,44 +37,42 @@ extension CommandLineActions {
 
     /// Records what the import's file said onto the records read before it (a warning if they
     /// cannot be saved: the import itself is done).
-    func record(_ said: CarriedSaid, onto carried: CarriedFields) {
+    func record(_ said: CarriedSaid, onto carried: CarriedFields) -> [ExchangeMessage] {
         var carried = carried
         carried.record(said.format, tasks: said.tasks, records: said.records)
-        guard carried.changed else { return }
+        guard carried.changed else { return [] }
         do {
-            try carried.save(besides: store)
+            try carried.save(besides: self)
+            return []
         } catch {
-            HotTaskCommand.fail(
-                "warning: could not write \(CarriedFields.path(besides: store)) (\(error.reason)); the fields HotTask does not model were not kept for this import"
-            )
+            return [
+                .warning(
+                    "could not write \(CarriedFields.path(besides: self)) (\(error.reason)); the fields HotTask does not model were not kept for this import"
+                )
+            ]
         }
     }
 
-    /// The carried records for an export to `format` (empty when there are none), and a note
-    /// of what records of other formats it leaves out. Records that cannot be read refuse an
+    /// The carried records for an export to `format` (empty when there are none), and what to
+    /// say of the records of other formats it leaves out. Records that cannot be read refuse an
     /// export to a format that holds them (`task import` would wipe those fields where it
     /// goes); another format goes on with a warning.
-    func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) throws -> CarriedFields {
+    func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) throws -> (CarriedFields, [ExchangeMessage]) {
         var exists = stat()
-        guard lstat(CarriedFields.path(besides: store), &exists) == 0 else { return CarriedFields() }
+        guard lstat(CarriedFields.path(besides: self), &exists) == 0 else { return (CarriedFields(), []) }
         let carried: CarriedFields
         do {
-            carried = try CarriedFields.load(besides: store)
+            carried = try CarriedFields.load(besides: self)
         } catch {
-            guard let format else {
-                HotTaskCommand.fail("warning: \(error)")
-                return CarriedFields()
-            }
+            guard let format else { return (CarriedFields(), [.warning("\(error)")]) }
             throw UserFacingError(
                 .refused,
                 "cannot export: \(error); without them the export would wipe those \(format.name) fields where it goes (move the file away to export without them). Nothing was written"
             )
         }
         let left = carried.others(than: format, among: list.all.lazy.map(\.id))
-        if !left.isEmpty {
-            let counts = left.sorted { $0.key.name < $1.key.name }.map { "\($0.key.name) fields of \($0.value) task\($0.value == 1 ? "" : "s")" }
-            HotTaskCommand.fail("note: left out, as this format cannot hold them: \(counts.joined(separator: ", "))")
-        }
-        return carried
+        guard !left.isEmpty else { return (carried, []) }
+        let counts = left.sorted { $0.key.name < $1.key.name }.map { "\($0.key.name) fields of \($0.value) task\($0.value == 1 ? "" : "s")" }
+        return (carried, [.note("left out, as this format cannot hold them: \(counts.joined(separator: ", "))")])
     }
 }

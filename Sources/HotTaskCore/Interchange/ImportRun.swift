@@ -1,20 +1,23 @@
 import Foundation
-import HotTaskCore
 
 /// `--import FILE`: read and parse the file before the store's lock is taken, then merge (or
-/// replace) in one record, and keep what the file said as the base of the next import.
-extension CommandLineActions {
-    mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
+/// replace) in one record, and keep what the file said as the base of the next import and
+/// what it held that HotTask does not model (`CarriedFields`).
+extension TaskStore {
+    /// Imports `path` ("-" for standard input, a folder of .ics files, or a file) read as
+    /// `format`. Refusals are `UserFacingError`s that change nothing.
+    public func importTasks(from path: String, as asked: ImportFormat, replacing: Bool) throws -> [ExchangeMessage] {
+        let format = asked.batchFormat
         let name = path == "-" ? "standard input" : path
         var archiveName: String?
         // Read and parsed before the store's lock is taken: a large file takes seconds, and
         // other writers wait for the lock only so long. The bytes are dropped once parsed.
         var parsed: ImportBatch? = try { () throws -> ImportBatch in
-            if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format.batchFormat) { return batch }
-            if path != "-", VdirFolder.isFolder(path) { return try importFolder(path, format: format) }
-            let bytes = try readInput(path)
+            if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format) { return batch }
+            if path != "-", VdirFolder.isFolder(path) { return try Self.importFolder(path, format: format) }
+            let bytes = try Self.readInput(path)
             do {
-                let batch = try ImportBatch.parse(bytes, as: format.batchFormat, fileName: path == "-" ? nil : path)
+                let batch = try ImportBatch.parse(bytes, as: format, fileName: path == "-" ? nil : path)
                 guard batch.format == .todoTxt, path != "-" else { return batch }
                 let fileName = URL(fileURLWithPath: path).lastPathComponent
                 // Completions todo.sh archived arrive too (and the next export keeps them done).
@@ -24,7 +27,7 @@ extension CommandLineActions {
                     return named
                 }
                 archiveName = archive
-                return try TodoTxtFormat.batch(files: [(fileName, bytes), ("done.txt", try readInput(archive))])
+                return try TodoTxtFormat.batch(files: [(fileName, bytes), ("done.txt", try Self.readInput(archive))])
             } catch let error as DocumentError {
                 throw UserFacingError(.refused, "cannot import \(name): \(error). Nothing was changed")
             }
@@ -43,11 +46,11 @@ extension CommandLineActions {
         // Lines whose task is unclear, ids given twice: said even with --quiet.
         var notes: [String] = []
         var carriedRecords: CarriedSaid?
-        let (line, said) = try store.update {
+        let (line, said) = try update {
             state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
             // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
             do {
-                importBase = try ImportBase.load(besides: store)
+                importBase = try ImportBase.load(besides: self)
             } catch {
                 throw UserFacingError(.refused, "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
             }
@@ -75,35 +78,49 @@ extension CommandLineActions {
             return (changes, line, nil, (line, said))
         }
         importBase.record(said)
-        save(importBase)
-        if let carriedRecords, let carriedBefore { record(carriedRecords, onto: carriedBefore) }
-        reportWarnings()
-        output.status(line)
-        // What the file held that HotTask did not keep is a warning: said even with --quiet.
-        for sentence in losses.sentences { HotTaskCommand.fail("note: \(sentence)") }
-        for note in notes { HotTaskCommand.fail("note: \(note)") }
+        var messages = save(importBase)
+        if let carriedRecords, let carriedBefore { messages += record(carriedRecords, onto: carriedBefore) }
+        messages.append(.status(line))
+        // What the file held that HotTask did not keep is a note: said even with --quiet.
+        messages += losses.sentences.map(ExchangeMessage.note)
+        messages += notes.map(ExchangeMessage.note)
+        return messages
     }
 
-    /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).
-    func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, onto base: ImportBase) {
-        var base = base
-        base.record(ImportBase.Said(tasks))
-        save(base)
-    }
-
-    func save(_ base: ImportBase) {
+    /// Every `.ics` file of the folder, read as one iCalendar file.
+    private static func importFolder(_ path: String, format: ImportBatch.Format?) throws -> ImportBatch {
+        guard format == nil || format == .iCalendar else {
+            throw UserFacingError(
+                .refused, "cannot import \(path): it is a folder; only a folder of .ics files (a vdir) is read as one. Nothing was changed")
+        }
         do {
-            try base.save(besides: store)
+            return try VdirFolder.batch(from: path)
         } catch {
-            HotTaskCommand.fail("warning: could not write \(ImportBase.path(besides: store)) (\(error.reason)); a re-import will merge by date")
+            throw UserFacingError(.refused, "cannot import \(path): \(error). Nothing was changed")
         }
     }
 
-    private func readInput(_ path: String) throws -> [UInt8] {
+    private static func readInput(_ path: String) throws -> [UInt8] {
         do {
             return try ImportBatch.readFile(path == "-" ? "/dev/stdin" : path)
         } catch {
             throw UserFacingError(.refused, "cannot import \(path == "-" ? "standard input" : path): \(error.reason). Nothing was changed")
+        }
+    }
+
+    /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).
+    func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, onto base: ImportBase) -> [ExchangeMessage] {
+        var base = base
+        base.record(ImportBase.Said(tasks))
+        return save(base)
+    }
+
+    private func save(_ base: ImportBase) -> [ExchangeMessage] {
+        do {
+            try base.save(besides: self)
+            return []
+        } catch {
+            return [.warning("could not write \(ImportBase.path(besides: self)) (\(error.reason)); a re-import will merge by date")]
         }
     }
 }

@@ -1,0 +1,44 @@
+/// What `--import` reads. `auto` is strict: JSON and iCalendar are told by their content,
+/// todo.txt only by a `.txt` name, and anything else is refused rather than guessed.
+public enum ImportFormat: String, CaseIterable, Sendable {
+    case auto
+    case hottask
+    case taskwarrior
+    case todotxt
+    case ics
+
+    /// The format to read as, nil to tell it from the file.
+    var batchFormat: ImportBatch.Format? {
+        switch self {
+        case .auto: nil
+        case .hottask: .hottask
+        case .taskwarrior: .taskwarrior
+        case .todotxt: .todoTxt
+        case .ics: .iCalendar
+        }
+    }
+}
+
+/// What `--export` writes.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    /// The JSON store document (Assets/hottask.schema.json).
+    case hottask
+    /// A JSON array `task import` accepts.
+    case taskwarrior
+    /// One todo.txt line per task (http://todotxt.org).
+    case todotxt
+    /// An iCalendar file of VTODOs (RFC 5545).
+    case ics
+    /// A folder of .ics files, one per task, as todoman, khal and vdirsyncer keep them.
+    case vdir
+
+    /// Whose carried fields (`CarriedFields`) an export in this format writes back.
+    var carriedFormat: CarriedFields.Format? {
+        switch self {
+        case .taskwarrior: .taskwarrior
+        case .ics, .vdir: .iCalendar
+        case .todotxt: .todoTxt
+        case .hottask: nil
+        }
+    }
+}
