@@ -37,7 +37,7 @@ extension TaskStore {
 
     /// Records what the import's file said onto the records read before it (a warning if they
     /// cannot be saved: the import itself is done).
-    func record(_ said: CarriedSaid, onto carried: CarriedFields) -> [ExchangeMessage] {
+    func record(_ said: CarriedSaid, onto carried: CarriedFields) -> [CommandMessage] {
         var carried = carried
         carried.record(said.format, tasks: said.tasks, records: said.records)
         guard carried.changed else { return [] }
@@ -57,7 +57,7 @@ extension TaskStore {
     /// say of the records of other formats it leaves out. Records that cannot be read refuse an
     /// export to a format that holds them (`task import` would wipe those fields where it
     /// goes); another format goes on with a warning.
-    func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) throws -> (CarriedFields, [ExchangeMessage]) {
+    func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) throws -> (CarriedFields, [CommandMessage]) {
         var exists = stat()
         guard lstat(CarriedFields.path(besides: self), &exists) == 0 else { return (CarriedFields(), []) }
         let carried: CarriedFields

@@ -9,7 +9,7 @@ extension TaskStore {
     /// times that as iCalendar).
     public func export(
         _ list: TaskList, as format: ExportFormat, to path: String, standardOutput: ([UInt8]) -> Void
-    ) throws -> [ExchangeMessage] {
+    ) throws -> [CommandMessage] {
         let (carried, said) = try carriedForExport(format.carriedFormat, list: list)
         var messages = said
         let produce: (_ emit: ([UInt8]) -> Void) -> Void =
@@ -44,7 +44,7 @@ extension TaskStore {
     }
 
     /// Writes the tasks into the folder, touching only the files whose task changed.
-    private func exportFolder(_ list: TaskList, carried: CarriedFields, to path: String) throws -> [ExchangeMessage] {
+    private func exportFolder(_ list: TaskList, carried: CarriedFields, to path: String) throws -> [CommandMessage] {
         let counts: VdirFolder.ExportCounts
         do {
             counts = try VdirFolder.export(list, carried: carried, to: path)
@@ -56,7 +56,7 @@ extension TaskStore {
         if counts.others > 0 {
             line += "; \(counts.others) other .ics file\(counts.others == 1 ? "" : "s") left as \(counts.others == 1 ? "it was" : "they were")"
         }
-        var messages = [ExchangeMessage.status(line)]
+        var messages = [CommandMessage.status(line)]
         if counts.blocked > 0 {
             messages.append(.note("\(counts.blocked) task\(counts.blocked == 1 ? "" : "s") not written: a file of its name holds something else"))
         }

@@ -6,7 +6,7 @@ import Foundation
 extension TaskStore {
     /// Imports `path` ("-" for standard input, a folder of .ics files, or a file) read as
     /// `format`. Refusals are `UserFacingError`s that change nothing.
-    public func importTasks(from path: String, as asked: ImportFormat, replacing: Bool) throws -> [ExchangeMessage] {
+    public func importTasks(from path: String, as asked: ImportFormat, replacing: Bool) throws -> [CommandMessage] {
         let format = asked.batchFormat
         let name = path == "-" ? "standard input" : path
         var archiveName: String?
@@ -82,8 +82,8 @@ extension TaskStore {
         if let carriedRecords, let carriedBefore { messages += record(carriedRecords, onto: carriedBefore) }
         messages.append(.status(line))
         // What the file held that HotTask did not keep is a note: said even with --quiet.
-        messages += losses.sentences.map(ExchangeMessage.note)
-        messages += notes.map(ExchangeMessage.note)
+        messages += losses.sentences.map(CommandMessage.note)
+        messages += notes.map(CommandMessage.note)
         return messages
     }
 
@@ -109,13 +109,13 @@ extension TaskStore {
     }
 
     /// Records `tasks` as what an exchanged file says of them (a warning if it cannot be saved).
-    func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, onto base: ImportBase) -> [ExchangeMessage] {
+    func record<Tasks: Sequence<TaskItem>>(_ tasks: Tasks, onto base: ImportBase) -> [CommandMessage] {
         var base = base
         base.record(ImportBase.Said(tasks))
         return save(base)
     }
 
-    private func save(_ base: ImportBase) -> [ExchangeMessage] {
+    private func save(_ base: ImportBase) -> [CommandMessage] {
         do {
             try base.save(besides: self)
             return []

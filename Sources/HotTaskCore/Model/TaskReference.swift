@@ -19,7 +19,7 @@ extension TaskList {
 
     /// The position named by `handle`: a number from `--list` (1-based, running on across
     /// sections) or the first 8 or more characters of a task's id.
-    public func position(ofHandle handle: String) throws(ReferenceError) -> Int {
+    func position(ofHandle handle: String) throws(ReferenceError) -> Int {
         let text = handle.trimmingWhitespace().lowercased()
         if Self.isIDPrefix(text) {
             let found = (0..<count).filter { self[$0].id.uuidString.lowercased().hasPrefix(text) }

@@ -3,7 +3,7 @@ import Foundation
 /// The tasks a command's changes are made on, as the changes before left them: the whole list
 /// (`--done 3`, handles resolved by list number or id) or only the tasks named by id
 /// (`PointLookup`, when every handle is an id).
-public protocol ChangeTarget {
+protocol ChangeTarget {
     /// The task a handle names, as the changes made so far left it; nil when it names none.
     func task(_ handle: String) -> TaskItem?
     /// Applies a change made on these tasks.
@@ -16,18 +16,18 @@ public protocol ChangeTarget {
 /// rules of each change, written once for both ways of reading the store. Each change is made
 /// on the tasks as the ones before it left them; a change that would change nothing is not
 /// made, and says so.
-public struct CommandChanges: Sendable {
-    public var caption: (handle: String, text: String)?
-    public var due: (handle: String, request: DueInput.Request)?
-    public var completing: [String] = []
-    public var reopening: [String] = []
-    public var moving: [String] = []
-    public var deleting: [String] = []
+struct CommandChanges: Sendable {
+    var caption: (handle: String, text: String)?
+    var due: (handle: String, request: DueInput.Request)?
+    var completing: [String] = []
+    var reopening: [String] = []
+    var moving: [String] = []
+    var deleting: [String] = []
 
-    public init() {}
+    init() {}
 
     /// What a change did (or would have), for the line the command prints.
-    public enum Step: Equatable, Sendable {
+    enum Step: Equatable, Sendable {
         case edited(from: String, to: String)
         case alreadyCaptioned(String)
         case dated(TaskItem, DueInput.Request)
@@ -38,12 +38,12 @@ public struct CommandChanges: Sendable {
     }
 
     /// The same task was given to both --done and --undone.
-    public struct Contradiction: Error, Sendable {
-        public let task: TaskItem
+    struct Contradiction: Error, Sendable {
+        let task: TaskItem
     }
 
     /// The changes, in the order the command lists them, and a step for each handle acted on.
-    public func plan(on target: inout some ChangeTarget, now: Date) throws(Contradiction) -> (changes: [TaskChange], steps: [Step]) {
+    func plan(on target: inout some ChangeTarget, now: Date) throws(Contradiction) -> (changes: [TaskChange], steps: [Step]) {
         let completingIDs = Set(completing.compactMap { target.task($0)?.id })
         for handle in reopening {
             if let task = target.task(handle), completingIDs.contains(task.id) { throw Contradiction(task: task) }
@@ -94,50 +94,50 @@ public struct CommandChanges: Sendable {
 
 /// The whole list, its handles resolved to ids before any change (so that list numbers name
 /// the tasks as they were).
-public struct WholeListTarget: ChangeTarget {
+struct WholeListTarget: ChangeTarget {
     private(set) var list: TaskList
     private let ids: [String: UUID]
 
-    public init(_ list: TaskList, ids: [String: UUID]) {
+    init(_ list: TaskList, ids: [String: UUID]) {
         self.list = list
         self.ids = ids
     }
 
-    public func task(_ handle: String) -> TaskItem? {
+    func task(_ handle: String) -> TaskItem? {
         ids[handle].flatMap { list.task(withID: $0) }
     }
 
-    public mutating func apply(_ change: TaskChange) {
+    mutating func apply(_ change: TaskChange) {
         list.apply(change, clock: .zero, force: true)
     }
 
-    public mutating func topKey(of section: Section) -> OrderKey {
+    mutating func topKey(of section: Section) -> OrderKey {
         list.topKey(of: section)
     }
 }
 
 /// Only the tasks named by id, as `PointLookup` found them.
-public struct NamedTasksTarget: ChangeTarget {
+struct NamedTasksTarget: ChangeTarget {
     private var tasks: [String: TaskItem]
     private var top: [Section: OrderKey?]
 
-    public init(_ lookup: PointLookup) {
+    init(_ lookup: PointLookup) {
         tasks = lookup.tasks
         top = lookup.top
     }
 
-    public func task(_ handle: String) -> TaskItem? {
+    func task(_ handle: String) -> TaskItem? {
         tasks[handle]
     }
 
-    public mutating func apply(_ change: TaskChange) {
+    mutating func apply(_ change: TaskChange) {
         var one = TaskList(keyed: tasks.values.first { $0.id == change.id }.map { [$0] } ?? [])
         one.apply(change, clock: .zero, force: true)
         let after = one.task(withID: change.id)
         for (handle, task) in tasks where task.id == change.id { tasks[handle] = after }
     }
 
-    public mutating func topKey(of section: Section) -> OrderKey {
+    mutating func topKey(of section: Section) -> OrderKey {
         let key = OrderKey.between(nil, top[section] ?? nil)
         top[section] = key
         return key

@@ -102,3 +102,11 @@ extension DueDate {
         return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
     }
 }
+
+extension DueInput.Request {
+    /// The due date it sets; nil when it clears.
+    var date: DueDate? {
+        if case .set(let date) = self { return date }
+        return nil
+    }
+}

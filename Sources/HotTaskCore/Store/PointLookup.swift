@@ -9,7 +9,7 @@ import Foundation
 /// records for it are replayed on it. So `--done <id>` costs about what `--add` does, at any
 /// size. Used only while the snapshot is exactly the one the log was started for (then it was
 /// written by HotTask, in its own layout); otherwise the caller reads everything.
-public struct PointLookup: Sendable {
+struct PointLookup: Sendable {
     /// The named tasks as they are now, by the handle that named them.
     var tasks: [String: TaskItem]
     /// A key each section's tasks all come after: a task given a key before it goes on top.
@@ -25,16 +25,16 @@ public struct PointLookup: Sendable {
 }
 
 /// Why a handle names no single task.
-public struct PointLookupRefusal: Error, Sendable {
-    public let handle: String
-    public let reason: ReferenceError
+struct PointLookupRefusal: Error, Sendable {
+    let handle: String
+    let reason: ReferenceError
 }
 
 extension TaskStore {
     /// Looks up tasks by id handles and commits the changes `plan` makes for them as one record,
     /// holding the lock throughout. nil (and nothing done) when the store cannot be read this
     /// way; the caller then reads it whole.
-    public func updateByID<Result>(
+    func updateByID<Result>(
         _ handles: [String], now: Date = Date(),
         _ plan: (PointLookup) throws -> (changes: [TaskChange], what: String, result: Result)
     ) throws -> Result? {

@@ -9,13 +9,22 @@ public struct RecoveryReport: Sendable, Equatable {
     /// True when the store read whole and nothing was touched.
     public var wasWhole = false
     /// Tasks in the recovered list.
-    public var taskCount = 0
+    var taskCount = 0
     /// Readable records of the log replayed on the recovered base.
-    public var recordsKept = 0
+    var recordsKept = 0
     /// Files renamed aside, never deleted: (the file, where it is now).
-    public var setAside: [(from: String, to: String)] = []
+    var setAside: [(from: String, to: String)] = []
     /// What could not be kept, in sentences.
-    public var notKept: [String] = []
+    var notKept: [String] = []
+
+    /// What `--recover` says of it for `store`: what it kept and set aside, then each thing it
+    /// could not keep as a note.
+    public func messages(for store: TaskStore) -> [CommandMessage] {
+        guard !wasWhole else { return [.status("Nothing to recover: \(store.path) and its change log read whole; nothing was changed")] }
+        return [.status("Recovered \(store.path): \(taskCount) tasks, with \(recordsKept) changes read from the log")]
+            + setAside.map { .status("Set aside (not deleted): \($0.from) is now \($0.to)") }
+            + notKept.map { .note("could not keep \($0)") }
+    }
 
     public static func == (left: RecoveryReport, right: RecoveryReport) -> Bool {
         left.wasWhole == right.wasWhole && left.taskCount == right.taskCount && left.recordsKept == right.recordsKept

@@ -29,7 +29,7 @@ extension TaskStore {
         /// The generation the log's header names (nil: no log, or no readable header).
         var logGeneration: Generation? = nil
         /// The newest change not kept in the log for `--undo`: an undo never passes over it.
-        public var undoFloor: Clock? = nil
+        var undoFloor: Clock? = nil
     }
 
     /// Reads the list (snapshot plus log); no files is an empty list.

@@ -84,7 +84,7 @@ extension TaskStore {
     /// with the list. Otherwise it is an ordinary commit, which it returns; nil means the quick
     /// way was taken (only ever on a log with no damaged line).
     @discardableResult
-    public func addOnTop(_ tasks: [TaskItem], what: String, now: Date = Date()) throws(StoreError) -> Commit? {
+    func addOnTop(_ tasks: [TaskItem], what: String, now: Date = Date()) throws(StoreError) -> Commit? {
         try withLockOrStoreError { () throws(StoreError) -> Commit? in
             if let quick = try quickState() {
                 var keys: [Section: [OrderKey]] = [:]

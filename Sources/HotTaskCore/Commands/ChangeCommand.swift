@@ -1,0 +1,144 @@
+import Foundation
+
+/// What `change` did: a line per add and step, and the tasks it added, once they are stored.
+public struct ChangeOutcome: Sendable {
+    public let lines: [String]
+    public let added: [TaskItem]
+    /// The store was read the quick way, which it takes only when the log has no damaged line:
+    /// there are no log warnings to look for.
+    public let logKnownClean: Bool
+}
+
+/// `--add`, `--edit`, `--due`, `--done`, `--undone`, `--move` and `--delete` as one record in
+/// the change log. Captions and handles are all checked before anything changes; handles name
+/// tasks as they were before the command's adds.
+extension TaskStore {
+    public func change(
+        adding captions: [String], to section: Section, editing: (handle: String, caption: String?)? = nil,
+        due: DueInput.Request? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String],
+        dates: DueDisplay
+    ) throws -> ChangeOutcome {
+        let cleaned = try captions.map { raw in
+            do {
+                return try CaptionRule.clean(raw)
+            } catch {
+                throw UserFacingError(.refused, "cannot add \(quotedCaption(raw)): \(error)")
+            }
+        }
+        let newCaption = try editing.flatMap { edit in
+            try edit.caption.map { caption in
+                do {
+                    return try CaptionRule.clean(caption)
+                } catch {
+                    throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quotedCaption(caption)): \(error)")
+                }
+            }
+        }
+        let now = Timestamp.now()
+        let newDue = due.flatMap(\.date)
+        let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now, due: newDue) }
+        let addedLines = cleaned.map { "Added to \(section.title): \($0)\(newDue.map { " (due \(dates.text($0)))" } ?? "")" }
+        let dueEdit = editing == nil ? nil : due
+        if editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
+            // Only adds: the cost does not grow with the list.
+            let tookQuickWay = try addOnTop(newTasks, what: addedLines.joined(separator: "; ")) == nil
+            return ChangeOutcome(lines: addedLines, added: newTasks, logKnownClean: tookQuickWay)
+        }
+        var asked = CommandChanges()
+        if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
+        if let editing, let dueEdit { asked.due = (editing.handle, dueEdit) }
+        asked.completing = completing
+        asked.reopening = reopening
+        asked.moving = moving
+        asked.deleting = deleting
+        let handles = (editing.map { [$0.handle] } ?? []) + completing + reopening + moving + deleting
+        if newTasks.isEmpty, let lines = try changeByID(handles, asked, now: now, dates: dates) {
+            return ChangeOutcome(lines: lines, added: [], logKnownClean: true)
+        }
+        let lines = try update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
+            var list = state.list
+            // Handles name the tasks as they were, before this command's adds.
+            var ids: [String: UUID] = [:]
+            for (flag, given) in [
+                ("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving),
+                ("--delete", deleting),
+            ] {
+                for handle in given {
+                    do {
+                        ids[handle] = list[try list.position(ofHandle: handle)].id
+                    } catch {
+                        throw UserFacingError(.refused, "\(flag) \(handle): \(error)")
+                    }
+                }
+            }
+            var changes: [TaskChange] = []
+            for task in newTasks.reversed() {
+                let add = list.adding(onTop: task)
+                list.apply(add, clock: .zero, force: true)
+                changes.append(add)
+            }
+            var target = WholeListTarget(list, ids: ids)
+            let planned = try plan(asked, on: &target, now: now, dates: dates)
+            let lines = addedLines + planned.lines
+            return (changes + planned.changes, lines.joined(separator: "; "), nil, lines)
+        }
+        return ChangeOutcome(lines: lines, added: newTasks, logKnownClean: false)
+    }
+
+    /// The same changes when every handle is an id: only the named tasks are read (see
+    /// `PointLookup`), so the cost does not grow with the list. nil when the store must be read
+    /// whole instead.
+    private func changeByID(_ handles: [String], _ asked: CommandChanges, now: Date, dates: DueDisplay) throws -> [String]? {
+        do {
+            return try updateByID(handles) { lookup -> (changes: [TaskChange], what: String, result: [String]) in
+                var target = NamedTasksTarget(lookup)
+                let planned = try plan(asked, on: &target, now: now, dates: dates)
+                return (planned.changes, planned.lines.joined(separator: "; "), planned.lines)
+            }
+        } catch let refusal as PointLookupRefusal {
+            let flag =
+                asked.caption?.handle == refusal.handle || asked.due?.handle == refusal.handle
+                ? "--edit"
+                : asked.completing.contains(refusal.handle)
+                    ? "--done"
+                    : asked.reopening.contains(refusal.handle)
+                        ? "--undone"
+                        : asked.moving.contains(refusal.handle) ? "--move" : "--delete"
+            throw UserFacingError(.refused, "\(flag) \(refusal.handle): \(refusal.reason)")
+        }
+    }
+
+    /// The planned changes and the line the command prints for each step: written once for
+    /// both ways of reading the store.
+    private func plan(
+        _ asked: CommandChanges, on target: inout some ChangeTarget, now: Date, dates: DueDisplay
+    ) throws -> (changes: [TaskChange], lines: [String]) {
+        let planned: (changes: [TaskChange], steps: [CommandChanges.Step])
+        do {
+            planned = try asked.plan(on: &target, now: now)
+        } catch {
+            throw UserFacingError(.refused, "\(quotedCaption(error.task.caption)) is given to both --done and --undone")
+        }
+        let lines = planned.steps.map { step -> String in
+            switch step {
+            case .edited(let from, let to): "Edited: \(from) → \(to)"
+            case .alreadyCaptioned(let caption): "Already so: \(caption)"
+            case .dated(let task, let request): dueLine(task, request, dates: dates)
+            case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(task.caption)"
+            case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(task.caption)"
+            case .moved(let task, let section): "Moved to \(section.title): \(task.caption)"
+            case .deleted(let task): "Deleted: \(task.caption)"
+            }
+        }
+        return (planned.changes, lines)
+    }
+
+    /// What `--edit N --due WHEN` says it did.
+    private func dueLine(_ task: TaskItem, _ request: DueInput.Request, dates: DueDisplay) -> String {
+        switch request {
+        case .clear: task.due == nil ? "Already without a due date: \(task.caption)" : "Due date cleared: \(task.caption)"
+        case .set(let due):
+            task.due == due ? "Already due \(dates.text(due)): \(task.caption)" : "Due \(dates.text(due)): \(task.caption)"
+        }
+    }
+}
