@@ -159,22 +159,6 @@ struct TaskStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.storePath) == [])
     }
 
-    // MARK: Location
-
-    @Test(
-        "the store location follows --file, then HOTTASK_FILE, then XDG_DATA_HOME, then HOME",
-        arguments: [
-            ("/x/cli.json", ["HOTTASK_FILE": "/x/env.json", "XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/x/cli.json"),
-            (nil, ["HOTTASK_FILE": "/x/env.json", "XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/x/env.json"),
-            ("", ["HOTTASK_FILE": "/x/env.json"], "/x/env.json"),
-            (nil, ["HOTTASK_FILE": "", "XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/data/hottask/tasks.json"),
-            (nil, ["XDG_DATA_HOME": "relative/data", "HOME": "/home/u"], "/home/u/.local/share/hottask/tasks.json"),
-            (nil, ["HOME": "/home/u"], "/home/u/.local/share/hottask/tasks.json"),
-        ] as [(String?, [String: String], String)])
-    func location(file: String?, environment: [String: String], expected: String) {
-        #expect(StoreLocation.resolve(file: file, environment: environment) == expected)
-    }
-
     // MARK: Reliability
 
     @Test("the backup is the snapshot as of its last compaction; restoring it loses no change since, and damage messages point to it")

@@ -63,14 +63,14 @@ public enum TaskChange: Equatable, Hashable, Sendable {
     /// The task is deleted; `was` is the task as it was (to bring it back).
     case delete(TaskItem)
 
-    public var id: UUID {
+    var id: UUID {
         switch self {
         case .add(let task), .delete(let task): task.id
         case .set(let id, _, _): id
         }
     }
 
-    public var isAdd: Bool {
+    var isAdd: Bool {
         if case .add = self { return true }
         return false
     }

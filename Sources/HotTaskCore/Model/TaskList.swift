@@ -98,7 +98,7 @@ public struct TaskList: Equatable, Sendable {
     }
 
     public var count: Int { priority.count + bonus.count }
-    public var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
 
     /// All tasks in display order.
     public var all: [TaskItem] { priority + bonus }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Why a task handle given on the command line names no single task.
-public struct ReferenceError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
+struct ReferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+    let description: String
 }
 
 extension TaskList {

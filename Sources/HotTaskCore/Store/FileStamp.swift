@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// One version of a file, as `stat` sees it.
-public struct FileStamp: Equatable, Sendable {
+struct FileStamp: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
     let size: Int64

@@ -7,9 +7,9 @@ public struct LogRecord: Equatable, Sendable {
     var generation: Generation
     public var clock: Clock
     /// What a person would call it: "Completed “Buy milk”".
-    public var what: String
+    var what: String
     /// The record this one takes back (an undo), if any.
-    public var undoes: Clock?
+    var undoes: Clock?
     public var changes: [TaskChange]
     /// Its place among its generation's records (1, 2, 3…), given when it is appended: a
     /// record missing from the middle of the log leaves a gap a reader sees. Nil in records of

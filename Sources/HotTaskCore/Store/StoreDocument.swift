@@ -256,7 +256,7 @@ public enum StoreDocument {
 
 extension StoreDocument {
     /// Why an export file could not be written.
-    public struct ExportFailure: Error, Sendable {
-        public let reason: String
+    struct ExportFailure: Error, Sendable {
+        let reason: String
     }
 }

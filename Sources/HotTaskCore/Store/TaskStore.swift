@@ -16,7 +16,7 @@ public struct TaskStore: Sendable {
     /// Largest store or import file HotTask reads.
     static let maximumFileSize = 64 << 20
     /// Most tasks a list may hold.
-    public static let maximumTaskCount = 250_000
+    static let maximumTaskCount = 250_000
     /// Records the log holds before a writer folds it into the snapshot (`HOTTASK_LOG_LIMIT`
     /// sets it, for tests).
     static let logLimit: Int = {

@@ -15,7 +15,7 @@ extension TaskStore {
         /// The latest stamp in the store (snapshot or log).
         var clock: Clock
         /// Every readable record of the log, whatever its generation (for `--undo`).
-        public var history: [LogRecord]
+        var history: [LogRecord]
         /// The records replayed on the snapshot.
         var replayed: Int
         /// Lines of the log that could not be read, with why.

@@ -8,7 +8,7 @@ import Foundation
 /// the quick way of an add that reads only the snapshot's header and the log.
 extension TaskStore {
     /// What a commit did.
-    public struct Commit: Sendable {
+    struct Commit: Sendable {
         /// The stamp the changes got.
         var clock: Clock
         /// The list with them.
@@ -21,7 +21,7 @@ extension TaskStore {
     /// them as one record. `plan` returns the changes, what to call them, what they undo, and a
     /// result for the caller; errors it throws leave the store untouched.
     @discardableResult
-    public func update<Result>(
+    func update<Result>(
         now: @autoclosure () -> Date = Date(),
         _ plan: (State) throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: Result)
     ) throws -> Result {

@@ -44,7 +44,7 @@ public struct Clock: Comparable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The wall-clock time the stamp carries (to the second, as the store keeps dates).
-    public var date: Date {
+    var date: Date {
         Date(timeIntervalSince1970: TimeInterval(milliseconds / 1000))
     }
 

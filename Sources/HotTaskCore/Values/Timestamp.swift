@@ -10,7 +10,7 @@ public enum Timestamp {
         Date(timeIntervalSince1970: Foundation.Date().timeIntervalSince1970.rounded(.down))
     }
 
-    public static func format(_ date: Date) -> String {
+    static func format(_ date: Date) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
         append(date, to: &bytes)

@@ -2,6 +2,7 @@ import ArgumentParser
 import CMallocTuning
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 @main
 struct HotTaskCommand: ParsableCommand {
