@@ -132,7 +132,8 @@ enum PeerBenchmarks {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.locale = Locale(identifier: "en_US_POSIX")
         let lines = list.all.map { task -> String in
-            let description = String(decoding: StoreDocument.jsonString(task.caption), as: UTF8.self)
+            let quoted = try! JSONSerialization.data(withJSONObject: task.caption, options: .fragmentsAllowed)
+            let description = String(decoding: quoted, as: UTF8.self)
             var fields = [
                 #""uuid":"\#(task.id.uuidString.lowercased())""#, #""description":\#(description)"#,
                 #""status":"\#(task.completed ? "completed" : "pending")""#, #""entry":"\#(formatter.string(from: task.createdAt))""#,

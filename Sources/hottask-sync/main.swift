@@ -65,14 +65,12 @@ do {
         url: url, username: options["--username"] ?? syncURL.username, passwordCommand: options["--password-command"],
         password: syncURL.password ?? ProcessInfo.processInfo.environment[SyncURL.passwordVariable], quiet: quiet,
         caFile: options["--ca-file"], connections: options["--connections"].flatMap { Int($0) })
-    let engine = SyncEngine(store: store, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase)
     let progress = SyncProgressLine(enabled: !quiet)
     let forTheUI = ProgressForTheUI(enabled: quiet)
-    engine.progress = { @Sendable sent, total in
+    let report = try store.sync(with: collection, forceDelete: forceDelete, forgetBase: forgetBase) { @Sendable sent, total in
         progress.show(sent: sent, of: total)
         forTheUI.show(sent: sent, of: total)
     }
-    let report = try engine.run()
     progress.finish()
     print("Synced with \(url): \(report)")
     if !report.problems.isEmpty {

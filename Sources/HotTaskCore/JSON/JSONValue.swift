@@ -21,7 +21,7 @@ indirect enum JSONValue: Equatable, Sendable {
 }
 
 /// A JSON text that could not be parsed, with where it went wrong.
-public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     let message: String
     /// Byte offset from the start of the text (0-based).
     let offset: Int
@@ -29,7 +29,7 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
     let line: Int
     let column: Int
 
-    public var description: String {
+    var description: String {
         "\(message) at line \(line), column \(column) (byte \(offset))"
     }
 }

@@ -3,6 +3,10 @@ import Foundation
 /// One committed change: what one command or one key did, stamped and named by the snapshot
 /// it follows.
 public struct LogRecord: Equatable, Sendable {
+    /// What a sync's merge is called in the log: "sync with URL". The UI offers such a record
+    /// from another process (hottask-sync) for undo, as if a key had made it.
+    static let syncMergePrefix = "sync with "
+    public var isSyncMerge: Bool { what.hasPrefix(Self.syncMergePrefix) && undoes == nil }
     /// The snapshot this record extends; it is replayed only on that snapshot.
     var generation: Generation
     public var clock: Clock

@@ -7,9 +7,14 @@ public enum StoreDocument {
 
     // MARK: Writing
 
+    /// An export (the tasks only) as pretty-printed UTF-8 JSON: `--list --json`, the rescue file.
+    public static func encode(_ list: TaskList) -> [UInt8] {
+        encode(list, header: nil)
+    }
+
     /// The snapshot as pretty-printed UTF-8 JSON with a fixed key order and a final newline.
     /// Without a header it is an export: the tasks only.
-    public static func encode(_ list: TaskList, header: SnapshotHeader? = nil) -> [UInt8] {
+    static func encode(_ list: TaskList, header: SnapshotHeader?) -> [UInt8] {
         var bytes: [UInt8] = []
         _ = write(list, header: header) { bytes.append(contentsOf: $0) }
         return bytes
@@ -159,7 +164,7 @@ public enum StoreDocument {
     }
 
     /// A string as a JSON string literal, quotes and escapes included (for other tools' formats).
-    public static func jsonString(_ text: String) -> [UInt8] {
+    static func jsonString(_ text: String) -> [UInt8] {
         var writer = JSONWriter()
         writer.string(text)
         return writer.bytes

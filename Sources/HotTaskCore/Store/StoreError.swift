@@ -1,6 +1,6 @@
 /// A store that could not be read or written. Every message names the file.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Problem: Equatable, Sendable {
+    enum Problem: Equatable, Sendable {
         /// The file exists but could not be read (permissions, a folder in its place...).
         case unreadable(String)
         /// The file was read but is not a valid store; it is left untouched.
@@ -17,9 +17,23 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public let path: String
-    public let problem: Problem
+    let problem: Problem
     /// A backup that was read and found whole, when one exists (for damaged stores).
     let backupPath: String?
+
+    /// Why a write did not happen when the store itself is fine (it could not be written, or
+    /// another process held the lock too long); nil when it is unreadable, damaged or missing.
+    public var writeFailure: String? {
+        switch problem {
+        case .unwritable(let reason), .locked(let reason): reason
+        case .unreadable, .invalid, .missing, .damagedLog: nil
+        }
+    }
+
+    /// Another process held the lock for longer than a writer waits.
+    public var isLocked: Bool {
+        if case .locked = problem { true } else { false }
+    }
 
     init(path: String, problem: Problem, backupPath: String? = nil) {
         self.path = path

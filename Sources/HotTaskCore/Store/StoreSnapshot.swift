@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a JSON document is not a HotTask store (or import file).
-public enum DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
+enum DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not JSON at all, with the position of the problem.
     case syntax(JSONSyntaxError)
     /// Valid JSON that is not a store of the supported version.
@@ -9,7 +9,7 @@ public enum DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Valid JSON whose content is wrong; the text names the task and field.
     case invalid(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .syntax(let error): "not valid JSON: \(error)"
         case .unsupportedVersion(let found):
@@ -21,7 +21,7 @@ public enum DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// A snapshot's identity and summary, written before its tasks so that a command that only
 /// adds can read it from the first few hundred bytes.
-public struct SnapshotHeader: Equatable, Sendable {
+struct SnapshotHeader: Equatable, Sendable {
     /// A random name for this snapshot: log records name the snapshot they follow, so a record
     /// is never replayed on a snapshot that already holds it.
     var generation: Generation

@@ -35,13 +35,11 @@ public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
 /// Local first, then the server: a local commit never waits on the network after it, and a
 /// failed write leaves the base saying "not agreed yet", so the next sync writes it again.
 /// A 412 (someone wrote in between) starts another round, at most `maximumRounds`.
-public final class SyncEngine {
+final class SyncEngine {
     static let maximumRounds = 4
 
-    /// What the log calls a sync's merge: "sync with URL". The UI offers such a record from
-    /// another process (hottask-sync) for undo, as if a key had made it.
-    static func recordName(_ url: String) -> String { "sync with \(url)" }
-    public static func isSyncRecord(_ record: LogRecord) -> Bool { record.what.hasPrefix("sync with ") && record.undoes == nil }
+    /// What the log calls a sync's merge (`LogRecord.isSyncMerge` tells it apart).
+    static func recordName(_ url: String) -> String { LogRecord.syncMergePrefix + url }
 
     let store: TaskStore
     let collection: CalendarCollection
@@ -51,9 +49,9 @@ public final class SyncEngine {
     /// `--resync`: forget what earlier syncs agreed, so that nothing is deleted on either side.
     let forgetBase: Bool
     /// Told how many writes are done of how many, from the threads that send them.
-    public var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
+    var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
 
-    public init(
+    init(
         store: TaskStore, collection: CalendarCollection, now: @escaping () -> Date = Date.init, forceDelete: Bool = false,
         forgetBase: Bool = false
     ) {
@@ -65,7 +63,7 @@ public final class SyncEngine {
     }
 
     /// Runs one sync. Throws `SyncFailure` for the server, `StoreError` for the store.
-    public func run() throws -> SyncReport {
+    func run() throws -> SyncReport {
         let lock: FileLock
         do {
             try FileSystem.makeDirectories(FileSystem.folder(of: store.path))

@@ -52,7 +52,7 @@ extension AppUpdate {
     /// A sync's merge, committed by hottask-sync, is one step `u` takes back (the next sync
     /// then sends the undo as changes of its own).
     static func offerSyncsForUndo(_ records: [LogRecord], _ state: inout AppState) {
-        for record in records where SyncEngine.isSyncRecord(record) && !record.changes.isEmpty {
+        for record in records where record.isSyncMerge && !record.changes.isEmpty {
             state.history.record(UndoStep(record.changes, description: "the sync's changes", clock: record.clock))
         }
     }

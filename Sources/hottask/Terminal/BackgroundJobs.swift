@@ -84,7 +84,7 @@ final class BackgroundJobs: Sendable {
                     try store.compact()
                 } catch {
                     // A lock held past the wait is another writer at work, not a failure.
-                    if case .locked = error.problem {} else { report(.compactionFailed(reason: "\(error)")) }
+                    if !error.isLocked { report(.compactionFailed(reason: "\(error)")) }
                 }
             }
             compacting.withLock { $0 = false }

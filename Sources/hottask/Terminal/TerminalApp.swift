@@ -187,12 +187,9 @@ enum TerminalApp {
     /// Why a save failed, for the footer: short enough for one 80-column line beside the
     /// position, and saying what to do.
     static func reason(_ error: StoreError) -> String {
-        switch error.problem {
-        case .unwritable(let reason), .locked(let reason): return reason
-        case .unreadable, .invalid, .missing, .damagedLog:
-            let name = error.path.split(separator: "/").last.map(String.init) ?? "the store"
-            return "\(name) is damaged: ^C saves your tasks to a rescue file"
-        }
+        if let reason = error.writeFailure { return reason }
+        let name = error.path.split(separator: "/").last.map(String.init) ?? "the store"
+        return "\(name) is damaged: ^C saves your tasks to a rescue file"
     }
 }
 
@@ -203,9 +200,6 @@ extension String {
 extension TerminalApp {
     /// Why a save failed, in full (for stderr, where there is room).
     static func fullReason(_ error: StoreError) -> String {
-        switch error.problem {
-        case .unwritable(let reason), .locked(let reason): reason
-        default: error.description
-        }
+        error.writeFailure ?? error.description
     }
 }

@@ -1,0 +1,18 @@
+/// `hottask-sync`: one sync of the store with a calendar collection (`SyncEngine`).
+extension TaskStore {
+    /// Runs one sync. Throws `SyncFailure` for the server, `SyncRefusal` when the deletion guard
+    /// stops it, `StoreError` for the store.
+    /// - Parameters:
+    ///   - forceDelete: apply deletions the `DeletionGuard` would refuse (`--force-delete`).
+    ///   - forgetBase: forget what earlier syncs agreed, so that nothing is deleted on either
+    ///     side (`--resync`).
+    ///   - progress: told how many writes are done of how many, from the threads that send them.
+    public func sync(
+        with collection: CalendarCollection, forceDelete: Bool = false, forgetBase: Bool = false,
+        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
+    ) throws -> SyncReport {
+        let engine = SyncEngine(store: self, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase)
+        engine.progress = progress
+        return try engine.run()
+    }
+}
