@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -15,8 +16,23 @@ enum PasswordCommand {
         return min(max(given, 0.1), 60)
     }
 
-    /// The group of the command running now, for `ParentWatch` to end it with this process.
-    nonisolated(unsafe) static var runningGroup: pid_t = 0
+    /// The group of the command running now, for `ParentWatch` to end it with this process;
+    /// once it is ending, no command starts. One lock for both: a parent killed while the
+    /// command was being spawned left it running when the group was set after the spawn.
+    private static let running = Mutex(Running())
+
+    private struct Running: Sendable {
+        var group: pid_t = 0
+        var ending = false
+    }
+
+    /// Ends the command running now, with everything it started, and any command about to start.
+    static func endRunning() {
+        running.withLock { running in
+            running.ending = true
+            if running.group > 0 { kill(-running.group, SIGKILL) }
+        }
+    }
 
     /// The first line the command prints. `quiet` (the UI) keeps its stderr off the screen.
     static func run(_ command: String, quiet: Bool) throws(SyncFailure) -> String {
@@ -47,14 +63,18 @@ enum PasswordCommand {
         let arguments = ["/bin/sh", "-c", command]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        let spawned = running.withLock { running -> Int32 in
+            guard !running.ending else { return ECANCELED }
+            let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+            if spawned == 0 { running.group = pid }
+            return spawned
+        }
         close(output[1])
         guard spawned == 0 else {
             close(output[0])
             throw SyncFailure("cannot run the password_command: \(String(cString: strerror(spawned)))")
         }
-        runningGroup = pid
-        defer { runningGroup = 0 }
+        defer { running.withLock { $0.group = 0 } }
 
         var bytes: [UInt8] = []
         let deadline = Date().addingTimeInterval(limit)
@@ -112,7 +132,7 @@ enum ParentWatch {
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
             }
-            if PasswordCommand.runningGroup > 0 { kill(-PasswordCommand.runningGroup, SIGKILL) }
+            PasswordCommand.endRunning()
             _exit(ExitStatus.syncFailed.rawValue)
         }
     }
