@@ -1,12 +1,12 @@
 /// The first problem in a config file, as one line naming the file and line. Every program
 /// that reads the file (the UI, the command line, `--sync-setup`) says it the same way.
 public struct ConfigProblem: Error, Equatable, Sendable, CustomStringConvertible {
-    public let file: String
+    let file: String
     public let line: Int?
     public let reason: String
     /// What HotTask does about it: "using the defaults" (the whole file is set aside),
     /// "skipped" (only this line), or what else it leaves out.
-    public let consequence: String
+    let consequence: String
 
     public init(file: String, line: Int?, reason: String, consequence: String = "using the defaults") {
         self.file = file

@@ -13,7 +13,7 @@ import HotTaskSettings
 /// anything, and ignoring the whole file for it dropped the key bindings and [sync] too.
 public struct AppConfig: Equatable, Sendable {
     public var theme: Theme = .default
-    public var bindings: KeyBindings = .standard
+    var bindings: KeyBindings = .standard
     /// `details = true`: the list starts with each task's second line (when added and done)
     /// until `v` chooses otherwise, which is then remembered (see TerminalApp).
     public var details = false
@@ -29,7 +29,7 @@ public struct AppConfig: Equatable, Sendable {
 
     public static let standard = AppConfig()
 
-    public init(theme: Theme = .default, bindings: KeyBindings = .standard, defaultSection: Section = .priority) {
+    init(theme: Theme = .default, bindings: KeyBindings = .standard, defaultSection: Section = .priority) {
         self.theme = theme
         self.bindings = bindings
         self.settings = SharedSettings(defaultSection: defaultSection)

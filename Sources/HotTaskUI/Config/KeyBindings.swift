@@ -6,22 +6,22 @@
 /// Ctrl-L, F1) are fixed so that a bad binding can never trap anyone in the app.
 public struct KeyBindings: Equatable, Sendable {
     /// Keys of each action, in the order the help shows them.
-    public private(set) var keys: [ListAction: [Key]]
+    private(set) var keys: [ListAction: [Key]]
     private var actions: [Key: ListAction]
 
     /// Keys no binding may take, with what they do.
-    public static let reserved: [Key: String] = [
+    static let reserved: [Key: String] = [
         .control("c"): "quit", .control("q"): "quit", .control("z"): "suspend", .control("l"): "redraw",
         .function(1): "help", .tab: "going back to the input",
     ]
 
     /// Actions that keep a key whatever the config says: the ways out of the list. An action
     /// without one must keep at least one key of its own (see `AppConfig.parse`).
-    public static let fixed: [ListAction: [Key]] = [
+    static let fixed: [ListAction: [Key]] = [
         .input: [.tab], .help: [.function(1)], .quit: [.control("c"), .control("q")],
     ]
 
-    public static let standard = KeyBindings(uncheckedKeys: [
+    static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")],
         .pageUp: [.pageUp], .pageDown: [.pageDown],
         .first: [.home, .character("g")], .last: [.end, .character("G")],
@@ -37,12 +37,12 @@ public struct KeyBindings: Equatable, Sendable {
     ])
 
     /// Two actions that want the same key.
-    public struct Conflict: Error, Equatable, Sendable, CustomStringConvertible {
-        public let key: Key
-        public let first: ListAction
-        public let second: ListAction
+    struct Conflict: Error, Equatable, Sendable, CustomStringConvertible {
+        let key: Key
+        let first: ListAction
+        let second: ListAction
 
-        public var description: String {
+        var description: String {
             "key '\(KeyName.configName(of: key))' is bound to both \(first.name) and \(second.name)"
         }
     }
@@ -63,7 +63,7 @@ public struct KeyBindings: Equatable, Sendable {
 
     /// The standard bindings with the keys of some actions replaced. An action given no keys
     /// is unbound. A key that ends up on two actions is refused, naming both.
-    public static func standard(replacing replacements: [ListAction: [Key]]) throws(Conflict) -> KeyBindings {
+    static func standard(replacing replacements: [ListAction: [Key]]) throws(Conflict) -> KeyBindings {
         var keys = standard.keys
         for (action, newKeys) in replacements { keys[action] = newKeys }
         var owner: [Key: ListAction] = [:]
@@ -79,17 +79,17 @@ public struct KeyBindings: Equatable, Sendable {
     }
 
     /// The action bound to `key`, if any.
-    public func action(for key: Key) -> ListAction? {
+    func action(for key: Key) -> ListAction? {
         actions[key]
     }
 
     /// The keys of `action` as the help shows them ("Space x"); empty when unbound.
-    public func label(of action: ListAction) -> String {
+    func label(of action: ListAction) -> String {
         (keys[action] ?? []).map(KeyName.label(of:)).joined(separator: " ")
     }
 
     /// The first key of `action`, as the footer and messages show it.
-    public func firstLabel(of action: ListAction) -> String? {
+    func firstLabel(of action: ListAction) -> String? {
         keys[action]?.first.map(KeyName.label(of:))
     }
 }

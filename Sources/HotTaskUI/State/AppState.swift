@@ -27,15 +27,15 @@ struct FilterOrigin: Equatable, Sendable {
 }
 
 /// A line for the footer until the next key.
-public struct Message: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case info, warning, error }
+struct Message: Equatable, Sendable {
+    enum Kind: Equatable, Sendable { case info, warning, error }
     var text: String
     var kind: Kind
     /// Shorter ways to say it, longest first: the footer shows the first that fits, so that
     /// a narrow screen gets a whole sentence rather than a cut one.
     var shorter: [String]
 
-    public init(_ text: String, kind: Kind = .info, shorter: [String] = []) {
+    init(_ text: String, kind: Kind = .info, shorter: [String] = []) {
         self.text = text
         self.kind = kind
         self.shorter = shorter
@@ -95,7 +95,7 @@ public struct AppState: Equatable, Sendable {
     var selection = 0
     /// The first list row on screen.
     var scrollOffset = 0
-    public var message: Message?
+    var message: Message?
     /// Why the last save failed; shown until a save succeeds.
     var saveError: String?
     /// True while another process holds the store's lock and a change waits to be saved.
@@ -103,7 +103,7 @@ public struct AppState: Equatable, Sendable {
     /// The last background sync (nil when `[sync]` is not configured or none ran yet).
     var syncStatus: SyncStatus?
     /// When to sync (nil when `[sync]` is not configured).
-    public var syncSchedule: SyncSchedule?
+    var syncSchedule: SyncSchedule?
     /// When the store was last looked at for other processes' changes.
     var lastOutsideLook = Date.distantPast
     /// The minute of the last timer event, so that relative times are redrawn when it turns.

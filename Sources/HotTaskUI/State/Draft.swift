@@ -38,7 +38,7 @@ extension AppState {
 extension AppUpdate {
     /// Puts a draft kept at the last quit back: the input's text in the input, an open edit
     /// open again on its task (in the input when that task is gone), and says so.
-    public static func restore(_ draft: Draft, _ state: inout AppState) {
+    static func restore(_ draft: Draft, _ state: inout AppState) {
         guard !draft.isEmpty else { return }
         state.input = LineEditor(draft.input)
         if let edit = draft.captionEdit {

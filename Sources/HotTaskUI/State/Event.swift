@@ -99,10 +99,10 @@ public enum Effect: Equatable, Sendable {
 /// and taken into the state by `update`: whether details show, the text typed before the last
 /// quit, a config file that could not be used, and the sync's schedule when sync is set up.
 public struct Startup: Equatable, Sendable {
-    public var showsDetails: Bool
-    public var draft: Draft?
-    public var configWarning: String?
-    public var syncSchedule: SyncSchedule?
+    var showsDetails: Bool
+    var draft: Draft?
+    var configWarning: String?
+    var syncSchedule: SyncSchedule?
 
     public init(showsDetails: Bool, draft: Draft? = nil, configWarning: String? = nil, syncSchedule: SyncSchedule? = nil) {
         self.showsDetails = showsDetails

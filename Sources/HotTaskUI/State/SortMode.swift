@@ -17,7 +17,7 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
     }
 
     /// The mode in a sentence, for messages.
-    public var description: String {
+    var description: String {
         switch self {
         case .manual: "Manual (stored order)"
         case .newest: "newest first"
