@@ -76,7 +76,8 @@ struct CommandCallsTests {
     func exportAndImport() throws {
         _ = try add(["Buy milk", "Call mum"])
         let file = folder.path("todo.txt")
-        let exported = try store.export(try store.load(), as: .todotxt, to: file, standardOutput: { _ in Issue.record("not stdout") })
+        var exported: [CommandMessage] = []
+        try store.export(try store.load(), as: .todotxt, to: file, standardOutput: { _ in Issue.record("not stdout") }) { exported.append($0) }
         #expect(exported == [.status("Exported 2 tasks to \(file)")])
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try (text + "2026-11-25 Read book\n").write(toFile: file, atomically: true, encoding: .utf8)
@@ -89,9 +90,29 @@ struct CommandCallsTests {
     func exportToStandardOutput() throws {
         _ = try add(["Buy milk"])
         var bytes: [UInt8] = []
-        let said = try store.export(try store.load(), as: .hottask, to: "-") { bytes += $0 }
+        var said: [CommandMessage] = []
+        try store.export(try store.load(), as: .hottask, to: "-", standardOutput: { bytes += $0 }, say: { said.append($0) })
         #expect(said.isEmpty)
         #expect(String(decoding: bytes, as: UTF8.self).contains("\"Buy milk\""))
         #expect(!FileManager.default.fileExists(atPath: folder.path("-")))
+    }
+
+    @Test("what an export leaves out is said before it writes, and still said when the write fails")
+    func leftOutIsSaidFirst() throws {
+        let file = folder.write(
+            #"[{"uuid":"a0000001-0000-4000-8000-000000000001","description":"Tagged","status":"pending","entry":"20261101T100000Z","tags":["home"]}]"#,
+            to: "tw.json")
+        _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false)
+        var said: [CommandMessage] = []
+        let failure = #expect(throws: UserFacingError.self) {
+            try store.export(
+                try store.load(), as: .ics, to: folder.path("no-such-folder/out.ics"), standardOutput: { _ in }, say: { said.append($0) })
+        }
+        #expect(failure?.status == .storeUnwritable)
+        #expect(said == [.note("left out, as this format cannot hold them: Taskwarrior fields of 1 task")])
+        var order: [String] = []
+        try store.export(
+            try store.load(), as: .ics, to: "-", standardOutput: { _ in order.append("document") }, say: { _ in order.append("note") })
+        #expect(order.first == "note" && order.dropFirst().allSatisfy { $0 == "document" } && order.count > 1, "\(order)")
     }
 }

@@ -6,12 +6,14 @@ extension TaskStore {
     /// Writes `list` as `format` to `path`: a file (replaced whole, never one of the store's
     /// own), a folder for vdir, or "-" for `standardOutput`. Written as it is made, in pieces:
     /// the whole document is never held (30 MB for 100,000 tasks in HotTask's format, several
-    /// times that as iCalendar).
+    /// times that as iCalendar). What it has to say goes to `say` as it happens: a note of what
+    /// the format leaves out comes before the document, and is said even when the write fails.
     public func export(
-        _ list: TaskList, as format: ExportFormat, to path: String, standardOutput: ([UInt8]) -> Void
-    ) throws -> [CommandMessage] {
+        _ list: TaskList, as format: ExportFormat, to path: String, standardOutput: ([UInt8]) -> Void,
+        say: (CommandMessage) -> Void
+    ) throws {
         let (carried, said) = try carriedForExport(format.carriedFormat, list: list)
-        var messages = said
+        said.forEach(say)
         let produce: (_ emit: ([UInt8]) -> Void) -> Void =
             switch format {
             case .hottask: { StoreDocument.encode(list, emit: $0) }
@@ -20,11 +22,8 @@ extension TaskStore {
             case .ics: { ICalendarFormat.write(list, carried: carried, emit: $0) }
             case .vdir: { _ in }
             }
-        if format == .vdir { return messages + (try exportFolder(list, carried: carried, to: path)) }
-        if path == "-" {
-            produce(standardOutput)
-            return messages
-        }
+        if format == .vdir { return try exportFolder(list, carried: carried, to: path).forEach(say) }
+        if path == "-" { return produce(standardOutput) }
         do {
             try ExportFile.write(to: path, protecting: self.path, produce)
         } catch {
@@ -34,13 +33,12 @@ extension TaskStore {
             // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
             // what the file says now is the base its next import is merged against.
             do {
-                messages += record([list.priority, list.bonus].joined(), onto: try ImportBase.load(besides: self))
+                record([list.priority, list.bonus].joined(), onto: try ImportBase.load(besides: self)).forEach(say)
             } catch {
-                messages.append(.warning("\(error); it was not updated for this export"))
+                say(.warning("\(error); it was not updated for this export"))
             }
         }
-        messages.append(.status("Exported \(list.count) tasks to \(path)"))
-        return messages
+        say(.status("Exported \(list.count) tasks to \(path)"))
     }
 
     /// Writes the tasks into the folder, touching only the files whose task changed.

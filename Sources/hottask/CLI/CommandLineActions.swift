@@ -84,17 +84,20 @@ struct CommandLineActions {
     /// `--export`: the list written in `format` (`TaskStore.export`); "-" is standard output.
     mutating func export(to path: String, format: ExportFormat = .hottask) throws {
         let list = try read()
-        say(try store.export(list, as: format, to: path) { output.bytes($0) })
+        let output = output
+        try store.export(list, as: format, to: path, standardOutput: { output.bytes($0) }, say: { Self.say($0, to: output) })
     }
 
     /// Status lines on stdout; notes and warnings on stderr, even with --quiet.
     func say(_ messages: [CommandMessage]) {
-        for message in messages {
-            switch message {
-            case .status(let line): output.status(line)
-            case .note(let note): HotTaskCommand.fail("note: \(note)")
-            case .warning(let warning): HotTaskCommand.fail("warning: \(warning)")
-            }
+        for message in messages { Self.say(message, to: output) }
+    }
+
+    private static func say(_ message: CommandMessage, to output: CommandOutput) {
+        switch message {
+        case .status(let line): output.status(line)
+        case .note(let note): HotTaskCommand.fail("note: \(note)")
+        case .warning(let warning): HotTaskCommand.fail("warning: \(warning)")
         }
     }
 
