@@ -29,6 +29,22 @@ struct TaskStoreTests {
         #expect(!FileManager.default.fileExists(atPath: folder.storePath))
     }
 
+    @Test("with no snapshot, a backup that cannot be looked at is not read as 'no tasks', and a commit leaves it alone")
+    func unreadableBackupIsNotAnEmptyStore() throws {
+        try store.save(TaskList([Fixtures.task("kept", id: 1)]))
+        try FileManager.default.removeItem(atPath: folder.storePath)
+        try? FileManager.default.removeItem(atPath: folder.storePath + ".journal")
+        // stat fails (ELOOP) where the backup is: it may still hold the tasks.
+        let backup = folder.storePath + ".bak"
+        try? FileManager.default.removeItem(atPath: backup)
+        try FileManager.default.createSymbolicLink(atPath: backup, withDestinationPath: backup)
+        let error = #expect(throws: StoreError.self) { try store.read() }
+        #expect(error?.description.contains(backup) == true, "\(error.map { "\($0)" } ?? "")")
+        #expect(throws: StoreError.self) { try store.change { _ in [.add(Fixtures.task("new", id: 2))] } }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: backup) == backup)
+        #expect(!FileManager.default.fileExists(atPath: folder.storePath))
+    }
+
     @Test("the store file is readable by its owner only")
     func fileMode() throws {
         try store.save(Fixtures.sampleList())

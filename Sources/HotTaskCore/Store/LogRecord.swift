@@ -19,15 +19,6 @@ public struct LogRecord: Equatable, Sendable {
     /// record missing from the middle of the log leaves a gap a reader sees. Nil in records of
     /// an older HotTask, which count by their place.
     var sequence: Int?
-
-    init(generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange], sequence: Int? = nil) {
-        self.generation = generation
-        self.clock = clock
-        self.what = what
-        self.undoes = undoes
-        self.changes = changes
-        self.sequence = sequence
-    }
 }
 
 /// One record as one line of the log (compact JSON, its checksum, a newline), and read back:

@@ -48,7 +48,7 @@ extension TaskStore {
             let contents = try readLog()
             guard let snapshotFile else { return try stateWithoutSnapshot(contents) }
             let stamp = snapshotFile.stamp
-            let snapshot = try decode(snapshotFile)
+            let snapshot = try decode(snapshotFile, log: contents)
             let standing = snapshot.header.map { LogStanding(log: contents, snapshot: $0) }
             if let standing, standing != .belongs, FileSystem.stamp(of: path) != stamp, attempt < 20 {
                 continue  // the snapshot was replaced while we read: read the new pair
@@ -107,7 +107,13 @@ extension TaskStore {
     /// not a store, and must never be read as "every task deleted".
     func stateWithoutSnapshot(_ contents: ChangeLog.Contents?) throws(StoreError) -> State {
         let logHoldsTasks = contents.map { !$0.records.isEmpty || !$0.legacyAdds.isEmpty } ?? false
-        let backup = (try? FileSystem.kind(of: backupPath)) == .file
+        // A backup that cannot even be looked at may hold tasks: never read as "no backup".
+        let backup: Bool
+        do throws(FileSystem.Failure) {
+            backup = try FileSystem.kind(of: backupPath) != .missing
+        } catch {
+            throw StoreError(path: backupPath, problem: .unreadable(error.reason))
+        }
         if logHoldsTasks || backup {
             let files = [logHoldsTasks ? journalPath : nil, backup ? backupPath : nil].compactMap { $0 }
             // The backup is named only when it and the log provably hold every acknowledged change.
@@ -166,10 +172,11 @@ extension TaskStore {
     }
 
     /// The snapshot in `file`, read through a window (`decodeStoreFast`); only a file the fast
-    /// reader gives up on is read whole, for the strict path to read or describe.
-    func decode(_ file: FileSystem.OpenFile) throws(StoreError) -> StoreSnapshot {
+    /// reader gives up on is read whole, for the strict path to read or describe. `contents` is
+    /// the log read with it: a damaged snapshot's backup is offered only when that log proves it.
+    func decode(_ file: FileSystem.OpenFile, log contents: ChangeLog.Contents?) throws(StoreError) -> StoreSnapshot {
         let damaged = { (reason: DocumentError) in
-            StoreError(path: path, problem: .invalid(reason), backupPath: provenBackup(log: try? log.read()))
+            StoreError(path: path, problem: .invalid(reason), backupPath: provenBackup(log: contents))
         }
         let fast = JSONParser.decodeStoreFast(file, limit: Self.maximumFileSize)
         // Only a file the fast reader refused is read whole, for the strict reader.
