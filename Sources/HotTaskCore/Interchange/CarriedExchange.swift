@@ -18,8 +18,8 @@ extension TaskStore {
     /// refuse the import, as an import base that cannot be read does.
     func carriedBeforeImport(of batch: ImportBatch, source: String) throws -> CarriedFields? {
         guard batch.carriedFormat != nil else { return nil }
-        var exists = stat()
-        guard !batch.carried.isEmpty || lstat(CarriedFields.path(besides: self), &exists) == 0 else { return nil }
+        // A file that cannot be looked at is read, and refused by `load`.
+        guard !batch.carried.isEmpty || (try? FileSystem.kind(of: CarriedFields.path(besides: self))) != .missing else { return nil }
         do {
             return try CarriedFields.load(besides: self)
         } catch {
@@ -58,8 +58,6 @@ extension TaskStore {
     /// export to a format that holds them (`task import` would wipe those fields where it
     /// goes); another format goes on with a warning.
     func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) throws -> (CarriedFields, [CommandMessage]) {
-        var exists = stat()
-        guard lstat(CarriedFields.path(besides: self), &exists) == 0 else { return (CarriedFields(), []) }
         let carried: CarriedFields
         do {
             carried = try CarriedFields.load(besides: self)
@@ -70,6 +68,7 @@ extension TaskStore {
                 "cannot export: \(error); without them the export would wipe those \(format.name) fields where it goes (move the file away to export without them). Nothing was written"
             )
         }
+        guard !carried.isEmpty else { return (carried, []) }  // no file, or nothing kept: no list walk
         let left = carried.others(than: format, among: list.all.lazy.map(\.id))
         guard !left.isEmpty else { return (carried, []) }
         let counts = left.sorted { $0.key.name < $1.key.name }.map { "\($0.key.name) fields of \($0.value) task\($0.value == 1 ? "" : "s")" }

@@ -12,7 +12,7 @@ extension TaskStore {
         var archiveName: String?
         // Read and parsed before the store's lock is taken: a large file takes seconds, and
         // other writers wait for the lock only so long. The bytes are dropped once parsed.
-        var parsed: ImportBatch? = try { () throws -> ImportBatch in
+        let read = try { () throws -> ImportBatch in
             if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format) { return batch }
             if path != "-", VdirFolder.isFolder(path) { return try Self.importFolder(path, format: format) }
             let bytes = try Self.readInput(path)
@@ -32,16 +32,18 @@ extension TaskStore {
                 throw UserFacingError(.refused, "cannot import \(name): \(error). Nothing was changed")
             }
         }()
-        let losses = parsed!.losses
-        let source = "\(parsed!.format.rawValue) \(name)" + (archiveName.map { " and its archive \($0)" } ?? "")
-        guard parsed!.tasks.count <= TaskStore.maximumTaskCount else {
+        let losses = read.losses
+        let source = "\(read.format.rawValue) \(name)" + (archiveName.map { " and its archive \($0)" } ?? "")
+        guard read.tasks.count <= TaskStore.maximumTaskCount else {
             throw UserFacingError(
                 .refused,
-                "cannot import \(source): it holds \(parsed!.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed"
+                "cannot import \(source): it holds \(read.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed"
             )
         }
         // Read before anything changes: records that cannot be read stop the import.
-        let carriedBefore = try carriedBeforeImport(of: parsed!, source: source)
+        let carriedBefore = try carriedBeforeImport(of: read, source: source)
+        // Held only until the plan takes it: its tasks are gone before the commit writes the store.
+        var parsed: ImportBatch? = consume read
         var importBase = ImportBase()
         // Lines whose task is unclear, ids given twice: said even with --quiet.
         var notes: [String] = []

@@ -107,11 +107,6 @@ public struct DueDate: Hashable, Sendable {
         }
     }
 
-    /// True for a time in a named zone this system has the rules of.
-    var zoneIsKnown: Bool {
-        kind >= Self.firstNamedKind && DueZoneNames.shared.timeZone(Int(kind - Self.firstNamedKind)) != nil
-    }
-
     /// UTC as a TimeZone (for a reading that must not depend on where it runs).
     static let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
 

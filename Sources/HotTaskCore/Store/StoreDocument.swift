@@ -163,13 +163,6 @@ public enum StoreDocument {
         writer.raw("]")
     }
 
-    /// A string as a JSON string literal, quotes and escapes included (for other tools' formats).
-    static func jsonString(_ text: String) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.string(text)
-        return writer.bytes
-    }
-
     /// Writes one task object; `compact` puts it on one line (for the change log). Exports leave
     /// out the order key and stamps (`stamped` false): their order is the array's, and stamps
     /// mean something only in the store that made them.

@@ -119,16 +119,13 @@ public final class StoreSession {
                 }
                 let state = try store.read()
                 let commit = try store.commitLocked(changes, what: what, undoes: undoes, on: consume state, now: now)
-                if let log, log.outside.isEmpty {
-                    // Folded into a new snapshot (too large for the log, or the log long) from
-                    // nothing we had not seen: as an append would, the UI takes the stamp alone.
-                    // Reading the store again and sending the UI its whole list held the screen
-                    // up for half a second after a clear of 30,000 tasks.
-                    followCommit(stamped: commit.clock)
-                    return .committed(clock: commit.clock, outside: [])
-                }
                 // The lock held throughout: the files are the ones this commit wrote.
                 followCommit(stamped: commit.clock)
+                // Folded into a new snapshot (too large for the log, or the log long) from nothing
+                // we had not seen: as an append would, the UI takes the stamp alone. Reading the
+                // store again and sending the UI its whole list held the screen up for half a
+                // second after a clear of 30,000 tasks.
+                if let log, log.outside.isEmpty { return .committed(clock: commit.clock, outside: []) }
                 return .reloaded(commit.list, clock: commit.clock)
             }
         } catch let error where error.isBusy {

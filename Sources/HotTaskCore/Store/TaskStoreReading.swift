@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Reading the store: the snapshot and the log replayed on it, with what a writer needs to
 /// commit on top; no lock is taken.
 extension TaskStore {

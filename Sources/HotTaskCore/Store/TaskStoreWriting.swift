@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Writing the store: a change read, decided and committed as one record under the lock, and
 /// the quick way of an add that reads only the snapshot's header and the log.
 extension TaskStore {

@@ -132,7 +132,7 @@ public struct AppState: Equatable, Sendable {
         self.newTaskSection = config.defaultSection
         self.showsDetails = config.details
         self.dateFormat = config.dateFormat
-        view.prepareFilter(tasks)
+        view.prepareFilter()
     }
 
     var layout: ListLayout { ListLayout(view, of: tasks, details: showsDetails) }

@@ -73,7 +73,7 @@ public struct ListView: Equatable, Sendable {
     /// Forgets the folded captions (at start, and when the list was read again in full): they
     /// are folded again by `foldCaptions`, or by the first filter keystroke, not here, so that
     /// the first frame never waits for 100,000 captions to be folded.
-    mutating func prepareFilter(_ list: TaskList) {
+    mutating func prepareFilter() {
         folded = FoldedCaptions()
         earlier = EarlierResults()
     }

@@ -75,8 +75,7 @@ public enum AppUpdate {
         case .reloaded(let tasks):
             keepingSelection(&state) { state in
                 state.tasks = tasks
-                state.view.prepareFilter(tasks)
-                state.view.setOrder(state.view.sort, completedLast: state.view.completedLast, list: tasks)
+                state.view.listChanged(tasks)
             }
         }
         keepSelectionInView(&state)

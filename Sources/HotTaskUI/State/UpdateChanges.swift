@@ -11,8 +11,6 @@ extension AppUpdate {
         // Many at once (clearing the completed tasks, its undo): one pass over the list and the
         // view made again once, where row by row each change shifted arrays of the whole list.
         guard changes.count < Self.changesShownRowByRow else {
-            // Our own changes back from the store with its stamp: only clocks change, the view stays.
-            if let clock, state.tasks.restamp(changes, clock: clock) { return }
             if let removed = state.tasks.applyInOnePass(changes, clock: clock ?? .zero, force: clock == nil) {
                 state.view.rowsRemoved(removed, list: state.tasks)
             } else {
@@ -42,7 +40,11 @@ extension AppUpdate {
     /// the fields we set; the others' other fields hold).
     static func takeSaved(_ save: Save, clock: Clock, outside: [LogRecord], _ state: inout AppState) {
         keepingSelection(&state) { state in
-            perform(save.changes, clock: clock, &state)
+            // Many of our own changes back with the store's stamp: only their clocks change, and
+            // the view stays (other processes' records are applied, never restamped).
+            if save.changes.count < changesShownRowByRow || !state.tasks.restamp(save.changes, clock: clock) {
+                perform(save.changes, clock: clock, &state)
+            }
             for record in outside { perform(record.changes, clock: record.clock, &state) }
         }
         if let stepID = save.stepID { state.history.stamp(stepID, clock: clock) }

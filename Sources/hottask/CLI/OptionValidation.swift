@@ -16,7 +16,7 @@ extension HotTaskCommand {
         if printVersion { throw CleanExit.message(HotTaskVersion.line) }
         if exportFormat != .hottask && export == nil { throw ValidationError("--export-format goes with --export.") }
         if importFormat != .auto && importPath == nil { throw ValidationError("--import-format goes with --import.") }
-        if exportFormat == .vdir && export.map({ $0 == "-" || ExportFile.isStandardOutput($0) }) == true {
+        if exportFormat == .vdir && printsExportToStandardOutput {
             throw ValidationError("--export-format vdir writes a folder of .ics files; give the folder, not standard output.")
         }
         if json && !list && add.isEmpty { throw ValidationError("--json goes with --list or --add.") }
