@@ -51,18 +51,19 @@ extension TaskStore {
         asked.reopening = reopening
         asked.moving = moving
         asked.deleting = deleting
-        let handles = (editing.map { [$0.handle] } ?? []) + completing + reopening + moving + deleting
-        if newTasks.isEmpty, let lines = try changeByID(handles, asked, now: now, dates: dates) {
+        // Each flag with the handles it names: a handle that names no task is refused naming its flag.
+        let named: [(flag: String, handles: [String])] = [
+            ("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving),
+            ("--delete", deleting),
+        ]
+        if newTasks.isEmpty, let lines = try changeByID(named, asked, now: now, dates: dates) {
             return ChangeOutcome(lines: lines, added: [], logKnownClean: true)
         }
         let lines = try update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
             var list = state.list
             // Handles name the tasks as they were, before this command's adds.
             var ids: [String: UUID] = [:]
-            for (flag, given) in [
-                ("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving),
-                ("--delete", deleting),
-            ] {
+            for (flag, given) in named {
                 for handle in given {
                     do {
                         ids[handle] = list[try list.position(ofHandle: handle)].id
@@ -88,22 +89,17 @@ extension TaskStore {
     /// The same changes when every handle is an id: only the named tasks are read (see
     /// `PointLookup`), so the cost does not grow with the list. nil when the store must be read
     /// whole instead.
-    private func changeByID(_ handles: [String], _ asked: CommandChanges, now: Date, dates: DueDisplay) throws -> [String]? {
+    private func changeByID(
+        _ named: [(flag: String, handles: [String])], _ asked: CommandChanges, now: Date, dates: DueDisplay
+    ) throws -> [String]? {
         do {
-            return try updateByID(handles) { lookup -> (changes: [TaskChange], what: String, result: [String]) in
+            return try updateByID(named.flatMap(\.handles)) { lookup -> (changes: [TaskChange], what: String, result: [String]) in
                 var target = NamedTasksTarget(lookup)
                 let planned = try plan(asked, on: &target, now: now, dates: dates)
                 return (planned.changes, planned.lines.joined(separator: "; "), planned.lines)
             }
         } catch let refusal as PointLookupRefusal {
-            let flag =
-                asked.caption?.handle == refusal.handle || asked.due?.handle == refusal.handle
-                ? "--edit"
-                : asked.completing.contains(refusal.handle)
-                    ? "--done"
-                    : asked.reopening.contains(refusal.handle)
-                        ? "--undone"
-                        : asked.moving.contains(refusal.handle) ? "--move" : "--delete"
+            let flag = named.first { $0.handles.contains(refusal.handle) }?.flag ?? "--delete"
             throw UserFacingError(.refused, "\(flag) \(refusal.handle): \(refusal.reason)")
         }
     }

@@ -26,7 +26,7 @@ public final class StoreSession {
     static let largeRecordLimit = 16 << 20
     /// The log's size past which the UI's save folds it itself. With the largest record on top
     /// it stays under what a reader takes (`TaskStore.maximumFileSize`, 64 MB).
-    static let logLimit = 32 << 20
+    static let foldsLogPastBytes = 32 << 20
 
     /// What a save did.
     public enum Saved: Equatable, Sendable {
@@ -204,6 +204,6 @@ extension TaskStore {
     /// True when the log is so long that the UI's save folds it itself rather than append and
     /// leave the folding to the background compaction (which starts after every save).
     var logTooLongForTheUI: Bool {
-        (FileSystem.stamp(of: journalPath)?.size ?? 0) >= Int64(StoreSession.logLimit)
+        (FileSystem.stamp(of: journalPath)?.size ?? 0) >= Int64(StoreSession.foldsLogPastBytes)
     }
 }

@@ -20,10 +20,9 @@ struct SyncSetupCommand {
     func run() throws(UserFacingError) {
         // The config is read and checked before any network: a file that cannot take the table
         // is said at once.
-        let existing = try readConfig()
+        let (existing, before) = try readConfig()
         // What this run was not given is taken from the [sync] already there (a set-up again for
         // another calendar): it logs in with it, and it is kept, never deleted without a word.
-        let before = (try? ConfigLoader.check(existing ?? "", file: configPath))?.sync
         let username = self.username ?? before?.username
         let passwordCommand = self.passwordCommand ?? before?.passwordCommand
         let caFile = self.caFile ?? before?.caFile
@@ -79,21 +78,20 @@ struct SyncSetupCommand {
         }
     }
 
-    /// The config's text, nil when there is no file yet. A file with a problem is refused:
-    /// writing into it could not be checked.
-    private func readConfig() throws(UserFacingError) -> String? {
+    /// The config's text and the [sync] it holds, nil when there is no file yet. A file with a
+    /// problem is refused: writing into it could not be checked.
+    private func readConfig() throws(UserFacingError) -> (text: String?, sync: SyncSettings?) {
         let text: String?
         switch ConfigLoader.readText(configPath) {
         case .success(let read): text = read
         case .failure(let problem): throw UserFacingError(.syncFailed, "\(problem); nothing was written")
         }
-        guard let text else { return nil }
+        guard let text else { return (nil, nil) }
         do {
-            _ = try ConfigLoader.check(text, file: configPath)
+            return (text, try ConfigLoader.check(text, file: configPath).sync)
         } catch {
             throw UserFacingError(.syncFailed, "\(error); fix it first, nothing was written")
         }
-        return text
     }
 
     /// Runs `hottask-sync --setup`; its stderr goes straight to ours, its stdout is returned.
