@@ -28,9 +28,11 @@ struct ChangeByIDTests {
     /// whole instead.
     @discardableResult
     private func complete(_ handle: String) throws -> TaskItem? {
-        try store.updateByID([handle]) { lookup in
+        try store.transaction(.ids([handle])) { txn in
+            guard let lookup = try txn.lookup([handle]) else { return nil }
             let task = try #require(lookup.tasks[handle])
-            return ([.set(task.id, TaskFields(completed: true, completedAt: Fixtures.date(hours: 1)), was: TaskFields())], "done", task)
+            try txn.commit([.set(task.id, TaskFields(completed: true, completedAt: Fixtures.date(hours: 1)), was: TaskFields())], what: "done")
+            return task
         }
     }
 

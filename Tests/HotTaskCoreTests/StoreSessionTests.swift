@@ -103,7 +103,7 @@ struct StoreSessionTests {
 
     @Test("the longest log the UI appends to, with its largest record on top, is one every reader still takes")
     func appendedLogStaysReadable() {
-        #expect(StoreSession.foldsLogPastBytes + StoreSession.largeRecordLimit < TaskStore.maximumFileSize)
+        #expect(StoreLimits.uiFoldsLogPastBytes + StoreLimits.uiRecordInLog < StoreLimits.logBytes)
     }
 
     @Test("after a compaction of what it saw (the UI's background job), a save appends to the new log: no reload")

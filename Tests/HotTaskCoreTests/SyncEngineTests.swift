@@ -226,6 +226,9 @@ struct SyncEngineTests {
     @Test("a store that lost its synced tasks (replaced by an empty one) does not empty the server")
     func storeReplaced() throws {
         let a = try syncedReplica(5)
+        // What the syncs agreed is in the base file once the log is folded (before, it is in the
+        // log, and a store replaced whole takes it along: a first sync that deletes nothing).
+        try a.store.compact()
         for name in ["a.json", "a.json.journal", "a.json.bak"] { try? FileManager.default.removeItem(atPath: folder.path(name)) }
         let refusal = #expect(throws: SyncRefusal.self) { try a.sync() }
         #expect(refusal?.message.contains("5 synced tasks are missing from the store with no record of their deletion") == true)

@@ -224,9 +224,9 @@ struct TaskStoreTests {
     @Test("a store larger than the limit is refused before it is read")
     func tooLarge() throws {
         let handle = try #require(FileHandle(forWritingAtPath: folder.write("", to: "tasks.json")))
-        try handle.truncate(atOffset: UInt64(TaskStore.maximumFileSize + 1))
+        try handle.truncate(atOffset: UInt64(StoreLimits.readBytes + 1))
         try handle.close()
         let error = try #require(throws: StoreError.self) { try store.load() }
-        #expect(error.description.contains("at most 64.0 MB"))
+        #expect(error.description.contains("at most 576.0 MB"))
     }
 }

@@ -17,7 +17,7 @@ struct WindowedReadTests {
         let path = folder.path("document-\(size).json")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let file = try FileSystem.OpenFile(path)
-        return JSONParser.decodeStoreFast(file, limit: TaskStore.maximumFileSize, windowSize: size)
+        return JSONParser.decodeStoreFast(file, limit: StoreLimits.readBytes, windowSize: size)
     }
 
     /// A snapshot over 1 MB (read by two threads), with a task whose caption is larger than the

@@ -58,3 +58,40 @@ public final class RefusingCalendar: CalendarCollection {
     public func href(forUID uid: String) -> String { inner.href(forUID: uid) }
     public var parallelRequests: Int { 1 }
 }
+
+/// A calendar whose connection is cut after `writesBeforeCut` writes, as a killed sync or a
+/// closed lid cuts it: the last write reaches the server but its answer is lost (the sync
+/// hears a failure), and nothing after it is sent. `writesBeforeCut` nil: an honest calendar.
+public final class CutCalendar: CalendarCollection {
+    let inner: InMemoryCalendar
+    public var writesBeforeCut: Int?
+    public private(set) var writesSent = 0
+
+    public init(_ inner: InMemoryCalendar, writesBeforeCut: Int?) {
+        self.inner = inner
+        self.writesBeforeCut = writesBeforeCut
+    }
+
+    private func write(_ send: () throws(SyncFailure) -> WriteOutcome) throws(SyncFailure) -> WriteOutcome {
+        if let limit = writesBeforeCut, writesSent >= limit { throw SyncFailure("the connection was cut") }
+        writesSent += 1
+        let outcome = try send()
+        if let limit = writesBeforeCut, writesSent == limit { throw SyncFailure("the connection was cut") }
+        return outcome
+    }
+
+    public var url: String { inner.url }
+    public func checkTakesTasks() throws(SyncFailure) { try inner.checkTakesTasks() }
+    public func version() throws(SyncFailure) -> CollectionVersion { try inner.version() }
+    public func changes(since token: String) throws(SyncFailure) -> CollectionChanges? { try inner.changes(since: token) }
+    public func listing() throws(SyncFailure) -> [String: String?] { try inner.listing() }
+    public func fetch(_ hrefs: [String]) throws(SyncFailure) -> [String: CalendarResource] { try inner.fetch(hrefs) }
+    public func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
+        try write { () throws(SyncFailure) in try inner.put(href, body: body, ifMatch: etag) }
+    }
+    public func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
+        try write { () throws(SyncFailure) in try inner.delete(href, ifMatch: etag) }
+    }
+    public func href(forUID uid: String) -> String { inner.href(forUID: uid) }
+    public var parallelRequests: Int { 1 }
+}

@@ -39,11 +39,7 @@ extension TaskStore {
         let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now, due: newDue) }
         let addedLines = cleaned.map { "Added to \(section.title): \($0)\(newDue.map { " (due \(dates.text($0)))" } ?? "")" }
         let dueEdit = editing == nil ? nil : due
-        if editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty {
-            // Only adds: the cost does not grow with the list.
-            let tookQuickWay = try addOnTop(newTasks, what: addedLines.joined(separator: "; ")) == nil
-            return ChangeOutcome(lines: addedLines, added: newTasks, logKnownClean: tookQuickWay)
-        }
+        let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
         var asked = CommandChanges()
         if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
         if let editing, let dueEdit { asked.due = (editing.handle, dueEdit) }
@@ -56,11 +52,22 @@ extension TaskStore {
             ("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving),
             ("--delete", deleting),
         ]
-        if newTasks.isEmpty, let lines = try changeByID(named, asked, now: now, dates: dates) {
-            return ChangeOutcome(lines: lines, added: [], logKnownClean: true)
-        }
-        let lines = try update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
-            var list = state.list
+        let handles = named.flatMap(\.handles)
+        // Adds read only the header and the log, changes by id only the tasks they name: the
+        // cost does not grow with the list. Anything else reads it whole.
+        let reads: ReadPlan = onlyAdds ? .header : newTasks.isEmpty ? .ids(handles) : .everything
+        return try transaction(reads) { txn in
+            if onlyAdds {
+                let committed = try txn.commit(try txn.addingOnTop(newTasks), what: addedLines.joined(separator: "; "))
+                return ChangeOutcome(lines: addedLines, added: newTasks, logKnownClean: committed.list == nil)
+            }
+            if newTasks.isEmpty, let lookup = try lookUp(named, in: txn) {
+                var target = NamedTasksTarget(lookup)
+                let planned = try plan(asked, on: &target, now: now, dates: dates)
+                try txn.commit(planned.changes, what: planned.lines.joined(separator: "; "))
+                return ChangeOutcome(lines: planned.lines, added: [], logKnownClean: true)
+            }
+            var list = try txn.whole().list
             // Handles name the tasks as they were, before this command's adds.
             var ids: [String: UUID] = [:]
             for (flag, given) in named {
@@ -81,23 +88,16 @@ extension TaskStore {
             var target = WholeListTarget(list, ids: ids)
             let planned = try plan(asked, on: &target, now: now, dates: dates)
             let lines = addedLines + planned.lines
-            return (changes + planned.changes, lines.joined(separator: "; "), nil, lines)
+            try txn.commit(changes + planned.changes, what: lines.joined(separator: "; "))
+            return ChangeOutcome(lines: lines, added: newTasks, logKnownClean: false)
         }
-        return ChangeOutcome(lines: lines, added: newTasks, logKnownClean: false)
     }
 
-    /// The same changes when every handle is an id: only the named tasks are read (see
-    /// `PointLookup`), so the cost does not grow with the list. nil when the store must be read
-    /// whole instead.
-    private func changeByID(
-        _ named: [(flag: String, handles: [String])], _ asked: CommandChanges, now: Date, dates: DueDisplay
-    ) throws -> [String]? {
+    /// The tasks named by id, when every handle is an id and the store can be read that way
+    /// (see `PointLookup`); nil when it must be read whole instead.
+    private func lookUp(_ named: [(flag: String, handles: [String])], in txn: StoreTransaction) throws -> PointLookup? {
         do {
-            return try updateByID(named.flatMap(\.handles)) { lookup -> (changes: [TaskChange], what: String, result: [String]) in
-                var target = NamedTasksTarget(lookup)
-                let planned = try plan(asked, on: &target, now: now, dates: dates)
-                return (planned.changes, planned.lines.joined(separator: "; "), planned.lines)
-            }
+            return try txn.lookup(named.flatMap(\.handles))
         } catch let refusal as PointLookupRefusal {
             let flag = named.first { $0.handles.contains(refusal.handle) }?.flag ?? "--delete"
             throw UserFacingError(.refused, "\(flag) \(refusal.handle): \(refusal.reason)")

@@ -11,7 +11,8 @@ extension TaskStore {
                     undone.insert(undoes)
                     continue
                 }
-                if undone.contains(record.clock) { continue }
+                // What a sync only learned of the server changed no task: nothing to take back.
+                if undone.contains(record.clock) || record.changes.isEmpty { continue }
                 target = record
                 break
             }

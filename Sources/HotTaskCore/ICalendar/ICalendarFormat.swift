@@ -75,7 +75,7 @@ enum ICalendarFormat {
         var sortOrders: [Int] = []
         // Room made once, from the to-dos' first lines: grown by doubling, the array held a
         // third more than the tasks, and twice as much while it moved.
-        let expected = min(ByteSearch.count(of: Array("BEGIN:VTODO".utf8), in: bytes), TaskStore.maximumTaskCount)
+        let expected = min(ByteSearch.count(of: Array("BEGIN:VTODO".utf8), in: bytes), StoreLimits.tasks)
         tasks.reserveCapacity(expected)
         sortOrders.reserveCapacity(expected)
         var skipped = 0

@@ -35,9 +35,9 @@ enum VdirFolder {
         var texts: [(name: String, bytes: [UInt8])] = []
         do throws(FileSystem.Failure) {
             for name in try files(in: folder) {
-                let bytes = try FileSystem.readAll(folder + "/" + name, limit: TaskStore.maximumFileSize)
-                guard all.count + bytes.count <= TaskStore.maximumFileSize else {
-                    throw FileSystem.Failure(reason: "its .ics files hold more than a store may (\(TaskStore.maximumFileSize) bytes)")
+                let bytes = try FileSystem.readAll(folder + "/" + name, limit: StoreLimits.readBytes)
+                guard all.count + bytes.count <= StoreLimits.readBytes else {
+                    throw FileSystem.Failure(reason: "its .ics files hold more than a store may (\(StoreLimits.readBytes) bytes)")
                 }
                 texts.append((name, bytes))
                 all += bytes
@@ -85,7 +85,7 @@ enum VdirFolder {
             var names = Set<String>()
             for name in try files(in: folder) {
                 names.insert(name)
-                guard let bytes = try? FileSystem.readAll(folder + "/" + name, limit: TaskStore.maximumFileSize),
+                guard let bytes = try? FileSystem.readAll(folder + "/" + name, limit: StoreLimits.readBytes),
                     let text = String(validating: bytes, as: UTF8.self), case .todo(let todo) = TodoMapping.read(text)
                 else { continue }
                 existing[TodoMapping.id(forUID: todo.uid)] = (name, todo)

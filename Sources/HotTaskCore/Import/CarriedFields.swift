@@ -85,7 +85,7 @@ struct CarriedFields: Sendable {
         let bytes: [UInt8]
         do throws(FileSystem.Failure) {
             // Opened without blocking: a named pipe in its place is an error, never a wait.
-            bytes = try FileSystem.readAll(path, limit: TaskStore.maximumFileSize * 4, sideFile: true)
+            bytes = try FileSystem.readAll(path, limit: StoreLimits.readBytes, sideFile: true)
         } catch  where error.code == ENOENT || error.code == ENOTDIR {
             return CarriedFields()
         } catch {

@@ -82,8 +82,8 @@ struct ImportBase: Sendable {
         if let problem = FileSystem.untrusted(path) { throw Unreadable(path: path, reason: problem) }
         guard file.size > 0 else { return ImportBase() }
         var read: [(id: UUID, entry: Entry)] = []
-        read.reserveCapacity(min(file.size / 57 + 1, TaskStore.maximumTaskCount))
-        let window = FileWindow(file, at: 0, capacity: 1 << 16, limit: TaskStore.maximumFileSize)
+        read.reserveCapacity(min(file.size / 57 + 1, StoreLimits.tasks))
+        let window = FileWindow(file, at: 0, capacity: 1 << 16, limit: StoreLimits.readBytes)
         var start = 0
         // Within a line longer than the window: no line of ours, skipped to its end.
         var skipping = false

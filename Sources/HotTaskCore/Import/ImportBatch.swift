@@ -53,7 +53,7 @@ struct ImportBatch: Equatable, Sendable {
     static func readFile(_ path: String) throws(ReadFailure) -> [UInt8] {
         do throws(FileSystem.Failure) {
             if try FileSystem.kind(of: path) == .directory { throw FileSystem.Failure(reason: "it is a folder, not a file") }
-            return try FileSystem.readAll(path, limit: TaskStore.maximumFileSize)
+            return try FileSystem.readAll(path, limit: StoreLimits.readBytes)
         } catch {
             throw ReadFailure(reason: error.reason)
         }
@@ -112,7 +112,7 @@ struct ImportBatch: Equatable, Sendable {
     static func hotTaskDocument(at path: String, as format: Format?) -> ImportBatch? {
         guard format == nil || format == .hottask, (try? FileSystem.kind(of: path)) == .file,
             let file = try? FileSystem.OpenFile(path),
-            var snapshot = JSONParser.decodeStoreFast(file, limit: TaskStore.maximumFileSize)
+            var snapshot = JSONParser.decodeStoreFast(file, limit: StoreLimits.readBytes)
         else { return nil }
         return try? checkingCaptions(ImportBatch(format: .hottask, tasks: snapshot.list.takeAll(), skipped: 0))
     }

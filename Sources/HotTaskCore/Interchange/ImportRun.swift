@@ -34,10 +34,10 @@ extension TaskStore {
         }()
         let losses = read.losses
         let source = "\(read.format.rawValue) \(name)" + (archiveName.map { " and its archive \($0)" } ?? "")
-        guard read.tasks.count <= TaskStore.maximumTaskCount else {
+        guard read.tasks.count <= StoreLimits.tasks else {
             throw UserFacingError(
                 .refused,
-                "cannot import \(source): it holds \(read.tasks.count) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed"
+                "cannot import \(source): it holds \(read.tasks.count) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"
             )
         }
         // Read before anything changes: records that cannot be read stop the import.
@@ -70,10 +70,10 @@ extension TaskStore {
             }
             let (changes, counts) = state.list.importing(batch, base: importBase)
             let added = changes.reduce(0) { $0 + ($1.isAdd ? 1 : 0) }  // counted, not copied (28 MB)
-            guard state.list.count + added <= TaskStore.maximumTaskCount else {
+            guard state.list.count + added <= StoreLimits.tasks else {
                 throw UserFacingError(
                     .refused,
-                    "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(TaskStore.maximumTaskCount). Nothing was changed"
+                    "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"
                 )
             }
             let line = "Imported from \(source): \(counts)"

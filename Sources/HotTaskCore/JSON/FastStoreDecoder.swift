@@ -66,7 +66,7 @@ extension JSONParser {
                 let start = parser.index
                 guard parser.skipDigits() else { throw GiveUp() }
                 // Only room is made from it (at most the most a store may hold).
-                for byte in parser.bytes[start..<parser.index] where expected <= TaskStore.maximumTaskCount {
+                for byte in parser.bytes[start..<parser.index] where expected <= StoreLimits.tasks {
                     expected = expected * 10 + Int(byte - 0x30)
                 }
             case "top" where !sawTop:
@@ -81,7 +81,7 @@ extension JSONParser {
                 guard parser.skipDigits() else { throw GiveUp() }
                 // At most nine digits (skipDigits); whitespace before them is passed over.
                 folded = parser.bytes[start..<parser.index].reduce(0) { (0x30...0x39).contains($1) ? $0 * 10 + Int($1 - 0x30) : $0 }
-            case "tasks" where tasks == nil: tasks = try parser.taskArray(expected: min(expected, TaskStore.maximumTaskCount))
+            case "tasks" where tasks == nil: tasks = try parser.taskArray(expected: min(expected, StoreLimits.tasks))
             case "deleted" where tombstones == nil: tombstones = try parser.tombstoneArray()
             default:
                 throw GiveUp()

@@ -68,7 +68,7 @@ struct ChangeLog {
         let file: (bytes: [UInt8], stamp: FileStamp?)
         do throws(FileSystem.Failure) {
             // Opened without blocking: a named pipe in its place is an error, never a wait.
-            file = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize, sideFile: true)
+            file = try FileSystem.readAllWithStamp(path, limit: StoreLimits.logBytes, sideFile: true)
         } catch  where error.code == ENOENT || error.code == ENOTDIR {
             return nil
         } catch {
@@ -181,7 +181,7 @@ struct ChangeLog {
         guard fstat(fd, &info) == 0, info.st_size > 0 else { return }
         var last: UInt8 = 0
         guard pread(fd, &last, 1, info.st_size - 1) == 1, last != 0x0A else { return }
-        let bytes = try FileSystem.readAll(path, limit: TaskStore.maximumFileSize)
+        let bytes = try FileSystem.readAll(path, limit: StoreLimits.logBytes)
         let keep = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
         guard ftruncate(fd, off_t(keep)) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
     }

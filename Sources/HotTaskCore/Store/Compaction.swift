@@ -9,49 +9,29 @@ import Foundation
 extension TaskStore {
     /// Folds the log into a new snapshot now, if it has anything to fold or needs it.
     public func compact(now: Date = Date()) throws(StoreError) {
-        try withLockOrStoreError { () throws(StoreError) in
-            let state = try read()
-            guard state.replayed > 0 || state.needsCompaction else { return }
-            try compactLocked(state.list, clock: state.clock, state: state, history: state.history)
-        }
+        try storeTransaction(.everything) { txn throws(StoreError) in try txn.fold() }
     }
 
     /// True when the log is long enough that a writer should fold it (the UI asks after its
     /// saves, to do it off its input path). Counts lines without parsing them.
     public func wantsCompaction() -> Bool {
         // Long by its size alone (a stat): the UI asks after every save, and its log may be tens of MB.
-        if let size = FileSystem.stamp(of: journalPath)?.size, size >= Int64(Self.logByteLimit) { return true }
-        guard let bytes = try? FileSystem.readAll(journalPath, limit: Self.maximumFileSize, sideFile: true) else { return false }
-        return bytes.count >= Self.logByteLimit || bytes.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }) > Self.logLimit
+        if let size = FileSystem.stamp(of: journalPath)?.size, size >= Int64(StoreLimits.logFoldBytes) { return true }
+        guard let bytes = try? FileSystem.readAll(journalPath, limit: StoreLimits.logBytes, sideFile: true) else { return false }
+        return bytes.count >= StoreLimits.logFoldBytes || bytes.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }) > Self.logLimit
     }
 
-    /// Replaces the whole store with `list` (tests, benchmarks, `--import --replace` uses commit).
+    /// Replaces the whole store with `list` (tests, benchmarks; `--import --replace` commits changes).
     public func save(_ list: TaskList, now: Date = Date()) throws(StoreError) {
-        try withLockOrStoreError { () throws(StoreError) in try saveLocked(list, now: now) }
+        try storeTransaction(.nothing) { txn throws(StoreError) in try txn.replaceAll(with: list, now: now) }
     }
 
-    /// `save` for a caller that holds the lock.
-    func saveLocked(_ list: TaskList, now: Date) throws(StoreError) {
-        let state: State
-        do throws(StoreError) {
-            state = try read()
-        } catch  where error.isDamagedLog {
-            throw error  // its changes are not ours to drop: --recover keeps them
-        } catch {
-            state = State(
-                list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [],
-                needsCompaction: true)
-        }
-        let clock = Clock.next(after: state.clock, now: now)
-        var stamped = TaskList()
-        stamped.applyAll(list.all.map { .add($0) }, clock: clock)
-        try compactLocked(stamped, clock: clock, state: state, history: [])
-    }
-
-    /// Writes `list` as a new snapshot: the backup copy first, then the snapshot itself (the
+    /// Writes `list` as a new snapshot: the sync state the log's records carry folded into the
+    /// sync base first (`sync`, see `SyncDelta`), the backup copy, then the snapshot itself (the
     /// commit point), then a new log for it that keeps the last records as history. Damaged log
-    /// lines are moved aside before the log is replaced.
-    func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord]) throws(StoreError) {
+    /// lines are moved aside before the log is replaced. Only `StoreTransaction` and `recover`
+    /// call it, holding the lock.
+    func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord], sync: [SyncDelta]) throws(StoreError) {
         var header = SnapshotHeader(generation: .random(), clock: clock, list: list)
         var snapshotSize = 0
         let entries = try withFileErrors { () throws(FileSystem.Failure) -> [SnapshotIndex.Entry] in
@@ -59,6 +39,9 @@ extension TaskStore {
             removeCrashDebris()
             if !state.damaged.isEmpty { try keepAside(state.damaged) }
             header.folds = try logToFold(state)
+            // Before the snapshot that stops replaying them: a crash between the two replays them
+            // on a base that holds them already, which ends the same (each sets its entries).
+            if !sync.isEmpty { try SyncBase.fold(sync, besides: self) }
             // The snapshot and its backup are written side by side as the document is made.
             var snapshot = try FileSystem.AtomicFile(replacing: path)
             var backup: FileSystem.AtomicFile

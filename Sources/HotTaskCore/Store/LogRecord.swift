@@ -19,6 +19,26 @@ public struct LogRecord: Equatable, Sendable {
     /// record missing from the middle of the log leaves a gap a reader sees. Nil in records of
     /// an older HotTask, which count by their place.
     var sequence: Int?
+    /// Who committed it, when a UI asked (`HOTTASK_ORIGIN`): the UI offers for undo only the
+    /// syncs it ran itself.
+    public var by: String? = nil
+    /// What a sync agreed with the server, committed with the changes it belongs to (see
+    /// `SyncDelta`); nil in every other record.
+    var sync: SyncDelta? = nil
+
+    init(
+        generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange], sequence: Int? = nil,
+        by: String? = nil, sync: SyncDelta? = nil
+    ) {
+        self.generation = generation
+        self.clock = clock
+        self.what = what
+        self.undoes = undoes
+        self.changes = changes
+        self.sequence = sequence
+        self.by = by
+        self.sync = sync
+    }
 }
 
 /// One record as one line of the log (compact JSON, its checksum, a newline), and read back:
@@ -87,8 +107,14 @@ extension ChangeLog {
                 throw change.problem("unknown op \"\(other)\"")
             }
         }
+        var sync: SyncDelta?
+        if let text = try fields.optionalString("sync") {
+            guard let delta = SyncDelta(json: text) else { throw LineProblem(reason: "\"sync\" is not sync state") }
+            sync = delta
+        }
         return LogRecord(
-            generation: generation, clock: clock, what: try fields.string("what"), undoes: undoes, changes: changes, sequence: sequence)
+            generation: generation, clock: clock, what: try fields.string("what"), undoes: undoes, changes: changes, sequence: sequence,
+            by: try fields.optionalString("by"), sync: sync)
     }
 
     private static func fieldsValue(_ value: JSONValue) throws -> TaskFields {
@@ -162,6 +188,14 @@ extension ChangeLog {
             }
         }
         writer.raw("]")
+        if let by = record.by {
+            writer.raw(#", "by": "#)
+            writer.string(by)
+        }
+        if let sync = record.sync {
+            writer.raw(#", "sync": "#)
+            writer.string(sync.json)
+        }
         var bytes = writer.bytes
         let sum = checksum(bytes[...])
         bytes += sumPrefix + Array(sum.utf8) + Array("\"}\n".utf8)

@@ -31,28 +31,9 @@ struct PointLookupRefusal: Error, Sendable {
 }
 
 extension TaskStore {
-    /// Looks up tasks by id handles and commits the changes `plan` makes for them as one record,
-    /// holding the lock throughout. nil (and nothing done) when the store cannot be read this
-    /// way; the caller then reads it whole.
-    func updateByID<Result>(
-        _ handles: [String], now: Date = Date(),
-        _ plan: (PointLookup) throws -> (changes: [TaskChange], what: String, result: Result)
-    ) throws -> Result? {
-        guard !handles.isEmpty, handles.allSatisfy(PointLookup.isIDHandle) else { return nil }
-        return try withLock { () throws -> Result? in
-            guard let quick = try quickState(), let lookup = try pointLookup(handles, quick: quick) else { return nil }
-            let planned = try plan(lookup)
-            guard !planned.changes.isEmpty else { return planned.result }
-            let clock = Clock.next(after: quick.clock, now: now)
-            let record = LogRecord(generation: quick.generation, clock: clock, what: planned.what, changes: planned.changes)
-            let countAfter = quick.count + planned.changes.netTaskCount
-            // Too large for the log: nothing written; the caller commits it the whole way.
-            guard case .committed = try appendRecord(record, after: quick.records, countAfter: countAfter) else { return nil }
-            return planned.result
-        }
-    }
-
-    private func pointLookup(_ handles: [String], quick: QuickState) throws -> PointLookup? {
+    /// The tasks the handles name, found by id without reading every task; nil when the
+    /// snapshot's layout or the log do not allow it. Throws `PointLookupRefusal`.
+    func pointLookup(_ handles: [String], view quick: StoreTransaction.LogView) throws -> PointLookup? {
         // The snapshot's bytes, read only when its index cannot answer. Read, not mapped: a file
         // truncated by another program while mapped would end the process with SIGBUS.
         var bytes: [UInt8]?
@@ -62,7 +43,7 @@ extension TaskStore {
             var candidates: [UUID: TaskItem] = [:]
             var inSnapshot = indexedTasks(withIDPrefix: prefix, quick: quick)
             if inSnapshot == nil {
-                if bytes == nil { bytes = try? FileSystem.readAll(path, limit: Self.maximumFileSize) }
+                if bytes == nil { bytes = try? FileSystem.readAll(path, limit: StoreLimits.readBytes) }
                 inSnapshot = bytes?.withUnsafeBufferPointer { Self.tasks(withIDPrefix: prefix, in: $0) } ?? nil
             }
             guard let inSnapshot else { return nil }
@@ -96,7 +77,7 @@ extension TaskStore {
     /// The live tasks whose id starts with `prefix`, found through the snapshot's index: each
     /// object is read from the snapshot and must hold the id the index gave it. nil when the
     /// index cannot be used.
-    private func indexedTasks(withIDPrefix prefix: String, quick: QuickState) -> [TaskItem]? {
+    private func indexedTasks(withIDPrefix prefix: String, quick: StoreTransaction.LogView) -> [TaskItem]? {
         guard
             let entries = SnapshotIndex.entries(
                 withIDPrefix: prefix, at: indexPath, generation: quick.generation, snapshotSize: quick.snapshotSize,

@@ -25,7 +25,7 @@ enum SnapshotHeaderReader {
             case .string(let generationText)? = object["generation"], let generation = Generation(generationText),
             case .string(let clockText)? = object["clock"], let clock = Clock(clockText),
             case .number(let countValue)? = object["count"], countValue >= 0,
-            countValue <= Double(TaskStore.maximumTaskCount), countValue == countValue.rounded(),
+            countValue <= Double(StoreLimits.tasks), countValue == countValue.rounded(),
             case .object(let topObject)? = object["top"]
         else { return nil }
         var top: [Section: OrderKey] = [:]

@@ -40,7 +40,7 @@ extension TaskStore {
     /// deleted; the result is written as a new snapshot under the lock. A store that reads
     /// whole is left alone.
     public func recover(now: Date = Date()) throws(StoreError) -> RecoveryReport {
-        try withLockOrStoreError { () throws(StoreError) -> RecoveryReport in
+        try storeTransaction(.nothing) { _ throws(StoreError) -> RecoveryReport in
             if (try? read()) != nil { return RecoveryReport(wasWhole: true) }
             // A log another user could have written is not replayed here either.
             if let problem = FileSystem.untrusted(journalPath) {
@@ -127,7 +127,7 @@ extension TaskStore {
             let state = State(
                 list: TaskList(), header: base?.header, clock: clock, history: [], replayed: 0, warnings: [], damaged: [],
                 needsCompaction: true, snapshotStamp: FileSystem.stamp(of: path))
-            try compactLocked(list, clock: clock, state: state, history: records)
+            try compactLocked(list, clock: clock, state: state, history: records, sync: records.compactMap(\.sync))
             report.taskCount = list.count
             return report
         }
@@ -135,7 +135,8 @@ extension TaskStore {
 
     /// A store file read and decoded whole, or nil.
     private func readWhole(_ file: String) -> StoreSnapshot? {
-        guard (try? FileSystem.kind(of: file)) == .file, let bytes = try? FileSystem.readAll(file, limit: Self.maximumFileSize, sideFile: true) else {
+        guard (try? FileSystem.kind(of: file)) == .file, let bytes = try? FileSystem.readAll(file, limit: StoreLimits.readBytes, sideFile: true)
+        else {
             return nil
         }
         return try? StoreDocument.decode(bytes)

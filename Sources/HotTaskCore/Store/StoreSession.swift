@@ -25,7 +25,7 @@ public final class StoreSession {
     /// rewrite of the whole store while the screen waits, and the background compaction folds it.
     static let largeRecordLimit = 16 << 20
     /// The log's size past which the UI's save folds it itself. With the largest record on top
-    /// it stays under what a reader takes (`TaskStore.maximumFileSize`, 64 MB).
+    /// it stays under what a reader takes (`StoreLimits.readBytes`, 64 MB).
     static let foldsLogPastBytes = 32 << 20
 
     /// What a save did.
@@ -90,43 +90,45 @@ public final class StoreSession {
         current: @autoclosure () -> TaskList
     ) throws(StoreError) -> Saved {
         do {
-            return try store.withLockOrStoreError(wait: 0) { () throws(StoreError) -> Saved in
-                var log: (outside: [LogRecord], records: [LogRecord])?
-                if let generation { log = try logSinceLastLook(generation) }
+            return try store.storeTransaction(.nothing, wait: 0) { txn throws(StoreError) -> Saved in
+                txn.recordInLogLimit = StoreLimits.uiRecordInLog
+                txn.foldLogPastBytes = StoreLimits.uiFoldsLogPastBytes
+                var log = try generation.flatMap { generation throws(StoreError) in try logSinceLastLook(generation) }
                 // Our background compaction (or another process's) folded what we had seen into a
                 // new snapshot: follow it and append, rather than read the whole store again.
                 if log == nil, let contents = try followCompaction() { log = sinceLastLook(contents) }
-                if let generation, let log, !store.logTooLongForTheUI {
+                // The UI's list holds its own changes; the others' adds and deletes are not in it yet.
+                var countAfter: Int?
+                if let generation, let log {
                     let outside = log.outside
-                    let latest = outside.last.map { max($0.clock, clock) } ?? clock
-                    let stamp = Clock.next(after: latest, now: now)
-                    let record = LogRecord(generation: generation, clock: stamp, what: what, undoes: undoes, changes: changes)
-                    // The UI's list holds its own changes; the others' adds and deletes are not in it yet.
-                    let countAfter = current().count + outside.flatMap(\.changes).netTaskCount
-                    let appended = try store.appendRecord(
-                        record, after: log.records, countAfter: countAfter, largeRecordLimit: Self.largeRecordLimit)
-                    if case .committed = appended {
-                        clock = stamp
-                        logStamp = FileSystem.stamp(of: store.journalPath)
-                        return .committed(clock: stamp, outside: outside)
-                    }
-                }
-                if generation != nil, store.hasVanished {
-                    try store.saveLocked(current(), now: now)
+                    let count = current().count + outside.flatMap(\.changes).netTaskCount
+                    countAfter = count
+                    txn.follow(
+                        StoreTransaction.LogView(
+                            generation: generation, clock: outside.last.map { max($0.clock, clock) } ?? clock,
+                            count: count - changes.netTaskCount, top: [:], records: log.records, snapshotSize: log.snapshotSize,
+                            snapshotCount: 0, logBytes: log.logBytes, pendingSync: []))
+                } else if generation != nil, store.hasVanished {
+                    try txn.replaceAll(with: current(), now: now)
                     let state = try store.read()
                     follow(state)
                     return .reloaded(state.list, clock: state.clock)
                 }
-                let state = try store.read()
-                let commit = try store.commitLocked(changes, what: what, undoes: undoes, on: consume state, now: now)
+                let committed = try txn.commit(
+                    changes, what: what, undoes: undoes, now: now, wasIsCurrent: false, countAfter: countAfter)
+                guard let list = committed.list else {
+                    clock = committed.clock
+                    logStamp = FileSystem.stamp(of: store.journalPath)
+                    return .committed(clock: committed.clock, outside: log?.outside ?? [])
+                }
                 // The lock held throughout: the files are the ones this commit wrote.
-                followCommit(stamped: commit.clock)
+                followCommit(stamped: committed.clock)
                 // Folded into a new snapshot (too large for the log, or the log long) from nothing
                 // we had not seen: as an append would, the UI takes the stamp alone. Reading the
                 // store again and sending the UI its whole list held the screen up for half a
                 // second after a clear of 30,000 tasks.
-                if let log, log.outside.isEmpty { return .committed(clock: commit.clock, outside: []) }
-                return .reloaded(commit.list, clock: commit.clock)
+                if let log, log.outside.isEmpty { return .committed(clock: committed.clock, outside: []) }
+                return .reloaded(list, clock: committed.clock)
             }
         } catch let error where error.isBusy {
             return .busy
@@ -136,17 +138,28 @@ public final class StoreSession {
     /// Other processes' records since the last look (and every record of the log), when the
     /// snapshot is still the one we follow and the log still belongs to it, whole; nil when it
     /// is not (then read everything).
-    private func logSinceLastLook(_ generation: Generation) throws(StoreError) -> (outside: [LogRecord], records: [LogRecord])? {
+    private func logSinceLastLook(_ generation: Generation) throws(StoreError) -> LogSinceLastLook? {
         guard let stamp = FileSystem.stamp(of: store.path), stamp == snapshotStamp,
             let contents = try store.log.read(), contents.header?.generation == generation, contents.missing.isEmpty
         else { return nil }
         return sinceLastLook(contents)
     }
 
+    /// The log as the session last looked at it: the records of the generation we follow that
+    /// are newer than our clock, every record, and the sizes of the snapshot and the log.
+    struct LogSinceLastLook {
+        var outside: [LogRecord]
+        var records: [LogRecord]
+        var snapshotSize: Int
+        var logBytes: Int
+    }
+
     /// The log's records of the generation we follow that are newer than our clock, and all of them.
-    private func sinceLastLook(_ contents: ChangeLog.Contents) -> (outside: [LogRecord], records: [LogRecord]) {
+    private func sinceLastLook(_ contents: ChangeLog.Contents) -> LogSinceLastLook {
         let (known, generation) = (clock, generation)
-        return (contents.records.filter { $0.generation == generation && $0.clock > known }, contents.records)
+        return LogSinceLastLook(
+            outside: contents.records.filter { $0.generation == generation && $0.clock > known }, records: contents.records,
+            snapshotSize: Int(snapshotStamp?.size ?? 0), logBytes: contents.byteCount)
     }
 
     private func recordsSinceLastLook(_ generation: Generation) throws(StoreError) -> [LogRecord]? {
@@ -201,9 +214,4 @@ extension TaskStore {
         [path, journalPath, backupPath].allSatisfy { FileSystem.stamp(of: $0) == nil }
     }
 
-    /// True when the log is so long that the UI's save folds it itself rather than append and
-    /// leave the folding to the background compaction (which starts after every save).
-    var logTooLongForTheUI: Bool {
-        (FileSystem.stamp(of: journalPath)?.size ?? 0) >= Int64(StoreSession.foldsLogPastBytes)
-    }
 }

@@ -1,46 +1,331 @@
 import Foundation
 
-/// The one place a change is committed to the log.
-///
-/// Every writer (the UI's session, `--add`'s quick path, the by-id path of `--done` and its
-/// kin, and the full read-change-commit of every other command, import, sync and undo) hands
-/// its record here, holding the lock, with the log's records as it read them. Here, and only
-/// here, the record is numbered after the last one of its generation, the task-count limit is
-/// enforced, crash debris is cleaned, and the line is appended and fsynced. A record too large
-/// for the log is refused here, and the caller folds it into a compaction instead.
+/// What a transaction reads before its body runs. Each plan gives the same view of the store;
+/// a plan that cannot answer (a damaged or long log, a snapshot changed by hand) reads
+/// everything instead, inside the same lock.
+enum ReadPlan: Sendable {
+    /// The snapshot's header and the log (adds, and records that only carry sync state).
+    case header
+    /// The tasks these id handles name, found without reading every task.
+    case ids([String])
+    /// The whole store.
+    case everything
+    /// Nothing yet: the body asks (the UI's session follows the log itself).
+    case nothing
+}
+
 extension TaskStore {
-    /// What `appendRecord` did.
-    enum Appended {
-        /// The record is committed: its line is in the log and fsynced.
-        case committed(LogRecord)
-        /// The record is too large to keep in the log: nothing was written; compact instead.
-        case tooLarge
+    /// Runs `body` holding the store's lock, with a transaction that has read what `plan` asks
+    /// for. Every writer's way in: the UI's session, the command line's changes, import, sync,
+    /// undo, recover and compaction. A body that throws commits nothing more.
+    func transaction<Result>(
+        _ plan: ReadPlan, wait: TimeInterval = TaskStore.lockWait, _ body: (StoreTransaction) throws -> Result
+    ) throws -> Result {
+        try withLock(wait: wait) {
+            let txn = StoreTransaction(store: self)
+            try txn.read(plan)
+            return try body(txn)
+        }
     }
 
-    /// Appends `record` to the log as the next record of its generation. `logRecords` are the
-    /// log's readable records as read under the lock (any generation); `countAfter` is how many
-    /// tasks the list holds with the record applied. `largeRecordLimit`: the size past which the
-    /// record is refused (the UI's session allows more; see `StoreSession.largeRecordLimit`).
-    func appendRecord(
-        _ record: LogRecord, after logRecords: [LogRecord], countAfter: Int, largeRecordLimit: Int = Self.largeRecord
-    ) throws(StoreError) -> Appended {
-        try ensureRoom(for: countAfter)
+    /// `transaction` with every error as a `StoreError`, for bodies that throw nothing else.
+    func storeTransaction<Result>(
+        _ plan: ReadPlan, wait: TimeInterval = TaskStore.lockWait, _ body: (StoreTransaction) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result {
+        try withLockOrStoreError(wait: wait) { () throws(StoreError) -> Result in
+            let txn = StoreTransaction(store: self)
+            try txn.read(plan)
+            return try body(txn)
+        }
+    }
+}
+
+/// One transaction on the store (TaskChampion's `StorageTxn`): the reads a writer makes under
+/// the lock, and `commit`, the one place where changes are stamped, their record is built and
+/// numbered, the limits are checked, and the record is appended to the log and fsynced, or
+/// folded into a new snapshot when it is too large for the log or the log needs folding.
+final class StoreTransaction {
+    let store: TaskStore
+    /// A record larger than this goes into a new snapshot instead of the log.
+    var recordInLogLimit = StoreLimits.commandRecordInLog
+    /// The log's size past which a commit folds it instead of appending (the UI's session).
+    var foldLogPastBytes: Int?
+
+    /// What the header and the log say without the snapshot's tasks. Outer nil: not read yet;
+    /// inner nil: they cannot be trusted alone.
+    private var logRead: LogView??
+    private var wholeRead: TaskStore.State?
+
+    init(store: TaskStore) {
+        self.store = store
+    }
+
+    /// What a commit needs to append after the log without reading the snapshot's tasks.
+    struct LogView: Sendable {
+        var generation: Generation
+        /// The latest stamp in the store.
+        var clock: Clock
+        /// Live tasks.
+        var count: Int
+        /// A key each section's tasks all come after.
+        var top: [Section: OrderKey?]
+        /// The log's records for this snapshot, in order.
+        var records: [LogRecord]
+        /// The snapshot's size and its own task count (before the log's records).
+        var snapshotSize: Int
+        var snapshotCount: Int
+        var logBytes: Int
+        /// The sync state the log's records carry (see `SyncDelta`).
+        var pendingSync: [SyncDelta]
+    }
+
+    /// What a commit did.
+    struct Committed: Sendable {
+        /// The stamp the changes got.
+        var clock: Clock
+        /// The record written, numbered (nil when there was nothing to commit).
+        var record: LogRecord?
+        /// The whole list with the changes, when the commit had read it.
+        var list: TaskList?
+        /// The record went into a new snapshot (a new generation) rather than the log.
+        var compacted = false
+    }
+
+    func read(_ plan: ReadPlan) throws(StoreError) {
+        switch plan {
+        case .header, .ids: _ = try log()
+        case .everything: _ = try whole()
+        case .nothing: break
+        }
+    }
+
+    // MARK: Reading
+
+    /// The header and the log, when they can be trusted alone (the snapshot is the one the log
+    /// was started for, the log is whole and short); nil otherwise.
+    func log() throws(StoreError) -> LogView? {
+        if let logRead { return logRead }
+        let view = try store.logView()
+        logRead = .some(view)
+        return view
+    }
+
+    /// Uses `view` as the log's view: the UI's session knows which records it has seen.
+    func follow(_ view: LogView) {
+        logRead = .some(view)
+    }
+
+    /// The whole store, read once per transaction (again after a compaction).
+    @discardableResult
+    func whole() throws(StoreError) -> TaskStore.State {
+        if let wholeRead { return wholeRead }
+        let state = try store.read()
+        wholeRead = state
+        return state
+    }
+
+    /// The tasks the handles name, by id alone; nil when the store cannot be read this way
+    /// (then `whole` answers). Throws `PointLookupRefusal` for a handle that names no one task.
+    func lookup(_ handles: [String]) throws -> PointLookup? {
+        guard wholeRead == nil, !handles.isEmpty, handles.allSatisfy(PointLookup.isIDHandle), let view = try log() else { return nil }
+        return try store.pointLookup(handles, view: view)
+    }
+
+    /// `tasks` as adds on top of their sections, the first one topmost.
+    func addingOnTop(_ tasks: [TaskItem]) throws(StoreError) -> [TaskChange] {
+        if wholeRead == nil, let view = try log() {
+            var keys: [Section: [OrderKey]] = [:]
+            for section in Section.allCases {
+                keys[section] = OrderKey.sequence(tasks.filter { $0.section == section }.count, before: view.top[section] ?? nil)
+            }
+            return tasks.map { task in
+                var task = task
+                task.order = keys[task.section]?.removeFirst() ?? task.order
+                return .add(task)
+            }
+        }
+        var list = try whole().list
+        let changes = tasks.reversed().map { task -> TaskChange in
+            let change = list.adding(onTop: task)
+            list.apply(change, clock: .zero, force: true)
+            return change
+        }
+        return changes.reversed()
+    }
+
+    // MARK: Committing
+
+    /// Stamps `changes` (and the sync state that goes with them), checks the limits, and
+    /// commits them as one record: appended to the log and fsynced, or folded into a new
+    /// snapshot. `wasIsCurrent`: the changes were planned on this transaction's reads, so the
+    /// values they replace need not be looked up again. `countAfter`: the tasks the store holds
+    /// with them, when the caller knows better than the log (the UI's session).
+    @discardableResult
+    func commit(
+        _ changes: [TaskChange], what: String, undoes: Clock? = nil, sync: SyncDelta? = nil, now: Date = Date(),
+        wasIsCurrent: Bool = true, countAfter: Int? = nil
+    ) throws(StoreError) -> Committed {
+        guard !changes.isEmpty || sync != nil else {
+            return Committed(clock: try latestClock(), record: nil, list: wholeRead?.list)
+        }
+        if wholeRead == nil, let view = try log() {
+            let clock = Clock.next(after: view.clock, now: now)
+            let record = LogRecord(
+                generation: view.generation, clock: clock, what: what, undoes: undoes, changes: changes, by: TaskStore.origin, sync: sync)
+            let count = countAfter ?? view.count + changes.netTaskCount
+            try checkLimits(changes, countBefore: view.count, countAfter: count, storeBytes: view.snapshotSize + view.logBytes)
+            let folds = foldLogPastBytes.map { view.logBytes >= $0 } ?? false
+            if !folds, let (numbered, lineBytes) = try append(record, after: view.records) {
+                logRead = .some(view.after(numbered, count: count, lineBytes: lineBytes))
+                return Committed(clock: clock, record: numbered)
+            }
+            // Too large for the log, or the log is due to be folded: on with the whole store.
+        }
+        var state = try whole()
+        wholeRead = nil  // taken: the list is changed in place (at 100,000 tasks a copy is 14 MB)
+        let clock = Clock.next(after: state.clock, now: now)
+        var list = state.list
+        state.list = TaskList()
+        let countBefore = list.count
+        var changes = changes
+        // Only sets carry `was` values: a batch of adds (an import) is not copied.
+        let hasSets = changes.contains { if case .set = $0 { true } else { false } }
+        if hasSets && !wasIsCurrent {
+            list.withTasksIndexed(namedIn: changes) { list in
+                // The values a change replaces are the store's, whatever the caller last saw.
+                changes = changes.map { change -> TaskChange in
+                    guard case .set(let id, let fields, _) = change, let task = list.task(withID: id) else { return change }
+                    return .set(id, fields, was: fields.values(in: task))
+                }
+                list.applyAll(changes, clock: clock)
+            }
+        } else {
+            list.applyAll(changes, clock: clock)
+        }
+        let generation = state.header?.generation ?? Generation.random()
+        let record = LogRecord(
+            generation: generation, clock: clock, what: what, undoes: undoes, changes: changes, by: TaskStore.origin, sync: sync)
+        try checkLimits(
+            changes, countBefore: countBefore, countAfter: list.count,
+            storeBytes: Int(state.snapshotStamp?.size ?? 0) + Int(state.logStamp?.size ?? 0))
+        let folds = foldLogPastBytes.map { Int(state.logStamp?.size ?? 0) >= $0 } ?? false
+        if !state.needsCompaction, !folds, let (numbered, _) = try append(record, after: state.history) {
+            state.list = list
+            state.clock = clock
+            state.history.append(numbered)
+            state.replayed += 1
+            if let sync { state.pendingSync.append(sync) }
+            wholeRead = state
+            logRead = nil
+            return Committed(clock: clock, record: numbered, list: list)
+        }
+        try store.compactLocked(
+            list, clock: clock, state: state, history: state.history + [record], sync: state.pendingSync + [sync].compactMap { $0 })
+        // The files are new: a later read in this transaction reads them again.
+        logRead = nil
+        return Committed(clock: clock, record: record, list: list, compacted: true)
+    }
+
+    /// Folds the log into a new snapshot now, if it has anything to fold or needs it.
+    func fold() throws(StoreError) {
+        let state = try whole()
+        guard state.replayed > 0 || state.needsCompaction else { return }
+        wholeRead = nil
+        logRead = nil
+        try store.compactLocked(state.list, clock: state.clock, state: state, history: state.history, sync: state.pendingSync)
+    }
+
+    /// Replaces the whole store with `list`, every task stamped anew (tests, benchmarks, and a
+    /// UI whose store vanished from under it).
+    func replaceAll(with list: TaskList, now: Date) throws(StoreError) {
+        let state: TaskStore.State
+        do throws(StoreError) {
+            state = try whole()
+        } catch  where error.isDamagedLog {
+            throw error  // its changes are not ours to drop: --recover keeps them
+        } catch {
+            state = TaskStore.State(
+                list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [], needsCompaction: true)
+        }
+        let clock = Clock.next(after: state.clock, now: now)
+        var stamped = TaskList()
+        stamped.applyAll(list.all.map { .add($0) }, clock: clock)
+        try checkLimits([], countBefore: list.count, countAfter: list.count, storeBytes: 0)
+        wholeRead = nil
+        logRead = nil
+        try store.compactLocked(stamped, clock: clock, state: state, history: [], sync: state.pendingSync)
+    }
+
+    private func latestClock() throws(StoreError) -> Clock {
+        if let wholeRead { return wholeRead.clock }
+        if let view = try log() { return view.clock }
+        return try whole().clock
+    }
+
+    /// Appends `record` as the next record of its generation; nil (nothing written) when it is
+    /// too large for the log.
+    private func append(_ record: LogRecord, after logRecords: [LogRecord]) throws(StoreError) -> (LogRecord, lineBytes: Int)? {
         // A record that is certainly large (a big import) is not encoded only to be measured.
-        if Self.certainlyLarger(record, than: largeRecordLimit) { return .tooLarge }
+        if TaskStore.certainlyLarger(record, than: recordInLogLimit) { return nil }
         var numbered = record
         numbered.sequence = ChangeLog.nextSequence(after: logRecords, generation: record.generation)
         let line = ChangeLog.encode(numbered)
-        guard line.count <= largeRecordLimit else { return .tooLarge }
-        removeCrashDebris()
-        try withFileErrors { () throws(FileSystem.Failure) in try log.append(line) }
-        return .committed(numbered)
+        guard line.count <= recordInLogLimit else { return nil }
+        store.removeCrashDebris()
+        try store.withFileErrors { () throws(FileSystem.Failure) in try store.log.append(line) }
+        return (numbered, line.count)
     }
 
-    /// Refuses a list longer than a store keeps (the append's and the compaction's one check).
-    func ensureRoom(for count: Int) throws(StoreError) {
-        guard count <= Self.maximumTaskCount else {
+    /// Refuses changes that would grow the store past a limit (`StoreLimits`): more tasks than
+    /// a store holds, or a snapshot larger than a reader takes. Changes that do not grow it
+    /// are always taken, so that a full store can be emptied.
+    private func checkLimits(_ changes: [TaskChange], countBefore: Int, countAfter: Int, storeBytes: Int) throws(StoreError) {
+        if countAfter > StoreLimits.tasks && countAfter > countBefore {
             throw StoreError(
-                path: path, problem: .unwritable("the list would hold \(count) tasks; HotTask keeps at most \(Self.maximumTaskCount)"))
+                path: store.path,
+                problem: .unwritable("the list would hold \(countAfter) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"))
+        }
+        let growth = changes.reduce(0) { $0 + $1.storeGrowth }
+        guard growth > 0, storeBytes + growth > StoreLimits.snapshotBytes else { return }
+        throw StoreError(
+            path: store.path,
+            problem: .unwritable(
+                "the store would grow to about \((storeBytes + growth) >> 20) MB; HotTask keeps at most \(StoreLimits.snapshotBytes >> 20) MB. Nothing was changed; delete or clear tasks to make room"
+            ))
+    }
+}
+
+extension StoreTransaction.LogView {
+    /// This view once `record` (a line of `lineBytes`) is appended.
+    func after(_ record: LogRecord, count: Int, lineBytes: Int) -> Self {
+        var next = self
+        next.clock = max(clock, record.clock)
+        next.records.append(record)
+        next.count = count
+        next.logBytes += lineBytes
+        if let sync = record.sync { next.pendingSync.append(sync) }
+        for change in record.changes {
+            switch change {
+            case .add(let task): next.top[task.section] = TaskStore.lower(next.top[task.section] ?? nil, task.order)
+            case .set(_, let fields, _):
+                if let order = fields.order {
+                    for section in Section.allCases { next.top[section] = TaskStore.lower(next.top[section] ?? nil, order) }
+                }
+            case .delete: break
+            }
+        }
+        return next
+    }
+}
+
+extension TaskChange {
+    /// About how many bytes this change adds to the snapshot (0 for one that does not grow it).
+    var storeGrowth: Int {
+        switch self {
+        case .add(let task): task.caption.utf8.count + 400
+        case .delete: 0
+        case .set(_, let fields, let was):
+            max(0, (fields.caption?.utf8.count ?? 0) - (was.caption?.utf8.count ?? 0))
         }
     }
 }

@@ -13,10 +13,6 @@ import Foundation
 /// records, so they always see a state some command made. Writers hold the lock file, waiting
 /// a bounded time. See RELIABILITY.md.
 public struct TaskStore: Sendable {
-    /// Largest store or import file HotTask reads.
-    static let maximumFileSize = 64 << 20
-    /// Most tasks a list may hold.
-    static let maximumTaskCount = 250_000
     /// Records the log holds before a writer folds it into the snapshot (`HOTTASK_LOG_LIMIT`
     /// sets it, for tests).
     static let logLimit: Int = {
@@ -25,10 +21,6 @@ public struct TaskStore: Sendable {
         }
         return value
     }()
-    /// The log's size past which a writer compacts, whatever the record count.
-    static let logByteLimit = 4 << 20
-    /// A record larger than this (a big import) goes straight into a new snapshot.
-    static let largeRecord = 1 << 20
     /// Records of older generations kept after compaction, for `--undo`: at most this many, each
     /// at most `historyRecordLimit` bytes, all together at most `historyByteLimit`.
     static let historyKept = 100

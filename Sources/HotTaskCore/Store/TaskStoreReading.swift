@@ -26,6 +26,9 @@ extension TaskStore {
         var logGeneration: Generation? = nil
         /// The newest change not kept in the log for `--undo`: an undo never passes over it.
         var undoFloor: Clock? = nil
+        /// The sync state the replayed records carry, in order: the sync base is the base file
+        /// with these on top (see `SyncDelta`).
+        var pendingSync: [SyncDelta] = []
     }
 
     /// Reads the list (snapshot plus log); no files is an empty list.
@@ -89,13 +92,14 @@ extension TaskStore {
             let replayed = state.history.filter { $0.generation == header.generation }
             list.applyAll(records: replayed.map { ($0.changes, $0.clock) })
             state.replayed = replayed.count
+            state.pendingSync = replayed.compactMap(\.sync)
         }
         state.list = list
         // A snapshot that does not say which log it folded (an older HotTask's) is written
         // again at the next change, so that from then on a lost log is noticed.
         state.needsCompaction =
             !belongs || header.folds == nil || logHeader?.snapshot != stamp || !state.damaged.isEmpty || state.replayed >= Self.logLimit
-            || (contents?.byteCount ?? 0) >= Self.logByteLimit
+            || (contents?.byteCount ?? 0) >= StoreLimits.logFoldBytes
         return state
     }
 
@@ -151,7 +155,7 @@ extension TaskStore {
             case .other: throw StoreError(path: path, problem: .unreadable("it is not a regular file"))
             case .file:
                 let file = try FileSystem.OpenFile(path)
-                try file.check(limit: Self.maximumFileSize)
+                try file.check(limit: StoreLimits.readBytes)
                 return file
             }
         } catch let error as StoreError {
@@ -174,12 +178,12 @@ extension TaskStore {
         let damaged = { (reason: DocumentError) in
             StoreError(path: path, problem: .invalid(reason), backupPath: provenBackup(log: contents))
         }
-        let fast = JSONParser.decodeStoreFast(file, limit: Self.maximumFileSize)
+        let fast = JSONParser.decodeStoreFast(file, limit: StoreLimits.readBytes)
         // Only a file the fast reader refused is read whole, for the strict reader.
         var bytes: [UInt8] = []
         if fast == nil {
             do throws(FileSystem.Failure) {
-                bytes = try file.readAll(limit: Self.maximumFileSize)
+                bytes = try file.readAll(limit: StoreLimits.readBytes)
             } catch {
                 throw unreadable(error)
             }
@@ -195,8 +199,8 @@ extension TaskStore {
                 }
                 snapshot = try StoreDocument.decodeStrictly(bytes)
             }
-            guard snapshot.list.count <= Self.maximumTaskCount else {
-                throw DocumentError.invalid("it holds \(snapshot.list.count) tasks; HotTask keeps at most \(Self.maximumTaskCount)")
+            guard snapshot.list.count <= StoreLimits.tasks else {
+                throw DocumentError.invalid("it holds \(snapshot.list.count) tasks; HotTask keeps at most \(StoreLimits.tasks)")
             }
             return snapshot
         } catch {
@@ -209,7 +213,7 @@ extension TaskStore {
     /// may a message recommend it.
     func provenBackup(log contents: ChangeLog.Contents?) -> String? {
         guard (try? FileSystem.kind(of: backupPath)) == .file,
-            let bytes = try? FileSystem.readAll(backupPath, limit: Self.maximumFileSize, sideFile: true),
+            let bytes = try? FileSystem.readAll(backupPath, limit: StoreLimits.readBytes, sideFile: true),
             let header = (try? StoreDocument.decode(bytes))?.header, LogStanding(log: contents, snapshot: header).isWhole
         else { return nil }
         return backupPath

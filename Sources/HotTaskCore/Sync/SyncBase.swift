@@ -31,6 +31,12 @@ struct SyncBase: Codable, Equatable, Sendable {
         var clocks: String
         /// The calendar object as the server has it, for writing back what HotTask does not know.
         var calendar: String
+        /// Written by a sync that did not hear back: the server may or may not have it. Such an
+        /// entry is the base of a merge when the server has the task, and the task is created
+        /// again when it does not; it is never evidence that the server deleted it.
+        var tentative: Bool? = nil
+
+        var isTentative: Bool { tentative == true }
 
         var fieldClocks: FieldClocks { StoreDocument.clocks(from: Substring(clocks)) ?? FieldClocks() }
 
@@ -46,17 +52,26 @@ struct SyncBase: Codable, Equatable, Sendable {
     /// The base file of a store.
     static func path(besides store: TaskStore) -> String { store.path + ".sync" }
 
-    /// Reads the base; none yet (or one for another collection) is a first sync. A base that
-    /// cannot be read is an error, never silently a first sync (that would turn every
-    /// difference into a conflict).
-    static func load(besides store: TaskStore, collection: String) throws(SyncFailure) -> SyncBase {
+    /// The base: the file with the deltas of the log's records on top (`pending`, from a read of
+    /// the store made before the file is read, so that a compaction in between is seen in the
+    /// file). None yet, or one for another collection, is a first sync. A base that cannot be
+    /// read is an error, never silently a first sync (that would turn every difference into a
+    /// conflict).
+    static func load(besides store: TaskStore, collection: String, pending: [SyncDelta]) throws(SyncFailure) -> SyncBase {
+        var base = try readFile(besides: store) ?? SyncBase(collection: collection)
+        for delta in pending { base.apply(delta) }
+        return base.collection == collection ? base : SyncBase(collection: collection)
+    }
+
+    /// The base file alone; nil when there is none.
+    static func readFile(besides store: TaskStore) throws(SyncFailure) -> SyncBase? {
         let path = path(besides: store)
         let bytes: [UInt8]
         do throws(FileSystem.Failure) {
             // Opened without blocking: a named pipe in its place is an error, never a wait.
-            bytes = try FileSystem.readAllWithStamp(path, limit: TaskStore.maximumFileSize, sideFile: true).bytes
+            bytes = try FileSystem.readAllWithStamp(path, limit: StoreLimits.readBytes, sideFile: true).bytes
         } catch  where error.code == ENOENT || error.code == ENOTDIR {
-            return SyncBase(collection: collection)
+            return nil
         } catch {
             throw SyncFailure("cannot read the sync state \(path): \(error.reason)")
         }
@@ -65,7 +80,7 @@ struct SyncBase: Codable, Equatable, Sendable {
         guard let base = try? JSONDecoder().decode(SyncBase.self, from: Data(bytes)), base.version == currentVersion else {
             throw SyncFailure("the sync state \(path) is damaged; move it aside to sync from scratch (local tasks are kept)")
         }
-        return base.collection == collection ? base : SyncBase(collection: collection)
+        return base
     }
 
     func save(besides store: TaskStore) throws(SyncFailure) {

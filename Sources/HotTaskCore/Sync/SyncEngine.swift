@@ -72,7 +72,10 @@ final class SyncEngine {
             throw SyncFailure(error.busy ? "another sync of this store is running" : error.reason)
         }
         defer { withExtendedLifetime(lock) {} }
-        var base = try SyncBase.load(besides: store, collection: collection.url)
+        // The store first, then the base file: a compaction in between is then seen in the file.
+        // Only syncs write sync state, and this one holds the sync lock: the base stays as read,
+        // but for what this sync commits.
+        var base = try SyncBase.load(besides: store, collection: collection.url, pending: try store.pendingSync())
         // What .ics imports kept: tasks new to the server go up as their files had them. One that
         // cannot be read stops the sync, naming it: going on, those tasks went up under HotTask's
         // own UIDs, and a server that had them under theirs kept both.
@@ -82,15 +85,15 @@ final class SyncEngine {
         } catch {
             throw StoreError(path: error.path, problem: .unreadable(error.reason))
         }
+        var reset = forgetBase
         if forgetBase { base = SyncBase(collection: collection.url) }
         // Nothing agreed yet: make sure the URL is a task calendar before anything is written
         // (a principal taken for a calendar got one new calendar per task on Radicale).
         if base.entries.isEmpty && !base.server.isKnown { try collection.checkTakesTasks() }
         var report = SyncReport()
         for attempt in 0..<Self.maximumRounds {
-            let startBase = base
-            let done = try round(&base, report: &report, afterConflict: attempt > 0, carried: carried)
-            if base != startBase { try base.save(besides: store) }
+            let done = try round(&base, report: &report, afterConflict: attempt > 0, carried: carried, reset: reset)
+            reset = false
             if done {
                 report.problems = report.problems.reduce(into: []) { kept, problem in if !kept.contains(problem) { kept.append(problem) } }
                 return report
@@ -118,20 +121,27 @@ final class SyncEngine {
         /// nil: delete.
         var entry: SyncBase.Entry?
         var isNew: Bool
+        /// The task's caption, for what a delete says.
+        var caption: String? = nil
     }
 
-    /// Returns false when a write met a 412 and another round is needed.
-    private func round(_ base: inout SyncBase, report: inout SyncReport, afterConflict: Bool, carried: CarriedFields) throws -> Bool {
+    /// Returns false when a write met a 412 and another round is needed. The round's local
+    /// changes and the base entries they agree on are one record; a task about to be created
+    /// there is recorded as tentative in it; each answer of the server is committed as it
+    /// comes (`AcknowledgedWrites`); the collection's version last.
+    private func round(
+        _ base: inout SyncBase, report: inout SyncReport, afterConflict: Bool, carried: CarriedFields, reset: Bool
+    ) throws -> Bool {
         let view = try remoteChanges(base: base, afterConflict: afterConflict)
         let remote = view.remote
         let serverVersion = view.version
 
         let startedAt = now()
         var pushes: [Push] = []
-        var agreed: [String: SyncBase.Entry] = [:]
-        var forgotten = Set<String>()
         var counts = SyncReport()
-        try store.update(now: startedAt) { state in
+        var delta = SyncDelta(collection: collection.url, reset: reset)
+        try store.transaction(.everything) { txn in
+            let state = try txn.whole()
             var plan = SyncPlan(list: state.list, base: base, remote: remote, now: startedAt, collection: collection, carried: carried)
             plan.build()
             if !forceDelete {
@@ -139,35 +149,45 @@ final class SyncEngine {
                 if let refusal = deletionGuard.refusal(deletingThere: plan.pushes) { throw refusal }
             }
             pushes = plan.pushes
-            agreed = plan.agreed
-            forgotten = plan.forgotten
             counts = plan.counts
-            return (plan.changes, Self.recordName(collection.url), nil, ())
+            delta.dropped = plan.forgotten.sorted()
+            delta.set = plan.agreed
+            for push in pushes where push.isNew {
+                guard var entry = push.entry else { continue }
+                entry.tentative = true
+                delta.set[push.id.uuidString.lowercased()] = entry
+            }
+            guard !plan.changes.isEmpty || !delta.isEmpty else { return }
+            try txn.commit(plan.changes, what: Self.recordName(collection.url), sync: delta, now: startedAt)
         }
+        base.apply(delta)
         report.pulled += counts.pulled
         report.merged += counts.merged
         report.deletedHere += counts.deletedHere
         report.deletedHereCaptions += counts.deletedHereCaptions
         report.problems += counts.problems
         report.problems += view.undelivered.map { "the server listed \($0) but did not send it readably; it is asked for again next time" }
-        for key in forgotten { base.entries[key] = nil }
-        base.entries.merge(agreed) { _, new in new }
 
-        // Every write at once over the collection's connections; their outcomes are then taken
-        // in order, so the base and the report read as if they went one by one.
+        // Every write at once over the collection's connections, each answer committed as it
+        // comes; their outcomes are then taken in order for the report.
         let sent = SentCount(total: pushes.count, progress: progress)
+        let acknowledged = AcknowledgedWrites(store: store, collection: collection.url, now: startedAt)
         let outcomes = Parallel.map(pushes, width: collection.parallelRequests) { [collection] push throws(SyncFailure) -> WriteOutcome in
             defer { sent.one() }
+            let outcome: WriteOutcome
             if let entry = push.entry {
                 // An update whose ETag the server never gave: "If-Match: *" (it must still be there).
-                return try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag ?? "*")
+                outcome = try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag ?? "*")
+            } else {
+                outcome = try collection.delete(push.href, ifMatch: push.etag)
             }
-            return try collection.delete(push.href, ifMatch: push.etag)
+            acknowledged.acknowledge(push, outcome)
+            return outcome
         }
+        for committed in try acknowledged.finish() { base.apply(committed) }
         var conflicted = false
         var firstFailure: SyncFailure?
         for (push, outcome) in zip(pushes, outcomes) {
-            let key = push.id.uuidString.lowercased()
             let written: WriteOutcome
             switch outcome {
             case .success(let value): written = value
@@ -177,10 +197,9 @@ final class SyncEngine {
                 continue
             }
             guard let entry = push.entry else {
-                let caption = base.entries[key]?.caption ?? push.href
+                let caption = push.caption ?? push.href
                 switch written {
                 case .written, .gone:
-                    base.entries[key] = nil
                     report.deletedThere += 1
                     report.deletedThereCaptions.append(caption)
                 case .conflict:
@@ -191,10 +210,7 @@ final class SyncEngine {
                 continue
             }
             switch written {
-            case .written(let etag):
-                var agreedNow = entry
-                agreedNow.etag = etag
-                base.entries[key] = agreedNow
+            case .written:
                 report.pushed += 1
             case .conflict, .gone:
                 // Changed or removed meanwhile: the next round fetches it and merges again.
@@ -204,13 +220,10 @@ final class SyncEngine {
                 report.problems.append("the server refused \"\(entry.caption)\" (\(status) \(reason)); it is tried again next time")
             }
         }
-        if let firstFailure {
-            // What went through is kept in the base before the failure is told.
-            try base.save(besides: store)
-            throw firstFailure
-        }
+        // What went through is committed already, before the failure is told.
+        if let firstFailure { throw firstFailure }
         if conflicted { return false }
-        base.server = serverVersion
+        var version = serverVersion
         if !pushes.isEmpty {
             if let token = serverVersion.syncToken {
                 // A member made after a token and deleted since need not be reported from it at
@@ -218,17 +231,23 @@ final class SyncEngine {
                 // writes now, if nothing else changed, or another client's delete of one of them
                 // would never be seen. Updates and deletes of older members need not: the next
                 // sync-collection reports them, with the ETags the base already holds.
-                guard pushes.contains(where: { $0.isNew && $0.entry != nil }) else { return true }
-                if let changes = try collection.changes(since: token) {
+                if pushes.contains(where: { $0.isNew && $0.entry != nil }), let changes = try collection.changes(since: token) {
                     let known = Dictionary(base.entries.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
                     let onlyOurs =
                         changes.removed.allSatisfy { known[$0] == nil }
                         && changes.changed.allSatisfy { href, etag in etag != nil && known[href] == etag }
-                    base.server = onlyOurs ? CollectionVersion(syncToken: changes.token ?? token) : CollectionVersion()
+                    version = onlyOurs ? CollectionVersion(syncToken: changes.token ?? token) : CollectionVersion()
                 }
             } else {
-                base.server = CollectionVersion()  // ctag only: the next sync compares ETags
+                version = CollectionVersion()  // ctag only: the next sync compares ETags
             }
+        }
+        if version != base.server {
+            let agreed = SyncDelta(collection: collection.url, server: version)
+            try store.storeTransaction(.header) { txn throws(StoreError) in
+                try txn.commit([], what: AcknowledgedWrites.recordName(collection.url), sync: agreed, now: startedAt)
+            }
+            base.apply(agreed)
         }
         return true
     }
@@ -255,6 +274,9 @@ final class SyncEngine {
         var changed: [String: String?] = [:]
         var removed: [String] = []
         let byHref = Dictionary(base.entries.map { ($0.value.href, $0.key) }, uniquingKeysWith: { a, _ in a })
+        // A write the last sync did not hear back about may never have arrived: its absence from a
+        // listing is no evidence of a delete there.
+        let heardBack = byHref.filter { base.entries[$0.value]?.isTentative != true }
         // With a sync token, one sync-collection says both "nothing changed" and what did: no
         // PROPFIND first (a round trip saved on every sync that has something to do).
         let changes = try base.server.syncToken.flatMap { token throws(SyncFailure) in try collection.changes(since: token) }
@@ -274,10 +296,10 @@ final class SyncEngine {
             view.evidence = .listing
             view.listed = changed.count
             // Absence from a listing is evidence only if nothing changed while it was made.
-            if !byHref.isEmpty, changed.count < byHref.count || byHref.keys.contains(where: { changed[$0] == nil }) {
+            if !heardBack.isEmpty, heardBack.keys.contains(where: { changed[$0] == nil }) {
                 let after = try collection.version()
                 if after.isKnown && after == version {
-                    removed = byHref.keys.filter { changed[$0] == nil }
+                    removed = heardBack.keys.filter { changed[$0] == nil }
                 } else {
                     // Looked at again next time (the version is not recorded).
                     view.listingMoved = true

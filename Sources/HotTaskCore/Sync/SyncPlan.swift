@@ -98,11 +98,14 @@ struct SyncPlan {
                 if let local { delete(local) }
             }
         case .changed(let todo, let href, let etag)?:
-            if let entry, Self.same(todo.fields, entry.fields, order: local != nil) {
+            if local == nil, let tombstone = list.deleted[id] {
+                deletedHere(tombstone, todo: todo, href: href, etag: etag, entry: entry)
+            } else if let entry, Self.same(todo.fields, entry.fields, order: local != nil) {
                 // Only its ETag moved (our own write, or a property HotTask does not read; for a
                 // task deleted here, a new sort order is no edit that should bring it back).
                 var refreshed = entry
                 refreshed.etag = etag
+                refreshed.tentative = nil
                 refreshed.href = href
                 refreshed.calendar = todo.calendar.text
                 agreed[key] = refreshed
@@ -118,14 +121,55 @@ struct SyncPlan {
                 pull(todo, id: id, href: href, etag: etag)
             }
         case nil:
-            if let entry { unchangedThere(id, local: local, entry: entry) } else if let local { create(local) }
+            if let entry, entry.isTentative {
+                notHeardBack(id, local: local, entry: entry)
+            } else if let entry {
+                unchangedThere(id, local: local, entry: entry)
+            } else if let local {
+                create(local)
+            }
         }
+    }
+
+    /// A task the last sync sent without hearing back, which the server does not show: sent
+    /// again (`If-None-Match`: a copy that did arrive answers 412, and the next round merges
+    /// it); deleted here since, it is deleted there too, in case it arrived.
+    private mutating func notHeardBack(_ id: UUID, local: TaskItem?, entry: SyncBase.Entry) {
+        if let local {
+            write(local, entry: entry, href: entry.href, etag: nil, isNew: true, calendar: entry.calendar)
+        } else {
+            pushes.append(SyncEngine.Push(id: id, href: entry.href, etag: nil, entry: nil, isNew: false, caption: entry.caption))
+        }
+    }
+
+    /// The server has a task deleted here (it has a tombstone), whatever the base says: a sync
+    /// cut short may never have recorded the write. It is deleted there too, unless the server
+    /// changed a field after the delete here (the times of the changes themselves compared,
+    /// field by field): then it comes back as it was deleted, with the server's changes merged.
+    private mutating func deletedHere(_ tombstone: Tombstone, todo: RemoteTodo, href: String, etag: String?, entry: SyncBase.Entry?) {
+        let known = entry?.fields ?? shared(tombstone.task)
+        let knownDue = entry?.due ?? DueDate.baseKey(tombstone.task.due)
+        let there = todo.fields
+        let times = todo.fieldTimes
+        let deleted = tombstone.clock
+        let changedAfterTheDelete =
+            (there.caption != known.caption && times.caption > deleted) || (there.section != known.section && times.section > deleted)
+            || (there.completed != known.completed && times.completed > deleted)
+            || (DueDate.baseKey(there.due) != knownDue && times.due > deleted)
+        guard changedAfterTheDelete else {
+            pushes.append(
+                SyncEngine.Push(id: tombstone.task.id, href: href, etag: etag, entry: nil, isNew: false, caption: tombstone.task.caption))
+            return
+        }
+        apply(.add(tombstone.task))
+        merge(tombstone.task, with: todo, href: href, etag: etag, entry: entry)
+        counts.pulled += 1
     }
 
     /// The server's copy is the agreed one: send what changed here, if anything.
     private mutating func unchangedThere(_ id: UUID, local: TaskItem?, entry: SyncBase.Entry) {
         guard let local else {
-            pushes.append(SyncEngine.Push(id: id, href: entry.href, etag: entry.etag, entry: nil, isNew: false))
+            pushes.append(SyncEngine.Push(id: id, href: entry.href, etag: entry.etag, entry: nil, isNew: false, caption: entry.caption))
             return
         }
         if changedHere(local, since: entry) {

@@ -15,4 +15,10 @@ extension TaskStore {
         engine.progress = progress
         return try engine.run()
     }
+
+    /// The sync state the log's records carry, not yet folded into the base file.
+    func pendingSync() throws(StoreError) -> [SyncDelta] {
+        if let view = try logView() { return view.pendingSync }
+        return try read().pendingSync
+    }
 }

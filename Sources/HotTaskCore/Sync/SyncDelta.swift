@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a sync learned of its agreement with the server, committed in the store's own record:
+/// the base entries of the tasks it pulled or merged, in the same record as the local changes
+/// they belong to, and each write's new ETag as soon as the server acknowledges it. So a sync
+/// cut at any request leaves the store and the base agreeing on what the server has.
+///
+/// A record's delta is replayed with its changes (`TaskStore.State.pendingSync`); compaction
+/// folds the deltas into the base file (`tasks.json.sync`) before the snapshot that stops
+/// replaying them, so the base is always the file with the log's deltas on top.
+struct SyncDelta: Codable, Equatable, Sendable {
+    /// The collection the entries are for; another one starts the base afresh.
+    var collection: String
+    /// Forget what earlier syncs agreed first (`--resync`).
+    var reset = false
+    /// The collection's version once a round is done.
+    var server: CollectionVersion?
+    /// Entries agreed now, by task key.
+    var set: [String: SyncBase.Entry] = [:]
+    /// Entries no longer agreed (the task is gone on both sides, or left alone there).
+    var dropped: [String] = []
+
+    init(collection: String, reset: Bool = false, server: CollectionVersion? = nil) {
+        self.collection = collection
+        self.reset = reset
+        self.server = server
+    }
+
+    var isEmpty: Bool { !reset && server == nil && set.isEmpty && dropped.isEmpty }
+
+    /// As the log's record carries it: compact JSON with sorted keys.
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding plain strings, numbers and dictionaries cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    init?(json: String) {
+        guard let delta = try? JSONDecoder().decode(SyncDelta.self, from: Data(json.utf8)) else { return nil }
+        self = delta
+    }
+}
+
+extension SyncBase {
+    /// The base with `delta` on top.
+    mutating func apply(_ delta: SyncDelta) {
+        if delta.reset || delta.collection != collection { self = SyncBase(collection: delta.collection) }
+        if let server = delta.server { self.server = server }
+        for key in delta.dropped { entries[key] = nil }
+        entries.merge(delta.set) { _, new in new }
+    }
+
+    /// Folds the log's deltas into the base file (compaction, holding the store's lock).
+    static func fold(_ deltas: [SyncDelta], besides store: TaskStore) throws(FileSystem.Failure) {
+        guard let first = deltas.first else { return }
+        var base: SyncBase
+        do throws(SyncFailure) {
+            base = try readFile(besides: store) ?? SyncBase(collection: first.collection)
+        } catch {
+            throw FileSystem.Failure(reason: error.message)
+        }
+        for delta in deltas { base.apply(delta) }
+        do throws(SyncFailure) {
+            try base.save(besides: store)
+        } catch {
+            throw FileSystem.Failure(reason: error.message)
+        }
+    }
+}
