@@ -138,7 +138,9 @@ public enum AppRender {
             return
         }
         var x = 0
-        for (key, action) in KeyHelp.hints(for: state.focus, bindings: state.bindings) {
+        for (key, hint) in KeyHelp.hints(for: state.focus, bindings: state.bindings) {
+            // `u` says what it would take back: this UI's own last change, never another's.
+            let action = hint == "undo" ? state.history.undoSteps.last.map { "undo " + $0.description.truncated(toWidth: 32) } ?? hint : hint
             let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action)
             guard x + needed <= limit else { break }
             x = grid.put(key, x: x, y: y, style: .footerKey)

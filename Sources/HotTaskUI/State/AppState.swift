@@ -104,6 +104,8 @@ public struct AppState: Equatable, Sendable {
     var syncStatus: SyncStatus?
     /// When to sync (nil when `[sync]` is not configured).
     var syncSchedule: SyncSchedule?
+    /// What the syncs this UI runs name their records by: only those are offered for undo.
+    var syncOrigin: String?
     /// When the store was last looked at for other processes' changes.
     var lastOutsideLook = Date.distantPast
     /// The minute of the last timer event, so that relative times are redrawn when it turns.

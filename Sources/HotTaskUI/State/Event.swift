@@ -103,11 +103,17 @@ public struct Startup: Equatable, Sendable {
     var draft: Draft?
     var configWarning: String?
     var syncSchedule: SyncSchedule?
+    /// What the syncs this UI runs name their records by (`LogRecord.by`).
+    var syncOrigin: String?
 
-    public init(showsDetails: Bool, draft: Draft? = nil, configWarning: String? = nil, syncSchedule: SyncSchedule? = nil) {
+    public init(
+        showsDetails: Bool, draft: Draft? = nil, configWarning: String? = nil, syncSchedule: SyncSchedule? = nil,
+        syncOrigin: String? = nil
+    ) {
         self.showsDetails = showsDetails
         self.draft = draft
         self.configWarning = configWarning
         self.syncSchedule = syncSchedule
+        self.syncOrigin = syncOrigin
     }
 }

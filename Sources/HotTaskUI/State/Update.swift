@@ -17,6 +17,7 @@ public enum AppUpdate {
             if let draft = startup.draft { restore(draft, &state) }
             if let warning = startup.configWarning { state.message = Message(warning, kind: .error) }
             state.syncSchedule = startup.syncSchedule
+            state.syncOrigin = startup.syncOrigin
         case .keyPressed(let key):
             state.message = nil
             effects = handleKey(key, &state, now: now, newID: newID)

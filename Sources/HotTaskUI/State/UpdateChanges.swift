@@ -51,10 +51,12 @@ extension AppUpdate {
         offerSyncsForUndo(outside, &state)
     }
 
-    /// A sync's merge, committed by hottask-sync, is one step `u` takes back (the next sync
-    /// then sends the undo as changes of its own).
+    /// The merge of a sync this UI ran (committed by its hottask-sync) is one step `u` takes
+    /// back (the next sync then sends the undo as changes of its own). Another terminal's sync
+    /// is never offered: `u` takes back only what this UI did or asked for.
     static func offerSyncsForUndo(_ records: [LogRecord], _ state: inout AppState) {
-        for record in records where record.isSyncMerge && !record.changes.isEmpty {
+        guard let origin = state.syncOrigin else { return }
+        for record in records where record.isSyncMerge && !record.changes.isEmpty && record.by == origin {
             state.history.record(UndoStep(record.changes, description: "the sync's changes", clock: record.clock))
         }
     }

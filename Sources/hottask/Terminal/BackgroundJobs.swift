@@ -31,9 +31,13 @@ final class BackgroundJobs: Sendable {
     /// The newest draft not written yet, and whether a writer runs.
     private let draftToWrite = Mutex<(draft: Draft?, writing: Bool)>((nil, false))
 
-    init(store: TaskStore, sync: SyncSettings?) {
+    /// What this UI's syncs name their records by.
+    private let origin: String
+
+    init(store: TaskStore, sync: SyncSettings?, origin: String) {
         self.store = store
         syncSettings = sync
+        self.origin = origin
     }
 
     /// The events reported since the last call, oldest first.
@@ -53,7 +57,7 @@ final class BackgroundJobs: Sendable {
     func startSync() {
         guard let settings = syncSettings else { return }
         Thread.detachNewThread { [self] in
-            let outcome = SyncRunner.run(store: store, settings: settings, report: .collected) { [self] sent, total in
+            let outcome = SyncRunner.run(store: store, settings: settings, report: .collected, origin: origin) { [self] sent, total in
                 report(.syncProgress(sent: sent, total: total))
             }
             let time = Self.clock(Date())

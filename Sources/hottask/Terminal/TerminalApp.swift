@@ -27,17 +27,20 @@ enum TerminalApp {
         let rememberedDetails = RememberedView.details(environment: environment)
         // Text typed before the last quit, back where it was.
         let restored = DraftFile.load(store: store.path, environment: environment)
+        // Names this UI's syncs in the log, so that `u` offers only those (never another terminal's).
+        let syncOrigin = "ui-\(getpid())-\(UInt32.random(in: .min ... .max))"
         let startup = Startup(
             showsDetails: rememberedDetails ?? config.details, draft: restored, configWarning: configWarning,
             syncSchedule: config.sync == nil
-                ? nil : SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry))
+                ? nil : SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry),
+            syncOrigin: syncOrigin)
         _ = AppUpdate.update(&state, .started(startup), now: Timestamp.now())
         curses.draw(AppRender.render(state, size: state.size))
         _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         /// Why the store could not be read at the last look, in full (nil once it can again).
         var storeProblem: String?
         var saves = SaveQueue(session: session)
-        let jobs = BackgroundJobs(store: store, sync: config.sync)
+        let jobs = BackgroundJobs(store: store, sync: config.sync, origin: syncOrigin)
         var drafts = DraftKeeper(onDisk: restored) { draft in jobs.keepDraft(draft, environment: environment) }
 
         // Next events → update → perform the effects → draw. The timer comes first, and what
