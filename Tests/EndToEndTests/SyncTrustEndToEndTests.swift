@@ -78,20 +78,36 @@ extension SyncEndToEndTests {
         #expect(try server.phoneTasks().count == 21)
     }
 
-    @Test("a store that lost its synced tasks does not empty the server; --resync brings them back")
+    @Test(
+        "a store that lost its synced tasks never empties the server: the sync state went with it (the next sync brings them back), or it was folded beside it (the sync refuses; --resync brings them back)"
+    )
     func storeReplacedKeepsServer() throws {
         let server = try CalDAVTestServer(.radicale)
         let laptop = syncedDevice(5, url: server.url)
         for suffix in ["", ".journal", ".bak"] { try? FileManager.default.removeItem(atPath: laptop.store + suffix) }
         laptop.run("--add", "Fresh start")
-        let refused = laptop.run("--sync")
-        #expect(refused.status == 5)
-        #expect(refused.stderr.contains("5 synced tasks are missing from the store with no record of their deletion"), "\(refused.stderr)")
-        #expect(try server.phoneTasks().count == 5)
-        let resync = laptop.run("--sync", "--resync")
-        #expect(resync.status == 0, "\(resync.stderr)")
+        let again = laptop.run("--sync")
+        #expect(again.status == 0, "\(again.stderr)")
         #expect(Set(laptop.tasks().keys) == Set((1...5).map { "Task \($0)" } + ["Fresh start"]))
         #expect(try server.phoneTasks().count == 6)
+
+        // A long log folded: what the syncs agreed is now in tasks.json.sync, which stays.
+        let other = try CalDAVTestServer(.radicale)
+        let desktop = device("desktop", url: other.url)
+        desktop.run(arguments: (1...5).flatMap { ["--add", "Task \($0)"] })
+        #expect(desktop.sync().contains("pushed 5"))
+        let folded = runHotTask(["--file", desktop.store, "--config", desktop.config, "--add", "Folds"], environment: ["HOTTASK_LOG_LIMIT": "1"])
+        #expect(folded.status == 0 && FileManager.default.fileExists(atPath: desktop.store + ".sync"), "\(folded.stderr)")
+        for suffix in ["", ".journal", ".bak"] { try? FileManager.default.removeItem(atPath: desktop.store + suffix) }
+        desktop.run("--add", "Fresh start")
+        let refused = desktop.run("--sync")
+        #expect(refused.status == 5)
+        #expect(refused.stderr.contains("5 synced tasks are missing from the store with no record of their deletion"), "\(refused.stderr)")
+        #expect(try other.phoneTasks().count == 5)
+        let resync = desktop.run("--sync", "--resync")
+        #expect(resync.status == 0, "\(resync.stderr)")
+        #expect(Set(desktop.tasks().keys) == Set((1...5).map { "Task \($0)" } + ["Fresh start"]))
+        #expect(try other.phoneTasks().count == 6)
     }
 
     @Test(

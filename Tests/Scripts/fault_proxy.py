@@ -14,8 +14,10 @@ Before each request CONTROL_FILE is read (JSON; missing = no faults):
 
 A rule matches by method ("*" or missing = any) and, if given, a substring
 of the path ("path_contains") and of the request body ("body_contains", e.g.
-"sync-collection", "calendar-query" or "calendar-multiget").  The first matching rule with times > 0 (missing = 1) is used
-and its times is decremented and written back to CONTROL_FILE.  Actions:
+"sync-collection", "calendar-query" or "calendar-multiget").  A rule with "skip": N lets the
+first N matching requests pass (counting them down) before it applies.  The first matching rule
+with times > 0 (missing = 1) is used and its times is decremented and written back to
+CONTROL_FILE.  Actions:
 
   "pass"         forward as usual (the default; useful with "before")
   "NNN"          answer with that status (e.g. "412", "507") without forwarding
@@ -91,13 +93,20 @@ def take_rule(path, method, url_path, body=b""):
             times = rule.get("times", 1)
             if times <= 0:
                 continue
-            rule["times"] = times - 1
+            skip = rule.get("skip", 0)
+            if skip > 0:
+                rule["skip"] = skip - 1
+            else:
+                rule["times"] = times - 1
             tmp = path + ".tmp"
             with open(tmp, "w", encoding="utf-8") as f:
                 json.dump(control, f, indent=1)
             os.replace(tmp, path)  # atomic, so readers never see half a file
+            if skip > 0:
+                return None
             return dict(rule)
     return None
+
 
 
 class Proxy(BaseHTTPRequestHandler):

@@ -2,6 +2,10 @@ import Foundation
 import HotTaskCore
 import HotTaskSettings
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs `hottask-sync` (installed beside `hottask`) for `--sync` and the UI's background sync.
 /// A process of its own keeps the networking libraries out of every other command's start-up.
 enum SyncRunner {
@@ -58,59 +62,140 @@ enum SyncRunner {
         case collected
     }
 
-    /// Runs one sync, its report going where `report` says.
+    /// Runs one sync, its report going where `report` says. `origin`: what the sync's records
+    /// are named by (the UI's own syncs, which it offers for undo).
     /// `onProgress` (the UI, `.collected`): called from a reader thread with writes sent of all.
+    ///
+    /// Spawned and waited for with `posix_spawn` and `waitpid`: the wait ends when the helper
+    /// ends (Foundation's `Process` waited in a run loop that a clock moved by libfaketime kept
+    /// from ever waking), and a helper killed by a signal is said, never an empty exit 5.
     static func run(
-        store: TaskStore, settings: SyncSettings, report: Report, options: Options = Options(),
+        store: TaskStore, settings: SyncSettings, report: Report, options: Options = Options(), origin: String? = nil,
         onProgress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
     ) -> Outcome {
         let quiet = report == .collected
-        guard FileManager.default.isExecutableFile(atPath: helper) else {
+        guard access(helper, X_OK) == 0 else {
             return Outcome(status: 5, message: "cannot sync: \(helper) is missing (install it beside hottask: make install)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = arguments(store: store, settings: settings, quiet: quiet, options: options)
-        process.environment = environment(settings: settings)
-        // Only this process holds the pipe's other end: when it exits or is killed, the sync
+        var environment = environment(settings: settings)
+        environment["HOTTASK_ORIGIN"] = origin
+        // Only this process holds the lifeline's write end: when it exits or is killed, the sync
         // sees the end of its input and stops (--die-with-parent).
-        let lifeline = Pipe()
-        process.standardInput = lifeline.fileHandleForReading
-        let errors = Pipe()
-        // In quiet mode hottask-sync writes "progress SENT TOTAL" lines on stdout.
-        let progress = Pipe()
+        guard let lifeline = ChildPipe(), let errors = ChildPipe(), let progress = ChildPipe() else {
+            return Outcome(status: 5, message: "cannot sync: \(String(cString: strerror(errno)))")
+        }
+        defer { [lifeline, errors, progress].forEach { $0.closeBoth() } }
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_adddup2(&actions, lifeline.readEnd, 0)
         switch report {
         case .toStandardOutput: break
-        case .toStandardError: process.standardOutput = FileHandle.standardError
-        case .dropped: process.standardOutput = FileHandle.nullDevice
+        case .toStandardError: posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        case .dropped: posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         case .collected:
-            process.standardOutput = progress
-            process.standardError = errors
+            // In quiet mode hottask-sync writes "progress SENT TOTAL" lines on stdout.
+            posix_spawn_file_actions_adddup2(&actions, progress.writeEnd, 1)
+            posix_spawn_file_actions_adddup2(&actions, errors.writeEnd, 2)
         }
-        // The sync and its password command start with SIGPIPE as usual, whatever we ignore.
-        let pipeSignal = signal(SIGPIPE, SIG_DFL)
-        defer { signal(SIGPIPE, pipeSignal) }
-        do {
-            try process.run()
-        } catch {
-            return Outcome(status: 5, message: "cannot run \(helper): \(error.localizedDescription)")
-        }
-        // Read before waiting: a full pipe would block the child.
-        try? lifeline.fileHandleForReading.close()
-        let progressRead = DispatchSemaphore(value: 0)
+        // The sync and its password command start with SIGPIPE as usual, whatever we ignore,
+        // and with no signal blocked.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        let argv = ([helper] + arguments(store: store, settings: settings, quiet: quiet, options: options)).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, helper, &actions, &attributes, argv, envp)
+        // Our copies of the child's ends: the pipes end when the child does.
+        lifeline.closeReadEnd()
+        errors.closeWriteEnd()
+        progress.closeWriteEnd()
+        guard spawned == 0 else { return Outcome(status: 5, message: "cannot run \(helper): \(String(cString: strerror(spawned)))") }
+        var message: [UInt8] = []
         if quiet {
-            let reading = progress.fileHandleForReading
+            let reading = progress.readEnd
+            let progressRead = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
-                ProgressLines.read(reading, onProgress)
+                ProgressLines.read(FileHandle(fileDescriptor: reading, closeOnDealloc: false), onProgress)
                 progressRead.signal()
             }
+            message = errors.readToEnd()
+            progressRead.wait()
         }
-        let message = quiet ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
-        process.waitUntilExit()
-        if quiet { progressRead.wait() }
-        withExtendedLifetime(lifeline) {}
-        let status = process.terminationReason == .exit ? process.terminationStatus : 5
-        return Outcome(status: status, message: String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let signal = status & 0x7f
+        guard signal != 0 else { return Outcome(status: (status >> 8) & 0xff, message: text) }
+        // Killed: what it committed before is in the store (each answer of the server as it came).
+        let stopped =
+            "cannot sync: \(URL(fileURLWithPath: helper).lastPathComponent) was stopped by \(Self.name(ofSignal: signal)) before it finished; "
+            + "what it had done is kept, run hottask --sync again"
+        return Outcome(status: 5, message: text.isEmpty ? stopped : text + "; " + stopped)
+    }
+
+    /// "SIGKILL (signal 9)".
+    static func name(ofSignal signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+            SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+        ]
+        return names[signal].map { "\($0) (signal \(signal))" } ?? "signal \(signal)"
+    }
+}
+
+/// A pipe to a child process, both ends close-on-exec in this process (the spawn's dup2
+/// gives the child its own copy without the flag).
+final class ChildPipe {
+    private(set) var readEnd: Int32
+    private(set) var writeEnd: Int32
+
+    init?() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+    }
+
+    func closeReadEnd() {
+        if readEnd >= 0 { close(readEnd) }
+        readEnd = -1
+    }
+
+    func closeWriteEnd() {
+        if writeEnd >= 0 { close(writeEnd) }
+        writeEnd = -1
+    }
+
+    func closeBoth() {
+        closeReadEnd()
+        closeWriteEnd()
+    }
+
+    /// Everything the read end gives until the other end closes (at most 64 KB kept).
+    func readToEnd() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(readEnd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return bytes }
+            if bytes.count < 64 << 10 { bytes += buffer[0..<count] }
+        }
     }
 }
 
