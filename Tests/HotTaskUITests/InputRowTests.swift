@@ -130,6 +130,16 @@ struct InputRowTests {
         #expect(footer.contains("? help"))
     }
 
+    @Test func theListFooterNamesWhatUWouldTakeBackWhereItFits() {
+        var state = makeState(makeList(priority: ["Buy milk", "Call mum"]), size: Size(width: 120, height: 24))
+        state.press(.tab)
+        let footer = { AppRender.render(state, size: state.size).line(23) }
+        #expect(footer() == "↑↓ select  Tab input  Space done  e edit  d delete  u undo  / find  ? help  s sort  q quit                          1/2")
+        state.press(.character("d"))
+        state.press(.down)  // the message gives way to the hints
+        #expect(footer() == "↑↓ select  Tab input  Space done  e edit  d delete  u undo Deleted “Buy milk”  / find  ? help  s sort  q quit       1/1")
+    }
+
     @Test func anOverlongCaptionIsRefusedWithTheReason() {
         var state = makeState()
         state.type(String(repeating: "a", count: 1_001))

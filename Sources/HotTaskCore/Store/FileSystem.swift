@@ -59,12 +59,35 @@ enum FileSystem {
             return "it is a symbolic link; HotTask uses only a file of its own there (put the file itself in place of the link)"
         }
         if info.st_uid != geteuid() {
-            return "it belongs to another user (uid \(info.st_uid)); HotTask only uses files of its own user"
+            return "it belongs to another user (\(owner(info.st_uid))); HotTask only uses files of its own user: "
+                + "chown \(owner(geteuid(), nameOnly: true)) '\(path)', or move it away"
         }
         if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            return "others may write it (mode \(String(info.st_mode & 0o777, radix: 8))); chmod go-w it and try again"
+            return "others may write it (mode \(String(info.st_mode & 0o777, radix: 8))); chmod go-w '\(path)' and try again"
         }
         return nil
+    }
+
+    /// Why the folder a store lives in is not safe to use, or nil: another user owns it (root
+    /// may: /srv, /var), or others may write in it, unless it is sticky (/tmp), where no one can
+    /// remove or rename another's files.
+    static func untrustedFolder(_ folder: String) -> String? {
+        var info = stat()
+        guard stat(folder, &info) == 0 else { return nil }
+        if info.st_uid != geteuid() && info.st_uid != 0 {
+            return "its folder \(folder) belongs to another user (\(owner(info.st_uid))); keep your tasks in a folder of your own (--file)"
+        }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 && info.st_mode & S_ISVTX == 0 {
+            return "others may write in its folder \(folder) (mode \(String(info.st_mode & 0o777, radix: 8))); chmod go-w '\(folder)' and try again"
+        }
+        return nil
+    }
+
+    /// "uid 65534, nobody" (or the name alone).
+    static func owner(_ uid: uid_t, nameOnly: Bool = false) -> String {
+        let name = getpwuid(uid).flatMap { $0.pointee.pw_name.map { String(cString: $0) } }
+        if nameOnly { return name ?? String(uid) }
+        return name.map { "uid \(uid), \($0)" } ?? "uid \(uid)"
     }
 
     /// Reads a whole file, refusing one larger than `limit` bytes before reading it.
@@ -305,6 +328,26 @@ enum FileSystem {
     /// The start of the names of `path`'s temp files: `.name.tmp-PID-RANDOM` (see `AtomicFile`).
     private static func tempPrefix(for path: String) -> String {
         "." + lastComponent(of: path) + ".tmp-"
+    }
+
+    /// Removes the temp files killed writers left: every one of `stores` (only while holding
+    /// the store's lock: no live save owns one), and those of `sideFiles` whose writer has died
+    /// (they are written outside the lock: a live import's is left alone). One listing.
+    static func removeCrashDebris(stores: [String], sideFiles: [String]) {
+        guard let first = stores.first else { return }
+        let folder = folder(of: first)
+        let ours = stores.map(tempPrefix(for:))
+        let others = sideFiles.map(tempPrefix(for:))
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names {
+            if ours.contains(where: name.hasPrefix) {
+                unlink(folder + "/" + name)
+            } else if let prefix = others.first(where: name.hasPrefix) {
+                let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
+                guard let pid = Int32(pidText), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                unlink(folder + "/" + name)
+            }
+        }
     }
 
     /// Removes temp files that an interrupted save left beside `path`. Only call it while

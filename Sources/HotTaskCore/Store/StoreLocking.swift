@@ -11,6 +11,7 @@ extension TaskStore {
     func withLock<T>(wait: TimeInterval = TaskStore.lockWait, _ body: () throws -> T) throws -> T {
         let lock = try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
+            if let problem = untrusted() { throw FileSystem.Failure(reason: "not safe to use: \(problem)") }
             return try FileLock(path: lockPath, wait: wait)
         }
         defer { withExtendedLifetime(lock) {} }
@@ -31,7 +32,15 @@ extension TaskStore {
     /// Removes temp files that saves killed midway left (of the store, its log and its backup).
     /// Only while holding the lock: then no live save owns one of them.
     func removeCrashDebris() {
-        FileSystem.removeStaleTempFiles(besides: [path, journalPath, backupPath, indexPath])
+        FileSystem.removeCrashDebris(
+            stores: [path, journalPath, backupPath, indexPath],
+            sideFiles: [ImportBase.path(besides: self), CarriedFields.path(besides: self), SyncBase.path(besides: self)])
+    }
+
+    /// Why the store or its folder is not safe to use (another user's, or others may write
+    /// it), or nil. Asked by every reader and writer before anything is read or written.
+    func untrusted() -> String? {
+        FileSystem.untrustedFolder(FileSystem.folder(of: path)) ?? FileSystem.untrusted(path)
     }
 
     func withFileErrors<T>(_ body: () throws(FileSystem.Failure) -> T) throws(StoreError) -> T {

@@ -283,14 +283,15 @@ final class StoreTransaction {
         if countAfter > StoreLimits.tasks && countAfter > countBefore {
             throw StoreError(
                 path: store.path,
-                problem: .unwritable("the list would hold \(countAfter) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"))
+                problem: .unwritable(
+                    "the list would hold \(countAfter) tasks; HotTask keeps at most \(StoreLimits.tasks) (delete or clear tasks to make room)"))
         }
         let growth = changes.reduce(0) { $0 + $1.storeGrowth }
         guard growth > 0, storeBytes + growth > StoreLimits.snapshotBytes else { return }
         throw StoreError(
             path: store.path,
             problem: .unwritable(
-                "the store would grow to about \((storeBytes + growth) >> 20) MB; HotTask keeps at most \(StoreLimits.snapshotBytes >> 20) MB. Nothing was changed; delete or clear tasks to make room"
+                "the store would grow to about \((storeBytes + growth) >> 20) MB; HotTask keeps at most \(StoreLimits.snapshotBytes >> 20) MB (delete or clear tasks to make room)"
             ))
     }
 }

@@ -148,6 +148,7 @@ extension TaskStore {
 
     /// The snapshot file, open, or nil when there is none.
     func openSnapshotFile() throws(StoreError) -> FileSystem.OpenFile? {
+        if let problem = untrusted() { throw StoreError(path: path, problem: .unreadable("not safe to use: \(problem)")) }
         do {
             switch try FileSystem.kind(of: path) {
             case .missing: return nil

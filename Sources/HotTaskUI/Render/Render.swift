@@ -138,9 +138,20 @@ public enum AppRender {
             return
         }
         var x = 0
-        for (key, hint) in KeyHelp.hints(for: state.focus, bindings: state.bindings) {
-            // `u` says what it would take back: this UI's own last change, never another's.
-            let action = hint == "undo" ? state.history.undoSteps.last.map { "undo " + $0.description.truncated(toWidth: 32) } ?? hint : hint
+        let hints = KeyHelp.hints(for: state.focus, bindings: state.bindings)
+        // The room the hints leave, in full: `u` then says what it would take back (this UI's own
+        // last change, never another program's) when the screen is wide enough.
+        var spare = limit
+        for (key, action) in hints {
+            let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action) + 2
+            guard needed <= spare else { break }
+            spare -= needed
+        }
+        for (key, hint) in hints {
+            var action = hint
+            if hint == "undo", spare >= 12, let step = state.history.undoSteps.last {
+                action = "undo " + step.description.truncated(toWidth: min(spare - 1, 40))
+            }
             let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action)
             guard x + needed <= limit else { break }
             x = grid.put(key, x: x, y: y, style: .footerKey)
