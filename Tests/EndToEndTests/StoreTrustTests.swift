@@ -409,7 +409,7 @@ extension StoreTrustTests {
         chown(base, 65534, 65534)
         let foreign = runHotTask(["--file", folder.storePath, "--import", file])
         #expect(foreign.status == 1)
-        #expect(foreign.stderr.contains("belongs to another user (uid 65534)"), "\(foreign.stderr)")
+        #expect(foreign.stderr.contains("belongs to another user (uid 65534, nobody)"), "\(foreign.stderr)")
 
         let state = folder.write(#"{"collection": "http://127.0.0.1:9/", "entries": {}, "server": {}, "version": 1}"#, to: "tasks.json.sync")
         chmod(state, 0o666)

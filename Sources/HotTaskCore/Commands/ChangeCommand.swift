@@ -79,13 +79,9 @@ extension TaskStore {
                     }
                 }
             }
-            var changes: [TaskChange] = []
-            for task in newTasks.reversed() {
-                let add = list.adding(onTop: task)
-                list.apply(add, clock: .zero, force: true)
-                changes.append(add)
-            }
-            var target = WholeListTarget(list, ids: ids)
+            let changes = try txn.addingOnTop(newTasks)
+            for add in changes { list.apply(add, clock: .zero, force: true) }
+            var target = WholeListTarget(list, ids: ids, bounds: try txn.topBounds())
             let planned = try plan(asked, on: &target, now: now, dates: dates)
             let lines = addedLines + planned.lines
             try txn.commit(changes + planned.changes, what: lines.joined(separator: "; "))

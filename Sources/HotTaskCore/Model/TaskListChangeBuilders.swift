@@ -23,27 +23,19 @@ extension TaskList {
     /// The change that gives the task at `position` a new caption, or nil when the caption is
     /// the same. The caption must already have passed `CaptionRule`.
     public func renaming(at position: Int, to caption: String) -> TaskChange? {
-        let old = self[position]
-        guard old.caption != caption else { return nil }
-        return .set(old.id, TaskFields(caption: caption), was: TaskFields(caption: old.caption))
+        ChangeRules.rename(self[position], to: caption)
     }
 
     /// The change that gives the task at `position` the due date `due` (nil clears it), or nil
     /// when it already has it.
     public func dating(at position: Int, to due: DueDate?) -> TaskChange? {
-        let old = self[position]
-        guard old.due != due else { return nil }
-        return .set(old.id, TaskFields(due: .some(due)), was: TaskFields(due: .some(old.due)))
+        ChangeRules.date(self[position], to: due)
     }
 
     /// The change that marks the task at `position` completed or open, or nil when it
     /// already is.
     public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {
-        let old = self[position]
-        guard old.completed != completed else { return nil }
-        return .set(
-            old.id, TaskFields(completed: completed, completedAt: now),
-            was: TaskFields(completed: old.completed, completedAt: old.completedAt))
+        ChangeRules.complete(self[position], completed, now: now)
     }
 
     /// The change that moves the task at `position` to `index` of `section` (an index in the
@@ -61,13 +53,12 @@ extension TaskList {
         let index = min(max(index, 0), othersCount)
         let key = OrderKey.between(
             index > 0 ? tasks[original(index - 1)].order : nil, index < othersCount ? tasks[original(index)].order : nil)
-        let fields = TaskFields(section: old.section == section ? nil : section, order: key)
-        return .set(old.id, fields, was: fields.values(in: old))
+        return ChangeRules.move(old, to: section, key: key)
     }
 
     /// The change that deletes the task at `position`.
     public func deleting(at position: Int) -> TaskChange {
-        .delete(self[position])
+        ChangeRules.delete(self[position])
     }
 
     /// The changes that delete every completed task, in display order.

@@ -50,26 +50,25 @@ struct CommandChanges: Sendable {
         }
         var changes: [TaskChange] = []
         var steps: [Step] = []
-        /// Sets `fields` on the task `handle` names, unless it holds them already.
-        func set(_ handle: String, _ fields: TaskFields) {
-            guard let task = target.task(handle), !fields.hold(in: task) else { return }
-            let change = TaskChange.set(task.id, fields, was: fields.values(in: task))
+        /// Makes the change `rule` gives for the task `handle` names, if any.
+        func make(_ handle: String, _ rule: (TaskItem) -> TaskChange?) {
+            guard let task = target.task(handle), let change = rule(task) else { return }
             target.apply(change)
             changes.append(change)
         }
         if let caption, let task = target.task(caption.handle) {
-            set(caption.handle, TaskFields(caption: caption.text))
+            make(caption.handle) { ChangeRules.rename($0, to: caption.text) }
             steps.append(task.caption == caption.text ? .alreadyCaptioned(caption.text) : .edited(from: task.caption, to: caption.text))
         }
         if let due, let task = target.task(due.handle) {
             let date: DueDate? = if case .set(let date) = due.request { date } else { nil }
-            set(due.handle, TaskFields(due: .some(date)))
+            make(due.handle) { ChangeRules.date($0, to: date) }
             steps.append(.dated(task, due.request))
         }
         for (handles, completed) in [(completing, true), (reopening, false)] {
             for handle in handles {
                 guard let task = target.task(handle) else { continue }
-                set(handle, TaskFields(completed: completed, completedAt: now))
+                make(handle) { ChangeRules.complete($0, completed, now: now) }
                 let changed = task.completed != completed
                 steps.append(completed ? .completed(task, changed: changed) : .reopened(task, changed: changed))
             }
@@ -77,13 +76,14 @@ struct CommandChanges: Sendable {
         for handle in moving {
             guard let task = target.task(handle) else { continue }
             let section = task.section.other
-            set(handle, TaskFields(section: section, order: target.topKey(of: section)))
+            let key = target.topKey(of: section)
+            make(handle) { ChangeRules.move($0, to: section, key: key) }
             steps.append(.moved(task, to: section))
         }
         var deleted = Set<UUID>()
         for handle in deleting {
             guard let task = target.task(handle), deleted.insert(task.id).inserted else { continue }
-            let change = TaskChange.delete(task)
+            let change = ChangeRules.delete(task)
             target.apply(change)
             changes.append(change)
             steps.append(.deleted(task))
@@ -97,10 +97,13 @@ struct CommandChanges: Sendable {
 struct WholeListTarget: ChangeTarget {
     private(set) var list: TaskList
     private let ids: [String: UUID]
+    /// What the store's header and log say of the top of each section (see `TopBounds`).
+    private let bounds: TopBounds?
 
-    init(_ list: TaskList, ids: [String: UUID]) {
+    init(_ list: TaskList, ids: [String: UUID], bounds: TopBounds? = nil) {
         self.list = list
         self.ids = ids
+        self.bounds = bounds
     }
 
     func task(_ handle: String) -> TaskItem? {
@@ -112,7 +115,8 @@ struct WholeListTarget: ChangeTarget {
     }
 
     mutating func topKey(of section: Section) -> OrderKey {
-        list.topKey(of: section)
+        guard let bounds else { return list.topKey(of: section) }
+        return OrderKey.between(nil, bounds.below(section, first: list.tasks(in: section).first?.order))
     }
 }
 

@@ -71,7 +71,7 @@ extension TaskStore {
             }
             found[handle] = task
         }
-        return PointLookup(tasks: found, top: quick.top, clock: quick.clock, generation: quick.generation)
+        return PointLookup(tasks: found, top: quick.top.keys, clock: quick.clock, generation: quick.generation)
     }
 
     /// The live tasks whose id starts with `prefix`, found through the snapshot's index: each

@@ -106,7 +106,7 @@ public final class StoreSession {
                     txn.follow(
                         StoreTransaction.LogView(
                             generation: generation, clock: outside.last.map { max($0.clock, clock) } ?? clock,
-                            count: count - changes.netTaskCount, top: [:], records: log.records, snapshotSize: log.snapshotSize,
+                            count: count - changes.netTaskCount, top: TopBounds([:]), records: log.records, snapshotSize: log.snapshotSize,
                             snapshotCount: 0, logBytes: log.logBytes, pendingSync: []))
                 } else if generation != nil, store.hasVanished {
                     try txn.replaceAll(with: current(), now: now)

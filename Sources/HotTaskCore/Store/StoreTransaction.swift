@@ -68,7 +68,7 @@ final class StoreTransaction {
         /// Live tasks.
         var count: Int
         /// A key each section's tasks all come after.
-        var top: [Section: OrderKey?]
+        var top: TopBounds
         /// The log's records for this snapshot, in order.
         var records: [LogRecord]
         /// The snapshot's size and its own task count (before the log's records).
@@ -131,26 +131,29 @@ final class StoreTransaction {
         return try store.pointLookup(handles, view: view)
     }
 
-    /// `tasks` as adds on top of their sections, the first one topmost.
+    /// A key each section's tasks all come after, the same whichever way the store was read
+    /// (see `TopBounds`); nil for a store without a header (then the list's first keys).
+    func topBounds() throws(StoreError) -> TopBounds? {
+        if wholeRead == nil, let view = try log() { return view.top }
+        return try whole().topBounds
+    }
+
+    /// `tasks` as adds on top of their sections, the first one topmost: the same keys whichever
+    /// way the store was read.
     func addingOnTop(_ tasks: [TaskItem]) throws(StoreError) -> [TaskChange] {
-        if wholeRead == nil, let view = try log() {
-            var keys: [Section: [OrderKey]] = [:]
-            for section in Section.allCases {
-                keys[section] = OrderKey.sequence(tasks.filter { $0.section == section }.count, before: view.top[section] ?? nil)
-            }
-            return tasks.map { task in
-                var task = task
-                task.order = keys[task.section]?.removeFirst() ?? task.order
-                return .add(task)
-            }
+        let bounds = try topBounds()
+        var keys: [Section: [OrderKey]] = [:]
+        for section in Section.allCases {
+            let count = tasks.filter { $0.section == section }.count
+            guard count > 0 else { continue }
+            let first = bounds == nil ? try whole().list.tasks(in: section).first?.order : nil
+            keys[section] = OrderKey.sequence(count, before: bounds?[section] ?? first)
         }
-        var list = try whole().list
-        let changes = tasks.reversed().map { task -> TaskChange in
-            let change = list.adding(onTop: task)
-            list.apply(change, clock: .zero, force: true)
-            return change
+        return tasks.map { task in
+            var task = task
+            task.order = keys[task.section]?.removeFirst() ?? task.order
+            return .add(task)
         }
-        return changes.reversed()
     }
 
     // MARK: Committing
@@ -305,16 +308,7 @@ extension StoreTransaction.LogView {
         next.count = count
         next.logBytes += lineBytes
         if let sync = record.sync { next.pendingSync.append(sync) }
-        for change in record.changes {
-            switch change {
-            case .add(let task): next.top[task.section] = TaskStore.lower(next.top[task.section] ?? nil, task.order)
-            case .set(_, let fields, _):
-                if let order = fields.order {
-                    for section in Section.allCases { next.top[section] = TaskStore.lower(next.top[section] ?? nil, order) }
-                }
-            case .delete: break
-            }
-        }
+        next.top.include(record)
         return next
     }
 }

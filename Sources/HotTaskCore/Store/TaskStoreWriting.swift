@@ -1,6 +1,17 @@
 import Foundation
 
 /// Writing the store: every entry is a transaction body (`StoreTransaction`).
+extension TaskStore.State {
+    /// What the snapshot's header and the records replayed on it say of each section's top
+    /// (`TopBounds`); nil for a store without a header.
+    var topBounds: TopBounds? {
+        guard let header else { return nil }
+        var bounds = TopBounds(header.top)
+        for record in history where record.generation == header.generation { bounds.include(record) }
+        return bounds
+    }
+}
+
 extension TaskStore {
     /// The origin a record names (`"by"`), from `HOTTASK_ORIGIN`: the UI gives the syncs it runs
     /// its own, so that `u` takes back a sync it ran and never one another terminal ran.
@@ -58,7 +69,7 @@ extension TaskStore {
         guard records.count < Self.logLimit else { return nil }
         var view = StoreTransaction.LogView(
             generation: header.generation, clock: header.clock, count: header.count,
-            top: [.priority: header.top[.priority], .bonus: header.top[.bonus]], records: [], snapshotSize: Int(stamp.size),
+            top: TopBounds(header.top), records: [], snapshotSize: Int(stamp.size),
             snapshotCount: header.count, logBytes: 0, pendingSync: [])
         // Records of older generations (kept for undo) may carry a later stamp than the header's.
         for record in contents.records { view.clock = max(view.clock, record.clock) }
@@ -68,7 +79,4 @@ extension TaskStore {
         return view
     }
 
-    static func lower(_ key: OrderKey?, _ other: OrderKey) -> OrderKey {
-        key.map { min($0, other) } ?? other
-    }
 }

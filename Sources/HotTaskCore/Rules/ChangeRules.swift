@@ -1,0 +1,74 @@
+import Foundation
+
+/// The rule of each change a person asks for, written once for the UI's keys and the command
+/// line's flags: rename, date, complete or reopen, move, delete. Each takes the task as it is
+/// now and gives the change by id with the values it replaces, or nil when it would change
+/// nothing.
+public enum ChangeRules {
+    /// `fields` set on `task`, unless it holds them already.
+    static func set(_ fields: TaskFields, on task: TaskItem) -> TaskChange? {
+        guard !fields.hold(in: task) else { return nil }
+        return .set(task.id, fields, was: fields.values(in: task))
+    }
+
+    /// A new caption (already through `CaptionRule`).
+    public static func rename(_ task: TaskItem, to caption: String) -> TaskChange? {
+        set(TaskFields(caption: caption), on: task)
+    }
+
+    /// A due date; nil clears it.
+    public static func date(_ task: TaskItem, to due: DueDate?) -> TaskChange? {
+        set(TaskFields(due: .some(due)), on: task)
+    }
+
+    /// Completed (when, `now`) or open again.
+    public static func complete(_ task: TaskItem, _ completed: Bool, now: Date) -> TaskChange? {
+        set(TaskFields(completed: completed, completedAt: now), on: task)
+    }
+
+    /// To `section`, at the place `key` gives it among its tasks.
+    public static func move(_ task: TaskItem, to section: Section, key: OrderKey) -> TaskChange? {
+        set(TaskFields(section: task.section == section ? nil : section, order: key), on: task)
+    }
+
+    /// Deleted (a tombstone keeps it, so that an older copy never brings it back).
+    public static func delete(_ task: TaskItem) -> TaskChange {
+        .delete(task)
+    }
+}
+
+/// A key each section's tasks all come after, as a store's header and log say: the snapshot's
+/// first keys, and every key a later record gave (an add's, a move's). A task given a key
+/// before it goes on top, whichever way the store was read: from the header and the log alone,
+/// or whole.
+struct TopBounds: Equatable, Sendable {
+    var keys: [Section: OrderKey?] = [:]
+
+    init(_ top: [Section: OrderKey]) {
+        for section in Section.allCases { keys[section] = top[section] }
+    }
+
+    subscript(section: Section) -> OrderKey? { keys[section] ?? nil }
+
+    /// The bounds once `record` is applied.
+    mutating func include(_ record: LogRecord) {
+        for change in record.changes {
+            switch change {
+            case .add(let task): keys[task.section] = Self.lower(self[task.section], task.order)
+            case .set(_, let fields, _):
+                if let order = fields.order { for section in Section.allCases { keys[section] = Self.lower(self[section], order) } }
+            case .delete: break
+            }
+        }
+    }
+
+    /// The lower of a bound and the first key a list shows (a task added in this command).
+    func below(_ section: Section, first: OrderKey?) -> OrderKey? {
+        guard let first else { return self[section] }
+        return Self.lower(self[section], first)
+    }
+
+    static func lower(_ key: OrderKey?, _ other: OrderKey) -> OrderKey {
+        key.map { min($0, other) } ?? other
+    }
+}
