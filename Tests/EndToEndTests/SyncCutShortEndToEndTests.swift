@@ -145,3 +145,19 @@ extension SyncEndToEndTests {
         #expect(Set(try server.phoneTasks().keys) == ["Task 1", "Task 2", "From phone"])
     }
 }
+
+extension SyncEndToEndTests {
+    @Test("under libfaketime, still or jumped back two hours, --sync returns when hottask-sync ends", arguments: ["+0 days", "-2h"])
+    func syncUnderAFakeClockReturns(offset: String) throws {
+        let server = try CalDAVTestServer(.radicale)
+        let laptop = device("laptop", url: server.url)
+        laptop.run("--add", "Water plants")
+        let started = Date()
+        let synced = runHotTask(
+            ["--file", laptop.store, "--config", laptop.config, "--sync"], prefix: ["faketime", "-f", offset], timeout: 30)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stdout == "Synced with \(server.url): pulled 0, pushed 1, merged 0, deleted 0 here and 0 on the server\n")
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(runProcess(["pgrep", "-f", "hottask-sync --store \(laptop.store)"]).status != 0, "no helper is left")
+    }
+}
