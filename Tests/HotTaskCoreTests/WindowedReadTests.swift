@@ -36,6 +36,44 @@ struct WindowedReadTests {
         return StoreDocument.encode(list, header: SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 9), list: list))
     }
 
+    /// A Taskwarrior export over 1 MB (read by two threads), with a description larger than the
+    /// smallest window, escapes, fields HotTask carries, and tasks it skips.
+    static func largeTaskwarriorExport() -> [UInt8] {
+        var lines: [String] = []
+        for number in 0..<6_000 {
+            let id = String(format: "%012x", number)
+            let description = number == 3_000 ? String(repeating: "🥛", count: 995) : "Task \(number) with \\\"quotes\\\", é and 🥛"
+            let status = number % 97 == 0 ? "deleted" : number % 5 == 0 ? "completed" : "pending"
+            let extra = number % 3 == 0 ? #","tags":["home","t\#(number % 7)"],"project":"work.q4""# : ""
+            let end = status == "completed" ? #","end":"20261121T100000Z""# : ""
+            lines.append(
+                #"{"uuid":"00000000-0000-4000-8000-\#(id)","description":"\#(description)","status":"\#(status)","entry":"20261120T100000Z"\#(end)\#(extra)}"#
+            )
+        }
+        return Array(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
+    }
+
+    @Test("a Taskwarrior export reads the same through windows of any size as from memory, on one thread or two")
+    func aTaskwarriorExportReadsAsMemoryThroughAnyWindow() throws {
+        let bytes = Self.largeTaskwarriorExport()
+        let fromMemory = try #require(JSONParser.decodeTaskwarriorFast(bytes, now: Fixtures.date(hours: 0)))
+        for size in [4096, 1 << 16, 1 << 20, 8 << 20] {
+            let path = folder.path("export-\(size).json")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let file = try FileSystem.OpenFile(path)
+            let windowed = try #require(
+                try JSONParser.decodeTaskwarriorFast(file, limit: StoreLimits.readBytes, windowSize: size, now: Fixtures.date(hours: 0)))
+            #expect(windowed.tasks == fromMemory.tasks, "window \(size)")
+            #expect(windowed.carried == fromMemory.carried && windowed.skipped == fromMemory.skipped, "window \(size)")
+        }
+        // Cut short, it gives up through a window as from memory.
+        let cut = Array(bytes[0..<(bytes.count - 40)])
+        let path = folder.path("export-cut.json")
+        try Data(cut).write(to: URL(fileURLWithPath: path))
+        #expect(JSONParser.decodeTaskwarriorFast(cut) == nil)
+        #expect(try JSONParser.decodeTaskwarriorFast(try FileSystem.OpenFile(path), limit: StoreLimits.readBytes, windowSize: 4096) == nil)
+    }
+
     @Test("a store reads the same through windows of any size as from memory, on one thread or two")
     func anyWindowReadsAsMemory() throws {
         let large = Self.largeSnapshot()

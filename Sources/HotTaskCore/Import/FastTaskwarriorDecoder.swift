@@ -18,6 +18,41 @@ extension JSONParser {
         }
     }
 
+    /// The Taskwarrior export in `file`, read through a window of about 1 MB for each thread
+    /// rather than whole (a 100,000-task export is 21 MB, which was held until every task was
+    /// made); nil for anything unusual, which the strict path then reads whole and judges.
+    /// Throws `TooManyTasks` as soon as the export holds more tasks than a store keeps, without
+    /// reading the rest (a million-task export was read whole before it was refused).
+    static func decodeTaskwarriorFast(
+        _ file: FileSystem.OpenFile, limit: Int, windowSize: Int = 1 << 20, now: Date = Timestamp.now()
+    ) throws(TooManyTasks) -> ImportBatch? {
+        guard file.size > 0, file.size <= limit else { return nil }
+        var parser = JSONParser(FileWindow(file, at: 0, capacity: windowSize, limit: limit))
+        do {
+            return try parser.taskwarriorArray(now: now)
+        } catch let error as TooManyTasks {
+            throw error
+        } catch {
+            return nil
+        }
+    }
+
+    /// An export holding more tasks than a store keeps (`StoreLimits.tasks`).
+    struct TooManyTasks: Error {}
+
+    /// The next task of the array and what it carries or loses, the window slid on before it
+    /// and after it; a task read again from a larger window is counted once.
+    fileprivate mutating func nextTaskwarriorTask(now: Date, losses: inout ImportLosses) throws -> (TaskItem, String?)? {
+        refillIfLow()
+        let (task, lost) = try element { parser -> ((TaskItem, String?)?, ImportLosses) in
+            var lost = ImportLosses()
+            return (try parser.taskwarriorTask(now: now, losses: &lost), lost)
+        }
+        losses.add(lost)
+        refillIfLow()
+        return task
+    }
+
     /// A large export is read by two threads, as the store is (see `taskArray`): the second
     /// half counts only when this thread, reading element after element, arrives at the very
     /// element the other started from.
@@ -27,20 +62,23 @@ extension JSONParser {
         var carried: [Int: String] = [:]
         // Room made once (a task takes at least about 150 bytes of `task export`; untouched
         // room costs no memory).
-        tasks.reserveCapacity(bytes.count / 150)
+        tasks.reserveCapacity((window?.file.size ?? bytes.count) / 150)
         try expect(UInt8(ascii: "["))
         if !take(UInt8(ascii: "]")) {
-            let second = splitPoint().map { TaskwarriorSecondHalf(bytes: bytes, start: $0, now: now) }
+            let second = splitPoint().map { TaskwarriorSecondHalf(reading: self, from: $0, now: now) }
             let group = DispatchGroup()
             if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.read() } }
             // The other thread reads from `bytes`: it must be done before this returns, whatever happens.
             defer { group.wait() }
             var joined = false
             repeat {
+                refillIfLow()
                 skipWhitespace()
-                if let second, index == second.start {
+                if let second, position == second.start {
                     group.wait()
-                    guard var (rest, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
+                    if second.tooMany { throw TooManyTasks() }
+                    guard let (pieces, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
+                    var rest = pieces
                     second.result = nil
                     for (position, record) in second.carried { carried[tasks.count + position] = record }
                     // Piece by piece, each freed once copied: the second half is never held twice.
@@ -49,18 +87,18 @@ extension JSONParser {
                         rest[piece] = []
                     }
                     losses.add(restLosses)
-                    index = end
+                    seek(to: end)
                     joined = true
                     break
                 }
-                guard let (task, record) = try taskwarriorTask(now: now, losses: &losses) else { continue }
+                guard let (task, record) = try nextTaskwarriorTask(now: now, losses: &losses) else { continue }
                 if let record { carried[tasks.count] = record }
                 tasks.append(task)
+                if tasks.count > StoreLimits.tasks { throw TooManyTasks() }
             } while take(UInt8(ascii: ","))
             if !joined { try expect(UInt8(ascii: "]")) }
         }
-        skipWhitespace()
-        guard index == bytes.count else { throw GiveUp() }
+        guard atEndOfInput() else { throw GiveUp() }
         // An id given twice is for the strict path to judge.
         guard IDTable(distinct: tasks.count, { add in for index in tasks.indices { add(tasks[index].id) } }) != nil else { throw GiveUp() }
         losses.carriedFor = "Taskwarrior"
@@ -75,31 +113,44 @@ extension JSONParser {
     // Unchecked: `read` runs on the other thread, alone, and `result`/`carried` are touched here
     // only after `group.wait()`, which orders its writes before the reads; `bytes` is read-only.
     private final class TaskwarriorSecondHalf: @unchecked Sendable {
-        let bytes: UnsafeBufferPointer<UInt8>
+        private let bytes: UnsafeBufferPointer<UInt8>
+        private let file: (FileSystem.OpenFile, limit: Int, capacity: Int)?
         let start: Int
         let now: Date
         /// The tasks in pieces of 4,096 (see `ChunkedSections`).
         var result: ([[TaskItem]], ImportLosses, end: Int)?
         /// What each task carries, by its position from `start`.
         var carried: [Int: String] = [:]
+        /// It stopped at more tasks than a store keeps.
+        var tooMany = false
 
-        init(bytes: UnsafeBufferPointer<UInt8>, start: Int, now: Date) {
-            self.bytes = bytes
+        init(reading parser: JSONParser, from start: Int, now: Date) {
+            bytes = parser.bytes
+            file = parser.window.map { ($0.file, $0.limit, $0.initialCapacity) }
             self.start = start
             self.now = now
         }
 
         func read() {
-            var parser = JSONParser(bytes)
-            parser.index = start
+            var parser: JSONParser
+            if let (file, limit, capacity) = file {
+                parser = JSONParser(FileWindow(file, at: start, capacity: capacity, limit: limit))
+            } else {
+                parser = JSONParser(bytes)
+                parser.index = start
+            }
             var tasks: [[TaskItem]] = []
             var losses = ImportLosses()
             var count = 0
             do {
                 repeat {
-                    guard let (task, record) = try parser.taskwarriorTask(now: now, losses: &losses) else { continue }
+                    guard let (task, record) = try parser.nextTaskwarriorTask(now: now, losses: &losses) else { continue }
                     if let record { carried[count] = record }
                     count += 1
+                    if count > StoreLimits.tasks {
+                        tooMany = true
+                        return
+                    }
                     if tasks.last.map({ $0.count >= 4096 }) ?? true {
                         tasks.append([])
                         tasks[tasks.count - 1].reserveCapacity(4096)
@@ -110,7 +161,8 @@ extension JSONParser {
             } catch {
                 return
             }
-            result = (tasks, losses, parser.index)
+            if parser.window?.failed == true { return }
+            result = (tasks, losses, parser.position)
         }
     }
 

@@ -117,6 +117,20 @@ struct ImportBatch: Equatable, Sendable {
         return try? checkingCaptions(ImportBatch(format: .hottask, tasks: snapshot.list.takeAll(), skipped: 0))
     }
 
+    /// The Taskwarrior export in the regular file at `path`, read through a window (a
+    /// 100,000-task export is 21 MB, which `parse` would hold while the tasks are made). nil for
+    /// anything else, or anything unusual: `readFile` and `parse` then read it whole.
+    static func taskwarriorExport(at path: String, as format: Format?) throws(DocumentError) -> ImportBatch? {
+        guard format == nil || format == .taskwarrior, (try? FileSystem.kind(of: path)) == .file,
+            let file = try? FileSystem.OpenFile(path)
+        else { return nil }
+        do {
+            return try JSONParser.decodeTaskwarriorFast(file, limit: StoreLimits.readBytes)
+        } catch {
+            throw .invalid("it holds more than \(StoreLimits.tasks) tasks; HotTask keeps at most \(StoreLimits.tasks)")
+        }
+    }
+
     /// A HotTask document or a Taskwarrior export.
     private static func parseJSON(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
         let batch = try parseJSONDocument(bytes)
@@ -179,6 +193,12 @@ struct ImportBatch: Equatable, Sendable {
         let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
         guard case .object? = try? JSONParser.parse(Array(bytes[start..<end])), end < bytes.count else {
             return nil
+        }
+        // More lines than a store keeps tasks: refused before a million objects are parsed.
+        var lines = 0
+        for byte in bytes where byte == 0x0A { lines += 1 }
+        if lines > StoreLimits.tasks {
+            throw .invalid("it holds more than \(StoreLimits.tasks) tasks; HotTask keeps at most \(StoreLimits.tasks)")
         }
         do {
             return try JSONParser.parseLines(bytes)

@@ -14,6 +14,13 @@ extension TaskStore {
         // other writers wait for the lock only so long. The bytes are dropped once parsed.
         let read = try { () throws -> ImportBatch in
             if path != "-", let batch = ImportBatch.hotTaskDocument(at: path, as: format) { return batch }
+            if path != "-" {
+                do {
+                    if let batch = try ImportBatch.taskwarriorExport(at: path, as: format) { return batch }
+                } catch {
+                    throw UserFacingError(.refused, "cannot import \(name): \(error). Nothing was changed")
+                }
+            }
             if path != "-", VdirFolder.isFolder(path) { return try Self.importFolder(path, format: format) }
             let bytes = try Self.readInput(path)
             do {

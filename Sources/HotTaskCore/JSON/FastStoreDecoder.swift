@@ -160,7 +160,8 @@ extension JSONParser {
             skipWhitespace()
             if let second, position == second.start {
                 group.wait()
-                guard var (rest, end) = second.result else { throw GiveUp() }  // as this thread would have
+                guard let (sections, end) = second.result else { throw GiveUp() }  // as this thread would have
+                var rest = sections
                 second.result = nil
                 rest.move(into: &tasks)
                 seek(to: end)

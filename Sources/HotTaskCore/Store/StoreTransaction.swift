@@ -18,6 +18,7 @@ extension TaskStore {
     /// Runs `body` holding the store's lock, with a transaction that has read what `plan` asks
     /// for. Every writer's way in: the UI's session, the command line's changes, import, sync,
     /// undo, recover and compaction. A body that throws commits nothing more.
+    @discardableResult
     func transaction<Result>(
         _ plan: ReadPlan, wait: TimeInterval = TaskStore.lockWait, _ body: (StoreTransaction) throws -> Result
     ) throws -> Result {
@@ -29,6 +30,7 @@ extension TaskStore {
     }
 
     /// `transaction` with every error as a `StoreError`, for bodies that throw nothing else.
+    @discardableResult
     func storeTransaction<Result>(
         _ plan: ReadPlan, wait: TimeInterval = TaskStore.lockWait, _ body: (StoreTransaction) throws(StoreError) -> Result
     ) throws(StoreError) -> Result {
@@ -165,7 +167,7 @@ final class StoreTransaction {
     /// with them, when the caller knows better than the log (the UI's session).
     @discardableResult
     func commit(
-        _ changes: [TaskChange], what: String, undoes: Clock? = nil, sync: SyncDelta? = nil, now: Date = Date(),
+        _ changes: consuming [TaskChange], what: String, undoes: Clock? = nil, sync: SyncDelta? = nil, now: Date = Date(),
         wasIsCurrent: Bool = true, countAfter: Int? = nil
     ) throws(StoreError) -> Committed {
         guard !changes.isEmpty || sync != nil else {
@@ -174,7 +176,8 @@ final class StoreTransaction {
         if wholeRead == nil, let view = try log() {
             let clock = Clock.next(after: view.clock, now: now)
             let record = LogRecord(
-                generation: view.generation, clock: clock, what: what, undoes: undoes, changes: changes, by: TaskStore.origin, sync: sync)
+                generation: view.generation, clock: clock, what: what, undoes: undoes, changes: copy changes, by: TaskStore.origin,
+                sync: sync)
             let count = countAfter ?? view.count + changes.netTaskCount
             try checkLimits(changes, countBefore: view.count, countAfter: count, storeBytes: view.snapshotSize + view.logBytes)
             let folds = foldLogPastBytes.map { view.logBytes >= $0 } ?? false
@@ -190,7 +193,6 @@ final class StoreTransaction {
         var list = state.list
         state.list = TaskList()
         let countBefore = list.count
-        var changes = changes
         // Only sets carry `was` values: a batch of adds (an import) is not copied.
         let hasSets = changes.contains { if case .set = $0 { true } else { false } }
         if hasSets && !wasIsCurrent {
@@ -206,8 +208,8 @@ final class StoreTransaction {
             list.applyAll(changes, clock: clock)
         }
         let generation = state.header?.generation ?? Generation.random()
-        let record = LogRecord(
-            generation: generation, clock: clock, what: what, undoes: undoes, changes: changes, by: TaskStore.origin, sync: sync)
+        var record = LogRecord(
+            generation: generation, clock: clock, what: what, undoes: undoes, changes: copy changes, by: TaskStore.origin, sync: sync)
         try checkLimits(
             changes, countBefore: countBefore, countAfter: list.count,
             storeBytes: Int(state.snapshotStamp?.size ?? 0) + Int(state.logStamp?.size ?? 0))
@@ -221,6 +223,12 @@ final class StoreTransaction {
             wholeRead = state
             logRead = nil
             return Committed(clock: clock, record: numbered, list: list)
+        }
+        // A record too large to keep for undo (a big import) lets its changes go before the
+        // snapshot is written: at 100,000 tasks they are 15 MB on top of the list.
+        if TaskStore.certainlyLarger(record, than: TaskStore.historyRecordLimit) {
+            record.changes = []
+            changes = []
         }
         try store.compactLocked(
             list, clock: clock, state: state, history: state.history + [record], sync: state.pendingSync + [sync].compactMap { $0 })

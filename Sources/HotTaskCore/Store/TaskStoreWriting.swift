@@ -29,9 +29,10 @@ extension TaskStore {
         _ plan: (State) throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: Result)
     ) throws -> Result {
         try transaction(.everything) { txn in
-            let planned = try plan(try txn.whole())
-            try txn.commit(planned.changes, what: planned.what, undoes: planned.undoes, now: now())
-            return planned.result
+            let (changes, what, undoes, result) = try plan(try txn.whole())
+            // Handed over, not copied: a large import's changes go before its snapshot is written.
+            try txn.commit(consume changes, what: what, undoes: undoes, now: now())
+            return result
         }
     }
 
