@@ -36,7 +36,7 @@ enum SetupCommand {
             for calendar in calendars { say("found", calendar.name, calendar.url) }
             let chosen: TaskCalendar
             if let name = options["--calendar"] {
-                if let match = calendars.first(where: { $0.name == name }) ?? calendars.first(where: { $0.segment == name }) {
+                if let match = TaskCalendar.named(name, in: calendars) {
                     chosen = match
                 } else {
                     chosen = try create(name, with: discovery, in: found)

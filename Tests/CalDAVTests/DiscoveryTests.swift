@@ -71,3 +71,22 @@ struct DiscoveryTests {
         #expect(CalendarDiscovery.slug("日本").count == 36, "nothing left: a UUID")
     }
 }
+
+@Suite("Choosing a calendar by name")
+struct CalendarNameTests {
+    let calendars = [
+        TaskCalendar(name: "Work", url: "https://example.org/dav/u/work-tasks/"),
+        TaskCalendar(name: "shared", url: "https://example.org/dav/u/shared/"),
+        TaskCalendar(name: "Personal", url: "https://example.org/dav/u/Home/"),
+    ]
+
+    @Test("--calendar matches a display name, then a path segment, exactly and then ignoring case")
+    func matching() {
+        #expect(TaskCalendar.named("Work", in: calendars)?.url == "https://example.org/dav/u/work-tasks/")
+        #expect(TaskCalendar.named("work-tasks", in: calendars)?.url == "https://example.org/dav/u/work-tasks/")
+        #expect(TaskCalendar.named("Shared", in: calendars)?.url == "https://example.org/dav/u/shared/")
+        #expect(TaskCalendar.named("WORK", in: calendars)?.url == "https://example.org/dav/u/work-tasks/")
+        #expect(TaskCalendar.named("home", in: calendars)?.url == "https://example.org/dav/u/Home/")
+        #expect(TaskCalendar.named("Errands", in: calendars) == nil)
+    }
+}

@@ -123,7 +123,8 @@ struct SyncSetupEndToEndTests {
         _ = laptop.sync()  // with the kept ca_file: it would fail without it, as the first set-up did
     }
 
-    @Test("several task calendars and no --calendar: it lists them, writes nothing and exits 64; --calendar picks by name or path segment")
+    @Test(
+        "several task calendars and no --calendar: it lists them, writes nothing and exits 64; --calendar picks by name or path segment, in any case")
     func severalCalendars() throws {
         let server = try CalDAVTestServer(.radicale, calendar: false)
         let first = computer("first")
@@ -145,6 +146,11 @@ struct SyncSetupEndToEndTests {
         #expect(fileText(fresh.config)?.contains("url = \"\(server.root)u/work/\"") == true)
         var status = stat()
         #expect(stat(fresh.config, &status) == 0 && status.st_mode & 0o777 == 0o600, "a new config is private")
+        // Another case finds the calendar (making a second one answered 409 Conflict).
+        let otherCase = computer("other-case")
+        let shouted = otherCase.run(["--sync-setup", server.root, "--calendar", "HOME"] + Self.login)
+        #expect(shouted.status == 0, "\(shouted.stderr)")
+        #expect(fileText(otherCase.config)?.contains("url = \"\(server.root)u/home/\"") == true)
     }
 
     @Test("set-up again for another calendar, without --password-command, keeps the password_command already in [sync]")

@@ -14,6 +14,15 @@ public struct TaskCalendar: Equatable, Sendable {
     public var segment: String {
         URL(string: url)?.path.split(separator: "/").last.map(String.init) ?? name
     }
+
+    /// The calendar `--calendar NAME` names: by display name, then by path segment, exactly;
+    /// then the same ignoring case (a server that made `shared` when asked for `Shared` answers
+    /// 409 to a second request for it). nil when none does.
+    public static func named(_ name: String, in calendars: [TaskCalendar]) -> TaskCalendar? {
+        let folded = name.lowercased()
+        return calendars.first { $0.name == name } ?? calendars.first { $0.segment == name }
+            ?? calendars.first { $0.name.lowercased() == folded } ?? calendars.first { $0.segment.lowercased() == folded }
+    }
 }
 
 /// Finds the task calendars of an account from whatever URL its owner has, as DAVx5 and
