@@ -66,13 +66,18 @@ struct FilterTests {
             next.view.setQuery("visit 5", list: next.tasks)
             next.selection = 0  // the first match
         }
-        state.expectPress(.enter) { $0.focus = .list }
+        state.expectPress(.enter) { next in
+            next.focus = .list
+            // Opened from the input row: the footer says where the keys went.
+            next.message = Message("Filter kept — keys go to the list (Tab: the new-task input)", shorter: ["Filter kept: keys go to the list"])
+        }
         #expect(state.view.query == "visit 5")
         #expect(state.selectedTask?.caption == "Café visit 57")
         state.press(.character("/"))
         #expect(state.filter.text == "visit 5", "reopening edits the kept filter")
         state.press(.enter)
         state.expectPress(.escape) { next in
+            next.message = nil
             next.filter.clear()
             next.view.setQuery("", list: next.tasks)
             next.selection = 4  // Task 5 again

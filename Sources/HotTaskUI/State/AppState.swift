@@ -85,6 +85,10 @@ public struct AppState: Equatable, Sendable {
     /// The task being edited: found again by id on Enter, since another program may have
     /// moved or deleted it meanwhile.
     var editingTaskID: UUID?
+    /// Where the keys go when the open prompt (a caption edit, a due date) ends, by Enter or
+    /// Esc: the focus it was opened from, so that F2 in the input row and Esc leave the keys in
+    /// the input row, never in the list where letters are commands.
+    var promptOrigin = Focus.list
     var history = UndoHistory()
     var confirmation: Confirmation?
     /// The focus whose keys the help overlay shows, while it is open.

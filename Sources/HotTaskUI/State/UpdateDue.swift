@@ -11,16 +11,14 @@ extension AppUpdate {
         }
         state.editor = LineEditor(task.due.map { $0.isDay ? $0.dayText : DueEntry.localText($0, in: state.calendar.timeZone) } ?? "")
         state.editingTaskID = task.id
-        state.focus = .due
+        openPrompt(.due, &state)
     }
 
     static func handleDueKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
         if editLine(key, &state.editor, killed: &state.killed) { return [] }
         switch key {
         case .enter: return saveDue(&state, now: now)
-        case .escape:
-            state.focus = .list
-            state.message = Message("Due date unchanged")
+        case .escape: closePrompt("Due date unchanged", &state)
         default: break
         }
         return []
@@ -29,8 +27,9 @@ extension AppUpdate {
     /// Enter: an entry that is not a due date keeps the prompt open, saying why.
     private static func saveDue(_ state: inout AppState, now: Date) -> [Effect] {
         guard let id = state.editingTaskID, let position = state.tasks.position(of: id) else {
-            state.focus = .list
-            state.message = Message("That task was deleted elsewhere; no due date was set", kind: .warning)
+            closePrompt(
+                "That task was deleted elsewhere; no due date was set", kind: .warning, shorter: "Deleted elsewhere; no due date was set",
+                &state)
             return []
         }
         let due: DueDate?
@@ -40,8 +39,8 @@ extension AppUpdate {
             state.message = Message("\(refusal)", kind: .error, shorter: ["Not a due date: \(DueInput.forms)"])
             return []
         }
-        state.focus = .list
         let task = state.tasks[position]
+        closePrompt(nil, &state)
         guard let change = state.tasks.dating(at: position, to: due) else { return [] }
         let what = due.map { "Due \(state.dates.text($0)): \(quoted(task))" } ?? "Due date cleared: \(quoted(task))"
         let effects = commit([change], what, &state)

@@ -10,16 +10,14 @@ extension AppUpdate {
         }
         state.editor = LineEditor(task.caption)
         state.editingTaskID = task.id
-        state.focus = .editing
+        openPrompt(.editing, &state)
     }
 
     static func handleEditingKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
         if editLine(key, &state.editor, killed: &state.killed) { return [] }
         switch key {
         case .enter: return saveEdit(&state, now: now)
-        case .escape:
-            state.focus = .list
-            state.message = Message("Edit cancelled")
+        case .escape: closePrompt("Edit cancelled", &state)
         default: break
         }
         return []
@@ -29,9 +27,10 @@ extension AppUpdate {
     private static func saveEdit(_ state: inout AppState, now: Date) -> [Effect] {
         guard let id = state.editingTaskID, let position = state.tasks.position(of: id) else {
             // Deleted by another program while being edited: keep the words, change nothing.
-            state.focus = .list
             keepInInput(state.editor.text, &state)
-            state.message = Message("That task was deleted elsewhere; your text is in the new-task input", kind: .warning)
+            closePrompt(
+                "That task was deleted elsewhere; your text is in the new-task input", kind: .warning,
+                shorter: "Deleted elsewhere; your text is in the new-task input", &state)
             return []
         }
         guard
@@ -39,8 +38,8 @@ extension AppUpdate {
                 state.editor.text, whenEmpty: "A task needs some text — type a caption or press Esc to cancel",
                 refused: "Not saved", &state)
         else { return [] }
-        state.focus = .list
         let old = state.tasks[position]
+        closePrompt(nil, &state)
         guard let change = state.tasks.renaming(at: position, to: caption) else { return [] }
         let effects = commit([change], "Edited \(quoted(old))", &state)
         select(id: old.id, &state)
@@ -55,5 +54,47 @@ extension AppUpdate {
     static func keepInInput(_ text: String, _ state: inout AppState) {
         let typed = state.input.text
         state.input = LineEditor(typed.isEmpty ? text : typed + " " + text)
+    }
+
+    // MARK: Prompts
+
+    /// Opens a prompt on the selected row (`.editing`, `.due`), remembering where the keys were,
+    /// so that Enter and Esc give them back there.
+    static func openPrompt(_ prompt: Focus, _ state: inout AppState) {
+        if state.focus != .editing && state.focus != .due { state.promptOrigin = state.focus }
+        state.focus = prompt
+    }
+
+    /// Ends the open prompt: the keys go back where they were when it opened (the input row for
+    /// F2 or F3 there), and the footer says so when that is not the list (`message`, if any,
+    /// comes first).
+    static func closePrompt(_ message: String?, kind: Message.Kind = .info, shorter: String? = nil, _ state: inout AppState) {
+        state.focus = state.promptOrigin
+        state.promptOrigin = .list
+        if state.focus == .list {
+            if let message { state.message = Message(message, kind: kind, shorter: shorter.map { [$0] } ?? []) }
+            return
+        }
+        let note = keysGo(to: state.focus)
+        guard let message else {
+            state.message = Message(note.prefix(1).uppercased() + note.dropFirst(), kind: kind)
+            return
+        }
+        // The longest wording that fits, the note where the keys went kept as long as it can be.
+        let wordings = [message, shorter].compactMap { $0 }
+        state.message = Message(
+            "\(message) — \(note)", kind: kind, shorter: wordings.dropFirst().map { "\($0) — \(note)" } + wordings)
+    }
+
+    /// Where the keys go now, for the footer when the focus moved without the person choosing
+    /// it with Tab: after a prompt, a click, a kept filter.
+    static func keysGo(to focus: Focus) -> String {
+        switch focus {
+        case .input: "keys go to the new-task input"
+        case .list: "keys go to the list (Tab: the new-task input)"
+        case .filter: "keys go to the filter"
+        case .editing: "keys edit the caption (Enter saves, Esc cancels)"
+        case .due: "keys set the due date (Enter sets, Esc cancels)"
+        }
     }
 }

@@ -12,6 +12,10 @@ extension AppUpdate {
         switch key {
         case .enter, .tab, .backTab:
             if state.view.isFiltering {
+                // Opened from the input row: the keys land in the list, where letters are commands.
+                if state.filterOrigin?.focus == .input {
+                    state.message = Message("Filter kept — " + keysGo(to: .list), shorter: ["Filter kept: keys go to the list"])
+                }
                 state.focus = .list
             } else {
                 clearFilter(&state)

@@ -12,6 +12,7 @@ extension AppUpdate {
         case .control("f"): openFilter(&state)
         case .control("r"): return redo(&state)
         case .function(2): startEditing(&state)
+        case .function(3): startDue(&state)
         default: break
         }
         return []

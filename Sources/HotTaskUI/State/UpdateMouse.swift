@@ -30,6 +30,8 @@ extension AppUpdate {
         case .task(let display), .details(let display):
             leaveFilterLine(&state)
             state.selection = display
+            // Typing in the input, a click on a task: the next letters are commands now.
+            if state.focus != .list { state.message = Message("Selected — " + keysGo(to: .list), shorter: ["Selected: keys go to the list"]) }
             state.focus = .list
         default:
             break  // headers, hints and spacers select nothing
