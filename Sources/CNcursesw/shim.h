@@ -54,6 +54,17 @@ static inline int hc_has_alternate_screen(void) {
     return smcup != NULL && smcup != (char *)-1 && smcup[0] != 0;
 }
 
+/* The terminal's size (TIOCGWINSZ): ioctl is variadic, which Swift cannot call. 0 on success. */
+#include <sys/ioctl.h>
+/* (Not `lines` and `columns`: term.h defines both as macros.) */
+static inline int hc_window_size(int *height, int *width) {
+    struct winsize size;
+    if (ioctl(1, TIOCGWINSZ, &size) != 0 && ioctl(0, TIOCGWINSZ, &size) != 0) return -1;
+    *height = size.ws_row;
+    *width = size.ws_col;
+    return 0;
+}
+
 /* newterm on the process's own terminal; NULL instead of exiting when it cannot. */
 static inline SCREEN *hc_newterm(void) { return newterm(NULL, stdout, stdin); }
 

@@ -74,7 +74,7 @@ enum UIBenchmarks {
                 case .reloaded(let list, let clock):
                     _ = AppUpdate.update(&state, .reloaded(list), now: Timestamp.now())
                     _ = AppUpdate.update(&state, .saved(save, clock: clock, outside: []), now: Timestamp.now())
-                case .busy:
+                case .busy, .needsList:
                     throw BenchError("the store's lock was busy")
                 }
             }

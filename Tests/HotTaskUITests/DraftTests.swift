@@ -49,6 +49,7 @@ struct DraftTests {
         AppUpdate.restore(Draft(input: "half an idea"), &expected)
         expected.message = Message("config.toml: no such key", kind: .error)
         expected.syncSchedule = schedule
+        expected.lastTimeCheck = state.now  // what the time changes on screen is current as of the start
         AppUpdate.followCursors(&expected)
         #expect(state == expected, "the whole state, as the run loop used to set it by hand")
     }

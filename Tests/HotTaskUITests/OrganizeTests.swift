@@ -270,7 +270,7 @@ struct UndoTests {
             next.message = Message("Undone: Deleted “Buy milk” — ^R to redo")
             _ = next.history.popUndo()
         }
-        #expect(effects == [.save(Save([delete.inverse], what: "Undo: Deleted “Buy milk”"))])
+        #expect(effects == [.save(Save([delete.inverse], what: "Undo: Deleted “Buy milk”", undoesStep: 1))])
         #expect(state.selectedTask?.caption == "Buy milk", "the restored task is selected")
         state.press(.character("x"))
         state.expectPress(.control("r")) { $0.message = Message("Nothing to redo", kind: .warning) }

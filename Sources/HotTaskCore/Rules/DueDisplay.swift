@@ -82,6 +82,19 @@ public struct DueDisplay: Sendable {
         return localDay(due) == today ? .today : .later
     }
 
+    /// The next moment after `now` at which `due` reads differently: the start of the next day
+    /// here (today becomes tomorrow's yesterday), or, for a time still ahead, the second after it
+    /// (it is overdue from then). The run loop sleeps until then rather than looking each minute.
+    public func nextChange(of due: DueDate) -> Date {
+        let midnight = DueDate.instant(wall: Int64(today + 1) * 86_400, in: local)
+        var next = midnight
+        if !due.isDay {
+            let passes = due.instant(local: local) + 1
+            if passes > nowSeconds { next = min(next, passes) }
+        }
+        return Date(timeIntervalSince1970: TimeInterval(next))
+    }
+
     public func isOverdue(_ due: DueDate?) -> Bool {
         guard let due else { return false }
         return standing(due) == .overdue

@@ -8,8 +8,8 @@ import Foundation
 /// rename, folder fsync), keeping records for `--undo` and setting damaged lines aside.
 extension TaskStore {
     /// Folds the log into a new snapshot now, if it has anything to fold or needs it.
-    public func compact(now: Date = Date()) throws(StoreError) {
-        try storeTransaction(.everything) { txn throws(StoreError) in try txn.fold() }
+    public func compact(now: Date = Date(), wait: TimeInterval = TaskStore.lockWait) throws(StoreError) {
+        try storeTransaction(.everything, wait: wait) { txn throws(StoreError) in try txn.fold() }
     }
 
     /// True when the log is long enough that a writer should fold it (the UI asks after its

@@ -13,8 +13,9 @@ public final class StoreSession {
     private(set) var clock = Clock.zero
     private var snapshotStamp: FileStamp?
     private var logStamp: FileStamp?
-    /// A version `poll` could not read, not to be tried again until the files change.
-    private var unreadable: (FileStamp?, FileStamp?)?
+    /// A version `poll` could not read, and why: not read again until the files change, and
+    /// still unreadable meanwhile (a look that does not read is no recovery).
+    private var unreadable: (snapshot: FileStamp?, log: FileStamp?, error: StoreError)?
 
     public init(store: TaskStore) {
         self.store = store
@@ -38,6 +39,9 @@ public final class StoreSession {
         case reloaded(TaskList, clock: Clock)
         /// Another process holds the lock: nothing was written; try again later.
         case busy
+        /// Every file of the store has vanished (its folder removed) and no list was given to
+        /// write in its place: nothing was written; save again with the UI's whole list.
+        case needsList
     }
 
     /// What changed outside since the last look.
@@ -89,6 +93,22 @@ public final class StoreSession {
         _ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date(),
         current: @autoclosure () -> TaskList
     ) throws(StoreError) -> Saved {
+        try save(changes, what: what, undoes: undoes, now: now, count: { current().count }, list: current)
+    }
+
+    /// `save` for a caller that does not hold the UI's list (the UI's store thread): `count` is
+    /// how many tasks the UI's list holds with these changes; `list` is the whole list, when the
+    /// caller has it (without it a vanished store gives `.needsList`).
+    public func save(
+        _ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date(), count: Int, list: TaskList?
+    ) throws(StoreError) -> Saved {
+        try save(changes, what: what, undoes: undoes, now: now, count: { count }, list: { list })
+    }
+
+    private func save(
+        _ changes: [TaskChange], what: String, undoes: Clock?, now: Date, count currentCount: () -> Int,
+        list current: () -> TaskList?
+    ) throws(StoreError) -> Saved {
         do {
             return try store.storeTransaction(.nothing, wait: 0) { txn throws(StoreError) -> Saved in
                 txn.recordInLogLimit = StoreLimits.uiRecordInLog
@@ -101,7 +121,7 @@ public final class StoreSession {
                 var countAfter: Int?
                 if let generation, let log {
                     let outside = log.outside
-                    let count = current().count + outside.flatMap(\.changes).netTaskCount
+                    let count = currentCount() + outside.flatMap(\.changes).netTaskCount
                     countAfter = count
                     txn.follow(
                         StoreTransaction.LogView(
@@ -109,7 +129,8 @@ public final class StoreSession {
                             count: count - changes.netTaskCount, top: TopBounds([:]), records: log.records, snapshotSize: log.snapshotSize,
                             snapshotCount: 0, logBytes: log.logBytes, pendingSync: []))
                 } else if generation != nil, store.hasVanished {
-                    try txn.replaceAll(with: current(), now: now)
+                    guard let current = current() else { return .needsList }
+                    try txn.replaceAll(with: current, now: now)
                     let state = try store.read()
                     follow(state)
                     return .reloaded(state.list, clock: state.clock)
@@ -173,7 +194,7 @@ public final class StoreSession {
         let snapshot = FileSystem.stamp(of: store.path)
         let journal = FileSystem.stamp(of: store.journalPath)
         guard snapshot != snapshotStamp || journal != logStamp else { return nil }
-        if let unreadable, unreadable.0 == snapshot, unreadable.1 == journal { return nil }
+        if let unreadable, unreadable.snapshot == snapshot, unreadable.log == journal { throw unreadable.error }
         do throws(StoreError) {
             if let generation, let outside = try recordsSinceLastLook(generation) {
                 logStamp = journal
@@ -193,7 +214,7 @@ public final class StoreSession {
             follow(state)
             return .reloaded(state.list)
         } catch {
-            unreadable = (snapshot, journal)
+            unreadable = (snapshot, journal, error)
             throw error
         }
     }

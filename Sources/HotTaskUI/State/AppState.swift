@@ -112,8 +112,10 @@ public struct AppState: Equatable, Sendable {
     var syncOrigin: String?
     /// When the store was last looked at for other processes' changes.
     var lastOutsideLook = Date.distantPast
-    /// The minute of the last timer event, so that relative times are redrawn when it turns.
-    var lastMinute = 0
+    /// The run loop says when the store's files change; false: look every half second.
+    var watchesStore = false
+    /// The last timer event, so that what the time changes on screen is redrawn once it did.
+    var lastTimeCheck = Date.distantPast
     public var size: Size
     /// The list's keys (from the config file, or the standard ones).
     var bindings: KeyBindings

@@ -52,8 +52,19 @@ public enum Event: Equatable, Sendable {
     case synced(SyncStatus)
     /// The running sync has sent `sent` of `total` tasks.
     case syncProgress(sent: Int, total: Int)
-    /// The run loop woke (at least every quarter second): time for what runs on a timer.
+    /// The time the run loop was asked to wake at came (`AppUpdate.nextTimedEvent`): a due
+    /// date turning overdue, a sync to start, the next look while the store cannot be watched.
     case timerFired
+    /// One of the store's files changed (the run loop watches its folder): another process
+    /// may have changed the list.
+    case storeChanged
+    /// The store's folder can no longer be watched (it was removed or moved): `update` looks
+    /// every half second from now on.
+    case storeUnwatched
+    /// Saves still on their way to the store, after the list took the store's version of
+    /// something (a save's stamp, other processes' records, the whole list read again): shown
+    /// again on top, as the store will have them once they are committed.
+    case stillUnsaved([Save])
     /// A frame is on the terminal: work that must not delay it (folding the captions) now.
     case frameShown
 }
@@ -66,13 +77,17 @@ public struct Save: Equatable, Sendable {
     /// The record they take back (an undo).
     public var undoes: Clock?
     /// The undo step they make, to stamp with the record's clock.
-    var stepID: Int?
+    public internal(set) var stepID: Int?
+    /// The undo step they take back when its save had not come back yet (so `undoes` is nil):
+    /// the store thread names that step's record once it is committed.
+    public internal(set) var undoesStep: Int?
 
-    init(_ changes: [TaskChange], what: String, undoes: Clock? = nil, stepID: Int? = nil) {
+    init(_ changes: [TaskChange], what: String, undoes: Clock? = nil, stepID: Int? = nil, undoesStep: Int? = nil) {
         self.changes = changes
         self.what = what
         self.undoes = undoes
         self.stepID = stepID
+        self.undoesStep = undoes == nil ? undoesStep : nil
     }
 }
 
@@ -105,15 +120,19 @@ public struct Startup: Equatable, Sendable {
     var syncSchedule: SyncSchedule?
     /// What the syncs this UI runs name their records by (`LogRecord.by`).
     var syncOrigin: String?
+    /// The run loop is told when the store's files change (`Event.storeChanged`); without
+    /// that, `update` looks every half second.
+    var watchesStore: Bool
 
     public init(
         showsDetails: Bool, draft: Draft? = nil, configWarning: String? = nil, syncSchedule: SyncSchedule? = nil,
-        syncOrigin: String? = nil
+        syncOrigin: String? = nil, watchesStore: Bool = false
     ) {
         self.showsDetails = showsDetails
         self.draft = draft
         self.configWarning = configWarning
         self.syncSchedule = syncSchedule
         self.syncOrigin = syncOrigin
+        self.watchesStore = watchesStore
     }
 }

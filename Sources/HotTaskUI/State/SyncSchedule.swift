@@ -25,6 +25,12 @@ public struct SyncSchedule: Equatable, Sendable {
         due = now
     }
 
+    /// When the next sync starts if nothing changes meanwhile; nil while one runs (its end
+    /// comes as an event).
+    var nextStart: Date? {
+        running ? nil : due ?? lastStart.addingTimeInterval(interval)
+    }
+
     /// A change was saved here: sync soon.
     mutating func changed(now: Date) {
         let soon = now.addingTimeInterval(afterChange)

@@ -18,6 +18,8 @@ public enum AppUpdate {
             if let warning = startup.configWarning { state.message = Message(warning, kind: .error) }
             state.syncSchedule = startup.syncSchedule
             state.syncOrigin = startup.syncOrigin
+            state.watchesStore = startup.watchesStore
+            state.lastTimeCheck = now
         case .keyPressed(let key):
             state.message = nil
             effects = handleKey(key, &state, now: now, newID: newID)
@@ -69,6 +71,15 @@ public enum AppUpdate {
                 summary: "syncing \(sent)/\(total)", failure: state.syncStatus?.failure, detail: state.syncStatus?.detail, running: true)
         case .timerFired:
             effects = timerFired(&state, now: now)
+        case .storeChanged:
+            state.lastOutsideLook = now
+            effects = [.lookForOutsideChanges]
+        case .storeUnwatched:
+            state.watchesStore = false
+        case .stillUnsaved(let saves):
+            keepingSelection(&state) { state in
+                for save in saves { perform(save.changes, &state) }
+            }
         case .frameShown:
             // The filter's folded captions, made once a frame is on screen: the first frame
             // (and the one after a list read whole) never waits for them.

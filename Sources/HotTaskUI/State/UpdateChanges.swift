@@ -225,7 +225,12 @@ extension AppUpdate {
         let note = changedElsewhere.map { " — \(quoted($0)) was changed elsewhere and kept" } ?? ""
         state.message = Message("\(verb): \(step.description)" + (undoing ? " — ^R to redo" : " — u to undo") + note)
         let what = (undoing ? "Undo: " : "Redo: ") + step.description
-        return [.save(Save(applicable, what: what, undoes: undoing ? step.clock : nil, stepID: undoing ? nil : step.id))]
+        return [
+            .save(
+                Save(
+                    applicable, what: what, undoes: undoing ? step.clock : nil, stepID: undoing ? nil : step.id,
+                    undoesStep: undoing ? step.id : nil))
+        ]
     }
 }
 

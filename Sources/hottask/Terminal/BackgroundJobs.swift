@@ -4,10 +4,11 @@ import HotTaskSettings
 import HotTaskUI
 import Synchronization
 
-/// The UI's background work: a sync with `[sync]` (the network) and folding a long change log
-/// (the disk), each on a thread of its own so that no key waits for it. `update` asks for them
-/// (`Effect.startSync`, `.compactIfNeeded`); what they report comes back as events (`drain`),
-/// which the run loop hands to `update` before the keys that came meanwhile.
+/// The UI's background work beside the store thread (`StoreWorker`): a sync with `[sync]` (the
+/// network) and writing the draft file, each on a thread of its own so that no key waits for it.
+/// `update` asks for a sync (`Effect.startSync`); what it reports comes back as events (`drain`),
+/// and every report wakes the run loop (`wake`), which hands them to `update` before the keys
+/// that came meanwhile.
 ///
 /// Threads, not tasks: both block (a child process, fsync), and a blocked task would hold one
 /// of the two threads of the cooperative pool on this kind of machine.
@@ -27,17 +28,19 @@ final class BackgroundJobs: Sendable {
     private let syncSettings: SyncSettings?
     /// What the jobs reported and `update` has not seen yet.
     private let reported = Mutex<[Event]>([])
-    private let compacting = Mutex(false)
+    /// Wakes the run loop.
+    private let wake: @Sendable () -> Void
     /// The newest draft not written yet, and whether a writer runs.
     private let draftToWrite = Mutex<(draft: Draft?, writing: Bool)>((nil, false))
 
     /// What this UI's syncs name their records by.
     private let origin: String
 
-    init(store: TaskStore, sync: SyncSettings?, origin: String) {
+    init(store: TaskStore, sync: SyncSettings?, origin: String, wake: @escaping @Sendable () -> Void) {
         self.store = store
         syncSettings = sync
         self.origin = origin
+        self.wake = wake
     }
 
     /// The events reported since the last call, oldest first.
@@ -50,6 +53,7 @@ final class BackgroundJobs: Sendable {
 
     private func report(_ event: Event) {
         reported.withLock { $0.append(event) }
+        wake()
     }
 
     /// Runs `hottask-sync` once; its progress and its end come back as events. The sync's
@@ -70,28 +74,6 @@ final class BackgroundJobs: Sendable {
                             // hottask-sync --quiet: a line for the footer, then (maybe) the whole reason.
                             failure: String(outcome.message.prefix { $0 != "\n" }),
                             detail: outcome.message.contains("\n") ? String(outcome.message.drop { $0 != "\n" }.dropFirst()) : nil)))
-        }
-    }
-
-    /// Folds the log into a new snapshot when it is long, one run at a time. Whether it is long
-    /// is asked on the job's thread too: it reads the whole log, which no key should wait for.
-    func compactIfNeeded() {
-        let idle = compacting.withLock { busy in
-            defer { busy = true }
-            return !busy
-        }
-        guard idle else { return }
-        Thread.detachNewThread { [self] in
-            // A failure is said (the log then keeps growing until a save folds it itself).
-            if store.wantsCompaction() {
-                do throws(StoreError) {
-                    try store.compact()
-                } catch {
-                    // A lock held past the wait is another writer at work, not a failure.
-                    if !error.isLocked { report(.compactionFailed(reason: "\(error)")) }
-                }
-            }
-            compacting.withLock { $0 = false }
         }
     }
 
@@ -123,11 +105,6 @@ final class BackgroundJobs: Sendable {
     /// Waits for a draft write under way (on quit, before the last one is written).
     func waitForDraft() {
         while draftToWrite.withLock({ $0.writing }) { usleep(2_000) }
-    }
-
-    /// Waits for a compaction under way to finish (on quit: the process must not end mid-write).
-    func waitForCompaction() {
-        while compacting.withLock({ $0 }) { usleep(10_000) }
     }
 
     private static func clock(_ date: Date) -> String {

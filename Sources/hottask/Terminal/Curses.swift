@@ -37,7 +37,6 @@ final class Curses {
         nonl()
         keypad(hc_stdscr(), false)  // every byte reaches the decoder
         meta(hc_stdscr(), true)  // all eight bits of every byte
-        wtimeout(hc_stdscr(), 250)  // wake up to notice signals
         palette = Palette(theme: theme)
         modesOn = "\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
         Self.writeDirectly(modesOn)
@@ -82,28 +81,51 @@ final class Curses {
 
     // MARK: Input
 
-    /// The events the next input makes: none when the wait (250 ms) timed out or the bytes
-    /// mean nothing to HotTask; several when a read completes more than one (Esc, then a key).
-    /// An escape sequence is read to its end here, with short waits between its bytes.
-    func nextEvents() -> [Event] {
-        while true {
-            if decoder.isReadingPaste { return readPaste() }
-            // A character begun and not finished waits as long as a sequence would.
-            let pending = decoder.pendingTimeout ?? (utf8.isPending ? decoder.escapeDelay : nil)
-            wtimeout(hc_stdscr(), Int32(pending ?? 250))
-            // Bytes, decoded here rather than by `get_wch`: an invalid byte is U+FFFD at once.
-            let code = wgetch(hc_stdscr())
-            if code == KEY_RESIZE { return [.resized(size)] }
-            guard code != ERR, (0...0xFF).contains(code) else {
-                guard pending != nil else { return [] }
-                var events: [Event] = []
-                for scalar in utf8.flush() { events += decoder.feed(scalar) }
-                return decoder.pendingTimeout == nil ? events : events + decoder.timedOut()
+    /// When the bytes read so far leave a sequence or a character unfinished (an Esc alone, a
+    /// cut-short sequence): the moment to give up waiting for the rest, or nil. The run loop
+    /// sleeps until then at most.
+    private(set) var pendingDeadline: Date?
+
+    /// The events the bytes waiting on the terminal make (call when it is readable): none when
+    /// they mean nothing to HotTask or begin a sequence; several when a read completes more
+    /// than one (Esc, then a key). Decoded here rather than by `get_wch`: an invalid byte is
+    /// U+FFFD at once.
+    func readInput() -> [Event] {
+        var block = [UInt8](repeating: 0, count: 4096)
+        let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        guard count > 0 else { return [] }
+        var events: [Event] = []
+        for index in 0..<count {
+            if decoder.isReadingPaste {
+                // The rest of the block is the paste's; read on in large blocks until it ends.
+                events += decoder.feed(contentsOf: pasteUTF8.decode(block[index..<count]))
+                break
             }
-            var events: [Event] = []
-            for scalar in utf8.feed(UInt8(code)) { events += decoder.feed(scalar) }
-            if !events.isEmpty || (decoder.pendingTimeout == nil && !utf8.isPending) { return events }
+            for scalar in utf8.feed(block[index]) { events += decoder.feed(scalar) }
         }
+        if decoder.isReadingPaste { events += readPaste() }
+        let pending = decoder.pendingTimeout ?? (utf8.isPending ? decoder.escapeDelay : nil)
+        pendingDeadline = pending.map { Date().addingTimeInterval(Double($0) / 1000) }
+        return events
+    }
+
+    /// Nothing more came by `pendingDeadline`: a character begun is U+FFFD, an Esc alone is the
+    /// Esc key, a cut-short sequence is dropped.
+    func expirePending(now: Date) -> [Event] {
+        guard let deadline = pendingDeadline, now >= deadline else { return [] }
+        pendingDeadline = nil
+        var events: [Event] = []
+        for scalar in utf8.flush() { events += decoder.feed(scalar) }
+        return decoder.pendingTimeout == nil ? events : events + decoder.timedOut()
+    }
+
+    /// The terminal's size now, after a SIGWINCH: ncurses is told (its own handler is not
+    /// installed, see `Signals.installResizeHandler`).
+    func resize() -> Size {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        if hc_window_size(&rows, &columns) == 0, rows > 0, columns > 0 { resizeterm(rows, columns) }
+        return size
     }
 
     /// The rest of a bracketed paste, read straight from the descriptor in large blocks:

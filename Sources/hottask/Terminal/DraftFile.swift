@@ -86,6 +86,12 @@ struct DraftKeeper {
         self.write = write
     }
 
+    /// When the typing not written yet is due to be (the run loop wakes then); nil when the
+    /// file follows the input.
+    var deadline: Date? {
+        unsavedSince.map { $0.addingTimeInterval(Self.pause) }
+    }
+
     mutating func follow(_ draft: Draft, now: Date = Date()) {
         guard draft != handedOver else {
             unsavedSince = nil

@@ -14,10 +14,14 @@ enum TerminalApp {
         // Read before touching the screen: a damaged store is reported, never shown as empty.
         let session = StoreSession(store: store)
         var opened: TaskList? = try session.open()
+        let wake = try WakeChannel()
+        Signals.wake(wake)
         Signals.installTerminationHandlers()
         // Before ncurses starts: it leaves a SIGTSTP handler it finds alone, and its own sets
-        // SIGTSTP to "ignore" while it writes a frame (a `kill -TSTP` then was lost).
+        // SIGTSTP to "ignore" while it writes a frame (a `kill -TSTP` then was lost). Likewise
+        // SIGWINCH, whose handler here wakes the loop (ncurses' only set a flag for `wgetch`).
         Signals.installStopHandler()
+        Signals.installResizeHandler()
         let curses = try Curses(theme: config.theme, mouse: config.mouse)
         defer { curses.stop() }
         let environment = ProcessInfo.processInfo.environment
@@ -29,28 +33,36 @@ enum TerminalApp {
         let restored = DraftFile.load(store: store.path, environment: environment)
         // Names this UI's syncs in the log, so that `u` offers only those (never another terminal's).
         let syncOrigin = "ui-\(getpid())-\(UInt32.random(in: .min ... .max))"
+        // Other processes' changes wake the loop through inotify; without it, a look every half second.
+        let watch = StoreWatch(storePath: store.path)
         let startup = Startup(
             showsDetails: rememberedDetails ?? config.details, draft: restored, configWarning: configWarning,
             syncSchedule: config.sync == nil
                 ? nil : SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry),
-            syncOrigin: syncOrigin)
+            syncOrigin: syncOrigin, watchesStore: watch != nil)
         _ = AppUpdate.update(&state, .started(startup), now: Timestamp.now())
         curses.draw(AppRender.render(state, size: state.size))
         _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
-        /// Why the store could not be read at the last look, in full (nil once it can again).
-        var storeProblem: String?
-        var saves = SaveQueue(session: session)
-        let jobs = BackgroundJobs(store: store, sync: config.sync, origin: syncOrigin)
+        let worker = StoreWorker(session: session, store: store, wake: wake.wake)
+        let jobs = BackgroundJobs(store: store, sync: config.sync, origin: syncOrigin, wake: wake.wake)
         var drafts = DraftKeeper(onDisk: restored) { draft in jobs.keepDraft(draft, environment: environment) }
+        /// The saves handed to the store thread and not committed yet, oldest first.
+        var unsaved: [Save] = []
+        /// The store's folder is watched (until it is removed or moved).
+        var watching = watch != nil
 
-        // Next events → update → perform the effects → draw. The timer comes first, and what
-        // an effect brings (a save's outcome, other processes' changes) is handled before the
-        // next event: a key acts on the list as it is.
+        // Sleep until something happens (a key, a signal, a background job's report, a change
+        // to the store's files, or the next timed event), then: events → update → effects →
+        // draw. The timer comes first, then what the background brought, then the keys: a key
+        // acts on the list as it is.
         running: while Signals.received == 0 {
-            let keys = curses.nextEvents()  // wakes at least every 250 ms
+            let deadline = [AppUpdate.nextTimedEvent(state, now: Date()), drafts.deadline, curses.pendingDeadline].compactMap { $0 }.min()
+            let ready = sleep(input: STDIN_FILENO, wake: wake.readEnd, watch: watch?.descriptor, until: deadline)
+            if Signals.received != 0 { break }
+            if ready.wake { wake.drain() }
             var fullRepaint = false
             var drawNeeded = false
-            var pending: [Event] = [.timerFired] + jobs.drain() + keys
+            var pending: [Event] = []
             /// Gives the terminal back (normal screen, no mouse reports, no bracketed paste),
             /// stops, and on `fg` takes it again and redraws everything.
             func suspend() {
@@ -58,16 +70,29 @@ enum TerminalApp {
                 Signals.suspendSelf()
                 curses.resume()
                 fullRepaint = true
-                pending.insert(.resized(curses.size), at: 0)
+                pending.insert(.resized(curses.resize()), at: 0)
             }
             if Signals.takeStopRequest() { suspend() }
+            if Signals.takeResize() { pending.append(.resized(curses.resize())) }
+            if worker.takeWantsList() { worker.give(state.tasks) }
+            var background = worker.drain() + jobs.drain()
+            if let watch, ready.watch, watch.takeChanges() {
+                background.insert(.storeChanged, at: 0)
+                if !watch.isWatching, watching {
+                    watching = false
+                    background.append(.storeUnwatched)
+                }
+            }
+            if let deadline, Date() >= deadline { background.insert(.timerFired, at: 0) }
+            var keys = ready.input ? curses.readInput() : []
+            keys += curses.expirePending(now: Date())
+            pending += background + keys
             while !pending.isEmpty {
                 let event = pending.removeFirst()
                 if event != .timerFired { drawNeeded = true }
-                if case .saved = event { storeProblem = nil }  // a commit read the store and wrote it
                 var produced: [Event] = []
                 for effect in AppUpdate.update(&state, event, now: Timestamp.now()) {
-                    switch perform(effect, tasks: state.tasks, saves: &saves, session: session, jobs: jobs, storeProblem: &storeProblem) {
+                    switch perform(effect, state: state, worker: worker, jobs: jobs, unsaved: &unsaved) {
                     case .events(let events): produced += events
                     case .draw(let full):
                         drawNeeded = true
@@ -76,6 +101,16 @@ enum TerminalApp {
                     case .suspend: suspend()
                     }
                 }
+                // The store's version of something came in: the changes still on their way to it
+                // go back on top, as it will have them once they are committed.
+                switch event {
+                case .saved:
+                    if !unsaved.isEmpty { unsaved.removeFirst() }
+                    if !unsaved.isEmpty { produced.append(.stillUnsaved(unsaved)) }
+                case .changedOutside, .reloaded:
+                    if !unsaved.isEmpty { produced.append(.stillUnsaved(unsaved)) }
+                default: break
+                }
                 pending.insert(contentsOf: produced, at: 0)
             }
             drafts.follow(state.draft)
@@ -83,9 +118,35 @@ enum TerminalApp {
             curses.draw(AppRender.render(state, size: state.size), fullRepaint: fullRepaint)
             _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         }
+        var (saves, storeProblem) = worker.stop()
         return try leave(
             state, saves: &saves, storeProblem: storeProblem, jobs: jobs, store: store, environment: environment,
             detailsBefore: rememberedDetails ?? config.details)
+    }
+
+    /// What woke the loop.
+    private struct Ready {
+        var input = false
+        var wake = false
+        var watch = false
+    }
+
+    /// Sleeps until the terminal has input, the wake channel or the store's folder has news, a
+    /// signal arrives, or `deadline` passes (never, when nil). One `poll` call: an idle UI makes
+    /// no system calls at all.
+    private static func sleep(input: Int32, wake: Int32, watch: Int32?, until deadline: Date?) -> Ready {
+        var descriptors = [
+            pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+        ]
+        if let watch { descriptors.append(pollfd(fd: watch, events: Int16(POLLIN), revents: 0)) }
+        // Rounded up, so that the loop never wakes a little before the deadline only to sleep again.
+        let timeout = deadline.map { Int32(clamping: max(0, Int(($0.timeIntervalSinceNow * 1000).rounded(.up)))) } ?? -1
+        let count = poll(&descriptors, nfds_t(descriptors.count), timeout)
+        guard count > 0 else { return Ready() }
+        let readable = Int16(POLLIN | POLLHUP | POLLERR)
+        return Ready(
+            input: descriptors[0].revents & readable != 0, wake: descriptors[1].revents & readable != 0,
+            watch: descriptors.count > 2 && descriptors[2].revents & readable != 0)
     }
 
     /// The way out, whatever it was (a key, SIGTERM, SIGHUP): the draft kept, changes not saved
@@ -106,11 +167,10 @@ enum TerminalApp {
         // goes to a rescue file beside the store; said on stderr once the terminal is
         // restored (by `run`'s defer), exit 3. Never a silent exit, never tasks lost.
         func flushAtExit() {
-            if saves.flush(current: state.tasks).contains(where: { if case .saved = $0 { true } else { false } }) { storeProblem = nil }
+            if saves.flush(list: state.tasks).events.contains(where: { if case .saved = $0 { true } else { false } }) { storeProblem = nil }
         }
-        // Our own compaction holds the lock while it runs: wait for it first, so that the
-        // changes left are saved, not sent to a rescue file for a lock that was ours.
-        jobs.waitForCompaction()
+        // The store thread has stopped (it folded the log, if it was doing so, first): the
+        // changes left are saved here, not sent to a rescue file for a lock that was ours.
         flushAtExit()
         let deadline = Date().addingTimeInterval(TaskStore.lockWait)
         while !saves.isEmpty, saves.lastError == nil, Date() < deadline {
@@ -140,25 +200,22 @@ enum TerminalApp {
         case suspend
     }
 
-    /// Performs one effect `update` asked for: a save, a look at the store, a background job,
-    /// or something for the loop itself (a frame, quitting, suspending).
+    /// Performs one effect `update` asked for: a save or a look at the store (handed to the store
+    /// thread), a sync, or something for the loop itself (a frame, quitting, suspending).
     private static func perform(
-        _ effect: Effect, tasks: TaskList, saves: inout SaveQueue, session: StoreSession, jobs: BackgroundJobs,
-        storeProblem: inout String?
+        _ effect: Effect, state: AppState, worker: StoreWorker, jobs: BackgroundJobs, unsaved: inout [Save]
     ) -> Performed {
         switch effect {
         case .save(let save):
-            saves.append(save)
-            return .events(saves.flush(current: tasks))
+            unsaved.append(save)
+            worker.save(save, count: state.tasks.count)
         case .lookForOutsideChanges:
-            // Changes that waited for the lock first, then other processes' changes.
-            let saved = saves.flush(current: tasks)
-            return .events(saves.isEmpty ? saved + outsideChanges(session, problem: &storeProblem) : saved)
+            worker.look()
         case .startSync:
             jobs.startSync()
         case .compactIfNeeded:
-            // A long log is folded on another thread: no key waits for it.
-            if saves.isEmpty { jobs.compactIfNeeded() }
+            // A long log is folded on the store thread: no key waits for it.
+            worker.compactIfNeeded()
         case .refresh:
             return .draw(fullRepaint: false)
         case .quit:
@@ -169,22 +226,6 @@ enum TerminalApp {
             return .draw(fullRepaint: true)
         }
         return .events([])
-    }
-
-    private static func outsideChanges(_ session: StoreSession, problem: inout String?) -> [Event] {
-        do {
-            let outside = try session.poll()
-            let recovered: [Event] = problem != nil ? [.storeRecovered] : []
-            problem = nil
-            switch outside {
-            case nil: return recovered
-            case .records(let records)?: return recovered + [.changedOutside(records)]
-            case .reloaded(let list)?: return recovered + [.reloaded(list)]
-            }
-        } catch {
-            problem = fullReason(error)
-            return [.saveFailed(reason: reason(error))]
-        }
     }
 
     /// Why a save failed, for the footer: short enough for one 80-column line beside the

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Tells the run loop when another process may have changed the store: inotify on the store's
+/// folder, for the store's own files (the snapshot, its log and the files beside it), so that the
+/// loop sleeps until a change rather than looking twice a second. Nil where inotify is not
+/// available (the loop then looks every half second, as before).
+final class StoreWatch {
+    let descriptor: Int32
+    private let folder: String
+    private let name: String
+    private var watch: Int32
+
+    /// What inotify reports that may be a change to the store: a write (the log's appends),
+    /// a file closed after writing, made, removed or renamed in (a new snapshot).
+    private static let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
+
+    init?(storePath: String) {
+        // The store's own folder: a symbolic link to the store is followed, as its saves are.
+        var path = storePath
+        if let resolved = realpath(storePath, nil) {
+            path = String(cString: resolved)
+            free(resolved)
+        }
+        let slash = path.lastIndex(of: "/")
+        folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        watch = inotify_add_watch(descriptor, folder, Self.mask)
+        guard watch >= 0 else {
+            close(descriptor)
+            return nil
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Whether the folder is still watched (it is not once it was removed or moved).
+    private(set) var isWatching = true
+
+    /// Reads what inotify has to say; true when one of the store's files changed (or events
+    /// were lost, which may have been such a change). The lock file is left out: every writer
+    /// opens and closes it, the UI's own save that finds it busy too, which would wake the loop
+    /// to try again at once, for ever.
+    func takeChanges() -> Bool {
+        var changed = false
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            var offset = 0
+            buffer.withUnsafeBytes { bytes in
+                while offset + MemoryLayout<inotify_event>.size <= count {
+                    let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    let nameStart = offset + MemoryLayout<inotify_event>.size
+                    let nameBytes = bytes[nameStart..<min(count, nameStart + Int(event.len))].prefix { $0 != 0 }
+                    offset = nameStart + Int(event.len)
+                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        changed = true
+                    } else if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                        isWatching = false
+                        changed = true
+                    } else if concerns(String(decoding: nameBytes, as: UTF8.self)) {
+                        changed = true
+                    }
+                }
+            }
+        }
+        return changed
+    }
+
+    /// The store's files: its name, and its name followed by a dot (the log, the backup, the
+    /// index, the sync and import bases, temp files of a save), but not the lock.
+    private func concerns(_ file: String) -> Bool {
+        guard file.hasPrefix(name) else { return false }
+        let rest = file.dropFirst(name.count)
+        return rest.isEmpty || (rest.hasPrefix(".") && rest != ".lock")
+    }
+}
