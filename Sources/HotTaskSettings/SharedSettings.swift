@@ -18,14 +18,15 @@ public struct SharedSettings: Equatable, Sendable {
     }
 
     /// Reads these settings from a config file's entries (`file` only names it in messages).
-    /// Every other entry is handed to `other`, in the file's order, so the problem reported is
-    /// the first one in the file whoever reads its line; a setting skipped goes to `warnings`.
+    /// Every other entry is handed to `other`, in the file's order. A setting with a bad value
+    /// is skipped (its default stays) and said in `warnings`, as is a `[sync]` without a url
+    /// (then not used).
     public static func read(
         _ entries: [TOMLSubset.Entry], file: String, warnings: inout [ConfigProblem],
-        other: (TOMLSubset.Entry, inout [ConfigProblem]) throws(ConfigProblem) -> Void
-    ) throws(ConfigProblem) -> SharedSettings {
-        func problem(_ entry: TOMLSubset.Entry, _ reason: String) -> ConfigProblem {
-            ConfigProblem(file: file, line: entry.line, reason: reason)
+        other: (TOMLSubset.Entry, inout [ConfigProblem]) -> Void
+    ) -> SharedSettings {
+        func skip(_ entry: TOMLSubset.Entry, _ reason: String, _ warnings: inout [ConfigProblem]) {
+            warnings.append(ConfigProblem(file: file, line: entry.line, reason: reason, consequence: "skipped"))
         }
         var settings = SharedSettings()
         var syncLine: Int?
@@ -33,32 +34,35 @@ public struct SharedSettings: Equatable, Sendable {
             switch (entry.table, entry.key) {
             case (nil, "default_section"):
                 guard case .string(let name) = entry.value, let section = Section(rawValue: name) else {
-                    throw problem(entry, "default_section must be \"priority\" or \"bonus\", not \(shown(entry.value))")
+                    skip(entry, "default_section must be \"priority\" or \"bonus\", not \(shown(entry.value))", &warnings)
+                    continue
                 }
                 settings.defaultSection = section
             case (nil, "date_format"):
                 guard case .string(let name) = entry.value, let format = DueDisplay.Format(rawValue: name) else {
-                    throw problem(entry, "date_format must be \(quotedList(DueDisplay.Format.allCases.map(\.rawValue))), not \(shown(entry.value))")
+                    skip(
+                        entry, "date_format must be \(quotedList(DueDisplay.Format.allCases.map(\.rawValue))), not \(shown(entry.value))",
+                        &warnings)
+                    continue
                 }
                 settings.dateFormat = format
             case ("sync", let name):
                 let known = ["url", "username", "password_command", "ca_file", "connections"]
                 guard known.contains(name) else {
-                    warnings.append(
-                        ConfigProblem(
-                            file: file, line: entry.line, reason: "unknown setting \"\(name)\" in [sync] (known: \(known.joined(separator: ", ")))",
-                            consequence: "skipped"))
+                    skip(entry, "unknown setting \"\(name)\" in [sync] (known: \(known.joined(separator: ", ")))", &warnings)
                     continue
                 }
                 var sync = settings.sync ?? SyncSettings(url: "")
                 if name == "connections" {
                     guard case .integer(let count) = entry.value, (1...32).contains(count) else {
-                        throw problem(entry, "connections in [sync] takes a number from 1 to 32, not \(shown(entry.value))")
+                        skip(entry, "connections in [sync] takes a number from 1 to 32, not \(shown(entry.value))", &warnings)
+                        continue
                     }
                     sync.connections = count
                 } else {
                     guard case .string(let value) = entry.value else {
-                        throw problem(entry, "\(name) in [sync] takes a string, not \(entry.value.kindName)")
+                        skip(entry, "\(name) in [sync] takes a string, not \(entry.value.kindName)", &warnings)
+                        continue
                     }
                     switch name {
                     case "url": sync.url = value
@@ -70,11 +74,13 @@ public struct SharedSettings: Equatable, Sendable {
                 settings.sync = sync
                 syncLine = syncLine ?? entry.line
             default:
-                try other(entry, &warnings)
+                other(entry, &warnings)
             }
         }
         if let sync = settings.sync, sync.url.isEmpty {
-            throw ConfigProblem(file: file, line: syncLine, reason: "[sync] needs a url (the calendar collection)")
+            warnings.append(
+                ConfigProblem(file: file, line: syncLine, reason: "[sync] needs a url (the calendar collection)", consequence: "[sync] not used"))
+            settings.sync = nil
         }
         return settings
     }

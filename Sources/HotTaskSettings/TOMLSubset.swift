@@ -39,9 +39,26 @@ public enum TOMLSubset {
         public let reason: String
     }
 
+    /// The entries of `text`; the first syntax error stops the reading.
     public static func parse(_ text: String) throws(SyntaxError) -> [Entry] {
+        var errors: [SyntaxError] = []
+        let entries = parse(text, stoppingAtFirstError: true, errors: &errors)
+        if let first = errors.first { throw first }
+        return entries
+    }
+
+    /// The entries of `text` that read, each line with a syntax error passed over (and said in
+    /// `errors`): a bad value drops its own line, a bad table header the lines under it, a
+    /// broken array its lines, so that the rest of the file is still used.
+    public static func parse(_ text: String, skipping errors: inout [SyntaxError]) -> [Entry] {
+        parse(text, stoppingAtFirstError: false, errors: &errors)
+    }
+
+    private static func parse(_ text: String, stoppingAtFirstError: Bool, errors: inout [SyntaxError]) -> [Entry] {
         var entries: [Entry] = []
         var table: String?
+        /// Lines under a table header that did not read belong to no known table: passed over.
+        var inBrokenTable = false
         var seenTables = Set<String>()
         var seenKeys = Set<String>()
         // "\r\n" is one Character in Swift, so line ends are unified before splitting.
@@ -54,72 +71,96 @@ public enum TOMLSubset {
             scanner.skipSpaces()
             if scanner.atEndOrComment { continue }
             if scanner.peek == "[" {
-                scanner.advance()
-                scanner.skipSpaces()
-                let name = try scanner.key()
-                scanner.skipSpaces()
-                guard scanner.peek == "]" else { throw scanner.error("expected ] after the table name") }
-                scanner.advance()
-                try scanner.expectEnd()
-                guard seenTables.insert(name).inserted else { throw scanner.error("the table [\(name)] appears twice") }
-                table = name
+                do throws(SyntaxError) {
+                    scanner.advance()
+                    scanner.skipSpaces()
+                    let name = try scanner.key()
+                    scanner.skipSpaces()
+                    guard scanner.peek == "]" else { throw scanner.error("expected ] after the table name") }
+                    scanner.advance()
+                    try scanner.expectEnd()
+                    guard seenTables.insert(name).inserted else { throw scanner.error("the table [\(name)] appears twice") }
+                    table = name
+                    inBrokenTable = false
+                } catch {
+                    errors.append(error)
+                    if stoppingAtFirstError { return entries }
+                    inBrokenTable = true
+                }
                 continue
             }
-            let key = try scanner.key()
-            scanner.skipSpaces()
-            guard scanner.peek == "=" else { throw scanner.error("expected = after \"\(key)\"") }
-            scanner.advance()
-            scanner.skipSpaces()
             let startLine = scanner.line
-            let value: Value
-            if scanner.peek == "[" {
-                // An array may go on over the next lines until its closing bracket.
+            var inArray = false
+            do throws(SyntaxError) {
+                let key = try scanner.key()
+                scanner.skipSpaces()
+                guard scanner.peek == "=" else { throw scanner.error("expected = after \"\(key)\"") }
                 scanner.advance()
-                var items: [String] = []
-                while true {
-                    scanner.skipSpaces()
-                    if scanner.atEndOrComment {
-                        guard number < lines.count else { throw scanner.error("the array is not closed with ]") }
-                        scanner = Scanner(characters: lines[number], line: number + 1)
-                        number += 1
-                        continue
+                scanner.skipSpaces()
+                let value: Value
+                if scanner.peek == "[" {
+                    // An array may go on over the next lines until its closing bracket.
+                    inArray = true
+                    scanner.advance()
+                    var items: [String] = []
+                    while true {
+                        scanner.skipSpaces()
+                        if scanner.atEndOrComment {
+                            guard number < lines.count else { throw scanner.error("the array is not closed with ]") }
+                            scanner = Scanner(characters: lines[number], line: number + 1)
+                            number += 1
+                            continue
+                        }
+                        if scanner.peek == "]" {
+                            scanner.advance()
+                            break
+                        }
+                        guard scanner.peek == "\"" || scanner.peek == "'" else {
+                            throw scanner.error("arrays here hold only strings in quotes")
+                        }
+                        items.append(try scanner.string())
+                        scanner.skipSpaces()
+                        if scanner.peek == "," {
+                            scanner.advance()
+                        } else if scanner.peek != "]" && !scanner.atEndOrComment {
+                            throw scanner.error("expected , or ] in the array")
+                        }
                     }
-                    if scanner.peek == "]" {
-                        scanner.advance()
-                        break
-                    }
-                    guard scanner.peek == "\"" || scanner.peek == "'" else {
-                        throw scanner.error("arrays here hold only strings in quotes")
-                    }
-                    items.append(try scanner.string())
-                    scanner.skipSpaces()
-                    if scanner.peek == "," {
-                        scanner.advance()
-                    } else if scanner.peek != "]" && !scanner.atEndOrComment {
-                        throw scanner.error("expected , or ] in the array")
-                    }
-                }
-                value = .strings(items)
-            } else if scanner.peek == "\"" || scanner.peek == "'" {
-                value = .string(try scanner.string())
-            } else {
-                let word = scanner.bareWord()
-                if word == "true" || word == "false" {
-                    value = .boolean(word == "true")
-                } else if let integer = Int(word.replacingOccurrences(of: "_", with: "")) {
-                    value = .integer(integer)
-                } else if word.isEmpty {
-                    throw scanner.error("a value is missing after =")
+                    inArray = false
+                    value = .strings(items)
+                } else if scanner.peek == "\"" || scanner.peek == "'" {
+                    value = .string(try scanner.string())
                 } else {
-                    throw scanner.error("\(word) is not a value; strings need quotes")
+                    let word = scanner.bareWord()
+                    if word == "true" || word == "false" {
+                        value = .boolean(word == "true")
+                    } else if let integer = Int(word.replacingOccurrences(of: "_", with: "")) {
+                        value = .integer(integer)
+                    } else if word.isEmpty {
+                        throw scanner.error("a value is missing after =")
+                    } else {
+                        throw scanner.error("\(word) is not a value; strings need quotes")
+                    }
+                }
+                try scanner.expectEnd()
+                let fullKey = (table.map { $0 + "." } ?? "") + key
+                guard seenKeys.insert(fullKey).inserted else {
+                    throw SyntaxError(line: startLine, reason: "\"\(key)\" is set twice")
+                }
+                if !inBrokenTable { entries.append(Entry(table: table, key: key, value: value, line: startLine)) }
+            } catch {
+                if !inBrokenTable { errors.append(error) }
+                if stoppingAtFirstError { return entries }
+                // The rest of a broken array is passed over, to its closing bracket.
+                if inArray, !scanner.characters[scanner.index...].contains("]") {
+                    while number < lines.count {
+                        let line = lines[number]
+                        if line.contains("=") || line.first == "[" { break }
+                        number += 1
+                        if line.contains("]") { break }
+                    }
                 }
             }
-            try scanner.expectEnd()
-            let fullKey = (table.map { $0 + "." } ?? "") + key
-            guard seenKeys.insert(fullKey).inserted else {
-                throw SyntaxError(line: startLine, reason: "\"\(key)\" is set twice")
-            }
-            entries.append(Entry(table: table, key: key, value: value, line: startLine))
         }
         return entries
     }

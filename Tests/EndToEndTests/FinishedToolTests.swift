@@ -40,7 +40,7 @@ struct FinishedToolTests {
         let added = runHotTask(["--file", folder.storePath, "--config", config, "--add", "Buy milk"])
         #expect(added.status == 0)
         #expect(added.stdout == "Added to Top Priority: Buy milk\n")
-        #expect(added.stderr == "hottask: warning: config \(config) line 4: key 'x' is bound to both toggle and delete; using the defaults\n")
+        #expect(added.stderr == "hottask: warning: config \(config) line 4: key 'x' is bound to both toggle and delete; [keys] not used: the standard keys\n")
         let missing = runHotTask(["--file", folder.storePath, "--config", folder.path("nope.toml"), "--list"])
         #expect(missing.status == 0)
         #expect(missing.stderr.contains("nope.toml: no such file; using the defaults"))
@@ -135,9 +135,12 @@ struct FinishedToolTests {
         let folder = TemporaryFolder()
         let config = folder.write("[keys]\ntoggle = \"spcae\"\n", to: "config.toml")
         let session = try TmuxSession(seededCaptions: ["Buy milk"], arguments: ["--config", config])
-        // The footer names the file briefly; the full path is for the command line's stderr.
+        // Listed over the list until the next key, naming the file briefly (the full path is for
+        // the command line's stderr), and what was done: the standard keys.
         let screen = session.waitForText("config.toml line 2: unknown key name")
-        #expect(screen.components(separatedBy: "\n").contains { $0.hasPrefix("config.toml line 2: unknown key name \"spcae\"") })
+        #expect(screen.components(separatedBy: "\n").contains { $0.hasPrefix("│ config.toml line 2: unknown key name \"spcae\"") })
+        #expect(screen.contains("[keys] not used: the standard keys"))
+        #expect(screen.components(separatedBy: "\n").contains { $0.hasPrefix("The config file has a problem (above; ? or F1 shows it again)") })
         session.press("Tab")
         session.press("Space")
         session.waitForText("[x] Buy milk")

@@ -43,11 +43,16 @@ struct DraftTests {
         _ = AppUpdate.update(
             &state,
             .started(
-                Startup(showsDetails: true, draft: Draft(input: "half an idea"), configWarning: "config.toml: no such key", syncSchedule: schedule)),
+                Startup(
+                    showsDetails: true, draft: Draft(input: "half an idea"), configProblems: ["config.toml: no such key"], syncSchedule: schedule)),
             now: state.now)
         expected.showsDetails = true
         AppUpdate.restore(Draft(input: "half an idea"), &expected)
-        expected.message = Message("config.toml: no such key", kind: .error)
+        expected.configProblems = ["config.toml: no such key"]
+        expected.showsConfigProblems = true
+        expected.message = Message(
+            "The config file has a problem (above; ? or F1 shows it again)", kind: .error,
+            shorter: ["Config: a problem; ? shows it", "Config: a problem"])
         expected.syncSchedule = schedule
         expected.lastTimeCheck = state.now  // what the time changes on screen is current as of the start
         AppUpdate.followCursors(&expected)

@@ -59,7 +59,7 @@ struct DueScreenTests {
             ])
         // At the narrowest width the date is whole and the caption gives way.
         let narrow = listRows(dated(Size(width: 24, height: 24)))
-        #expect(narrow[2] == "  [ ] Ret… ! 2026-11-10")
+        #expect(narrow[2] == "  [ ] Re…  ! 2026-11-10", "two columns between a cut caption and its date")
         #expect(narrow[4] == "  [ ]  2026-12-24 09:30")
     }
 

@@ -85,7 +85,9 @@ struct MouseTests {
 
     @Test func theConfigCanTurnTheMouseOff() throws {
         #expect(AppConfig.standard.mouse)
-        #expect(try AppConfig.parse("mouse = false\n", file: "c.toml").mouse == false)
-        #expect(throws: AppConfig.Problem.self) { try AppConfig.parse("mouse = \"off\"\n", file: "c.toml") }
+        #expect(AppConfig.parse("mouse = false\n", file: "c.toml").mouse == false)
+        let bad = AppConfig.parse("mouse = \"off\"\ntheme = \"light\"\n", file: "c.toml")
+        #expect(bad.mouse == true && bad.theme == .light, "only the bad setting is dropped")
+        #expect(bad.warnings.map(\.description) == ["config c.toml line 1: mouse must be true or false, not \"off\"; skipped"])
     }
 }

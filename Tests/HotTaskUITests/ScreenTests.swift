@@ -32,7 +32,7 @@ struct ScreenTests {
                 "Bonus (0)",
                 "    Nothing here — press m on a task to move it here",
             ] + Array(repeating: blank, count: 15) + [
-                "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit"
+                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit"
             ])
     }
 
@@ -52,7 +52,7 @@ struct ScreenTests {
                 "Bonus (1)",
                 "  [ ] Read a book",
             ] + Array(repeating: blank, count: 14) + [
-                "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit                   1/3"
+                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit  1/3"
             ])
         let grid = AppRender.render(state, size: state.size)
         #expect(grid.cursor?.x == 2 + 15, "after 'Walk the dog 🐕': 13 columns and a 2-column emoji")
@@ -193,7 +193,7 @@ struct ScreenTests {
                 String(repeating: "─", count: 24),
                 "Top Priority (1)",
                 "› [ ] A task",
-                "Enter add           1/2",
+                "Enter add  Tab list 1/2",
             ])
     }
 }

@@ -19,7 +19,7 @@ struct SyncTableEditTests {
             edited.dropFirst(original.count)
                 == "\r\n[sync]\r\nurl = \"https://dav.example.com/cal/tasks/\"\r\nusername = \"me\"\r\npassword_command = \"pass show \\\"dav\\\"\"\r\n"
         )
-        let config = try AppConfig.parse(edited, file: "c.toml")
+        let config = AppConfig.parse(edited, file: "c.toml")
         #expect(config.sync == settings)
         #expect(config.theme == .light)
     }
@@ -47,7 +47,7 @@ struct SyncTableEditTests {
                 [keys]
                 toggle = "x"
                 """)
-        #expect(try AppConfig.parse(edited, file: "c.toml").sync == SyncSettings(url: "http://new/cal/"))
+        #expect(AppConfig.parse(edited, file: "c.toml").sync == SyncSettings(url: "http://new/cal/"))
     }
 
     @Test("an empty or missing file becomes the table alone; a file without a final line break gets one first")

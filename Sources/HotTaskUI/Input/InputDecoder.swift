@@ -1,5 +1,14 @@
 import HotTaskCore
 
+/// A terminal's reply to a query HotTask sent at start.
+public enum TerminalReport: Equatable, Sendable {
+    /// OSC 11: the background colour.
+    case background(RGB)
+    /// The primary device attributes (DA1), which every terminal sends: asked after OSC 11,
+    /// its reply says that no background reply is coming.
+    case deviceAttributes
+}
+
 /// Turns what the terminal sends, one Unicode scalar at a time, into events.
 ///
 /// The terminal adapter reads characters with ncurses' keypad translation off and hands every
@@ -41,6 +50,11 @@ public struct InputDecoder: Sendable {
 
     var phase = Phase.ground
     var pasted: [Unicode.Scalar] = []
+    /// The text of the OSC string being read (the first `maximumReportLength` scalars): a reply
+    /// HotTask asked for is read from it.
+    var controlText: [Unicode.Scalar] = []
+    /// Replies to HotTask's own queries, read and not taken yet (`takeReports`).
+    var reports: [TerminalReport] = []
     /// How many scalars of the end marker were just read (the marker may be cut by a read).
     var endMarkerMatched = 0
     /// The paste was longer than `maximumPasteLength`: the rest was read and dropped.
@@ -160,6 +174,12 @@ public struct InputDecoder: Sendable {
         return events
     }
 
+    /// The replies to queries read since the last call (never keys or text).
+    public mutating func takeReports() -> [TerminalReport] {
+        defer { reports = [] }
+        return reports
+    }
+
     /// True inside a bracketed paste (the adapter then reads in large blocks: a paste can be
     /// megabytes).
     public var isReadingPaste: Bool { phase == .paste || phase == .pasteEnding }
@@ -199,6 +219,7 @@ public struct InputDecoder: Sendable {
             return []
         case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
             phase = .controlString(introducer: scalar, length: 0, escape: false)
+            controlText = []
             return []
         case 0x00...0x1F, 0x80...0x9F: return []  // other C0 and C1 controls mean nothing here
         default: return [.keyPressed(.character(Character(scalar)))]
@@ -215,6 +236,7 @@ public struct InputDecoder: Sendable {
             return []
         case "]", "P", "X", "^", "_":
             phase = .controlString(introducer: scalar, length: 0, escape: false)
+            controlText = []
             return []
         case "\u{1B}":
             // Esc pressed twice: the first is a key, the second may start a sequence.

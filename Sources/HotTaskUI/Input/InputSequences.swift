@@ -36,9 +36,13 @@ extension InputDecoder {
 
     /// Inside a control string: everything up to its terminator is dropped, nothing typed.
     mutating func controlString(_ introducer: Unicode.Scalar, _ length: Int, _ escape: Bool, _ scalar: Unicode.Scalar) -> [Event] {
+        let isOSC = introducer == "]" || introducer.value == 0x9D
         if escape {
             phase = .ground
-            if scalar == "\\" { return [] }  // ESC \ is the string terminator
+            if scalar == "\\" {  // ESC \ is the string terminator
+                if isOSC { readReply() }
+                return []
+            }
             // Any other ESC ends the string and starts a sequence of its own.
             phase = .escape
             return feed(scalar)
@@ -46,12 +50,35 @@ extension InputDecoder {
         switch scalar.value {
         case 0x1B:
             phase = .controlString(introducer: introducer, length: length, escape: true)
-        case 0x07, 0x9C, 0x18, 0x1A:  // BEL (xterm's OSC end), ST; CAN and SUB cancel
+        case 0x07, 0x9C:  // BEL (xterm's OSC end), ST
+            phase = .ground
+            if isOSC { readReply() }
+        case 0x18, 0x1A:  // CAN and SUB cancel
             phase = .ground
         default:
+            if isOSC, controlText.count < Self.maximumReportLength { controlText.append(scalar) }
             phase = .controlString(introducer: introducer, length: length + 1, escape: false)
         }
         return []
+    }
+
+    /// The longest OSC reply read for its text (`11;rgb:ffff/ffff/ffff` is 22).
+    static let maximumReportLength = 64
+
+    /// An OSC string just ended: the background colour (`11;rgb:RRRR/GGGG/BBBB`, 1 to 4 hex
+    /// digits a channel) is a report; anything else was dropped, as before.
+    private mutating func readReply() {
+        let text = String(String.UnicodeScalarView(controlText))
+        controlText = []
+        guard text.hasPrefix("11;rgb:") || text.hasPrefix("11;rgba:") else { return }
+        let channels = text.drop { $0 != ":" }.dropFirst().split(separator: "/").prefix(3)
+        let values = channels.compactMap { channel -> UInt8? in
+            guard (1...4).contains(channel.count), let value = UInt32(channel, radix: 16) else { return nil }
+            let maximum = (UInt32(1) << (4 * UInt32(channel.count))) - 1
+            return UInt8((value * 255 + maximum / 2) / maximum)
+        }
+        guard values.count == 3 else { return }
+        reports.append(.background(RGB(values[0], values[1], values[2])))
     }
 
     mutating func ss3(_ body: String, _ scalar: Unicode.Scalar) -> [Event] {
@@ -76,6 +103,11 @@ extension InputDecoder {
             let fields = body.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
             guard fields.count == 3, let button = fields[0], let column = fields[1], let row = fields[2] else { return [] }
             return Self.mouse(button: button, column: column - 1, row: row - 1, press: final == "M")
+        }
+        // The device attributes HotTask asked for at start (`CSI ? … c`).
+        if body.hasPrefix("?"), final == "c" {
+            reports.append(.deviceAttributes)
+            return []
         }
         // Other private forms (CSI ? …, CSI > …) are answers to queries nobody asked: drop.
         guard body.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == ";" || $0 == ":" }) else { return [] }

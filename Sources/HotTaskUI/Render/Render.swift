@@ -30,6 +30,7 @@ public enum AppRender {
         drawViewBar(state, screen, &grid)
         drawList(state, screen, &grid)
         drawFooter(state, screen, &grid)
+        if state.showsConfigProblems { drawConfigProblems(state.configProblems, screen, &grid) }
         if let help = HelpLayout.of(state) { drawHelp(help, scroll: state.helpScroll, &grid) }
         return grid
     }
@@ -95,6 +96,28 @@ public enum AppRender {
         return (start + window.cursorColumn, x)
     }
 
+    // MARK: Config problems
+
+    /// The config file's problems in a box over the bottom of the list, at start until the next
+    /// key: every one, wrapped to the width (as many as the list's rows hold; the help overlay
+    /// lists them all again).
+    private static func drawConfigProblems(_ problems: [String], _ screen: ScreenLayout, _ grid: inout Grid) {
+        let width = screen.size.width
+        let inner = width - 4
+        let lines = problems.flatMap { HelpLayout.wrap($0, width: inner) }
+        let height = min(lines.count, screen.listHeight - 2)
+        guard height > 0 else { return }
+        let top = screen.footerRow - height - 2
+        let title = " Config problems: used without these "
+        var x = grid.put("┌─", x: 0, y: top, style: .overlay)
+        x = grid.put(title.truncated(toWidth: width - 4), x: x, y: top, style: .overlayKey)
+        grid.put(String(repeating: "─", count: max(0, width - 1 - x)) + "┐", x: x, y: top, style: .overlay)
+        for (row, line) in lines.prefix(height).enumerated() {
+            grid.put("│ " + line.padding(toWidth: inner) + " │", x: 0, y: top + 1 + row, style: .overlay)
+        }
+        grid.put("└" + String(repeating: "─", count: max(0, width - 2)) + "┘", x: 0, y: top + height + 1, style: .overlay)
+    }
+
     // MARK: Footer
 
     private static func drawFooter(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
@@ -102,13 +125,15 @@ public enum AppRender {
         let width = screen.size.width
         var limit = width
         let shown = state.layout.taskCount
-        if shown > 0 {
-            let position = "\(state.selection + 1)/\(shown)"
-            let positionX = width - DisplayWidth.of(position) - 1
-            if positionX > width / 2 {
-                grid.put(position, x: positionX, y: y, style: .footerText)
-                limit = positionX - 1
-            }
+        // Where the selection is, right-aligned: room kept for it when the list scrolls; when it
+        // all fits on the screen, the keys come first and it shows only if there is room left.
+        let position = shown > 0 ? "\(state.selection + 1)/\(shown)" : nil
+        let positionX = width - DisplayWidth.of(position ?? "") - 1
+        var positionDrawn = false
+        if let position, state.layout.rowCount > screen.listHeight, positionX > width / 2 {
+            grid.put(position, x: positionX, y: y, style: .footerText)
+            limit = positionX - 1
+            positionDrawn = true
         }
         if let sync = state.syncStatus {
             let x = limit - DisplayWidth.of(sync.summary) - 1
@@ -117,45 +142,52 @@ public enum AppRender {
                 limit = x - 1
             }
         }
+        let end = drawFooterText(state, limit: limit, y: y, &grid)
+        if let position, !positionDrawn, end + 2 <= positionX, positionX > width / 2 {
+            grid.put(position, x: positionX, y: y, style: .footerText)
+        }
+    }
+
+    /// The footer's left part: a question, why a save failed, a message, or the keys that fit.
+    /// Returns the column after the last one written.
+    private static func drawFooterText(_ state: AppState, limit: Int, y: Int, _ grid: inout Grid) -> Int {
         // A question waiting for its answer comes first: the next key is taken as the answer.
         if case .clearCompleted(let count) = state.confirmation {
             let question = "Clear \(count) completed \(count == 1 ? "task" : "tasks")? y to clear, any other key keeps them"
-            grid.put(question.truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
-            return
+            return grid.put(question.truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
         }
         if let saveError = state.saveError {
-            grid.put("Not saved: \(saveError)".truncated(toWidth: limit), x: 0, y: y, style: .error, limit: limit)
-            return
+            return grid.put("Not saved: \(saveError)".truncated(toWidth: limit), x: 0, y: y, style: .error, limit: limit)
         }
         if let message = state.message {
             let style: CellStyle = message.kind == .info ? .info : message.kind == .warning ? .warning : .error
-            grid.put(message.fitting(limit), x: 0, y: y, style: style, limit: limit)
-            return
+            return grid.put(message.fitting(limit), x: 0, y: y, style: style, limit: limit)
         }
         if state.saveWaiting {
             // Changes shown but not on disk yet: said until they are, never left to guess.
-            grid.put("Saving… the store is busy; trying again".truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
-            return
+            return grid.put("Saving… the store is busy; trying again".truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
         }
-        var x = 0
-        let hints = KeyHelp.hints(for: state.focus, bindings: state.bindings)
+        let hints = KeyHelp.footer(KeyHelp.hints(for: state.focus, bindings: state.bindings), width: limit)
         // The room the hints leave, in full: `u` then says what it would take back (this UI's own
         // last change, never another program's) when the screen is wide enough.
-        var spare = limit
-        for (key, action) in hints {
-            let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action) + 2
-            guard needed <= spare else { break }
-            spare -= needed
-        }
-        for (key, hint) in hints {
-            var action = hint
-            if hint == "undo", spare >= 12, let step = state.history.undoSteps.last {
-                action = "undo " + step.description.truncated(toWidth: min(spare - 1, 40))
+        let spare = limit - hints.reduce(0) { $0 + DisplayWidth.of($1.keys) + 1 + DisplayWidth.of($1.action) + 2 } + 2
+        var x = 0
+        for hint in hints {
+            var action = hint.action
+            if action == "undo", spare >= 14, let step = state.history.undoSteps.last {
+                action = "undo " + step.description.truncated(toWidth: min(spare - 3, 40))
             }
-            let needed = DisplayWidth.of(key) + 1 + DisplayWidth.of(action)
-            guard x + needed <= limit else { break }
-            x = grid.put(key, x: x, y: y, style: .footerKey)
-            x = grid.put(" " + action + "  ", x: x, y: y, style: .footerText, limit: limit)
+            if x > 0 { x = grid.put("  ", x: x, y: y, style: .footerText, limit: limit) }
+            x = grid.put(hint.keys, x: x, y: y, style: .footerKey, limit: limit)
+            x = grid.put(" " + action, x: x, y: y, style: .footerText, limit: limit)
         }
+        return x
+    }
+}
+
+extension String {
+    /// The text with spaces after it to `width` columns.
+    fileprivate func padding(toWidth width: Int) -> String {
+        self + String(repeating: " ", count: max(0, width - DisplayWidth.of(self)))
     }
 }

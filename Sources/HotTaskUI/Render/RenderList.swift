@@ -64,10 +64,11 @@ extension AppRender {
         let marker = selected ? "› " : "  "
         var x = grid.put(marker, x: 0, y: y, style: style)
         x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: style)
-        // The due date keeps its place at the right; the caption is cut before it.
-        let due = task.due.map { dueLabel($0, completed: task.completed, dates: dates) }
-        let dueX = due.map { width - 1 - DisplayWidth.of($0.text) } ?? width
-        let caption = task.caption.truncated(toWidth: max(0, (due == nil ? width - 1 : dueX - 1) - x))
+        // The due date keeps its place at the right of the row, which ends at `dueColumnEnd`
+        // (near the captions on a wide screen); the caption is cut two columns before it.
+        let due = task.due.map { dueLabel($0, completed: task.completed, selected: selected && focus == .list, dates: dates) }
+        let dueX = due.map { dueColumnEnd(width) - DisplayWidth.of($0.text) } ?? width
+        let caption = task.caption.truncated(toWidth: max(0, (due == nil ? width - 1 : dueX - dueGap) - x))
         var start = caption.startIndex
         for match in TaskFilter.matchRanges(of: query, in: caption) {
             x = grid.put(caption[start..<match.lowerBound], x: x, y: y, style: style)
@@ -79,16 +80,28 @@ extension AppRender {
         if let due { grid.put(due.text, x: max(x, dueX), y: y, style: due.style ?? style) }
     }
 
+    /// Columns between a cut caption and its due date, with colour or without.
+    static let dueGap = 2
+    /// How wide a row with a due date gets: on a wider screen its date stays at this column,
+    /// near the caption, rather than 100 columns away at the right edge.
+    static let rowWidthCap = 100
+
+    /// The column after a row's due date: the right edge (less one column), or the cap.
+    static func dueColumnEnd(_ width: Int) -> Int {
+        min(width - 1, rowWidthCap)
+    }
+
     /// A row's due date and its style: overdue (an open task's day or time has passed) is
     /// marked by "!" and a style that is bold and underlined as well as red, so that it shows
-    /// without colour too; today's is bold. Nil style: the row's own.
-    static func dueLabel(_ due: DueDate, completed: Bool, dates: DueDisplay) -> (text: String, style: CellStyle?) {
+    /// without colour too; today's is bold. Nil style: the row's own. On the selected row the
+    /// date keeps the selection bar's background, so the bar is unbroken.
+    static func dueLabel(_ due: DueDate, completed: Bool, selected: Bool = false, dates: DueDisplay) -> (text: String, style: CellStyle?) {
         let text = dates.text(due)
         guard !completed else { return (text, nil) }
         switch dates.standing(due) {
-        case .overdue: return ("! " + text, .overdue)
-        case .today: return (text, .dueToday)
-        case .later: return (text, .due)
+        case .overdue: return ("! " + text, selected ? .overdueSelected : .overdue)
+        case .today: return (text, selected ? nil : .dueToday)
+        case .later: return (text, selected ? nil : .due)
         }
     }
 

@@ -34,10 +34,12 @@ public enum CellStyle: UInt8, CaseIterable, Sendable {
     /// The help overlay's box and text, and the keys in it.
     case overlay
     case overlayKey
-    /// A row's due date: later, today, and overdue (bold and underlined as well as coloured).
+    /// A row's due date: later, today, and overdue (bold and underlined as well as coloured),
+    /// and overdue on the selection bar.
     case due
     case dueToday
     case overdue
+    case overdueSelected
 }
 
 /// One terminal cell. A wide character sits in its first cell and covers the next ones; which

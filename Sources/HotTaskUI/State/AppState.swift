@@ -19,6 +19,13 @@ enum Confirmation: Equatable, Sendable {
     case clearCompleted(count: Int)
 }
 
+/// A click on a task, for telling a double-click (`AppUpdate.doubleClickWindow`).
+struct LastClick: Equatable, Sendable {
+    var taskID: UUID
+    var row: Int
+    var at: Date
+}
+
 /// Where the person was when the filter opened, so that Esc can put them back.
 struct FilterOrigin: Equatable, Sendable {
     var focus: Focus
@@ -100,6 +107,10 @@ public struct AppState: Equatable, Sendable {
     /// The first list row on screen.
     var scrollOffset = 0
     var message: Message?
+    /// What the config file had that could not be used: listed over the list at start until the
+    /// next key (`showsConfigProblems`), and by the help overlay for as long as the app runs.
+    var configProblems: [String] = []
+    var showsConfigProblems = false
     /// Why the last save failed; shown until a save succeeds.
     var saveError: String?
     /// True while another process holds the store's lock and a change waits to be saved.
@@ -116,6 +127,8 @@ public struct AppState: Equatable, Sendable {
     var watchesStore = false
     /// The last timer event, so that what the time changes on screen is redrawn once it did.
     var lastTimeCheck = Date.distantPast
+    /// The last click on a task's caption, so that a second one there soon after edits it.
+    var lastClick: LastClick?
     public var size: Size
     /// The list's keys (from the config file, or the standard ones).
     var bindings: KeyBindings

@@ -112,11 +112,14 @@ public enum Effect: Equatable, Sendable {
 
 /// What the UI starts with beside its list, gathered by the run loop (files, the environment)
 /// and taken into the state by `update`: whether details show, the text typed before the last
-/// quit, a config file that could not be used, and the sync's schedule when sync is set up.
+/// quit, what the config file had that could not be used, and the sync's schedule when sync is
+/// set up.
 public struct Startup: Equatable, Sendable {
     var showsDetails: Bool
     var draft: Draft?
-    var configWarning: String?
+    /// What the config file had that could not be used, one line each (file name, line, why,
+    /// what was done about it): said at start, and listed by the help overlay.
+    var configProblems: [String]
     var syncSchedule: SyncSchedule?
     /// What the syncs this UI runs name their records by (`LogRecord.by`).
     var syncOrigin: String?
@@ -125,12 +128,12 @@ public struct Startup: Equatable, Sendable {
     var watchesStore: Bool
 
     public init(
-        showsDetails: Bool, draft: Draft? = nil, configWarning: String? = nil, syncSchedule: SyncSchedule? = nil,
+        showsDetails: Bool, draft: Draft? = nil, configProblems: [String] = [], syncSchedule: SyncSchedule? = nil,
         syncOrigin: String? = nil, watchesStore: Bool = false
     ) {
         self.showsDetails = showsDetails
         self.draft = draft
-        self.configWarning = configWarning
+        self.configProblems = configProblems
         self.syncSchedule = syncSchedule
         self.syncOrigin = syncOrigin
         self.watchesStore = watchesStore

@@ -22,7 +22,7 @@ struct HelpLayout {
     var maximumScroll: Int { max(0, rows.count - room) }
     var boxHeight: Int { min(room, rows.count) + 2 }
 
-    init(for focus: Focus, bindings: KeyBindings, section: Section, syncFailure: String?, _ screen: ScreenLayout) {
+    init(for focus: Focus, bindings: KeyBindings, section: Section, notes: [String], _ screen: ScreenLayout) {
         let keys = KeyHelp.entries(for: focus, bindings: bindings, section: section)
         let width = screen.size.width
         title = " Keys: \(focus.helpTitle) "
@@ -33,11 +33,12 @@ struct HelpLayout {
         keyColumn = max(1, min(widestKeys, (boxWidth - 6) / 2))
         let actionWidth = max(1, boxWidth - 6 - keyColumn)
         var rows: [Row] = []
-        // The sync's reason first, word-wrapped, then a blank row, then the keys.
-        if let syncFailure {
-            rows += Self.wrap("Sync failed: " + syncFailure, width: boxWidth - 4).map { Row(action: $0, isNote: true) }
-            rows.append(Row())
+        // The notes first (why the sync failed, the config's problems), word-wrapped, then a
+        // blank row, then the keys.
+        for note in notes {
+            rows += Self.wrap(note, width: boxWidth - 4).map { Row(action: $0, isNote: true) }
         }
+        if !notes.isEmpty { rows.append(Row()) }
         for entry in keys {
             let keyLines = Self.wrap(entry.keys, width: keyColumn)
             let actionLines = Self.wrap(entry.action, width: actionWidth)
@@ -59,7 +60,8 @@ extension HelpLayout {
         state.help.map {
             HelpLayout(
                 for: $0, bindings: state.bindings, section: state.newTaskSection,
-                syncFailure: state.syncStatus.flatMap { $0.detail ?? $0.failure }, state.screen)
+                notes: (state.syncStatus.flatMap { $0.detail ?? $0.failure }.map { ["Sync failed: " + $0] } ?? [])
+                    + state.configProblems.map { "Config " + $0 }, state.screen)
         }
     }
 

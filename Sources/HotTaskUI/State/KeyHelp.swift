@@ -7,17 +7,25 @@ enum KeyHelp {
         let keys: String
         let action: String
         /// The shorter form for the footer, or nil to leave it out of the footer.
-        let hint: (keys: String, action: String)?
+        let hint: Hint?
 
-        init(_ keys: String, _ action: String, hint: (String, String)? = nil) {
+        init(_ keys: String, _ action: String, hint: (String, String)? = nil, rank: Int = 50) {
             self.keys = keys
             self.action = action
-            self.hint = hint
+            self.hint = hint.map { Hint(keys: $0.0, action: $0.1, rank: rank) }
         }
 
         static func == (lhs: Entry, rhs: Entry) -> Bool {
             lhs.keys == rhs.keys && lhs.action == rhs.action
         }
+    }
+
+    /// A key as the footer shows it ("w due"). `rank`: which hints the footer keeps when not all
+    /// fit, lowest first; they are shown in the help's order whatever their rank.
+    struct Hint: Equatable, Sendable {
+        let keys: String
+        let action: String
+        var rank: Int
     }
 
     /// The list's entries come from `bindings`, so the help shows the person's own keys.
@@ -32,18 +40,27 @@ enum KeyHelp {
         }
     }
 
-    /// The footer hints of a focus, in order. The list's way back to the input comes second,
-    /// so that it always fits.
-    static func hints(for focus: Focus, bindings: KeyBindings = .standard) -> [(keys: String, action: String)] {
-        var hints = entries(for: focus, bindings: bindings).compactMap(\.hint)
-        if focus == .list, let back = hints.firstIndex(where: { $0.action == "input" }), hints.count > 1 {
-            hints.insert(hints.remove(at: back), at: 1)
-            // Help before sort: at 80 columns the last one does not fit, and help lists it.
-            if let help = hints.firstIndex(where: { $0.action == "help" }), let sort = hints.firstIndex(where: { $0.action == "sort" }), help > sort {
-                hints.insert(hints.remove(at: help), at: sort)
-            }
+    /// The footer hints of a focus, in the order the footer shows them, each with its rank.
+    static func hints(for focus: Focus, bindings: KeyBindings = .standard) -> [Hint] {
+        let hints = entries(for: focus, bindings: bindings).compactMap(\.hint)
+        guard focus == .list else { return hints }
+        return hints.enumerated().sorted { ((footerOrder.firstIndex(of: $0.element.action) ?? 99), $0.offset) < ((footerOrder.firstIndex(of: $1.element.action) ?? 99), $1.offset) }
+            .map(\.element)
+    }
+
+    /// The hints that fit `width` columns (each "keys action", two spaces between), the lowest
+    /// ranks first, in the order given: as many keys as there is room for, and the way back to
+    /// the input and the help always among them when anything is.
+    static func footer(_ hints: [Hint], width: Int) -> [Hint] {
+        var chosen = Set<Int>()
+        var used = 0
+        for (index, hint) in hints.enumerated().sorted(by: { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }) {
+            let needed = DisplayWidth.of(hint.keys) + 1 + DisplayWidth.of(hint.action) + (chosen.isEmpty ? 0 : 2)
+            guard used + needed <= width else { continue }
+            used += needed
+            chosen.insert(index)
         }
-        return hints
+        return hints.indices.filter(chosen.contains).map { hints[$0] }
     }
 
     private static let lineEditing = Entry("←→ Home End ^A ^E ^B", "move the cursor")
@@ -54,7 +71,7 @@ enum KeyHelp {
     private static let pasting = Entry("paste", "pasted text goes in as text (line breaks become spaces)")
     /// Keys every focus shares (fixed: no config changes them).
     private static let everywhere: [Entry] = [
-        Entry("F1", "this help", hint: ("F1", "help")),
+        Entry("F1", "this help", hint: ("F1", "help"), rank: 3),
         Entry("^C ^Q", "quit"),
         Entry("^Z ^L", "suspend, redraw"),
     ]
@@ -62,16 +79,16 @@ enum KeyHelp {
     static func input(_ section: Section) -> [Entry] {
         [
             Entry("letters", "type a new task"),
-            Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add")),
+            Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add"), rank: 1),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
-            Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select")),
-            Entry("Tab ⇧Tab", "go to the list", hint: ("Tab", "list")),
-            Entry("^F", "filter the list", hint: ("^F", "find")),
-            Entry("F2", "edit the selected task (Enter or Esc comes back here)"),
-            Entry("F3", "set the selected task's due date (Enter or Esc comes back here)"),
+            Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select"), rank: 5),
+            Entry("Tab ⇧Tab", "go to the list", hint: ("Tab", "list"), rank: 2),
+            Entry("^F", "filter the list", hint: ("^F", "find"), rank: 6),
+            Entry("F2", "edit the selected task (Enter or Esc comes back here)", hint: ("F2", "edit"), rank: 7),
+            Entry("F3", "set the selected task's due date (Enter or Esc comes back here)", hint: ("F3", "due"), rank: 8),
             Entry("^R", "redo"),
-            Entry("F1", "this help", hint: ("F1", "help")),
-            Entry("^C ^Q", "quit", hint: ("^C", "quit")),
+            Entry("F1", "this help", hint: ("F1", "help"), rank: 3),
+            Entry("^C ^Q", "quit", hint: ("^C", "quit"), rank: 4),
             Entry("^Z ^L", "suspend, redraw"),
         ]
     }
@@ -82,33 +99,41 @@ enum KeyHelp {
         let actions: [ListAction]
         let text: String
         var hint: String? = nil
+        /// Which hints the footer keeps first when not all fit (see `Hint.rank`).
+        var rank = 50
         /// Keys that are not rebindable but belong on this line.
         var fixed: [String] = []
         /// The footer shows these keys instead of the first bound ones.
         var hintKeys: String? = nil
     }
 
+    /// The list's keys, in the help's order. The footer keeps first the way back to the input
+    /// and the help, then the keys that change a task (done, due, move, clear, edit, undo,
+    /// delete), then the rest as room allows (`rank`), and shows them in `footerOrder`.
     private static let listLines: [ListLine] = [
-        ListLine(actions: [.up, .down], text: "select", hint: "select"),
+        ListLine(actions: [.up, .down], text: "select", hint: "select", rank: 12),
         ListLine(actions: [.pageUp, .pageDown], text: "page up, page down"),
         ListLine(actions: [.first, .last], text: "first, last task"),
         ListLine(actions: [.jumpPriority, .jumpBonus], text: "jump to Top Priority, Bonus"),
-        ListLine(actions: [.toggle], text: "done / not done", hint: "done"),
-        ListLine(actions: [.move], text: "move to the other section"),
+        ListLine(actions: [.toggle], text: "done / not done", hint: "done", rank: 3),
+        ListLine(actions: [.move], text: "move to the other section", hint: "move", rank: 5),
         ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
-        ListLine(actions: [.edit], text: "edit the caption", hint: "edit"),
-        ListLine(actions: [.delete], text: "delete", hint: "delete"),
-        ListLine(actions: [.due], text: "set or clear the due date"),
-        ListLine(actions: [.clearCompleted], text: "clear completed tasks"),
-        ListLine(actions: [.undo, .redo], text: "undo, redo", hint: "undo"),
-        ListLine(actions: [.filter], text: "filter", hint: "find"),
-        ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z, Due", hint: "sort"),
+        ListLine(actions: [.edit], text: "edit the caption", hint: "edit", rank: 7),
+        ListLine(actions: [.delete], text: "delete", hint: "delete", rank: 9),
+        ListLine(actions: [.due], text: "set or clear the due date", hint: "due", rank: 4),
+        ListLine(actions: [.clearCompleted], text: "clear completed tasks", hint: "clear", rank: 6),
+        ListLine(actions: [.undo, .redo], text: "undo, redo", hint: "undo", rank: 8),
+        ListLine(actions: [.filter], text: "filter", hint: "find", rank: 10),
+        ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z, Due", hint: "sort", rank: 11),
         ListLine(actions: [.completedLast], text: "completed tasks last (on/off)"),
         ListLine(actions: [.details], text: "when each task was added and done (on/off)"),
-        ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)", hint: "input", fixed: ["Tab"], hintKeys: "Tab"),
-        ListLine(actions: [.help], text: "this help", hint: "help", fixed: ["F1"]),
-        ListLine(actions: [.quit], text: "quit", hint: "quit", fixed: ["^C ^Q"]),
+        ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)", hint: "input", rank: 1, fixed: ["Tab"], hintKeys: "Tab"),
+        ListLine(actions: [.help], text: "this help", hint: "help", rank: 2, fixed: ["F1"]),
+        ListLine(actions: [.quit], text: "quit", hint: "quit", rank: 13, fixed: ["^C ^Q"]),
     ]
+
+    /// The order the list's footer shows its hints in: the way back first.
+    private static let footerOrder = ["input", "select", "done", "edit", "due", "move", "delete", "clear", "undo", "find", "sort", "help", "quit"]
 
     static func list(_ bindings: KeyBindings) -> [Entry] {
         listLines.compactMap { line in
@@ -120,7 +145,7 @@ enum KeyHelp {
             let hintKeys =
                 firsts.allSatisfy({ $0.count == 1 }) && firsts.count > 1
                 ? firsts.joined() : (firsts.first ?? line.fixed.first ?? "")
-            return Entry(keys, line.text, hint: line.hint.map { (line.hintKeys ?? hintKeys, $0) })
+            return Entry(keys, line.text, hint: line.hint.map { (line.hintKeys ?? hintKeys, $0) }, rank: line.rank)
         } + [Entry("^Z ^L", "suspend, redraw")]
     }
 
@@ -128,24 +153,24 @@ enum KeyHelp {
         [
             Entry("letters", "narrow the list (case, accents and width ignored)"),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
-            Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
-            Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear")),
-            Entry("↑↓ PgUp PgDn", "move the selection in the matches", hint: ("↑↓", "select")),
+            Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep"), rank: 1),
+            Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear"), rank: 2),
+            Entry("↑↓ PgUp PgDn", "move the selection in the matches", hint: ("↑↓", "select"), rank: 4),
         ] + everywhere
 
     static let editing: [Entry] =
         [
             Entry("letters", "edit the caption"),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
-            Entry("Enter", "save the caption", hint: ("Enter", "save")),
-            Entry("Esc", "cancel the edit", hint: ("Esc", "cancel")),
+            Entry("Enter", "save the caption", hint: ("Enter", "save"), rank: 1),
+            Entry("Esc", "cancel the edit", hint: ("Esc", "cancel"), rank: 2),
         ] + everywhere
 
     static let due: [Entry] =
         [
             Entry("letters", "a due date: \(DueInput.forms); what it reads as shows as you type"),
             lineEditing, wordMoving, lineDeleting, pasting,
-            Entry("Enter", "set it (an empty entry clears the due date)", hint: ("Enter", "set")),
-            Entry("Esc", "cancel, the due date unchanged", hint: ("Esc", "cancel")),
+            Entry("Enter", "set it (an empty entry clears the due date)", hint: ("Enter", "set"), rank: 1),
+            Entry("Esc", "cancel, the due date unchanged", hint: ("Esc", "cancel"), rank: 2),
         ] + everywhere
 }

@@ -15,19 +15,30 @@ public enum AppUpdate {
         case .started(let startup):
             state.showsDetails = startup.showsDetails
             if let draft = startup.draft { restore(draft, &state) }
-            if let warning = startup.configWarning { state.message = Message(warning, kind: .error) }
+            if !startup.configProblems.isEmpty {
+                state.configProblems = startup.configProblems
+                state.showsConfigProblems = true
+                let count = startup.configProblems.count
+                let problems = count == 1 ? "a problem" : "\(count) problems"
+                state.message = Message(
+                    "The config file has \(problems) (above; ? or F1 shows \(count == 1 ? "it" : "them") again)", kind: .error,
+                    shorter: ["Config: \(problems); ? shows \(count == 1 ? "it" : "them")", "Config: \(problems)"])
+            }
             state.syncSchedule = startup.syncSchedule
             state.syncOrigin = startup.syncOrigin
             state.watchesStore = startup.watchesStore
             state.lastTimeCheck = now
         case .keyPressed(let key):
             state.message = nil
+            state.showsConfigProblems = false
             effects = handleKey(key, &state, now: now, newID: newID)
         case .pasted(let text, let cut):
             state.message = nil
+            state.showsConfigProblems = false
             paste(text, cutBefore: cut, &state)
         case .clicked(let column, let row):
             state.message = nil
+            state.showsConfigProblems = false
             effects = click(column: column, row: row, &state, now: now, newID: newID)
         case .resized(let size):
             state.size = size

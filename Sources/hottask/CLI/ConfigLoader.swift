@@ -32,19 +32,18 @@ enum ConfigLoader {
         case .success(nil): return (.standard, option == nil ? nil : ConfigProblem(file: path, line: nil, reason: "no such file"))
         case .failure(let problem): return (.standard, problem)
         }
-        var config: AppConfig
-        do {
-            config = try AppConfig.parse(text, file: path)
-        } catch {
-            return (.standard, error)
-        }
-        return trusting(config, file: path)
+        return trusting(AppConfig.parse(text, file: path), file: path)
     }
 
-    /// A config file's text read whole (the UI's theme and key bindings are checked too), for
-    /// `--sync-setup`, which must not write into a file the UI would then set aside.
+    /// A config file's settings for `--sync-setup`, which writes `[sync]` into it: a file with a
+    /// line that is not TOML is refused (naming it), rather than written around.
     static func check(_ text: String, file: String) throws(ConfigProblem) -> SharedSettings {
-        try AppConfig.parse(text, file: file).settings
+        do {
+            _ = try TOMLSubset.parse(text)
+        } catch {
+            throw ConfigProblem(file: file, line: error.line, reason: error.reason, consequence: "nothing written")
+        }
+        return AppConfig.parse(text, file: file).settings
     }
 
     /// The config file's text; nil when there is none; a problem when it is not a config one

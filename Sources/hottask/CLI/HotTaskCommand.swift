@@ -253,7 +253,7 @@ struct HotTaskCommand: ParsableCommand {
         do {
             if opensUI {
                 if let warning = try TerminalApp.run(
-                    store: store, config: settings, configWarning: (configProblem ?? settings.warnings.first)?.shortDescription)
+                    store: store, config: settings, configProblems: ([configProblem].compactMap { $0 } + settings.warnings).map(\.shortDescription))
                 {
                     Self.fail("warning: \(warning)")
                 }

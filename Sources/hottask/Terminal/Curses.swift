@@ -6,7 +6,16 @@ import HotTaskUI
 /// The only code that talks to ncurses: it turns the bytes `wgetch` reads into events and a grid into
 /// screen cells. Everything it draws was decided by `AppRender`.
 final class Curses {
-    private let palette: Palette
+    private var palette: Palette
+    /// What chooses the palette: the theme, the config's colours, and the terminal's background
+    /// once it said it (OSC 11, at start or later).
+    private let theme: Theme
+    private let colors: [ColorRole: TerminalColor?]
+    private var background: RGB?
+    /// The palette changed after a late reply: the next frame repaints everything.
+    private var repaintNeeded = false
+    /// Keys typed while the start waited for the terminal's reply, handed over first.
+    private var early: [Event] = []
     private var clusters = ClusterWriter()
 
     /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
@@ -26,10 +35,11 @@ final class Curses {
     /// Starts curses mode. The caller must call `stop()` on every exit path. Throws, having
     /// written nothing to the terminal, when `TERM` names no terminal that can move the cursor
     /// (unknown, `dumb`, hardcopy): ncurses' `initscr` would print its own error and exit.
-    init(theme: Theme = .default, mouse: Bool = true) throws {
+    init(theme: Theme = .auto, colors: [ColorRole: TerminalColor?] = [:], mouse: Bool = true) throws {
         Self.chooseUTF8Locale()
+        let environment = ProcessInfo.processInfo.environment
         guard hc_terminal_can_move_cursor() == 1, hc_newterm() != nil else {
-            let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+            let term = environment["TERM"] ?? ""
             throw UserFacingError(.noTerminal, "HotTask needs a terminal that can move the cursor (TERM=\(term))")
         }
         raw()  // Ctrl-C, Ctrl-Z and Ctrl-Q arrive as keys; the app decides what they do
@@ -37,9 +47,60 @@ final class Curses {
         nonl()
         keypad(hc_stdscr(), false)  // every byte reaches the decoder
         meta(hc_stdscr(), true)  // all eight bits of every byte
-        palette = Palette(theme: theme)
+        self.theme = theme
+        self.colors = colors
+        palette = Palette.mono
         modesOn = "\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
+        if theme == .auto, Palette.wantsColor(environment) {
+            background = askForTheBackground(environment) ?? Self.backgroundFromColorFGBG(environment)
+        }
+        palette = Palette(theme: theme, background: background, colors: colors, environment: environment)
         Self.writeDirectly(modesOn)
+    }
+
+    /// How long the start waits for the terminal to say its background. A terminal that does
+    /// not know OSC 11 answers the device-attributes query sent after it at once, so the wait
+    /// is this long only when nothing answers at all; a later reply still changes the palette.
+    static let backgroundWait: TimeInterval = 0.15
+
+    /// Asks the terminal for its background colour (OSC 11) and its device attributes (DA1,
+    /// which every terminal answers), and reads until one says: the colour, or nil (no answer,
+    /// or a terminal such as the Linux console, which shows an OSC it does not know as text).
+    private func askForTheBackground(_ environment: [String: String]) -> RGB? {
+        let term = environment["TERM"] ?? ""
+        guard !term.hasPrefix("linux"), !term.hasPrefix("vt"), !term.hasPrefix("cons") else { return nil }
+        Self.writeDirectly("\u{1B}]11;?\u{1B}\\\u{1B}[c")
+        let deadline = Date().addingTimeInterval(Self.backgroundWait)
+        var found: RGB?
+        while Date() < deadline {
+            var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let waited = poll(&ready, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+            if waited < 0, errno == EINTR { continue }
+            guard waited > 0 else { break }
+            early += readInput(takingReports: false)
+            var answered = false
+            for report in decoder.takeReports() {
+                switch report {
+                case .background(let rgb): found = rgb
+                case .deviceAttributes: answered = true
+                }
+            }
+            if found != nil || answered { break }
+        }
+        if !early.isEmpty { pendingDeadline = Date() }
+        return found
+    }
+
+    /// `COLORFGBG` (rxvt, Konsole and others set it): "15;0" is light text on a dark background.
+    static func backgroundFromColorFGBG(_ environment: [String: String]) -> RGB? {
+        guard let value = environment["COLORFGBG"], let last = value.split(separator: ";").last, let index = Int(last) else { return nil }
+        return index == 7 || index == 15 ? RGB(255, 255, 255) : RGB(0, 0, 0)
+    }
+
+    /// True once after the palette changed (a late reply): the frame must be repainted whole.
+    func takeRepaint() -> Bool {
+        defer { repaintNeeded = false }
+        return repaintNeeded
     }
 
     func stop() {
@@ -91,6 +152,10 @@ final class Curses {
     /// than one (Esc, then a key). Decoded here rather than by `get_wch`: an invalid byte is
     /// U+FFFD at once.
     func readInput() -> [Event] {
+        readInput(takingReports: true)
+    }
+
+    private func readInput(takingReports: Bool) -> [Event] {
         var block = [UInt8](repeating: 0, count: 4096)
         let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         guard count > 0 else { return [] }
@@ -106,7 +171,17 @@ final class Curses {
         if decoder.isReadingPaste { events += readPaste() }
         let pending = decoder.pendingTimeout ?? (utf8.isPending ? decoder.escapeDelay : nil)
         pendingDeadline = pending.map { Date().addingTimeInterval(Double($0) / 1000) }
+        if takingReports { takeLateReports() }
         return events
+    }
+
+    /// A background reply that came after the start's wait still chooses the palette.
+    private func takeLateReports() {
+        for case .background(let rgb) in decoder.takeReports() where theme == .auto && background == nil {
+            background = rgb
+            palette = Palette(theme: theme, background: rgb, colors: colors, environment: ProcessInfo.processInfo.environment)
+            repaintNeeded = true
+        }
     }
 
     /// Nothing more came by `pendingDeadline`: a character begun is U+FFFD, an Esc alone is the
@@ -114,7 +189,9 @@ final class Curses {
     func expirePending(now: Date) -> [Event] {
         guard let deadline = pendingDeadline, now >= deadline else { return [] }
         pendingDeadline = nil
-        var events: [Event] = []
+        var events = early
+        early = []
+        guard decoder.pendingTimeout != nil || utf8.isPending else { return events }
         for scalar in utf8.flush() { events += decoder.feed(scalar) }
         return decoder.pendingTimeout == nil ? events : events + decoder.timedOut()
     }
@@ -212,28 +289,66 @@ final class Curses {
 }
 
 /// Cell styles as colours, or as attributes alone when the terminal has no colours, NO_COLOR
-/// is set (https://no-color.org) or the theme is `mono`. `light` swaps the colours that are
-/// hard to read on a light background (yellow, white, cyan text) for darker ones.
+/// is set (https://no-color.org) or the theme is `mono`. With 256 colours the dark or light
+/// `ColorScheme` (fixed colours, checked for contrast); with fewer, or an `auto` theme the
+/// terminal said nothing about, the basic palettes of the terminal's own 8 colours, text in its
+/// own colour (the light one swaps yellow, white and cyan text for darker ones).
 struct Palette {
     private var looks: [CellStyle: (attributes: attr_t, pair: Int16)] = [:]
 
-    init(theme: Theme) {
-        let wantsColor = (ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true) && theme != .mono
-        let usesColor = wantsColor && has_colors()
-        if usesColor {
-            start_color()
-            use_default_colors()
+    /// Attributes only.
+    static let mono: Palette = {
+        var palette = Palette()
+        for style in CellStyle.allCases { palette.looks[style] = (look(of: style).monochrome, 0) }
+        return palette
+    }()
+
+    private init() {}
+
+    static func wantsColor(_ environment: [String: String]) -> Bool {
+        (environment["NO_COLOR"].map(\.isEmpty) ?? true) && has_colors()
+    }
+
+    /// The palette a theme gives: `background` is what the terminal said (nil: nothing).
+    init(theme: Theme, background: RGB?, colors: [ColorRole: TerminalColor?], environment: [String: String]) {
+        guard theme != .mono, Self.wantsColor(environment) else {
+            self = .mono
+            return
         }
-        var nextPair: Int16 = 1
-        for style in CellStyle.allCases {
-            let look = theme == .light ? Self.lightLook(of: style) : Self.look(of: style)
-            var pair: Int16 = 0
-            if usesColor, look.foreground != nil || look.background != nil {
-                init_pair(nextPair, look.foreground ?? -1, look.background ?? -1)
-                pair = nextPair
-                nextPair += 1
+        start_color()
+        use_default_colors()
+        let dark: Bool? =
+            switch theme {
+            case .dark: true
+            case .light: false
+            default: background.map { !$0.isLight }
             }
-            looks[style] = (usesColor ? look.attributes : look.monochrome, pair)
+        let colorCount = Int(hc_colors())
+        var nextPair: Int16 = 1
+        func pair(_ foreground: Int16?, _ background: Int16?) -> Int16 {
+            guard foreground != nil || background != nil else { return 0 }
+            init_pair(nextPair, foreground ?? -1, background ?? -1)
+            defer { nextPair += 1 }
+            return nextPair
+        }
+        if let dark, colorCount >= 256 {
+            let scheme = (dark ? ColorScheme.dark : ColorScheme.light).applying(colors)
+            for style in CellStyle.allCases {
+                let look = scheme.look(style)
+                let attributes = (look.bold ? HC_A_BOLD : HC_A_NORMAL) | (look.underline ? HC_A_UNDERLINE : HC_A_NORMAL)
+                looks[style] = (attributes, pair(look.foreground.map { Int16($0.index) }, look.background.map { Int16($0.index) }))
+            }
+            return
+        }
+        // The terminal's own colours: the config's colours that it has, on the basic palette.
+        let usable = { (color: TerminalColor?) -> Int16? in color.flatMap { $0.index < colorCount ? Int16($0.index) : nil } }
+        for style in CellStyle.allCases {
+            var look = dark == false ? Self.lightLook(of: style) : Self.look(of: style)
+            for (role, color) in colors {
+                if role.foregrounds.contains(style) { look.foreground = usable(color) }
+                if role.backgrounds.contains(style) { look.background = usable(color) }
+            }
+            looks[style] = (look.attributes, pair(look.foreground, look.background))
         }
     }
 
@@ -270,11 +385,11 @@ struct Palette {
         switch style {
         case .title: look = Look(attributes: HC_A_BOLD, foreground: white, background: blue, monochrome: look.monochrome)
         case .prompt, .footerKey: look.foreground = blue
-        case .selected: look = Look(attributes: HC_A_BOLD, foreground: black, background: cyan, monochrome: look.monochrome)
-        case .selectedDone: look = Look(foreground: blue, background: cyan, monochrome: look.monochrome)
+        case .selected: look = Look(attributes: HC_A_BOLD, foreground: white, background: blue, monochrome: look.monochrome)
+        case .selectedDone: look = Look(foreground: white, background: blue, monochrome: look.monochrome)
         case .warning: look.foreground = magenta
         case .match, .filterText: look.foreground = red
-        case .matchSelected: look = Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: red, background: cyan, monochrome: look.monochrome)
+        case .matchSelected: look = Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: white, background: blue, monochrome: look.monochrome)
         case .segmentActive: look = Look(attributes: HC_A_BOLD, foreground: white, background: blue, monochrome: look.monochrome)
         case .overlay: look = Look(foreground: black, background: cyan, monochrome: look.monochrome)
         case .overlayKey: look = Look(attributes: HC_A_BOLD, foreground: blue, background: cyan, monochrome: look.monochrome)
@@ -324,6 +439,8 @@ struct Palette {
         case .dueToday: return Look(attributes: HC_A_BOLD, foreground: yellow, monochrome: HC_A_BOLD)
         // Bold and underlined whatever the colours: NO_COLOR and mono terminals still mark it.
         case .overdue: return Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: red, monochrome: HC_A_BOLD | HC_A_UNDERLINE)
+        case .overdueSelected:
+            return Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: white, background: blue, monochrome: HC_A_REVERSE | HC_A_BOLD | HC_A_UNDERLINE)
         }
     }
 }

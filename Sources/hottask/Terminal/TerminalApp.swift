@@ -4,10 +4,10 @@ import HotTaskUI
 
 /// The terminal UI's run loop: read an event, update the state, perform the effects, draw.
 enum TerminalApp {
-    /// `configWarning` (a config file that could not be used) is shown in the footer at start.
-    /// Returns a warning for stderr, said once the terminal is restored (the view could not be
-    /// remembered).
-    static func run(store: TaskStore, config: AppConfig = .standard, configWarning: String? = nil) throws -> String? {
+    /// `configProblems` (what the config file had that could not be used) are listed at start
+    /// and by the help overlay. Returns a warning for stderr, said once the terminal is restored
+    /// (the view could not be remembered).
+    static func run(store: TaskStore, config: AppConfig = .standard, configProblems: [String] = []) throws -> String? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw UserFacingError(.noTerminal, "the task list UI needs a terminal; for scripts use --list, --add and the other options (see --help)")
         }
@@ -22,7 +22,7 @@ enum TerminalApp {
         // SIGWINCH, whose handler here wakes the loop (ncurses' only set a flag for `wgetch`).
         Signals.installStopHandler()
         Signals.installResizeHandler()
-        let curses = try Curses(theme: config.theme, mouse: config.mouse)
+        let curses = try Curses(theme: config.theme, colors: config.colors, mouse: config.mouse)
         defer { curses.stop() }
         let environment = ProcessInfo.processInfo.environment
         // Taken, not copied: the state is the list's only holder, so its first change (a clear of
@@ -36,7 +36,7 @@ enum TerminalApp {
         // Other processes' changes wake the loop through inotify; without it, a look every half second.
         let watch = StoreWatch(storePath: store.path)
         let startup = Startup(
-            showsDetails: rememberedDetails ?? config.details, draft: restored, configWarning: configWarning,
+            showsDetails: rememberedDetails ?? config.details, draft: restored, configProblems: configProblems,
             syncSchedule: config.sync == nil
                 ? nil : SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry),
             syncOrigin: syncOrigin, watchesStore: watch != nil)
@@ -86,6 +86,8 @@ enum TerminalApp {
             if let deadline, Date() >= deadline { background.insert(.timerFired, at: 0) }
             var keys = ready.input ? curses.readInput() : []
             keys += curses.expirePending(now: Date())
+            // The terminal said its background late: the palette changed.
+            if curses.takeRepaint() { fullRepaint = true }
             pending += background + keys
             while !pending.isEmpty {
                 let event = pending.removeFirst()
