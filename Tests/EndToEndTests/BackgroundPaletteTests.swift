@@ -1,0 +1,57 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import HotTaskCore
+
+/// Issue 42's light terminals, in the real binary on a raw pty that answers like a terminal:
+/// HotTask asks for the background at start (OSC 11) and takes the light palette on a white
+/// one (dark text, completed tasks in a grey that still reads), the dark one on black; with no
+/// answer, the terminal's own colours.
+@Suite("The palette follows the terminal's background", .serialized)
+struct BackgroundPaletteTests {
+    private static let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/pty_capture.py").path
+
+    /// The bytes the UI wrote on a pty that answers its background query with `reply` (Python
+    /// escapes), ending with Ctrl-C once the completed task is on screen.
+    private func bytes(answering reply: String?, environment: [String: String] = [:], arguments: [String] = []) throws -> String {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Filed taxes", "--add", "Buy milk"]).status == 0)
+        #expect(runHotTask(["--file", folder.storePath, "--done", "2"]).status == 0)
+        let answer = reply.map { ["--step", "\u{1B}]11;?", $0] } ?? []
+        let run = runProcess(
+            ["python3", Self.capture] + answer + ["--step", "Filed taxes", "\\x03", "--", HotTaskBinary.url.path, "--file", folder.storePath]
+                + arguments,
+            // NO_COLOR empty: colours (the test runner sets it for its children).
+            environment: ["XDG_STATE_HOME": folder.path("state"), "NO_COLOR": ""].merging(environment) { $1 })
+        #expect(run.status == 0, "\(run.stderr)\n\(run.stdout.suffix(400).debugDescription)")
+        return run.stdout
+    }
+
+    @Test func aWhiteBackgroundGetsTheLightPalette() throws {
+        let output = try bytes(answering: "\\x1b]11;rgb:ffff/ffff/ffff\\x1b\\\\")
+        #expect(output.contains("\u{1B}]11;?\u{1B}\\\u{1B}[c"), "it asks, then asks for the device attributes")
+        #expect(output.contains("38;5;235m"), "dark text for open tasks")
+        #expect(output.contains("38;5;242m"), "a readable grey for completed tasks")
+        #expect(!output.contains("38;5;254m"), "not the dark palette's light text")
+    }
+
+    @Test func aBlackBackgroundGetsTheDarkPalette() throws {
+        let output = try bytes(answering: "\\x1b]11;rgb:0000/0000/0000\\x07")
+        #expect(output.contains("38;5;254m"), "light text for open tasks")
+        #expect(output.contains("38;5;247m"), "a dimmer grey for completed tasks")
+        #expect(!output.contains("38;5;235m"))
+    }
+
+    @Test func noAnswerKeepsTheTerminalsOwnColoursAndAThemeChoosesAnyway() throws {
+        // A terminal that does not know OSC 11 answers only the device attributes.
+        let unanswered = try bytes(answering: "\\x1b[?1;2c")
+        #expect(!unanswered.contains("38;5;"), "no fixed colours: the terminal's own")
+        let folder = TemporaryFolder()
+        let config = folder.write("theme = \"light\"\n", to: "config.toml")
+        let chosen = try bytes(answering: nil, arguments: ["--config", config])
+        #expect(chosen.contains("38;5;235m"), "theme = \"light\" needs no answer")
+        #expect(!chosen.contains("\u{1B}]11;?"), "and asks nothing")
+    }
+}
