@@ -9,6 +9,9 @@ extension TaskStore {
     /// Runs `body` holding the store's lock (creating the folder if needed), waiting at most
     /// `wait` seconds for another process to let go.
     func withLock<T>(wait: TimeInterval = TaskStore.lockWait, _ body: () throws -> T) throws -> T {
+        // A folder in the store's place is said as a reader says it, before a lock file is made
+        // beside it.
+        if (try? FileSystem.kind(of: path)) == .directory { _ = try openSnapshotFile() }
         let lock = try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             if let problem = untrusted() { throw FileSystem.Failure(reason: "not safe to use: \(problem)") }

@@ -173,6 +173,7 @@ final class StoreTransaction {
         guard !changes.isEmpty || sync != nil else {
             return Committed(clock: try latestClock(), record: nil, list: wholeRead?.list)
         }
+        try store.requireWritableFolder()
         if wholeRead == nil, let view = try log() {
             let clock = Clock.next(after: view.clock, now: now)
             let record = LogRecord(
@@ -239,6 +240,7 @@ final class StoreTransaction {
 
     /// Folds the log into a new snapshot now, if it has anything to fold or needs it.
     func fold() throws(StoreError) {
+        try store.requireWritableFolder()
         let state = try whole()
         guard state.replayed > 0 || state.needsCompaction else { return }
         wholeRead = nil
@@ -249,6 +251,7 @@ final class StoreTransaction {
     /// Replaces the whole store with `list`, every task stamped anew (tests, benchmarks, and a
     /// UI whose store vanished from under it).
     func replaceAll(with list: TaskList, now: Date) throws(StoreError) {
+        try store.requireWritableFolder()
         let state: TaskStore.State
         do throws(StoreError) {
             state = try whole()
@@ -342,6 +345,34 @@ extension Array where Element == TaskChange {
             case .delete: count - 1
             case .set: count
             }
+        }
+    }
+}
+
+extension TaskStore {
+    /// Refuses a change up front when the store's folder cannot be written: the log takes
+    /// appends in a read-only folder, but every fold into a new snapshot needs a file of its own
+    /// there, so the first thousand changes would be acknowledged and every one after refused.
+    /// Naming the folder now, before anything is acknowledged, says what to do while nothing is
+    /// at stake. (A folder not made yet is made by the commit, which says so if it cannot.)
+    func requireWritableFolder() throws(StoreError) {
+        var folder = FileSystem.folder(of: path)
+        // A store reached through a symbolic link is saved at its target, in the target's folder.
+        if let resolved = realpath(path, nil) {
+            folder = FileSystem.folder(of: String(cString: resolved))
+            free(resolved)
+        }
+        guard faccessat(AT_FDCWD, folder, W_OK | X_OK, AT_EACCESS) != 0 else { return }
+        switch errno {
+        case EROFS:
+            throw StoreError(path: path, problem: .unwritable("its folder \(folder) is on a read-only file system"))
+        case EACCES, EPERM:
+            throw StoreError(
+                path: path,
+                problem: .unwritable(
+                    "its folder \(folder) is read-only to you, and the store's files are written there: chmod u+w '\(folder)'"))
+        default:
+            return
         }
     }
 }

@@ -152,7 +152,12 @@ extension TaskStore {
         do {
             switch try FileSystem.kind(of: path) {
             case .missing: return nil
-            case .directory: throw StoreError(path: path, problem: .unreadable("it is a folder, not a file"))
+            case .directory:
+                throw StoreError(
+                    path: path,
+                    problem: .unreadable(
+                        "it is a folder, not a file; to keep the store in it, name a file there: --file '\(path.hasSuffix("/") ? path : path + "/")tasks.json'"
+                    ))
             case .other: throw StoreError(path: path, problem: .unreadable("it is not a regular file"))
             case .file:
                 let file = try FileSystem.OpenFile(path)

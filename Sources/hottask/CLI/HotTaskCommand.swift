@@ -28,7 +28,8 @@ struct HotTaskCommand: ParsableCommand {
               hottask --edit 3 --due fri
               hottask --list --overdue
               hottask --list --sort due
-              id=$(hottask --add "Pay rent" --json | jq -r '.tasks[0].id'); hottask --done "$id"
+              id=$(hottask --add "Pay rent" --json | jq -r '.tasks[0].id')
+              hottask --done "$id"
               hottask --undo
               hottask --export backup.json
               hottask --export todo.txt --export-format todotxt
@@ -38,7 +39,8 @@ struct HotTaskCommand: ParsableCommand {
               hottask --import todo.txt
               task export | hottask --import -
               hottask --import backup.json --replace
-              hottask --sync-setup https://cloud.example.com --username me --password-command 'pass show cloud'
+              hottask --sync-setup https://cloud.example.com --username me \\
+                --password-command 'pass show cloud'
               hottask --sync
 
             The store is $XDG_DATA_HOME/hottask/tasks.json (or ~/.local/share/hottask/tasks.json); \
@@ -55,8 +57,8 @@ struct HotTaskCommand: ParsableCommand {
             could not be written (do not run it again), 64 bad options (and --sync-setup finding \
             several task calendars without --calendar).
             """,
-        version: HotTaskVersion.line,
-        // No `help` subcommand for completion scripts to offer: there are no subcommands.
+        // No `version:`: -V and --version are one flag of HotTask's own (`version`), so that
+        // --help lists both. No `help` subcommand for completion scripts to offer: there are none.
         helpNames: [.short, .long]
     )
 
@@ -103,7 +105,7 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: [.customShort("q"), .long], help: "Leave out the lines that say what a command did.")
     var quiet = false
 
-    @Flag(name: .customShort("V"), help: ArgumentHelp("Print the version.", visibility: .hidden))
+    @Flag(name: [.customShort("V"), .customLong("version")], help: "Print the version.")
     var printVersion = false
 
     @Option(name: .long, help: ArgumentHelp("Mark a task completed (repeatable).", valueName: "n|id"))
@@ -302,8 +304,9 @@ struct HotTaskCommand: ParsableCommand {
             if sync {
                 guard configProblem == nil else { throw UserFacingError(.syncFailed, "cannot sync: the config has a problem (above)") }
                 guard let settings = settings.sync else {
+                    let file = ConfigLoader.path(option: config, environment: environment).map { "\($0) has" } ?? "the config has"
                     throw UserFacingError(
-                        .syncFailed, "cannot sync: the config has no [sync] table (url, username, password_command; see hottask(1))")
+                        .syncFailed, "cannot sync: \(file) no [sync] table; set it up with: hottask --sync-setup URL (your CalDAV server)")
                 }
                 let report: SyncRunner.Report = quiet ? .dropped : printsData ? .toStandardError : .toStandardOutput
                 var options = SyncRunner.Options()
@@ -346,8 +349,14 @@ struct HotTaskCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            let message = fullMessage(for: error)
             let code = exitCode(for: error)
+            // A bad option is one line, as every other error: what is wrong, the value quoted,
+            // the forms it takes (the parser's usage lines are --help's).
+            if code == .validationFailure, case let message = Self.message(for: error), !message.isEmpty {
+                fail(UsageMessage.oneLine(message))
+                Foundation.exit(code.rawValue)
+            }
+            let message = fullMessage(for: error)
             if !message.isEmpty {
                 let text = MessageText.escaped(message, keepingLineBreaks: true) + "\n"
                 if code == .success {

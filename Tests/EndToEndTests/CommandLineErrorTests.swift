@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import HotTaskCore
+
+/// Issue 42: every error the command line says is one line beginning `hottask:`, with the
+/// documented exit code, nothing changed, and the next step where there is one. Each case is
+/// the whole output (stdout, stderr, status), and the store's files byte for byte after it.
+@Suite("Command-line errors: one line, the exit code, the next step", .serialized)
+struct CommandLineErrorTests {
+    /// A store with two tasks, its files as they are.
+    private func store() -> (folder: TemporaryFolder, files: [String: [UInt8]]) {
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Call mum", "--add", "Buy milk"]).status == 0)
+        return (folder, snapshot(folder.path))
+    }
+
+    /// Every file in `folder` (and below), by relative path.
+    private func snapshot(_ folder: String) -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        let paths = FileManager.default.subpaths(atPath: folder) ?? []
+        for path in paths where !path.hasSuffix(".lock") {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = fileBytes(folder + "/" + path)
+            }
+        }
+        return files
+    }
+
+    /// Runs hottask on the store and checks the whole output and that nothing changed.
+    private func expectError(
+        _ arguments: [String], status: Int32, stderr expected: String, environment: [String: String] = [:], prefix: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let (folder, before) = store()
+        let expected = expected.replacingOccurrences(of: "STORE", with: folder.storePath).replacingOccurrences(of: "FOLDER", with: folder.path)
+        let run = runHotTask(
+            ["--file", folder.storePath] + arguments.map { $0.replacingOccurrences(of: "FOLDER", with: folder.path) },
+            environment: environment, prefix: prefix)
+        #expect(run.status == status, "\(arguments)", sourceLocation: sourceLocation)
+        #expect(run.stdout == "", "\(arguments)", sourceLocation: sourceLocation)
+        #expect(run.stderr == expected + "\n", "\(arguments)", sourceLocation: sourceLocation)
+        #expect(run.stderr.hasPrefix("hottask: ") && run.stderr.filter { $0 == "\n" }.count == 1, "one line", sourceLocation: sourceLocation)
+        #expect(snapshot(folder.path) == before, "\(arguments): nothing changed", sourceLocation: sourceLocation)
+    }
+
+    @Test func badOptionsQuoteTheValueAndTheFormsTheyTake() {
+        expectError(
+            ["--add", "Pay rent", "--due", "today2"], status: 64,
+            stderr:
+                "hottask: --due: “today2” is not a due date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none")
+        expectError(["--list", "--sort", "soon"], status: 64, stderr: "hottask: --sort takes manual or due, not 'soon'")
+        expectError(
+            ["--export", "-", "--export-format", "csv"], status: 64,
+            stderr: "hottask: --export-format takes hottask, taskwarrior, todotxt, ics or vdir, not 'csv'")
+        expectError(["--add"], status: 64, stderr: "hottask: --add needs a value: --add <text>")
+        expectError(["--frob"], status: 64, stderr: "hottask: unknown option '--frob'; did you mean --file? (hottask --help lists them all)")
+        expectError(["--bonus"], status: 64, stderr: "hottask: --bonus goes with --add.")
+        expectError(
+            ["--edit", "1", "a", "b"], status: 64, stderr: "hottask: --edit takes a task and its new caption: --edit 3 \"New caption\" (got 3 values).")
+        expectError(
+            ["Buy milk"], status: 64,
+            stderr: "hottask: unexpected argument 'Buy milk' (a caption goes after --add or --edit N, in quotes); hottask --help lists the options")
+    }
+
+    @Test func refusedChangesSayWhyAndWhereToLook() {
+        expectError(["--done", "9"], status: 1, stderr: "hottask: --done 9: there is no task 9: the numbers run from 1 to 2 (see --list)")
+        expectError(["--add", "   "], status: 1, stderr: "hottask: cannot add '   ': a task needs some text: the caption is empty or only whitespace")
+        expectError(["--import", "FOLDER/nope.json"], status: 1, stderr: "hottask: cannot import FOLDER/nope.json: No such file or directory. Nothing was changed")
+    }
+
+    @Test func syncWithoutASyncTableSaysHowToSetItUp() {
+        let config = TemporaryFolder()
+        let path = config.write("theme = \"light\"\n", to: "config.toml")
+        expectError(
+            ["--sync", "--config", path], status: 5,
+            stderr: "hottask: cannot sync: \(path) has no [sync] table; set it up with: hottask --sync-setup URL (your CalDAV server)")
+    }
+
+    @Test func aFolderWhereTheStoreShouldBeSuggestsAFileInIt() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("tasks"), withIntermediateDirectories: true)
+        for arguments in [["--list"], ["--add", "Buy milk"]] {
+            let run = runHotTask(["--file", folder.path("tasks")] + arguments)
+            #expect(run.status == 2)
+            #expect(run.stdout == "")
+            #expect(
+                run.stderr
+                    == "hottask: cannot read the task store \(folder.path("tasks")): it is a folder, not a file; to keep the store in it, name a file there: --file '\(folder.path("tasks"))/tasks.json'\n"
+            )
+            #expect(folder.contents() == ["tasks"], "nothing made beside it")
+        }
+    }
+
+    /// The issue's read-only folder: the first thousand changes were taken (appended to the log)
+    /// and then every one refused with a bare "Permission denied". Now the first is refused,
+    /// naming the folder and the fix, and nothing is acknowledged.
+    @Test func aReadOnlyFolderIsNamedAtTheFirstChange() throws {
+        let (folder, before) = store()
+        chmod(folder.path, 0o555)
+        defer { chmod(folder.path, 0o755) }
+        // Root writes anywhere: the run drops the capability that lets it (DAC override).
+        let prefix = geteuid() == 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : []
+        for arguments in [["--add", "Pay rent"], ["--done", "1"], ["--undo"]] {
+            let run = runHotTask(["--file", folder.storePath] + arguments, prefix: prefix)
+            #expect(run.status == 3, "\(arguments): \(run.stderr)")
+            #expect(run.stdout == "")
+            #expect(
+                run.stderr
+                    == "hottask: could not save the task store \(folder.storePath): its folder \(folder.path) is read-only to you, and the store's files are written there: chmod u+w '\(folder.path)'. The previous file is unchanged\n"
+            )
+        }
+        #expect(snapshot(folder.path) == before, "nothing changed")
+        // Reading still works.
+        #expect(runHotTask(["--file", folder.storePath, "--list"], prefix: prefix).status == 0)
+    }
+
+    @Test func theUIWithoutATerminalSaysWhatToUseInstead() {
+        expectError(
+            [], status: 4, stderr: "hottask: the task list UI needs a terminal; for scripts use --list, --add and the other options (see --help)")
+    }
+}
