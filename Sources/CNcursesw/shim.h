@@ -65,7 +65,8 @@ static inline int hc_window_size(int *height, int *width) {
     return 0;
 }
 
-/* newterm on the process's own terminal; NULL instead of exiting when it cannot. */
-static inline SCREEN *hc_newterm(void) { return newterm(NULL, stdout, stdin); }
+/* newterm on the process's own terminal, as `type` (NULL: $TERM); NULL instead of exiting
+   when it cannot. */
+static inline SCREEN *hc_newterm(const char *type) { return newterm(type, stdout, stdin); }
 
 #endif

@@ -15,13 +15,16 @@ struct BackgroundPaletteTests {
 
     /// The bytes the UI wrote on a pty that answers its background query with `reply` (Python
     /// escapes), ending with Ctrl-C once the completed task is on screen.
-    private func bytes(answering reply: String?, environment: [String: String] = [:], arguments: [String] = []) throws -> String {
+    private func bytes(
+        answering reply: String?, term: String = "xterm-256color", environment: [String: String] = [:], arguments: [String] = []
+    ) throws -> String {
         let folder = TemporaryFolder()
         #expect(runHotTask(["--file", folder.storePath, "--add", "Filed taxes", "--add", "Buy milk"]).status == 0)
         #expect(runHotTask(["--file", folder.storePath, "--done", "2"]).status == 0)
         let answer = reply.map { ["--step", "\u{1B}]11;?", $0] } ?? []
         let run = runProcess(
-            ["python3", Self.capture] + answer + ["--step", "Filed taxes", "\\x03", "--", HotTaskBinary.url.path, "--file", folder.storePath]
+            ["python3", Self.capture, "--term", term] + answer
+                + ["--step", "Filed taxes", "\\x03", "--", HotTaskBinary.url.path, "--file", folder.storePath]
                 + arguments,
             // NO_COLOR empty: colours (the test runner sets it for its children).
             environment: ["XDG_STATE_HOME": folder.path("state"), "NO_COLOR": ""].merging(environment) { $1 })
@@ -42,6 +45,13 @@ struct BackgroundPaletteTests {
         #expect(output.contains("38;5;254m"), "light text for open tasks")
         #expect(output.contains("38;5;247m"), "a dimmer grey for completed tasks")
         #expect(!output.contains("38;5;235m"))
+    }
+
+    /// xterm's own TERM=xterm says 8 colours (no grey for completed tasks, which the issue saw
+    /// on its white background); a terminal that answers OSC 11 has 256, and gets them.
+    @Test func xtermsOwnTermStillGetsTheFixedColoursWhenItAnswers() throws {
+        let output = try bytes(answering: "\\x1b]11;rgb:ffff/ffff/ffff\\x1b\\\\", term: "xterm")
+        #expect(output.contains("38;5;235m") && output.contains("38;5;242m"), "the light palette's text and completed grey")
     }
 
     @Test func noAnswerKeepsTheTerminalsOwnColoursAndAThemeChoosesAnyway() throws {

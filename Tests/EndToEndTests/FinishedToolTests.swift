@@ -140,7 +140,7 @@ struct FinishedToolTests {
         let screen = session.waitForText("config.toml line 2: unknown key name")
         #expect(screen.components(separatedBy: "\n").contains { $0.hasPrefix("│ config.toml line 2: unknown key name \"spcae\"") })
         #expect(screen.contains("[keys] not used: the"), "the standard keys")
-        #expect(screen.components(separatedBy: "\n").contains { $0.hasPrefix("The config file has a problem (above; ? or F1 shows it again)") })
+        #expect(screen.components(separatedBy: "\n").contains { $0.hasPrefix("The config file has a problem (above; F1 shows it again)") })
         session.press("Tab")
         session.press("Space")
         session.waitForText("[x] Buy milk")

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 42: a config problem in the footer was cut to the width and gone after one key. Now
 /// every problem is listed over the list at start, and the help overlay lists them again.
-@Suite("Config problems: all listed at start, readable under ?")
+@Suite("Config problems: all listed at start, readable in the help")
 struct ConfigProblemsTests {
     let problems = [
         "config.toml line 1: theme must be \"auto\", \"dark\", \"light\" or \"mono\", not \"drak\"; skipped",
@@ -47,7 +47,7 @@ struct ConfigProblemsTests {
                 "│ or space, enter, tab, escape, up, ctrl-r, f2...); [keys] not used: the       │",
                 "│ standard keys                                                                │",
                 "└──────────────────────────────────────────────────────────────────────────────┘",
-                "The config file has 2 problems (above; ? or F1 shows them again)            1/2",
+                "The config file has 2 problems (above; F1 shows them again)                 1/2",
             ])
         state.type("a")
         #expect(!state.showsConfigProblems, "the next key clears them and is taken as usual")

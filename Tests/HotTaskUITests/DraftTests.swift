@@ -51,8 +51,8 @@ struct DraftTests {
         expected.configProblems = ["config.toml: no such key"]
         expected.showsConfigProblems = true
         expected.message = Message(
-            "The config file has a problem (above; ? or F1 shows it again)", kind: .error,
-            shorter: ["Config: a problem; ? shows it", "Config: a problem"])
+            "The config file has a problem (above; F1 shows it again)", kind: .error,
+            shorter: ["Config: a problem; F1 shows it", "Config: a problem"])
         expected.syncSchedule = schedule
         expected.lastTimeCheck = state.now  // what the time changes on screen is current as of the start
         AppUpdate.followCursors(&expected)

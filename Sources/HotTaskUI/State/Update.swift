@@ -21,8 +21,8 @@ public enum AppUpdate {
                 let count = startup.configProblems.count
                 let problems = count == 1 ? "a problem" : "\(count) problems"
                 state.message = Message(
-                    "The config file has \(problems) (above; ? or F1 shows \(count == 1 ? "it" : "them") again)", kind: .error,
-                    shorter: ["Config: \(problems); ? shows \(count == 1 ? "it" : "them")", "Config: \(problems)"])
+                    "The config file has \(problems) (above; F1 shows \(count == 1 ? "it" : "them") again)", kind: .error,
+                    shorter: ["Config: \(problems); F1 shows \(count == 1 ? "it" : "them")", "Config: \(problems)"])
             }
             state.syncSchedule = startup.syncSchedule
             state.syncOrigin = startup.syncOrigin

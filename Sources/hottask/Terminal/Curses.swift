@@ -38,8 +38,22 @@ final class Curses {
     init(theme: Theme = .auto, colors: [ColorRole: TerminalColor?] = [:], mouse: Bool = true) throws {
         Self.chooseUTF8Locale()
         let environment = ProcessInfo.processInfo.environment
-        guard hc_terminal_can_move_cursor() == 1, hc_newterm() != nil else {
-            let term = environment["TERM"] ?? ""
+        let term = environment["TERM"] ?? ""
+        guard hc_terminal_can_move_cursor() == 1 else {
+            throw UserFacingError(.noTerminal, "HotTask needs a terminal that can move the cursor (TERM=\(term))")
+        }
+        self.theme = theme
+        self.colors = colors
+        palette = Palette.mono
+        modesOn = "\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
+        // Asked before ncurses starts, so that the answer can choose its terminal type too:
+        // xterm's own TERM=xterm says 8 colours, but a terminal that answers OSC 11 has 256.
+        var answer: (background: RGB?, answered: Bool) = (nil, false)
+        let wantsColor = environment["NO_COLOR"].map(\.isEmpty) ?? true
+        if wantsColor, theme == .auto || term == "xterm" { answer = askForTheBackground(term: term) }
+        if theme == .auto { background = answer.background ?? Self.backgroundFromColorFGBG(environment) }
+        let type = term == "xterm" && answer.background != nil ? "xterm-256color" : nil
+        guard hc_newterm(type) != nil || hc_newterm(nil) != nil else {
             throw UserFacingError(.noTerminal, "HotTask needs a terminal that can move the cursor (TERM=\(term))")
         }
         raw()  // Ctrl-C, Ctrl-Z and Ctrl-Q arrive as keys; the app decides what they do
@@ -47,13 +61,6 @@ final class Curses {
         nonl()
         keypad(hc_stdscr(), false)  // every byte reaches the decoder
         meta(hc_stdscr(), true)  // all eight bits of every byte
-        self.theme = theme
-        self.colors = colors
-        palette = Palette.mono
-        modesOn = "\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
-        if theme == .auto, Palette.wantsColor(environment) {
-            background = askForTheBackground(environment) ?? Self.backgroundFromColorFGBG(environment)
-        }
         palette = Palette(theme: theme, background: background, colors: colors, environment: environment)
         Self.writeDirectly(modesOn)
     }
@@ -64,31 +71,36 @@ final class Curses {
     static let backgroundWait: TimeInterval = 0.15
 
     /// Asks the terminal for its background colour (OSC 11) and its device attributes (DA1,
-    /// which every terminal answers), and reads until one says: the colour, or nil (no answer,
-    /// or a terminal such as the Linux console, which shows an OSC it does not know as text).
-    private func askForTheBackground(_ environment: [String: String]) -> RGB? {
-        let term = environment["TERM"] ?? ""
-        guard !term.hasPrefix("linux"), !term.hasPrefix("vt"), !term.hasPrefix("cons") else { return nil }
+    /// which every terminal answers), with the terminal in raw mode for the while (no echo of
+    /// the answer), and reads until one says. The colour, or nil; `answered`: anything came.
+    /// Not asked of the Linux console or a vt terminal, which can show an OSC they do not know
+    /// as text.
+    private func askForTheBackground(term: String) -> (background: RGB?, answered: Bool) {
+        guard !term.hasPrefix("linux"), !term.hasPrefix("vt"), !term.hasPrefix("cons") else { return (nil, false) }
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return (nil, false) }
+        var rawMode = original
+        cfmakeraw(&rawMode)
+        tcsetattr(STDIN_FILENO, TCSANOW, &rawMode)
+        defer { tcsetattr(STDIN_FILENO, TCSANOW, &original) }
         Self.writeDirectly("\u{1B}]11;?\u{1B}\\\u{1B}[c")
         let deadline = Date().addingTimeInterval(Self.backgroundWait)
         var found: RGB?
+        var answered = false
         while Date() < deadline {
             var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             let waited = poll(&ready, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
             if waited < 0, errno == EINTR { continue }
             guard waited > 0 else { break }
             early += readInput(takingReports: false)
-            var answered = false
             for report in decoder.takeReports() {
-                switch report {
-                case .background(let rgb): found = rgb
-                case .deviceAttributes: answered = true
-                }
+                answered = true
+                if case .background(let rgb) = report { found = rgb }
             }
             if found != nil || answered { break }
         }
         if !early.isEmpty { pendingDeadline = Date() }
-        return found
+        return (found, answered)
     }
 
     /// `COLORFGBG` (rxvt, Konsole and others set it): "15;0" is light text on a dark background.
