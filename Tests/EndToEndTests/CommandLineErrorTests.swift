@@ -50,7 +50,8 @@ struct CommandLineErrorTests {
         expectError(
             ["--add", "Pay rent", "--due", "today2"], status: 64,
             stderr:
-                "hottask: --due: “today2” is not a due date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none")
+                "hottask: --due: “today2” is not a due date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none"
+        )
         expectError(["--list", "--sort", "soon"], status: 64, stderr: "hottask: --sort takes manual or due, not 'soon'")
         expectError(
             ["--export", "-", "--export-format", "csv"], status: 64,
@@ -59,7 +60,8 @@ struct CommandLineErrorTests {
         expectError(["--frob"], status: 64, stderr: "hottask: unknown option '--frob'; did you mean --file? (hottask --help lists them all)")
         expectError(["--bonus"], status: 64, stderr: "hottask: --bonus goes with --add.")
         expectError(
-            ["--edit", "1", "a", "b"], status: 64, stderr: "hottask: --edit takes a task and its new caption: --edit 3 \"New caption\" (got 3 values).")
+            ["--edit", "1", "a", "b"], status: 64,
+            stderr: "hottask: --edit takes a task and its new caption: --edit 3 \"New caption\" (got 3 values).")
         expectError(
             ["Buy milk"], status: 64,
             stderr: "hottask: unexpected argument 'Buy milk' (a caption goes after --add or --edit N, in quotes); hottask --help lists the options")
@@ -67,8 +69,11 @@ struct CommandLineErrorTests {
 
     @Test func refusedChangesSayWhyAndWhereToLook() {
         expectError(["--done", "9"], status: 1, stderr: "hottask: --done 9: there is no task 9: the numbers run from 1 to 2 (see --list)")
-        expectError(["--add", "   "], status: 1, stderr: "hottask: cannot add '   ': a task needs some text: the caption is empty or only whitespace")
-        expectError(["--import", "FOLDER/nope.json"], status: 1, stderr: "hottask: cannot import FOLDER/nope.json: No such file or directory. Nothing was changed")
+        expectError(
+            ["--add", "   "], status: 1, stderr: "hottask: cannot add '   ': a task needs some text: the caption is empty or only whitespace")
+        expectError(
+            ["--import", "FOLDER/nope.json"], status: 1,
+            stderr: "hottask: cannot import FOLDER/nope.json: No such file or directory. Nothing was changed")
     }
 
     @Test func syncWithoutASyncTableSaysHowToSetItUp() {

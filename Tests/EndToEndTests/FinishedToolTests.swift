@@ -40,7 +40,9 @@ struct FinishedToolTests {
         let added = runHotTask(["--file", folder.storePath, "--config", config, "--add", "Buy milk"])
         #expect(added.status == 0)
         #expect(added.stdout == "Added to Top Priority: Buy milk\n")
-        #expect(added.stderr == "hottask: warning: config \(config) line 4: key 'x' is bound to both toggle and delete; [keys] not used: the standard keys\n")
+        #expect(
+            added.stderr
+                == "hottask: warning: config \(config) line 4: key 'x' is bound to both toggle and delete; [keys] not used: the standard keys\n")
         let missing = runHotTask(["--file", folder.storePath, "--config", folder.path("nope.toml"), "--list"])
         #expect(missing.status == 0)
         #expect(missing.stderr.contains("nope.toml: no such file; using the defaults"))

@@ -56,14 +56,16 @@ struct ColorSchemeTests {
     private func expectReadable(_ scheme: ColorScheme, on terminal: Terminal, sourceLocation: SourceLocation = #_sourceLocation) {
         for style in CellStyle.allCases {
             let look = scheme.look(style)
-            #expect(look.foreground?.rgb != nil, "\(scheme.name) \(style): a fixed colour, the same in every terminal", sourceLocation: sourceLocation)
+            #expect(
+                look.foreground?.rgb != nil, "\(scheme.name) \(style): a fixed colour, the same in every terminal", sourceLocation: sourceLocation)
             let needed = ColorScheme.marks.contains(style) ? 3.0 : 4.5
             let ratio = Self.contrast(look, on: terminal)
             #expect(ratio >= needed, "\(scheme.name) \(style) on \(terminal.name): \(ratio) < \(needed)", sourceLocation: sourceLocation)
         }
         // The selection bar is a mark of its own: it must stand out from the background.
         let bar = scheme.look(.selected).background?.rgb
-        #expect(bar.map { $0.contrast(with: terminal.background) >= 3 } == true, "\(scheme.name) bar on \(terminal.name)", sourceLocation: sourceLocation)
+        #expect(
+            bar.map { $0.contrast(with: terminal.background) >= 3 } == true, "\(scheme.name) bar on \(terminal.name)", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: [ColorScheme.dark, .light])

@@ -125,7 +125,10 @@ struct ConfigTests {
         #expect(
             problems("[keys\nmove = \"M\"\n") == ["config /home/a/config.toml line 1: expected ] after the table name; line skipped"],
             "the lines of a table whose header does not read are passed over")
-        #expect(problem("\n\ncolour = \"red\"") == "config /home/a/config.toml line 3: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, [keys], [colors], [sync]); skipped")
+        #expect(
+            problem("\n\ncolour = \"red\"")
+                == "config /home/a/config.toml line 3: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, [keys], [colors], [sync]); skipped"
+        )
         #expect(
             problem("[keys]\ntoggel = \"t\"")?.hasPrefix("config /home/a/config.toml line 2: unknown action \"toggel\" in [keys] (actions: up, down,")
                 == true)
@@ -140,9 +143,12 @@ struct ConfigTests {
                 == "config /home/a/config.toml line 1: default_section must be \"priority\" or \"bonus\", not a number; skipped")
         #expect(
             problem("[keys]\nquit = \"ctrl-c\"")
-                == "config /home/a/config.toml line 2: key 'ctrl-c' is reserved for quit and cannot be bound to quit; [keys] not used: the standard keys")
+                == "config /home/a/config.toml line 2: key 'ctrl-c' is reserved for quit and cannot be bound to quit; [keys] not used: the standard keys"
+        )
         #expect(problem("toggle = \"t\"") == "config /home/a/config.toml line 1: \"toggle\" is a key binding; put it under [keys]; skipped")
-        #expect(problem("[colors]\nbg = \"x\"")?.hasPrefix("config /home/a/config.toml line 2: unknown colour role \"bg\" in [colors] (roles: text, done,") == true)
+        #expect(
+            problem("[colors]\nbg = \"x\"")?.hasPrefix(
+                "config /home/a/config.toml line 2: unknown colour role \"bg\" in [colors] (roles: text, done,") == true)
         #expect(
             problem("[sync]\nusername = \"me\"")
                 == "config /home/a/config.toml line 2: [sync] needs a url (the calendar collection); [sync] not used")

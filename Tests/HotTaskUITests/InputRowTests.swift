@@ -139,12 +139,14 @@ struct InputRowTests {
         let footer = { AppRender.render(state, size: state.size).line(23) }
         #expect(
             footer()
-                == "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo  / find  s sort  ? help  q quit                                1/2")
+                == "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo  / find  s sort  ? help  q quit                                1/2"
+        )
         state.press(.character("d"))
         state.press(.down)  // the message gives way to the hints
         #expect(
             footer()
-                == "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo Deleted “Buy milk”  / find  s sort  ? help  q quit             1/1")
+                == "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo Deleted “Buy milk”  / find  s sort  ? help  q quit             1/1"
+        )
     }
 
     @Test func anOverlongCaptionIsRefusedWithTheReason() {

@@ -94,7 +94,8 @@ public struct AppConfig: Equatable, Sendable {
                 config.mouse = mouse
             case ("colors", let name):
                 guard let role = ColorRole(rawValue: name) else {
-                    return problem(entry, "unknown colour role \"\(name)\" in [colors] (roles: \(ColorRole.allCases.map(\.name).joined(separator: ", ")))")
+                    return problem(
+                        entry, "unknown colour role \"\(name)\" in [colors] (roles: \(ColorRole.allCases.map(\.name).joined(separator: ", ")))")
                 }
                 guard case .string(let text) = entry.value, let color = TerminalColor.parse(text) else {
                     return problem(entry, "\(name) in [colors] takes \(TerminalColor.forms), not \(SharedSettings.shown(entry.value))")
@@ -102,7 +103,8 @@ public struct AppConfig: Equatable, Sendable {
                 config.colors[role] = color
             case ("keys", let name):
                 guard let action = ListAction(rawValue: name) else {
-                    return keysProblem(entry, "unknown action \"\(name)\" in [keys] (actions: \(ListAction.allCases.map(\.name).joined(separator: ", ")))")
+                    return keysProblem(
+                        entry, "unknown action \"\(name)\" in [keys] (actions: \(ListAction.allCases.map(\.name).joined(separator: ", ")))")
                 }
                 let names: [String]
                 switch entry.value {
@@ -114,7 +116,8 @@ public struct AppConfig: Equatable, Sendable {
                 for keyName in names {
                     guard let key = KeyName.key(named: keyName) else {
                         return keysProblem(
-                            entry, "unknown key name \"\(keyName)\" for \(name) (a single character, or space, enter, tab, escape, up, ctrl-r, f2...)")
+                            entry, "unknown key name \"\(keyName)\" for \(name) (a single character, or space, enter, tab, escape, up, ctrl-r, f2...)"
+                        )
                     }
                     if let fixed = KeyBindings.reserved[key] {
                         return keysProblem(entry, "key '\(keyName)' is reserved for \(fixed) and cannot be bound to \(name)")
@@ -133,7 +136,8 @@ public struct AppConfig: Equatable, Sendable {
                     problem(entry, "\"\(entry.key)\" is a key binding; put it under [keys]")
                 } else {
                     problem(
-                        entry, "unknown setting \"\(entry.key)\" (known: theme, default_section, details, mouse, date_format, [keys], [colors], [sync])")
+                        entry,
+                        "unknown setting \"\(entry.key)\" (known: theme, default_section, details, mouse, date_format, [keys], [colors], [sync])")
                 }
             }
         }

@@ -44,8 +44,10 @@ enum KeyHelp {
     static func hints(for focus: Focus, bindings: KeyBindings = .standard) -> [Hint] {
         let hints = entries(for: focus, bindings: bindings).compactMap(\.hint)
         guard focus == .list else { return hints }
-        return hints.enumerated().sorted { ((footerOrder.firstIndex(of: $0.element.action) ?? 99), $0.offset) < ((footerOrder.firstIndex(of: $1.element.action) ?? 99), $1.offset) }
-            .map(\.element)
+        return hints.enumerated().sorted {
+            ((footerOrder.firstIndex(of: $0.element.action) ?? 99), $0.offset) < ((footerOrder.firstIndex(of: $1.element.action) ?? 99), $1.offset)
+        }
+        .map(\.element)
     }
 
     /// The hints that fit `width` columns (each "keys action", two spaces between), the lowest

@@ -452,7 +452,8 @@ struct Palette {
         // Bold and underlined whatever the colours: NO_COLOR and mono terminals still mark it.
         case .overdue: return Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: red, monochrome: HC_A_BOLD | HC_A_UNDERLINE)
         case .overdueSelected:
-            return Look(attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: white, background: blue, monochrome: HC_A_REVERSE | HC_A_BOLD | HC_A_UNDERLINE)
+            return Look(
+                attributes: HC_A_BOLD | HC_A_UNDERLINE, foreground: white, background: blue, monochrome: HC_A_REVERSE | HC_A_BOLD | HC_A_UNDERLINE)
         }
     }
 }
