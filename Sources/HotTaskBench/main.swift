@@ -36,11 +36,14 @@ if let target = option("--make-stores") {
     exit(0)
 }
 
-// `--heavy-keys`: only the whole-list keys of the UI, in-process (quick to run while working on them).
+// `--heavy-keys`: only the UI's keys, in-process (quick to run while working on them): the
+// whole-list keys, and the keys pressed most (j, Space, a filter keystroke) to their frame.
 if arguments.contains("--heavy-keys") {
     var rows: [Measurement] = []
     for count in sizes {
-        rows += HeavyKeyBenchmarks.run(StoreGenerator.list(count: count), label: label(count), rounds: runs)
+        let list = StoreGenerator.list(count: count)
+        rows += HeavyKeyBenchmarks.run(list, label: label(count), rounds: runs)
+        rows += try DailyKeyBenchmarks.run(list, label: label(count), rounds: runs, folder: folder)
     }
     print(Measurement.header + "\n" + rows.map(\.row).joined(separator: "\n"))
     exit(0)

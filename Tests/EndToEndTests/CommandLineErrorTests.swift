@@ -122,6 +122,33 @@ struct CommandLineErrorTests {
         #expect(runHotTask(["--file", folder.storePath, "--list"], prefix: prefix).status == 0)
     }
 
+    @Test func aStoreHeldOrDamagedSaysWhoHoldsItOrHowToGoBack() throws {
+        let (folder, before) = store()
+        let lock = try HeldLock(store: folder.storePath)
+        waitUntil("flock holds the store's lock", timeout: 10) { runProcess(["flock", "-n", folder.storePath + ".lock", "true"]).status != 0 }
+        let held = runHotTask(["--file", folder.storePath, "--add", "Pay rent"], environment: ["HOTTASK_LOCK_WAIT": "0.3"])
+        #expect(held.status == 3 && held.stdout == "")
+        // The holder's command line as /proc shows it, cut to a length: the whole line around it.
+        let head = "hottask: could not change the task store \(folder.storePath): process \(lock.holder.pid) ("
+        let tail =
+            ") has held the lock \(folder.storePath).lock for over 0.3 s; nothing was changed. If it is a HotTask stopped with Ctrl-Z, resume it (fg) or end it, then try again\n"
+        #expect(held.stderr.hasPrefix(head) && held.stderr.hasSuffix(tail), "\(held.stderr)")
+        let command = held.stderr.dropFirst(head.count).dropLast(tail.count)
+        #expect(command.count >= 20 && "flock \(folder.storePath).lock sleep 30".hasPrefix(command), "\(command)")
+        #expect(snapshot(folder.path) == before)
+        let damaged = TemporaryFolder()
+        #expect(runHotTask(["--file", damaged.storePath, "--add", "Buy milk"]).status == 0)
+        _ = damaged.write("garbage", to: "tasks.json")
+        let files = snapshot(damaged.path)
+        let run = runHotTask(["--file", damaged.storePath, "--add", "Pay rent"])
+        #expect(run.status == 2 && run.stdout == "")
+        #expect(
+            run.stderr
+                == "hottask: the task store \(damaged.storePath) is damaged: not valid JSON: expected a JSON value, found 'g' at line 1, column 1 (byte 0). It was left untouched; the backup \(damaged.storePath).bak reads whole and, with the change log beside it, holds every change since it was made (to go back to it: cp '\(damaged.storePath).bak' '\(damaged.storePath)')\n"
+        )
+        #expect(snapshot(damaged.path) == files)
+    }
+
     @Test func theUIWithoutATerminalSaysWhatToUseInstead() {
         expectError(
             [], status: 4, stderr: "hottask: the task list UI needs a terminal; for scripts use --list, --add and the other options (see --help)")
