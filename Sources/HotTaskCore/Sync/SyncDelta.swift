@@ -28,6 +28,26 @@ struct SyncDelta: Codable, Equatable, Sendable {
 
     var isEmpty: Bool { !reset && server == nil && set.isEmpty && dropped.isEmpty }
 
+    /// This delta in order as pieces whose entries take at most about `bytes` each: the first
+    /// carries the reset and the drops, the last the collection's version.
+    func pieces(ofAtMost bytes: Int) -> [SyncDelta] {
+        var pieces = [SyncDelta(collection: collection, reset: reset)]
+        pieces[0].dropped = dropped
+        var size = 0
+        for key in set.keys.sorted() {
+            guard let entry = set[key] else { continue }
+            let entrySize = entry.calendar.utf8.count + entry.caption.utf8.count + 512
+            if size + entrySize > bytes, !pieces[pieces.count - 1].set.isEmpty {
+                pieces.append(SyncDelta(collection: collection))
+                size = 0
+            }
+            pieces[pieces.count - 1].set[key] = entry
+            size += entrySize
+        }
+        pieces[pieces.count - 1].server = server
+        return pieces
+    }
+
     /// As the log's record carries it: compact JSON with sorted keys.
     var json: String {
         let encoder = JSONEncoder()
