@@ -22,7 +22,7 @@ else
 INSTALL_NEEDS = build
 endif
 
-.PHONY: all deps test-deps install-missing build debug run demo test stress fuzz bench bench-peers bench-sync profile install uninstall clean format lint
+.PHONY: all deps test-deps install-missing build debug run demo test stress sync-crash-points fuzz bench bench-peers bench-sync profile install uninstall clean format lint
 
 all: build
 
@@ -103,6 +103,16 @@ stress:
 	$(RELEASE_BUILD) hottask
 	$(RELEASE_BUILD) hottask-sync
 	python3 Tests/Scripts/stress.py --seconds $(STRESS_SECONDS) $(if $(STRESS_SEED),--seed $(STRESS_SEED)) --binary .build/release/hottask $(STRESS_ARGS)
+
+# hottask-sync killed before every file system call and every request of a sync (StressTests
+# runs a sample in `make test`); SYNC_CRASH_SAMPLE=N runs N points per scenario and kind.
+SYNC_CRASH_SAMPLE ?=
+sync-crash-points:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(STRESS_PACKAGES)"
+	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+	$(RELEASE_BUILD) hottask
+	$(RELEASE_BUILD) hottask-sync
+	python3 Tests/Scripts/sync_crash_points.py --binary .build/release/hottask $(if $(SYNC_CRASH_SAMPLE),--sample $(SYNC_CRASH_SAMPLE))
 
 # Benchmarks (never part of `make test`): generated stores of 1k, 10k and 100k tasks, the
 # release binary timed per operation, the UI per keystroke. The table also goes to bench-out/.
