@@ -11,9 +11,10 @@ For N seconds (default 300), against one store and one Radicale on 127.0.0.1, al
   own, by id; about one command in ten is SIGKILLed at a random moment;
 - an import about every 30 s of a new file (todo.txt or Taskwarrior JSON) of four new tasks
   (`imp3-2`), one in four killed;
-- a sync about every 20 s (`hottask --sync`, started with setsid and SIGINT at its default, so
-  its process group is a terminal's foreground job), half of them cut short at a random moment:
-  SIGKILL of its `hottask-sync`, SIGKILL of `hottask --sync`, or SIGINT to its group (Ctrl-C);
+- a sync about every 20 s (`--sync-every`): `hottask --sync`, started with setsid and SIGINT at
+  its default, so that its process group is a terminal's foreground job; half of them
+  (`--cut-chance`) are cut short at a random moment: SIGKILL of its `hottask-sync`, SIGKILL of
+  `hottask --sync`, or SIGINT to its group (Ctrl-C);
 - a phone (Python's caldav library): adds its own tasks (`ph-4`), edits and deletes its own,
   and completes random open tasks of any owner, with conditional writes (If-None-Match,
   If-Match), dating each change by the LAST-MODIFIED it writes, as phone apps do;
@@ -519,14 +520,14 @@ class Importer(Actor):
 
 
 class Syncer(Actor):
-    CUT_CHANCE = 0.5
     WAYS = ("kill-helper", "kill-hottask", "sigint")
 
     def act(self):
         run = self.run_
         durations = Durations(0.3)
-        while self.pause(15, 25):
-            way = self.rng.choice(self.WAYS) if self.rng.random() < self.CUT_CHANCE else None
+        every, cut = run.args.sync_every, run.args.cut_chance
+        while self.pause(every * 0.75, every * 1.25):
+            way = self.rng.choice(self.WAYS) if self.rng.random() < cut else None
             delay = self.rng.uniform(0.01, durations.typical()) if way else None
             self.log(**self.one(run, way, delay, durations))
 
@@ -1118,6 +1119,8 @@ def main():
         help="uiA: UI A's config has [sync], so it syncs at start, 3 s after each change and every 30 s "
         "(HOTTASK_SYNC_INTERVAL=30), beside the sync actor; none (the default): neither UI's config has "
         "[sync], and every sync is the sync actor's (HOTTASK_SYNC_INTERVAL cannot stop a UI's sync after a change)")
+    parser.add_argument("--sync-every", type=float, default=20, help="seconds between the sync actor's syncs, ±25%% (20)")
+    parser.add_argument("--cut-chance", type=float, default=0.5, help="the share of its syncs cut short (0.5)")
     parser.add_argument("--check-only", metavar="DIR", help="only run the checker on a kept run folder")
     args = parser.parse_args()
 
