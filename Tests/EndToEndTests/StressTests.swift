@@ -42,7 +42,7 @@ struct StressTests {
         let seed = ProcessInfo.processInfo.environment["SYNC_CRASH_SEED"].map { ["--seed", $0] } ?? []
         let started = Date()
         let run = runProcess(
-            ["python3", scripts + "/sync_crash_points.py", "--binary", HotTaskBinary.url.path, "--sample", "8", "--mode", mode] + seed,
+            ["python3", scripts + "/sync_crash_points.py", "--binary", HotTaskBinary.url.path, "--sample", "8", "--mode", mode, "--discard"] + seed,
             timeout: 240)
         print("StressTests: sync_crash_points.py --mode \(mode) took \(Int(Date().timeIntervalSince(started))) s\n\(tail(run.stdout, lines: 40))")
         return run

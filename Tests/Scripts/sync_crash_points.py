@@ -4,7 +4,7 @@ each request, of a sync; after each kill, a change here and a clean sync must le
 and the server agreeing, with nothing lost and nothing deleted brought back.
 
 Usage: sync_crash_points.py [--binary PATH] [--sample N] [--seed S] [--only calls|requests]
-                            [--scenario first|later] [--mode append|compact] [--keep]
+                            [--scenario first|later] [--mode append|compact] [--keep | --discard]
 
 The approach of Tests/EndToEndTests/CrashPointTests.swift, extended to `hottask-sync`:
 
@@ -367,7 +367,8 @@ def main():
         "--mode", choices=["append", "compact"], action="append",
         help="append: the sync's commit is appended to the log; compact: it folds the log into a new snapshot "
         "(as the first change after the store's files were copied does); default both")
-    parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--keep", action="store_true", help="keep the folder even when every point passes")
+    parser.add_argument("--discard", action="store_true", help="remove the folder even when a point fails (the test's known issue)")
     args = parser.parse_args()
     for tool in ("strace", "radicale", "pgrep", "pkill"):
         if shutil.which(tool) is None:
@@ -410,7 +411,7 @@ def main():
         else:
             print(f"{key}: {value} kills")
     print(f"{len(failures)} failures in {time.time() - started:.0f} s; seed {seed}")
-    if failures or args.keep:
+    if args.keep or (failures and not args.discard):
         print(f"folder kept: {folder}")
     else:
         shutil.rmtree(folder, ignore_errors=True)
