@@ -22,7 +22,7 @@ else
 INSTALL_NEEDS = build
 endif
 
-.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers bench-sync profile install uninstall clean format lint
+.PHONY: all deps test-deps install-missing build debug run demo test stress sync-crash-points fuzz bench bench-peers bench-sync profile install uninstall clean format lint
 
 all: build
 
@@ -87,6 +87,32 @@ test: test-deps
 	TMPDIR="$$run" TMUX_TMPDIR="$$run" HOTTASK_INSTALLED="$$run/installed/usr" $(SWIFT) test --skip-build; status=$$?; \
 	RUN_FOLDER="$$run" Tests/Scripts/check-leftovers.sh || status=1; \
 	rm -rf "$$run"; exit $$status
+
+# Many writers at once (issue 38; never part of `make test`, which runs a 100 s form in
+# StressTests): three CLI loops, an import every 30 s, a sync every 20 s cut short by SIGKILL or
+# Ctrl-C, a phone (Python's caldav) and two UIs in tmux, against one store and one Radicale on
+# 127.0.0.1 for STRESS_SECONDS; then a checker (Tests/Scripts/stress.py). STRESS_SEED repeats a
+# run's choices; STRESS_ARGS passes more (--syncing-ui uiA: UI A syncs by itself too; --keep).
+STRESS_SECONDS ?= 300
+STRESS_SEED ?=
+STRESS_ARGS ?=
+STRESS_PACKAGES = libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config radicale:radicale tmux:tmux procps:pgrep strace:strace python3-pip:pip3
+stress:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(STRESS_PACKAGES)"
+	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+	$(RELEASE_BUILD) hottask
+	$(RELEASE_BUILD) hottask-sync
+	python3 Tests/Scripts/stress.py --seconds $(STRESS_SECONDS) $(if $(STRESS_SEED),--seed $(STRESS_SEED)) --binary .build/release/hottask $(STRESS_ARGS)
+
+# hottask-sync killed before every file system call and every request of a sync (StressTests
+# runs a sample in `make test`); SYNC_CRASH_SAMPLE=N runs N points per scenario and kind.
+SYNC_CRASH_SAMPLE ?=
+sync-crash-points:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(STRESS_PACKAGES)"
+	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+	$(RELEASE_BUILD) hottask
+	$(RELEASE_BUILD) hottask-sync
+	python3 Tests/Scripts/sync_crash_points.py --binary .build/release/hottask $(if $(SYNC_CRASH_SAMPLE),--sample $(SYNC_CRASH_SAMPLE))
 
 # Benchmarks (never part of `make test`): generated stores of 1k, 10k and 100k tasks, the
 # release binary timed per operation, the UI per keystroke. The table also goes to bench-out/.
