@@ -33,6 +33,12 @@ public struct HotTaskRun: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Variables never passed on to `hottask` from the test process, so that a test can never
