@@ -50,7 +50,7 @@ struct ScriptingTests {
     /// An export killed before its rename leaves its temp file; the next export to the same
     /// file removes it (its writer is dead), and leaves a live writer's temp file alone.
     @Test func anInterruptedExportsTempFileIsRemovedByTheNextExport() throws {
-        try #require(isOnPath("strace"), "strace is needed (apt-get install strace)")
+        try requireTool("strace", from: "strace")
         seed()
         let target = folder.path("out.json")
         let killed = runProcess(
@@ -291,8 +291,8 @@ struct ScriptingTests {
         #expect(try TaskStore(path: emptyStore).load().count == 1, "only the [work] task")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/task"), "needs Taskwarrior's task"))
-    func taskwarriorImportsHotTasksExportAndItComesBackTheSame() throws {
+    @Test func taskwarriorImportsHotTasksExportAndItComesBackTheSame() throws {
+        try requireTool("task", from: "taskwarrior")
         seed()
         let data = folder.path("taskdata")
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)

@@ -132,6 +132,7 @@ final class TmuxSession {
 
     /// Waits until the app has exited and the shell has printed the terminal's modes; returns
     /// the screen then.
+    @discardableResult
     func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) -> String {
         waitForScreen("the app to exit and stty to report", sourceLocation: sourceLocation) {
             $0.contains("exited with") && $0.contains("icanon") && $0.contains("echo\n")

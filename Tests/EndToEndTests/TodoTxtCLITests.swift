@@ -7,9 +7,13 @@ import Testing
 /// HotTask beside the real todo.txt-cli (Debian's `todo-txt`, todo.sh 2.11), as a switcher who
 /// keeps using it: what todo.sh writes (`do` with auto-archive on and off, `replace`, `add`)
 /// comes back into HotTask as the same tasks, never as duplicates (issue 28).
-@Suite("todo.txt with the real todo.sh", .enabled(if: isOnPath("todo-txt"), "needs todo.txt-cli (apt-get install todotxt-cli)"))
+@Suite("todo.txt with the real todo.sh")
 struct TodoTxtCLITests {
     let folder = TemporaryFolder()
+
+    init() throws {
+        try requireTool("todo-txt", from: "todotxt-cli")
+    }
     private var store: String { folder.storePath }
     private var todoFile: String { folder.path("todo.txt") }
 
