@@ -26,6 +26,12 @@ public enum HotTaskBinary {
         }
         fatalError("no hottask executable found above \(running); build it or set HOTTASK_BIN")
     }()
+
+    /// The version the binary prints (`hottask --version`), which names its packages.
+    public static let version: String? = {
+        let line = runHotTask(["--version"]).stdout
+        return line.hasPrefix("hottask ") ? line.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines) : nil
+    }()
 }
 
 /// What one run of `hottask` did.
