@@ -53,7 +53,10 @@ let package = Package(
         // Authentication and discovery, without a server.
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HotTaskCore"]),
         // Runs the built `hottask` binary; depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["hottask", "hottask-sync", "HotTaskCore", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["hottask", "hottask-sync", "HotTaskCore", "TestSupport"],
+            // The snapshot files are read from the source tree, not bundled.
+            exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )
