@@ -31,6 +31,7 @@ struct DetailRowsTests {
         let effects = state.expectPress(.character("v")) { next in
             next.showsDetails = true
             next.message = Message("Details on: when each task was added and done")
+            return []
         }
         #expect(effects.isEmpty, "nothing to do but draw: the run loop remembers it at exit")
         var lines = AppRender.render(state, size: state.size).lines

@@ -82,6 +82,7 @@ struct DueScreenTests {
             next.editor = LineEditor("2026-11-20")  // the prompt starts with the date it has
             next.editingTaskID = payRent
             next.focus = .due
+            return []
         }
         for _ in 0..<10 { state.press(.backspace) }
         state.type("mon")
@@ -99,7 +100,7 @@ struct DueScreenTests {
         let effects = state.expectPress(.enter) { next in
             next.tasks.apply(monday, clock: .zero, force: true)
             next.focus = .list
-            next.history.record(UndoStep([monday], description: "Due Mon: “Pay rent”"))
+            return next.committing([monday], "Due Mon: “Pay rent”")
         }
         #expect(savedChanges(effects) == [monday])
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 23))
@@ -113,6 +114,7 @@ struct DueScreenTests {
         let effects = state.expectPress(.escape) { next in
             next.focus = .list
             next.message = Message("Due date unchanged")
+            return []
         }
         #expect(effects.isEmpty)
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 20))

@@ -60,14 +60,19 @@ struct FilterTests {
         state.expectPress(.control("f")) { next in
             next.filterOrigin = FilterOrigin(focus: .input, selectedTaskID: task5, scrollOffset: 0)
             next.focus = .filter
+            return []
         }
         state.type("visit ")
         state.expectPress(.character("5")) { next in
             next.filter.insert("5")
             next.view.setQuery("visit 5", list: next.tasks)
             next.selection = 0  // the first match
+            return []
         }
-        state.expectPress(.enter) { $0.focus = .list }
+        state.expectPress(.enter) {
+            $0.focus = .list
+            return []
+        }
         #expect(state.view.query == "visit 5")
         #expect(state.selectedTask?.caption == "Café visit 57")
         state.press(.character("/"))
@@ -79,6 +84,7 @@ struct FilterTests {
             next.selection = 4  // Task 5 again
             next.focus = .input  // back where the filter was opened
             next.filterOrigin = nil
+            return []
         }
         #expect(!state.view.isFiltering)
         #expect(state.selectedTask?.caption == "Task 5")

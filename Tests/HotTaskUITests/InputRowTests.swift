@@ -62,7 +62,7 @@ struct InputRowTests {
             next.input.clear()
             next.selection = 0  // the new task is selected so that it is seen
             next.scrollOffset = 0
-            next.history.record(UndoStep([.add(added)], description: "Added “Buy milk 🥛”"))
+            return next.committing([.add(added)], "Added “Buy milk 🥛”")
         }
         #expect(state.tasks.priority.map(\.caption) == ["Buy milk 🥛", "Old"])
         #expect(effects == [.save(Save([.add(added)], what: "Added “Buy milk 🥛”", stepID: 1))])

@@ -105,14 +105,14 @@ struct ListActionTests {
         let complete = TaskChange.set(id, TaskFields(completed: true, completedAt: testNow), was: TaskFields(completed: false))
         var effects = state.expectPress(.character(" ")) { next in
             next.tasks.apply(complete, clock: .zero, force: true)
-            next.history.record(UndoStep([complete], description: "Completed “B”"))
+            return next.committing([complete], "Completed “B”")
         }
         #expect(state.tasks[1].completedAt == testNow)
         #expect(savedChanges(effects) == [complete])
         let reopen = TaskChange.set(id, TaskFields(completed: false), was: TaskFields(completed: true, completedAt: testNow))
         effects = state.expectPress(.character("x")) { next in
             next.tasks.apply(reopen, clock: .zero, force: true)
-            next.history.record(UndoStep([reopen], description: "Reopened “B”"))
+            return next.committing([reopen], "Reopened “B”")
         }
         #expect(!state.tasks[1].completed)
         #expect(savedChanges(effects) == [reopen])
@@ -126,7 +126,7 @@ struct ListActionTests {
             next.tasks.apply(move, clock: .zero, force: true)
             next.selection = 1  // A, on top of Bonus
             next.message = Message("Moved “A” to Bonus — u to undo")
-            next.history.record(UndoStep([move], description: "Moved “A” to Bonus"))
+            return next.committing([move], "Moved “A” to Bonus")
         }
         #expect(state.tasks.priority.map(\.caption) == ["B"])
         #expect(state.tasks.bonus.map(\.caption) == ["A", "C"])
@@ -144,7 +144,7 @@ struct ListActionTests {
             next.tasks.apply(delete, clock: .zero, force: true)
             next.selection = 1  // the row above: the list ends there now
             next.message = Message("Deleted “C” — u to undo")
-            next.history.record(UndoStep([delete], description: "Deleted “C”"))
+            return next.committing([delete], "Deleted “C”")
         }
         #expect(state.tasks.all.map(\.caption) == ["A", "B"])
         #expect(state.selection == 1)
@@ -156,7 +156,7 @@ struct ListActionTests {
         var state = makeState()
         state.press(.tab)
         for key in [Key.character(" "), .character("m"), .character("d"), .down, .end] {
-            #expect(state.expectPress(key) { _ in }.isEmpty, "\(key) changes nothing")
+            #expect(state.expectPress(key) { _ in [] }.isEmpty, "\(key) changes nothing")
         }
     }
 

@@ -66,6 +66,7 @@ struct OrganizeTests {
         state.expectPress(.character("]")) { next in
             next.selection = 60  // B1, the first task of Bonus
             next.scrollOffset = bonusHeader
+            return []
         }
         #expect(state.selectedTask?.caption == "B1")
         #expect(state.scrollOffset == state.layout.headerRow(of: .bonus), "the Bonus header on top")
@@ -86,13 +87,14 @@ struct OrganizeTests {
             next.editor = LineEditor("Call mum")
             next.editingTaskID = callMum
             next.focus = .editing
+            return []
         }
         state.type(" and\tdad ")
         let rename = state.tasks.renaming(at: 1, to: "Call mum and dad")!
         let effects = state.expectPress(.enter) { next in
             next.tasks.apply(rename, clock: .zero, force: true)
             next.focus = .list
-            next.history.record(UndoStep([rename], description: "Edited “Call mum”"))
+            return next.committing([rename], "Edited “Call mum”")
         }
         #expect(state.tasks[1].caption == "Call mum and dad")
         #expect(state.tasks[1].modifiedAt == testNow)
@@ -103,6 +105,7 @@ struct OrganizeTests {
         state.expectPress(.escape) { next in
             next.focus = .list
             next.message = Message("Edit cancelled")
+            return []
         }
         #expect(state.tasks[1].caption == "Call mum and dad")
     }
@@ -135,7 +138,7 @@ struct OrganizeTests {
         var effects = state.expectPress(.shiftDown) { next in
             next.tasks.apply(reorder, clock: .zero, force: true)
             next.selection = 2  // B, after C
-            next.history.record(UndoStep([reorder], description: "Reordered “B”"))
+            return next.committing([reorder], "Reordered “B”")
         }
         #expect(state.tasks.all.map(\.caption) == ["A", "C", "B", "D"])
         #expect(state.selectedTask?.caption == "B")
@@ -172,11 +175,16 @@ struct OrganizeTests {
     @Test func clearCompletedAsksFirstAndIsOneUndoStep() {
         var state = makeState(makeList(priority: ["A", "B", "C"], bonus: ["D"], completed: ["A", "C", "D"]))
         state.press(.tab)
-        #expect(state.expectPress(.character("C")) { $0.confirmation = .clearCompleted(count: 3) }.isEmpty)
+        #expect(
+            state.expectPress(.character("C")) {
+                $0.confirmation = .clearCompleted(count: 3)
+                return []
+            }.isEmpty)
         #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Clear 3 completed tasks? y to clear"))
         state.expectPress(.character("n")) { next in
             next.confirmation = nil
             next.message = Message("Nothing cleared")
+            return []
         }
         #expect(state.tasks.count == 4)
         state.press(.character("C"))
@@ -185,7 +193,7 @@ struct OrganizeTests {
             for change in clear { next.tasks.apply(change, clock: .zero, force: true) }
             next.confirmation = nil
             next.message = Message("Cleared 3 completed tasks — u to undo")
-            next.history.record(UndoStep(clear, description: "Cleared 3 completed tasks"))
+            return next.committing(clear, "Cleared 3 completed tasks")
         }
         #expect(state.tasks.all.map(\.caption) == ["B"])
         #expect(state.tasks.completedCount == 0)
@@ -263,18 +271,22 @@ struct UndoTests {
         state.expectPress(.character("d")) { next in
             next.tasks.apply(delete, clock: .zero, force: true)
             next.message = Message("Deleted “Buy milk” — u to undo")
-            next.history.record(UndoStep([delete], description: "Deleted “Buy milk”"))
+            return next.committing([delete], "Deleted “Buy milk”")
         }
         let effects = state.expectPress(.character("u")) { next in
             next.tasks.apply(delete.inverse, clock: .zero, force: true)
             next.selection = 0  // the restored task, on the row Call mum had
             next.message = Message("Undone: Deleted “Buy milk” — ^R to redo")
             _ = next.history.popUndo()
+            return [.save(Save([delete.inverse], what: "Undo: Deleted “Buy milk”"))]
         }
-        #expect(effects == [.save(Save([delete.inverse], what: "Undo: Deleted “Buy milk”"))])
+        #expect(savedChanges(effects) == [delete.inverse])
         #expect(state.selectedTask?.caption == "Buy milk", "the restored task is selected")
         state.press(.character("x"))
-        state.expectPress(.control("r")) { $0.message = Message("Nothing to redo", kind: .warning) }
+        state.expectPress(.control("r")) {
+            $0.message = Message("Nothing to redo", kind: .warning)
+            return []
+        }
         #expect(state.tasks.count == 2)
     }
 
@@ -288,6 +300,7 @@ struct UndoTests {
             next.selection = 1  // B, the task the step changed
             next.message = Message("Undone: Completed “B” — ^R to redo")
             _ = next.history.popUndo()
+            return [.save(Save([complete.inverse], what: "Undo: Completed “B”"))]
         }
         state.press(.end)
         let effects = state.expectPress(.control("r")) { next in
@@ -295,9 +308,13 @@ struct UndoTests {
             next.selection = 1
             next.message = Message("Redone: Completed “B” — u to undo")
             _ = next.history.popRedo()
+            return [.save(Save([complete], what: "Redo: Completed “B”", stepID: 1))]
         }
-        #expect(effects == [.save(Save([complete], what: "Redo: Completed “B”", stepID: 1))])
-        state.expectPress(.control("r")) { $0.message = Message("Nothing to redo", kind: .warning) }
+        #expect(savedChanges(effects) == [complete])
+        state.expectPress(.control("r")) {
+            $0.message = Message("Nothing to redo", kind: .warning)
+            return []
+        }
     }
 
     @Test func aHundredStepsAreKept() {

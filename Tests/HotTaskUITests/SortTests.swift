@@ -34,6 +34,7 @@ struct SortTests {
             next.view.setOrder(.newest, completedLast: false, list: next.tasks)
             next.selection = 3  // "b 10" stays selected: the oldest is last of its section now
             next.message = Message("Sort: newest first — a view; only Manual order is saved")
+            return []
         }
         #expect(effects.isEmpty, "a view is not saved")
         #expect(state.shownCaptions == ["a 1", "c", "Á 2", "b 10", "bonus"])
@@ -63,6 +64,7 @@ struct SortTests {
             next.view.setOrder(.manual, completedLast: true, list: next.tasks)
             next.selection = 3
             next.message = Message("Sort: Manual (stored order), completed last — a view; only Manual order is saved")
+            return []
         }
         #expect(state.shownCaptions == ["B", "D", "A", "C"])
         #expect(state.selectedTask?.caption == "C", "the selected task stays selected")
