@@ -40,12 +40,21 @@ struct FilterTests {
         state.type("caf")
         #expect(state.scrollOffset == 0)
         #expect(state.selection == 0)
-        let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[3] == "Top Priority (2 of 80)")
-        #expect(lines[4] == "› [ ] Café visit 3")
-        #expect(lines[5] == "  [ ] Café visit 57")
-        #expect(lines[7] == "Bonus (1 of 40)")
-        #expect(lines[8] == "  [ ] Café visit 118")
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 120 to go!                             0/120 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "─ / caf ──────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (2 of 80)",
+                "› [ ] Café visit 3",
+                "  [ ] Café visit 57",
+                "",
+                "Bonus (1 of 40)",
+                "  [ ] Café visit 118",
+            ] + Array(repeating: "", count: 14) + [
+                "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/3"
+            ])
         state.press(.escape)
         #expect(!state.view.isFiltering)
         #expect(state.filter.isEmpty)
@@ -95,9 +104,20 @@ struct FilterTests {
         state.press(.control("f"))
         state.type("caféx")
         #expect(state.layout.taskCount == 0)
-        let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[3] == "Top Priority (0 of 80)")
-        #expect(lines[4] == "    No matches here")
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 120 to go!                             0/120 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "─ / caféx ────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (0 of 80)",
+                "    No matches here",
+                "",
+                "Bonus (0 of 40)",
+                "    No matches here",
+            ] + Array(repeating: "", count: 15) + [
+                "Enter keep  Esc clear  ↑↓ select  F1 help"
+            ])
         state.press(.backspace)
         #expect(state.layout.taskCount == 3)
         state.press(.control("u"))

@@ -56,7 +56,20 @@ struct OrganizeTests {
         var state = makeState(makeList(priority: ["A"], completed: ["A"]))
         _ = AppUpdate.update(&state, .saveFailed(reason: "disk full"), now: testNow)
         state.press(.tab, .character("C"))
-        #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Clear 1 completed task? y to clear"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Well done - 1 completed!                               1/1 ▰▰▰▰▰▰▰▰▰▰",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (1)",
+                "› [x] A",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 15) + [
+                "Clear 1 completed task? y to clear, any other key keeps them                1/1"
+            ])
     }
 
     @Test func bracketsJumpToTheSections() {
@@ -180,7 +193,22 @@ struct OrganizeTests {
                 $0.confirmation = .clearCompleted(count: 3)
                 return []
             }.isEmpty)
-        #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Clear 3 completed tasks? y to clear"))
+        expectScreen(
+            state,
+            [
+                " HotTask  3 down 1 to go!                                        3/4 ▰▰▰▰▰▰▰▰▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (3)",
+                "› [x] A",
+                "  [ ] B",
+                "  [x] C",
+                "",
+                "Bonus (1)",
+                "  [x] D",
+            ] + Array(repeating: "", count: 13) + [
+                "Clear 3 completed tasks? y to clear, any other key keeps them               1/4"
+            ])
         state.expectPress(.character("n")) { next in
             next.confirmation = nil
             next.message = Message("Nothing cleared")
@@ -210,26 +238,86 @@ struct OrganizeTests {
         var state = makeState(makeList(priority: ["A"]))
         state.press(.tab, .character("?"))
         #expect(state.help == .list)
-        let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[1].contains("┌─ Keys: list ─"))
-        #expect(!lines.contains { $0.contains("│ …") }, "every list key fits at 80×24")
-        #expect(lines.contains { $0.contains("│ K ⇧↑ / J ⇧↓ ") && $0.contains(" reorder (Manual order)") })
-        #expect(lines.contains { $0.contains("└─ any key closes ─") })
+        // Every list key fits at 80×24.
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Ty┌─ Keys: list ────────────────────────────────────────────────────────┐Add]",
+                "────│ ↑ k / ↓ j             select                                        │Due ─",
+                "Top │ PgUp / PgDn           page up, page down                            │",
+                "› [ │ Home g / End G        first, last task                              │",
+                "    │ [ / ]                 jump to Top Priority, Bonus                   │",
+                "Bonu│ Space x               done / not done                               │",
+                "    │ m                     move to the other section                     │",
+                "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
+                "    │ e F2                  edit the caption                              │",
+                "    │ d Del                 delete                                        │",
+                "    │ w                     set or clear the due date                     │",
+                "    │ C                     clear completed tasks                         │",
+                "    │ u / ^R                undo, redo                                    │",
+                "    │ / ^F                  filter                                        │",
+                "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
+                "    │ c                     completed tasks last (on/off)                 │",
+                "    │ v                     when each task was added and done (on/off)    │",
+                "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
+                "    │ ? F1                  this help                                     │",
+                "    │ q ^C ^Q               quit                                          │",
+                "    │ ^Z ^L                 suspend, redraw                               │",
+                "    └─ any key closes ────────────────────────────────────────────────────┘",
+                "↑↓ select  Tab input  Space done  e edit  d delete  u undo  / find  ? help  1/1",
+            ])
         #expect(state.press(.character("d")).isEmpty, "the key only closes the help")
         #expect(state.help == nil)
         #expect(state.tasks.count == 1)
         state.press(.tab, .function(1))
         #expect(state.help == .input)
-        #expect(AppRender.render(state, size: state.size).lines.contains { $0.contains("Keys: new task input") })
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "─┌─ Keys: new task input ─────────────────────────────────────────────────────┐─",
+                "T│ letters               type a new task                                      │",
+                "›│ Enter                 add it on top of Top Priority                        │",
+                " │ ←→ Home End ^A ^E ^B  move the cursor                                      │",
+                "B│ ^← ^→ Alt-b Alt-f     move by words                                        │",
+                " │ ⌫ Del ^D ^K ^U        delete char, char after, to end, to start            │",
+                " │ ^W Alt-⌫ Alt-d        delete a word back, a word forward                   │",
+                " │ ^Y ^_                 put back the last deleted text, undo an edit         │",
+                " │ paste                 pasted text goes in as text (line breaks become      │",
+                " │                       spaces)                                              │",
+                " │ ↑↓ PgUp PgDn          move the selection in the list                       │",
+                " │ Tab ⇧Tab              go to the list                                       │",
+                " │ ^F                    filter the list                                      │",
+                " │ F2                    edit the selected task                               │",
+                " │ ^R                    redo                                                 │",
+                " │ F1                    this help                                            │",
+                " │ ^C ^Q                 quit                                                 │",
+                " │ ^Z ^L                 suspend, redraw                                      │",
+                " └─ any key closes ───────────────────────────────────────────────────────────┘",
+                "",
+                "",
+                "Enter add  ↑↓ select  Tab list  ^F find  F1 help  ^C quit                   1/1",
+            ])
         #expect(AppRender.render(state, size: state.size).cursor == nil)
     }
 
     @Test func helpFitsASmallScreen() {
         var state = makeState(makeList(priority: ["A"]), size: Size(width: 30, height: 8))
         state.press(.tab, .character("?"))
-        let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 30 })
-        #expect(lines.contains { $0.contains("…") })
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to…",
+                "+┌─ Keys: list ─────────────┐",
+                "─│ ↑ k / ↓ j    select      │─",
+                "T│ PgUp / PgDn  page up,    │",
+                "›│              page down   │",
+                " │ Home g /     first, last ▼",
+                "B└─ 1–4 of 49 · ↑↓ scroll ──┘",
+                "↑↓ select  Tab input      1/1",
+            ])
     }
 }
 
