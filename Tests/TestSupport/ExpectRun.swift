@@ -33,7 +33,27 @@ public func expectOutput(
     if !err.isEmpty { problems.append("standard error differs:\n\(err)") }
     if !problems.isEmpty {
         Issue.record(Comment(rawValue: command + ":\n" + problems.joined(separator: "\n")), sourceLocation: sourceLocation)
+        if ProcessInfo.processInfo.environment["HOTTASK_PRINT_ACTUAL"] != nil {
+            // For writing a new expectation: what came, as the arguments to state.
+            print("ACTUAL \(sourceLocation.fileName):\(sourceLocation.line) \(swiftLiteral(run.stdout)) \(swiftLiteral(run.stderr)) \(run.status)")
+        }
     }
+}
+
+/// `text` as a Swift string literal.
+func swiftLiteral(_ text: String) -> String {
+    var literal = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\\": literal += "\\\\"
+        case "\"": literal += "\\\""
+        case "\n": literal += "\\n"
+        case "\t": literal += "\\t"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F: literal += "\\u{\(String(scalar.value, radix: 16))}"
+        default: literal.unicodeScalars.append(scalar)
+        }
+    }
+    return literal + "\""
 }
 
 extension HotTaskRun {
