@@ -194,12 +194,12 @@ struct OneLogTests {
         expectRun(
             ["--file", folder.storePath, "--list"],
             stderr:
-                "hottask: cannot read the task store \(folder.path)/tasks.json.journal: not safe to use: others may write it (mode 666); chmod go-w it and try again\n",
+                "hottask: cannot read the task store \(folder.path)/tasks.json.journal: not safe to use: others may write it (mode 666); chmod go-w '\(folder.path)/tasks.json.journal' and try again\n",
             status: 2)
         expectRun(
             ["--file", folder.storePath, "--recover"],
             stderr:
-                "hottask: cannot read the task store \(folder.path)/tasks.json.journal: not safe to use: others may write it (mode 666); chmod go-w it and try again\n",
+                "hottask: cannot read the task store \(folder.path)/tasks.json.journal: not safe to use: others may write it (mode 666); chmod go-w '\(folder.path)/tasks.json.journal' and try again\n",
             status: 2)
     }
 

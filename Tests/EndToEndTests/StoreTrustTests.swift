@@ -465,7 +465,7 @@ extension StoreTrustTests {
         expectRun(
             ["--file", folder.storePath, "--import", file],
             stderr:
-                "hottask: cannot import HotTask \(folder.path)/in.json: the import base \(folder.path)/tasks.json.imported cannot be read: others may write it (mode 666); chmod go-w it and try again (without it, the next import merges by date). Move it away and import again. Nothing was changed\n",
+                "hottask: cannot import HotTask \(folder.path)/in.json: the import base \(folder.path)/tasks.json.imported cannot be read: others may write it (mode 666); chmod go-w '\(folder.path)/tasks.json.imported' and try again (without it, the next import merges by date). Move it away and import again. Nothing was changed\n",
             status: 1)
         chmod(base, 0o600)
         chown(base, 65534, 65534)
@@ -479,7 +479,7 @@ extension StoreTrustTests {
         expectRun(
             ["--file", folder.storePath, "--config", config, "--sync"],
             stderr:
-                "hottask: sync with http://127.0.0.1:9/ failed: cannot use the sync state \(folder.path)/tasks.json.sync: others may write it (mode 666); chmod go-w it and try again; every local change is kept\n",
+                "hottask: sync with http://127.0.0.1:9/ failed: cannot use the sync state \(folder.path)/tasks.json.sync: others may write it (mode 666); chmod go-w '\(folder.path)/tasks.json.sync' and try again; every local change is kept\n",
             status: 5)
     }
 }
