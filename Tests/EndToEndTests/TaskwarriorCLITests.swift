@@ -60,8 +60,8 @@ struct TaskwarriorCLITests {
 
     /// A store of every kind of field: annotations, tags, project, due, each priority, UDAs, a
     /// waiting task and a completed one.
-    private func fillTaskwarrior() {
-        #expect(isOnPath("task"), "Taskwarrior is needed (apt-get install taskwarrior; make test-deps installs it)")
+    private func fillTaskwarrior() throws {
+        try requireTool("task", from: "taskwarrior")
         task("add", "Write the report", "project:work.q4", "+office", "+writing", "priority:M", "due:2026-12-01", "estimate:3", "client:ACME")
         task("add", "Call Bob", "priority:H", "+phone")
         task("add", "Tidy the desk", "priority:L")
@@ -73,7 +73,7 @@ struct TaskwarriorCLITests {
     }
 
     @Test func aRoundTripThroughHotTaskKeepsEveryFieldTaskwarriorHad() throws {
-        fillTaskwarrior()
+        try fillTaskwarrior()
         let before = try exported()
         #expect(before.count == 5)
         let imported = hottask("--import", "-", stdin: task("export").stdout)
@@ -107,7 +107,7 @@ struct TaskwarriorCLITests {
     }
 
     @Test func anEditInTaskwarriorInTheSameSecondAsOneHereIsNotOlder() throws {
-        fillTaskwarrior()
+        try fillTaskwarrior()
         #expect(hottask("--import", "-", stdin: task("export").stdout).status == 0)
         let bob = try #require(try TaskStore(path: store).load().all.first { $0.caption == "Call Bob" })
         let handle = String(bob.id.uuidString.lowercased().prefix(8))

@@ -7,9 +7,13 @@ import Testing
 /// HotTask beside the real todo.txt-cli (Debian's `todo-txt`, todo.sh 2.11), as a switcher who
 /// keeps using it: what todo.sh writes (`do` with auto-archive on and off, `replace`, `add`)
 /// comes back into HotTask as the same tasks, never as duplicates (issue 28).
-@Suite("todo.txt with the real todo.sh", .enabled(if: isOnPath("todo-txt"), "needs todo.txt-cli (apt-get install todotxt-cli)"))
+@Suite("todo.txt with the real todo.sh")
 struct TodoTxtCLITests {
     let folder = TemporaryFolder()
+
+    init() throws {
+        try requireTool("todo-txt", from: "todotxt-cli")
+    }
     private var store: String { folder.storePath }
     private var todoFile: String { folder.path("todo.txt") }
 
@@ -49,8 +53,11 @@ struct TodoTxtCLITests {
         #expect(hottask("--done", String(book.id.uuidString.lowercased().prefix(8))).status == 0)
         // A later import (times are whole seconds): the undated lines are read as written now.
         Thread.sleep(forTimeInterval: 1.1)
-        let again = hottask("--import", todoFile)
-        #expect(again.stdout.hasSuffix("added 0, updated 0, unchanged 2, skipped 0\n"), "\(again.stdout)")
+        expectRun(
+            ["--file", store, "--import", todoFile],
+            stdout:
+                "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 0, updated 0, unchanged 2, skipped 0\n"
+        )
         let after = try list()
         #expect(after.count == 2)
         #expect(after.all.first { $0.caption == "Read a book" }?.completed == true)
@@ -68,9 +75,8 @@ struct TodoTxtCLITests {
         let archived = lines(folder.path("done.txt")).contains { $0.hasPrefix("x ") && $0.contains("Call mom") }
         #expect(archived == autoArchive)
         #expect(!(lines(todoFile) + lines(folder.path("done.txt"))).contains { $0.contains("pri:A") })
-        let run = hottask("--import", todoFile)
-        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
-        #expect(run.stdout.hasSuffix("added 0, updated 1, unchanged 2, skipped 0\n"), "\(run.stdout)")
+        let imported = "Imported from todo.txt \(todoFile) and its archive \(folder.path("done.txt")): "
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 1, unchanged 2, skipped 0\n")
         var after = try list()
         let done = try #require(after.all.first { $0.caption == "Call mom" })
         #expect(done.completed && done.section == .priority)
@@ -79,8 +85,7 @@ struct TodoTxtCLITests {
         #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
         #expect(lines(todoFile).contains { $0.hasPrefix("x ") && $0.contains("Call mom") })
         todo("archive", autoArchive: autoArchive)
-        let again = hottask("--import", todoFile)
-        #expect(again.stdout.hasSuffix("added 0, updated 0, unchanged 3, skipped 0\n") && again.stderr.isEmpty, "\(again.stdout) \(again.stderr)")
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 3, skipped 0\n")
         after = try list()
         #expect(after.all.first { $0.caption == "Call mom" }.map { $0.completed && $0.section == .priority } == true)
     }
@@ -91,8 +96,11 @@ struct TodoTxtCLITests {
         let milk = try #require(lines(todoFile).firstIndex { $0.contains("Buy milk") })
         todo("replace", String(milk + 1), "Buy oat milk")
         #expect(!lines(todoFile)[milk].contains("id:"), "todo.sh replace drops the id: tag")
-        let run = hottask("--import", todoFile)
-        #expect(run.stdout.hasSuffix("added 0, updated 1, unchanged 3, skipped 0\n") && run.stderr.isEmpty, "\(run.stdout) \(run.stderr)")
+        expectRun(
+            ["--file", store, "--import", todoFile],
+            stdout:
+                "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 0, updated 1, unchanged 3, skipped 0\n"
+        )
         #expect(Set(try list().all.map(\.caption)) == ["Pay rent", "Buy oat milk", "Walk dog", "Call mom"])
         // Two neighbours replaced, both written the same day: which is which cannot be told.
         #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
@@ -100,8 +108,13 @@ struct TodoTxtCLITests {
         let call = try #require(lines(todoFile).firstIndex { $0.contains("Call mom") })
         todo("replace", String(walk + 1), "Walk the dog")
         todo("replace", String(call + 1), "Call mum")
-        let unclear = hottask("--import", todoFile)
-        #expect(unclear.stdout.hasSuffix("added 2, updated 0, unchanged 2, skipped 0\n"), "\(unclear.stdout)")
+        let unclear = expectRun(
+            ["--file", store, "--import", todoFile],
+            stdout:
+                "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 2, updated 0, unchanged 2, skipped 0\n",
+            stderr:
+                "hottask: note: todo.txt line 3 'Walk the dog' has no id: tag and stands where the line of 'Walk dog' or 'Call mom' was; imported as a new task (if it is that task, delete one of the two)\nhottask: note: todo.txt line 4 'Call mum' has no id: tag and stands where the line of 'Walk dog' or 'Call mom' was; imported as a new task (if it is that task, delete one of the two)\n"
+        )
         let notes = unclear.stderr.split(separator: "\n")
         #expect(notes.count == 2, "\(unclear.stderr)")
         #expect(notes.contains { $0.contains("note: todo.txt line \(walk + 1) 'Walk the dog' has no id: tag") }, "\(unclear.stderr)")
@@ -115,9 +128,11 @@ struct TodoTxtCLITests {
         #expect(tag.hasPrefix("id:"))
         // A line copied with its tag, as a hand edit or `todo.sh add "… id:…"` makes it.
         todo("add", "Walk cat \(tag)")
-        let run = hottask("--import", todoFile)
-        #expect(run.stdout.hasSuffix("added 0, updated 0, unchanged 1, skipped 0\n"), "\(run.stdout)")
-        #expect(run.stderr.contains("note: todo.txt line 1 and line 2 have the same \(tag); imported once, as todo.txt line 1"), "\(run.stderr)")
+        expectRun(
+            ["--file", store, "--import", todoFile],
+            stdout:
+                "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 0, updated 0, unchanged 1, skipped 0\n",
+            stderr: "hottask: note: todo.txt line 1 and line 2 have the same \(tag); imported once, as todo.txt line 1\n")
         #expect(try list().count == 1)
     }
 
@@ -130,8 +145,7 @@ struct TodoTxtCLITests {
         #expect(after.tasks(in: .priority).map(\.caption) == ["Fix the roof"])
         let rent = try #require(after.all.first { $0.caption == "Pay rent" })
         #expect(hottask("--edit", String(rent.id.uuidString.lowercased().prefix(8)), "Pay the rent").status == 0)
-        let export = hottask("--export", todoFile, "--export-format", "todotxt")
-        #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
+        expectRun(["--file", store, "--export", todoFile, "--export-format", "todotxt"], stdout: "Exported 3 tasks to \(folder.path)/todo.txt\n")
         let written = lines(todoFile)
         #expect(written.contains { $0.hasPrefix("(B) ") && $0.contains("Pay the rent") }, "\(written)")
         #expect(written.contains { $0.hasPrefix("(C) ") && $0.contains("Call the bank +money @phone due:2026-12-01") }, "\(written)")

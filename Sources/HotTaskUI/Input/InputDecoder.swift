@@ -1,4 +1,5 @@
 import HotTaskCore
+import HotTaskSettings
 
 /// Turns what the terminal sends, one Unicode scalar at a time, into events.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// Changes to tasks. Each key makes `TaskChange`s by task id: applied to the list and the view
 /// together, recorded for undo, and sent to the store.

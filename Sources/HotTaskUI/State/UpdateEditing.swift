@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// Editing the selected caption in place, under the same rule as a new task.
 extension AppUpdate {

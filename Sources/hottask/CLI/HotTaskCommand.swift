@@ -246,7 +246,7 @@ struct HotTaskCommand: ParsableCommand {
         output.quiet = quiet
         let environment = ProcessInfo.processInfo.environment
         let store = TaskStore(path: StoreLocation.resolve(file: file, environment: environment))
-        let (settings, configProblem) = ConfigLoader.load(option: config, environment: environment)
+        let (settings, configProblem) = ConfigFile.load(option: config, environment: environment)
         // Once a change is in the store, a later failure must say so: a script that retries
         // would otherwise make it twice.
         var saved = false
@@ -264,7 +264,7 @@ struct HotTaskCommand: ParsableCommand {
             // (the sync, a password command) must not inherit it.
             signal(SIGPIPE, SIG_IGN)
             if let syncSetup {
-                guard let path = ConfigLoader.path(option: config, environment: environment) else {
+                guard let path = ConfigFile.path(option: config, environment: environment) else {
                     throw UserFacingError(.syncFailed, "cannot set up sync: no config file to write (no HOME; give --config)")
                 }
                 let setup = SyncSetupCommand(

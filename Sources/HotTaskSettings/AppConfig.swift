@@ -1,10 +1,9 @@
 import HotTaskCore
-import HotTaskSettings
 
-/// What the config file (`config.toml`) chooses for the UI: the theme, the list's key
-/// bindings, the second line and the mouse, on top of what every program reads from it
-/// (`SharedSettings` in HotTaskCore: the section new tasks go to, the date format, `[sync]`).
-/// `standard` is what HotTask does without a file.
+/// Everything the config file (`config.toml`) chooses, read in one pass: the UI's theme, list
+/// key bindings, second line and mouse, on top of what every program reads from it
+/// (`SharedSettings`: the section new tasks go to, the date format, `[sync]`). `standard` is
+/// what HotTask does without a file; `ConfigFile` finds and reads the file.
 ///
 /// A file with a wrong value is not half-applied: `parse` reports the first problem with the
 /// file and line, and the caller keeps `standard`, so a typo can never leave someone with a
@@ -13,7 +12,7 @@ import HotTaskSettings
 /// anything, and ignoring the whole file for it dropped the key bindings and [sync] too.
 public struct AppConfig: Equatable, Sendable {
     public var theme: Theme = .default
-    var bindings: KeyBindings = .standard
+    package var bindings: KeyBindings = .standard
     /// `details = true`: the list starts with each task's second line (when added and done)
     /// until `v` chooses otherwise, which is then remembered (see TerminalApp).
     public var details = false
@@ -29,7 +28,7 @@ public struct AppConfig: Equatable, Sendable {
 
     public static let standard = AppConfig()
 
-    init(theme: Theme = .default, bindings: KeyBindings = .standard, defaultSection: Section = .priority) {
+    package init(theme: Theme = .default, bindings: KeyBindings = .standard, defaultSection: Section = .priority) {
         self.theme = theme
         self.bindings = bindings
         self.settings = SharedSettings(defaultSection: defaultSection)
