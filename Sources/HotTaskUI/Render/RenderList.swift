@@ -67,7 +67,8 @@ extension AppRender {
         // The due date keeps its place at the right; the caption is cut before it.
         let due = task.due.map { dueLabel($0, completed: task.completed, dates: dates) }
         let dueX = due.map { width - 1 - DisplayWidth.of($0.text) } ?? width
-        let caption = task.caption.truncated(toWidth: max(0, (due == nil ? width - 1 : dueX - 1) - x))
+        // On one line, whatever a file or a server gave (line breaks, tabs, no title at all).
+        let caption = CaptionRule.shown(task.caption).truncated(toWidth: max(0, (due == nil ? width - 1 : dueX - 1) - x))
         var start = caption.startIndex
         for match in TaskFilter.matchRanges(of: query, in: caption) {
             x = grid.put(caption[start..<match.lowerBound], x: x, y: y, style: style)
