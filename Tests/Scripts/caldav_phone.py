@@ -12,7 +12,7 @@ Commands:
   make-calendar                 create the collection (VTODO only) if missing
   add SUMMARY [--priority N] [--due YYYYMMDD] [--categories a,b] [--sort-order N]
   list                          every VTODO, completed and cancelled included
-  edit SUMMARY_MATCH [--summary S] [--priority N|none] [--status S]
+  edit SUMMARY_MATCH [--summary S]   (SUMMARY_MATCH uid:X matches the UID instead) [--priority N|none] [--status S]
                      [--due YYYYMMDD|YYYYMMDDTHHMMSS[Z]|none [--tzid ZONE]] [--categories a,b]
   delete SUMMARY_MATCH
 """
@@ -75,7 +75,11 @@ def all_todos(cal):
 
 
 def find_one(cal, summary):
-    hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("SUMMARY", "")) == summary]
+    """The one VTODO whose SUMMARY is `summary` ("uid:X": whose UID is X, for one without a title)."""
+    if summary.startswith("uid:"):
+        hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("UID", "")) == summary[4:]]
+    else:
+        hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("SUMMARY", "")) == summary]
     if len(hits) != 1:
         raise SystemExit(f"expected exactly one VTODO with SUMMARY {summary!r}, found {len(hits)}")
     return hits[0]
@@ -108,6 +112,8 @@ def describe(todo):
     return {
         "uid": str(comp.get("UID")),
         "summary": str(comp.get("SUMMARY", "")),
+        # None when the VTODO has no SUMMARY at all (a to-do without a title).
+        "summary_raw": None if "SUMMARY" not in comp else str(comp.get("SUMMARY")),
         "priority": int_or_none(comp.get("PRIORITY")),
         "status": None if status is None else str(status),
         "completed": status is not None and str(status).upper() == "COMPLETED",
