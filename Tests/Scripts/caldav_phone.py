@@ -15,6 +15,7 @@ Commands:
   edit SUMMARY_MATCH [--summary S]   (SUMMARY_MATCH uid:X matches the UID instead) [--priority N|none] [--status S]
                      [--due YYYYMMDD|YYYYMMDDTHHMMSS[Z]|none [--tzid ZONE]] [--categories a,b]
   delete SUMMARY_MATCH
+  put-raw NAME BODY             PUT a body as it is (even one that is not valid iCalendar)
 """
 
 import argparse
@@ -164,6 +165,16 @@ def cmd_add_raw(client, cal, args):
     return {"uid": str(todo.icalendar_component["UID"])}
 
 
+def cmd_put_raw(client, cal, args):
+    """PUTs a body exactly as given (bytes the server keeps as they are, even ones that are not
+    iCalendar a strict reader takes) under NAME in the calendar."""
+    url = args.url.rstrip("/") + "/" + args.name
+    response = client.put(url, args.ical.replace("\\r\\n", "\r\n"), {"Content-Type": "text/calendar; charset=utf-8"})
+    if response.status not in (200, 201, 204):
+        raise SystemExit(f"PUT {url} answered {response.status}")
+    return {"status": response.status}
+
+
 def cmd_list(client, cal, args):
     items = [describe(t) for t in all_todos(cal)]
     return sorted(items, key=lambda d: (d["summary"], d["uid"]))
@@ -241,6 +252,11 @@ def main():
     p = sub.add_parser("add-raw")
     p.add_argument("ical", help="a whole VCALENDAR; the two characters \\r\\n stand for a line end")
     p.set_defaults(run=cmd_add_raw)
+
+    p = sub.add_parser("put-raw")
+    p.add_argument("name", help="the file name in the calendar (bad.ics)")
+    p.add_argument("ical", help="the body; the two characters \\r\\n stand for a line end")
+    p.set_defaults(run=cmd_put_raw)
 
     sub.add_parser("list").set_defaults(run=cmd_list)
 

@@ -20,8 +20,12 @@ import re
 import sys
 import zoneinfo
 
-from ical.calendar_stream import IcsCalendarStream
-from ical.timezone import IcsTimezoneInfo
+try:
+    from ical.calendar_stream import IcsCalendarStream
+    from ical.timezone import IcsTimezoneInfo
+except ImportError:
+    print("ics_strict.py needs the ical library: python3 -m pip install ical (make test-deps installs it)", file=sys.stderr)
+    sys.exit(2)
 
 
 def unfolded(text):
