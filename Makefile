@@ -1,5 +1,6 @@
 # HotTask: `make run` opens the app, `make test` runs every test. Both install the system
 # packages they need first (libncurses-dev; tmux, procps and strace for the end-to-end tests too).
+# `make deb` and `make dist` package the release build.
 SWIFT ?= swift
 SWIFTC ?= swiftc
 PREFIX ?= /usr/local
@@ -9,6 +10,10 @@ BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 ARGS ?=
+# The version is written once, in the binary's source; the packages are named after it.
+VERSION := $(shell sed -n 's/^ *static let current = "\(.*\)"$$/\1/p' Sources/hottask/CLI/HotTaskVersion.swift)
+DEB ?= hottask_$(VERSION)_amd64.deb
+DIST ?= hottask-$(VERSION)-linux-x86_64.tar.gz
 # Release builds link the Swift runtime and Foundation into the binary, so that the installed
 # hottask needs nothing from the toolchain (/opt/swift) and starts faster. One product at a
 # time: the test-support targets need Swift Testing, which has no static build.
@@ -22,22 +27,28 @@ else
 INSTALL_NEEDS = build
 endif
 
-.PHONY: all deps test-deps install-missing build debug run demo test fuzz bench bench-peers bench-sync profile install uninstall clean format lint
+.PHONY: all deps test-deps package-deps install-missing build debug run demo test stress sync-crash-points fuzz bench bench-peers bench-sync profile install uninstall deb dist clean format lint
 
 all: build
 
 # apt-get only for what is missing; sudo only when not root. Building needs libncurses-dev;
 # the end-to-end tests also need tmux, procps (pgrep, kill), strace (crash-point tests),
-# Taskwarrior, todo.txt-cli and todoman (the real peers the interop tests drive), the
+# Taskwarrior, todo.txt-cli and todoman (the real peers the interop tests drive), ical (the
+# strict iCalendar parser the tests check HotTask's bodies with), the
 # CalDAV servers Radicale, Xandikos, sabre/dav (PHP), Cyrus, DAViCal (Apache, PostgreSQL) and
 # SOGo (memcached, PostgreSQL), and Python's caldav library (the test's phone, from PyPI).
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config"
 
+# dpkg-dev (dpkg-shlibdeps) and lintian build and check the Debian package.
+package-deps:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="dpkg-dev:dpkg-shlibdeps lintian:lintian"
+
+# The tests also need the package tools: they build, check, install and remove the package.
 test-deps:
 	@$(MAKE) --no-print-directory install-missing \
-		PACKAGES="libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task todotxt-cli:todo-txt jq:jq php-cli:php php-sabre-dav:/usr/share/php/Sabre/autoload.php php-sqlite3:/usr/lib/php/*/pdo_sqlite.so php-xml:/usr/lib/php/*/dom.so php-mbstring:/usr/lib/php/*/mbstring.so cyrus-imapd:/usr/lib/cyrus/bin/master cyrus-caldav:/usr/lib/cyrus/bin/httpd sasl2-bin:saslpasswd2 davical:/usr/share/davical/dba/create-database.sh apache2:/usr/sbin/apache2 libapache2-mod-php:/usr/lib/apache2/modules/libphp*.so postgresql:/usr/lib/postgresql/*/bin/postgres sogo:/usr/sbin/sogod memcached:memcached faketime:faketime groff-base:groff bsdextrautils:col"
-	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+		PACKAGES="dpkg-dev:dpkg-shlibdeps lintian:lintian util-linux:setpriv libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task todotxt-cli:todo-txt jq:jq php-cli:php php-sabre-dav:/usr/share/php/Sabre/autoload.php php-sqlite3:/usr/lib/php/*/pdo_sqlite.so php-xml:/usr/lib/php/*/dom.so php-mbstring:/usr/lib/php/*/mbstring.so cyrus-imapd:/usr/lib/cyrus/bin/master cyrus-caldav:/usr/lib/cyrus/bin/httpd sasl2-bin:saslpasswd2 davical:/usr/share/davical/dba/create-database.sh apache2:/usr/sbin/apache2 libapache2-mod-php:/usr/lib/apache2/modules/libphp*.so postgresql:/usr/lib/postgresql/*/bin/postgres sogo:/usr/sbin/sogod memcached:memcached faketime:faketime groff-base:groff bsdextrautils:col"
+	@python3 -c "import caldav, icalendar, ical" 2>/dev/null || python3 -m pip install -q caldav icalendar ical || python3 -m pip install -q --break-system-packages caldav icalendar ical
 	@command -v todo >/dev/null || python3 -m pip install -q todoman || python3 -m pip install -q --break-system-packages todoman
 
 # PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing
@@ -77,16 +88,46 @@ run: build
 # The tests run with their own temp folder (TMPDIR, and TMUX_TMPDIR for tmux's sockets), so
 # that afterwards any process or socket they left can be found by its path: one fails the run.
 # The installed binary is tested too: `make install` into the run's folder, then run there with
-# the toolchain hidden (InstalledBinaryTests).
+# the toolchain hidden (InstalledBinaryTests); and so are the packages, built there from the
+# same release build (PackageTests: lintian, then dpkg -i, a few commands, dpkg -r).
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(RELEASE_BUILD) hottask
 	$(RELEASE_BUILD) hottask-sync
 	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/hottask-test-run.XXXXXX") && \
 	$(MAKE) --no-print-directory install DESTDIR="$$run/installed" PREFIX=/usr BIN=.build/release/hottask >/dev/null && \
-	TMPDIR="$$run" TMUX_TMPDIR="$$run" HOTTASK_INSTALLED="$$run/installed/usr" $(SWIFT) test --skip-build; status=$$?; \
+	Packaging/build-deb.sh $(VERSION) .build/release "$$run/$(DEB)" >/dev/null && \
+	Packaging/build-dist.sh $(VERSION) .build/release "$$run/$(DIST)" && \
+	TMPDIR="$$run" TMUX_TMPDIR="$$run" HOTTASK_INSTALLED="$$run/installed/usr" HOTTASK_DEB="$$run/$(DEB)" \
+		HOTTASK_DIST="$$run/$(DIST)" $(SWIFT) test --skip-build; status=$$?; \
 	RUN_FOLDER="$$run" Tests/Scripts/check-leftovers.sh || status=1; \
 	rm -rf "$$run"; exit $$status
+
+# Many writers at once (issue 38; never part of `make test`, which runs a 100 s form in
+# StressTests): three CLI loops, an import every 30 s, a sync every 20 s cut short by SIGKILL or
+# Ctrl-C, a phone (Python's caldav) and two UIs in tmux, against one store and one Radicale on
+# 127.0.0.1 for STRESS_SECONDS; then a checker (Tests/Scripts/stress.py). STRESS_SEED repeats a
+# run's choices; STRESS_ARGS passes more (--syncing-ui uiA: UI A syncs by itself too; --keep).
+STRESS_SECONDS ?= 300
+STRESS_SEED ?=
+STRESS_ARGS ?=
+STRESS_PACKAGES = libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config radicale:radicale tmux:tmux procps:pgrep strace:strace python3-pip:pip3
+stress:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(STRESS_PACKAGES)"
+	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+	$(RELEASE_BUILD) hottask
+	$(RELEASE_BUILD) hottask-sync
+	python3 Tests/Scripts/stress.py --seconds $(STRESS_SECONDS) $(if $(STRESS_SEED),--seed $(STRESS_SEED)) --binary .build/release/hottask $(STRESS_ARGS)
+
+# hottask-sync killed before every file system call and every request of a sync (StressTests
+# runs a sample in `make test`); SYNC_CRASH_SAMPLE=N runs N points per scenario and kind.
+SYNC_CRASH_SAMPLE ?=
+sync-crash-points:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(STRESS_PACKAGES)"
+	@python3 -c "import caldav, icalendar" 2>/dev/null || python3 -m pip install -q caldav icalendar || python3 -m pip install -q --break-system-packages caldav icalendar
+	$(RELEASE_BUILD) hottask
+	$(RELEASE_BUILD) hottask-sync
+	python3 Tests/Scripts/sync_crash_points.py --binary .build/release/hottask $(if $(SYNC_CRASH_SAMPLE),--sample $(SYNC_CRASH_SAMPLE))
 
 # Benchmarks (never part of `make test`): generated stores of 1k, 10k and 100k tasks, the
 # release binary timed per operation, the UI per keystroke. The table also goes to bench-out/.
@@ -168,21 +209,33 @@ demo: build
 	@tmp=$$(mktemp -d) && cp Assets/sample-tasks.json "$$tmp/tasks.json" && \
 	.build/release/hottask --file "$$tmp/tasks.json" $(ARGS); status=$$?; rm -rf "$$tmp"; exit $$status
 
+# hottask_VERSION_amd64.deb, laid out as Debian policy asks (Packaging/build-deb.sh), from the
+# release build; lintian must find no error in it.
+deb: deps package-deps build
+	Packaging/build-deb.sh $(VERSION) .build/release $(DEB)
+	lintian --fail-on error $(DEB)
+
+# hottask-VERSION-linux-x86_64.tar.gz: the static binaries, man pages and completions with an
+# install script (install.sh --prefix DIR), for any x86-64 Linux with ncurses and libcurl.
+dist: deps build
+	Packaging/build-dist.sh $(VERSION) .build/release $(DIST)
+
 # The binaries (hottask, and hottask-sync beside it: --sync and the app run it), stripped, the
-# man page and the bash/zsh/fish completions (Assets/completions: they complete file names after
+# man pages and the bash/zsh/fish completions (Assets/completions: they complete file names after
 # --file, --import, --export and --config, and offer nothing that fails).
 install: $(INSTALL_NEEDS)
 	install -d "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
 	install -s -m 755 "$(BIN)" "$(BINDIR)/hottask"
 	install -s -m 755 "$(dir $(BIN))hottask-sync" "$(BINDIR)/hottask-sync"
 	install -m 644 Assets/hottask.1 "$(MANDIR)/hottask.1"
+	install -m 644 Assets/hottask-sync.1 "$(MANDIR)/hottask-sync.1"
 	install -m 644 Assets/completions/hottask.bash "$(BASHDIR)/hottask"
 	install -m 644 Assets/completions/_hottask "$(ZSHDIR)/_hottask"
 	install -m 644 Assets/completions/hottask.fish "$(FISHDIR)/hottask.fish"
 
 uninstall:
-	rm -f "$(BINDIR)/hottask" "$(BINDIR)/hottask-sync" "$(MANDIR)/hottask.1" "$(BASHDIR)/hottask" "$(ZSHDIR)/_hottask" \
-		"$(FISHDIR)/hottask.fish"
+	rm -f "$(BINDIR)/hottask" "$(BINDIR)/hottask-sync" "$(MANDIR)/hottask.1" "$(MANDIR)/hottask-sync.1" "$(BASHDIR)/hottask" \
+		"$(ZSHDIR)/_hottask" "$(FISHDIR)/hottask.fish"
 
 # swift-format (in the toolchain), with the settings in .swift-format: `make format` rewrites the
 # sources, `make lint` only checks them and fails on any difference (CI runs it before the tests).

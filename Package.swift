@@ -14,8 +14,8 @@ let package = Package(
     targets: [
         // Model, input rule, progress, JSON store, import/export. Knows nothing of terminals.
         .target(name: "HotTaskCore"),
-        // The config file every program reads (`config.toml`): the shared settings, `[sync]`,
-        // the TOML subset, its problems, and the `[sync]` writer of `--sync-setup`.
+        // The config file, read whole in one place (the UI's theme and keys, the shared
+        // settings, `[sync]`), the TOML subset, the `[sync]` writer, and where files live (XDG).
         .target(name: "HotTaskSettings", dependencies: ["HotTaskCore"]),
         // UI as values: state, pure update, render into a grid. Knows nothing of ncurses.
         .target(name: "HotTaskUI", dependencies: ["HotTaskCore", "HotTaskSettings"]),
@@ -46,14 +46,17 @@ let package = Package(
         // A repeatable random stream, shared by tests and benchmarks.
         .target(name: "Seeded"),
         // `make bench`: generated stores, the real binary timed per operation, the UI per key.
-        .executableTarget(name: "HotTaskBench", dependencies: ["HotTaskCore", "HotTaskUI", "Seeded"]),
+        .executableTarget(name: "HotTaskBench", dependencies: ["HotTaskCore", "HotTaskSettings", "HotTaskUI", "Seeded"]),
         .target(name: "TestSupport", dependencies: ["HotTaskCore", "Seeded"], path: "Tests/TestSupport"),
         .testTarget(name: "HotTaskCoreTests", dependencies: ["HotTaskCore", "TestSupport"]),
         .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "HotTaskSettings", "TestSupport"]),
         // Authentication and discovery, without a server.
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HotTaskCore"]),
         // Runs the built `hottask` binary; depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["hottask", "hottask-sync", "HotTaskCore", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["hottask", "hottask-sync", "HotTaskCore", "TestSupport"],
+            // The snapshot files are read from the source tree, not bundled.
+            exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 import HotTaskUI
 
 /// The keys a person presses most (issue 42's budgets: j, Space and a filter keystroke within

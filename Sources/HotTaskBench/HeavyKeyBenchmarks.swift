@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 import HotTaskUI
 
 /// The keys that touch the whole list (issue 27): the sort mode, "completed last", clearing the

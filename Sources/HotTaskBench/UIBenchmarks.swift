@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 import HotTaskUI
 
 /// The UI path in-process: `update` + `render` per keystroke on a large list, the way the

@@ -2,7 +2,7 @@ import HotTaskCore
 
 /// The part of the config file (`config.toml`) every program reads: the section new tasks go
 /// to, how dates are written, and `[sync]`. The UI's own part (theme, key bindings) is read
-/// by `AppConfig` in HotTaskUI, in the same pass over the file.
+/// by `AppConfig`, in the same pass over the file.
 public struct SharedSettings: Equatable, Sendable {
     public var defaultSection: Section = .priority
     /// `date_format`: how a due date that is not near is written ("iso" 2026-12-01, "dmy"

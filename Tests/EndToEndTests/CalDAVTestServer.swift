@@ -35,10 +35,10 @@ final class CalDAVTestServer {
     private let process: ChildProcess
     private var proxy: ChildProcess?
 
-    /// `password`: Radicale then asks user `u` for it (HTTP basic auth, a plain htpasswd file).
+    /// `password`: Radicale then asks `user` for it (HTTP basic auth, a plain htpasswd file).
     /// `tls`: Radicale serves HTTPS with a self-signed certificate made for the test.
     /// `calendar`: false leaves Radicale and sabre/dav without one (Xandikos always has one).
-    init(_ kind: Kind, password: String? = nil, tls: Bool = false, calendar: Bool = true) throws {
+    init(_ kind: Kind, user: String = "u", password: String? = nil, tls: Bool = false, calendar: Bool = true) throws {
         self.kind = kind
         self.password = password ?? "p"
         port = try Self.freePort()
@@ -46,7 +46,7 @@ final class CalDAVTestServer {
         case .radicale:
             var auth = "type = none"
             if let password {
-                let users = folder.write("u:\(password)\n", to: "users")
+                let users = folder.write("\(user):\(password)\n", to: "users")
                 auth = "type = htpasswd\nhtpasswd_filename = \(users)\nhtpasswd_encryption = plain"
             }
             var server = ""
@@ -69,7 +69,7 @@ final class CalDAVTestServer {
                 filesystem_folder = \(folder.path("collections"))
                 """, to: "radicale.conf")
             process = try ChildProcess(["radicale", "--config", config], stderrPath: folder.path("server.log"))
-            url = "\(tls ? "https" : "http")://127.0.0.1:\(port)/u/hot/"
+            url = "\(tls ? "https" : "http")://127.0.0.1:\(port)/\(user)/hot/"
         case .xandikos:
             process = try ChildProcess(
                 ["xandikos", "--defaults", "-d", folder.path("data"), "-l", "127.0.0.1", "-p", String(port)],

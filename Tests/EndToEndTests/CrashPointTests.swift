@@ -48,7 +48,7 @@ struct CrashPointTests {
 
     @Test(arguments: commands)
     func everyKillLeavesTheOldOrTheNewStore(_ command: Command) throws {
-        try #require(isOnPath("strace"), "strace is needed for the crash-point tests (apt-get install strace)")
+        try requireTool("strace", from: "strace")
         let seed = try Seed()
         let arguments = command.arguments(seed)
         let (before, after, points) = try Self.cleanRun(command, on: seed)
@@ -181,12 +181,5 @@ struct CrashPointTests {
         let section: String
         let completed: Bool
         var description: String { "\(completed ? "[x]" : "[ ]") \(caption) (\(section), \(id.prefix(8)))" }
-    }
-}
-
-/// True when `name` is an executable on PATH.
-func isOnPath(_ name: String) -> Bool {
-    (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-        FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
     }
 }

@@ -18,55 +18,122 @@ struct DueCommandLineTests {
         #expect(hottask("--add", "Call mum", "--due", "2000-01-03").status == 0)
         #expect(hottask("--add", "Dentist", "--due", "2999-07-01T09:30").status == 0)
         #expect(hottask("--add", "No date").status == 0)
-        for form in ["today", "tomorrow", "mon", "SUN", "+3d", "+2w"] {
-            let result = hottask("--add", "Form \(form)", "--due", form)
-            #expect(result.status == 0, "\(form): \(result.stderr)")
+        // The weekday and +N forms name days that depend on today: [..].
+        let berlin = ["TZ": "Europe/Berlin"]
+        expectRun(
+            ["--file", folder.storePath, "--add", "Form today", "--due", "today"], environment: berlin,
+            stdout: "Added to Top Priority: Form today (due today)\n")
+        expectRun(
+            ["--file", folder.storePath, "--add", "Form tomorrow", "--due", "tomorrow"], environment: berlin,
+            stdout: "Added to Top Priority: Form tomorrow (due tomorrow)\n")
+        for form in ["mon", "SUN", "+3d", "+2w"] {
+            expectRun(
+                ["--file", folder.storePath, "--add", "Form \(form)", "--due", form], environment: berlin,
+                stdout: "Added to Top Priority: Form \(form) (due [..])\n")
         }
-        let list = hottask("--list").stdout
-        #expect(list.contains("Pay rent  (due 2999-12-01)"))
-        #expect(list.contains("Call mum  (overdue: 2000-01-03)"))
-        #expect(list.contains("Dentist  (due 2999-07-01 09:30)"))
-        #expect(list.contains("Form today  (due today)"))
-        #expect(list.contains("Form tomorrow  (due tomorrow)"))
-        #expect(list.contains("No date\n"))
-        let json = hottask("--list", "--json").stdout
-        #expect(json.contains(#""due": "2999-12-01""#))
-        #expect(json.contains(#""due": "2999-07-01T09:30:00+02:00",\#n      "dueZone": "Europe/Berlin""#))
+        expectRun(
+            ["--file", folder.storePath, "--list"], environment: berlin,
+            stdout: """
+                Get started - 10 to go!
 
-        #expect(hottask("--list", "--overdue").stdout.contains("Top Priority (1 of 10)\n   9. [ ] Call mum  (overdue: 2000-01-03)\nBonus"))
-        let byDue = hottask("--list", "--sort", "due").stdout.split(separator: "\n").map(String.init)
-        #expect(byDue[1] == "Open tasks by due date (10)")
-        #expect(byDue[2] == "   9. [ ] Call mum  (overdue: 2000-01-03)")
-        #expect(byDue.suffix(3) == ["   8. [ ] Dentist  (due 2999-07-01 09:30)", "  10. [ ] Pay rent  (due 2999-12-01)", "   7. [ ] No date"])
+                Top Priority (10)
+                   1. [ ] Form +2w  (due [..])
+                   2. [ ] Form +3d  (due [..])
+                   3. [ ] Form SUN  (due [..])
+                   4. [ ] Form mon  (due [..])
+                   5. [ ] Form tomorrow  (due tomorrow)
+                   6. [ ] Form today  (due today)
+                   7. [ ] No date
+                   8. [ ] Dentist  (due 2999-07-01 09:30)
+                   9. [ ] Call mum  (overdue: 2000-01-03)
+                  10. [ ] Pay rent  (due 2999-12-01)
+                Bonus (0)
+                  (none)
+
+                """)
+        // A day, and a time in the zone it was given in.
+        for (filter, due) in [
+            ("Pay rent", #""due": "2999-12-01""#), ("Dentist", #""due": "2999-07-01T09:30:00+02:00",\#n      "dueZone": "Europe/Berlin""#),
+        ] {
+            expectRun(
+                ["--file", folder.storePath, "--list", "--filter", filter, "--json"], environment: berlin,
+                stdout: """
+                    {
+                      "version": 2,
+                      "tasks": [
+                        {
+                          "id": "[..]",
+                          "caption": "\(filter)",
+                          "section": "priority",
+                          "completed": false,
+                          "createdAt": "[..]",
+                          "completedAt": null,
+                          "modifiedAt": "[..]",
+                          \(due)
+                        }
+                      ]
+                    }
+
+                    """)
+        }
+        expectRun(
+            ["--file", folder.storePath, "--list", "--overdue"], environment: berlin,
+            stdout: "Get started - 10 to go!\n\nTop Priority (1 of 10)\n   9. [ ] Call mum  (overdue: 2000-01-03)\nBonus (0)\n  (none)\n")
+        // Overdue first, undated last; the relative ones between, in an order that depends on today.
+        expectRun(
+            ["--file", folder.storePath, "--list", "--sort", "due"], environment: berlin,
+            stdout: """
+                Get started - 10 to go!
+
+                Open tasks by due date (10)
+                   9. [ ] Call mum  (overdue: 2000-01-03)
+                ...
+                   8. [ ] Dentist  (due 2999-07-01 09:30)
+                  10. [ ] Pay rent  (due 2999-12-01)
+                   7. [ ] No date
+
+                """)
     }
 
     @Test func editChangesOnlyTheDueDateAndNoneClearsItAndUndoTakesItBack() throws {
         #expect(hottask("--add", "Pay rent", "--due", "2999-12-01").status == 0)
-        let edited = hottask("--edit", "1", "--due", "2999-12-24")
-        #expect(edited.status == 0)
-        #expect(edited.stdout == "Due 2999-12-24: Pay rent\n")
-        #expect(hottask("--list").stdout.contains("1. [ ] Pay rent  (due 2999-12-24)"))
+        expectRun(
+            ["--file", folder.storePath, "--edit", "1", "--due", "2999-12-24"], environment: ["TZ": "Europe/Berlin"],
+            stdout: "Due 2999-12-24: Pay rent\n")
+        /// The whole list, of one task.
+        func expectList(_ task: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            expectRun(
+                ["--file", folder.storePath, "--list"], environment: ["TZ": "Europe/Berlin"],
+                stdout: "Get started - 1 to go!\n\nTop Priority (1)\n  1. [ ] \(task)\nBonus (0)\n  (none)\n", sourceLocation: sourceLocation)
+        }
+        expectList("Pay rent  (due 2999-12-24)")
         #expect(hottask("--edit", "1", "--due", "none").stdout == "Due date cleared: Pay rent\n")
-        #expect(hottask("--list").stdout.contains("1. [ ] Pay rent\n"))
+        expectList("Pay rent")
         #expect(hottask("--undo").status == 0)
-        #expect(hottask("--list").stdout.contains("1. [ ] Pay rent  (due 2999-12-24)"))
+        expectList("Pay rent  (due 2999-12-24)")
         // A caption and a due date in one edit.
         #expect(hottask("--edit", "1", "Pay the rent", "--due", "2999-12-31").status == 0)
-        #expect(hottask("--list").stdout.contains("1. [ ] Pay the rent  (due 2999-12-31)"))
+        expectList("Pay the rent  (due 2999-12-31)")
     }
 
     @Test func aBadFormExits64QuotingItAndChangesNothing() throws {
         #expect(hottask("--add", "Pay rent", "--due", "2999-12-01").status == 0)
         let before = try #require(fileBytes(folder.storePath))
-        for bad in ["next week", "2026-02-29", "2026-03-29T02:30", "+1m", "monday"] {
-            let added = hottask("--add", "Other", "--due", bad)
-            #expect(added.status == 64)
-            #expect(added.stderr.contains("--due: “\(bad)” is not a due date"))
-            #expect(added.stderr.contains("YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none"))
-            #expect(hottask("--edit", "1", "--due", bad).status == 64)
+        let forms = "use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none\n"
+        for (bad, why) in [
+            ("next week", ""), ("2026-02-29", " (there is no such day)"), ("2026-03-29T02:30", " (the clocks skip that time in Europe/Berlin)"),
+            ("+1m", ""), ("monday", ""),
+        ] {
+            for args in [["--add", "Other", "--due", bad], ["--edit", "1", "--due", bad]] {
+                expectRun(
+                    ["--file", folder.storePath] + args, environment: ["TZ": "Europe/Berlin"],
+                    stderr: "hottask: --due: “\(bad)” is not a due date\(why); " + forms, status: 64)
+            }
         }
         #expect(try #require(fileBytes(folder.storePath)) == before)
-        #expect(hottask("--list").stdout.contains("Top Priority (1)"))
+        expectRun(
+            ["--file", folder.storePath, "--list"],
+            stdout: "Get started - 1 to go!\n\nTop Priority (1)\n  1. [ ] Pay rent  (due 2999-12-01)\nBonus (0)\n  (none)\n")
         #expect(hottask("--due", "today").status == 64)
         #expect(hottask("--overdue").status == 64)
         #expect(hottask("--list", "--sort", "soon").status == 64)

@@ -33,8 +33,8 @@ struct DueInteropTests {
         hottask("--add", "Someday")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/task"), "needs Taskwarrior's task"))
-    func taskwarriorKeepsTheDueDateBothWays() throws {
+    @Test func taskwarriorKeepsTheDueDateBothWays() throws {
+        try requireTool("task", from: "taskwarrior")
         seedThree()
         let data = folder.path("taskdata")
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -87,8 +87,8 @@ struct DueInteropTests {
         #expect(after["Dentist"] == "2999-07-01T09:30:00+02:00 Europe/Berlin")
     }
 
-    @Test(.enabled(if: isOnPath("todo-txt"), "needs todo.txt-cli"))
-    func aDueTagAddedWithTheRealTodoShArrivesAndGoesBack() throws {
+    @Test func aDueTagAddedWithTheRealTodoShArrivesAndGoesBack() throws {
+        try requireTool("todo-txt", from: "todotxt-cli")
         hottask("--add", "Pay rent", "--due", "2999-12-01")
         let file = folder.path("todo.txt")
         hottask("--export", file, "--export-format", "todotxt")
@@ -134,13 +134,14 @@ struct DueInteropTests {
         #expect(fileText(again)?.contains("DUE:29990302T070000Z\r\n") == true)
     }
 
-    @Test(.enabled(if: isOnPath("radicale"), "needs Radicale"))
-    func aPhonesDueArrivesOneSetHereReachesItAndEachFieldMerges() throws {
+    @Test func aPhonesDueArrivesOneSetHereReachesItAndEachFieldMerges() throws {
+        try requireTool("radicale", from: "radicale")
         let server = try CalDAVTestServer(.radicale)
         try server.phone(nil, "add", "Dentist", "--due", "29991201")
         try server.phone(nil, "add", "Call Anna", "--due", "29991203T093000", "--tzid", "America/New_York")
         let config = folder.write(
             "[sync]\nurl = \"\(server.url)\"\nusername = \"u\"\npassword_command = \"printf 'p\\\\n'\"\n", to: "laptop.toml")
+        @discardableResult
         func laptop(_ args: String...) -> (status: Int32, stdout: String, stderr: String) {
             let run = runHotTask(["--file", store, "--config", config] + args, environment: environment, timeout: 90)
             #expect(run.status == 0, "\(args): \(run.stderr)")

@@ -37,15 +37,15 @@ struct FinishedToolTests {
     @Test func aBadConfigIsAWarningOnStderrAndChangesNothingElse() {
         let folder = TemporaryFolder()
         let config = folder.write("theme = \"light\"\n[keys]\ntoggle = \"x\"\ndelete = \"x\"\n", to: "config.toml")
-        let added = runHotTask(["--file", folder.storePath, "--config", config, "--add", "Buy milk"])
-        #expect(added.status == 0)
-        #expect(added.stdout == "Added to Top Priority: Buy milk\n")
-        #expect(
-            added.stderr
-                == "hottask: warning: config \(config) line 4: key 'x' is bound to both toggle and delete; [keys] not used: the standard keys\n")
-        let missing = runHotTask(["--file", folder.storePath, "--config", folder.path("nope.toml"), "--list"])
-        #expect(missing.status == 0)
-        #expect(missing.stderr.contains("nope.toml: no such file; using the defaults"))
+        expectRun(
+            ["--file", folder.storePath, "--config", config, "--add", "Buy milk"], stdout: "Added to Top Priority: Buy milk\n",
+            stderr:
+                "hottask: warning: config \(folder.path)/config.toml line 4: key 'x' is bound to both toggle and delete; [keys] not used: the standard keys\n"
+        )
+        expectRun(
+            ["--file", folder.storePath, "--config", folder.path("nope.toml"), "--list"],
+            stdout: "Get started - 1 to go!\n\nTop Priority (1)\n  1. [ ] Buy milk\nBonus (0)\n  (none)\n",
+            stderr: "hottask: warning: config \(folder.path)/nope.toml: no such file; using the defaults\n")
     }
 
     @Test func theConfigIsFoundUnderXDGConfigHomeAndSetsTheDefaultSection() {
@@ -54,11 +54,9 @@ struct FinishedToolTests {
         try? FileManager.default.createDirectory(atPath: folder.path("config/hottask"), withIntermediateDirectories: true)
         _ = folder.write("default_section = \"bonus\"\n", to: "config/hottask/config.toml")
         let environment = ["XDG_CONFIG_HOME": folder.path("config")]
-        let added = runHotTask(["--file", folder.storePath, "--add", "Walk the dog"], environment: environment)
-        #expect(added.stdout == "Added to Bonus: Walk the dog\n")
-        #expect(added.stderr.isEmpty)
-        let forced = runHotTask(["--file", folder.storePath, "--add", "Call mom", "--priority"], environment: environment)
-        #expect(forced.stdout == "Added to Top Priority: Call mom\n")
+        expectRun(["--file", folder.storePath, "--add", "Walk the dog"], environment: environment, stdout: "Added to Bonus: Walk the dog\n")
+        expectRun(
+            ["--file", folder.storePath, "--add", "Call mom", "--priority"], environment: environment, stdout: "Added to Top Priority: Call mom\n")
     }
 
     @Test func todoTxtImportsAndExportsAndRoundTrips() throws {
@@ -71,30 +69,37 @@ struct FinishedToolTests {
 
             """
         let source = folder.write(text, to: "todo.txt")
-        let imported = runHotTask(["--file", folder.storePath, "--import", source])
-        #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout == "Imported from todo.txt \(source): added 4, updated 0, unchanged 0, skipped 0\n")
-        let again = runHotTask(["--file", folder.storePath, "--import", source])
-        #expect(again.stdout.hasSuffix("added 0, updated 0, unchanged 4, skipped 0\n"))
-        let exported = runHotTask(["--file", folder.storePath, "--export", "-", "--export-format", "todotxt"])
+        expectRun(
+            ["--file", folder.storePath, "--import", source],
+            stdout: "Imported from todo.txt \(folder.path)/todo.txt: added 4, updated 0, unchanged 0, skipped 0\n")
+        expectRun(
+            ["--file", folder.storePath, "--import", source],
+            stdout: "Imported from todo.txt \(folder.path)/todo.txt: added 0, updated 0, unchanged 4, skipped 0\n")
+        let exported = expectRun(
+            ["--file", folder.storePath, "--export", "-", "--export-format", "todotxt"],
+            stdout:
+                "(A) 2026-11-01 Call mom @phone id:42a03ad8\nx 2026-11-20 2026-11-01 Buy milk +groceries pri:A id:8edeff38\n(C) 2026-11-03 Read a book id:8aa91734\nx 2026-11-21 2026-11-04 Walk the dog id:c0c9cb75\n"
+        )
         let withoutTags = exported.stdout.replacingOccurrences(of: #" id:[0-9a-f]{8,}"#, with: "", options: .regularExpression)
         // Every line comes back as it was, (C) included (kept aside for the export back).
         #expect(withoutTags == text)
         let file = folder.path("out.txt")
-        let written = runHotTask(["--file", folder.storePath, "--export", file, "--export-format", "todotxt"])
-        #expect(written.status == 0)
+        expectRun(
+            ["--file", folder.storePath, "--export", file, "--export-format", "todotxt"], stdout: "Exported 4 tasks to \(folder.path)/out.txt\n")
         #expect(fileText(file) == exported.stdout)
-        let misuse = runHotTask(["--file", folder.storePath, "--list", "--export-format", "todotxt"])
-        #expect(misuse.status == 64)
+        expectRun(
+            ["--file", folder.storePath, "--list", "--export-format", "todotxt"],
+            stderr: "hottask: --export-format goes with --export.\n", status: 64
+        )
     }
 
     @Test func listIsPlainInAPipeAndStyledOnATerminalUnlessNoColor() {
         let folder = TemporaryFolder()
         _ = runHotTask(["--file", folder.storePath, "--add", "Buy milk", "--add", "Call mom"])
         _ = runHotTask(["--file", folder.storePath, "--done", "1"])
-        let piped = runHotTask(["--file", folder.storePath, "--list"])
-        #expect(!piped.stdout.contains("\u{1B}"))
-        #expect(piped.stdout.contains("  1. [x] Buy milk"))
+        expectRun(
+            ["--file", folder.storePath, "--list"],
+            stdout: "1 down 1 to go!\n\nTop Priority (2)\n  1. [x] Buy milk\n  2. [ ] Call mom\nBonus (0)\n  (none)\n")
         // `script` gives the command a terminal of its own.
         let command = "'\(HotTaskBinary.url.path)' --file '\(folder.storePath)' --list"
         // NO_COLOR may be set around the tests (swift test sets it); empty means unset.

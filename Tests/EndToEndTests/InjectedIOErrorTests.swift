@@ -19,7 +19,7 @@ struct InjectedIOErrorTests {
 
     @Test(arguments: CrashPointTests.commands)
     func everyFailedCallLeavesTheOldOrTheNewStore(_ command: CrashPointTests.Command) throws {
-        try #require(isOnPath("strace"), "strace is needed for the injected I/O error tests (apt-get install strace)")
+        try requireTool("strace", from: "strace")
         let seed = try CrashPointTests.Seed()
         let arguments = command.arguments(seed)
         let (before, after, changing) = try CrashPointTests.cleanRun(command, on: seed)

@@ -7,11 +7,8 @@ import Testing
 /// runs it with /opt/swift hidden under an empty tmpfs in a mount namespace of its own.
 @Suite("the installed binary")
 struct InstalledBinaryTests {
-    static let installed = ProcessInfo.processInfo.environment["HOTTASK_INSTALLED"]
-
-    @Test(.enabled(if: installed != nil, "make test installs the release build and sets HOTTASK_INSTALLED"))
-    func itRunsWithTheToolchainHidden() throws {
-        let bin = try #require(Self.installed) + "/bin"
+    @Test func itRunsWithTheToolchainHidden() throws {
+        let bin = try requireVariable("HOTTASK_INSTALLED") + "/bin"
         let folder = TemporaryFolder()
         let store = folder.storePath
         // A sync to a closed port: hottask-sync must load (libcurl and all) to say it failed.

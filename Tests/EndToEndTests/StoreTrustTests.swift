@@ -17,11 +17,9 @@ struct StoreTrustTests {
     func aStoreInFoldersThatDoNotExistYetGetsThemCreatedPrivate(relative: String) throws {
         let folder = TemporaryFolder()
         let inFolder = ["env", "-C", folder.path]
-        let add = runHotTask(["--file", relative, "--add", "A"], prefix: inFolder)
-        #expect(add.status == 0, "\(add.stderr)")
-        let list = runHotTask(["--file", relative, "--list"], prefix: inFolder)
-        #expect(list.status == 0)
-        #expect(list.stdout.contains("A"))
+        expectRun(["--file", relative, "--add", "A"], prefix: inFolder, stdout: "Added to Top Priority: A\n")
+        expectRun(
+            ["--file", relative, "--list"], prefix: inFolder, stdout: "Get started - 1 to go!\n\nTop Priority (1)\n  1. [ ] A\nBonus (0)\n  (none)\n")
         let created = try FileManager.default.attributesOfItem(atPath: folder.path("t"))
         #expect((created[.posixPermissions] as? Int) == 0o700)
     }
@@ -29,9 +27,11 @@ struct StoreTrustTests {
     @Test func aStorePathThroughAFileIsRefusedNamingItNeverATrap() throws {
         let folder = TemporaryFolder()
         folder.write("not a folder", to: "t")
-        let add = runHotTask(["--file", "t/u/tasks.json", "--add", "A"], prefix: ["env", "-C", folder.path])
-        #expect(add.status == 3, "a refusal, not a signal: \(add.status)")
-        #expect(add.stderr.contains("cannot create the folder t"), "\(add.stderr)")
+        expectRun(
+            ["--file", "t/u/tasks.json", "--add", "A"], prefix: ["env", "-C", folder.path],
+            stderr:
+                "hottask: could not save the task store t/u/tasks.json: cannot create the folder t: something that is not a folder is in its place. The previous file is unchanged\n",
+            status: 3)
         #expect(fileText(folder.path("t")) == "not a folder")
     }
 
@@ -42,26 +42,25 @@ struct StoreTrustTests {
         for number in 1...5 { #expect(runHotTask(["--file", folder.storePath, "--add", "Task \(number)"]).status == 0) }
     }
 
-    /// Every kind of command refuses with exit 2 naming `file` and `problem`, says how to
-    /// recover, and leaves every file of the store as it was.
-    private func everyCommandRefuses(
-        _ folder: TemporaryFolder, naming file: String, _ problem: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
+    /// Every kind of command refuses with exit 2, saying `message` (what is wrong with which
+    /// file) and how to recover, never with a backup that would drop a change, and leaves every
+    /// file of the store as it was.
+    private func everyCommandRefuses(_ folder: TemporaryFolder, saying message: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let files = { folder.contents().filter { !$0.hasSuffix(".lock") }.sorted().map { ($0, fileBytes(folder.path($0))) } }
         let before = files()
+        // The same message whatever the command: the store is refused before the command runs.
         for args in [["--list"], ["--add", "More"], ["--done", "1"], ["--export", "-"], ["--undo"]] {
-            let run = runHotTask(["--file", folder.storePath] + args)
-            #expect(run.status == 2, "\(args): \(run.stderr)", sourceLocation: sourceLocation)
-            #expect(run.stderr.contains(file) && run.stderr.contains(problem), "\(args): \(run.stderr)", sourceLocation: sourceLocation)
-            #expect(run.stderr.contains("hottask --file '\(folder.storePath)' --recover"), "\(run.stderr)", sourceLocation: sourceLocation)
-            #expect(!run.stderr.contains("cp '"), "no advice that drops a change: \(run.stderr)", sourceLocation: sourceLocation)
-            #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
+            expectRun(
+                ["--file", folder.storePath] + args,
+                stderr: "hottask: \(message)Nothing was changed. To keep every change that can still be read and set the damaged file aside: "
+                    + "hottask --file '\(folder.storePath)' --recover\n", status: 2, sourceLocation: sourceLocation)
         }
         #expect(files().map(\.0) == before.map(\.0), sourceLocation: sourceLocation)
         #expect(files().map(\.1) == before.map(\.1), "nothing was changed", sourceLocation: sourceLocation)
     }
 
     private func captions(_ folder: TemporaryFolder) -> [String] {
+        // The captions are read from the document; what else the run said is the tests' to check.
         let run = runHotTask(["--file", folder.storePath, "--list", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         return ((try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any])
@@ -73,11 +72,14 @@ struct StoreTrustTests {
         storeWithFiveAdds(folder)
         let journal = folder.path("tasks.json.journal")
         folder.write("", to: "tasks.json.journal")
-        everyCommandRefuses(folder, naming: journal, "is empty (0 bytes)")
-        let recover = runHotTask(["--file", folder.storePath, "--recover"])
-        #expect(recover.status == 0, "\(recover.stderr)")
-        #expect(recover.stdout.contains("Set aside (not deleted): \(journal) is now \(journal).damaged-"), "\(recover.stdout)")
-        #expect(recover.stderr.contains("could not keep any change acknowledged after"), "\(recover.stderr)")
+        everyCommandRefuses(folder, saying: "the change log \(journal) is empty (0 bytes): it has lost its header and every change it held. ")
+        expectRun(
+            ["--file", folder.storePath, "--recover"],
+            stdout:
+                "Recovered \(folder.path)/tasks.json: 1 tasks, with 0 changes read from the log\nSet aside (not deleted): \(folder.path)/tasks.json.journal is now \(folder.path)/tasks.json.journal.damaged-[..]\n",
+            stderr:
+                "hottask: note: could not keep any change acknowledged after [..], when the snapshot was made: the log is empty (0 bytes): it has lost its header and every change it held\n"
+        )
         #expect(folder.contents().contains { $0.hasPrefix("tasks.json.journal.damaged-") })
         #expect(captions(folder) == ["Task 1"], "what the snapshot held; the log's four adds are gone and the report said so")
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
@@ -92,10 +94,16 @@ struct StoreTrustTests {
         let third = try #require(lines.firstIndex { $0.contains("Task 3") })
         lines.remove(at: third)  // a hand edit, or a tool that dropped one line
         folder.write(lines.joined(separator: "\n"), to: "tasks.json.journal")
-        everyCommandRefuses(folder, naming: journal, "has lost records: record 2 is missing")
-        let recover = runHotTask(["--file", folder.storePath, "--recover"])
-        #expect(recover.status == 0, "\(recover.stderr)")
-        #expect(recover.stderr.contains("could not keep the changes of the records missing from the log (record 2 is missing"), "\(recover.stderr)")
+        everyCommandRefuses(
+            folder,
+            saying: "the change log \(journal) has lost records: record 2 is missing before line 4 (record 3): removed from the middle of the log. ")
+        expectRun(
+            ["--file", folder.storePath, "--recover"],
+            stdout:
+                "Recovered \(folder.path)/tasks.json: 4 tasks, with 4 changes read from the log\nSet aside (not deleted): \(folder.path)/tasks.json.journal is now \(folder.path)/tasks.json.journal.damaged-[..]\n",
+            stderr:
+                "hottask: note: could not keep the changes of the records missing from the log (record 2 is missing before line 4 (record 3): removed from the middle of the log)\n"
+        )
         #expect(captions(folder) == ["Task 1", "Task 2", "Task 4", "Task 5"], "every change still readable is kept")
     }
 
@@ -121,10 +129,17 @@ struct StoreTrustTests {
         let digit = text.index(range.upperBound, offsetBy: 0)
         text.replaceSubrange(digit...digit, with: text[digit] == "0" ? "1" : "0")
         folder.write(text, to: "tasks.json")
-        everyCommandRefuses(folder, naming: folder.path("tasks.json.journal"), "belongs to another snapshot")
-        let recover = runHotTask(["--file", folder.storePath, "--recover"])
-        #expect(recover.status == 0, "\(recover.stderr)")
-        #expect(recover.stderr.isEmpty, "every change was kept: \(recover.stderr)")
+        // The generations are random: said, not stated.
+        everyCommandRefuses(
+            folder,
+            saying:
+                "the change log \(folder.path("tasks.json.journal")) belongs to another snapshot: it names generation [..], but the snapshot is generation [..], made from the log of [..]. "
+        )
+        expectRun(
+            ["--file", folder.storePath, "--recover"],
+            stdout:
+                "Recovered \(folder.path)/tasks.json: 5 tasks, with 5 changes read from the log\nSet aside (not deleted): \(folder.path)/tasks.json.journal is now \(folder.path)/tasks.json.journal.damaged-[..]\n"
+        )
         #expect(captions(folder) == (1...5).map { "Task \($0)" })
     }
 
@@ -135,9 +150,17 @@ struct StoreTrustTests {
         for caption in ["Other 1", "Other 2"] { #expect(runHotTask(["--file", other.storePath, "--add", caption]).status == 0) }
         let foreign = try #require(fileBytes(other.path("tasks.json.journal")))
         folder.write(foreign, to: "tasks.json.journal")
-        everyCommandRefuses(folder, naming: folder.path("tasks.json.journal"), "belongs to another snapshot")
-        let recover = runHotTask(["--file", folder.storePath, "--recover"])
-        #expect(recover.status == 0, "\(recover.stderr)")
+        // The generations are random: said, not stated.
+        everyCommandRefuses(
+            folder,
+            saying:
+                "the change log \(folder.path("tasks.json.journal")) belongs to another snapshot: it names generation [..], but the snapshot is generation [..], made from the log of [..]. "
+        )
+        expectRun(
+            ["--file", folder.storePath, "--recover"],
+            stdout:
+                "Recovered \(folder.path)/tasks.json: 3 tasks, with 2 changes read from the log\nSet aside (not deleted): \(folder.path)/tasks.json.journal is now \(folder.path)/tasks.json.journal.damaged-[..]\n"
+        )
         let aside = try #require(folder.contents().first { $0.hasPrefix("tasks.json.journal.damaged-") })
         #expect(fileBytes(folder.path(aside)) == foreign, "set aside as it was")
         #expect(captions(folder) == ["Other 1", "Other 2", "Task 1"], "the snapshot, and every change the log could still give")
@@ -160,12 +183,18 @@ struct StoreTrustTests {
         #expect(fileText(folder.path("tasks.json.journal"))?.contains("Added to Top Priority: D") == true, "D went to the old log")
         #expect(captions(folder) == ["A", "B", "D"])
         folder.write("{ garbage", to: "tasks.json")
-        let run = runHotTask(["--file", folder.storePath, "--list"])
-        #expect(run.status == 2)
-        #expect(!run.stderr.contains("cp '"), "the backup lacks D: \(run.stderr)")
-        #expect(run.stderr.contains("--recover"), "\(run.stderr)")
-        let recover = runHotTask(["--file", folder.storePath, "--recover"])
-        #expect(recover.status == 0, "\(recover.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--list"],
+            stderr:
+                "hottask: the task store \(folder.path)/tasks.json is damaged: not valid JSON: expected a quoted key, found 'g' at line 1, column 3 (byte 2). It was left untouched; to keep every change that can still be read and set the damaged file aside: hottask --file '\(folder.path)/tasks.json' --recover\n",
+            status: 2)
+        expectRun(
+            ["--file", folder.storePath, "--recover"],
+            stdout:
+                "Recovered \(folder.path)/tasks.json: 4 tasks, with 3 changes read from the log\nSet aside (not deleted): \(folder.path)/tasks.json is now \(folder.path)/tasks.json.damaged-[..]\nSet aside (not deleted): \(folder.path)/tasks.json.journal is now \(folder.path)/tasks.json.journal.damaged-[..]\n",
+            stderr:
+                "hottask: note: could not keep what only the damaged snapshot held (the backup \(folder.path)/tasks.json.bak and the log were used in its place)\n"
+        )
         let aside = try #require(folder.contents().first { $0.hasPrefix("tasks.json.damaged-") })
         #expect(fileText(folder.path(aside)) == "{ garbage", "the damaged snapshot set aside as it was")
         let kept = captions(folder)
@@ -181,8 +210,11 @@ struct StoreTrustTests {
         #expect(link(journal, journal + ".kept") == 0)
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"], environment: ["HOTTASK_LOG_LIMIT": "1"]).status == 0)
         #expect(rename(journal + ".kept", journal) == 0)
-        let list = runHotTask(["--file", folder.storePath, "--list"])
-        #expect(list.status == 0 && list.stderr.isEmpty, "\(list.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--list"],
+            stdout:
+                "Get started - 6 to go!\n\nTop Priority (6)\n  1. [ ] Task 6\n  2. [ ] Task 5\n  3. [ ] Task 4\n  4. [ ] Task 3\n  5. [ ] Task 2\n  6. [ ] Task 1\nBonus (0)\n  (none)\n"
+        )
         #expect(captions(folder) == (1...6).map { "Task \($0)" }, "the folded log's records are in the snapshot, and not applied twice")
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 7"]).status == 0)
         #expect(captions(folder) == (1...7).map { "Task \($0)" })
@@ -196,8 +228,11 @@ struct StoreTrustTests {
         handle.seekToEndOfFile()
         handle.write(Data(#"{"g": "0123456789abcdef", "clock": "17"#.utf8))
         try handle.close()
-        let list = runHotTask(["--file", folder.storePath, "--list"])
-        #expect(list.status == 0 && list.stderr.isEmpty, "\(list.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--list"],
+            stdout:
+                "Get started - 5 to go!\n\nTop Priority (5)\n  1. [ ] Task 5\n  2. [ ] Task 4\n  3. [ ] Task 3\n  4. [ ] Task 2\n  5. [ ] Task 1\nBonus (0)\n  (none)\n"
+        )
         #expect(captions(folder) == (1...5).map { "Task \($0)" })
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
         #expect(captions(folder) == (1...6).map { "Task \($0)" })
@@ -224,9 +259,9 @@ struct StoreTrustTests {
         storeWithFiveAdds(folder)
         let files = { folder.contents().filter { !$0.hasSuffix(".lock") }.sorted().map { fileBytes(folder.path($0)) } }
         let before = files()
-        let run = runHotTask(["--file", folder.storePath, "--recover"])
-        #expect(run.status == 0)
-        #expect(run.stdout.contains("Nothing to recover"))
+        expectRun(
+            ["--file", folder.storePath, "--recover"],
+            stdout: "Nothing to recover: \(folder.path)/tasks.json and its change log read whole; nothing was changed\n")
         #expect(files() == before)
     }
 
@@ -240,17 +275,24 @@ struct StoreTrustTests {
     @Test func aChangeSavedBeforeItsOutputFailedExits6SayingSoAndIsMadeOnce() throws {
         let folder = TemporaryFolder()
         #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
-        let add = runWithFullStandardOutput(["--file", folder.storePath, "--add", "B"])
-        #expect(add.status == 6, "\(add.stderr)")
-        #expect(add.stderr.contains("saved, but could not write the output"), "\(add.stderr)")
-        let export = runHotTask(["--file", folder.storePath, "--add", "C", "--export", "/dev/full"])
-        #expect(export.status == 6, "\(export.stderr)")
+        let add = HotTaskRun(runWithFullStandardOutput(["--file", folder.storePath, "--add", "B"]))
+        expectOutput(
+            add,
+            stderr:
+                "hottask: saved, but could not write the output: could not write to standard output: No space left on device. The change is in the store: running the command again would make it twice\n",
+            status: 6)
+        expectRun(
+            ["--file", folder.storePath, "--add", "C", "--export", "/dev/full"], stdout: "Added to Top Priority: C\n",
+            stderr:
+                "hottask: saved, but could not write the output: could not write the export file /dev/full: No space left on device. The change is in the store: running the command again would make it twice\n",
+            status: 6)
         #expect(captions(folder) == ["A", "B", "C"], "each saved once")
         // Nothing saved: still 3, and the store is as it was.
         let before = fileBytes(folder.path("tasks.json.journal"))
-        let list = runWithFullStandardOutput(["--file", folder.storePath, "--list"])
-        #expect(list.status == 3, "\(list.stderr)")
-        #expect(!list.stderr.contains("saved"))
+        // Nothing was saved, so nothing says "saved": exit 3.
+        expectOutput(
+            HotTaskRun(runWithFullStandardOutput(["--file", folder.storePath, "--list"])),
+            stderr: "hottask: could not write to standard output: No space left on device\n", status: 3)
         #expect(fileBytes(folder.path("tasks.json.journal")) == before)
     }
 
@@ -262,20 +304,22 @@ struct StoreTrustTests {
         #expect(runHotTask(["--file", folder.storePath, "--add", "B"]).status == 0)
         let lines = (1...600).map { "Imported task number \($0), long enough that 600 of them make a large record" }
         let file = folder.write(lines.joined(separator: "\n") + "\n", to: "many.txt")
-        let load = runHotTask(["--file", folder.storePath, "--import", file], environment: ["HOTTASK_LOG_LIMIT": "1"])
-        #expect(load.status == 0, "\(load.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--import", file], environment: ["HOTTASK_LOG_LIMIT": "1"],
+            stdout: "Imported from todo.txt \(folder.path)/many.txt: added 600, updated 0, unchanged 0, skipped 0\n")
         let files = { folder.contents().filter { !$0.hasSuffix(".lock") }.sorted().map { fileBytes(folder.path($0)) } }
         let before = files()
-        let undo = runHotTask(["--file", folder.storePath, "--undo"])
-        #expect(undo.status == 1, "\(undo.stdout) \(undo.stderr)")
-        #expect(undo.stderr.contains("cannot undo 'Added to Top Priority: B'") && undo.stderr.contains("Nothing was changed"), "\(undo.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--undo"],
+            stderr:
+                "hottask: cannot undo 'Added to Top Priority: B': changes made up to [..] were folded into the snapshot without being kept for undo (too large, or past the last 100), and one of them is newer, so undoing this would skip it. Nothing was changed\n",
+            status: 1)
         #expect(files() == before, "nothing was changed")
         let kept = captions(folder)
         #expect(kept.count == 602 && kept.contains("A") && kept.contains("B"))
         // Changes made after it can still be taken back.
         #expect(runHotTask(["--file", folder.storePath, "--add", "C"]).status == 0)
-        let undoC = runHotTask(["--file", folder.storePath, "--undo"])
-        #expect(undoC.status == 0 && undoC.stdout.contains("Undone: Added to Top Priority: C"), "\(undoC.stdout) \(undoC.stderr)")
+        expectRun(["--file", folder.storePath, "--undo"], stdout: "Undone: Added to Top Priority: C\n")
         #expect(runHotTask(["--file", folder.storePath, "--undo"]).status == 1)
     }
 
@@ -292,10 +336,11 @@ struct StoreTrustTests {
         #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
         let file = folder.write(#"{"version": 2, "tasks": []}"#, to: "in.json")
         plantPipe(folder.path("tasks.json.imported"))
-        let run = runHotTask(["--file", folder.storePath, "--import", file], timeout: 10)
-        #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains(folder.path("tasks.json.imported")) && run.stderr.contains("named pipe"), "\(run.stderr)")
-        #expect(run.stderr.contains("Nothing was changed"))
+        expectRun(
+            ["--file", folder.storePath, "--import", file],
+            stderr:
+                "hottask: cannot import HotTask \(folder.path)/in.json: the import base \(folder.path)/tasks.json.imported cannot be read: it is a named pipe (FIFO), not a regular file; move it away (without it, the next import merges by date). Move it away and import again. Nothing was changed\n",
+            status: 1, timeout: 10)
     }
 
     @Test func anImportBaseThatCannotBeReadIsAnErrorNotAnEmptyBase() throws {
@@ -303,9 +348,11 @@ struct StoreTrustTests {
         #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
         let file = folder.write(#"{"version": 2, "tasks": []}"#, to: "in.json")
         try FileManager.default.createDirectory(atPath: folder.path("tasks.json.imported"), withIntermediateDirectories: false)
-        let run = runHotTask(["--file", folder.storePath, "--import", file])
-        #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("the import base \(folder.path("tasks.json.imported")) cannot be read: it is a folder"), "\(run.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--import", file],
+            stderr:
+                "hottask: cannot import HotTask \(folder.path)/in.json: the import base \(folder.path)/tasks.json.imported cannot be read: it is a folder, not a regular file; move it away (without it, the next import merges by date). Move it away and import again. Nothing was changed\n",
+            status: 1)
     }
 
     @Test func aNamedPipeInPlaceOfTheSyncBaseIsAnErrorNamingItNeverAWait() throws {
@@ -313,9 +360,11 @@ struct StoreTrustTests {
         #expect(runHotTask(["--file", folder.storePath, "--add", "A"]).status == 0)
         let config = folder.write("[sync]\nurl = \"http://127.0.0.1:9/calendar/\"\n", to: "config.toml")
         plantPipe(folder.path("tasks.json.sync"))
-        let run = runHotTask(["--file", folder.storePath, "--config", config, "--sync"], timeout: 10)
-        #expect(run.status == 5, "\(run.stderr)")
-        #expect(run.stderr.contains(folder.path("tasks.json.sync")) && run.stderr.contains("named pipe"), "\(run.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--config", config, "--sync"],
+            stderr:
+                "hottask: sync with http://127.0.0.1:9/calendar/ failed: cannot read the sync state \(folder.path)/tasks.json.sync: it is a named pipe (FIFO), not a regular file; move it away; every local change is kept\n",
+            status: 5, timeout: 10)
     }
 
     @Test func aNamedPipeInPlaceOfTheDamagedLinesFileIsAnErrorNamingItNeverAWait() throws {
@@ -326,19 +375,24 @@ struct StoreTrustTests {
         text = text.replacingOccurrences(of: "\"caption\": \"Two\"", with: "\"caption\": \"Twx\"")
         folder.write(text, to: "tasks.json.journal")
         plantPipe(journal + ".damaged")
-        let run = runHotTask(["--file", folder.storePath, "--add", "Four"], timeout: 10)
-        #expect(run.status == 3, "\(run.stderr)")
-        #expect(run.stderr.contains(journal + ".damaged"), "\(run.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--add", "Four"],
+            stderr:
+                "hottask: could not save the task store \(folder.path)/tasks.json: cannot keep damaged log lines in \(folder.path)/tasks.json.journal.damaged: No such device or address. The previous file is unchanged\n",
+            status: 3, timeout: 10)
         #expect(captions(folder) == ["One", "Three"], "nothing was changed (the damaged line is still skipped with a warning)")
     }
 
     @Test func aNamedPipeInPlaceOfTheIndexIsPassedOverAndTheChangeIsMade() throws {
         let folder = TemporaryFolder()
-        let add = runHotTask(["--file", folder.storePath, "--add", "A", "--json"])
+        let add = expectRun(
+            ["--file", folder.storePath, "--add", "A", "--json"],
+            stdout:
+                "{\n  \"version\": 2,\n  \"tasks\": [\n    {\n      \"id\": \"[..]\",\n      \"caption\": \"A\",\n      \"section\": \"priority\",\n      \"completed\": false,\n      \"createdAt\": \"[..]\",\n      \"completedAt\": null,\n      \"modifiedAt\": \"[..]\"\n    }\n  ]\n}\n",
+            stderr: "Added to Top Priority: A\n")
         let id = try #require(add.stdout.firstMatch(of: /"id": "([0-9a-f-]{36})"/)).1
         plantPipe(folder.path("tasks.json.index"))
-        let done = runHotTask(["--file", folder.storePath, "--done", String(id)], timeout: 10)
-        #expect(done.status == 0, "\(done.stderr)")
+        expectRun(["--file", folder.storePath, "--done", String(id)], stdout: "Completed: A\n", timeout: 10)
         #expect(runHotTask(["--file", folder.storePath, "--list"]).stdout.contains("[x] A"))
     }
 
@@ -349,14 +403,17 @@ struct StoreTrustTests {
         let real = folder.path("elsewhere.journal")
         #expect(rename(journal, real) == 0)
         #expect(symlink(real, journal) == 0)
-        let linked = runHotTask(["--file", folder.storePath, "--list"])
-        #expect(linked.status == 2, "\(linked.stderr)")
-        #expect(linked.stderr.contains(journal) && linked.stderr.contains("symbolic link"), "\(linked.stderr)")
-        #expect(!linked.stderr.contains("chmod"), "no advice that changes the link's target: \(linked.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--list"],
+            stderr:
+                "hottask: cannot read the task store \(folder.path)/tasks.json.journal: not safe to use: it is a symbolic link; HotTask uses only a file of its own there (put the file itself in place of the link)\n",
+            status: 2)
         plantPipe(journal)
-        let piped = runHotTask(["--file", folder.storePath, "--list"], timeout: 10)
-        #expect(piped.status == 2, "\(piped.stderr)")
-        #expect(piped.stderr.contains(journal) && piped.stderr.contains("named pipe"), "\(piped.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--list"],
+            stderr:
+                "hottask: cannot read the task store \(folder.path)/tasks.json.journal: it is a named pipe (FIFO), not a regular file; move it away\n",
+            status: 2, timeout: 10)
     }
 
     @Test func leftoverTempFilesOfTheImportBaseFromDeadWritersAreRemoved() throws {
@@ -386,8 +443,11 @@ struct StoreTrustTests {
             usleep(20_000)
             run = runHotTask(["--file", folder.storePath, "--add", "Two"], environment: ["HOTTASK_LOCK_WAIT": "0"])
         }
-        #expect(run.status == 3, "\(run.stderr)")
-        #expect(run.stderr.contains("process \(holder.pid) (flock "), "\(run.stderr)")
+        expectOutput(
+            HotTaskRun(run),
+            stderr:
+                "hottask: could not change the task store \(folder.path)/tasks.json: process \(holder.pid) (flock [..]) has held the lock \(folder.path)/tasks.json.lock for over 0 s; nothing was changed. If it is a HotTask stopped with Ctrl-Z, resume it (fg) or end it, then try again\n",
+            status: 3)
     }
 }
 
@@ -402,9 +462,11 @@ extension StoreTrustTests {
         let base = folder.storePath + ".imported"
         try #require(FileManager.default.fileExists(atPath: base))
         chmod(base, 0o666)
-        let refused = runHotTask(["--file", folder.storePath, "--import", file])
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains(base) && refused.stderr.contains("others may write it (mode 666)"), "\(refused.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--import", file],
+            stderr:
+                "hottask: cannot import HotTask \(folder.path)/in.json: the import base \(folder.path)/tasks.json.imported cannot be read: others may write it (mode 666); chmod go-w '\(folder.path)/tasks.json.imported' and try again (without it, the next import merges by date). Move it away and import again. Nothing was changed\n",
+            status: 1)
         chmod(base, 0o600)
         chown(base, 65534, 65534)
         let foreign = runHotTask(["--file", folder.storePath, "--import", file])
@@ -414,8 +476,10 @@ extension StoreTrustTests {
         let state = folder.write(#"{"collection": "http://127.0.0.1:9/", "entries": {}, "server": {}, "version": 1}"#, to: "tasks.json.sync")
         chmod(state, 0o666)
         let config = folder.write("[sync]\nurl = \"http://127.0.0.1:9/\"\n", to: "c.toml")
-        let sync = runHotTask(["--file", folder.storePath, "--config", config, "--sync"])
-        #expect(sync.status == 5)
-        #expect(sync.stderr.contains("cannot use the sync state") && sync.stderr.contains("mode 666"), "\(sync.stderr)")
+        expectRun(
+            ["--file", folder.storePath, "--config", config, "--sync"],
+            stderr:
+                "hottask: sync with http://127.0.0.1:9/ failed: cannot use the sync state \(folder.path)/tasks.json.sync: others may write it (mode 666); chmod go-w '\(folder.path)/tasks.json.sync' and try again; every local change is kept\n",
+            status: 5)
     }
 }

@@ -23,6 +23,7 @@ struct SyncEndToEndTests {
             runHotTask(["--file", store, "--config", config] + arguments, timeout: 90, sourceLocation: sourceLocation)
         }
 
+        @discardableResult
         func sync(sourceLocation: SourceLocation = #_sourceLocation) -> String {
             let result = run("--sync", sourceLocation: sourceLocation)
             #expect(result.status == 0, "--sync failed: \(result.stderr)", sourceLocation: sourceLocation)

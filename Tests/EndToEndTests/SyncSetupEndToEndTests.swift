@@ -19,6 +19,7 @@ struct SyncSetupEndToEndTests {
             runHotTask(["--file", store, "--config", config] + arguments, timeout: 90, sourceLocation: sourceLocation)
         }
 
+        @discardableResult
         func sync(sourceLocation: SourceLocation = #_sourceLocation) -> String {
             let result = run(["--sync"], sourceLocation: sourceLocation)
             #expect(result.status == 0, "--sync failed: \(result.stderr)", sourceLocation: sourceLocation)

@@ -345,10 +345,10 @@ extension SyncEndToEndTests {
         let hottask = try ChildProcess(
             [HotTaskBinary.url.path, "--file", folder.path("a.json"), "--config", slow, "--sync"], stdoutPath: folder.path("out"),
             stderrPath: folder.path("err"))
-        try waitUntil("the sync runs its password command") { !processes(containing: "sleep 612.5").isEmpty }
+        waitUntil("the sync runs its password command") { !processes(containing: "sleep 612.5").isEmpty }
         hottask.kill(SIGKILL)
         _ = hottask.wait(timeout: 5)
-        try waitUntil("hottask-sync and its password command are gone") {
+        waitUntil("hottask-sync and its password command are gone") {
             processes(containing: "sleep 612.5").isEmpty && processes(containing: folder.path("a.json")).isEmpty
         }
     }
@@ -391,6 +391,8 @@ extension SyncEndToEndTests {
     @Test("a server that accepts and never answers: exit 5 within the time limit, saying it timed out and naming the host")
     func silentServerTimesOut() throws {
         let (server, control, proxied) = try proxiedServer(.radicale)
+        // The server (and the proxy it owns) stops when the value goes: keep it to the end.
+        defer { withExtendedLifetime(server) {} }
         try setFaults(control, #"{"rules": [{"method": "*", "action": "hang", "times": 100}]}"#)
         let laptop = device("laptop", url: proxied)
         laptop.run("--add", "Kept")

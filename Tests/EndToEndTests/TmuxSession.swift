@@ -130,8 +130,22 @@ final class TmuxSession {
         }
     }
 
+    /// Waits until the whole screen is `expected`, line by line (`[..]` and `...` as in
+    /// `OutputPattern`; trailing blanks are not part of a line, as tmux captures it); on the
+    /// deadline records the difference with the last screen.
+    func expectScreen(_ expected: [String], timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation) {
+        func rows(_ screen: String) -> [String] { OutputPattern.lines(screen).map { String($0.reversed().drop { $0 == " " }.reversed()) } }
+        _ = poll(timeout, read: { screen }, until: { OutputPattern.matches(lines: expected, rows($0)) }) { last in
+            let wanted = expected.map { $0 + "\n" }.joined()
+            Issue.record(
+                "the screen never became the expected one:\n\(OutputPattern.difference(wanted, rows(last).map { $0 + "\n" }.joined()))",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     /// Waits until the app has exited and the shell has printed the terminal's modes; returns
     /// the screen then.
+    @discardableResult
     func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) -> String {
         waitForScreen("the app to exit and stty to report", sourceLocation: sourceLocation) {
             $0.contains("exited with") && $0.contains("icanon") && $0.contains("echo\n")

@@ -7,9 +7,13 @@ import Testing
 /// HotTask beside the real todo.txt-cli (Debian's `todo-txt`, todo.sh 2.11), as a switcher who
 /// keeps using it: what todo.sh writes (`do` with auto-archive on and off, `replace`, `add`)
 /// comes back into HotTask as the same tasks, never as duplicates (issue 28).
-@Suite("todo.txt with the real todo.sh", .enabled(if: isOnPath("todo-txt"), "needs todo.txt-cli (apt-get install todotxt-cli)"))
+@Suite("todo.txt with the real todo.sh")
 struct TodoTxtCLITests {
     let folder = TemporaryFolder()
+
+    init() throws {
+        try requireTool("todo-txt", from: "todotxt-cli")
+    }
     private var store: String { folder.storePath }
     private var todoFile: String { folder.path("todo.txt") }
 
@@ -49,8 +53,11 @@ struct TodoTxtCLITests {
         #expect(hottask("--done", String(book.id.uuidString.lowercased().prefix(8))).status == 0)
         // A later import (times are whole seconds): the undated lines are read as written now.
         Thread.sleep(forTimeInterval: 1.1)
-        let again = hottask("--import", todoFile)
-        #expect(again.stdout.hasSuffix("added 0, updated 0, unchanged 2, skipped 0\n"), "\(again.stdout)")
+        expectRun(
+            ["--file", store, "--import", todoFile],
+            stdout:
+                "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 0, updated 0, unchanged 2, skipped 0\n"
+        )
         let after = try list()
         #expect(after.count == 2)
         #expect(after.all.first { $0.caption == "Read a book" }?.completed == true)
@@ -68,19 +75,18 @@ struct TodoTxtCLITests {
         let archived = lines(folder.path("done.txt")).contains { $0.hasPrefix("x ") && $0.contains("Call mom") }
         #expect(archived == autoArchive)
         #expect(!(lines(todoFile) + lines(folder.path("done.txt"))).contains { $0.contains("pri:A") })
-        let run = hottask("--import", todoFile)
-        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
-        #expect(run.stdout.hasSuffix("added 0, updated 1, unchanged 2, skipped 0\n"), "\(run.stdout)")
+        let imported = "Imported from todo.txt \(todoFile) and its archive \(folder.path("done.txt")): "
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 1, unchanged 2, skipped 0\n")
         var after = try list()
         let done = try #require(after.all.first { $0.caption == "Call mom" })
         #expect(done.completed && done.section == .priority)
         #expect(after.count == 3)
-        // The next export keeps it done, and todo.sh archiving that line again changes nothing.
+        // The next export keeps it done: in todo.txt, or left in done.txt where todo.sh archived
+        // it; todo.sh archiving again changes nothing.
         #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
-        #expect(lines(todoFile).contains { $0.hasPrefix("x ") && $0.contains("Call mom") })
+        #expect(lines(todoFile).contains { $0.hasPrefix("x ") && $0.contains("Call mom") } == !autoArchive)
         todo("archive", autoArchive: autoArchive)
-        let again = hottask("--import", todoFile)
-        #expect(again.stdout.hasSuffix("added 0, updated 0, unchanged 3, skipped 0\n") && again.stderr.isEmpty, "\(again.stdout) \(again.stderr)")
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 3, skipped 0\n")
         after = try list()
         #expect(after.all.first { $0.caption == "Call mom" }.map { $0.completed && $0.section == .priority } == true)
     }
@@ -91,8 +97,11 @@ struct TodoTxtCLITests {
         let milk = try #require(lines(todoFile).firstIndex { $0.contains("Buy milk") })
         todo("replace", String(milk + 1), "Buy oat milk")
         #expect(!lines(todoFile)[milk].contains("id:"), "todo.sh replace drops the id: tag")
-        let run = hottask("--import", todoFile)
-        #expect(run.stdout.hasSuffix("added 0, updated 1, unchanged 3, skipped 0\n") && run.stderr.isEmpty, "\(run.stdout) \(run.stderr)")
+        expectRun(
+            ["--file", store, "--import", todoFile],
+            stdout:
+                "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 0, updated 1, unchanged 3, skipped 0\n"
+        )
         #expect(Set(try list().all.map(\.caption)) == ["Pay rent", "Buy oat milk", "Walk dog", "Call mom"])
         // Two neighbours replaced, both written the same day: which is which cannot be told.
         #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
@@ -100,8 +109,13 @@ struct TodoTxtCLITests {
         let call = try #require(lines(todoFile).firstIndex { $0.contains("Call mom") })
         todo("replace", String(walk + 1), "Walk the dog")
         todo("replace", String(call + 1), "Call mum")
-        let unclear = hottask("--import", todoFile)
-        #expect(unclear.stdout.hasSuffix("added 2, updated 0, unchanged 2, skipped 0\n"), "\(unclear.stdout)")
+        let unclear = expectRun(
+            ["--file", store, "--import", todoFile],
+            stdout:
+                "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 2, updated 0, unchanged 2, skipped 0\n",
+            stderr:
+                "hottask: note: todo.txt line 3 'Walk the dog' has no id: tag and stands where the line of 'Walk dog' or 'Call mom' was; imported as a new task (if it is that task, delete one of the two)\nhottask: note: todo.txt line 4 'Call mum' has no id: tag and stands where the line of 'Walk dog' or 'Call mom' was; imported as a new task (if it is that task, delete one of the two)\n"
+        )
         let notes = unclear.stderr.split(separator: "\n")
         #expect(notes.count == 2, "\(unclear.stderr)")
         #expect(notes.contains { $0.contains("note: todo.txt line \(walk + 1) 'Walk the dog' has no id: tag") }, "\(unclear.stderr)")
@@ -115,10 +129,94 @@ struct TodoTxtCLITests {
         #expect(tag.hasPrefix("id:"))
         // A line copied with its tag, as a hand edit or `todo.sh add "… id:…"` makes it.
         todo("add", "Walk cat \(tag)")
-        let run = hottask("--import", todoFile)
-        #expect(run.stdout.hasSuffix("added 0, updated 0, unchanged 1, skipped 0\n"), "\(run.stdout)")
-        #expect(run.stderr.contains("note: todo.txt line 1 and line 2 have the same \(tag); imported once, as todo.txt line 1"), "\(run.stderr)")
+        expectRun(
+            ["--file", store, "--import", todoFile],
+            stdout:
+                "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 0, updated 0, unchanged 1, skipped 0\n",
+            stderr: "hottask: note: todo.txt line 1 and line 2 have the same \(tag); imported once, as todo.txt line 1\n")
         #expect(try list().count == 1)
+    }
+
+    /// todo.sh archives done lines into done.txt (at `do` with auto-archive on, at `archive`
+    /// with it off): HotTask's next export leaves them there, and the next archive adds nothing,
+    /// so `listall` counts each task once.
+    @Test(arguments: [true, false])
+    func archivedLinesAreNeverWrittenBackIntoTodoTxt(autoArchive: Bool) throws {
+        for caption in ["Read a book", "Call mom", "Walk dog", "Pay rent", "Water plants"] { todo("add", caption, autoArchive: autoArchive) }
+        #expect(hottask("--import", todoFile).status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        todo("do", "1", "2", autoArchive: autoArchive)
+        if !autoArchive { todo("archive", autoArchive: autoArchive) }
+        #expect(lines(folder.path("done.txt")).count == 2)
+        let imported = "Imported from todo.txt \(todoFile) and its archive \(folder.path("done.txt")): "
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 2, unchanged 3, skipped 0\n")
+        expectRun(
+            ["--file", store, "--export", todoFile, "--export-format", "todotxt"],
+            stdout: "Exported 5 tasks to \(todoFile) (2 done ones left in its archive done.txt)\n")
+        #expect(lines(todoFile).map { String($0.prefix { $0 != "i" }) } == ["Walk dog ", "Pay rent ", "Water plants "])
+        todo("archive", autoArchive: autoArchive)
+        #expect(lines(folder.path("done.txt")).count == 2, "nothing archived twice")
+        #expect(
+            todo("listall", autoArchive: autoArchive).stdout.hasSuffix(
+                "TODO: 3 of 3 tasks shown\nDONE: 2 of 2 tasks shown\ntotal 5 of 5 tasks shown\n"))
+        // Reopened here, a task goes back into todo.txt.
+        let book = try #require(try list().all.first { $0.caption == "Read a book" })
+        #expect(hottask("--undone", String(book.id.uuidString.lowercased().prefix(8))).status == 0)
+        expectRun(
+            ["--file", store, "--export", todoFile, "--export-format", "todotxt"],
+            stdout: "Exported 5 tasks to \(todoFile) (1 done one left in its archive done.txt)\n")
+        #expect(lines(todoFile).contains { $0.hasPrefix("Read a book id:") })
+    }
+
+    /// A line `todo.sh del` removed from a file HotTask wrote deletes its task, said on stderr,
+    /// and the next export does not bring it back. A task changed here since keeps its line.
+    @Test func aLineDeletedWithTodoShIsADeletion() throws {
+        #expect(hottask("--add", "Walk dog", "--add", "Call mom", "--add", "Pay rent", "--bonus").status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        let walk = try #require(lines(todoFile).firstIndex { $0.contains("Walk dog") })
+        let call = try #require(lines(todoFile).firstIndex { $0.contains("Call mom") })
+        let mom = try #require(try list().all.first { $0.caption == "Call mom" })
+        #expect(hottask("--edit", String(mom.id.uuidString.lowercased().prefix(8)), "Call mom tonight").status == 0)
+        todo("del", String(walk + 1))
+        todo("del", String(call + 1))
+        let imported = "Imported from todo.txt \(todoFile) and its archive \(folder.path("done.txt")): "
+        expectRun(
+            ["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 1, skipped 0, deleted 1\n",
+            stderr:
+                "hottask: note: deleted 1 task whose line was removed from \(todoFile) since HotTask last read or wrote it: \"Walk dog\" (hottask --undo brings it back)\n"
+        )
+        #expect(Set(try list().all.map(\.caption)) == ["Call mom tonight", "Pay rent"], "the edit here beats the removal")
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        #expect(!lines(todoFile).contains { $0.contains("Walk dog") })
+        #expect(todo("listall").stdout.hasSuffix("TODO: 2 of 2 tasks shown\nDONE: 0 of 0 tasks shown\ntotal 2 of 2 tasks shown\n"))
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 2, skipped 0\n")
+    }
+
+    /// Lines keep their creation date or their lack of one, `#` lines stay comments, and no
+    /// date is made up, nor the `due:` text of a typed task lost.
+    @Test func datesCommentsAndTypedDueTextComeBackAsTheyWere() throws {
+        try "# Comments look like this\n".write(toFile: todoFile, atomically: true, encoding: .utf8)
+        todo("add", "Read a book")
+        todo("-t", "add", "Dated by todo.sh")
+        try (fileText(todoFile)! + "x 2026-11-20 Done without a creation date\n").write(toFile: todoFile, atomically: true, encoding: .utf8)
+        expectRun(["--file", store, "--add", "Pay rent due:2030-12-01"], stdout: "Added to Top Priority: Pay rent (due 2030-12-01)\n")
+        #expect(hottask("--import", todoFile).status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        let today = String(Timestamp.format(Date()).prefix(10))
+        let expected = """
+            # Comments look like this
+            (A) \(today) Pay rent due:2030-12-01 id:[..]
+            Read a book id:[..]
+            \(today) Dated by todo.sh id:[..]
+            x 2026-11-20 Done without a creation date id:[..]
+
+            """
+        let file = fileText(todoFile) ?? ""
+        #expect(OutputPattern.difference(expected, file).isEmpty, "\(file)")
+        let imported = "Imported from todo.txt \(todoFile) and its archive \(folder.path("done.txt")): "
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 4, skipped 0\n")
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        #expect(fileText(todoFile) == file, "a second round trip changes nothing")
     }
 
     @Test func priorityLettersOtherThanAComeBackWithTheirLetter() throws {
@@ -130,8 +228,7 @@ struct TodoTxtCLITests {
         #expect(after.tasks(in: .priority).map(\.caption) == ["Fix the roof"])
         let rent = try #require(after.all.first { $0.caption == "Pay rent" })
         #expect(hottask("--edit", String(rent.id.uuidString.lowercased().prefix(8)), "Pay the rent").status == 0)
-        let export = hottask("--export", todoFile, "--export-format", "todotxt")
-        #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
+        expectRun(["--file", store, "--export", todoFile, "--export-format", "todotxt"], stdout: "Exported 3 tasks to \(folder.path)/todo.txt\n")
         let written = lines(todoFile)
         #expect(written.contains { $0.hasPrefix("(B) ") && $0.contains("Pay the rent") }, "\(written)")
         #expect(written.contains { $0.hasPrefix("(C) ") && $0.contains("Call the bank +money @phone due:2026-12-01") }, "\(written)")

@@ -52,7 +52,7 @@ struct TodomanTests {
     }
 
     @Test func aRoundTripKeepsEveryFileHotTaskDidNotChangeByteForByte() throws {
-        #expect(isOnPath("todo"), "todoman is needed (pip install todoman; make test-deps installs it)")
+        try #require(isOnPath("todo"), "todoman is needed: pip install todoman (make test-deps installs it)")
         try FileManager.default.createDirectory(atPath: calendar, withIntermediateDirectories: true)
         todo("new", "-l", "tasks", "Buy milk")
         todo("new", "-l", "tasks", "--priority", "high", "--due", "2026-12-01", "--location", "home", "-c", "errands", "Call Bob")

@@ -52,12 +52,13 @@ struct SyncCutShortTests {
         let (a, _, uploaded) = try cutSync(new: 30, synced: synced)
         a.now += 60
         // The ten that went up (the last one's answer lost) and one that did not.
-        for caption in uploaded + ["Task 29"] { try a.change(caption) { list, position in list.deleting(at: position) } }
+        let notUploaded = try #require((0..<30).map { "Task \($0)" }.first { !uploaded.contains($0) })
+        for caption in uploaded + [notUploaded] { try a.change(caption) { list, position in list.deleting(at: position) } }
         let report = try a.sync()
         #expect(report.pulled == 0)
         #expect(Set(a.list.all.map(\.caption)) == serverCaptions)
         #expect(a.list.count == 30 + synced - 11)
-        #expect(serverCaptions.isDisjoint(with: uploaded + ["Task 29"]))
+        #expect(serverCaptions.isDisjoint(with: uploaded + [notUploaded]))
         try expectBaseAgreesWithServer(a)
         // And again: nothing moves.
         let quiet = try a.sync()
@@ -124,6 +125,32 @@ struct SyncCutShortTests {
         let back = try #require(a.task("Task 1 (edited)"))
         #expect(back.completed)
         #expect(TodoMapping.read(try #require(server.objects[href]).body).todo?.fields.caption == "Task 1 (edited)")
+    }
+
+    @Test(
+        "a sync committing on a store due to be folded folds what is committed first and appends its own record: the base file never gets ahead of the store"
+    )
+    func aSyncRecordIsNeverFoldedAsItIsCommitted() throws {
+        let a = replica(server)
+        for index in 0..<3 { try a.add("Task \(index)") }
+        try a.sync()
+        // The snapshot copied in place (a restore, a move): the next commit must fold the log.
+        let copy = folder.path("copy.json")
+        try FileManager.default.copyItem(atPath: a.store.path, toPath: copy)
+        try FileManager.default.removeItem(atPath: a.store.path)
+        try FileManager.default.moveItem(atPath: copy, toPath: a.store.path)
+        #expect(try a.store.read().needsCompaction)
+        server.store("/calendar/phone-1.ics", SyncEngineTests.phoneObject(uid: "phone-1", summary: "From phone", priority: nil))
+        a.now += 60
+        #expect(try a.sync().pulled == 1)
+        let phoneKey = TodoMapping.id(forUID: "phone-1").uuidString.lowercased()
+        let file = try #require(try SyncBase.readFile(besides: a.store))
+        #expect(file.entries.count == 3 && file.entries[phoneKey] == nil, "the base file holds only what was committed before the sync")
+        let records = try #require(try a.store.log.read()).records
+        #expect(
+            records.contains { $0.sync?.set[phoneKey] != nil && $0.changes.contains { $0.isAdd } }, "the pull and its entry are one record of the log"
+        )
+        try expectBaseAgreesWithServer(a)
     }
 
     @Test("an undo from the shell never takes back what a sync only learned of the server")

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HotTaskCore
+@testable import HotTaskSettings
 @testable import HotTaskUI
 
 /// The terminal's answers to HotTask's start-up queries: its background (OSC 11), read from the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HotTaskCore
+@testable import HotTaskSettings
 @testable import HotTaskUI
 
 /// Issue 42: readable on any background. Each palette's every style, computed against the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HotTaskCore
+@testable import HotTaskSettings
 @testable import HotTaskUI
 
 /// Issue 42: a config problem in the footer was cut to the width and gone after one key. Now

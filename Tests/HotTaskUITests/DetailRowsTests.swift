@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskSettings
 import Testing
 
 @testable import HotTaskCore
@@ -30,26 +31,63 @@ struct DetailRowsTests {
         let effects = state.expectPress(.character("v")) { next in
             next.showsDetails = true
             next.message = Message("Details on: when each task was added and done")
+            return []
         }
         #expect(effects.isEmpty, "nothing to do but draw: the run loop remembers it at exit")
-        var lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[4] == "› [ ] Task 1")
-        #expect(lines[5] == "      added 3 days ago")
-        #expect(lines[6] == "  [ ] Task 2")
-        #expect(lines[7] == "      added just now")
-        #expect(lines[9].hasPrefix("Bonus (0)"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (2)",
+                "› [ ] Task 1",
+                "      added 3 days ago",
+                "  [ ] Task 2",
+                "      added just now",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 12) + [
+                "Details on: when each task was added and done                               1/2"
+            ])
         state.press(.character("v"))
         #expect(!state.showsDetails)
-        lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[5] == "  [ ] Task 2")
-        #expect(!lines.contains { $0.contains("added") })
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (2)",
+                "› [ ] Task 1",
+                "  [ ] Task 2",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 14) + [
+                "Details off                                                                 1/2"
+            ])
     }
 
     @Test func aCompletedTaskSaysWhenItWasDone() {
         var state = state(ages: [10])
         state.press(.tab, .character(" "), .character("v"))
-        let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[5] == "      added 1 week ago · done just now")
+        expectScreen(
+            state,
+            [
+                " HotTask  Well done - 1 completed!                               1/1 ▰▰▰▰▰▰▰▰▰▰",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (1)",
+                "› [x] Task 1",
+                "      added 1 week ago · done just now",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 14) + [
+                "Details on: when each task was added and done                               1/1"
+            ])
     }
 
     private static let ages: [(TimeInterval, String)] = [
@@ -77,9 +115,34 @@ struct DetailRowsTests {
         state.press(.home, .pageDown)
         // 20 list rows: a page is 9 tasks of two rows.
         #expect(state.selection == 9)
-        let lines = AppRender.render(state, size: state.size).lines
-        let selected = lines.firstIndex { $0.hasPrefix("› ") }!
-        #expect(lines[selected + 1] == "      added yesterday")
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 100 to go!                             0/100 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "  [ ] Task 1",
+                "      added yesterday",
+                "  [ ] Task 2",
+                "      added yesterday",
+                "  [ ] Task 3",
+                "      added yesterday",
+                "  [ ] Task 4",
+                "      added yesterday",
+                "  [ ] Task 5",
+                "      added yesterday",
+                "  [ ] Task 6",
+                "      added yesterday",
+                "  [ ] Task 7",
+                "      added yesterday",
+                "  [ ] Task 8",
+                "      added yesterday",
+                "  [ ] Task 9",
+                "      added yesterday",
+                "› [ ] Task 10",
+                "      added yesterday",
+                "Tab input  Space done  e edit  w due  m move  C clear  u undo  ? help    10/100",
+            ])
     }
 
     /// Turning details on keeps the selected task where it was on screen, unless its details
@@ -99,7 +162,34 @@ struct DetailRowsTests {
         let atBottom = selectedLine(state)!
         state.press(.character("v"))
         #expect(selectedLine(state) == atBottom - 1)
-        #expect(AppRender.render(state, size: state.size).lines[atBottom] == "      added yesterday")
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 100 to go!                             0/100 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "  [ ] Task 42",
+                "      added yesterday",
+                "  [ ] Task 43",
+                "      added yesterday",
+                "  [ ] Task 44",
+                "      added yesterday",
+                "  [ ] Task 45",
+                "      added yesterday",
+                "  [ ] Task 46",
+                "      added yesterday",
+                "  [ ] Task 47",
+                "      added yesterday",
+                "  [ ] Task 48",
+                "      added yesterday",
+                "  [ ] Task 49",
+                "      added yesterday",
+                "  [ ] Task 50",
+                "      added yesterday",
+                "› [ ] Task 51",
+                "      added yesterday",
+                "Details on: when each task was added and done                            51/100",
+            ])
     }
 
     /// The filter, the wheel and a resize with two-line rows.
@@ -107,23 +197,52 @@ struct DetailRowsTests {
         var state = state(ages: Array(repeating: 2, count: 60))
         state.press(.tab, .character("v"), .character("/"))
         state.type("Task 4")
-        var lines = AppRender.render(state, size: state.size).lines
-        #expect(lines.contains("› [ ] Task 4"))
-        #expect(lines.contains { $0.hasPrefix("  [ ] Task 40") })
-        #expect(lines.contains { $0.hasPrefix("Top Priority (11 of 60)") }, "Task 4 and Task 40...49")
-        // Each match's details under it (the last list row's are below the screen's edge).
-        let lastListLine = state.screen.listTop + state.screen.listHeight - 1
-        for (index, line) in lines.enumerated() where line.contains("] Task 4") && index < lastListLine {
-            #expect(lines[index + 1] == "      added 2 days ago", "\(line)")
-        }
+        // Task 4 and Task 40...49, each match's details under it.
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 60 to go!                               0/60 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "─ / Task 4 ───────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (11 of 60)",
+                "› [ ] Task 4",
+                "      added 2 days ago",
+                "  [ ] Task 40",
+                "      added 2 days ago",
+                "  [ ] Task 41",
+                "      added 2 days ago",
+                "  [ ] Task 42",
+                "      added 2 days ago",
+                "  [ ] Task 43",
+                "      added 2 days ago",
+                "  [ ] Task 44",
+                "      added 2 days ago",
+                "  [ ] Task 45",
+                "      added 2 days ago",
+                "  [ ] Task 46",
+                "      added 2 days ago",
+                "  [ ] Task 47",
+                "      added 2 days ago",
+                "  [ ] Task 48",
+                "Enter keep  Esc clear  ↑↓ select  F1 help                                  1/11",
+            ])
         state.press(.escape)
         _ = AppUpdate.update(&state, .wheelScrolled(lines: 30), now: testNow)
         #expect(state.visibleRows.contains(state.layout.row(ofTask: state.selection)))
         #expect(state.visibleRows.contains(state.layout.lastRow(ofTask: state.selection)))
         _ = AppUpdate.update(&state, .resized(Size(width: 40, height: 8)), now: testNow)
-        lines = AppRender.render(state, size: state.size).lines
-        let selected = lines.firstIndex { $0.hasPrefix("› ") }
-        #expect(selected != nil && selected! + 1 < 7 && lines[selected! + 1].contains("added"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 60 to go!  0/60",
+                "+ Type a new task and press Enter [Add]",
+                "────────────────────────────────────────",
+                "› [ ] Task 15",
+                "      added 2 days ago",
+                "  [ ] Task 16",
+                "      added 2 days ago",
+                "Tab input  Space done  ? help     15/60",
+            ])
     }
 
     @Test func theLayoutGivesEachTaskTwoRows() {

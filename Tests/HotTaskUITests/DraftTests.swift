@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskSettings
 import Testing
 
 @testable import HotTaskCore

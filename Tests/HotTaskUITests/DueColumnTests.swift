@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HotTaskCore
+@testable import HotTaskSettings
 @testable import HotTaskUI
 
 /// Issue 42's due column: the selection bar runs unbroken through the date, a cut caption keeps

@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskSettings
 import Testing
 
 @testable import HotTaskCore
@@ -81,15 +82,47 @@ struct DueScreenTests {
             next.editor = LineEditor("2026-11-20")  // the prompt starts with the date it has
             next.editingTaskID = payRent
             next.focus = .due
+            return []
         }
         for _ in 0..<10 { state.press(.backspace) }
         state.type("mon")
-        var row = AppRender.render(state, size: state.size).lines[4]
-        #expect(row.hasPrefix("› Due: mon"))
-        #expect(row.hasSuffix("→ Mon (2026-11-23)"))
+        expectScreen(
+            state,
+            [
+                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (4)",
+                "› Due: mon                                                   → Mon (2026-11-23)",
+                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
+                "  [ ] Call mum                                                            today",
+                "  [ ] Dentist                                                  2026-12-24 09:30",
+                "",
+                "Bonus (2)",
+                "  [ ] Someday",
+                "  [x] Filed taxes                                                    2026-11-01",
+            ] + Array(repeating: "", count: 11) + [
+                "Enter set  Esc cancel  F1 help                                              1/6"
+            ])
         state.type("day")
-        row = AppRender.render(state, size: state.size).lines[4]
-        #expect(row.hasSuffix("✗ not a due date"))
+        expectScreen(
+            state,
+            [
+                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (4)",
+                "› Due: monday                                                  ✗ not a due date",
+                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
+                "  [ ] Call mum                                                            today",
+                "  [ ] Dentist                                                  2026-12-24 09:30",
+                "",
+                "Bonus (2)",
+                "  [ ] Someday",
+                "  [x] Filed taxes                                                    2026-11-01",
+            ] + Array(repeating: "", count: 11) + [
+                "Enter set  Esc cancel  F1 help                                              1/6"
+            ])
         #expect(state.press(.enter).isEmpty, "a bad entry saves nothing")
         #expect(state.focus == .due)
         #expect(state.message?.text.contains("“monday” is not a due date") == true)
@@ -98,11 +131,28 @@ struct DueScreenTests {
         let effects = state.expectPress(.enter) { next in
             next.tasks.apply(monday, clock: .zero, force: true)
             next.focus = .list
-            next.history.record(UndoStep([monday], description: "Due Mon: “Pay rent”"))
+            return next.committing([monday], "Due Mon: “Pay rent”")
         }
         #expect(savedChanges(effects) == [monday])
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 23))
-        #expect(AppRender.render(state, size: state.size).lines[4].hasSuffix("Mon"))
+        expectScreen(
+            state,
+            [
+                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (4)",
+                "› [ ] Pay rent                                                              Mon",
+                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
+                "  [ ] Call mum                                                            today",
+                "  [ ] Dentist                                                  2026-12-24 09:30",
+                "",
+                "Bonus (2)",
+                "  [ ] Someday",
+                "  [x] Filed taxes                                                    2026-11-01",
+            ] + Array(repeating: "", count: 11) + [
+                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help"
+            ])
     }
 
     @Test func escapeCancelsAndAnEmptyEntryClears() {
@@ -112,12 +162,30 @@ struct DueScreenTests {
         let effects = state.expectPress(.escape) { next in
             next.focus = .list
             next.message = Message("Due date unchanged")
+            return []
         }
         #expect(effects.isEmpty)
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 20))
         state.press(.character("w"))
         for _ in 0..<10 { state.press(.backspace) }
-        #expect(AppRender.render(state, size: state.size).lines[4].hasSuffix("→ no due date"))
+        expectScreen(
+            state,
+            [
+                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (4)",
+                "› Due:                                                            → no due date",
+                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
+                "  [ ] Call mum                                                            today",
+                "  [ ] Dentist                                                  2026-12-24 09:30",
+                "",
+                "Bonus (2)",
+                "  [ ] Someday",
+                "  [x] Filed taxes                                                    2026-11-01",
+            ] + Array(repeating: "", count: 11) + [
+                "Enter set  Esc cancel  F1 help                                              1/6"
+            ])
         let cleared = state.press(.enter)
         #expect(savedChanges(cleared).count == 1)
         #expect(state.tasks[0].due == nil)

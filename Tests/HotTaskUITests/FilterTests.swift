@@ -1,3 +1,4 @@
+import HotTaskSettings
 import TestSupport
 import Testing
 
@@ -39,12 +40,21 @@ struct FilterTests {
         state.type("caf")
         #expect(state.scrollOffset == 0)
         #expect(state.selection == 0)
-        let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[3] == "Top Priority (2 of 80)")
-        #expect(lines[4] == "› [ ] Café visit 3")
-        #expect(lines[5] == "  [ ] Café visit 57")
-        #expect(lines[7] == "Bonus (1 of 40)")
-        #expect(lines[8] == "  [ ] Café visit 118")
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 120 to go!                             0/120 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "─ / caf ──────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (2 of 80)",
+                "› [ ] Café visit 3",
+                "  [ ] Café visit 57",
+                "",
+                "Bonus (1 of 40)",
+                "  [ ] Café visit 118",
+            ] + Array(repeating: "", count: 14) + [
+                "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/3"
+            ])
         state.press(.escape)
         #expect(!state.view.isFiltering)
         #expect(state.filter.isEmpty)
@@ -59,17 +69,20 @@ struct FilterTests {
         state.expectPress(.control("f")) { next in
             next.filterOrigin = FilterOrigin(focus: .input, selectedTaskID: task5, scrollOffset: 0)
             next.focus = .filter
+            return []
         }
         state.type("visit ")
         state.expectPress(.character("5")) { next in
             next.filter.insert("5")
             next.view.setQuery("visit 5", list: next.tasks)
             next.selection = 0  // the first match
+            return []
         }
         state.expectPress(.enter) { next in
             next.focus = .list
             // Opened from the input row: the footer says where the keys went.
             next.message = Message("Filter kept — keys go to the list (Tab: the new-task input)", shorter: ["Filter kept: keys go to the list"])
+            return []
         }
         #expect(state.view.query == "visit 5")
         #expect(state.selectedTask?.caption == "Café visit 57")
@@ -83,6 +96,7 @@ struct FilterTests {
             next.selection = 4  // Task 5 again
             next.focus = .input  // back where the filter was opened
             next.filterOrigin = nil
+            return []
         }
         #expect(!state.view.isFiltering)
         #expect(state.selectedTask?.caption == "Task 5")
@@ -93,9 +107,20 @@ struct FilterTests {
         state.press(.control("f"))
         state.type("caféx")
         #expect(state.layout.taskCount == 0)
-        let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[3] == "Top Priority (0 of 80)")
-        #expect(lines[4] == "    No matches here")
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 120 to go!                             0/120 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "─ / caféx ────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (0 of 80)",
+                "    No matches here",
+                "",
+                "Bonus (0 of 40)",
+                "    No matches here",
+            ] + Array(repeating: "", count: 15) + [
+                "Enter keep  Esc clear  ↑↓ select  F1 help"
+            ])
         state.press(.backspace)
         #expect(state.layout.taskCount == 3)
         state.press(.control("u"))

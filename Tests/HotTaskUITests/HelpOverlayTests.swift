@@ -1,3 +1,4 @@
+import HotTaskSettings
 import Testing
 
 @testable import HotTaskCore
@@ -74,9 +75,10 @@ struct HelpOverlayTests {
     @Test func atFortyByTenItScrollsAndSaysWhere() {
         var state = makeState(makeList(priority: ["Buy milk"]), size: Size(width: 40, height: 10))
         state.press(.tab, .character("?"))
-        let top = AppRender.render(state, size: state.size).lines
-        #expect(
-            Array(top[1...8]) == [
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!    0/1",
                 "+┌─ Keys: list ───────────────────────┐",
                 "─│ ↑ k / ↓ j         select           │─",
                 "T│ PgUp / PgDn       page up, page    │",
@@ -85,14 +87,39 @@ struct HelpOverlayTests {
                 "B│ [ / ]             jump to Top      │",
                 " │                   Priority, Bonus  ▼…",
                 " └─ 1–6 of 34 · ↑↓ scroll ────────────┘",
+                "Tab input  Space done  w due  ? help",
             ])
         state.press(.pageDown)
         #expect(state.helpScroll == 5)
-        let next = AppRender.render(state, size: state.size).lines
-        #expect(next[2] == "─│                   Priority, Bonus  ▲─")
-        #expect(next[8] == " └─ 6–11 of 34 · ↑↓ scroll ───────────┘")
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!    0/1",
+                "+┌─ Keys: list ───────────────────────┐",
+                "─│                   Priority, Bonus  ▲─",
+                "T│ Space x           done / not done  │",
+                "›│ m                 move to the      │",
+                " │                   other section    │",
+                "B│ K ⇧↑ / J ⇧↓       reorder (Manual  │",
+                " │                   order)           ▼…",
+                " └─ 6–11 of 34 · ↑↓ scroll ───────────┘",
+                "Tab input  Space done  w due  ? help",
+            ])
         state.press(.end)
-        #expect(AppRender.render(state, size: state.size).lines[8].contains("29–34 of 34"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!    0/1",
+                "+┌─ Keys: list ───────────────────────┐",
+                "─│ Tab               input (Esc       ▲─",
+                "T│                   clears a filter  │",
+                "›│                   first)           │",
+                " │ ? F1              this help        │",
+                "B│ q ^C ^Q           quit             │",
+                " │ ^Z ^L             suspend, redraw  │…",
+                " └─ 29–34 of 34 · ↑↓ scroll ──────────┘",
+                "Tab input  Space done  w due  ? help",
+            ])
         state.press(.pageUp, .home)
         #expect(state.helpScroll == 0)
         _ = AppUpdate.update(&state, .wheelScrolled(lines: 3), now: testNow)
@@ -109,7 +136,34 @@ struct HelpOverlayTests {
         var state = makeState(makeList(priority: ["Buy milk"]))
         state.press(.tab, .character("?"))
         #expect(HelpLayout.of(state)?.maximumScroll == 0)
-        #expect(AppRender.render(state, size: state.size).lines.contains { $0.contains("└─ any key closes ─") })
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Ty┌─ Keys: list ────────────────────────────────────────────────────────┐Add]",
+                "────│ ↑ k / ↓ j             select                                        │Due ─",
+                "Top │ PgUp / PgDn           page up, page down                            │",
+                "› [ │ Home g / End G        first, last task                              │",
+                "    │ [ / ]                 jump to Top Priority, Bonus                   │",
+                "Bonu│ Space x               done / not done                               │",
+                "    │ m                     move to the other section                     │",
+                "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
+                "    │ e F2                  edit the caption                              │",
+                "    │ d Del                 delete                                        │",
+                "    │ w                     set or clear the due date                     │",
+                "    │ C                     clear completed tasks                         │",
+                "    │ u / ^R                undo, redo                                    │",
+                "    │ / ^F                  filter                                        │",
+                "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
+                "    │ c                     completed tasks last (on/off)                 │",
+                "    │ v                     when each task was added and done (on/off)    │",
+                "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
+                "    │ ? F1                  this help                                     │",
+                "    │ q ^C ^Q               quit                                          │",
+                "    │ ^Z ^L                 suspend, redraw                               │",
+                "    └─ any key closes ────────────────────────────────────────────────────┘",
+                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help",
+            ])
         state.press(.down)
         #expect(state.help == nil)
         #expect(state.selection == 0, "the key only closed the help")
@@ -120,9 +174,20 @@ struct HelpOverlayTests {
         let reason = "the server refused the login: 401 Unauthorized; check the password_command in the [sync] table"
         _ = AppUpdate.update(&state, .synced(SyncStatus(summary: "sync failed 14:05", failure: reason)), now: testNow)
         state.press(.function(1))
-        let lines = AppRender.render(state, size: state.size).lines
-        let note = lines[2...5].map { $0.split(separator: "│").dropFirst().first.map(String.init) ?? "" }.joined(separator: " ")
-        #expect(note.split(separator: " ").joined(separator: " ").hasPrefix("Sync failed: " + reason.prefix(60)))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!    0/1",
+                "+┌─ Keys: new task input ─────────────┐",
+                "─│ Sync failed: the server refused    │─",
+                "T│ the login: 401 Unauthorized; check │",
+                "›│ the password_command in the [sync] │",
+                " │ table                              │",
+                "B│                                    │",
+                " │ letters           type a new task  ▼…",
+                " └─ 1–6 of 43 · ↑↓ scroll ────────────┘",
+                "Enter add  Tab list   sync failed 14:05",
+            ])
     }
 
     @Test func wrapBreaksALongWordInsteadOfCuttingIt() {

@@ -1,3 +1,4 @@
+import HotTaskSettings
 import TestSupport
 import Testing
 

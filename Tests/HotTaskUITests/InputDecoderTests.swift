@@ -1,3 +1,4 @@
+import HotTaskSettings
 import Testing
 
 @testable import HotTaskCore
@@ -208,15 +209,56 @@ struct PasteTests {
 
     /// Cut at paste time, and said in a line that fits the footer at any width.
     @Test func aPasteLongerThanACaptionIsCutWithANoticeThatFits() {
-        for width in [80, 40, 24] {
+        func pasted(width: Int) -> AppState {
             var state = makeState(size: Size(width: width, height: 12))
             state.type("ab")
             _ = AppUpdate.update(&state, .pasted(String(repeating: "x", count: 5_000)), now: testNow)
             #expect(state.input.characters.count == CaptionRule.maximumLength)
-            let footer = AppRender.render(state, size: state.size).lines.last ?? ""
-            #expect(footer.contains("Paste cut"), "\(footer)")
-            #expect(!footer.contains("…"), "a whole sentence, not a cut one: \(footer)")
+            return state
         }
+        // A whole sentence in the footer, never a cut one.
+        expectScreen(
+            pasted(width: 80),
+            [
+                " HotTask  It's lonely here - add some tasks!",
+                "+ …xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx  [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (0)",
+                "    Nothing here yet — type a task above and press Enter",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 3) + [
+                "Paste cut: only its first 998 characters were kept (a task holds at most 1000)"
+            ])
+        expectScreen(
+            pasted(width: 40),
+            [
+                " HotTask  It's lonely here - add some…",
+                "+ …xxxxxxxxxxxxxxxxxxxxxxxxxxxxx  [Add]",
+                "────────────────────────────────────────",
+                "Top Priority (0)",
+                "    Nothing here yet — type a task abov…",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to…",
+            ] + Array(repeating: "", count: 3) + [
+                "Paste cut to 998 characters"
+            ])
+        expectScreen(
+            pasted(width: 24),
+            [
+                " HotTask  It's lonely…",
+                "+ …xxxxxxxxxxxxx  [Add]",
+                "────────────────────────",
+                "Top Priority (0)",
+                "    Nothing here yet —…",
+                "",
+                "Bonus (0)",
+                "    Nothing here — pres…",
+            ] + Array(repeating: "", count: 3) + [
+                "Paste cut"
+            ])
         var state = makeState()
         _ = AppUpdate.update(&state, .pasted("short", cut: true), now: testNow)
         #expect(state.input.text == "short")

@@ -1,3 +1,4 @@
+import HotTaskSettings
 import Testing
 
 @testable import HotTaskCore

@@ -1,3 +1,4 @@
+import HotTaskSettings
 import TestSupport
 import Testing
 
@@ -104,14 +105,14 @@ struct ListActionTests {
         let complete = TaskChange.set(id, TaskFields(completed: true, completedAt: testNow), was: TaskFields(completed: false))
         var effects = state.expectPress(.character(" ")) { next in
             next.tasks.apply(complete, clock: .zero, force: true)
-            next.history.record(UndoStep([complete], description: "Completed “B”"))
+            return next.committing([complete], "Completed “B”")
         }
         #expect(state.tasks[1].completedAt == testNow)
         #expect(savedChanges(effects) == [complete])
         let reopen = TaskChange.set(id, TaskFields(completed: false), was: TaskFields(completed: true, completedAt: testNow))
         effects = state.expectPress(.character("x")) { next in
             next.tasks.apply(reopen, clock: .zero, force: true)
-            next.history.record(UndoStep([reopen], description: "Reopened “B”"))
+            return next.committing([reopen], "Reopened “B”")
         }
         #expect(!state.tasks[1].completed)
         #expect(savedChanges(effects) == [reopen])
@@ -125,7 +126,7 @@ struct ListActionTests {
             next.tasks.apply(move, clock: .zero, force: true)
             next.selection = 1  // A, on top of Bonus
             next.message = Message("Moved “A” to Bonus — u to undo")
-            next.history.record(UndoStep([move], description: "Moved “A” to Bonus"))
+            return next.committing([move], "Moved “A” to Bonus")
         }
         #expect(state.tasks.priority.map(\.caption) == ["B"])
         #expect(state.tasks.bonus.map(\.caption) == ["A", "C"])
@@ -143,7 +144,7 @@ struct ListActionTests {
             next.tasks.apply(delete, clock: .zero, force: true)
             next.selection = 1  // the row above: the list ends there now
             next.message = Message("Deleted “C” — u to undo")
-            next.history.record(UndoStep([delete], description: "Deleted “C”"))
+            return next.committing([delete], "Deleted “C”")
         }
         #expect(state.tasks.all.map(\.caption) == ["A", "B"])
         #expect(state.selection == 1)
@@ -155,7 +156,7 @@ struct ListActionTests {
         var state = makeState()
         state.press(.tab)
         for key in [Key.character(" "), .character("m"), .character("d"), .down, .end] {
-            #expect(state.expectPress(key) { _ in }.isEmpty, "\(key) changes nothing")
+            #expect(state.expectPress(key) { _ in [] }.isEmpty, "\(key) changes nothing")
         }
     }
 
@@ -203,16 +204,53 @@ struct ListActionTests {
         _ = AppUpdate.update(&state, .saveWaiting, now: testNow)
         #expect(state.saveError == nil, "waiting for the lock is not failing: the earlier failure is over")
         state.press(.down)  // the key clears the "Completed" message; the wait is still said
-        #expect(AppRender.render(state, size: state.size).line(23).hasPrefix("Saving… the store is busy; trying again"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Well done - 1 completed!                               1/1 ▰▰▰▰▰▰▰▰▰▰",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (1)",
+                "› [x] A",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 15) + [
+                "Saving… the store is busy; trying again                                     1/1"
+            ])
         _ = AppUpdate.update(&state, .saved(Save([], what: ""), clock: Clock(milliseconds: 1), outside: []), now: testNow)
-        #expect(!AppRender.render(state, size: state.size).line(23).contains("Saving…"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Well done - 1 completed!                               1/1 ▰▰▰▰▰▰▰▰▰▰",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (1)",
+                "› [x] A",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 15) + [
+                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help"
+            ])
     }
 
     @Test func aCompactionThatFailedIsSaid() {
         var state = makeState(makeList(priority: ["A"]))
         _ = AppUpdate.update(&state, .compactionFailed(reason: "No space left on device"), now: testNow)
-        #expect(
-            AppRender.render(state, size: state.size).line(23)
-                .hasPrefix("Could not fold the store's log: No space left on device"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (1)",
+                "› [ ] A",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 15) + [
+                "Could not fold the store's log: No space left on device (your changes are saved…"
+            ])
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HotTaskCore
+@testable import HotTaskSettings
 @testable import HotTaskUI
 
 /// Issue 42's mouse: a click on a checkbox toggles its task, a click on a sort label sorts so, a

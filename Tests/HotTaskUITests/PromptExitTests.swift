@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HotTaskCore
+@testable import HotTaskSettings
 @testable import HotTaskUI
 
 /// No mode traps: every prompt on a row (a caption edit, a due date), opened from the input row

@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskSettings
 import TestSupport
 import Testing
 
@@ -33,6 +34,7 @@ struct SortTests {
             next.view.setOrder(.newest, completedLast: false, list: next.tasks)
             next.selection = 3  // "b 10" stays selected: the oldest is last of its section now
             next.message = Message("Sort: newest first — a view; only Manual order is saved")
+            return []
         }
         #expect(effects.isEmpty, "a view is not saved")
         #expect(state.shownCaptions == ["a 1", "c", "Á 2", "b 10", "bonus"])
@@ -62,6 +64,7 @@ struct SortTests {
             next.view.setOrder(.manual, completedLast: true, list: next.tasks)
             next.selection = 3
             next.message = Message("Sort: Manual (stored order), completed last — a view; only Manual order is saved")
+            return []
         }
         #expect(state.shownCaptions == ["B", "D", "A", "C"])
         #expect(state.selectedTask?.caption == "C", "the selected task stays selected")
@@ -74,12 +77,35 @@ struct SortTests {
     @Test func theSortControlShowsTheActiveMode() {
         var state = makeState(makeList(priority: ["A"]))
         state.press(.tab, .character("s"), .character("s"), .character("s"), .character("c"))
-        let lines = AppRender.render(state, size: state.size).lines
-        #expect(lines[2] == String(repeating: "─", count: 32) + "  Manual  Newest  Oldest [A–Z] Due  [done last]─")
-        #expect(state.message?.text == "Sort: A–Z, completed last — a view; only Manual order is saved")
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "────────────────────────────────  Manual  Newest  Oldest [A–Z] Due  [done last]─",
+                "Top Priority (1)",
+                "› [ ] A",
+                "",
+                "Bonus (0)",
+                "    Nothing here — press m on a task to move it here",
+            ] + Array(repeating: "", count: 15) + [
+                "Sort: A–Z, completed last — a view; only Manual order is saved              1/1"
+            ])
         var small = makeState(makeList(priority: ["A"]), size: Size(width: 30, height: 8))
         small.press(.tab, .character("s"))
-        #expect(AppRender.render(small, size: small.size).line(2) == String(repeating: "─", count: 20) + " [Newest]─")
+        // Only the active mode where the rest does not fit.
+        expectScreen(
+            small,
+            [
+                " HotTask  Get started - 1 to…",
+                "+ Type a new task and p [Add]",
+                "──────────────────── [Newest]─",
+                "Top Priority (1)",
+                "› [ ] A",
+                "",
+                "Bonus (0)",
+                "Sort: newest first — a v… 1/1",
+            ])
     }
 
     /// The view is updated change by change (binary search, index shifts); it must always

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HotTaskCore
+@testable import HotTaskSettings
 @testable import HotTaskUI
 
 /// When the run loop must wake with nothing else happening (`AppUpdate.nextTimedEvent`), and

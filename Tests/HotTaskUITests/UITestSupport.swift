@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskSettings
 import Testing
 
 @testable import HotTaskCore
@@ -63,23 +64,32 @@ func savedChanges(_ effects: [Effect]) -> [TaskChange] {
 }
 
 extension AppState {
-    /// Presses `key` and checks the whole next state, as TCA's exhaustive test store does: it
-    /// must be the state before with exactly the edits `expected` makes, nothing else. Returns
-    /// the effects.
+    /// Presses `key` and checks the whole next state and everything it asks the run loop to
+    /// do, as TCA's exhaustive test store does: the state must be the state before with exactly
+    /// the edits `expected` makes, and the effects exactly the ones `expected` returns (`[]`
+    /// when the key should ask for nothing). Returns the effects.
     @discardableResult
     mutating func expectPress(
-        _ key: Key, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout AppState) -> Void
+        _ key: Key, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout AppState) -> [Effect]
     ) -> [Effect] {
         var wanted = self
         let effects = AppUpdate.update(&self, .keyPressed(key), now: testNow, newID: testID)
-        expected(&wanted)
+        let wantedEffects = expected(&wanted)
         // Compared apart from the expectation, so that a failure lists the fields that differ
         // instead of printing both whole states.
         let same = self == wanted
         #expect(
             same, "the next state differs from the expected one: \(differingFields(self, wanted).joined(separator: "; "))",
             sourceLocation: sourceLocation)
+        #expect(effects == wantedEffects, "the key's effects differ from the ones stated", sourceLocation: sourceLocation)
         return effects
+    }
+
+    /// What a key that changes tasks does beside changing them, as the expected side states it:
+    /// the changes become one undo step, and one save carries them with that step.
+    mutating func committing(_ changes: [TaskChange], _ description: String) -> [Effect] {
+        let step = history.record(UndoStep(changes, description: description))
+        return [.save(Save(changes, what: description, stepID: step))]
     }
 }
 
@@ -112,3 +122,21 @@ func decode(_ text: String) -> [Event] {
 
 /// Key events, as the decoder gives them.
 func keys(_ keys: Key...) -> [Event] { keys.map { .keyPressed($0) } }
+
+/// Compares the whole rendered screen with `expected`, row by row, as ratatui's
+/// `assert_buffer_lines` does: the default check of a render test, since a row checked alone
+/// passes beside a wrong one. A failure names every row that differs and shows the whole screen
+/// as it was, written as the lines to expect.
+func expectScreen(_ state: AppState, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    let lines = AppRender.render(state, size: state.size).lines
+    guard lines != expected else { return }
+    let rows = (0..<max(lines.count, expected.count)).compactMap { row -> String? in
+        let actual = row < lines.count ? lines[row] : "(none)"
+        let wanted = row < expected.count ? expected[row] : "(none)"
+        return actual == wanted ? nil : "row \(row):\n  got:  |\(actual)|\n  want: |\(wanted)|"
+    }
+    let screen = lines.map { "    \"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"," }
+    Issue.record(
+        Comment(rawValue: rows.joined(separator: "\n") + "\nthe screen was:\n[\n" + screen.joined(separator: "\n") + "\n]"),
+        sourceLocation: sourceLocation)
+}

@@ -26,6 +26,12 @@ public enum HotTaskBinary {
         }
         fatalError("no hottask executable found above \(running); build it or set HOTTASK_BIN")
     }()
+
+    /// The version the binary prints (`hottask --version`), which names its packages.
+    public static let version: String? = {
+        let line = runHotTask(["--version"]).stdout
+        return line.hasPrefix("hottask ") ? line.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines) : nil
+    }()
 }
 
 /// What one run of `hottask` did.
@@ -33,6 +39,12 @@ public struct HotTaskRun: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Variables never passed on to `hottask` from the test process, so that a test can never

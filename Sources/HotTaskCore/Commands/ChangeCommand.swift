@@ -18,27 +18,30 @@ extension TaskStore {
         due: DueInput.Request? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String],
         dates: DueDisplay
     ) throws -> ChangeOutcome {
+        // Typed text: the input rule, and a `due:YYYY-MM-DD` word is the due date (`DueWord`);
+        // `--due` wins over it.
         let cleaned = try captions.map { raw in
             do {
-                return try CaptionRule.clean(raw)
+                return DueWord.taken(from: try CaptionRule.clean(raw))
             } catch {
                 throw UserFacingError(.refused, "cannot add \(quotedCaption(raw)): \(error)")
             }
         }
-        let newCaption = try editing.flatMap { edit in
+        let edited = try editing.flatMap { edit in
             try edit.caption.map { caption in
                 do {
-                    return try CaptionRule.clean(caption)
+                    return DueWord.taken(from: try CaptionRule.clean(caption))
                 } catch {
                     throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quotedCaption(caption)): \(error)")
                 }
             }
         }
+        let newCaption = edited?.caption
         let now = Timestamp.now()
         let newDue = due.flatMap(\.date)
-        let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now, due: newDue) }
-        let addedLines = cleaned.map { "Added to \(section.title): \($0)\(newDue.map { " (due \(dates.text($0)))" } ?? "")" }
-        let dueEdit = editing == nil ? nil : due
+        let newTasks = cleaned.map { TaskItem(caption: $0.caption, section: section, createdAt: now, due: newDue ?? $0.due) }
+        let addedLines = newTasks.map { "Added to \(section.title): \($0.caption)\($0.due.map { " (due \(dates.text($0)))" } ?? "")" }
+        let dueEdit = editing == nil ? nil : due ?? edited?.due.map(DueInput.Request.set)
         let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
         var asked = CommandChanges()
         if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
@@ -109,17 +112,17 @@ extension TaskStore {
         do {
             planned = try asked.plan(on: &target, now: now)
         } catch {
-            throw UserFacingError(.refused, "\(quotedCaption(error.task.caption)) is given to both --done and --undone")
+            throw UserFacingError(.refused, "\(quotedCaption(CaptionRule.shown(error.task.caption))) is given to both --done and --undone")
         }
         let lines = planned.steps.map { step -> String in
             switch step {
-            case .edited(let from, let to): "Edited: \(from) → \(to)"
+            case .edited(let from, let to): "Edited: \(CaptionRule.shown(from)) → \(to)"
             case .alreadyCaptioned(let caption): "Already so: \(caption)"
             case .dated(let task, let request): dueLine(task, request, dates: dates)
-            case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(task.caption)"
-            case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(task.caption)"
-            case .moved(let task, let section): "Moved to \(section.title): \(task.caption)"
-            case .deleted(let task): "Deleted: \(task.caption)"
+            case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(CaptionRule.shown(task.caption))"
+            case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(CaptionRule.shown(task.caption))"
+            case .moved(let task, let section): "Moved to \(section.title): \(CaptionRule.shown(task.caption))"
+            case .deleted(let task): "Deleted: \(CaptionRule.shown(task.caption))"
             }
         }
         return (planned.changes, lines)
@@ -128,9 +131,12 @@ extension TaskStore {
     /// What `--edit N --due WHEN` says it did.
     private func dueLine(_ task: TaskItem, _ request: DueInput.Request, dates: DueDisplay) -> String {
         switch request {
-        case .clear: task.due == nil ? "Already without a due date: \(task.caption)" : "Due date cleared: \(task.caption)"
+        case .clear:
+            task.due == nil
+                ? "Already without a due date: \(CaptionRule.shown(task.caption))" : "Due date cleared: \(CaptionRule.shown(task.caption))"
         case .set(let due):
-            task.due == due ? "Already due \(dates.text(due)): \(task.caption)" : "Due \(dates.text(due)): \(task.caption)"
+            task.due == due
+                ? "Already due \(dates.text(due)): \(CaptionRule.shown(task.caption))" : "Due \(dates.text(due)): \(CaptionRule.shown(task.caption))"
         }
     }
 }

@@ -105,13 +105,15 @@ enum VdirFolder {
                         }
                         let written = TodoMapping.write(
                             fields(task, sortOrder: todo.calendar.components.contains { $0.first("X-APPLE-SORT-ORDER") != nil } ? rank : nil),
-                            uid: todo.uid, clocks: task.clocks, created: task.createdAt, onto: todo.calendar, now: now)
+                            uid: todo.uid, clocks: task.clocks, created: task.createdAt, onto: todo.calendar,
+                            now: ICalendarFormat.stamp(task, now: now))
                         try write(written, to: folder + "/" + name)
                         counts.changed += 1
                         continue
                     }
                     let (calendar, uid) = newObject(
-                        for: task, record: carried.isEmpty ? nil : carried[task.id, .iCalendar], sortOrder: rank, now: now)
+                        for: task, record: carried.isEmpty ? nil : carried[task.id, .iCalendar], sortOrder: rank,
+                        now: ICalendarFormat.stamp(task, now: now))
                     var name = fileName(for: uid)
                     // A file of that name this task is not in: never written over.
                     if names.contains(name) { name = task.id.uuidString.lowercased() + ".ics" }

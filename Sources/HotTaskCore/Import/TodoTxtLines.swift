@@ -16,6 +16,11 @@ struct TodoTxtLines: Equatable, Sendable {
     var priorityUnsaid: Set<Int> = []
     /// What the import should tell the user: repeated ids, lines whose task is unclear.
     var notes: [String] = []
+    /// The `#` lines of todo.txt, in order: not tasks, kept and written back by an export to it.
+    var comments: [String] = []
+    /// Tasks a line without an `id:` tag may be (a note names them): their lines being gone is
+    /// no proof they were deleted.
+    var unclearCandidates: Set<UUID> = []
 
     init() {}
 
@@ -28,5 +33,6 @@ struct TodoTxtLines: Equatable, Sendable {
     static func == (a: TodoTxtLines, b: TodoTxtLines) -> Bool {
         a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.firstPosition) == b.files.map(\.firstPosition)
             && a.numbers == b.numbers && a.undated == b.undated && a.priorityUnsaid == b.priorityUnsaid && a.notes == b.notes
+            && a.comments == b.comments && a.unclearCandidates == b.unclearCandidates
     }
 }

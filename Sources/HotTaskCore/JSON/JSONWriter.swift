@@ -2,7 +2,7 @@ import Foundation
 
 /// Builds pretty-printed JSON text with keys in the order they are written.
 ///
-/// The store's key order is part of its readability (`id`, `caption`, … as in the README), which
+/// The store's key order is part of its readability (`id`, `caption`, … as docs/STORE.md shows), which
 /// JSONEncoder does not promise; writing by hand also keeps a save cheap.
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []

@@ -174,6 +174,9 @@ final class StoreTransaction {
             return Committed(clock: try latestClock(), record: nil, list: wholeRead?.list)
         }
         try store.requireWritableFolder()
+        if let sync, !appendsSyncState {
+            return try commit(changes, what: what, undoes: undoes, syncState: sync, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
+        }
         if wholeRead == nil, let view = try log() {
             let clock = Clock.next(after: view.clock, now: now)
             let record = LogRecord(
@@ -236,6 +239,56 @@ final class StoreTransaction {
         // The files are new: a later read in this transaction reads them again.
         logRead = nil
         return Committed(clock: clock, record: record, list: list, compacted: true)
+    }
+
+    /// Set while a record with sync state is committed: it must be appended to the log.
+    private var appendsSyncState = false
+
+    /// Commits a record that carries sync state. Such a record is never folded into a snapshot as
+    /// it is committed: compaction writes the sync state it folds into `tasks.json.sync` before
+    /// the snapshot that commits it is renamed into place, so a crash between the two would
+    /// leave a base that agrees on changes the store never got. A log due to be folded is folded
+    /// first (what it holds is committed already), and the record is appended to the new one,
+    /// up to the UI's record size; a larger one (a first sync pulling thousands of tasks) commits
+    /// its changes alone first, then its sync state in records that fit: a crash between them
+    /// leaves tasks the next sync finds the same on both sides, and agrees on again.
+    private func commit(
+        _ changes: consuming [TaskChange], what: String, undoes: Clock?, syncState sync: SyncDelta, now: Date, wasIsCurrent: Bool,
+        countAfter: Int?
+    ) throws(StoreError) -> Committed {
+        let limit = recordInLogLimit
+        recordInLogLimit = max(limit, StoreLimits.uiRecordInLog)
+        appendsSyncState = true
+        defer {
+            recordInLogLimit = limit
+            appendsSyncState = false
+        }
+        let size = ChangeLog.encode(LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)).count
+        if size <= recordInLogLimit {
+            try foldIfDue()
+            let committed = try commit(changes, what: what, undoes: undoes, sync: sync, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
+            guard !committed.compacted else {
+                throw StoreError(path: store.path, problem: .unwritable("a sync's record was folded into a snapshot as it was committed"))
+            }
+            return committed
+        }
+        appendsSyncState = false
+        let first = try commit(changes, what: what, undoes: undoes, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
+        appendsSyncState = true
+        for piece in sync.pieces(ofAtMost: recordInLogLimit / 2) {
+            try foldIfDue()
+            let committed = try commit([], what: what, sync: piece, now: now)
+            guard !committed.compacted else {
+                throw StoreError(path: store.path, problem: .unwritable("a sync's record was folded into a snapshot as it was committed"))
+            }
+        }
+        return first
+    }
+
+    /// Folds the log first when the next record could not be appended to it.
+    private func foldIfDue() throws(StoreError) {
+        if wholeRead == nil, try log() != nil { return }
+        if try whole().needsCompaction { try fold() }
     }
 
     /// Folds the log into a new snapshot now, if it has anything to fold or needs it.
@@ -328,10 +381,18 @@ extension TaskChange {
     /// About how many bytes this change adds to the snapshot (0 for one that does not grow it).
     var storeGrowth: Int {
         switch self {
-        case .add(let task): task.caption.utf8.count + 400
+        case .add(let task): Self.writtenBytes(task.caption) + 400
         case .delete: 0
         case .set(_, let fields, let was):
-            max(0, (fields.caption?.utf8.count ?? 0) - (was.caption?.utf8.count ?? 0))
+            max(0, (fields.caption.map(Self.writtenBytes) ?? 0) - (was.caption.map(Self.writtenBytes) ?? 0))
+        }
+    }
+
+    /// A caption's bytes as the snapshot writes it: a quote, a backslash, a tab or a line break
+    /// (kept in text from files) takes two, another control character six.
+    static func writtenBytes(_ caption: String) -> Int {
+        caption.utf8.reduce(0) { total, byte in
+            total + (byte >= 0x20 ? (byte == 0x22 || byte == 0x5C ? 2 : 1) : (byte == 0x09 || byte == 0x0A || byte == 0x0D ? 2 : 6))
         }
     }
 }

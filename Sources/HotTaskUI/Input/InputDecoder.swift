@@ -1,4 +1,5 @@
 import HotTaskCore
+import HotTaskSettings
 
 /// A terminal's reply to a query HotTask sent at start.
 public enum TerminalReport: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import HotTaskSettings
+
 /// The escape sequences `InputDecoder` reads after ESC (or an 8-bit introducer): CSI and SS3
 /// keys with their modifiers, the Linux console's F1–F5, mouse reports, and the control strings
 /// (OSC, DCS, …) that are read to their end and dropped.

@@ -1,3 +1,5 @@
+import HotTaskSettings
+
 /// Which key an escape sequence names, whichever terminal sent it: xterm's forms with
 /// modifiers, rxvt's (`ESC O d` Ctrl-←, `ESC [ a` Shift-↑, `ESC [ 3 $` Shift-Delete), and the
 /// kitty keyboard protocol's `CSI code ; modifier u` and xterm's modifyOtherKeys

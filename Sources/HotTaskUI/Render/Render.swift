@@ -135,15 +135,18 @@ public enum AppRender {
             limit = positionX - 1
             positionDrawn = true
         }
+        // The sync's word, else the late position, takes the right end.
+        var rightEndTaken = positionDrawn
         if let sync = state.syncStatus {
             let x = limit - DisplayWidth.of(sync.summary) - 1
             if x > width / 2 {
                 grid.put(sync.summary, x: x, y: y, style: sync.failure == nil || sync.running ? .footerText : .warning)
                 limit = x - 1
+                rightEndTaken = true
             }
         }
         let end = drawFooterText(state, limit: limit, y: y, &grid)
-        if let position, !positionDrawn, end + 2 <= positionX, positionX > width / 2 {
+        if let position, !rightEndTaken, end + 2 <= positionX, positionX > width / 2 {
             grid.put(position, x: positionX, y: y, style: .footerText)
         }
     }

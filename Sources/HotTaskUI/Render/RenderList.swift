@@ -68,7 +68,8 @@ extension AppRender {
         // (near the captions on a wide screen); the caption is cut two columns before it.
         let due = task.due.map { dueLabel($0, completed: task.completed, selected: selected && focus == .list, dates: dates) }
         let dueX = due.map { dueColumnEnd(width) - DisplayWidth.of($0.text) } ?? width
-        let caption = task.caption.truncated(toWidth: max(0, (due == nil ? width - 1 : dueX - dueGap) - x))
+        // On one line, whatever a file or a server gave (line breaks, tabs, no title at all).
+        let caption = CaptionRule.shown(task.caption).truncated(toWidth: max(0, (due == nil ? width - 1 : dueX - dueGap) - x))
         var start = caption.startIndex
         for match in TaskFilter.matchRanges(of: query, in: caption) {
             x = grid.put(caption[start..<match.lowerBound], x: x, y: y, style: style)

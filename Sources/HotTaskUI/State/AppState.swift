@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// Which part of the screen the keys go to.
 public enum Focus: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import HotTaskCore
+import HotTaskSettings
 
 /// Where the help box goes and what it holds at a size, from the state alone: render draws it,
 /// update scrolls it (without calling into render).

@@ -1,4 +1,5 @@
 import HotTaskCore
+import HotTaskSettings
 
 /// The keys of each focus, written once: the help overlay lists them all and the footer shows
 /// the first few that fit, so the two cannot disagree.

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// The UI's only way to change: `update(&state, event, now:, newID:)` edits the state value and
 /// returns what the run loop must do. Pure: no terminal, no file, no clock, no randomness (the

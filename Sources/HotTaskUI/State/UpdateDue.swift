@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// The due-date prompt on the selected row: the forms of `--due`, what the entry reads as
 /// shown while typing, Enter to set (empty clears), Esc to leave it as it was.

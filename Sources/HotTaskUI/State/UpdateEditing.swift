@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// Editing the selected caption in place, under the same rule as a new task.
 extension AppUpdate {
@@ -8,7 +9,8 @@ extension AppUpdate {
             state.message = Message("No task to edit", kind: .warning)
             return
         }
-        state.editor = LineEditor(task.caption)
+        // On one line (a phone's line breaks, a file's tabs); empty for a task without a title.
+        state.editor = LineEditor(CaptionRule.oneLine(task.caption))
         state.editingTaskID = task.id
         openPrompt(.editing, &state)
     }
@@ -33,18 +35,22 @@ extension AppUpdate {
                 shorter: "Deleted elsewhere; your text is in the new-task input", &state)
             return []
         }
+        let old = state.tasks[position]
         guard
             let caption = caption(
                 state.editor.text, whenEmpty: "A task needs some text — type a caption or press Esc to cancel",
-                refused: "Not saved", &state)
+                refused: "Not saved", replacing: old.caption, &state)
         else { return [] }
-        let old = state.tasks[position]
         closePrompt(nil, &state)
-        guard let change = state.tasks.renaming(at: position, to: caption) else { return [] }
+        // Saved as it was shown: the caption keeps what it came with (line breaks, tabs).
+        if caption == CaptionRule.oneLine(old.caption) { return [] }
+        // A `due:YYYY-MM-DD` word is the due date, as todo.txt reads it (`DueWord`).
+        let typed = DueWord.taken(from: caption)
+        guard let change = state.tasks.renaming(at: position, to: typed.caption, due: typed.due) else { return [] }
         let effects = commit([change], "Edited \(quoted(old))", &state)
         select(id: old.id, &state)
-        if !TaskFilter.matches(caption, state.view.query) {
-            state.message = Message("Saved — the filter now hides “\(caption.truncated(toWidth: 40))”")
+        if !TaskFilter.matches(typed.caption, state.view.query) {
+            state.message = Message("Saved — the filter now hides “\(typed.caption.truncated(toWidth: 40))”")
         }
         return effects
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 /// The filter line: each key narrows both sections; Enter keeps the filter, Esc clears it.
 extension AppUpdate {

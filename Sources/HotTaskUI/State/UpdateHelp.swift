@@ -1,4 +1,5 @@
 import HotTaskCore
+import HotTaskSettings
 
 /// The help overlay's keys: opening it, and scrolling it when it is taller than the screen.
 extension AppUpdate {

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 extension AppUpdate {
     /// The new-task input: editing keys, Enter adds; arrows scroll the list meanwhile.

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 
 extension AppUpdate {
     /// The list: selection, changes to the selected task, view (sort, filter) and undo.

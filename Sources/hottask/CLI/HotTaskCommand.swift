@@ -248,7 +248,7 @@ struct HotTaskCommand: ParsableCommand {
         output.quiet = quiet
         let environment = ProcessInfo.processInfo.environment
         let store = TaskStore(path: StoreLocation.resolve(file: file, environment: environment))
-        let (settings, configProblem) = ConfigLoader.load(option: config, environment: environment)
+        let (settings, configProblem) = ConfigFile.load(option: config, environment: environment)
         // Once a change is in the store, a later failure must say so: a script that retries
         // would otherwise make it twice.
         var saved = false
@@ -266,7 +266,7 @@ struct HotTaskCommand: ParsableCommand {
             // (the sync, a password command) must not inherit it.
             signal(SIGPIPE, SIG_IGN)
             if let syncSetup {
-                guard let path = ConfigLoader.path(option: config, environment: environment) else {
+                guard let path = ConfigFile.path(option: config, environment: environment) else {
                     throw UserFacingError(.syncFailed, "cannot set up sync: no config file to write (no HOME; give --config)")
                 }
                 let setup = SyncSetupCommand(
@@ -304,7 +304,7 @@ struct HotTaskCommand: ParsableCommand {
             if sync {
                 guard configProblem == nil else { throw UserFacingError(.syncFailed, "cannot sync: the config has a problem (above)") }
                 guard let settings = settings.sync else {
-                    let file = ConfigLoader.path(option: config, environment: environment).map { "\($0) has" } ?? "the config has"
+                    let file = ConfigFile.path(option: config, environment: environment).map { "\($0) has" } ?? "the config has"
                     throw UserFacingError(
                         .syncFailed, "cannot sync: \(file) no [sync] table; set it up with: hottask --sync-setup URL (your CalDAV server)")
                 }

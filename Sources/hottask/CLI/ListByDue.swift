@@ -41,7 +41,7 @@ extension ListFormatter {
             out.append(UInt8(ascii: "."))
             if showingIDs { out += (" " + shortIDs[position]).utf8 }
             out += " [ ] ".utf8
-            out += task.caption.utf8
+            out += CaptionRule.shown(task.caption).utf8
             if let due = task.due { appendDue(due, completed: false, styled: styled, dates: dates, to: &out) }
             out.append(0x0A)
             if out.count >= 1 << 18 {

@@ -60,7 +60,7 @@ struct SyncSetupCommand {
         settings.caFile = caFile
         let text = SyncTableEdit.applying(settings, to: existing ?? "")
         do {
-            _ = try ConfigLoader.check(text, file: configPath)
+            _ = try ConfigFile.check(text, file: configPath)
         } catch {
             throw UserFacingError(.syncFailed, "cannot add [sync] to \(error); nothing was written")
         }
@@ -82,13 +82,13 @@ struct SyncSetupCommand {
     /// problem is refused: writing into it could not be checked.
     private func readConfig() throws(UserFacingError) -> (text: String?, sync: SyncSettings?) {
         let text: String?
-        switch ConfigLoader.readText(configPath) {
+        switch ConfigFile.readText(configPath) {
         case .success(let read): text = read
         case .failure(let problem): throw UserFacingError(.syncFailed, "\(problem); nothing was written")
         }
         guard let text else { return (nil, nil) }
         do {
-            return (text, try ConfigLoader.check(text, file: configPath).sync)
+            return (text, try ConfigFile.check(text, file: configPath).sync)
         } catch {
             throw UserFacingError(.syncFailed, "\(error); fix it first, nothing was written")
         }

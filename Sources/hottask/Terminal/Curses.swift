@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 import HotTaskUI
 
 /// The only code that talks to ncurses: it turns the bytes `wgetch` reads into events and a grid into

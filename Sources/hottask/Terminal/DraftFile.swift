@@ -9,9 +9,7 @@ import HotTaskUI
 /// follows the input (`DraftKeeper`); every way out writes it once more.
 enum DraftFile {
     static func path(store: String, environment: [String: String]) -> String? {
-        guard let view = RememberedView.path(environment: environment) else { return nil }
-        let folder = view[..<(view.lastIndex(of: "/") ?? view.endIndex)]
-        return "\(folder)/draft-\(storeKey(store)).toml"
+        XDGFolder.state.path("draft-\(storeKey(store)).toml", environment: environment)
     }
 
     /// The draft kept for this store, if any. A file that cannot be read is moved aside

@@ -9,10 +9,7 @@ import HotTaskUI
 /// is ignored; the config's `details` then decides.
 enum RememberedView {
     static func path(environment: [String: String]) -> String? {
-        // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/hottask/ui.toml" }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return home + "/.local/state/hottask/ui.toml"
+        XDGFolder.state.path("ui.toml", environment: environment)
     }
 
     /// The remembered choice, or nil when there is none.

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import HotTaskSettings
 import HotTaskUI
 
 /// The terminal UI's run loop: read an event, update the state, perform the effects, draw.

@@ -1,10 +1,9 @@
 import HotTaskCore
-import HotTaskSettings
 
-/// What the config file (`config.toml`) chooses for the UI: the theme and its colours, the
-/// list's key bindings, the second line and the mouse, on top of what every program reads from
-/// it (`SharedSettings` in HotTaskSettings: the section new tasks go to, the date format,
-/// `[sync]`). `standard` is what HotTask does without a file.
+/// Everything the config file (`config.toml`) chooses, read in one pass: the UI's theme, list
+/// key bindings, second line and mouse, on top of what every program reads from it
+/// (`SharedSettings`: the section new tasks go to, the date format, `[sync]`). `standard` is
+/// what HotTask does without a file; `ConfigFile` finds and reads the file.
 ///
 /// A problem drops only what it is about, and every problem is said (`warnings`), each naming
 /// its line: a setting with a bad value is skipped (its default stays); a line that is not
@@ -15,7 +14,7 @@ public struct AppConfig: Equatable, Sendable {
     public var theme: Theme = .auto
     /// `[colors]`: the palette's roles given other colours (nil: the terminal's own).
     public var colors: [ColorRole: TerminalColor?] = [:]
-    var bindings: KeyBindings = .standard
+    package var bindings: KeyBindings = .standard
     /// `details = true`: the list starts with each task's second line (when added and done)
     /// until `v` chooses otherwise, which is then remembered (see TerminalApp).
     public var details = false
@@ -31,7 +30,7 @@ public struct AppConfig: Equatable, Sendable {
 
     public static let standard = AppConfig()
 
-    init(theme: Theme = .auto, bindings: KeyBindings = .standard, defaultSection: Section = .priority) {
+    package init(theme: Theme = .auto, bindings: KeyBindings = .standard, defaultSection: Section = .priority) {
         self.theme = theme
         self.bindings = bindings
         self.settings = SharedSettings(defaultSection: defaultSection)

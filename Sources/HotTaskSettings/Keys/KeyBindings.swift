@@ -6,22 +6,22 @@
 /// Ctrl-L, F1) are fixed so that a bad binding can never trap anyone in the app.
 public struct KeyBindings: Equatable, Sendable {
     /// Keys of each action, in the order the help shows them.
-    private(set) var keys: [ListAction: [Key]]
+    package private(set) var keys: [ListAction: [Key]]
     private var actions: [Key: ListAction]
 
     /// Keys no binding may take, with what they do.
-    static let reserved: [Key: String] = [
+    package static let reserved: [Key: String] = [
         .control("c"): "quit", .control("q"): "quit", .control("z"): "suspend", .control("l"): "redraw",
         .function(1): "help", .tab: "going back to the input",
     ]
 
     /// Actions that keep a key whatever the config says: the ways out of the list. An action
     /// without one must keep at least one key of its own (see `AppConfig.parse`).
-    static let fixed: [ListAction: [Key]] = [
+    package static let fixed: [ListAction: [Key]] = [
         .input: [.tab], .help: [.function(1)], .quit: [.control("c"), .control("q")],
     ]
 
-    static let standard = KeyBindings(uncheckedKeys: [
+    package static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")],
         .pageUp: [.pageUp], .pageDown: [.pageDown],
         .first: [.home, .character("g")], .last: [.end, .character("G")],
@@ -37,12 +37,12 @@ public struct KeyBindings: Equatable, Sendable {
     ])
 
     /// Two actions that want the same key.
-    struct Conflict: Error, Equatable, Sendable, CustomStringConvertible {
-        let key: Key
-        let first: ListAction
-        let second: ListAction
+    package struct Conflict: Error, Equatable, Sendable, CustomStringConvertible {
+        package let key: Key
+        package let first: ListAction
+        package let second: ListAction
 
-        var description: String {
+        package var description: String {
             "key '\(KeyName.configName(of: key))' is bound to both \(first.name) and \(second.name)"
         }
     }
@@ -63,7 +63,7 @@ public struct KeyBindings: Equatable, Sendable {
 
     /// The standard bindings with the keys of some actions replaced. An action given no keys
     /// is unbound. A key that ends up on two actions is refused, naming both.
-    static func standard(replacing replacements: [ListAction: [Key]]) throws(Conflict) -> KeyBindings {
+    package static func standard(replacing replacements: [ListAction: [Key]]) throws(Conflict) -> KeyBindings {
         var keys = standard.keys
         for (action, newKeys) in replacements { keys[action] = newKeys }
         var owner: [Key: ListAction] = [:]
@@ -79,17 +79,17 @@ public struct KeyBindings: Equatable, Sendable {
     }
 
     /// The action bound to `key`, if any.
-    func action(for key: Key) -> ListAction? {
+    package func action(for key: Key) -> ListAction? {
         actions[key]
     }
 
     /// The keys of `action` as the help shows them ("Space x"); empty when unbound.
-    func label(of action: ListAction) -> String {
+    package func label(of action: ListAction) -> String {
         (keys[action] ?? []).map(KeyName.label(of:)).joined(separator: " ")
     }
 
     /// The first key of `action`, as the footer and messages show it.
-    func firstLabel(of action: ListAction) -> String? {
+    package func firstLabel(of action: ListAction) -> String? {
         keys[action]?.first.map(KeyName.label(of:))
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// A single character names the character typed, not a physical key, so bindings follow the
 /// keyboard layout: on AZERTY `a` is the key labelled A, and `é` or `й` can be bound too.
-enum KeyName {
+package enum KeyName {
     private static let named: [(name: String, key: Key)] = [
         ("space", .character(" ")), ("enter", .enter), ("return", .enter), ("tab", .tab),
         ("shift-tab", .backTab), ("backtab", .backTab), ("escape", .escape), ("esc", .escape),
@@ -14,7 +14,7 @@ enum KeyName {
     ]
 
     /// The key a config name stands for, or nil when the name means nothing.
-    static func key(named text: String) -> Key? {
+    package static func key(named text: String) -> Key? {
         if text.count == 1, let character = text.first {
             return character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) ? .character(character) : nil
         }
@@ -37,7 +37,7 @@ enum KeyName {
     }
 
     /// How messages name a key: as the config file would write it.
-    static func configName(of key: Key) -> String {
+    package static func configName(of key: Key) -> String {
         switch key {
         case .character(" "): "space"
         case .character(let character): String(character)
@@ -48,7 +48,7 @@ enum KeyName {
     }
 
     /// How the help overlay and the footer show a key: short, as printed on keyboards.
-    static func label(of key: Key) -> String {
+    package static func label(of key: Key) -> String {
         switch key {
         case .character(" "): "Space"
         case .character(let character): String(character)

@@ -1,6 +1,6 @@
 /// What a key does in the list. The raw values are the names used in the config file's
 /// `[keys]` table, so a person can rebind every list action by name.
-enum ListAction: String, CaseIterable, Sendable {
+package enum ListAction: String, CaseIterable, Sendable {
     case up, down
     case pageUp = "page_up"
     case pageDown = "page_down"
@@ -23,5 +23,5 @@ enum ListAction: String, CaseIterable, Sendable {
     case help, quit
 
     /// The config file's name for the action.
-    var name: String { rawValue }
+    package var name: String { rawValue }
 }

@@ -1,29 +1,23 @@
 import Foundation
 import HotTaskCore
-import HotTaskSettings
-import HotTaskUI
 
-/// Finds and reads the config file. A missing file at the usual place is normal (the
-/// defaults); anything wrong with a file that is there gives the defaults and one warning.
-/// The one place in the command line that reads the file whole: the UI's part (`AppConfig`)
-/// with the part every program shares (`SharedSettings`), as a problem anywhere sets it aside.
-enum ConfigLoader {
+/// Finds and reads the config file, for every program: the one place it is read. A missing
+/// file at the usual place is normal (the defaults); anything wrong with a file that is there
+/// gives the defaults and one warning. It is read whole — the UI's part with the part every
+/// program shares (`AppConfig`) — so that every program names the same problems; each problem
+/// drops only its own setting.
+public enum ConfigFile {
     /// Files larger than this are not configs; refusing them keeps a mistaken path harmless.
     static let maximumSize = 256 * 1024
 
-    /// `--config PATH` first, then `$XDG_CONFIG_HOME/hottask/config.toml`, then
-    /// `~/.config/hottask/config.toml`. Nil when there is no home to look in.
-    static func path(option: String?, environment: [String: String]) -> String? {
-        if let option { return option }
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return config + "/hottask/config.toml"
-        }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return home + "/.config/hottask/config.toml"
+    /// `--config PATH` first, then `config.toml` in the XDG config folder. Nil when there is
+    /// no home to look in.
+    public static func path(option: String?, environment: [String: String]) -> String? {
+        option ?? XDGFolder.config.path("config.toml", environment: environment)
     }
 
     /// The config to use, and the problem to show when the file could not be used.
-    static func load(option: String?, environment: [String: String]) -> (AppConfig, problem: ConfigProblem?) {
+    public static func load(option: String?, environment: [String: String]) -> (AppConfig, problem: ConfigProblem?) {
         guard let path = path(option: option, environment: environment) else { return (.standard, nil) }
         let text: String
         switch readText(path) {
@@ -37,7 +31,7 @@ enum ConfigLoader {
 
     /// A config file's settings for `--sync-setup`, which writes `[sync]` into it: a file with a
     /// line that is not TOML is refused (naming it), rather than written around.
-    static func check(_ text: String, file: String) throws(ConfigProblem) -> SharedSettings {
+    public static func check(_ text: String, file: String) throws(ConfigProblem) -> SharedSettings {
         do {
             _ = try TOMLSubset.parse(text)
         } catch {
@@ -49,7 +43,7 @@ enum ConfigLoader {
     /// The config file's text; nil when there is none; a problem when it is not a config one
     /// can read (a folder, unreadable, too large, not UTF-8). The one reader of the file, for
     /// the app and for `--sync-setup`, which writes into it.
-    static func readText(_ path: String) -> Result<String?, ConfigProblem> {
+    public static func readText(_ path: String) -> Result<String?, ConfigProblem> {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .success(nil) }
         guard !isFolder.boolValue else { return .failure(ConfigProblem(file: path, line: nil, reason: "it is a folder, not a file")) }
