@@ -89,6 +89,34 @@ struct SleepingLoopTests {
         #expect(session.waitForExit().contains("exited with 0"))
     }
 
+    /// Where inotify cannot watch the store's folder (here one the app may not list: 0300, and
+    /// as root without the capability that reads any folder), the loop falls back to a look
+    /// every half second: another process's change still shows, within a second.
+    @Test func whereTheFolderCannotBeWatchedAChangeStillShowsWithinASecond() throws {
+        let folder = TemporaryFolder()
+        let store = folder.path("unlisted/tasks.json")
+        #expect(runHotTask(["--file", store, "--add", "Buy milk", "-q"]).status == 0)
+        chmod(folder.path("unlisted"), 0o300)
+        defer { chmod(folder.path("unlisted"), 0o700) }
+        let prefix = geteuid() == 0 ? "setpriv --bounding-set -dac_override,-dac_read_search --" : ""
+        let session = try TmuxSession(storePath: store, prefix: prefix)
+        session.waitForText("Buy milk")
+        for round in 1...3 {
+            let caption = "Added from outside \(round)"
+            let added = runHotTask(["--file", store, "--add", caption, "-q"])
+            #expect(added.status == 0, "\(added.stderr)")
+            let start = Date()
+            while !session.screen.contains(caption), Date().timeIntervalSince(start) < 5 { usleep(1_000) }
+            let took = Date().timeIntervalSince(start)
+            #expect(took < 1, "\(caption) took \(Int(took * 1000)) ms")
+        }
+        // The app can still save there (the folder is writable, only not listable).
+        session.press("Tab", "Space")
+        session.waitForStore("have the top task done") { $0.contains(#""completed": true"#) }
+        session.press("C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+    }
+
     @Test func aSavesFsyncRunsOnTheStoreThreadNeverBeforeTheKeysFrame() throws {
         let session = try TmuxSession(seededCaptions: ["Buy milk", "Call mum"])
         session.waitForText("Call mum")

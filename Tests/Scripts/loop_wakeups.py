@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """What an idle UI costs and how soon it shows another program's change, for two builds in turn:
 each started in tmux (80x24) on a store of two tasks; after a second of quiet, `strace -f`
-attached for 10 s counts the system calls made (the calls the threads were already waiting in
-at attach and detach left out); then 10 times `hottask --add` from outside, each timed from its
+attached for 10 s counts the system calls made, by name (the calls the threads were already
+waiting in at attach and detach left out); then 10 times `hottask --add` from outside, each timed from its
 exit to the frame that shows it (capture-pane polled every millisecond).
 
 Usage: loop_wakeups.py BEFORE AFTER
 """
-import os, shutil, statistics, subprocess, sys, tempfile, time
+import collections, os, shutil, statistics, subprocess, sys, tempfile, time
 
 
 def measure(binary):
@@ -42,13 +42,15 @@ def measure(binary):
                 time.sleep(0.001)
             latencies.append((time.perf_counter() - start) * 1000)
             time.sleep(0.2)
-        return len(made), statistics.median(latencies), min(latencies), max(latencies)
+        names = collections.Counter(line.split(None, 1)[1].split("(", 1)[0] for line in made if " " in line)
+        calls = ", ".join(f"{name} {count}" for name, count in names.most_common(6))
+        return len(made), calls, statistics.median(latencies), min(latencies), max(latencies)
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
 
 
-print("| build | system calls in 10 s idle | another program's change on screen: median (min–max) ms |\n|---|---:|---:|")
+print("| build | system calls in 10 s idle | the most made | another program's change on screen: median (min–max) ms |\n|---|---:|---|---:|")
 for name, binary in (("before", sys.argv[1]), ("after", sys.argv[2])):
-    calls, median, low, high = measure(binary)
-    print(f"| {name} | {calls} | {median:.1f} ({low:.1f}–{high:.1f}) |")
+    count, calls, median, low, high = measure(binary)
+    print(f"| {name} | {count} | {calls or '–'} | {median:.1f} ({low:.1f}–{high:.1f}) |")
