@@ -180,7 +180,9 @@ struct ReliabilityTests {
         try FileManager.default.createDirectory(atPath: folder.storePath, withIntermediateDirectories: true)
         expectRun(
             ["--file", folder.storePath, "--add", "x"],
-            stderr: "hottask: cannot read the task store \(folder.path)/tasks.json: it is a folder, not a file\n", status: 2)
+            stderr:
+                "hottask: cannot read the task store \(folder.path)/tasks.json: it is a folder, not a file; to keep the store in it, name a file there: --file '\(folder.path)/tasks.json/tasks.json'\n",
+            status: 2)
     }
 
     /// Root reads any file, and CI runs as root: there the commands run as `nobody`, with
