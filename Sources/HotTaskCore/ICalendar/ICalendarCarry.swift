@@ -53,13 +53,35 @@ enum ICalendarCarry {
     static func tzids(of component: ICalComponent) -> [String] {
         var names: [String] = []
         for property in component.properties where !property.parameters.isEmpty {
-            guard let range = property.parameters.range(of: ";TZID=", options: .caseInsensitive) else { continue }
-            var name = property.parameters[range.upperBound...].prefix { $0 != ";" && $0 != ":" }
+            guard let start = tzidValueStart(in: property.parameters) else { continue }
+            var name = property.parameters[start...].prefix { $0 != ";" && $0 != ":" }
             if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = name.dropFirst().dropLast() }
             if !names.contains(String(name)) { names.append(String(name)) }
         }
         for inner in component.components { names += tzids(of: inner).filter { !names.contains($0) } }
         return names
+    }
+
+    /// Where the value of a `;TZID=` parameter (in any case) starts, found in the bytes: every
+    /// to-do an export writes is asked, and Foundation's case-insensitive search was a fifth
+    /// of an iCalendar export.
+    static func tzidValueStart(in parameters: String) -> String.Index? {
+        let pattern = Array(";TZID=".utf8)
+        let utf8 = parameters.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            var probe = index
+            var matched = 0
+            while matched < pattern.count, probe != utf8.endIndex {
+                let byte = utf8[probe]
+                guard (0x61...0x7A).contains(byte) ? byte - 0x20 == pattern[matched] : byte == pattern[matched] else { break }
+                matched += 1
+                probe = utf8.index(after: probe)
+            }
+            if matched == pattern.count { return probe }
+            index = utf8.index(after: index)
+        }
+        return nil
     }
 
     /// A calendar object of its own for a record (its VTIMEZONEs and VTODO), and the VTODO's UID.

@@ -227,7 +227,7 @@ enum TodoTxtFormat {
                     continue
                 }
                 var caption = task.caption
-                if caption.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || caption.contains("\u{2028}") || caption.contains("\u{2029}") {
+                if breaksLine(caption) {
                     caption = lineCaption(caption)
                     written.folded[task.id] = caption
                 }
@@ -251,6 +251,22 @@ enum TodoTxtFormat {
         }
         emit(piece)
         return written
+    }
+
+    /// Whether a caption would end its todo.txt line early: CR, LF, U+2028 or U+2029.
+    /// Scanned as bytes; Foundation's `contains` made this check most of a todo.txt export.
+    static func breaksLine(_ caption: String) -> Bool {
+        var caption = caption
+        let lead = caption.withUTF8 { bytes -> Bool? in
+            var lead = false
+            for byte in bytes {
+                if byte == 0x0A || byte == 0x0D { return nil }
+                if byte == 0xE2 { lead = true }
+            }
+            return lead
+        }
+        guard let lead else { return true }
+        return lead && caption.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" }
     }
 
     /// A caption as a todo.txt line holds it: each line break a space (tabs stay).

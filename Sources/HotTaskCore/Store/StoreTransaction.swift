@@ -391,8 +391,13 @@ extension TaskChange {
     /// A caption's bytes as the snapshot writes it: a quote, a backslash, a tab or a line break
     /// (kept in text from files) takes two, another control character six.
     static func writtenBytes(_ caption: String) -> Int {
-        caption.utf8.reduce(0) { total, byte in
-            total + (byte >= 0x20 ? (byte == 0x22 || byte == 0x5C ? 2 : 1) : (byte == 0x09 || byte == 0x0A || byte == 0x0D ? 2 : 6))
+        var caption = caption
+        return caption.withUTF8 { bytes in
+            var escapes = 0
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                escapes += byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D ? 1 : 5
+            }
+            return bytes.count + escapes
         }
     }
 }
