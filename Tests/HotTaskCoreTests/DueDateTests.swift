@@ -95,7 +95,7 @@ struct DueDateTests {
             ], version: "2")
         let task = try StoreDocument.decode(old).list[0]
         #expect(task.due == nil)
-        #expect(task.clocks.due == Clock(milliseconds: 100))
+        #expect(task.clocks[.due] == Clock(milliseconds: 100))
         #expect(StoreDocument.encode(TaskList(keyed: [task], deleted: [])).count > 0)
         let rewritten = String(decoding: StoreDocument.encode(TaskList(keyed: [task], deleted: []), header: header), as: UTF8.self)
         #expect(rewritten.contains(#""clock": "300.0 200.0 100.0 400.0""#))

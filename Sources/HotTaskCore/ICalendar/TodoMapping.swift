@@ -3,21 +3,66 @@ import Foundation
 /// The fields HotTask and a calendar app share, as one side holds them: what a three-way merge
 /// compares. `sortOrder` is `X-APPLE-SORT-ORDER` (lower first); nil when the task has none.
 struct SharedFields: Equatable, Hashable, Sendable {
-    var caption: String
-    var section: Section
-    var completed: Bool
-    var completedAt: Date?
+    /// The values, held as a task holds them (its id, dates, order and clocks unused), so that
+    /// the field table reads and writes them as it does a task's.
+    private var values: TaskItem
     var sortOrder: Int?
-    /// DUE.
-    var due: DueDate?
 
     init(caption: String, section: Section, completed: Bool, completedAt: Date? = nil, sortOrder: Int? = nil, due: DueDate? = nil) {
-        self.due = due
-        self.caption = caption
-        self.section = section
-        self.completed = completed
-        self.completedAt = completed ? completedAt : nil
+        values = TaskItem(
+            id: Self.noID, caption: caption, section: section, completed: completed, createdAt: Self.noDate,
+            modifiedAt: Self.noDate, due: due)
+        values.completedAt = completed ? completedAt : nil
         self.sortOrder = sortOrder
+    }
+
+    /// A task's shared fields.
+    init(_ task: TaskItem, sortOrder: Int? = nil) {
+        self.init(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, sortOrder: sortOrder)
+        for field in TaskField.shared { self[field] = field.value(of: task) }
+    }
+
+    private static let noID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    private static let noDate = Date(timeIntervalSince1970: 0)
+
+    var caption: String {
+        get { values.caption }
+        set { values.caption = newValue }
+    }
+    var section: Section {
+        get { values.section }
+        set { values.section = newValue }
+    }
+    var completed: Bool {
+        get { values.completed }
+        set { TaskField.completed.set(.completed(newValue), on: &values, now: nil) }
+    }
+    /// When it was done; nil while open (and when a calendar said done without when).
+    var completedAt: Date? {
+        get { values.completedAt }
+        set { values.completedAt = newValue }
+    }
+    /// DUE.
+    var due: DueDate? {
+        get { values.due }
+        set { values.due = newValue }
+    }
+
+    /// The value of a shared field (the field table's); nil for the order key, which a
+    /// calendar holds as `sortOrder`.
+    subscript(field: TaskField) -> FieldValue? {
+        get { field.merge == .placement ? nil : field.value(of: values) }
+        set {
+            guard let newValue, field.merge != .placement else { return }
+            field.set(newValue, on: &values, now: nil)
+        }
+    }
+
+    /// True when both hold the same value of every shared field (and the same sort order when
+    /// `order`), `completedAt` aside: the base does not keep it, and a server may give one
+    /// where HotTask had none.
+    func same(_ other: SharedFields, order: Bool) -> Bool {
+        TaskField.shared.allSatisfy { self[$0] == other[$0] } && (!order || sortOrder == other.sortOrder)
     }
 }
 

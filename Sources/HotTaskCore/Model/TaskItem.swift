@@ -74,65 +74,76 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     var latestClock: Clock { clocks.latest }
 }
 
-/// The stamp of the last change to each field of a task that can change.
+/// The stamp of the last change to each field of a task (`TaskField`), by field.
 ///
-/// Kept as milliseconds and counters side by side rather than as five `Clock`s: a Clock's 12
-/// bytes take 16 in a row, and every task holds these (60 bytes instead of 80).
+/// Kept as milliseconds and counters side by side rather than as `Clock`s: a Clock's 12 bytes
+/// take 16 in a row, and every task holds these (60 bytes instead of 80).
 public struct FieldClocks: Equatable, Hashable, Sendable {
-    private var milliseconds: (caption: Int64, section: Int64, completed: Int64, order: Int64, due: Int64)
-    private var counters: (caption: Int32, section: Int32, completed: Int32, order: Int32, due: Int32)
+    private var milliseconds: InlineArray<5, Int64>
+    private var counters: InlineArray<5, Int32>
 
-    // Read and written as Clocks.
-    var caption: Clock {
-        get { Clock(milliseconds.caption, counters.caption) }
-        set { (milliseconds.caption, counters.caption) = newValue.parts }
-    }
-    var section: Clock {
-        get { Clock(milliseconds.section, counters.section) }
-        set { (milliseconds.section, counters.section) = newValue.parts }
-    }
-    var completed: Clock {
-        get { Clock(milliseconds.completed, counters.completed) }
-        set { (milliseconds.completed, counters.completed) = newValue.parts }
-    }
-    var order: Clock {
-        get { Clock(milliseconds.order, counters.order) }
-        set { (milliseconds.order, counters.order) = newValue.parts }
-    }
-    var due: Clock {
-        get { Clock(milliseconds.due, counters.due) }
-        set { (milliseconds.due, counters.due) = newValue.parts }
+    subscript(field: TaskField) -> Clock {
+        get { Clock(milliseconds[field.rawValue], counters[field.rawValue]) }
+        set { (milliseconds[field.rawValue], counters[field.rawValue]) = newValue.parts }
     }
 
     public init(_ all: Clock = .zero) {
-        self.init(caption: all, section: all, completed: all, order: all, due: all)
+        milliseconds = InlineArray(repeating: all.milliseconds)
+        counters = InlineArray(repeating: all.counter)
     }
 
-    /// Without `due`, it is the earliest of the four: the stamp of the add, which stamped every
-    /// field (what a store written before due dates means).
-    init(caption: Clock, section: Clock, completed: Clock, order: Clock, due: Clock? = nil) {
-        let due = due ?? min(caption, section, completed, order)
-        milliseconds = (caption.milliseconds, section.milliseconds, completed.milliseconds, order.milliseconds, due.milliseconds)
-        counters = (caption.counter, section.counter, completed.counter, order.counter, due.counter)
+    /// The stamps of the first fields in table order, as a store writes them (`stamps` holds
+    /// one for all, or at least the first-stamped fields'); each field after them gets the
+    /// earliest of the first-stamped ones: the stamp of the add, which stamped every field
+    /// (what a store written before that field existed means). Nil for any other count.
+    init?(stamps: some Collection<Clock>) {
+        guard let first = stamps.first else { return nil }
+        self.init(first)
+        guard stamps.count > 1 else { return }
+        guard stamps.count >= TaskField.firstStamped.count, stamps.count <= TaskField.allCases.count else { return nil }
+        for (field, stamp) in zip(TaskField.allCases, stamps) { self[field] = stamp }
+        let implied = self.implied
+        for field in TaskField.allCases.dropFirst(stamps.count) { self[field] = implied }
     }
 
+    // By index, not by `TaskField.allCases`: these run for every task of a list.
     public static func == (a: FieldClocks, b: FieldClocks) -> Bool {
-        a.milliseconds == b.milliseconds && a.counters == b.counters
+        for index in a.milliseconds.indices where a.milliseconds[index] != b.milliseconds[index] || a.counters[index] != b.counters[index] {
+            return false
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(caption)
-        hasher.combine(section)
-        hasher.combine(completed)
-        hasher.combine(order)
-        hasher.combine(due)
+        for index in milliseconds.indices {
+            hasher.combine(milliseconds[index])
+            hasher.combine(counters[index])
+        }
     }
 
-    var latest: Clock { max(caption, section, completed, order, due) }
+    var latest: Clock {
+        var latest = Clock(milliseconds[0], counters[0])
+        for index in milliseconds.indices.dropFirst() { latest = max(latest, Clock(milliseconds[index], counters[index])) }
+        return latest
+    }
+
+    /// The earliest stamp of the first-stamped fields: the add's, what a later field's stamp is
+    /// when the store does not write it.
+    var implied: Clock { TaskField.firstStamped.dropFirst().reduce(self[TaskField.firstStamped[0]]) { min($0, self[$1]) } }
 
     /// True when every field has the same stamp (written as one in the store).
-    var areUniform: Bool { caption == section && section == completed && completed == order && order == due }
+    var areUniform: Bool {
+        milliseconds.indices.allSatisfy { milliseconds[$0] == milliseconds[0] && counters[$0] == counters[0] }
+    }
 
-    /// True when the due date's stamp is the earliest of the other four (what four stamps mean).
-    var dueIsImplied: Bool { due == min(caption, section, completed, order) }
+    /// The stamps the store writes, in table order: one when all are the same, else the
+    /// first-stamped fields' and on to the last field whose stamp is not `implied` (so a task
+    /// whose later fields were never set is written as before those fields existed).
+    var written: [Clock] {
+        if areUniform { return [self[.caption]] }
+        let implied = self.implied
+        let last = TaskField.allCases.lastIndex { self[$0] != implied } ?? 0
+        let count = max(TaskField.firstStamped.count, last + 1)
+        return TaskField.allCases.prefix(count).map { self[$0] }
+    }
 }
