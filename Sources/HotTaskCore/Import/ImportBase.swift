@@ -12,7 +12,7 @@ struct ImportBase: Sendable {
     struct Entry: Equatable, Sendable {
         /// Each shared field's fingerprint (`ImportBase.fingerprint`), by the field's place in
         /// the table; `unknown` for one the line did not hold (it was written before the field).
-        private var prints: InlineArray<5, UInt64>
+        private var prints: PerField<UInt64>
 
         static let unknown = UInt64.max
 
@@ -21,7 +21,7 @@ struct ImportBase: Sendable {
             for field in TaskField.shared { prints[field.rawValue] = ImportBase.fingerprint(field.value(of: task)) }
         }
 
-        fileprivate init(prints: InlineArray<5, UInt64>) {
+        fileprivate init(prints: PerField<UInt64>) {
             self.prints = prints
         }
 
@@ -113,7 +113,7 @@ struct ImportBase: Sendable {
     /// it. A line ends where the HotTask that wrote it had no more fields: those are unknown.
     private static func entry(_ line: UnsafeBufferPointer<UInt8>) -> (id: UUID, entry: Entry)? {
         guard line.count > 36, let id = UUIDBytes.parse(UnsafeBufferPointer(rebasing: line[0..<36])) else { return nil }
-        var prints = InlineArray<5, UInt64>(repeating: Entry.unknown)
+        var prints = PerField<UInt64>(repeating: Entry.unknown)
         var at = 36
         for field in TaskField.shared {
             guard at < line.count else {

@@ -331,6 +331,9 @@ extension JSONParser {
         case .completed: return .completed(try boolean())
         case .order: return .order(try required(OrderKey(utf8: try plainString())))
         case .due: throw GiveUp()
+        case .note:
+            let text = try quotedString()
+            return .note(NoteRule.isAlreadyClean(text) ? text : try NoteRule.cleanStored(text))
         }
     }
 

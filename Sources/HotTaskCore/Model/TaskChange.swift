@@ -2,22 +2,25 @@ import Foundation
 
 /// The fields a change sets on one task; nil leaves a field as it is.
 public struct TaskFields: Equatable, Hashable, Sendable {
-    // Largest first, one-byte fields last (as in `TaskItem`): 48 bytes instead of 56, so that a
-    // change that sets fields is no larger than one that adds a task.
+    // Largest first, one-byte fields last (as in `TaskItem`): 64 bytes, so that a change that
+    // sets fields (an id and two of these) is no larger than one that adds a task.
     var caption: String?
     var order: OrderKey?
     var completedAt: Date?
     /// `.some(nil)` clears the due date; nil leaves it.
     var due: DueDate??
+    /// An empty note clears it.
+    var note: String?
     var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
     var completed: Bool?
 
     init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
-        order: OrderKey? = nil, due: DueDate?? = nil
+        order: OrderKey? = nil, due: DueDate?? = nil, note: String? = nil
     ) {
         self.due = due
+        self.note = note
         self.caption = caption
         self.section = section
         self.completed = completed

@@ -9,7 +9,7 @@ import Foundation
 /// written before a field existed has fewer stamps, and the missing ones mean "set when the
 /// task was added" (see `FieldClocks`).
 public enum TaskField: Int, CaseIterable, Sendable {
-    case caption, section, completed, order, due
+    case caption, section, completed, order, due, note
 
     /// Its key in the store's task objects, in the log's `set` records and in the sync base.
     var key: String {
@@ -19,6 +19,16 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .completed: "completed"
         case .order: "order"
         case .due: "due"
+        case .note: "note"
+        }
+    }
+
+    /// Kept in a box most tasks do not have (`BoxedFields`): a field most tasks leave empty.
+    /// The boxed fields come after the others in the table.
+    var isBoxed: Bool {
+        switch self {
+        case .note: true
+        case .caption, .section, .completed, .order, .due: false
         }
     }
 
@@ -45,7 +55,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var merge: Merge {
         switch self {
         case .order: .placement
-        case .caption, .section, .completed, .due: .laterChange
+        case .caption, .section, .completed, .due, .note: .laterChange
         }
     }
 
@@ -61,7 +71,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var placement: Placement {
         switch self {
         case .caption, .section, .completed: .beforeDates
-        case .due: .afterDatesWhenSet
+        case .due, .note: .afterDatesWhenSet
         case .order: .snapshotOnly
         }
     }
@@ -95,6 +105,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         switch self {
         case .caption, .section, .completed, .order: .always
         case .due: .unknown
+        case .note: .meant(.note(""))
         }
     }
 
@@ -105,6 +116,13 @@ public enum TaskField: Int, CaseIterable, Sendable {
     }
 }
 
+/// A value for each field of the table, by the field's place (`rawValue`), held inline; and
+/// for each field kept inline in a task, and each boxed one (`TaskField.isBoxed`). Their sizes
+/// are the table's counts (Swift cannot take them from the enum): `TaskFieldTests` checks them.
+typealias PerField<Element> = InlineArray<6, Element>
+typealias PerInlineField<Element> = InlineArray<5, Element>
+typealias PerBoxedField<Element> = InlineArray<1, Element>
+
 /// One field's value, whatever its type: what the field table reads, writes, compares and
 /// merges. `completed` alone says done or open: when it was done (`completedAt`) goes with it
 /// but is no part of it (bases do not keep it).
@@ -114,6 +132,7 @@ enum FieldValue: Hashable, Sendable {
     case completed(Bool)
     case order(OrderKey)
     case due(DueDate?)
+    case note(String)
 
     /// The same value as text, for a fingerprint (`ImportBase`): equal values give equal text.
     var fingerprintText: String {
@@ -123,6 +142,7 @@ enum FieldValue: Hashable, Sendable {
         case .completed(let completed): completed ? "1" : "0"
         case .order(let key): key.text
         case .due(let due): DueDate.baseKey(due)
+        case .note(let note): note
         }
     }
 }
@@ -138,6 +158,7 @@ extension TaskField {
         case .completed: .completed(task.completed)
         case .order: .order(task.order)
         case .due: .due(task.due)
+        case .note: .note(task.note)
         }
     }
 
@@ -153,6 +174,7 @@ extension TaskField {
             task.completedAt = completed ? (completedAt ?? task.completedAt ?? now()) : nil
         case (.order, .order(let key)): task.order = key
         case (.due, .due(let due)): task.due = due
+        case (.note, .note(let note)): task.note = note
         default: assertionFailure("\(value) is not a value of \(self)")
         }
     }
@@ -161,6 +183,7 @@ extension TaskField {
     func isUnset(_ value: FieldValue) -> Bool {
         switch value {
         case .due(let due): due == nil
+        case .note(let note): note.isEmpty
         case .caption, .section, .completed, .order: false
         }
     }
@@ -178,6 +201,7 @@ extension TaskFields {
             case .completed: completed.map(FieldValue.completed)
             case .order: order.map(FieldValue.order)
             case .due: due.map(FieldValue.due)
+            case .note: note.map(FieldValue.note)
             }
         }
         set {
@@ -187,6 +211,7 @@ extension TaskFields {
             case (.completed, .completed(let value)?): completed = value
             case (.order, .order(let value)?): order = value
             case (.due, .due(let due)?): self.due = .some(due)
+            case (.note, .note(let value)?): note = value
             case (.caption, nil): caption = nil
             case (.section, nil): section = nil
             case (.completed, nil):
@@ -194,6 +219,7 @@ extension TaskFields {
                 completedAt = nil
             case (.order, nil): order = nil
             case (.due, nil): due = nil
+            case (.note, nil): note = nil
             default: assertionFailure("\(String(describing: newValue)) is not a value of \(field)")
             }
         }
@@ -231,6 +257,7 @@ extension TaskField {
             } else {
                 writer.raw("null")
             }
+        case .note(let note): writer.string(note)
         }
     }
 
@@ -271,6 +298,13 @@ extension TaskField {
             case let other?:
                 throw fields.problem("\"due\" must be a string, found \(other.kindName)")
             }
+        case .note:
+            guard let text = try fields.optionalString(key) else { return nil }
+            do {
+                return .note(try NoteRule.cleanStored(text))
+            } catch {
+                throw fields.problem("\"note\": \(error)")
+            }
         }
     }
 }
@@ -297,6 +331,7 @@ extension TaskField {
         case .completed(let completed): try container.encode(completed, forKey: name)
         case .order(let order): try container.encode(order.text, forKey: name)
         case .due(let due): try container.encode(DueDate.baseKey(due), forKey: name)
+        case .note(let note): try container.encode(note, forKey: name)
         }
     }
 
@@ -313,6 +348,7 @@ extension TaskField {
         case .due:
             guard let text = try container.decodeIfPresent(String.self, forKey: name) else { return nil }
             return text.isEmpty ? .due(nil) : DueDate(baseKey: text).map(FieldValue.due)
+        case .note: return .note(try container.decode(String.self, forKey: name))
         }
     }
 }
@@ -329,7 +365,7 @@ extension TaskField {
             bytes.append(print == ImportBase.fingerprint(.section(.priority)) ? UInt8(ascii: "p") : UInt8(ascii: "b"))
         case .completed:
             bytes.append(print == ImportBase.fingerprint(.completed(true)) ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-        case .caption, .order, .due:
+        case .caption, .order, .due, .note:
             bytes.append(0x20)
             for shift in stride(from: 60, through: 0, by: -4) {
                 bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: print >> UInt64(shift)) & 0xF])
@@ -347,7 +383,7 @@ extension TaskField {
         case .completed:
             guard start < line.count else { return nil }
             return (ImportBase.fingerprint(.completed(line[start] == UInt8(ascii: "1"))), start + 1)
-        case .caption, .order, .due:
+        case .caption, .order, .due, .note:
             guard start + 17 <= line.count, line[start] == 0x20 else { return nil }
             var print: UInt64 = 0
             for byte in line[(start + 1)..<(start + 17)] {

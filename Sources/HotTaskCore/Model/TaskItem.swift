@@ -3,8 +3,9 @@ import Foundation
 /// One task. `id` never changes; everything else may.
 public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     // Swift lays a struct out in declaration order: this one leaves two bytes of padding (with
-    // `FieldClocks` packed and both optional dates kept as eight-byte patterns, 144 bytes a
-    // task, in every copy of a 100,000-task list; optionals would make it 168).
+    // the clocks packed, both optional dates kept as eight-byte patterns and the fields most
+    // tasks leave empty boxed, 152 bytes a task, in every copy of a 100,000-task list;
+    // optionals would make it 168, and a note and its stamp inline 180).
     public var id: UUID
     public var caption: String
     /// Its place in the manual order of its section.
@@ -17,8 +18,11 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     private var completedBits: UInt64
     /// The due date packed (`DueDate.noneBits` for none), for the same reason.
     private var dueBits: UInt64
-    /// When each field was last set: merging keeps, field by field, the later change.
-    var clocks: FieldClocks
+    /// The boxed fields (`TaskField.isBoxed`: a note) and their stamps; nil while they are
+    /// empty and stamped as the add stamped them, as for most tasks.
+    private var boxed: BoxedFields?
+    /// The stamps of the fields kept inline.
+    private var inlineClocks: FieldClocks.Inline
     // Here, so that they fill the four bytes the clocks leave before the next eight-byte field.
     public var section: Section
     public var completed: Bool
@@ -38,6 +42,31 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         set { dueBits = newValue?.bits ?? DueDate.noneBits }
     }
 
+    /// Free text of several lines (`NoteRule`); empty for none.
+    public var note: String {
+        get { boxed?.note ?? "" }
+        set { rebox(note: newValue, clocks: clocks) }
+    }
+
+    /// When each field was last set: merging keeps, field by field, the later change.
+    var clocks: FieldClocks {
+        get { FieldClocks(inline: inlineClocks, boxed: boxed?.clocks) }
+        set {
+            inlineClocks = newValue.inline
+            rebox(note: note, clocks: newValue)
+        }
+    }
+
+    /// The box for these values, or none when they are what a task without a box has.
+    private mutating func rebox(note: String, clocks: FieldClocks) {
+        let boxedClocks = clocks.boxed
+        if note.isEmpty, clocks.boxedAreImplied {
+            boxed = nil
+        } else if boxed?.note != note || boxed?.clocks != boxedClocks {
+            boxed = BoxedFields(note: note, clocks: boxedClocks)
+        }
+    }
+
     public init(
         id: UUID = UUID(),
         caption: String,
@@ -48,6 +77,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         modifiedAt: Date? = nil,
         order: OrderKey = .middle,
         due: DueDate? = nil,
+        note: String = "",
         clocks: FieldClocks = FieldClocks()
     ) {
         self.dueBits = due?.bits ?? DueDate.noneBits
@@ -59,7 +89,9 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.completedBits = (completed ? (completedAt ?? createdAt) : nil).map { $0.timeIntervalSince1970.bitPattern } ?? Self.noDate
         self.modifiedAt = modifiedAt ?? createdAt
         self.order = order
-        self.clocks = clocks
+        self.inlineClocks = clocks.inline
+        self.boxed = nil
+        rebox(note: note, clocks: clocks)
     }
 
     /// The same task with the clocks of the fields a person sees reset: for comparing what a
@@ -74,13 +106,103 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     var latestClock: Clock { clocks.latest }
 }
 
+/// The fields a task keeps in a box of their own (`TaskField.isBoxed`), with their stamps:
+/// most tasks have none, and pay eight bytes for them. Never changed once made (a task that
+/// changes them gets a new box), so copies of a task share it safely.
+final class BoxedFields: Hashable, Sendable {
+    let note: String
+    let clocks: FieldClocks.Boxed
+
+    init(note: String, clocks: FieldClocks.Boxed) {
+        self.note = note
+        self.clocks = clocks
+    }
+
+    static func == (a: BoxedFields, b: BoxedFields) -> Bool {
+        a === b || (a.note == b.note && a.clocks == b.clocks)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(note)
+        hasher.combine(clocks)
+    }
+}
+
 /// The stamp of the last change to each field of a task (`TaskField`), by field.
 ///
 /// Kept as milliseconds and counters side by side rather than as `Clock`s: a Clock's 12 bytes
 /// take 16 in a row, and every task holds these (60 bytes instead of 80).
 public struct FieldClocks: Equatable, Hashable, Sendable {
-    private var milliseconds: InlineArray<5, Int64>
-    private var counters: InlineArray<5, Int32>
+    private var milliseconds: PerField<Int64>
+    private var counters: PerField<Int32>
+
+    /// The stamps of the fields a task keeps inline (the first ones in table order).
+    struct Inline: Hashable, Sendable {
+        fileprivate var milliseconds: PerInlineField<Int64>
+        fileprivate var counters: PerInlineField<Int32>
+
+        static func == (a: Inline, b: Inline) -> Bool {
+            a.milliseconds.indices.allSatisfy { a.milliseconds[$0] == b.milliseconds[$0] && a.counters[$0] == b.counters[$0] }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            for index in milliseconds.indices {
+                hasher.combine(milliseconds[index])
+                hasher.combine(counters[index])
+            }
+        }
+    }
+
+    /// The stamps of the boxed fields (after the inline ones in table order).
+    struct Boxed: Hashable, Sendable {
+        fileprivate var stamps: PerBoxedField<Clock>
+
+        static func == (a: Boxed, b: Boxed) -> Bool { a.stamps.indices.allSatisfy { a.stamps[$0] == b.stamps[$0] } }
+
+        func hash(into hasher: inout Hasher) {
+            for index in stamps.indices { hasher.combine(stamps[index]) }
+        }
+    }
+
+    static let inlineCount = TaskField.allCases.count { !$0.isBoxed }
+
+    var inline: Inline {
+        var inline = Inline(milliseconds: InlineArray(repeating: 0), counters: InlineArray(repeating: 0))
+        for index in inline.milliseconds.indices {
+            inline.milliseconds[index] = milliseconds[index]
+            inline.counters[index] = counters[index]
+        }
+        return inline
+    }
+
+    var boxed: Boxed {
+        var boxed = Boxed(stamps: InlineArray(repeating: .zero))
+        for index in boxed.stamps.indices {
+            boxed.stamps[index] = Clock(milliseconds[Self.inlineCount + index], counters[Self.inlineCount + index])
+        }
+        return boxed
+    }
+
+    /// True when every boxed field's stamp is the add's (`implied`): a task without a box.
+    var boxedAreImplied: Bool {
+        let implied = self.implied
+        return (Self.inlineCount..<milliseconds.count).allSatisfy { Clock(milliseconds[$0], counters[$0]) == implied }
+    }
+
+    /// The inline stamps, and the boxed ones (the add's when there is no box).
+    init(inline: Inline, boxed: Boxed?) {
+        milliseconds = InlineArray(repeating: 0)
+        counters = InlineArray(repeating: 0)
+        for index in inline.milliseconds.indices {
+            milliseconds[index] = inline.milliseconds[index]
+            counters[index] = inline.counters[index]
+        }
+        let implied = self.implied
+        for index in Self.inlineCount..<milliseconds.count {
+            let stamp = boxed.map { $0.stamps[index - Self.inlineCount] } ?? implied
+            (milliseconds[index], counters[index]) = stamp.parts
+        }
+    }
 
     subscript(field: TaskField) -> Clock {
         get { Clock(milliseconds[field.rawValue], counters[field.rawValue]) }

@@ -32,6 +32,12 @@ extension TaskList {
         ChangeRules.date(self[position], to: due)
     }
 
+    /// The change that gives the task at `position` the note `note` (through `NoteRule`; empty
+    /// clears it), or nil when it already has it.
+    public func noting(at position: Int, to note: String) -> TaskChange? {
+        ChangeRules.note(self[position], to: note)
+    }
+
     /// The change that marks the task at `position` completed or open, or nil when it
     /// already is.
     public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {

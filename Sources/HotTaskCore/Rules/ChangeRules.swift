@@ -21,6 +21,11 @@ public enum ChangeRules {
         set(TaskFields(due: .some(due)), on: task)
     }
 
+    /// A note (already through `NoteRule`); an empty one clears it.
+    public static func note(_ task: TaskItem, to note: String) -> TaskChange? {
+        set(TaskFields(note: note), on: task)
+    }
+
     /// Completed (when, `now`) or open again.
     public static func complete(_ task: TaskItem, _ completed: Bool, now: Date) -> TaskChange? {
         set(TaskFields(completed: completed, completedAt: now), on: task)

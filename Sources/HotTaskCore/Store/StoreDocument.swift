@@ -223,7 +223,7 @@ public enum StoreDocument {
     /// order (at least the first-stamped ones), separated by single spaces.
     static func clocks(utf8 bytes: UnsafeBufferPointer<UInt8>) -> FieldClocks? {
         // Without an array: one was made and freed for every task read.
-        var stamps = InlineArray<8, Clock>(repeating: .zero)
+        var stamps = PerField<Clock>(repeating: .zero)
         var count = 0
         var start = 0
         for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {

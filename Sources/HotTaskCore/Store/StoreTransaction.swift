@@ -378,10 +378,13 @@ extension TaskChange {
     /// About how many bytes this change adds to the snapshot (0 for one that does not grow it).
     var storeGrowth: Int {
         switch self {
-        case .add(let task): task.caption.utf8.count + 400
+        case .add(let task): task.caption.utf8.count + 2 * task.note.utf8.count + 400
         case .delete: 0
         case .set(_, let fields, let was):
-            max(0, (fields.caption?.utf8.count ?? 0) - (was.caption?.utf8.count ?? 0))
+            max(
+                0,
+                (fields.caption?.utf8.count ?? 0) - (was.caption?.utf8.count ?? 0) + 2 * (fields.note?.utf8.count ?? 0)
+                    - 2 * (was.note?.utf8.count ?? 0))
         }
     }
 }
