@@ -98,7 +98,7 @@ struct TaskFieldTests {
         #expect(task.clocks[.note] == Clock(milliseconds: 100))
         #expect(task.clocks[.due] == Clock(milliseconds: 100))
         let text = StoreDocument.clockText(task.clocks)
-        #expect(text == "500.0 500.0 500.0 500.0 100.0 100.0")
+        #expect(text == "500.0 500.0 500.0 500.0 100.0 100.0 100.0")
         #expect(StoreDocument.clocks(from: Substring(text)) == task.clocks)
     }
 
@@ -119,7 +119,8 @@ struct TaskFieldTests {
         base.record(ImportBase.Said([task]))
         try base.save(besides: store)
         let lines = try String(contentsOfFile: ImportBase.path(besides: store), encoding: .utf8)
-        #expect(lines.utf8.count == 36 + 17 + 3 + 17 + 17 + 1)
+        // Caption, flags, due, note, tags.
+        #expect(lines.utf8.count == 36 + 17 + 3 + 17 + 17 + 17 + 1)
         #expect(try ImportBase.load(besides: store)[task.id] == ImportBase.Entry(task))
     }
 
@@ -159,4 +160,81 @@ struct TaskFieldTests {
 
 extension String {
     fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+/// Tags: the field, its rule, and `+word` in a new task's text.
+@Suite("Tags")
+struct TagTests {
+    @Test(arguments: [
+        ("Buy milk +shop", "Buy milk", ["shop"]),
+        ("+work Call Bob +urgent", "Call Bob", ["work", "urgent"]),
+        ("Fix C++ build", "Fix C++ build", []),
+        ("Learn C++ +cpp", "Learn C++", ["cpp"]),
+        ("Call +1 555 0100", "Call +1 555 0100", []),
+        ("Call +44 20 7946 0958", "Call +44 20 7946 0958", []),
+        ("Read https://example.com/a+b?q=c+d", "Read https://example.com/a+b?q=c+d", []),
+        ("Open +https://example.com", "Open +https://example.com", []),
+        ("Mail bob+tag@example.com", "Mail bob+tag@example.com", []),
+        ("Mail +bob@example.com", "Mail +bob@example.com", []),
+        ("Say \\+work out loud", "Say +work out loud", []),
+        ("Plant roses +project:Home.Garden +v1.2", "Plant roses", ["project:Home.Garden", "v1.2"]),
+        ("Café +crème +crème", "Café", ["crème"]),
+        ("Sentence ends +done.", "Sentence ends +done.", []),
+        ("+urgent", "+urgent", []),
+        ("a+b +c", "a+b", ["c"]),
+        ("x ++y", "x ++y", []),
+        ("x +-y", "x +-y", []),
+        ("x +", "x +", []),
+    ])
+    func plusWordsBecomeTagsWhereTheyStartAWord(text: String, caption: String, tags: [String]) {
+        let taken = TagRule.takingTags(from: text)
+        #expect(taken.caption == caption)
+        #expect(taken.tags == tags)
+        // A caption written for the editor reads back as itself.
+        #expect(TagRule.takingTags(from: TagRule.escapingTagWords(caption)).caption == caption)
+    }
+
+    @Test func tagsAreCleanedAndLimited() throws {
+        #expect(try TagRule.clean("+work") == "work")
+        #expect(try TagRule.clean("  Grocery \t list ") == "Grocery list")
+        #expect(try TagRule.clean("@phone") == "@phone")
+        #expect(throws: TagError.empty) { try TagRule.clean(" + ") }
+        #expect(throws: TagError.self) { try TagRule.clean(String(repeating: "x", count: StoreLimits.tagCharacters + 1)) }
+        #expect(try TagRule.cleanAll(["a", "+a", "b"]) == ["a", "b"])
+        #expect(throws: TagError.tooMany(StoreLimits.tagsPerTask + 1)) {
+            try TagRule.cleanAll((0...StoreLimits.tagsPerTask).map { "t\($0)" })
+        }
+        #expect(TagRule.label("work") == "+work" && TagRule.label("@phone") == "@phone" && TagRule.label("a b") == "+\"a b\"")
+    }
+
+    @Test func tagsAreStoredLoggedAndMergedLikeEveryField() throws {
+        var task = Fixtures.task("Pay rent", id: 1)
+        task.tags = ["home", "@phone", "Grocery list"]
+        let list = TaskList([task])
+        let header = SnapshotHeader(generation: .random(), clock: Clock(milliseconds: 9_000), list: list)
+        let bytes = StoreDocument.encode(list, header: header)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""tags": ["home", "@phone", "Grocery list"]"#))
+        #expect(try StoreDocument.decode(bytes).list[0].tags == task.tags)
+        #expect(try StoreDocument.decodeStrictly(bytes).list[0].tags == task.tags)
+        // Tags and a note change apart from each other and from the caption.
+        var merged = list
+        merged.apply(try #require(ChangeRules.tag(list[0], adding: ["work"], removing: ["home"])), clock: Clock(milliseconds: 2_000))
+        merged.apply(try #require(list.noting(at: 0, to: "n")), clock: Clock(milliseconds: 1_500))
+        #expect(merged[0].tags == ["@phone", "Grocery list", "work"] && merged[0].note == "n")
+        #expect(StoreDocument.clockText(merged[0].clocks).split(separator: " ").count == 7)
+    }
+
+    @Test func tagsChangedOnBothSidesOfASyncKeepWhatEachAddedAndTookAway() {
+        let merged = ThreeWay.mergeElements(
+            base: .tags(["home", "work", "later"]), local: .tags(["home", "work", "urgent"]), other: .tags(["work", "later", "phone"]))
+        #expect(merged == .tags(["work", "phone", "urgent"]))
+    }
+
+    @Test func tabCompletesFromTheTagsInUseMostUsedFirst() {
+        var tasks = (1...3).map { Fixtures.task("T\($0)", id: $0) }
+        tasks[0].tags = ["work", "home"]
+        tasks[1].tags = ["work"]
+        tasks[2].tags = ["anywhere"]
+        #expect(TaskList(tasks).tagsInUse == ["work", "anywhere", "home"])
+    }
 }

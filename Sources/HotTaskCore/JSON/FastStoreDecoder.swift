@@ -334,6 +334,17 @@ extension JSONParser {
         case .note:
             let text = try quotedString()
             return .note(NoteRule.isAlreadyClean(text) ? text : try NoteRule.cleanStored(text))
+        case .tags:
+            var tags: [String] = []
+            try expect(UInt8(ascii: "["))
+            if !take(UInt8(ascii: "]")) {
+                repeat {
+                    skipWhitespace()
+                    tags.append(try quotedString())
+                } while take(UInt8(ascii: ","))
+                try expect(UInt8(ascii: "]"))
+            }
+            return .tags(try TagRule.cleanStored(tags))
         }
     }
 

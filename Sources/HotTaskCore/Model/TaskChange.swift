@@ -2,7 +2,7 @@ import Foundation
 
 /// The fields a change sets on one task; nil leaves a field as it is.
 public struct TaskFields: Equatable, Hashable, Sendable {
-    // Largest first, one-byte fields last (as in `TaskItem`): 64 bytes, so that a change that
+    // Largest first, one-byte fields last (as in `TaskItem`): 72 bytes, so that a change that
     // sets fields (an id and two of these) is no larger than one that adds a task.
     var caption: String?
     var order: OrderKey?
@@ -11,16 +11,19 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     var due: DueDate??
     /// An empty note clears it.
     var note: String?
+    /// The whole set, in order (an empty one clears them).
+    var tags: [String]?
     var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
     var completed: Bool?
 
     init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
-        order: OrderKey? = nil, due: DueDate?? = nil, note: String? = nil
+        order: OrderKey? = nil, due: DueDate?? = nil, note: String? = nil, tags: [String]? = nil
     ) {
         self.due = due
         self.note = note
+        self.tags = tags
         self.caption = caption
         self.section = section
         self.completed = completed

@@ -9,7 +9,7 @@ import Foundation
 /// written before a field existed has fewer stamps, and the missing ones mean "set when the
 /// task was added" (see `FieldClocks`).
 public enum TaskField: Int, CaseIterable, Sendable {
-    case caption, section, completed, order, due, note
+    case caption, section, completed, order, due, note, tags
 
     /// Its key in the store's task objects, in the log's `set` records and in the sync base.
     var key: String {
@@ -20,6 +20,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .order: "order"
         case .due: "due"
         case .note: "note"
+        case .tags: "tags"
         }
     }
 
@@ -27,7 +28,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     /// The boxed fields come after the others in the table.
     var isBoxed: Bool {
         switch self {
-        case .note: true
+        case .note, .tags: true
         case .caption, .section, .completed, .order, .due: false
         }
     }
@@ -48,6 +49,9 @@ public enum TaskField: Int, CaseIterable, Sendable {
     enum Merge: Sendable {
         /// The later change wins.
         case laterChange
+        /// Element by element: what each side added and took away since, both (tags, when the
+        /// base knows them; otherwise the later change).
+        case elementwise
         /// Placed by each side's sort order (see `SyncPlan.place`); an import never takes it.
         case placement
     }
@@ -56,6 +60,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         switch self {
         case .order: .placement
         case .caption, .section, .completed, .due, .note: .laterChange
+        case .tags: .elementwise
         }
     }
 
@@ -71,7 +76,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var placement: Placement {
         switch self {
         case .caption, .section, .completed: .beforeDates
-        case .due, .note: .afterDatesWhenSet
+        case .due, .note, .tags: .afterDatesWhenSet
         case .order: .snapshotOnly
         }
     }
@@ -106,6 +111,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .caption, .section, .completed, .order: .always
         case .due: .unknown
         case .note: .meant(.note(""))
+        case .tags: .meant(.tags([]))
         }
     }
 
@@ -119,9 +125,9 @@ public enum TaskField: Int, CaseIterable, Sendable {
 /// A value for each field of the table, by the field's place (`rawValue`), held inline; and
 /// for each field kept inline in a task, and each boxed one (`TaskField.isBoxed`). Their sizes
 /// are the table's counts (Swift cannot take them from the enum): `TaskFieldTests` checks them.
-typealias PerField<Element> = InlineArray<6, Element>
+typealias PerField<Element> = InlineArray<7, Element>
 typealias PerInlineField<Element> = InlineArray<5, Element>
-typealias PerBoxedField<Element> = InlineArray<1, Element>
+typealias PerBoxedField<Element> = InlineArray<2, Element>
 
 /// One field's value, whatever its type: what the field table reads, writes, compares and
 /// merges. `completed` alone says done or open: when it was done (`completedAt`) goes with it
@@ -133,6 +139,8 @@ enum FieldValue: Hashable, Sendable {
     case order(OrderKey)
     case due(DueDate?)
     case note(String)
+    /// Without a leading `+`; a todo.txt context with its `@`.
+    case tags([String])
 
     /// The same value as text, for a fingerprint (`ImportBase`): equal values give equal text.
     var fingerprintText: String {
@@ -143,6 +151,7 @@ enum FieldValue: Hashable, Sendable {
         case .order(let key): key.text
         case .due(let due): DueDate.baseKey(due)
         case .note(let note): note
+        case .tags(let tags): tags.joined(separator: "\n")
         }
     }
 }
@@ -159,6 +168,7 @@ extension TaskField {
         case .order: .order(task.order)
         case .due: .due(task.due)
         case .note: .note(task.note)
+        case .tags: .tags(task.tags)
         }
     }
 
@@ -175,6 +185,7 @@ extension TaskField {
         case (.order, .order(let key)): task.order = key
         case (.due, .due(let due)): task.due = due
         case (.note, .note(let note)): task.note = note
+        case (.tags, .tags(let tags)): task.tags = tags
         default: assertionFailure("\(value) is not a value of \(self)")
         }
     }
@@ -184,6 +195,7 @@ extension TaskField {
         switch value {
         case .due(let due): due == nil
         case .note(let note): note.isEmpty
+        case .tags(let tags): tags.isEmpty
         case .caption, .section, .completed, .order: false
         }
     }
@@ -202,6 +214,7 @@ extension TaskFields {
             case .order: order.map(FieldValue.order)
             case .due: due.map(FieldValue.due)
             case .note: note.map(FieldValue.note)
+            case .tags: tags.map(FieldValue.tags)
             }
         }
         set {
@@ -212,6 +225,7 @@ extension TaskFields {
             case (.order, .order(let value)?): order = value
             case (.due, .due(let due)?): self.due = .some(due)
             case (.note, .note(let value)?): note = value
+            case (.tags, .tags(let value)?): tags = value
             case (.caption, nil): caption = nil
             case (.section, nil): section = nil
             case (.completed, nil):
@@ -220,6 +234,7 @@ extension TaskFields {
             case (.order, nil): order = nil
             case (.due, nil): due = nil
             case (.note, nil): note = nil
+            case (.tags, nil): tags = nil
             default: assertionFailure("\(String(describing: newValue)) is not a value of \(field)")
             }
         }
@@ -258,6 +273,13 @@ extension TaskField {
                 writer.raw("null")
             }
         case .note(let note): writer.string(note)
+        case .tags(let tags):
+            writer.raw("[")
+            for (offset, tag) in tags.enumerated() {
+                if offset > 0 { writer.raw(", ") }
+                writer.string(tag)
+            }
+            writer.raw("]")
         }
     }
 
@@ -305,6 +327,23 @@ extension TaskField {
             } catch {
                 throw fields.problem("\"note\": \(error)")
             }
+        case .tags:
+            switch fields.object[key] {
+            case nil, .null?: return nil
+            case .array(let items)?:
+                var tags: [String] = []
+                for item in items {
+                    guard case .string(let tag) = item else { throw fields.problem("\"tags\" must be an array of strings") }
+                    tags.append(tag)
+                }
+                do {
+                    return .tags(try TagRule.cleanStored(tags))
+                } catch {
+                    throw fields.problem("\"tags\": \(error)")
+                }
+            case let other?:
+                throw fields.problem("\"tags\" must be an array of strings, found \(other.kindName)")
+            }
         }
     }
 }
@@ -332,6 +371,7 @@ extension TaskField {
         case .order(let order): try container.encode(order.text, forKey: name)
         case .due(let due): try container.encode(DueDate.baseKey(due), forKey: name)
         case .note(let note): try container.encode(note, forKey: name)
+        case .tags(let tags): try container.encode(tags, forKey: name)
         }
     }
 
@@ -349,6 +389,7 @@ extension TaskField {
             guard let text = try container.decodeIfPresent(String.self, forKey: name) else { return nil }
             return text.isEmpty ? .due(nil) : DueDate(baseKey: text).map(FieldValue.due)
         case .note: return .note(try container.decode(String.self, forKey: name))
+        case .tags: return .tags(try container.decode([String].self, forKey: name))
         }
     }
 }
@@ -365,7 +406,7 @@ extension TaskField {
             bytes.append(print == ImportBase.fingerprint(.section(.priority)) ? UInt8(ascii: "p") : UInt8(ascii: "b"))
         case .completed:
             bytes.append(print == ImportBase.fingerprint(.completed(true)) ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-        case .caption, .order, .due, .note:
+        case .caption, .order, .due, .note, .tags:
             bytes.append(0x20)
             for shift in stride(from: 60, through: 0, by: -4) {
                 bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: print >> UInt64(shift)) & 0xF])
@@ -383,7 +424,7 @@ extension TaskField {
         case .completed:
             guard start < line.count else { return nil }
             return (ImportBase.fingerprint(.completed(line[start] == UInt8(ascii: "1"))), start + 1)
-        case .caption, .order, .due, .note:
+        case .caption, .order, .due, .note, .tags:
             guard start + 17 <= line.count, line[start] == 0x20 else { return nil }
             var print: UInt64 = 0
             for byte in line[(start + 1)..<(start + 17)] {

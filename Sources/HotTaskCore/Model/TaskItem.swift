@@ -18,7 +18,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     private var completedBits: UInt64
     /// The due date packed (`DueDate.noneBits` for none), for the same reason.
     private var dueBits: UInt64
-    /// The boxed fields (`TaskField.isBoxed`: a note) and their stamps; nil while they are
+    /// The boxed fields (`TaskField.isBoxed`: a note, tags) and their stamps; nil while they are
     /// empty and stamped as the add stamped them, as for most tasks.
     private var boxed: BoxedFields?
     /// The stamps of the fields kept inline.
@@ -45,7 +45,13 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     /// Free text of several lines (`NoteRule`); empty for none.
     public var note: String {
         get { boxed?.note ?? "" }
-        set { rebox(note: newValue, clocks: clocks) }
+        set { rebox(note: newValue, tags: tags, clocks: clocks) }
+    }
+
+    /// Words (`TagRule`), in the order given, without a leading `+`; empty for none.
+    public var tags: [String] {
+        get { boxed?.tags ?? [] }
+        set { rebox(note: note, tags: newValue, clocks: clocks) }
     }
 
     /// When each field was last set: merging keeps, field by field, the later change.
@@ -53,17 +59,17 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         get { FieldClocks(inline: inlineClocks, boxed: boxed?.clocks) }
         set {
             inlineClocks = newValue.inline
-            rebox(note: note, clocks: newValue)
+            rebox(note: note, tags: tags, clocks: newValue)
         }
     }
 
     /// The box for these values, or none when they are what a task without a box has.
-    private mutating func rebox(note: String, clocks: FieldClocks) {
+    private mutating func rebox(note: String, tags: [String], clocks: FieldClocks) {
         let boxedClocks = clocks.boxed
-        if note.isEmpty, clocks.boxedAreImplied {
+        if note.isEmpty, tags.isEmpty, clocks.boxedAreImplied {
             boxed = nil
-        } else if boxed?.note != note || boxed?.clocks != boxedClocks {
-            boxed = BoxedFields(note: note, clocks: boxedClocks)
+        } else if boxed?.note != note || boxed?.tags != tags || boxed?.clocks != boxedClocks {
+            boxed = BoxedFields(note: note, tags: tags, clocks: boxedClocks)
         }
     }
 
@@ -78,6 +84,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         order: OrderKey = .middle,
         due: DueDate? = nil,
         note: String = "",
+        tags: [String] = [],
         clocks: FieldClocks = FieldClocks()
     ) {
         self.dueBits = due?.bits ?? DueDate.noneBits
@@ -91,7 +98,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.order = order
         self.inlineClocks = clocks.inline
         self.boxed = nil
-        rebox(note: note, clocks: clocks)
+        rebox(note: note, tags: tags, clocks: clocks)
     }
 
     /// The same task with the clocks of the fields a person sees reset: for comparing what a
@@ -111,19 +118,22 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
 /// changes them gets a new box), so copies of a task share it safely.
 final class BoxedFields: Hashable, Sendable {
     let note: String
+    let tags: [String]
     let clocks: FieldClocks.Boxed
 
-    init(note: String, clocks: FieldClocks.Boxed) {
+    init(note: String, tags: [String], clocks: FieldClocks.Boxed) {
         self.note = note
+        self.tags = tags
         self.clocks = clocks
     }
 
     static func == (a: BoxedFields, b: BoxedFields) -> Bool {
-        a === b || (a.note == b.note && a.clocks == b.clocks)
+        a === b || (a.note == b.note && a.tags == b.tags && a.clocks == b.clocks)
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(note)
+        hasher.combine(tags)
         hasher.combine(clocks)
     }
 }

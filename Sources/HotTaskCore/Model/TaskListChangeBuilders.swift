@@ -38,6 +38,21 @@ extension TaskList {
         ChangeRules.note(self[position], to: note)
     }
 
+    /// The change that gives the task at `position` a new caption and these tags (the caption
+    /// editor's), or nil when it has them already.
+    public func renaming(at position: Int, to caption: String, tags: [String]) -> TaskChange? {
+        ChangeRules.rename(self[position], to: caption, tags: tags)
+    }
+
+    /// Every tag of the list, each once, the most used first (then A–Z): what Tab completes.
+    public var tagsInUse: [String] {
+        var uses: [String: Int] = [:]
+        // By index: `for task in` copies each task out, a retain and release of its caption.
+        for index in priority.indices where !priority[index].tags.isEmpty { for tag in priority[index].tags { uses[tag, default: 0] += 1 } }
+        for index in bonus.indices where !bonus[index].tags.isEmpty { for tag in bonus[index].tags { uses[tag, default: 0] += 1 } }
+        return uses.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+    }
+
     /// The change that marks the task at `position` completed or open, or nil when it
     /// already is.
     public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {

@@ -26,6 +26,18 @@ public enum ChangeRules {
         set(TaskFields(note: note), on: task)
     }
 
+    /// Tags added (at the end, in the order given) and taken away (through `TagRule`).
+    public static func tag(_ task: TaskItem, adding: [String], removing: [String]) -> TaskChange? {
+        var tags = task.tags.filter { !removing.contains($0) }
+        for tag in adding where !tags.contains(tag) { tags.append(tag) }
+        return set(TaskFields(tags: tags), on: task)
+    }
+
+    /// A caption and the whole set of tags at once (the caption editor, where both are shown).
+    public static func rename(_ task: TaskItem, to caption: String, tags: [String]) -> TaskChange? {
+        set(TaskFields(caption: caption, tags: tags), on: task)
+    }
+
     /// Completed (when, `now`) or open again.
     public static func complete(_ task: TaskItem, _ completed: Bool, now: Date) -> TaskChange? {
         set(TaskFields(completed: completed, completedAt: now), on: task)

@@ -378,14 +378,19 @@ extension TaskChange {
     /// About how many bytes this change adds to the snapshot (0 for one that does not grow it).
     var storeGrowth: Int {
         switch self {
-        case .add(let task): task.caption.utf8.count + 2 * task.note.utf8.count + 400
+        case .add(let task): task.caption.utf8.count + 2 * task.note.utf8.count + Self.bytes(task.tags) + 400
         case .delete: 0
         case .set(_, let fields, let was):
             max(
                 0,
                 (fields.caption?.utf8.count ?? 0) - (was.caption?.utf8.count ?? 0) + 2 * (fields.note?.utf8.count ?? 0)
-                    - 2 * (was.note?.utf8.count ?? 0))
+                    - 2 * (was.note?.utf8.count ?? 0) + Self.bytes(fields.tags ?? []) - Self.bytes(was.tags ?? []))
         }
+    }
+
+    /// What tags take in the snapshot: each quoted (escaped at most twice over), and a separator.
+    private static func bytes(_ tags: [String]) -> Int {
+        tags.reduce(tags.isEmpty ? 0 : 12) { $0 + 2 * $1.utf8.count + 4 }
     }
 }
 

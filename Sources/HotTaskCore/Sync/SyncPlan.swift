@@ -241,6 +241,14 @@ struct SyncPlan {
         var times = otherTimes
         for field in TaskField.shared {
             let value = field.value(of: local)
+            // Tags changed on both sides: what each added and took away, both.
+            if field.merge == .elementwise, let base = entry?.base(field), let there = other[field], value != there, value != base,
+                there != base, let both = ThreeWay.mergeElements(base: base, local: value, other: there)
+            {
+                merged[field] = both
+                times[field] = max(localTimes[field], otherTimes[field])
+                continue
+            }
             guard let there = other[field],
                 ThreeWay.pick(
                     base: entry?.base(field), local: value, other: there, localTime: localTimes[field], otherTime: otherTimes[field]) == .local
