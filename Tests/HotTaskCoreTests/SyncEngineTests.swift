@@ -510,9 +510,3 @@ struct Unreachable: CalendarCollection {
     var parallelRequests: Int { 1 }
 }
 
-extension TodoMapping.Reading {
-    var todo: RemoteTodo? {
-        if case .todo(let todo) = self { return todo }
-        return nil
-    }
-}

@@ -115,6 +115,14 @@ public enum TaskField: Int, CaseIterable, Sendable {
         }
     }
 
+    /// True when `task` has no value for this field and never had one given here since it was
+    /// added (its stamp is still the add's): a field an older HotTask did not read is so.
+    func neverGiven(in task: TaskItem) -> Bool {
+        guard oldBasesMean != nil else { return false }
+        let clocks = task.clocks
+        return isUnset(value(of: task)) && clocks[self] <= clocks.implied
+    }
+
     /// What a base that lacks this field agreed on, when that is known.
     var oldBasesMean: FieldValue? {
         if case .meant(let value) = inOldBases { return value }

@@ -123,12 +123,34 @@ struct SyncPlan {
         case nil:
             if let entry, entry.isTentative {
                 notHeardBack(id, local: local, entry: entry)
+            } else if let entry, let (todo, upgraded) = Self.readingUnreadFields(entry) {
+                // Agreed by a HotTask that did not read a note or tags: the server's copy as agreed
+                // holds them (a phone's DESCRIPTION): taken here as changed there.
+                if let local, let todo {
+                    merge(local, with: todo, href: entry.href, etag: entry.etag, entry: entry)
+                } else {
+                    agreed[key] = upgraded
+                    unchangedThere(id, local: local, entry: upgraded)
+                }
             } else if let entry {
                 unchangedThere(id, local: local, entry: entry)
             } else if let local {
                 create(local)
             }
         }
+    }
+
+    /// For a base entry written before a field HotTask now reads (`TaskField.oldBasesMean`: a
+    /// note, tags): the server's copy as agreed, when it holds a value for such a field (to be
+    /// merged as a change there), and the entry knowing those fields. Nil for an entry that
+    /// knows every field, or whose copy does not read.
+    private static func readingUnreadFields(_ entry: SyncBase.Entry) -> (todo: RemoteTodo?, upgraded: SyncBase.Entry)? {
+        let unread = TaskField.shared.filter { $0.oldBasesMean != nil && entry.agreed[$0] == nil }
+        guard !unread.isEmpty, let todo = TodoMapping.read(entry.calendar).todo else { return nil }
+        var upgraded = entry
+        for field in unread { upgraded.agreed[field] = field.oldBasesMean }
+        let holdsSome = unread.contains { field in todo.fields[field].map { !field.isUnset($0) } ?? false }
+        return (holdsSome ? todo : nil, upgraded)
     }
 
     /// A task the last sync sent without hearing back, which the server does not show: sent
@@ -190,10 +212,11 @@ struct SyncPlan {
     }
 
     private mutating func create(_ task: TaskItem) {
-        let from = carried.isEmpty ? nil : carried[task.id, .iCalendar].flatMap(ICalendarCarry.calendar(from:))
+        let from = carried.isEmpty ? nil : carried[task.id, .iCalendar].flatMap { ICalendarCarry.calendar(from: $0, for: task) }
         let uid = from?.uid ?? TodoMapping.uid(for: task.id)
         pending[task.id] = PendingWrite(
-            href: collection.href(forUID: uid), etag: nil, isNew: true, uid: uid, fields: SharedFields(task), followsLocalOrder: true,
+            href: collection.href(forUID: uid), etag: nil, isNew: true, uid: uid,
+            fields: SharedFields(task, keepingUnreadFrom: from.flatMap { TodoMapping.read($0.calendar).todo?.fields }), followsLocalOrder: true,
             times: task.clocks, created: task.createdAt, calendar: from?.calendar)
     }
 
@@ -219,9 +242,7 @@ struct SyncPlan {
     /// New on the server (or back after a delete here): added here where its sort order says.
     private mutating func pull(_ todo: RemoteTodo, id: UUID, href: String, etag: String?) {
         let fields = todo.fields
-        var task = TaskItem(id: id, caption: fields.caption, createdAt: todo.created ?? todo.lastModified ?? now, modifiedAt: todo.lastModified ?? now)
-        let created = task.createdAt
-        for field in TaskField.shared { if let value = fields[field] { field.set(value, on: &task, completedAt: fields.completedAt, now: created) } }
+        let task = todo.task(id: id, createdAt: todo.created ?? todo.lastModified ?? now, modifiedAt: todo.lastModified ?? now)
         placements.append(Placement(id: id, section: fields.section, sortOrder: effectiveSortOrder(todo), adding: task))
         agreed[id.uuidString.lowercased()] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: nil)
         counts.pulled += 1
