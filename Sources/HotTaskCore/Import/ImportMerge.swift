@@ -69,7 +69,9 @@ extension TaskList {
         for position in (unresolved + untagged).sorted() {
             let line = batch.tasks[position]
             let undated = lines.undated.contains(position)
-            let match = byCaption[line.caption]?.first { index in
+            // A line with tags also finds the task an older HotTask made of it (the tags in its caption).
+            let candidates = (byCaption[line.caption] ?? []) + (lines.captionsWithTags[position].flatMap { byCaption[$0] } ?? [])
+            let match = candidates.first { index in
                 let task = known[index]
                 // An undated line has no time to compare: it is the task a file said before (it
                 // was completed here since), never a chore only ever done here.

@@ -7,7 +7,9 @@ import Foundation
 /// Priority A goes to Top Priority, everything else to Bonus. A completed task keeps its
 /// priority as a `pri:A` tag, which is read back too; a completed line with neither says
 /// nothing of its section (todo.sh 2.11's `do` drops the `(A) `), so its task keeps the one it
-/// has here. `+project` and `@context` words stay in the caption, which passes the caption rule.
+/// has here. `+project` and `@context` words are the task's tags (`project`, `@context`: the
+/// context keeps its sigil, so that it goes back as it came), written back after the caption;
+/// where a line has nothing else, they stay its caption. The caption passes the caption rule.
 ///
 /// todo.txt has no ids. HotTask writes each task's id prefix as an `id:1a2b3c4d` tag and
 /// reads it back; a line without one matches a task with the same caption (see
@@ -61,6 +63,7 @@ enum TodoTxtFormat {
                 var identified = read.task
                 identified.id = stableID(read.task.caption, seen)
                 if read.undated { facts.undated.insert(tasks.count) }
+                if let withTags = read.captionWithTags { facts.captionsWithTags[tasks.count] = withTags }
                 if read.priorityUnsaid { facts.priorityUnsaid.insert(tasks.count) }
                 if let letter = read.letter, letter != "A" { letters[tasks.count] = String(letter) }
                 facts.numbers.append(number)
@@ -83,7 +86,7 @@ enum TodoTxtFormat {
     /// The task a line holds (its id still to be given), its `id:` tag if any, and what the
     /// line left unsaid.
     private static func task(from line: String, number: Int, file: String?, now: Date) throws(DocumentError) -> (
-        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?
+        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?, captionWithTags: String?
     ) {
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var completed = false
@@ -135,19 +138,48 @@ enum TodoTxtFormat {
             idPrefix = String(words[tag].dropFirst(3)).lowercased()
             words.remove(at: tag)
         }
+        // `+project` and `@context`: tags, unless nothing else is left for a caption.
+        let withTags = words
+        var tags: [String] = []
+        words.removeAll { word in
+            guard let tag = tag(from: word) else { return false }
+            if !tags.contains(tag) { tags.append(tag) }
+            return true
+        }
+        if !words.contains(where: { $0.unicodeScalars.contains(where: CaptionRule.isVisible) }) {
+            words = withTags
+            tags = []
+        }
         let caption: String
         do {
             caption = try CaptionRule.clean(words.joined(separator: " "))
         } catch {
             throw .invalid("\(file.map { $0 + " " } ?? "")line \(number): \(error)")
         }
+        let captionWithTags = tags.isEmpty ? nil : try? CaptionRule.clean(withTags.joined(separator: " "))
         let created = createdAt ?? completedAt ?? now
         let finished = completed ? max(completedAt ?? created, created) : nil
         let task = TaskItem(
             id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
-            createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due)
+            createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due,
+            tags: TagRule.cleanKeeping(tags).tags)
         // An open line without a priority says "Bonus"; a completed one says nothing.
-        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter)
+        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, captionWithTags)
+    }
+
+    /// The tag a `+project` or `@context` word is (`project`, `@context`), when its name reads
+    /// as a tag's (`TagRule.isTagName`: not `+1`, not an e-mail address).
+    static func tag(from word: String) -> String? {
+        if word.hasPrefix("+"), TagRule.isTagName(word.dropFirst()) { return String(word.dropFirst()) }
+        if word.hasPrefix("@"), TagRule.isTagName(word.dropFirst()) { return word }
+        return nil
+    }
+
+    /// How a tag is written in todo.txt: `+project`, a context as it is (`@phone`); a space
+    /// inside one (a calendar's category) as `_`, since a todo.txt word has none.
+    static func word(for tag: String) -> String {
+        let word = tag.replacingOccurrences(of: " ", with: "_")
+        return word.hasPrefix("@") ? word : "+" + word
     }
 
     /// `(A)`…`(Z)`: the letter.
@@ -197,14 +229,16 @@ enum TodoTxtFormat {
             for task in list.tasks(in: section) {
                 defer { position += 1 }
                 let created = day(task.createdAt)
+                // Tags right after the caption (as todo.sh writes them), then the add-on tags.
+                let caption = task.caption + task.tags.map { " " + word(for: $0) }.joined()
                 let idTag = (task.due.map { " " + $0.todoTxtTag() } ?? "") + " id:" + shortIDs[position]
                 let line: String
                 let letter = section == .priority ? "A" : carried.isEmpty ? nil : carried[task.id, .todoTxt]
                 if task.completed {
                     let tag = letter.map { " pri:\($0)" } ?? ""
-                    line = "x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(task.caption)\(tag)\(idTag)\n"
+                    line = "x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(caption)\(tag)\(idTag)\n"
                 } else {
-                    line = (letter.map { "(\($0)) " } ?? "") + "\(created) \(task.caption)\(idTag)\n"
+                    line = (letter.map { "(\($0)) " } ?? "") + "\(created) \(caption)\(idTag)\n"
                 }
                 piece.append(contentsOf: line.utf8)
                 if piece.count >= pieceSize {
