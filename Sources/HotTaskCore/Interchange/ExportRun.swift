@@ -12,7 +12,7 @@ extension TaskStore {
         _ list: TaskList, as format: ExportFormat, to path: String, standardOutput: ([UInt8]) -> Void,
         say: (CommandMessage) -> Void
     ) throws {
-        let (carried, said) = try carriedForExport(format.carriedFormat, list: list)
+        let (carried, said) = try carriedForExport(format, list: list)
         said.forEach(say)
         let produce: (_ emit: ([UInt8]) -> Void) -> Void =
             switch format {
