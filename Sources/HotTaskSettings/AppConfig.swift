@@ -49,6 +49,12 @@ public struct AppConfig: Equatable, Sendable {
         set { settings.sync = newValue }
     }
 
+    /// `plus_tags`: `+word` in a new task's text makes a tag.
+    public var plusTags: Bool {
+        get { settings.plusTags }
+        set { settings.plusTags = newValue }
+    }
+
     /// Reads the text of a config file; `file` is only used to name it in messages.
     public static func parse(_ text: String, file: String) throws(Problem) -> AppConfig {
         let entries: [TOMLSubset.Entry]

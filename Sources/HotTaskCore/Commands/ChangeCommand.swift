@@ -15,34 +15,68 @@ public struct ChangeOutcome: Sendable {
 extension TaskStore {
     public func change(
         adding captions: [String], to section: Section, editing: (handle: String, caption: String?)? = nil,
-        due: DueInput.Request? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String],
-        dates: DueDisplay
+        due: DueInput.Request? = nil, note: String? = nil, tagging: [String] = [], untagging: [String] = [], plusTags: Bool = true,
+        completing: [String], reopening: [String], moving: [String], deleting: [String], dates: DueDisplay
     ) throws -> ChangeOutcome {
-        let cleaned = try captions.map { raw in
+        // `+word` in the text makes a tag (unless the config says not); `--tag` adds more.
+        let tagged = try captions.map { raw in
+            let (text, words) = plusTags ? TagRule.takingTags(from: raw) : (raw, [])
             do {
-                return try CaptionRule.clean(raw)
+                return (caption: try CaptionRule.clean(text), tags: words)
             } catch {
                 throw UserFacingError(.refused, "cannot add \(quotedCaption(raw)): \(error)")
             }
         }
-        let newCaption = try editing.flatMap { edit in
+        let cleaned = tagged.map(\.caption)
+        let edited = try editing.flatMap { edit in
             try edit.caption.map { caption in
+                let (text, words) = plusTags ? TagRule.takingTags(from: caption) : (caption, [])
                 do {
-                    return try CaptionRule.clean(caption)
+                    return (caption: try CaptionRule.clean(text), tags: words)
                 } catch {
                     throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quotedCaption(caption)): \(error)")
                 }
             }
         }
+        let newCaption = edited?.caption
+        let (adding, removing): ([String], [String])
+        do {
+            adding = try TagRule.cleanAll(tagging)
+            removing = try untagging.map(TagRule.clean)
+        } catch {
+            throw UserFacingError(.refused, "--tag: \(error)")
+        }
+        let newNote = try note.map { text in
+            do {
+                return try NoteRule.clean(text)
+            } catch {
+                throw UserFacingError(.refused, "--note: cannot use the note: \(error)")
+            }
+        }
         let now = Timestamp.now()
         let newDue = due.flatMap(\.date)
-        let newTasks = cleaned.map { TaskItem(caption: $0, section: section, createdAt: now, due: newDue) }
-        let addedLines = cleaned.map { "Added to \(section.title): \($0)\(newDue.map { " (due \(dates.text($0)))" } ?? "")" }
+        var newTasks: [TaskItem] = []
+        for (caption, words) in tagged {
+            var tags = words.filter { !removing.contains($0) }
+            for tag in adding where !tags.contains(tag) { tags.append(tag) }
+            guard tags.count <= StoreLimits.tagsPerTask else {
+                throw UserFacingError(.refused, "cannot add \(quotedCaption(caption)): \(TagError.tooMany(tags.count))")
+            }
+            newTasks.append(TaskItem(caption: caption, section: section, createdAt: now, due: newDue, note: newNote ?? "", tags: tags))
+        }
+        let withNote = newNote.map { !$0.isEmpty } ?? false ? " (with a note)" : ""
+        let addedLines = newTasks.map { task in
+            "Added to \(section.title): \(task.caption)\(task.tags.map { " " + TagRule.label($0) }.joined())"
+                + "\(newDue.map { " (due \(dates.text($0)))" } ?? "")\(withNote)"
+        }
         let dueEdit = editing == nil ? nil : due
         let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
         var asked = CommandChanges()
         if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
         if let editing, let dueEdit { asked.due = (editing.handle, dueEdit) }
+        if let editing, let newNote { asked.note = (editing.handle, newNote) }
+        let editTags = (edited?.tags ?? []) + adding
+        if let editing, !editTags.isEmpty || !removing.isEmpty { asked.tags = (editing.handle, editTags, removing) }
         asked.completing = completing
         asked.reopening = reopening
         asked.moving = moving
@@ -111,11 +145,22 @@ extension TaskStore {
         } catch {
             throw UserFacingError(.refused, "\(quotedCaption(error.task.caption)) is given to both --done and --undone")
         }
+        for case .tagged(_, let after) in planned.steps where after.count > StoreLimits.tagsPerTask {
+            throw UserFacingError(.refused, "--tag: \(TagError.tooMany(after.count))")
+        }
         let lines = planned.steps.map { step -> String in
             switch step {
             case .edited(let from, let to): "Edited: \(from) → \(to)"
             case .alreadyCaptioned(let caption): "Already so: \(caption)"
             case .dated(let task, let request): dueLine(task, request, dates: dates)
+            case .tagged(let task, let after):
+                task.tags == after
+                    ? "Already so: the tags of \(task.caption)"
+                    : "Tags of \(task.caption): \(after.isEmpty ? "none" : after.map(TagRule.label).joined(separator: " "))"
+            case .noted(let task, let note):
+                task.note == note
+                    ? (note.isEmpty ? "Already without a note: \(task.caption)" : "Already so: the note of \(task.caption)")
+                    : note.isEmpty ? "Note cleared: \(task.caption)" : "Note \(task.note.isEmpty ? "added" : "changed"): \(task.caption)"
             case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(task.caption)"
             case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(task.caption)"
             case .moved(let task, let section): "Moved to \(section.title): \(task.caption)"

@@ -70,7 +70,7 @@ public enum TagRule {
     /// then letters, digits, marks and `-` `_` `.` `:`, ending in a letter, digit or mark. So
     /// `+work`, `+v1.2`, `+project:Home.Garden` and `+café` are tags; `+1`, `C++`, `+44 20`,
     /// `+bob@example.com`, `+https://example.com` and `+done.` are not.
-    static func isTagName<Name: StringProtocol>(_ word: Name) -> Bool {
+    public static func isTagName<Name: StringProtocol>(_ word: Name) -> Bool {
         guard let first = word.unicodeScalars.first, first.properties.isAlphabetic, let last = word.unicodeScalars.last,
             word.count <= StoreLimits.tagCharacters
         else { return false }
