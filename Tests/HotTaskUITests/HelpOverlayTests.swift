@@ -86,7 +86,7 @@ struct HelpOverlayTests {
                 " │ Home g / End G    first, last task │",
                 "B│ [ / ]             jump to Top      │",
                 " │                   Priority, Bonus  ▼…",
-                " └─ 1–6 of 34 · ↑↓ scroll ────────────┘",
+                " └─ 1–6 of 38 · ↑↓ scroll ────────────┘",
                 "↑↓ select  Tab input  Space done    1/1",
             ])
         state.press(.pageDown)
@@ -102,7 +102,7 @@ struct HelpOverlayTests {
                 " │                   other section    │",
                 "B│ K ⇧↑ / J ⇧↓       reorder (Manual  │",
                 " │                   order)           ▼…",
-                " └─ 6–11 of 34 · ↑↓ scroll ───────────┘",
+                " └─ 6–11 of 38 · ↑↓ scroll ───────────┘",
                 "↑↓ select  Tab input  Space done    1/1",
             ])
         state.press(.end)
@@ -117,7 +117,7 @@ struct HelpOverlayTests {
                 " │ ? F1              this help        │",
                 "B│ q ^C ^Q           quit             │",
                 " │ ^Z ^L             suspend, redraw  │…",
-                " └─ 29–34 of 34 · ↑↓ scroll ──────────┘",
+                " └─ 33–38 of 38 · ↑↓ scroll ──────────┘",
                 "↑↓ select  Tab input  Space done    1/1",
             ])
         state.press(.pageUp, .home)

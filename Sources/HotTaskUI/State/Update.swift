@@ -70,6 +70,8 @@ public enum AppUpdate {
                 summary: "syncing \(sent)/\(total)", failure: state.syncStatus?.failure, detail: state.syncStatus?.detail, running: true)
         case .timerFired:
             effects = timerFired(&state, now: now)
+        case .noteEdited(let outcome):
+            return noteEdited(outcome, &state)
         case .frameShown:
             // The filter's folded captions, made once a frame is on screen: the first frame
             // (and the one after a list read whole) never waits for them.

@@ -85,7 +85,9 @@ extension AppUpdate {
                 state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", &state)
         else { return [] }
         let section = state.newTaskSection
-        let change = state.tasks.adding(onTop: TaskItem(id: id, caption: caption, section: section, createdAt: now))
+        // `+word` makes a tag (the caption rule has run: the words are as they will be kept).
+        let (text, tags) = state.plusTags ? TagRule.takingTags(from: caption) : (caption, [])
+        let change = state.tasks.adding(onTop: TaskItem(id: id, caption: (try? CaptionRule.clean(text)) ?? caption, section: section, createdAt: now, tags: tags))
         let effects = commit([change], "Added \(quoted(change.task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.

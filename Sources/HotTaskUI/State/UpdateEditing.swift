@@ -9,13 +9,18 @@ extension AppUpdate {
             state.message = Message("No task to edit", kind: .warning)
             return
         }
-        state.editor = LineEditor(task.caption)
+        state.editor = LineEditor(editorText(for: task, plusTags: state.plusTags))
         state.editingTaskID = task.id
         state.focus = .editing
     }
 
     static func handleEditingKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
         if editLine(key, &state.editor, killed: &state.killed) { return [] }
+        if key == .tab, state.plusTags {
+            let outcome = TagCompletion.complete(&state.editor, tags: state.tasks.tagsInUse, filter: false)
+            state.message = TagCompletion.message(outcome)
+            return []
+        }
         switch key {
         case .enter: return saveEdit(&state, now: now)
         case .escape:
@@ -42,13 +47,32 @@ extension AppUpdate {
         else { return [] }
         state.focus = .list
         let old = state.tasks[position]
-        guard let change = state.tasks.renaming(at: position, to: caption) else { return [] }
+        let change: TaskChange?
+        if state.plusTags {
+            // The editor shows the tags as +words after the caption: what is there now is the set.
+            let (text, words) = TagRule.takingTags(from: caption)
+            let kept = TagRule.words(for: old.tags).unwritten
+            change = state.tasks.renaming(at: position, to: (try? CaptionRule.clean(text)) ?? caption, tags: words + kept.filter { !words.contains($0) })
+        } else {
+            change = state.tasks.renaming(at: position, to: caption)
+        }
+        guard let change else { return [] }
         let effects = commit([change], "Edited \(quoted(old))", &state)
         select(id: old.id, &state)
-        if !TaskFilter.matches(caption, state.view.query) {
+        if let edited = state.tasks.position(of: old.id).map({ state.tasks[$0] }),
+            !TaskFilter.Matcher(state.view.query, dates: state.dates).matches(edited)
+        {
             state.message = Message("Saved — the filter now hides “\(caption.truncated(toWidth: 40))”")
         }
         return effects
+    }
+
+    /// What the caption editor starts with: the caption, and its tags as `+word`s after it (a
+    /// caption's own `+word` written `\\+word`), so that editing them edits the tags.
+    static func editorText(for task: TaskItem, plusTags: Bool) -> String {
+        guard plusTags else { return task.caption }
+        let words = TagRule.words(for: task.tags).text
+        return TagRule.escapingTagWords(task.caption) + (words.isEmpty ? "" : " " + words)
     }
 
     /// Words that have nowhere else to go end the new-task input (after what is typed there,
