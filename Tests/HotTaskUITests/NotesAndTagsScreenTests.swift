@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskSettings
 import Testing
 
 @testable import HotTaskCore
@@ -82,8 +83,9 @@ struct NotesAndTagsScreenTests {
         var state = tagged()
         state.press(.tab)
         let payRent = state.tasks[0]
-        let effects = state.expectPress(.character("n")) { _ in }
-        #expect(effects == [.editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: payRent.note))])
+        state.expectPress(.character("n")) { _ in
+            [.editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: payRent.note))]
+        }
         // The editor saved a new note: one change, undone by u.
         let saved = AppUpdate.update(&state, .noteEdited(.edited(taskID: payRent.id, text: "Landlord: 555-0199\n\n")), now: testNow)
         #expect(savedChanges(saved) == [.set(payRent.id, TaskFields(note: "Landlord: 555-0199"), was: TaskFields(note: payRent.note))])

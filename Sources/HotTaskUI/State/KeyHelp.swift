@@ -62,12 +62,11 @@ enum KeyHelp {
 
     static func input(_ section: Section) -> [Entry] {
         [
-            Entry("letters", "type a new task"),
-            Entry("+word", "a tag (\\+word stays text; plus_tags = false in the config: no tags)"),
+            Entry("letters", "type a new task (+word: a tag; \\+word: text)"),
             Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add")),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
             Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select")),
-            Entry("Tab ⇧Tab", "go to the list; after +wo, complete the tag", hint: ("Tab", "list")),
+            Entry("Tab ⇧Tab", "go to the list (after +wo: complete the tag)", hint: ("Tab", "list")),
             Entry("^F", "filter the list", hint: ("^F", "find")),
             Entry("F2", "edit the selected task"),
             Entry("^R", "redo"),
@@ -97,7 +96,7 @@ enum KeyHelp {
         ListLine(actions: [.toggle], text: "done / not done", hint: "done"),
         ListLine(actions: [.move], text: "move to the other section"),
         ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
-        ListLine(actions: [.edit, .note], text: "edit the caption, the note (in $EDITOR; ✎ marks one)", hint: "edit", hintKeys: "e"),
+        ListLine(actions: [.edit, .note], text: "edit the caption / the note ($EDITOR)", hint: "edit", hintKeys: "e"),
         ListLine(actions: [.delete], text: "delete", hint: "delete"),
         ListLine(actions: [.due], text: "set or clear the due date"),
         ListLine(actions: [.clearCompleted], text: "clear completed tasks"),
@@ -128,9 +127,8 @@ enum KeyHelp {
     static let filter: [Entry] =
         [
             Entry("letters", "narrow the list (case, accents and width ignored)"),
-            Entry("+tag -tag", "with, without a tag (@context for a todo.txt context)"),
-            Entry("due:", "due:today, due:overdue, due:week (the next 7 days and overdue), due:none"),
-            Entry("Tab", "after +wo or -wo, complete the tag"),
+            Entry("+tag -tag", "with, without a tag (Tab completes it)"),
+            Entry("due:", "due:today, due:overdue, due:week, due:none"),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
             Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep")),
             Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear")),
@@ -139,8 +137,7 @@ enum KeyHelp {
 
     static let editing: [Entry] =
         [
-            Entry("letters", "edit the caption"),
-            Entry("+word", "the task's tags, after the caption (Tab completes one)"),
+            Entry("letters", "edit the caption (+words after it: its tags)"),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
             Entry("Enter", "save the caption", hint: ("Enter", "save")),
             Entry("Esc", "cancel the edit", hint: ("Esc", "cancel")),
