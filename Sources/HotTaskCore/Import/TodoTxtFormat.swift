@@ -58,10 +58,13 @@ enum TodoTxtFormat {
                     positionOfID[idPrefix] = tasks.count
                     idPrefixes[tasks.count] = idPrefix
                 }
-                let seen = occurrences[read.task.caption, default: 0]
-                occurrences[read.task.caption] = seen + 1
+                // The line's words as an older HotTask took them (its tags in the caption): the
+                // same id for the same line whichever HotTask imports it.
+                let words = read.captionWithTags ?? read.task.caption
+                let seen = occurrences[words, default: 0]
+                occurrences[words] = seen + 1
                 var identified = read.task
-                identified.id = stableID(read.task.caption, seen)
+                identified.id = stableID(words, seen)
                 if read.undated { facts.undated.insert(tasks.count) }
                 if let withTags = read.captionWithTags { facts.captionsWithTags[tasks.count] = withTags }
                 if read.priorityUnsaid { facts.priorityUnsaid.insert(tasks.count) }
