@@ -155,11 +155,11 @@ extension TaskStore {
             case .dated(let task, let request): dueLine(task, request, dates: dates)
             case .tagged(let task, let after):
                 task.tags == after
-                    ? "Already so: the tags of \(task.caption)"
+                    ? "Tags unchanged: \(task.caption)"
                     : "Tags of \(task.caption): \(after.isEmpty ? "none" : after.map(TagRule.label).joined(separator: " "))"
             case .noted(let task, let note):
                 task.note == note
-                    ? (note.isEmpty ? "Already without a note: \(task.caption)" : "Already so: the note of \(task.caption)")
+                    ? (note.isEmpty ? "Already without a note: \(task.caption)" : "Note unchanged: \(task.caption)")
                     : note.isEmpty ? "Note cleared: \(task.caption)" : "Note \(task.note.isEmpty ? "added" : "changed"): \(task.caption)"
             case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(task.caption)"
             case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(task.caption)"
