@@ -79,10 +79,15 @@ struct TaskwarriorCLITests {
         let imported = hottask("--import", "-", stdin: task("export").stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("added 5"), "\(imported.stdout)")
-        // Said once, with counts: kept aside, not lost.
-        #expect(imported.stderr.contains("note: kept aside for an export back to Taskwarrior, as HotTask has no such field: "), "\(imported.stderr)")
-        #expect(imported.stderr.contains("annotations (1 task)") && imported.stderr.contains("tags (2 tasks)"), "\(imported.stderr)")
+        // Said once, with counts: kept aside, not lost. Annotations, tags and the project are the
+        // tasks' own (the note, the tags, the tag project:NAME).
+        #expect(
+            imported.stderr.contains(
+                "note: kept aside for an export back to Taskwarrior, as HotTask has no such field: client (1 task), estimate (1 task)\n"),
+            "\(imported.stderr)")
         let report = try #require(try TaskStore(path: store).load().all.first { $0.caption == "Write the report" })
+        #expect(report.note == "see the draft in ~/docs\nand the numbers")
+        #expect(report.tags == ["project:work.q4", "office", "writing"])
         #expect(hottask("--edit", String(report.id.uuidString.lowercased().prefix(8)), "Write the Q4 report").status == 0)
 
         let export = hottask("--export", "-", "--export-format", "taskwarrior")
@@ -103,7 +108,44 @@ struct TaskwarriorCLITests {
         // Another format cannot hold these fields: said, with counts.
         let ics = hottask("--export", folder.path("out.ics"), "--export-format", "ics")
         #expect(ics.status == 0)
-        #expect(ics.stderr.contains("note: left out, as this format cannot hold them: Taskwarrior fields of 5 tasks"), "\(ics.stderr)")
+        #expect(ics.stderr.contains("note: left out, as this format cannot hold them: Taskwarrior fields of 3 tasks"), "\(ics.stderr)")
+    }
+
+    @Test func aNoteAndTagsEditedHereReachTaskwarriorAndAnUnchangedLineKeepsItsTime() throws {
+        try fillTaskwarrior()
+        #expect(hottask("--import", "-", stdin: task("export").stdout).status == 0)
+        let report = try #require(try TaskStore(path: store).load().all.first { $0.caption == "Write the report" })
+        let uuid = report.id.uuidString.lowercased()
+        let before = try #require(try exported()[uuid])
+        guard case .array(let annotations)? = before["annotations"], case .object(let first)? = annotations.first else {
+            throw Failure("no annotations: \(before)")
+        }
+        let edit = hottask(
+            "--edit", String(uuid.prefix(8)), "--note", "see the draft in ~/docs\nand the final numbers\nask Ann", "--untag", "writing",
+            "--tag", "urgent")
+        #expect(edit.status == 0, "\(edit.stderr)")
+        task("import", "-", stdin: hottask("--export", "-", "--export-format", "taskwarrior").stdout)
+        let after = try #require(try exported()[uuid])
+        guard case .array(let back)? = after["annotations"] else { throw Failure("no annotations: \(after)") }
+        let descriptions = back.compactMap { item -> String? in
+            if case .object(let object) = item, case .string(let text)? = object["description"] { return text }
+            return nil
+        }
+        let entries = back.compactMap { item -> String? in
+            if case .object(let object) = item, case .string(let text)? = object["entry"] { return text }
+            return nil
+        }
+        #expect(descriptions == ["see the draft in ~/docs", "and the final numbers", "ask Ann"])
+        #expect(entries.first.map { JSONValue.string($0) } == first["entry"], "the unchanged line keeps its entry time")
+        #expect(Set(entries).count == 3, "each annotation a second of its own")
+        #expect(after["tags"] == .array([.string("office"), .string("urgent")]))
+        #expect(after["project"] == .string("work.q4"))
+        // And back: the same note and tags, nothing changed.
+        let again = hottask("--import", "-", stdin: task("export").stdout)
+        #expect(again.status == 0, "\(again.stderr)")
+        let reread = try #require(try TaskStore(path: store).load().all.first { $0.id == report.id })
+        #expect(reread.note == "see the draft in ~/docs\nand the final numbers\nask Ann")
+        #expect(reread.tags == ["project:work.q4", "office", "urgent"])
     }
 
     @Test func anEditInTaskwarriorInTheSameSecondAsOneHereIsNotOlder() throws {
