@@ -132,7 +132,8 @@ struct TaskFieldTests {
         #expect(entry.base(.caption) == .caption("Pay rent"))
         #expect(entry.base(.due) == .due(nil))
         #expect(entry.base(.note) == .note(""), "what HotTask had then: no note")
-        let older = #"{"uid":"u","href":"/u.ics","caption":"Pay rent","section":"bonus","completed":true,"orderKey":"a0","clocks":"1.0","calendar":""}"#
+        let older =
+            #"{"uid":"u","href":"/u.ics","caption":"Pay rent","section":"bonus","completed":true,"orderKey":"a0","clocks":"1.0","calendar":""}"#
         #expect(try JSONDecoder().decode(SyncBase.Entry.self, from: Data(older.utf8)).base(.due) == nil, "before due dates: unknown")
     }
 

@@ -12,10 +12,11 @@ Commands:
   make-calendar                 create the collection (VTODO only) if missing
   add SUMMARY [--priority N] [--due YYYYMMDD] [--categories a,b] [--description TEXT] [--sort-order N]
   list                          every VTODO, completed and cancelled included
-  edit SUMMARY_MATCH [--summary S] [--priority N|none] [--status S]
+  edit SUMMARY_MATCH [--summary S]   (SUMMARY_MATCH uid:X matches the UID instead) [--priority N|none] [--status S]
                      [--due YYYYMMDD|YYYYMMDDTHHMMSS[Z]|none [--tzid ZONE]] [--categories a,b]
                      [--description TEXT]  (TEXT's \\n is a line break; empty removes it)
   delete SUMMARY_MATCH
+  put-raw NAME BODY             PUT a body as it is (even one that is not valid iCalendar)
 """
 
 import argparse
@@ -76,7 +77,11 @@ def all_todos(cal):
 
 
 def find_one(cal, summary):
-    hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("SUMMARY", "")) == summary]
+    """The one VTODO whose SUMMARY is `summary` ("uid:X": whose UID is X, for one without a title)."""
+    if summary.startswith("uid:"):
+        hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("UID", "")) == summary[4:]]
+    else:
+        hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("SUMMARY", "")) == summary]
     if len(hits) != 1:
         raise SystemExit(f"expected exactly one VTODO with SUMMARY {summary!r}, found {len(hits)}")
     return hits[0]
@@ -109,6 +114,8 @@ def describe(todo):
     return {
         "uid": str(comp.get("UID")),
         "summary": str(comp.get("SUMMARY", "")),
+        # None when the VTODO has no SUMMARY at all (a to-do without a title).
+        "summary_raw": None if "SUMMARY" not in comp else str(comp.get("SUMMARY")),
         "priority": int_or_none(comp.get("PRIORITY")),
         "status": None if status is None else str(status),
         "completed": status is not None and str(status).upper() == "COMPLETED",
@@ -160,6 +167,16 @@ def cmd_add_raw(client, cal, args):
     """Saves a VCALENDAR exactly as given (a phone app's own properties and parameters)."""
     todo = cal.save_todo(args.ical.replace("\\r\\n", "\r\n"))
     return {"uid": str(todo.icalendar_component["UID"])}
+
+
+def cmd_put_raw(client, cal, args):
+    """PUTs a body exactly as given (bytes the server keeps as they are, even ones that are not
+    iCalendar a strict reader takes) under NAME in the calendar."""
+    url = args.url.rstrip("/") + "/" + args.name
+    response = client.put(url, args.ical.replace("\\r\\n", "\r\n"), {"Content-Type": "text/calendar; charset=utf-8"})
+    if response.status not in (200, 201, 204):
+        raise SystemExit(f"PUT {url} answered {response.status}")
+    return {"status": response.status}
 
 
 def cmd_list(client, cal, args):
@@ -244,6 +261,11 @@ def main():
     p = sub.add_parser("add-raw")
     p.add_argument("ical", help="a whole VCALENDAR; the two characters \\r\\n stand for a line end")
     p.set_defaults(run=cmd_add_raw)
+
+    p = sub.add_parser("put-raw")
+    p.add_argument("name", help="the file name in the calendar (bad.ics)")
+    p.add_argument("ical", help="the body; the two characters \\r\\n stand for a line end")
+    p.set_defaults(run=cmd_put_raw)
 
     sub.add_parser("list").set_defaults(run=cmd_list)
 

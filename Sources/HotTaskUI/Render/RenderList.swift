@@ -71,7 +71,8 @@ extension AppRender {
         let end = due == nil ? width - 1 : dueX - 1
         let mark = task.note.isEmpty ? "" : " " + noteMark
         let markFits = end - x >= DisplayWidth.of(mark) + 1
-        let caption = task.caption.truncated(toWidth: max(0, end - x - (markFits ? DisplayWidth.of(mark) : 0)))
+        // On one line, whatever a file or a server gave (line breaks, tabs, no title at all).
+        let caption = CaptionRule.shown(task.caption).truncated(toWidth: max(0, end - x - (markFits ? DisplayWidth.of(mark) : 0)))
         var start = caption.startIndex
         for match in TaskFilter.matchRanges(of: query, in: caption) {
             x = grid.put(caption[start..<match.lowerBound], x: x, y: y, style: style)

@@ -22,7 +22,8 @@ extension HotTaskCommand {
         }
         if !edit.isEmpty && edit.count == 1 && due == nil && note == nil && tag.isEmpty && untag.isEmpty {
             throw ValidationError(
-                "--edit takes a task and its new caption: --edit 3 \"New caption\" (or --edit 3 with --due WHEN, --note TEXT, --tag or --untag WORD).")
+                "--edit takes a task and its new caption: --edit 3 \"New caption\" (or --edit 3 with --due WHEN, --note TEXT, --tag or --untag WORD)."
+            )
         }
     }
 
