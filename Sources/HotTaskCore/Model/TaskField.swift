@@ -12,7 +12,10 @@ public enum TaskField: Int, CaseIterable, Sendable {
     case caption, section, completed, order, due, note, tags
 
     /// Its key in the store's task objects, in the log's `set` records and in the sync base.
-    var key: String {
+    var key: String { staticKey.description }
+
+    /// `key` as written: a literal, copied straight into a JSON writer's bytes.
+    var staticKey: StaticString {
         switch self {
         case .caption: "caption"
         case .section: "section"
@@ -35,9 +38,13 @@ public enum TaskField: Int, CaseIterable, Sendable {
 
     /// The field whose key these bytes are (the fast store reader's look-up).
     init?(utf8 key: UnsafeBufferPointer<UInt8>) {
-        for (field, bytes) in zip(Self.allCases, Self.keyBytes) where bytes.elementsEqual(key) {
-            self = field
-            return
+        // Length first, then the bytes: this runs for each key of every task a store read meets.
+        guard let start = key.baseAddress else { return nil }
+        for (index, bytes) in Self.keyBytes.enumerated() where bytes.count == key.count {
+            if bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, key.count) == 0 }) {
+                self = Self.allCases[index]
+                return
+            }
         }
         return nil
     }
@@ -257,9 +264,9 @@ extension TaskField {
     /// indentation of the object being written).
     func write(
         _ value: FieldValue, completedAt: Date? = nil, withCompletedAt: Bool = false, to writer: inout JSONWriter,
-        name: (inout JSONWriter, String) -> Void
+        name: (inout JSONWriter, StaticString) -> Void
     ) {
-        name(&writer, key)
+        name(&writer, staticKey)
         switch value {
         case .caption(let caption): writer.string(caption)
         case .section(let section): writer.string(section.rawValue)

@@ -163,9 +163,10 @@ public enum TaskFilter {
                 if tags.isEmpty {
                     guard withTags.isEmpty else { return false }
                 } else {
-                    let folded = tags.map(TaskFilter.foldedTag)
-                    for tag in withTags where !folded.contains(tag) { return false }
-                    for tag in withoutTags where folded.contains(tag) { return false }
+                    // Compared in place, no tag folded into an array of its own: this runs for
+                    // every task at each key of the filter.
+                    for wanted in withTags where !tags.contains(where: { TaskFilter.tag($0, foldsTo: wanted) }) { return false }
+                    for unwanted in withoutTags where tags.contains(where: { TaskFilter.tag($0, foldsTo: unwanted) }) { return false }
                 }
             }
             guard let due else { return true }
@@ -206,6 +207,23 @@ public enum TaskFilter {
     /// "Grocery list" is `+grocery_list`).
     static func foldedTag(_ tag: String) -> [UInt8] {
         foldedBytes(tag.contains(" ") ? tag.replacingOccurrences(of: " ", with: "_") : tag)
+    }
+
+    /// Whether `tag` folds to `folded` (`foldedTag(tag) == folded`), an ASCII tag compared
+    /// byte by byte without making its folded form.
+    static func tag(_ tag: String, foldsTo folded: [UInt8]) -> Bool {
+        if let same = tag.utf8.withContiguousStorageIfAvailable({ bytes -> Bool? in
+            guard bytes.count == folded.count else { return bytes.contains { $0 >= 0x80 } ? nil : false }
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x80 else { return nil }
+                if (byte == 0x20 ? 0x5F : lower(byte)) != folded[index] { return false }
+            }
+            return true
+        }), let same {
+            return same
+        }
+        return foldedTag(tag) == folded
     }
 
     /// True when every caption that matches `query` also matches `previous`, so the previous

@@ -192,7 +192,7 @@ extension ChangeLog {
             field.write(value, completedAt: fields.completedAt, withCompletedAt: true, to: &writer) { writer, key in
                 if !first { writer.raw(", ") }
                 first = false
-                writer.string(key)
+                writer.string(key.description)
                 writer.raw(": ")
             }
         }

@@ -172,7 +172,7 @@ public enum StoreDocument {
         writer.raw("{")
         writer.key("id", indent: 6, first: true)
         writer.uuid(task.id)
-        let name = { (writer: inout JSONWriter, key: String) in writer.key(key, indent: 6, first: false) }
+        let name = { (writer: inout JSONWriter, key: StaticString) in writer.key(key, indent: 6, first: false) }
         for field in TaskField.writtenBeforeDates {
             field.write(field.value(of: task), to: &writer, name: name)
         }
