@@ -39,6 +39,29 @@ enum UIBenchmarks {
         return [typing, scrolling, filtering]
     }
 
+    /// Issue 39: the filter's words typed into `/` on a tagged list, a key at a time, then taken
+    /// back: `+work due:week` (a query with such words is scanned again at each key, never
+    /// narrowed). The budget is 25 ms a key.
+    static func tagFilter(_ list: TaskList, label: String) -> Measurement {
+        let now = Timestamp.now()
+        var state = AppState(tasks: list, size: size)
+        _ = AppUpdate.update(&state, .resized(size), now: now)
+        state.view.foldCaptions(state.tasks)
+        _ = AppUpdate.update(&state, .keyPressed(.control("f")), now: now)  // `/` from the list
+        var result = Measurement(operation: "UI: filter `+work due:week` keystroke → frame", size: label, target: 25)
+        let query = "+work due:week"
+        let keys = query.map { Key.character($0) } + Array(repeating: Key.backspace, count: query.count)
+        for _ in 0..<2 {
+            for key in keys {
+                let start = DispatchTime.now()
+                _ = AppUpdate.update(&state, .keyPressed(key), now: now)
+                _ = AppRender.render(state, size: size)
+                result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+            }
+        }
+        return result
+    }
+
     /// Start without the terminal: read the store, build the state, draw the first frame.
     static func start(store: TaskStore, label: String, runs: Int) throws -> Measurement {
         var result = Measurement(operation: "UI: load + first frame (in-process)", size: label, target: nil)

@@ -5,7 +5,7 @@ import HotTaskCore
 // operation from outside (median, min, max, peak memory), and the UI's per-key work in-process.
 // Benchmarks are not tests: nothing here fails on a time; the table says "over" instead.
 //
-// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers | --heavy-keys]
+// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers | --heavy-keys | --tag-filter]
 // --peers compares with Taskwarrior and todo.txt-cli instead (`make bench-peers`).
 
 let arguments = CommandLine.arguments
@@ -46,6 +46,19 @@ if arguments.contains("--heavy-keys") {
         rows += try DailyKeyBenchmarks.run(list, label: label(count), rounds: runs, folder: folder)
     }
     print(Measurement.header + "\n" + rows.map(\.row).joined(separator: "\n"))
+    exit(0)
+}
+
+// `--tag-filter`: only issue 39's `/` with `+work due:week`, in-process, each key's time.
+if arguments.contains("--tag-filter") {
+    for count in sizes {
+        let list = StoreGenerator.tagged(StoreGenerator.list(count: count))
+        for _ in 0..<max(1, runs) {
+            let result = UIBenchmarks.tagFilter(list, label: label(count))
+            print(result.row)
+            print("  per key (ms): " + result.milliseconds.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        }
+    }
     exit(0)
 }
 
@@ -128,6 +141,14 @@ for count in sizes {
     let listMedian = measurements.last?.median ?? 0
     try external("hottask --list --sort due > /dev/null", target: listMedian * 1.5, [binary, "--file", store, "--list", "--sort", "due"])
     try external("hottask --list --overdue > /dev/null", target: listMedian * 1.5, [binary, "--file", store, "--list", "--overdue"])
+    // Issue 39: on the same tasks with tags, `--list --filter +work` within 1.2× of `--list`.
+    let tagged = folder + "/tagged-\(name).json"
+    let taggedList = StoreGenerator.tagged(generated)
+    try TaskStore(path: tagged).save(taggedList)
+    try external("hottask --list > /dev/null (tagged)", [binary, "--file", tagged, "--list"])
+    let taggedListMedian = measurements.last?.median ?? 0
+    try external(
+        "hottask --list --filter +work > /dev/null", target: taggedListMedian * 1.2, [binary, "--file", tagged, "--list", "--filter", "+work"])
     try external("hottask --export -", [binary, "--file", store, "--export", "-"])
     try external(
         "hottask --import (empty store)",
@@ -183,6 +204,7 @@ for count in sizes {
 
     measurements.append(try UIBenchmarks.start(store: TaskStore(path: store), label: name, runs: repeats))
     measurements += UIBenchmarks.keystrokes(try TaskStore(path: store).load(), label: name)
+    measurements.append(UIBenchmarks.tagFilter(taggedList, label: name))
     measurements += try UIBenchmarks.changingKeys(store: TaskStore(path: store), label: name, runs: repeats)
     measurements += HeavyKeyBenchmarks.run(generated, label: name, rounds: max(1, repeats / 2))
 }

@@ -51,6 +51,12 @@ public struct AppConfig: Equatable, Sendable {
         set { settings.sync = newValue }
     }
 
+    /// `plus_tags`: `+word` in a new task's text makes a tag.
+    public var plusTags: Bool {
+        get { settings.plusTags }
+        set { settings.plusTags = newValue }
+    }
+
     /// What the config drops when a `[keys]` entry is wrong.
     static let keysSetAside = "[keys] not used: the standard keys"
 

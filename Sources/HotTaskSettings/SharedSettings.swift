@@ -10,6 +10,9 @@ public struct SharedSettings: Equatable, Sendable {
     public var dateFormat: DueDisplay.Format = .iso
     /// `[sync]`: the CalDAV calendar to sync with; nil when the file has none.
     public var sync: SyncSettings?
+    /// `plus_tags`: whether `+word` in a new task's text (the UI's input, `--add`, `--edit`)
+    /// becomes a tag (`TagRule.takingTags`); false keeps every word as text.
+    public var plusTags = true
 
     public static let standard = SharedSettings()
 
@@ -46,6 +49,12 @@ public struct SharedSettings: Equatable, Sendable {
                     continue
                 }
                 settings.dateFormat = format
+            case (nil, "plus_tags"):
+                guard case .boolean(let value) = entry.value else {
+                    skip(entry, "plus_tags must be true or false, not \(shown(entry.value))", &warnings)
+                    continue
+                }
+                settings.plusTags = value
             case ("sync", let name):
                 let known = ["url", "username", "password_command", "ca_file", "connections"]
                 guard known.contains(name) else {

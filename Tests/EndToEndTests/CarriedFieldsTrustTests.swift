@@ -16,7 +16,7 @@ struct CarriedFieldsTrustTests {
     }
 
     static let export =
-        #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","description":"Call Bob","status":"pending","entry":"20261120T100000Z","tags":["phone"],"project":"home"}]"#
+        #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","description":"Call Bob","status":"pending","entry":"20261120T100000Z","tags":["phone"],"project":"home","estimate":3}]"#
 
     @Test func aNamedPipeInItsPlaceIsAnErrorNamingItNeverAWait() throws {
         #expect(mkfifo(carried, 0o600) == 0)

@@ -367,18 +367,18 @@ struct CommandLineTests {
         seed()
         let file = folder.write(
             shape == "array" ? TaskwarriorSample.asArray : TaskwarriorSample.asLines, to: "export.json")
-        // What HotTask has no field for is said, and kept aside for the export back.
+        // What HotTask does not keep is said (its tags and annotations are the tasks' tags and note).
         expectRun(
             ["--file", store, "--import", file],
             stdout: "Imported from Taskwarrior \(folder.path)/export.json: added 4, updated 0, unchanged 0, skipped 2\n",
             stderr:
-                "hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: annotations (1 task), tags (1 task)\nhottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
+                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
         )
         // Said even with --quiet: it is what the store did not keep.
         expectRun(
             ["--file", folder.path("other.json"), "--import", file, "--quiet"],
             stderr:
-                "hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: annotations (1 task), tags (1 task)\nhottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
+                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
         )
         #expect(try captions(.priority) == ["Buy milk", "Call mum", "Pay rent"])
         // Kept as it came (spaces and a tab), shown on one line.
@@ -386,7 +386,7 @@ struct CommandLineTests {
         expectRun(
             ["--file", store, "--list"],
             stdout:
-                "2 down 5 to go!\n\nTop Priority (3)\n  1. [ ] Buy milk\n  2. [x] Call mum\n  3. [ ] Pay rent\nBonus (4)\n  4. [ ] Read a book\n  5. [ ] Renew passport\n  6. [x] Book flights\n  7. [ ] Tidy desk\n"
+                "2 down 5 to go!\n\nTop Priority (3)\n  1. [ ] Buy milk\n  2. [x] Call mum\n  3. [ ] Pay rent +home\nBonus (4)\n  4. [ ] Read a book\n  5. [ ] Renew passport\n  6. [x] Book flights ✎\n  7. [ ] Tidy desk\n"
         )
     }
 
@@ -396,7 +396,7 @@ struct CommandLineTests {
             ["--file", store, "--import", "-"], stdin: TaskwarriorSample.asLines,
             stdout: "Imported from Taskwarrior standard input: added 4, updated 0, unchanged 0, skipped 2\n",
             stderr:
-                "hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: annotations (1 task), tags (1 task)\nhottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
+                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
         )
         #expect(try stored().count == 4)
     }

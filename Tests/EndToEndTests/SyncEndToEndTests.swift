@@ -43,10 +43,13 @@ struct SyncEndToEndTests {
             return tasks
         }
 
-        /// A `--list` row's caption: its due date ("  (due …)", "  (overdue: …)") left out.
+        /// A `--list` row's caption: its due date ("  (due …)", "  (overdue: …)"), the note's
+        /// mark and its tags (`+home`, `@phone`) left out.
         static func caption(_ rest: Substring) -> String {
             let cut = rest.range(of: "  (due ")?.lowerBound ?? rest.range(of: "  (overdue: ")?.lowerBound ?? rest.endIndex
-            return String(rest[..<cut])
+            var words = rest[..<cut].split(separator: " ", omittingEmptySubsequences: false)
+            while words.count > 1, let last = words.last, last == "✎" || last.hasPrefix("+") || last.hasPrefix("@") { words.removeLast() }
+            return words.joined(separator: " ")
         }
 
         /// The number `--list` shows for a caption.

@@ -79,10 +79,15 @@ struct TaskwarriorCLITests {
         let imported = hottask("--import", "-", stdin: task("export").stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("added 5"), "\(imported.stdout)")
-        // Said once, with counts: kept aside, not lost.
-        #expect(imported.stderr.contains("note: kept aside for an export back to Taskwarrior, as HotTask has no such field: "), "\(imported.stderr)")
-        #expect(imported.stderr.contains("annotations (1 task)") && imported.stderr.contains("tags (2 tasks)"), "\(imported.stderr)")
+        // Said once, with counts: kept aside, not lost. Annotations, tags and the project are the
+        // tasks' own (the note, the tags, the tag project:NAME).
+        #expect(
+            imported.stderr.contains(
+                "note: kept aside for an export back to Taskwarrior, as HotTask has no such field: client (1 task), estimate (1 task)\n"),
+            "\(imported.stderr)")
         let report = try #require(try TaskStore(path: store).load().all.first { $0.caption == "Write the report" })
+        #expect(report.note == "see the draft in ~/docs\nand the numbers")
+        #expect(report.tags == ["project:work.q4", "office", "writing"])
         #expect(hottask("--edit", String(report.id.uuidString.lowercased().prefix(8)), "Write the Q4 report").status == 0)
 
         let export = hottask("--export", "-", "--export-format", "taskwarrior")
@@ -103,7 +108,44 @@ struct TaskwarriorCLITests {
         // Another format cannot hold these fields: said, with counts.
         let ics = hottask("--export", folder.path("out.ics"), "--export-format", "ics")
         #expect(ics.status == 0)
-        #expect(ics.stderr.contains("note: left out, as this format cannot hold them: Taskwarrior fields of 5 tasks"), "\(ics.stderr)")
+        #expect(ics.stderr.contains("note: left out, as this format cannot hold them: Taskwarrior fields of 3 tasks"), "\(ics.stderr)")
+    }
+
+    @Test func aNoteAndTagsEditedHereReachTaskwarriorAndAnUnchangedLineKeepsItsTime() throws {
+        try fillTaskwarrior()
+        #expect(hottask("--import", "-", stdin: task("export").stdout).status == 0)
+        let report = try #require(try TaskStore(path: store).load().all.first { $0.caption == "Write the report" })
+        let uuid = report.id.uuidString.lowercased()
+        let before = try #require(try exported()[uuid])
+        guard case .array(let annotations)? = before["annotations"], case .object(let first)? = annotations.first else {
+            throw Failure("no annotations: \(before)")
+        }
+        let edit = hottask(
+            "--edit", String(uuid.prefix(8)), "--note", "see the draft in ~/docs\nand the final numbers\nask Ann", "--untag", "writing",
+            "--tag", "urgent")
+        #expect(edit.status == 0, "\(edit.stderr)")
+        task("import", "-", stdin: hottask("--export", "-", "--export-format", "taskwarrior").stdout)
+        let after = try #require(try exported()[uuid])
+        guard case .array(let back)? = after["annotations"] else { throw Failure("no annotations: \(after)") }
+        let descriptions = back.compactMap { item -> String? in
+            if case .object(let object) = item, case .string(let text)? = object["description"] { return text }
+            return nil
+        }
+        let entries = back.compactMap { item -> String? in
+            if case .object(let object) = item, case .string(let text)? = object["entry"] { return text }
+            return nil
+        }
+        #expect(descriptions == ["see the draft in ~/docs", "and the final numbers", "ask Ann"])
+        #expect(entries.first.map { JSONValue.string($0) } == first["entry"], "the unchanged line keeps its entry time")
+        #expect(Set(entries).count == 3, "each annotation a second of its own")
+        #expect(after["tags"] == .array([.string("office"), .string("urgent")]))
+        #expect(after["project"] == .string("work.q4"))
+        // And back: the same note and tags, nothing changed.
+        let again = hottask("--import", "-", stdin: task("export").stdout)
+        #expect(again.status == 0, "\(again.stderr)")
+        let reread = try #require(try TaskStore(path: store).load().all.first { $0.id == report.id })
+        #expect(reread.note == "see the draft in ~/docs\nand the final numbers\nask Ann")
+        #expect(reread.tags == ["project:work.q4", "office", "urgent"])
     }
 
     /// Issue 41's promise, with the real `task`: descriptions of 1,000 characters and more,
@@ -135,9 +177,9 @@ struct TaskwarriorCLITests {
         #expect(before[uuids[0]]?["description"] == .string(long), "Taskwarrior keeps it whole")
         #expect(before[uuids[1]]?["description"] == .string(texts[1]))
         #expect(hottask("--import", "-", stdin: task("export").stdout).status == 0)
-        // Shown on one line here; kept whole.
+        // Shown on one line here (✎: the annotation is the note); kept whole.
         let listed = hottask("--list").stdout
-        #expect(listed.contains("[ ] Line one Line two  Line four\n") && listed.contains("[ ] Tabbed text in columns\n"), "\(listed)")
+        #expect(listed.contains("[ ] Line one Line two  Line four ✎\n") && listed.contains("[ ] Tabbed text in columns ✎\n"), "\(listed)")
         #expect(hottask("--edit", "c0ffee00-0000-4000-8000-000000000003", "Tabbed text, edited").status == 0)
         // Later than every stamp above: an unchanged task's `modified` would move to now.
         Thread.sleep(forTimeInterval: 1.1)
@@ -171,7 +213,7 @@ struct TaskwarriorCLITests {
             ["--file", store, "--import", "-"], stdin: task("export").stdout,
             stdout: "Imported from Taskwarrior standard input: added 0, updated 0, unchanged 4, skipped 1\n",
             stderr: """
-                hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: project (2 tasks), tags (2 tasks), annotations (1 task), client (1 task), estimate (1 task)
+                hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: client (1 task), estimate (1 task)
                 hottask: note: 1 task waiting to be shown later went to Bonus
                 hottask: note: skipped 1 task deleted here that Taskwarrior still has; an export to Taskwarrior deletes it there
 
@@ -186,7 +228,7 @@ struct TaskwarriorCLITests {
             ["--file", store, "--import", "-"], stdin: task("export").stdout,
             stdout: "Imported from Taskwarrior standard input: added 0, updated 0, unchanged 4, skipped 1\n",
             stderr: """
-                hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: project (2 tasks), tags (2 tasks), annotations (1 task), client (1 task), estimate (1 task)
+                hottask: note: kept aside for an export back to Taskwarrior, as HotTask has no such field: client (1 task), estimate (1 task)
                 hottask: note: 1 task waiting to be shown later went to Bonus
                 hottask: note: skipped 1 deleted task
 

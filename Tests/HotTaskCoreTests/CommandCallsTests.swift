@@ -100,7 +100,7 @@ struct CommandCallsTests {
     @Test("what an export leaves out is said before it writes, and still said when the write fails")
     func leftOutIsSaidFirst() throws {
         let file = folder.write(
-            #"[{"uuid":"a0000001-0000-4000-8000-000000000001","description":"Tagged","status":"pending","entry":"20261101T100000Z","tags":["home"]}]"#,
+            #"[{"uuid":"a0000001-0000-4000-8000-000000000001","description":"Estimated","status":"pending","entry":"20261101T100000Z","estimate":3}]"#,
             to: "tw.json")
         _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false)
         var said: [CommandMessage] = []

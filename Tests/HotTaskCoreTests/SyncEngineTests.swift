@@ -509,10 +509,3 @@ struct Unreachable: CalendarCollection {
     func href(forUID uid: String) -> String { uid }
     var parallelRequests: Int { 1 }
 }
-
-extension TodoMapping.Reading {
-    var todo: RemoteTodo? {
-        if case .todo(let todo) = self { return todo }
-        return nil
-    }
-}

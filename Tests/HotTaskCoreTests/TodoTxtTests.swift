@@ -21,7 +21,8 @@ struct TodoTxtTests {
             Read a book
             """)
         #expect(batch.format == .todoTxt)
-        #expect(batch.tasks.map(\.caption) == ["Call mom @phone", "Buy milk +groceries", "Pay rent +home", "Read a book"])
+        #expect(batch.tasks.map(\.caption) == ["Call mom", "Buy milk", "Pay rent", "Read a book"])
+        #expect(batch.tasks.map(\.tags) == [["@phone"], ["groceries"], ["home"], []])
         #expect(batch.tasks.map(\.section) == [.priority, .bonus, .bonus, .bonus])
         #expect(batch.tasks.map(\.completed) == [false, false, true, false])
         #expect(Timestamp.format(batch.tasks[0].createdAt) == "2026-11-01T00:00:00Z")

@@ -264,7 +264,7 @@ struct ConfigTests {
                 "Bonu│ t Space               done / not done                               │",
                 "    │ m                     move to the other section                     │",
                 "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
-                "    │ e F2                  edit the caption                              │",
+                "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
                 "    │ d Del                 delete                                        │",
                 "    │ w                     set or clear the due date                     │",
                 "    │ C                     clear completed tasks                         │",

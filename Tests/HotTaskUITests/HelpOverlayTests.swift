@@ -86,7 +86,7 @@ struct HelpOverlayTests {
                 " │ Home g / End G    first, last task │",
                 "B│ [ / ]             jump to Top      │",
                 " │                   Priority, Bonus  ▼…",
-                " └─ 1–6 of 34 · ↑↓ scroll ────────────┘",
+                " └─ 1–6 of 36 · ↑↓ scroll ────────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.pageDown)
@@ -102,7 +102,7 @@ struct HelpOverlayTests {
                 " │                   other section    │",
                 "B│ K ⇧↑ / J ⇧↓       reorder (Manual  │",
                 " │                   order)           ▼…",
-                " └─ 6–11 of 34 · ↑↓ scroll ───────────┘",
+                " └─ 6–11 of 36 · ↑↓ scroll ───────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.end)
@@ -117,7 +117,7 @@ struct HelpOverlayTests {
                 " │ ? F1              this help        │",
                 "B│ q ^C ^Q           quit             │",
                 " │ ^Z ^L             suspend, redraw  │…",
-                " └─ 29–34 of 34 · ↑↓ scroll ──────────┘",
+                " └─ 31–36 of 36 · ↑↓ scroll ──────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.pageUp, .home)
@@ -148,7 +148,7 @@ struct HelpOverlayTests {
                 "Bonu│ Space x               done / not done                               │",
                 "    │ m                     move to the other section                     │",
                 "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
-                "    │ e F2                  edit the caption                              │",
+                "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
                 "    │ d Del                 delete                                        │",
                 "    │ w                     set or clear the due date                     │",
                 "    │ C                     clear completed tasks                         │",
@@ -185,7 +185,7 @@ struct HelpOverlayTests {
                 " │ table                              │",
                 "B│                                    │",
                 " │ letters           type a new task  ▼…",
-                " └─ 1–6 of 43 · ↑↓ scroll ────────────┘",
+                " └─ 1–6 of 48 · ↑↓ scroll ────────────┘",
                 "Enter add  Tab list   sync failed 14:05",
             ])
     }

@@ -183,7 +183,7 @@ struct InputRowTests {
                 "    Nothing here — press m on a task to move it here",
                 "",
                 " ┌─ Keys: new task input ─────────────────────────────────────────────────────┐",
-                " │ letters               type a new task                                      │",
+                " │ letters               type a new task (+word: a tag; \\+word: text)         │",
                 " │ Enter                 add it on top of Bonus                               │",
                 " │ ←→ Home End ^A ^E ^B  move the cursor                                      │",
                 " │ ^← ^→ Alt-b Alt-f     move by words                                        │",
@@ -193,7 +193,7 @@ struct InputRowTests {
                 " │ paste                 pasted text goes in as text (line breaks become      │",
                 " │                       spaces)                                              │",
                 " │ ↑↓ PgUp PgDn          move the selection in the list                       │",
-                " │ Tab ⇧Tab              go to the list                                       │",
+                " │ Tab ⇧Tab              go to the list (after +wo: complete the tag)         │",
                 " │ ^F                    filter the list                                      │",
                 " │ F2                    edit the selected task (Enter or Esc comes back      │",
                 " │                       here)                                                │",
@@ -228,7 +228,7 @@ struct InputRowTests {
                 "    │ Space x               done / not done                               │",
                 "    │ m                     move to the other section                     │",
                 "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
-                "    │ e F2                  edit the caption                              │",
+                "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
                 "    │ d Del                 delete                                        │",
                 "    │ w                     set or clear the due date                     │",
                 "    │ C                     clear completed tasks                         │",
@@ -257,9 +257,11 @@ struct InputRowTests {
                 "",
                 "Bonus (0)",
                 "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 4) + [
+            ] + Array(repeating: "", count: 3) + [
                 " ┌─ Keys: filter ─────────────────────────────────────────────────────────────┐",
                 " │ letters               narrow the list (case, accents and width ignored)    │",
+                " │ +tag -tag             with, without a tag (Tab completes it)               │",
+                " │ due:                  due:today, due:overdue, due:week, due:none           │",
                 " │ ←→ Home End ^A ^E ^B  move the cursor                                      │",
                 " │ ^← ^→ Alt-b Alt-f     move by words                                        │",
                 " │ ⌫ Del ^D ^K ^U        delete char, char after, to end, to start            │",
@@ -274,7 +276,7 @@ struct InputRowTests {
                 " │ ^C ^Q                 quit                                                 │",
                 " │ ^Z ^L                 suspend, redraw                                      │",
                 " └─ any key closes ───────────────────────────────────────────────────────────┘",
-            ] + Array(repeating: "", count: 11) + [
+            ] + Array(repeating: "", count: 10) + [
                 "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/1"
             ])
         state.press(.escape, .escape, .tab, .character("e"), .function(1))
@@ -291,7 +293,7 @@ struct InputRowTests {
                 "    Nothing here — press m on a task to move it here",
                 "",
                 " ┌─ Keys: new task input ─────────────────────────────────────────────────────┐",
-                " │ letters               type a new task                                      │",
+                " │ letters               type a new task (+word: a tag; \\+word: text)         │",
                 " │ Enter                 add it on top of Bonus                               │",
                 " │ ←→ Home End ^A ^E ^B  move the cursor                                      │",
                 " │ ^← ^→ Alt-b Alt-f     move by words                                        │",
@@ -301,7 +303,7 @@ struct InputRowTests {
                 " │ paste                 pasted text goes in as text (line breaks become      │",
                 " │                       spaces)                                              │",
                 " │ ↑↓ PgUp PgDn          move the selection in the list                       │",
-                " │ Tab ⇧Tab              go to the list                                       │",
+                " │ Tab ⇧Tab              go to the list (after +wo: complete the tag)         │",
                 " │ ^F                    filter the list                                      │",
                 " │ F2                    edit the selected task (Enter or Esc comes back      │",
                 " │                       here)                                                │",

@@ -251,7 +251,7 @@ struct OrganizeTests {
                 "Bonu│ Space x               done / not done                               │",
                 "    │ m                     move to the other section                     │",
                 "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
-                "    │ e F2                  edit the caption                              │",
+                "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
                 "    │ d Del                 delete                                        │",
                 "    │ w                     set or clear the due date                     │",
                 "    │ C                     clear completed tasks                         │",
@@ -277,7 +277,7 @@ struct OrganizeTests {
             [
                 " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
                 "+┌─ Keys: new task input ─────────────────────────────────────────────────────┐",
-                "─│ letters               type a new task                                      │─",
+                "─│ letters               type a new task (+word: a tag; \\+word: text)         │─",
                 "T│ Enter                 add it on top of Top Priority                        │",
                 "›│ ←→ Home End ^A ^E ^B  move the cursor                                      │",
                 " │ ^← ^→ Alt-b Alt-f     move by words                                        │",
@@ -287,7 +287,7 @@ struct OrganizeTests {
                 " │ paste                 pasted text goes in as text (line breaks become      │",
                 " │                       spaces)                                              │",
                 " │ ↑↓ PgUp PgDn          move the selection in the list                       │",
-                " │ Tab ⇧Tab              go to the list                                       │",
+                " │ Tab ⇧Tab              go to the list (after +wo: complete the tag)         │",
                 " │ ^F                    filter the list                                      │",
                 " │ F2                    edit the selected task (Enter or Esc comes back      │",
                 " │                       here)                                                │",
@@ -315,7 +315,7 @@ struct OrganizeTests {
                 "T│ PgUp / PgDn  page up,    │",
                 "›│              page down   │",
                 " │ Home g /     first, last ▼",
-                "B└─ 1–4 of 49 · ↑↓ scroll ──┘",
+                "B└─ 1–4 of 51 · ↑↓ scroll ──┘",
                 "Tab input  w due  ? help  1/1",
             ])
     }

@@ -10,10 +10,11 @@ stderr and exits non-zero.
 
 Commands:
   make-calendar                 create the collection (VTODO only) if missing
-  add SUMMARY [--priority N] [--due YYYYMMDD] [--categories a,b] [--sort-order N]
+  add SUMMARY [--priority N] [--due YYYYMMDD] [--categories a,b] [--description TEXT] [--sort-order N]
   list                          every VTODO, completed and cancelled included
   edit SUMMARY_MATCH [--summary S]   (SUMMARY_MATCH uid:X matches the UID instead) [--priority N|none] [--status S]
                      [--due YYYYMMDD|YYYYMMDDTHHMMSS[Z]|none [--tzid ZONE]] [--categories a,b]
+                     [--description TEXT]  (TEXT's \\n is a line break; empty removes it)
   delete SUMMARY_MATCH
   put-raw NAME BODY             PUT a body as it is (even one that is not valid iCalendar)
 """
@@ -122,6 +123,7 @@ def describe(todo):
         "due": None if due is None else due.to_ical().decode(),
         "due_tzid": None if due is None else due.params.get("TZID"),
         "categories": categories,
+        "description": None if comp.get("DESCRIPTION") is None else str(comp.get("DESCRIPTION")),
         "sort_order": int_or_none(comp.get(SORT_ORDER)),
         "sequence": int_or_none(comp.get("SEQUENCE")),
         "last_modified": None if last_modified is None else last_modified.to_ical().decode(),
@@ -153,6 +155,8 @@ def cmd_add(client, cal, args):
         props["due"] = parse_date(args.due, args.tzid)
     if args.categories:
         props["categories"] = split_categories(args.categories)
+    if args.description:
+        props["description"] = args.description.replace("\\n", "\n")
     if args.sort_order is not None:
         props[SORT_ORDER.lower()] = args.sort_order
     todo = cal.save_todo(**props)
@@ -207,6 +211,10 @@ def cmd_edit(client, cal, args):
             comp.pop("CATEGORIES", None)
             if split_categories(args.categories):
                 comp.add("CATEGORIES", split_categories(args.categories))
+        if args.description is not None:
+            comp.pop("DESCRIPTION", None)
+            if args.description:
+                comp.add("DESCRIPTION", args.description.replace("\\n", "\n"))
         for name in ("LAST-MODIFIED", "DTSTAMP"):
             comp.pop(name, None)
             comp.add(name, now)
@@ -246,6 +254,7 @@ def main():
     p.add_argument("--due", help="YYYYMMDD, YYYYMMDDTHHMMSSZ, or YYYYMMDDTHHMMSS with --tzid")
     p.add_argument("--tzid", help="the zone of a --due time (Europe/Berlin)")
     p.add_argument("--categories", help="a,b")
+    p.add_argument("--description", help="TEXT (\\n is a line break)")
     p.add_argument("--sort-order", type=int)
     p.set_defaults(run=cmd_add)
 
@@ -268,6 +277,7 @@ def main():
     p.add_argument("--due", help="YYYYMMDD, YYYYMMDDTHHMMSSZ, YYYYMMDDTHHMMSS with --tzid, or none")
     p.add_argument("--tzid", help="the zone of a --due time (Europe/Berlin)")
     p.add_argument("--categories", help="a,b (empty string removes them)")
+    p.add_argument("--description", help="TEXT (\\n is a line break; empty removes it)")
     p.set_defaults(run=cmd_edit)
 
     p = sub.add_parser("delete")

@@ -15,37 +15,72 @@ public struct ChangeOutcome: Sendable {
 extension TaskStore {
     public func change(
         adding captions: [String], to section: Section, editing: (handle: String, caption: String?)? = nil,
-        due: DueInput.Request? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String],
-        dates: DueDisplay
+        due: DueInput.Request? = nil, note: String? = nil, tagging: [String] = [], untagging: [String] = [], plusTags: Bool = true,
+        completing: [String], reopening: [String], moving: [String], deleting: [String], dates: DueDisplay
     ) throws -> ChangeOutcome {
-        // Typed text: the input rule, and a `due:YYYY-MM-DD` word is the due date (`DueWord`);
-        // `--due` wins over it.
-        let cleaned = try captions.map { raw in
+        // `+word` in the text makes a tag (unless the config says not); `--tag` adds more. Typed
+        // text: the input rule, and a `due:YYYY-MM-DD` word is the due date (`DueWord`); `--due`
+        // wins over it.
+        let tagged = try captions.map { raw in
+            let (text, words) = plusTags ? TagRule.takingTags(from: raw) : (raw, [])
             do {
-                return DueWord.taken(from: try CaptionRule.clean(raw))
+                let (caption, due) = DueWord.taken(from: try CaptionRule.clean(text))
+                return (caption: caption, tags: words, due: due)
             } catch {
                 throw UserFacingError(.refused, "cannot add \(quotedCaption(raw)): \(error)")
             }
         }
         let edited = try editing.flatMap { edit in
             try edit.caption.map { caption in
+                let (text, words) = plusTags ? TagRule.takingTags(from: caption) : (caption, [])
                 do {
-                    return DueWord.taken(from: try CaptionRule.clean(caption))
+                    let (text, due) = DueWord.taken(from: try CaptionRule.clean(text))
+                    return (caption: text, tags: words, due: due)
                 } catch {
                     throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quotedCaption(caption)): \(error)")
                 }
             }
         }
         let newCaption = edited?.caption
+        let (adding, removing): ([String], [String])
+        do {
+            adding = try TagRule.cleanAll(tagging)
+            removing = try untagging.map(TagRule.clean)
+        } catch {
+            throw UserFacingError(.refused, "--tag: \(error)")
+        }
+        let newNote = try note.map { text in
+            do {
+                return try NoteRule.clean(text)
+            } catch {
+                throw UserFacingError(.refused, "--note: cannot use the note: \(error)")
+            }
+        }
         let now = Timestamp.now()
         let newDue = due.flatMap(\.date)
-        let newTasks = cleaned.map { TaskItem(caption: $0.caption, section: section, createdAt: now, due: newDue ?? $0.due) }
-        let addedLines = newTasks.map { "Added to \(section.title): \($0.caption)\($0.due.map { " (due \(dates.text($0)))" } ?? "")" }
+        var newTasks: [TaskItem] = []
+        for (caption, words, typedDue) in tagged {
+            var tags = words.filter { !removing.contains($0) }
+            for tag in adding where !tags.contains(tag) { tags.append(tag) }
+            guard tags.count <= StoreLimits.tagsPerTask else {
+                throw UserFacingError(.refused, "cannot add \(quotedCaption(caption)): \(TagError.tooMany(tags.count))")
+            }
+            newTasks.append(
+                TaskItem(caption: caption, section: section, createdAt: now, due: newDue ?? typedDue, note: newNote ?? "", tags: tags))
+        }
+        let withNote = newNote.map { !$0.isEmpty } ?? false ? " (with a note)" : ""
+        let addedLines = newTasks.map { task in
+            "Added to \(section.title): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
+                + "\(task.due.map { " (due \(dates.text($0)))" } ?? "")\(withNote)"
+        }
         let dueEdit = editing == nil ? nil : due ?? edited?.due.map(DueInput.Request.set)
         let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
         var asked = CommandChanges()
         if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
         if let editing, let dueEdit { asked.due = (editing.handle, dueEdit) }
+        if let editing, let newNote { asked.note = (editing.handle, newNote) }
+        let editTags = (edited?.tags ?? []) + adding
+        if let editing, !editTags.isEmpty || !removing.isEmpty { asked.tags = (editing.handle, editTags, removing) }
         asked.completing = completing
         asked.reopening = reopening
         asked.moving = moving
@@ -114,11 +149,25 @@ extension TaskStore {
         } catch {
             throw UserFacingError(.refused, "\(quotedCaption(CaptionRule.shown(error.task.caption))) is given to both --done and --undone")
         }
+        for case .tagged(_, let after) in planned.steps where after.count > StoreLimits.tagsPerTask {
+            throw UserFacingError(.refused, "--tag: \(TagError.tooMany(after.count))")
+        }
         let lines = planned.steps.map { step -> String in
             switch step {
             case .edited(let from, let to): "Edited: \(CaptionRule.shown(from)) → \(to)"
             case .alreadyCaptioned(let caption): "Already so: \(caption)"
             case .dated(let task, let request): dueLine(task, request, dates: dates)
+            case .tagged(let task, let after):
+                task.tags == after
+                    ? "Tags unchanged: \(CaptionRule.shown(task.caption))"
+                    : "Tags of \(CaptionRule.shown(task.caption)): \(after.isEmpty ? "none" : after.map(TagRule.label).joined(separator: " "))"
+            case .noted(let task, let note):
+                task.note == note
+                    ? (note.isEmpty
+                        ? "Already without a note: \(CaptionRule.shown(task.caption))" : "Note unchanged: \(CaptionRule.shown(task.caption))")
+                    : note.isEmpty
+                        ? "Note cleared: \(CaptionRule.shown(task.caption))"
+                        : "Note \(task.note.isEmpty ? "added" : "changed"): \(CaptionRule.shown(task.caption))"
             case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(CaptionRule.shown(task.caption))"
             case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(CaptionRule.shown(task.caption))"
             case .moved(let task, let section): "Moved to \(section.title): \(CaptionRule.shown(task.caption))"

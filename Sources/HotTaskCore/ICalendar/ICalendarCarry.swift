@@ -2,16 +2,22 @@ import Foundation
 
 /// The part of a VTODO HotTask does not model, carried (`CarriedFields`) as the whole VTODO's
 /// text, preceded by the VTIMEZONEs its TZIDs name, and written back on export with HotTask's
-/// fields changed on it (`TodoMapping.write`): DESCRIPTION, CATEGORIES, RRULE, X- properties
-/// and every parameter keep their bytes, and a UID from elsewhere stays that UID.
+/// fields changed on it (`TodoMapping.write`): RRULE, X- properties and every parameter keep
+/// their bytes, and a UID from elsewhere stays that UID. DESCRIPTION and CATEGORIES are the
+/// task's note and tags: they are carried without their values (which the task holds), to keep
+/// their place and parameters, and get the task's values back on the way out.
 enum ICalendarCarry {
     /// What HotTask's own export writes, without parameters: a VTODO of only these (with the
     /// UID HotTask would give its id, PRIORITY 1 or none) has nothing to carry, so importing
     /// HotTask's own export stays as fast as it was.
     static let written: Set<String> = [
         "UID", "SUMMARY", "STATUS", "COMPLETED", "CREATED", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE",
-        TodoMapping.clocksProperty, "X-APPLE-SORT-ORDER",
+        TodoMapping.clocksProperty, "X-APPLE-SORT-ORDER", "DESCRIPTION", "CATEGORIES",
     ]
+
+    /// Properties HotTask models that may be carried for their place and parameters: carried
+    /// with an empty value, which `filling` gives back from the task.
+    static let modelled: Set<String> = ["DESCRIPTION", "CATEGORIES"]
 
     /// Properties worth naming in the import's report (what a person would miss), by name.
     static func reported(_ todo: ICalComponent) -> [String] {
@@ -36,7 +42,11 @@ enum ICalendarCarry {
         if plain { return nil }
         var text = ""
         for name in tzids(of: todo) { if let zone = timezones[name] { zone.write(to: &text) } }
-        todo.write(to: &text)
+        var carried = todo
+        for index in carried.properties.indices where modelled.contains(carried.properties[index].name) {
+            carried.properties[index].value = ""
+        }
+        carried.write(to: &text)
         return text
     }
 
@@ -84,12 +94,36 @@ enum ICalendarCarry {
         return nil
     }
 
-    /// A calendar object of its own for a record (its VTIMEZONEs and VTODO), and the VTODO's UID.
-    static func calendar(from record: String) -> (calendar: ICalComponent, uid: String)? {
-        guard let parsed = try? ICalendar.parse(record), let todo = parsed.last, todo.name == "VTODO", let uid = todo.first("UID")?.text
+    /// A calendar object of its own for a record (its VTIMEZONEs and VTODO, the task's note and
+    /// tags filled in), and the VTODO's UID.
+    static func calendar(from record: String, for task: TaskItem) -> (calendar: ICalComponent, uid: String)? {
+        guard var parsed = try? ICalendar.parse(record), var todo = parsed.last, todo.name == "VTODO", let uid = todo.first("UID")?.text
         else { return nil }
+        filling(&todo, from: task)
+        parsed[parsed.count - 1] = todo
         let header = [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")]
         return (ICalComponent(name: "VCALENDAR", properties: header, components: parsed), uid)
+    }
+
+    /// The carried VTODO with the values `record` left out given back from `task`: a
+    /// DESCRIPTION carried empty gets its note (or goes, when it has none), a CATEGORIES its
+    /// tags. A record from before HotTask read them holds their values, which stay.
+    static func filling(_ todo: inout ICalComponent, from task: TaskItem) {
+        var tagsWritten = false
+        todo.properties = todo.properties.compactMap { property in
+            guard modelled.contains(property.name), property.value.isEmpty else { return property }
+            var filled = property
+            switch property.name {
+            case "DESCRIPTION":
+                guard !task.note.isEmpty else { return nil }
+                filled.value = ICalendar.escape(task.note)
+            default:
+                guard !task.tags.isEmpty, !tagsWritten else { return nil }
+                tagsWritten = true
+                filled.value = task.tags.map(ICalendar.escape).joined(separator: ",")
+            }
+            return filled
+        }
     }
 
     /// The components to write for `task` from its record: its VTIMEZONEs (the writer writes each
@@ -99,22 +133,19 @@ enum ICalendarCarry {
     static func components(
         for task: TaskItem, record: String, sortOrder: Int, now: Date
     ) -> [ICalComponent]? {
-        guard let parsed = try? ICalendar.parse(record), let todo = parsed.last, todo.name == "VTODO",
+        guard let parsed = try? ICalendar.parse(record), var todo = parsed.last, todo.name == "VTODO",
             let uid = todo.first("UID")?.text
         else { return nil }
+        filling(&todo, from: task)
         var out: [ICalComponent] = []
         for zone in parsed.dropLast() where zone.name == "VTIMEZONE" {
             out.append(zone)
         }
         let calendar = ICalComponent(name: "VCALENDAR", components: [todo])
-        if case .todo(let remote) = TodoMapping.read(calendar), remote.fields.caption == task.caption,
-            remote.fields.section == task.section, remote.fields.completed == task.completed, remote.fields.due == task.due
-        {
-            return out + [todo]
-        }
+        let remote = TodoMapping.read(calendar).todo
         let fields = SharedFields(
-            caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-            sortOrder: todo.first("X-APPLE-SORT-ORDER") == nil ? nil : sortOrder, due: task.due)
+            task, sortOrder: todo.first("X-APPLE-SORT-ORDER") == nil ? nil : sortOrder, keepingUnreadFrom: remote?.fields)
+        if let remote, remote.fields.same(fields, order: false) { return out + [todo] }
         let written = TodoMapping.write(fields, uid: uid, clocks: task.clocks, created: task.createdAt, onto: calendar, now: now)
         return out + written.components
     }

@@ -63,9 +63,7 @@ enum ICalendarFormat {
                     {
                         write(components)
                     } else {
-                        let fields = SharedFields(
-                            caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt,
-                            sortOrder: rank, due: task.due)
+                        let fields = SharedFields(task, sortOrder: rank)
                         var one = TodoMapping.write(
                             fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: stamp)
                         // A task imported without any date has none to give: no made-up CREATED.
@@ -127,10 +125,7 @@ enum ICalendarFormat {
                         carried[tasks.count] = record
                         for name in ICalendarCarry.reported(component) { losses.droppedFields[name, default: 0] += 1 }
                     }
-                    let task = TaskItem(
-                        id: TodoMapping.id(forUID: todo.uid), caption: todo.fields.caption, section: todo.fields.section,
-                        completed: todo.fields.completed, createdAt: todo.created ?? stamp, completedAt: todo.fields.completedAt,
-                        modifiedAt: stamp, due: todo.fields.due)
+                    let task = todo.task(id: TodoMapping.id(forUID: todo.uid), createdAt: todo.created ?? stamp, modifiedAt: stamp)
                     tasks.append(task)
                     sortOrders.append(todo.fields.sortOrder ?? Int.max)
                 }

@@ -3,21 +3,76 @@ import Foundation
 /// The fields HotTask and a calendar app share, as one side holds them: what a three-way merge
 /// compares. `sortOrder` is `X-APPLE-SORT-ORDER` (lower first); nil when the task has none.
 struct SharedFields: Equatable, Hashable, Sendable {
-    var caption: String
-    var section: Section
-    var completed: Bool
-    var completedAt: Date?
+    /// The values, held as a task holds them (its id, dates, order and clocks unused), so that
+    /// the field table reads and writes them as it does a task's.
+    private var values: TaskItem
     var sortOrder: Int?
-    /// DUE.
-    var due: DueDate?
 
     init(caption: String, section: Section, completed: Bool, completedAt: Date? = nil, sortOrder: Int? = nil, due: DueDate? = nil) {
-        self.due = due
-        self.caption = caption
-        self.section = section
-        self.completed = completed
-        self.completedAt = completed ? completedAt : nil
+        values = TaskItem(
+            id: Self.noID, caption: caption, section: section, completed: completed, createdAt: Self.noDate,
+            modifiedAt: Self.noDate, due: due)
+        values.completedAt = completed ? completedAt : nil
         self.sortOrder = sortOrder
+    }
+
+    /// A task's shared fields.
+    init(_ task: TaskItem, sortOrder: Int? = nil) {
+        self.init(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, sortOrder: sortOrder)
+        for field in TaskField.shared { self[field] = field.value(of: task) }
+    }
+
+    /// `task`'s fields, but a field HotTask did not read before (`TaskField.oldBasesMean`: a
+    /// note, tags) that the task was never given here keeps what `there` holds: a task imported
+    /// or synced by an older HotTask has it empty, not cleared, and a file or server that holds
+    /// one (a DESCRIPTION, CATEGORIES) keeps it.
+    init(_ task: TaskItem, sortOrder: Int? = nil, keepingUnreadFrom there: SharedFields?) {
+        self.init(task, sortOrder: sortOrder)
+        guard let there else { return }
+        for field in TaskField.shared where field.neverGiven(in: task) { self[field] = there[field] }
+    }
+
+    private static let noID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    private static let noDate = Date(timeIntervalSince1970: 0)
+
+    var caption: String {
+        get { values.caption }
+        set { values.caption = newValue }
+    }
+    var section: Section {
+        get { values.section }
+        set { values.section = newValue }
+    }
+    var completed: Bool {
+        get { values.completed }
+        set { TaskField.completed.set(.completed(newValue), on: &values, now: nil) }
+    }
+    /// When it was done; nil while open (and when a calendar said done without when).
+    var completedAt: Date? {
+        get { values.completedAt }
+        set { values.completedAt = newValue }
+    }
+    /// DUE.
+    var due: DueDate? {
+        get { values.due }
+        set { values.due = newValue }
+    }
+
+    /// The value of a shared field (the field table's); nil for the order key, which a
+    /// calendar holds as `sortOrder`.
+    subscript(field: TaskField) -> FieldValue? {
+        get { field.merge == .placement ? nil : field.value(of: values) }
+        set {
+            guard let newValue, field.merge != .placement else { return }
+            field.set(newValue, on: &values, now: nil)
+        }
+    }
+
+    /// True when both hold the same value of every shared field (and the same sort order when
+    /// `order`), `completedAt` aside: the base does not keep it, and a server may give one
+    /// where HotTask had none.
+    func same(_ other: SharedFields, order: Bool) -> Bool {
+        TaskField.shared.allSatisfy { self[$0] == other[$0] } && (!order || sortOrder == other.sortOrder)
     }
 }
 
@@ -33,6 +88,15 @@ struct RemoteTodo: Equatable, Sendable {
     /// The whole calendar object, for writing it back with HotTask's fields changed.
     var calendar: ICalComponent
 
+    /// A task with these fields (a to-do new here).
+    func task(id: UUID, createdAt: Date, modifiedAt: Date) -> TaskItem {
+        var task = TaskItem(id: id, caption: fields.caption, createdAt: createdAt, modifiedAt: modifiedAt)
+        for field in TaskField.shared {
+            if let value = fields[field] { field.set(value, on: &task, completedAt: fields.completedAt, now: createdAt) }
+        }
+        return task
+    }
+
     /// When the other side changed each field, for "changed on both sides: the later wins".
     var fieldTimes: FieldClocks {
         if let clocks { return clocks }
@@ -42,8 +106,9 @@ struct RemoteTodo: Equatable, Sendable {
 }
 
 /// VTODO (RFC 5545) ↔ HotTask: UID ↔ id, SUMMARY ↔ caption, STATUS/COMPLETED ↔ completed,
-/// PRIORITY 1–4 ↔ Top Priority (anything else Bonus), X-APPLE-SORT-ORDER ↔ manual order.
-/// Every other property and component is kept as it came.
+/// PRIORITY 1–4 ↔ Top Priority (anything else Bonus), X-APPLE-SORT-ORDER ↔ manual order,
+/// DUE ↔ due date, DESCRIPTION ↔ note, CATEGORIES ↔ tags. Every other property and component
+/// is kept as it came.
 public enum TodoMapping {
     static let clocksProperty = "X-HOTTASK-CLOCKS"
 
@@ -54,6 +119,12 @@ public enum TodoMapping {
         /// Not readable (not iCalendar): neither taken nor taken as a delete; the reason is the
         /// parser's.
         case unreadable(String)
+
+        /// The to-do, when it is one HotTask takes.
+        var todo: RemoteTodo? {
+            if case .todo(let todo) = self { return todo }
+            return nil
+        }
     }
 
     /// Reads one calendar object (the body of one `.ics` resource).
@@ -82,10 +153,12 @@ public enum TodoMapping {
         let completedAt = todo.first("COMPLETED").flatMap { ICalendar.date($0.value) }
         let completed = status == "COMPLETED" || (status == nil && completedAt != nil)
         let lastModified = todo.first("LAST-MODIFIED").flatMap { ICalendar.date($0.value) }
-        let fields = SharedFields(
+        var fields = SharedFields(
             caption: caption, section: section(priority: todo.first("PRIORITY")?.value), completed: completed,
             completedAt: completed ? (completedAt ?? lastModified) : nil,
             sortOrder: sortOrder(of: todo), due: todo.first("DUE").flatMap(DueDate.fromICalendar))
+        fields[.note] = .note(readNote(todo))
+        fields[.tags] = .tags(readTags(todo))
         var clocks: FieldClocks?
         if let written = todo.first(clocksProperty).flatMap({ StoreDocument.clocks(from: Substring($0.value)) }), let lastModified,
             Int64(lastModified.timeIntervalSince1970) == written.latest.milliseconds / 1000
@@ -160,6 +233,10 @@ public enum TodoMapping {
             setCompleted(fields.completed, at: fields.completedAt ?? now, on: &todo)
         }
         if !advanced { setDue(fields.due, on: &todo) }
+        if case .note(let note)? = fields[.note], readNote(todo) != note {
+            if note.isEmpty { todo.set("DESCRIPTION", nil) } else { todo.setKeepingParameters("DESCRIPTION", ICalendar.escape(note)) }
+        }
+        if case .tags(let tags)? = fields[.tags], readTags(todo) != tags { setTags(tags, on: &todo) }
         if base == nil && todo.first("CREATED") == nil { todo.set("CREATED", ICalendar.format(created)) }
         if let order = fields.sortOrder, order != sortOrderBefore || (base == nil && todo.first("X-APPLE-SORT-ORDER") == nil) {
             todo.set("X-APPLE-SORT-ORDER", String(order))
@@ -193,6 +270,59 @@ public enum TodoMapping {
             todo.properties.append(property)
         }
         todo.set("DURATION", nil)
+    }
+
+    /// The note HotTask reads from a VTODO's DESCRIPTION (the rule applied, cut at the limit).
+    static func readNote(_ todo: ICalComponent) -> String {
+        guard let description = todo.first("DESCRIPTION") else { return "" }
+        return NoteRule.cleanCutting(description.text).note
+    }
+
+    /// The tags HotTask reads from a VTODO's CATEGORIES (every one of them: a list of
+    /// comma-separated values each), the rule applied.
+    static func readTags(_ todo: ICalComponent) -> [String] {
+        var categories: [String] = []
+        for property in todo.properties where property.name == "CATEGORIES" {
+            categories += splitList(property.value).map(ICalendar.unescape)
+        }
+        return TagRule.cleanKeeping(categories).tags
+    }
+
+    /// A list value split at its commas (not at an escaped `\,`), each part still escaped.
+    static func splitList(_ value: String) -> [String] {
+        var parts: [String] = []
+        var part = ""
+        var escaping = false
+        for character in value {
+            if escaping {
+                part.append(character)
+                escaping = false
+            } else if character == "\\" {
+                part.append(character)
+                escaping = true
+            } else if character == "," {
+                parts.append(part)
+                part = ""
+            } else {
+                part.append(character)
+            }
+        }
+        parts.append(part)
+        return parts.filter { !$0.isEmpty }
+    }
+
+    /// CATEGORIES as `tags`: one property, at the place (and with the parameters) of the first
+    /// there was; none for no tags.
+    static func setTags(_ tags: [String], on todo: inout ICalComponent) {
+        let value = tags.map(ICalendar.escape).joined(separator: ",")
+        guard let first = todo.properties.firstIndex(where: { $0.name == "CATEGORIES" }) else {
+            if !tags.isEmpty { todo.properties.append(ICalProperty(name: "CATEGORIES", value: value)) }
+            return
+        }
+        var property = todo.properties[first]
+        property.value = value
+        todo.properties.removeAll { $0.name == "CATEGORIES" }
+        if !tags.isEmpty { todo.properties.insert(property, at: min(first, todo.properties.count)) }
     }
 
     /// The caption HotTask reads from a VTODO's SUMMARY: its text kept as it came

@@ -97,15 +97,16 @@ enum VdirFolder {
                     rank += 1
                     if let (name, todo) = existing[task.id] {
                         known += 1
-                        if todo.fields.caption == task.caption && todo.fields.section == task.section && todo.fields.completed == task.completed
-                            && todo.fields.due == task.due
-                        {
+                        // A note or tags the file holds and this task was never given (imported
+                        // before HotTask read them) stay the file's.
+                        let hadOrder = todo.calendar.components.contains { $0.first("X-APPLE-SORT-ORDER") != nil }
+                        let fields = SharedFields(task, sortOrder: hadOrder ? rank : nil, keepingUnreadFrom: todo.fields)
+                        if todo.fields.same(fields, order: false) {
                             counts.unchanged += 1
                             continue
                         }
                         let written = TodoMapping.write(
-                            fields(task, sortOrder: todo.calendar.components.contains { $0.first("X-APPLE-SORT-ORDER") != nil } ? rank : nil),
-                            uid: todo.uid, clocks: task.clocks, created: task.createdAt, onto: todo.calendar,
+                            fields, uid: todo.uid, clocks: task.clocks, created: task.createdAt, onto: todo.calendar,
                             now: ICalendarFormat.stamp(task, now: now))
                         try write(written, to: folder + "/" + name)
                         counts.changed += 1
@@ -134,14 +135,12 @@ enum VdirFolder {
     }
 
     private static func fields(_ task: TaskItem, sortOrder: Int?) -> SharedFields {
-        SharedFields(
-            caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, sortOrder: sortOrder,
-            due: task.due)
+        SharedFields(task, sortOrder: sortOrder)
     }
 
     /// The calendar object of a task no file holds: from what its import carried, or HotTask's own.
     private static func newObject(for task: TaskItem, record: String?, sortOrder: Int, now: Date) -> (ICalComponent, String) {
-        if let (base, uid) = record.flatMap(ICalendarCarry.calendar(from:)) {
+        if let (base, uid) = record.flatMap({ ICalendarCarry.calendar(from: $0, for: task) }) {
             let hadOrder = base.components.last?.first("X-APPLE-SORT-ORDER") != nil
             let calendar = TodoMapping.write(
                 fields(task, sortOrder: hadOrder ? sortOrder : nil), uid: uid, clocks: task.clocks, created: task.createdAt, onto: base, now: now)

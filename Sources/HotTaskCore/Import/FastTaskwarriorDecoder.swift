@@ -272,13 +272,16 @@ extension JSONParser {
         for name in others where !TaskwarriorFormat.kept.contains(name) {
             losses.droppedFields[name, default: 0] += 1
         }
+        // The note and tags are HotTask's (`record(of:)` carries the annotations' entry times only).
+        let (note, tags) = TaskwarriorCarry.noteAndTags(
+            annotations: carriedMembers["annotations"], tags: carriedMembers["tags"], project: carriedMembers["project"])
         if status == .waiting { carriedMembers["status"] = .string("waiting") }
         // H is carried only for a task it did not put in Top Priority (a waiting one).
         if priorityHigh && waiting { carriedMembers["priority"] = .string("H") }
         let task = TaskItem(
             id: id, caption: caption, section: priorityHigh && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
-            modifiedAt: modified ?? end ?? createdAt, due: due.flatMap { DueDate.fromTaskwarrior($0) })
+            modifiedAt: modified ?? end ?? createdAt, due: due.flatMap { DueDate.fromTaskwarrior($0) }, note: note, tags: tags)
         return (task, carriedMembers.isEmpty ? nil : TaskwarriorCarry.record(of: carriedMembers, section: task.section))
     }
 }

@@ -10,29 +10,30 @@ import Foundation
 /// fall back to "the newer modifiedAt wins".
 struct ImportBase: Sendable {
     struct Entry: Equatable, Sendable {
-        var captionHash: UInt64
-        /// The due date's fingerprint (0: none; `unknownDue` in a line written before due
-        /// dates). Not an optional: 24 bytes an entry, not 32.
-        var dueHashBits: UInt64
-        var section: Section
-        var completed: Bool
+        /// Each shared field's fingerprint (`ImportBase.fingerprint`), by the field's place in
+        /// the table; `unknown` for one the line did not hold (it was written before the field).
+        private var prints: PerField<UInt64>
 
-        static let unknownDue = UInt64.max
-        /// The due date's fingerprint; nil when the line was written before due dates.
-        var dueHash: UInt64? { dueHashBits == Self.unknownDue ? nil : dueHashBits }
+        static let unknown = UInt64.max
 
         init(_ task: TaskItem) {
-            captionHash = ImportBase.hash(task.caption)
-            section = task.section
-            completed = task.completed
-            dueHashBits = ImportBase.hash(task.due)
+            prints = InlineArray(repeating: Self.unknown)
+            for field in TaskField.shared { prints[field.rawValue] = ImportBase.fingerprint(field.value(of: task)) }
         }
 
-        init(captionHash: UInt64, section: Section, completed: Bool, dueHash: UInt64? = nil) {
-            self.captionHash = captionHash
-            self.section = section
-            self.completed = completed
-            self.dueHashBits = dueHash ?? Self.unknownDue
+        fileprivate init(prints: PerField<UInt64>) {
+            self.prints = prints
+        }
+
+        /// The fingerprint of `field` as the file had it; nil when unknown (see `TaskField.inOldBases`).
+        subscript(field: TaskField) -> UInt64? {
+            let print = prints[field.rawValue]
+            guard print == Self.unknown else { return print }
+            return field.oldBasesMean.map(ImportBase.fingerprint)
+        }
+
+        static func == (a: Entry, b: Entry) -> Bool {
+            a.prints.indices.allSatisfy { a.prints[$0] == b.prints[$0] }
         }
 
         /// True when `task` has exactly these fields.
@@ -107,31 +108,25 @@ struct ImportBase: Sendable {
         return ImportBase(unsorted: read)
     }
 
-    /// `id hash flags [due-hash]`: 36 + 1 + 16 + 1 + 2 bytes, then 1 + 16 since due dates.
+    /// `id` and each shared field as `TaskField.writeBaseLine` writes it: ` <caption hash>`,
+    /// ` p` or ` b`, `1` or `0`, then ` <due hash>` (since due dates) and the fields after
+    /// it. A line ends where the HotTask that wrote it had no more fields: those are unknown.
     private static func entry(_ line: UnsafeBufferPointer<UInt8>) -> (id: UUID, entry: Entry)? {
-        guard line.count == 56 || (line.count == 73 && line[56] == 0x20), line[36] == 0x20, line[53] == 0x20,
-            let id = UUIDBytes.parse(UnsafeBufferPointer(rebasing: line[0..<36]))
-        else { return nil }
-        func hex(_ range: Range<Int>) -> UInt64? {
-            var hash: UInt64 = 0
-            for byte in line[range] {
-                guard let digit = UUIDBytes.nibble(byte) else { return nil }
-                hash = hash << 4 | UInt64(digit)
+        guard line.count > 36, let id = UUIDBytes.parse(UnsafeBufferPointer(rebasing: line[0..<36])) else { return nil }
+        var prints = PerField<UInt64>(repeating: Entry.unknown)
+        var at = 36
+        for field in TaskField.shared {
+            guard at < line.count else {
+                // A line must hold the fields every base has.
+                if case .always = field.inOldBases { return nil }
+                break
             }
-            return hash
+            guard let (print, next) = field.readBaseLine(line, at: at) else { return nil }
+            prints[field.rawValue] = print
+            at = next
         }
-        guard let hash = hex(37..<53) else { return nil }
-        var dueHash: UInt64?
-        if line.count == 73 {
-            guard let due = hex(57..<73) else { return nil }
-            dueHash = due
-        }
-        return (
-            id,
-            Entry(
-                captionHash: hash, section: line[54] == UInt8(ascii: "p") ? .priority : .bonus, completed: line[55] == UInt8(ascii: "1"),
-                dueHash: dueHash)
-        )
+        guard at == line.count else { return nil }
+        return (id, Entry(prints: prints))
     }
 
     /// Entries in any order, the last of an id winning (as if each were recorded in turn).
@@ -192,23 +187,14 @@ struct ImportBase: Sendable {
     /// Writes the base beside `store`, one line per id, in id order.
     func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         var bytes: [UInt8] = []
-        // A line is 74 bytes: id, space, 16 hex digits, space, two flags, space, 16 hex digits,
-        // line break.
+        // A line is 74 bytes (id, caption hash, flags, due hash) and 17 more for each later field.
         bytes.reserveCapacity(entries.count * 74)
         for (id, entry) in entries {
             UUIDBytes.append(id, to: &bytes)
-            bytes.append(0x20)
-            for shift in stride(from: 60, through: 0, by: -4) {
-                bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: entry.captionHash >> UInt64(shift)) & 0xF])
-            }
-            bytes.append(0x20)
-            bytes.append(entry.section == .priority ? UInt8(ascii: "p") : UInt8(ascii: "b"))
-            bytes.append(entry.completed ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-            if let dueHash = entry.dueHash {
-                bytes.append(0x20)
-                for shift in stride(from: 60, through: 0, by: -4) {
-                    bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: dueHash >> UInt64(shift)) & 0xF])
-                }
+            // Up to the last field it knows: an unknown one is never written before a known one.
+            for field in TaskField.shared {
+                guard let print = entry[field] else { break }
+                field.writeBaseLine(print, to: &bytes)
             }
             bytes.append(0x0A)
         }
@@ -223,10 +209,16 @@ struct ImportBase: Sendable {
 
     static func hash(_ text: String) -> UInt64 { FNV1a.hash(text.utf8) }
 
-    /// 0 for no due date.
-    static func hash(_ due: DueDate?) -> UInt64 {
-        guard let due else { return 0 }
-        // Never 0 (none) nor all ones (unknown).
-        return FNV1a.hash((due.text(local: DueDate.utc) + (due.zoneName.map { " " + $0 } ?? "")).utf8) & ~(1 << 63) | 1
+    /// A field's value as the base keeps it: a 64-bit hash of its text (the merge only asks
+    /// "same or not"), never `Entry.unknown`. A caption's is the hash of the caption; a due
+    /// date's is never 0, which stands for none.
+    static func fingerprint(_ value: FieldValue) -> UInt64 {
+        switch value {
+        case .due(nil): return 0
+        case .due: return hash(value.fingerprintText) & ~(1 << 63) | 1
+        default:
+            let print = hash(value.fingerprintText)
+            return print == Entry.unknown ? print - 1 : print
+        }
     }
 }

@@ -78,7 +78,9 @@ extension TaskList {
         for position in (unresolved + untagged).sorted() {
             let line = batch.tasks[position]
             let undated = lines.undated.contains(position)
-            let match = byCaption[line.caption]?.first { index in
+            // A line with tags also finds the task an older HotTask made of it (the tags in its caption).
+            let candidates = (byCaption[line.caption] ?? []) + (lines.captionsWithTags[position].flatMap { byCaption[$0] } ?? [])
+            let match = candidates.first { index in
                 let task = known[index]
                 // An undated line has no time to compare: it is the task a file said before (it
                 // was completed here since), never a chore only ever done here.
@@ -184,11 +186,11 @@ extension TaskList {
                         counts.unchanged += 1
                         continue
                     }
-                    fields = TaskFields(
-                        caption: task.caption == current.caption ? nil : task.caption,
-                        section: task.section == current.section ? nil : task.section,
-                        completed: task.completed == current.completed ? nil : task.completed,
-                        completedAt: task.completedAt, due: task.due == current.due ? nil : .some(task.due))
+                    fields = TaskFields()
+                    for field in TaskField.shared where field.value(of: task) != field.value(of: current) {
+                        fields[field] = field.value(of: task)
+                    }
+                    if fields.completed != nil { fields.completedAt = task.completedAt }
                 }
                 if fields.section != nil { fields.order = nextEndKey(task.section) }
                 if fields.isEmpty {
@@ -221,27 +223,18 @@ extension TaskList {
     /// on both sides with the file's change the later.
     private static func threeWay(incoming: TaskItem, current: TaskItem, base: ImportBase.Entry, undated: Bool, secondsOnly: Bool) -> TaskFields {
         let fileTime = Clock(milliseconds: undated ? 0 : Int64(fileTime(incoming, secondsOnly: secondsOnly).timeIntervalSince1970 * 1000))
-        func fileWins<Value: Equatable>(_ base: Value, _ here: Value, _ file: Value, hereTime: Clock) -> Bool {
-            ThreeWay.pick(base: base, local: here, other: file, localTime: hereTime, otherTime: fileTime) == .other
-        }
         var fields = TaskFields()
-        // Captions are compared by fingerprint: the base keeps only that.
-        if fileWins(base.captionHash, ImportBase.hash(current.caption), ImportBase.hash(incoming.caption), hereTime: current.clocks.caption) {
-            fields.caption = incoming.caption
-        }
-        if fileWins(base.section, current.section, incoming.section, hereTime: current.clocks.section) {
-            fields.section = incoming.section
-        }
-        if fileWins(base.completed, current.completed, incoming.completed, hereTime: current.clocks.completed) {
-            fields.completed = incoming.completed
-            fields.completedAt = incoming.completedAt
-        }
-        // A base from before due dates knows none: then the later change wins.
-        if ThreeWay.pick(
-            base: base.dueHash, local: ImportBase.hash(current.due), other: ImportBase.hash(incoming.due),
-            localTime: current.clocks.due, otherTime: fileTime) == .other
-        {
-            fields.due = .some(incoming.due)
+        // Compared by fingerprint: the base keeps only that. A field a base from before it does
+        // not know counts as changed on both sides: the later change wins.
+        for field in TaskField.shared {
+            let file = field.value(of: incoming)
+            if ThreeWay.pick(
+                base: base[field], local: ImportBase.fingerprint(field.value(of: current)), other: ImportBase.fingerprint(file),
+                localTime: current.clocks[field], otherTime: fileTime) == .other
+            {
+                fields[field] = file
+                if field == .completed { fields.completedAt = incoming.completedAt }
+            }
         }
         return fields
     }

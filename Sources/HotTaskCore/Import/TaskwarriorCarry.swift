@@ -7,7 +7,16 @@ enum TaskwarriorCarry {
     /// Fields HotTask writes from its own task: never carried, and a record holding one (made
     /// before HotTask modelled it, as the due date was) has it left out on export, so that
     /// HotTask's value wins.
-    static let modelled: Set<String> = ["uuid", "description", "status", "entry", "modified", "end", "due"]
+    static let modelled: Set<String> = [
+        "uuid", "description", "status", "entry", "modified", "end", "due", "annotations", "tags", "project", annotationEntries,
+    ]
+    /// Where a record keeps its annotations' entry times (Taskwarrior has no such field): each
+    /// annotation as `[entry, fingerprint of its line]`, the line being the task's note, and
+    /// its text as it came third when the line is not that text (a line break or a tab in it,
+    /// spaces at its ends), so that an unchanged line goes back exactly as it came.
+    static let annotationEntries = "hottask:annotations"
+    /// The tag a Taskwarrior `project` is: `project:NAME`.
+    static let projectTagPrefix = "project:"
     /// `"name":` of each field that may override a carried member: the modelled ones and
     /// priority (status only through `status(for:)`).
     private static let overriding: [[UInt8]] = (modelled.sorted() + ["priority"]).map { Array("\"\($0)\":".utf8) }
@@ -20,6 +29,7 @@ enum TaskwarriorCarry {
     /// `pending`).
     static func record(of object: [String: JSONValue], section: Section) -> String? {
         var members = object.filter { !modelled.contains($0.key) && !computed.contains($0.key) }
+        if let entries = entries(of: object["annotations"]) { members[annotationEntries] = entries }
         switch members["priority"] {
         case .string("H")? where section == .priority: members["priority"] = nil
         case .null?: members["priority"] = nil
@@ -99,5 +109,125 @@ enum TaskwarriorCarry {
             }
             writer.raw("}")
         }
+    }
+
+    // MARK: Notes and tags
+
+    /// The note and tags a task's `annotations`, `tags` and `project` make: each annotation a
+    /// line of the note, in entry order (its line breaks become spaces); the tags as they
+    /// are, after the project as `project:NAME`. What does not pass the rules is left out.
+    static func noteAndTags(annotations: JSONValue?, tags: JSONValue?, project: JSONValue?) -> (note: String, tags: [String]) {
+        let lines = annotationTexts(annotations).map(\.text)
+        var words: [String] = []
+        if case .string(let name)? = project, !name.isEmpty { words.append(projectTagPrefix + name) }
+        if case .array(let items)? = tags {
+            for case .string(let tag) in items { words.append(tag) }
+        }
+        return (NoteRule.cleanCutting(lines.joined(separator: "\n")).note, TagRule.cleanKeeping(words).tags)
+    }
+
+    /// Each annotation's entry and text as one line, in entry order, and its text as it came.
+    private static func annotationTexts(_ annotations: JSONValue?) -> [(entry: String, text: String, raw: String)] {
+        guard case .array(let items)? = annotations else { return [] }
+        var texts: [(entry: String, text: String, raw: String)] = []
+        for case .object(let annotation) in items {
+            guard case .string(let description)? = annotation["description"] else { continue }
+            let line = CaptionRule.cleanFragment(description).trimmingWhitespace()
+            guard !line.isEmpty else { continue }
+            let entry: String = if case .string(let entry)? = annotation["entry"] { entry } else { "" }
+            texts.append((entry, line, description))
+        }
+        return texts.enumerated().sorted { ($0.element.entry, $0.offset) < ($1.element.entry, $1.offset) }.map(\.element)
+    }
+
+    private static let noteOrTagKeys = ["annotations", "tags", "project", annotationEntries].map { Array("\"\($0)\":".utf8) }
+
+    /// What a record keeps of `annotations`: each one's entry and the fingerprint of its line
+    /// (and its text as it came, when the line is not that text).
+    static func entries(of annotations: JSONValue?) -> JSONValue? {
+        let texts = annotationTexts(annotations)
+        guard !texts.isEmpty else { return nil }
+        return .array(
+            texts.map {
+                .array([.string($0.entry), .string(fingerprint($0.text))] + ($0.raw == $0.text ? [] : [.string($0.raw)]))
+            })
+    }
+
+    private static func fingerprint(_ line: String) -> String {
+        String(FNV1a.hash(line.utf8), radix: 16)
+    }
+
+    /// The members HotTask writes for its note and tags: `project` (the first `project:` tag),
+    /// `tags` (the others) and `annotations` (a line of the note each: a line an annotation
+    /// had keeps its entry time; a new one gets the time of the note's change, a second
+    /// apart from every other). A field the task was never given here (imported by a HotTask
+    /// that did not read it) keeps what the record carried instead, as it came.
+    static func noteAndTagMembers(for task: TaskItem, record: String?) -> [(key: String, value: JSONValue)] {
+        // Parsed only when it holds one of them (most records do not: an export stays fast).
+        let object: [String: JSONValue] =
+            if let record, noteOrTagKeys.contains(where: { has(record, $0) }),
+                case .object(let object)? = try? JSONParser.parse(Array(record.utf8))
+            {
+                object
+            } else {
+                [:]
+            }
+        var members: [(key: String, value: JSONValue)] = []
+        if TaskField.tags.neverGiven(in: task) {
+            for key in ["project", "tags"] { if let value = object[key] { members.append((key, value)) } }
+        } else {
+            var tags = task.tags
+            if let index = tags.firstIndex(where: { $0.hasPrefix(projectTagPrefix) && $0.count > projectTagPrefix.count }) {
+                members.append(("project", .string(String(tags.remove(at: index).dropFirst(projectTagPrefix.count)))))
+            }
+            if !tags.isEmpty { members.append(("tags", .array(tags.map(JSONValue.string)))) }
+        }
+        if TaskField.note.neverGiven(in: task) {
+            if let value = object["annotations"] { members.append(("annotations", value)) }
+        } else if !task.note.isEmpty {
+            members.append(("annotations", annotations(for: task, carried: object)))
+        }
+        return members
+    }
+
+    /// The note's lines as annotations, entries from what the record carried where a line is
+    /// the same.
+    private static func annotations(for task: TaskItem, carried object: [String: JSONValue]) -> JSONValue {
+        // Carried entries by fingerprint: this HotTask's record, or the annotations an older one kept whole.
+        var known: [(entry: String, print: String, raw: String?)] = []
+        if case .array(let pairs)? = object[annotationEntries] {
+            for case .array(let pair) in pairs {
+                guard pair.count >= 2, case .string(let entry) = pair[0], case .string(let print) = pair[1] else { continue }
+                let raw: String? = if pair.count > 2, case .string(let raw) = pair[2] { raw } else { nil }
+                known.append((entry, print, raw))
+            }
+        } else {
+            known = annotationTexts(object["annotations"]).map { ($0.entry, fingerprint($0.text), $0.raw) }
+        }
+        let lines = task.note.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var used = Set<Int>()
+        // A line an annotation had: its entry, and its text as it came (issue 41: kept exactly).
+        var texts = lines
+        var entries: [String?] = lines.indices.map { at in
+            let print = fingerprint(lines[at])
+            guard let index = known.indices.first(where: { !used.contains($0) && known[$0].print == print }) else { return nil }
+            used.insert(index)
+            if let raw = known[index].raw { texts[at] = raw }
+            return known[index].entry
+        }
+        // New lines: the note's change, a second apart, clear of every entry kept.
+        var taken = Set(entries.compactMap { $0 })
+        var next = max(task.clocks[.note].date, task.createdAt)
+        for index in entries.indices where entries[index] == nil {
+            var text = Timestamp.formatCompact(next)
+            while taken.contains(text) {
+                next = next.addingTimeInterval(1)
+                text = Timestamp.formatCompact(next)
+            }
+            taken.insert(text)
+            entries[index] = text
+        }
+        return .array(
+            zip(texts, entries).map { text, entry in .object(["entry": .string(entry ?? ""), "description": .string(text)]) })
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Taskwarrior's `task export`: `uuid`, `description`, `status`, `entry`/`end`/`modified`
-/// (as `YYYYMMDDTHHMMSSZ`) and `priority`. Every other field is carried (`TaskwarriorCarry`)
+/// (as `YYYYMMDDTHHMMSSZ`), `priority`, `due`, `annotations` (the note, a line each), `tags`
+/// and `project` (the tag `project:NAME`). Every other field is carried (`TaskwarriorCarry`)
 /// for the export back, and counted in the import's report.
 enum TaskwarriorFormat {
     /// Fields HotTask keeps, or that only Taskwarrior's own bookkeeping uses (the export's
@@ -9,7 +10,7 @@ enum TaskwarriorFormat {
     /// recurring task's instances together): not worth a line in the report (the bookkeeping
     /// ones are carried all the same).
     static let kept: Set<String> = [
-        "uuid", "description", "status", "entry", "modified", "end", "priority", "wait", "due",
+        "uuid", "description", "status", "entry", "modified", "end", "priority", "wait", "due", "annotations", "tags", "project",
         "id", "urgency", "parent", "mask", "imask", "recur", "rtype", "template", "last",
     ]
 
@@ -72,10 +73,12 @@ enum TaskwarriorFormat {
         for key in fields.object.keys where !kept.contains(key) {
             losses.droppedFields[key, default: 0] += 1
         }
+        let (note, tags) = TaskwarriorCarry.noteAndTags(
+            annotations: fields.object["annotations"], tags: fields.object["tags"], project: fields.object["project"])
         return TaskItem(
             id: id, caption: caption, section: priority == "H" && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
-            modifiedAt: modified ?? end ?? createdAt, due: due)
+            modifiedAt: modified ?? end ?? createdAt, due: due, note: note, tags: tags)
     }
 
     /// The description kept as it came (`CaptionRule.kept`: any length, its line breaks and
@@ -134,6 +137,14 @@ enum TaskwarriorFormat {
                 }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }
                 if let due = task.due { writer.raw(",\"due\":\"\(due.taskwarriorText())\"") }
+                if !task.tags.isEmpty || !task.note.isEmpty || record != nil {
+                    for member in TaskwarriorCarry.noteAndTagMembers(for: task, record: record) {
+                        writer.raw(",")
+                        writer.string(member.key)
+                        writer.raw(":")
+                        TaskwarriorCarry.write(member.value, to: &writer)
+                    }
+                }
                 if let record {
                     if let inner = TaskwarriorCarry.plainMembers(of: record) {
                         // Nothing in it HotTask's fields override: written as it was carried.

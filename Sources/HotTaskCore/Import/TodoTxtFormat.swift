@@ -7,7 +7,9 @@ import Foundation
 /// Priority A goes to Top Priority, everything else to Bonus. A completed task keeps its
 /// priority as a `pri:A` tag, which is read back too; a completed line with neither says
 /// nothing of its section (todo.sh 2.11's `do` drops the `(A) `), so its task keeps the one it
-/// has here. `+project` and `@context` words stay in the caption, which passes the caption rule.
+/// has here. `+project` and `@context` words are the task's tags (`project`, `@context`: the
+/// context keeps its sigil, so that it goes back as it came), written back after the caption;
+/// where a line has nothing else, they stay its caption. The caption passes the caption rule.
 ///
 /// todo.txt has no ids. HotTask writes each task's id prefix as an `id:1a2b3c4d` tag and
 /// reads it back; a line without one matches a task with the same caption (see
@@ -62,11 +64,15 @@ enum TodoTxtFormat {
                     positionOfID[idPrefix] = tasks.count
                     idPrefixes[tasks.count] = idPrefix
                 }
-                let seen = occurrences[read.task.caption, default: 0]
-                occurrences[read.task.caption] = seen + 1
+                // The line's words as an older HotTask took them (its tags in the caption): the
+                // same id for the same line whichever HotTask imports it.
+                let words = read.captionWithTags ?? read.task.caption
+                let seen = occurrences[words, default: 0]
+                occurrences[words] = seen + 1
                 var identified = read.task
-                identified.id = stableID(read.task.caption, seen)
+                identified.id = stableID(words, seen)
                 if read.undated { facts.undated.insert(tasks.count) }
+                if let withTags = read.captionWithTags { facts.captionsWithTags[tasks.count] = withTags }
                 if read.priorityUnsaid { facts.priorityUnsaid.insert(tasks.count) }
                 let record = TodoTxtRecord(
                     letter: read.letter.flatMap { $0 == "A" ? nil : String($0) }, undated: read.noCreationDate, archived: fileIndex > 0)
@@ -91,7 +97,8 @@ enum TodoTxtFormat {
     /// The task a line holds (its id still to be given), its `id:` tag if any, and what the
     /// line left unsaid.
     private static func task(from line: String, now: Date) -> (
-        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?, noCreationDate: Bool
+        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?, noCreationDate: Bool,
+        captionWithTags: String?
     ) {
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var completed = false
@@ -144,16 +151,45 @@ enum TodoTxtFormat {
             due = day
             words.remove(at: tag)
         }
+        // `+project` and `@context`: tags, unless nothing else is left for a caption.
+        let withTags = words
+        var tags: [String] = []
+        words.removeAll { word in
+            guard let tag = tag(from: word) else { return false }
+            if !tags.contains(tag) { tags.append(tag) }
+            return true
+        }
+        if !words.contains(where: { $0.unicodeScalars.contains(where: CaptionRule.isVisible) }) {
+            words = withTags
+            tags = []
+        }
         // The line's text kept as it came (`CaptionRule.kept`); a line of only its marks is a
         // task without a title, as an untitled to-do from a phone exports.
         let caption = CaptionRule.kept(words.joined(separator: " "))
+        let captionWithTags = tags.isEmpty ? nil : CaptionRule.kept(withTags.joined(separator: " "))
         let created = createdAt ?? completedAt ?? now
         let finished = completed ? max(completedAt ?? created, created) : nil
         let task = TaskItem(
             id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
-            createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due)
+            createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due,
+            tags: TagRule.cleanKeeping(tags).tags)
         // An open line without a priority says "Bonus"; a completed one says nothing.
-        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil)
+        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil, captionWithTags)
+    }
+
+    /// The tag a `+project` or `@context` word is (`project`, `@context`), when its name reads
+    /// as a tag's (`TagRule.isTagName`: not `+1`, not an e-mail address).
+    static func tag(from word: String) -> String? {
+        if word.hasPrefix("+"), TagRule.isTagName(word.dropFirst()) { return String(word.dropFirst()) }
+        if word.hasPrefix("@"), TagRule.isTagName(word.dropFirst()) { return word }
+        return nil
+    }
+
+    /// How a tag is written in todo.txt: `+project`, a context as it is (`@phone`); a space
+    /// inside one (a calendar's category) as `_`, since a todo.txt word has none.
+    static func word(for tag: String) -> String {
+        let word = tag.replacingOccurrences(of: " ", with: "_")
+        return word.hasPrefix("@") ? word : "+" + word
     }
 
     /// `(A)`…`(Z)`: the letter.
@@ -231,6 +267,8 @@ enum TodoTxtFormat {
                     caption = lineCaption(caption)
                     written.folded[task.id] = caption
                 }
+                // Tags right after the caption (as todo.sh writes them), then the add-on tags.
+                if !task.tags.isEmpty { caption += task.tags.map { " " + word(for: $0) }.joined() }
                 // No creation date where the line had none, unless the caption would then be misread.
                 let created = record.undated && !misreadWithoutADate(caption, completed: task.completed) ? "" : day(task.createdAt) + " "
                 let idTag = (task.due.map { " " + $0.todoTxtTag() } ?? "") + " id:" + shortIDs[position]

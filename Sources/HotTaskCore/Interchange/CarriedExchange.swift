@@ -78,7 +78,30 @@ extension TaskStore {
     /// say of the records of other formats it leaves out. Records that cannot be read refuse an
     /// export to a format that holds them (`task import` would wipe those fields where it
     /// goes); another format goes on with a warning.
-    func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) throws -> (CarriedFields, [CommandMessage]) {
+    func carriedForExport(_ exportFormat: ExportFormat, list: TaskList) throws -> (CarriedFields, [CommandMessage]) {
+        let (carried, messages) = try carriedForExport(exportFormat.carriedFormat, list: list)
+        // What the format cannot hold of HotTask's own fields, counted into the same note.
+        var leftOut: [String] = []
+        for (field, name) in exportFormat.leavesOut {
+            var count = 0
+            for position in 0..<list.count where !field.isUnset(field.value(of: list[position])) { count += 1 }
+            if count > 0 { leftOut.append("\(name) of \(count) task\(count == 1 ? "" : "s")") }
+        }
+        guard !leftOut.isEmpty else { return (carried, messages) }
+        let prefix = "left out, as this format cannot hold them: "
+        var others: [String] = []
+        var rest: [CommandMessage] = []
+        for message in messages {
+            if case .note(let text) = message, text.hasPrefix(prefix) {
+                others.append(String(text.dropFirst(prefix.count)))
+            } else {
+                rest.append(message)
+            }
+        }
+        return (carried, rest + [.note(prefix + (leftOut + others).joined(separator: ", "))])
+    }
+
+    private func carriedForExport(_ format: CarriedFields.Format?, list: TaskList) throws -> (CarriedFields, [CommandMessage]) {
         let carried: CarriedFields
         do {
             carried = try CarriedFields.load(besides: self)

@@ -41,4 +41,13 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         case .hottask: nil
         }
     }
+
+    /// The fields of the table this format cannot hold, by the name a note gives them: todo.txt
+    /// has no notes (a line is one line).
+    var leavesOut: [(field: TaskField, name: String)] {
+        switch self {
+        case .todotxt: [(.note, "notes")]
+        case .hottask, .taskwarrior, .ics, .vdir: []
+        }
+    }
 }

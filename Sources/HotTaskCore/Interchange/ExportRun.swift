@@ -12,7 +12,7 @@ extension TaskStore {
         _ list: TaskList, as format: ExportFormat, to path: String, standardOutput: ([UInt8]) -> Void,
         say: (CommandMessage) -> Void
     ) throws {
-        let (carried, said) = try carriedForExport(format.carriedFormat, list: list)
+        let (carried, said) = try carriedForExport(format, list: list)
         said.forEach(say)
         // The todo.txt file HotTask follows (the one it last read, or first wrote): an export to
         // it writes its `#` lines back and leaves out what todo.sh archived from it; any other

@@ -266,17 +266,15 @@ extension JSONParser {
 
     fileprivate mutating func taskObject() throws -> (TaskItem, hasOrder: Bool, deletedClock: Clock?) {
         var id: UUID?
-        var caption: String?
-        var section: Section?
-        var completed: Bool?
         var createdAt: Date?
         // Its text: most tasks were never changed, and their modifiedAt is the same text.
         var createdText: UnsafeBufferPointer<UInt8>?
         var completedAt: Date?
         var completedAtSeen = false
         var modifiedAt: Date?
-        var order: OrderKey?
         var clocks: FieldClocks?
+        // The table's fields, each read once.
+        var fields = TaskFields()
         // Copied: the zone may come after it, and a file window may have moved on by then.
         var dueText: [UInt8]?
         var dueZone: String?
@@ -286,9 +284,6 @@ extension JSONParser {
             // A value that does not parse gives up at once: leaving the field nil would let a
             // duplicate key through, or default a field the strict path would refuse.
             case "id" where id == nil: id = try required(UUIDBytes.parse(try parser.plainString()))
-            case "caption" where caption == nil: caption = try parser.storedCaption()
-            case "section" where section == nil: section = try required(Section(utf8: try parser.plainString()))
-            case "completed" where completed == nil: completed = try parser.boolean()
             case "createdAt" where createdAt == nil:
                 let text = try parser.plainString()
                 createdAt = try required(Timestamp.parse(utf8: text))
@@ -303,28 +298,54 @@ extension JSONParser {
             case "completedAt" where !completedAtSeen:
                 completedAtSeen = true
                 if !parser.takeNull() { completedAt = try required(Timestamp.parse(utf8: try parser.plainString())) }
-            case "order" where order == nil: order = try required(OrderKey(utf8: try parser.plainString()))
             case "clock" where clocks == nil: clocks = try required(StoreDocument.clocks(utf8: try parser.plainString()))
             case "due" where dueText == nil: dueText = Array(try parser.plainString())
             case "dueZone" where dueZone == nil: dueZone = String(decoding: try parser.plainString(), as: UTF8.self)
             case "deletedClock" where deletedClock == nil: deletedClock = try required(Clock(utf8: try parser.plainString()))
             default:
-                throw GiveUp()
+                guard let field = TaskField(utf8: key), fields[field] == nil else { throw GiveUp() }
+                fields[field] = try parser.fieldValue(field)
             }
         }
-        guard let id, let caption, let section, let completed, let createdAt else { throw GiveUp() }
-        var due: DueDate?
         if let dueText {
-            due = try required(dueText.withUnsafeBufferPointer { DueDate.parse(utf8: $0, zone: dueZone) })
+            fields.due = .some(try required(dueText.withUnsafeBufferPointer { DueDate.parse(utf8: $0, zone: dueZone) }))
         } else if dueZone != nil {
             throw GiveUp()
         }
+        // Every field written before the dates is required.
+        guard let id, let createdAt, fields.caption != nil, fields.section != nil, fields.completed != nil else { throw GiveUp() }
         let modified = modifiedAt ?? createdAt
-        let task = TaskItem(
-            id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
-            completedAt: completedAt ?? (completed ? modified : nil), modifiedAt: modified, order: order ?? .middle,
-            due: due, clocks: clocks ?? FieldClocks())
-        return (task, order != nil, deletedClock)
+        var task = TaskItem(id: id, caption: "", createdAt: createdAt, modifiedAt: modified, clocks: clocks ?? FieldClocks())
+        for field in TaskField.allCases {
+            if let value = fields[field] { field.set(value, on: &task, completedAt: completedAt ?? modified) }
+        }
+        return (task, fields.order != nil, deletedClock)
+    }
+
+    /// One field's value, from the bytes of its key's value (the due date aside: its zone may
+    /// come after it).
+    private mutating func fieldValue(_ field: TaskField) throws -> FieldValue {
+        switch field {
+        case .caption: return .caption(try storedCaption())
+        case .section: return .section(try required(Section(utf8: try plainString())))
+        case .completed: return .completed(try boolean())
+        case .order: return .order(try required(OrderKey(utf8: try plainString())))
+        case .due: throw GiveUp()
+        case .note:
+            let text = try quotedString()
+            return .note(NoteRule.isAlreadyClean(text) ? text : try NoteRule.cleanStored(text))
+        case .tags:
+            var tags: [String] = []
+            try expect(UInt8(ascii: "["))
+            if !take(UInt8(ascii: "]")) {
+                repeat {
+                    skipWhitespace()
+                    tags.append(try quotedString())
+                } while take(UInt8(ascii: ","))
+                try expect(UInt8(ascii: "]"))
+            }
+            return .tags(try TagRule.cleanStored(tags))
+        }
     }
 
     /// A caption as `CaptionRule.kept` leaves it. One with nothing the rule drops becomes a

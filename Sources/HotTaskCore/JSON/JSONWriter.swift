@@ -96,4 +96,15 @@ struct JSONWriter {
         bytes.append(0x3A)
         bytes.append(0x20)
     }
+
+    /// `key(_:indent:first:)` for a name that is not a literal (a field's, from `TaskField`).
+    mutating func key(_ name: String, indent: Int, first: Bool) {
+        if !first { bytes.append(0x2C) }
+        newline(indent: indent)
+        bytes.append(0x22)
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+    }
 }

@@ -9,6 +9,13 @@ extension DueDate {
         return due.text(local: utc) + (due.zoneName.map { " " + $0 } ?? "")
     }
 
+    /// The due date a non-empty `baseKey` stands for.
+    init?(baseKey: String) {
+        let parts = baseKey.split(separator: " ", maxSplits: 1)
+        guard let text = parts.first else { return nil }
+        self.init(text: String(text), zone: parts.count > 1 ? String(parts[1]) : nil)
+    }
+
     // MARK: Taskwarrior
 
     /// Taskwarrior's `due` (an instant in UTC): local midnight is a whole day (what

@@ -2,22 +2,28 @@ import Foundation
 
 /// The fields a change sets on one task; nil leaves a field as it is.
 public struct TaskFields: Equatable, Hashable, Sendable {
-    // Largest first, one-byte fields last (as in `TaskItem`): 48 bytes instead of 56, so that a
-    // change that sets fields is no larger than one that adds a task.
+    // Largest first, one-byte fields last (as in `TaskItem`): 72 bytes, so that a change that
+    // sets fields (an id and two of these) is no larger than one that adds a task.
     var caption: String?
     var order: OrderKey?
     var completedAt: Date?
     /// `.some(nil)` clears the due date; nil leaves it.
     var due: DueDate??
+    /// An empty note clears it.
+    var note: String?
+    /// The whole set, in order (an empty one clears them).
+    var tags: [String]?
     var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
     var completed: Bool?
 
     init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
-        order: OrderKey? = nil, due: DueDate?? = nil
+        order: OrderKey? = nil, due: DueDate?? = nil, note: String? = nil, tags: [String]? = nil
     ) {
         self.due = due
+        self.note = note
+        self.tags = tags
         self.caption = caption
         self.section = section
         self.completed = completed
@@ -27,26 +33,24 @@ public struct TaskFields: Equatable, Hashable, Sendable {
 
     /// Every field of `task`: what an add of a task already here sets, and what `--replace` sets.
     init(allOf task: TaskItem) {
-        self.init(
-            caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, order: task.order,
-            due: .some(task.due))
+        self.init()
+        for field in TaskField.allCases { self[field] = field.value(of: task) }
+        completedAt = task.completedAt
     }
 
-    var isEmpty: Bool { caption == nil && section == nil && completed == nil && order == nil && due == nil }
+    var isEmpty: Bool { TaskField.allCases.allSatisfy { self[$0] == nil } }
 
     /// These fields as `task` has them now (the values a change would replace).
     func values(in task: TaskItem) -> TaskFields {
-        TaskFields(
-            caption: caption == nil ? nil : task.caption, section: section == nil ? nil : task.section,
-            completed: completed == nil ? nil : task.completed, completedAt: task.completedAt,
-            order: order == nil ? nil : task.order, due: due == nil ? nil : .some(task.due))
+        var was = TaskFields()
+        for field in TaskField.allCases where self[field] != nil { was[field] = field.value(of: task) }
+        if was.completed != nil { was.completedAt = task.completedAt }
+        return was
     }
 
     /// True when `task` already has every value set here (when it was completed aside).
     func hold(in task: TaskItem) -> Bool {
-        (caption == nil || caption == task.caption) && (section == nil || section == task.section)
-            && (completed == nil || completed == task.completed) && (order == nil || order == task.order)
-            && (due == nil || due == .some(task.due))
+        TaskField.allCases.allSatisfy { field in self[field].map { $0 == field.value(of: task) } ?? true }
     }
 }
 

@@ -3,8 +3,9 @@ import Foundation
 /// One task. `id` never changes; everything else may.
 public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     // Swift lays a struct out in declaration order: this one leaves two bytes of padding (with
-    // `FieldClocks` packed and both optional dates kept as eight-byte patterns, 144 bytes a
-    // task, in every copy of a 100,000-task list; optionals would make it 168).
+    // the clocks packed, both optional dates kept as eight-byte patterns and the fields most
+    // tasks leave empty boxed, 152 bytes a task, in every copy of a 100,000-task list;
+    // optionals would make it 168, and a note and its stamp inline 180).
     public var id: UUID
     public var caption: String
     /// Its place in the manual order of its section.
@@ -17,8 +18,11 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     private var completedBits: UInt64
     /// The due date packed (`DueDate.noneBits` for none), for the same reason.
     private var dueBits: UInt64
-    /// When each field was last set: merging keeps, field by field, the later change.
-    var clocks: FieldClocks
+    /// The boxed fields (`TaskField.isBoxed`: a note, tags) and their stamps; nil while they are
+    /// empty and stamped as the add stamped them, as for most tasks.
+    private var boxed: BoxedFields?
+    /// The stamps of the fields kept inline.
+    private var inlineClocks: FieldClocks.Inline
     // Here, so that they fill the four bytes the clocks leave before the next eight-byte field.
     public var section: Section
     public var completed: Bool
@@ -38,6 +42,37 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         set { dueBits = newValue?.bits ?? DueDate.noneBits }
     }
 
+    /// Free text of several lines (`NoteRule`); empty for none.
+    public var note: String {
+        get { boxed?.note ?? "" }
+        set { rebox(note: newValue, tags: tags, clocks: clocks) }
+    }
+
+    /// Words (`TagRule`), in the order given, without a leading `+`; empty for none.
+    public var tags: [String] {
+        get { boxed?.tags ?? [] }
+        set { rebox(note: note, tags: newValue, clocks: clocks) }
+    }
+
+    /// When each field was last set: merging keeps, field by field, the later change.
+    var clocks: FieldClocks {
+        get { FieldClocks(inline: inlineClocks, boxed: boxed?.clocks) }
+        set {
+            inlineClocks = newValue.inline
+            rebox(note: note, tags: tags, clocks: newValue)
+        }
+    }
+
+    /// The box for these values, or none when they are what a task without a box has.
+    private mutating func rebox(note: String, tags: [String], clocks: FieldClocks) {
+        let boxedClocks = clocks.boxed
+        if note.isEmpty, tags.isEmpty, clocks.boxedAreImplied {
+            boxed = nil
+        } else if boxed?.note != note || boxed?.tags != tags || boxed?.clocks != boxedClocks {
+            boxed = BoxedFields(note: note, tags: tags, clocks: boxedClocks)
+        }
+    }
+
     public init(
         id: UUID = UUID(),
         caption: String,
@@ -48,6 +83,8 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         modifiedAt: Date? = nil,
         order: OrderKey = .middle,
         due: DueDate? = nil,
+        note: String = "",
+        tags: [String] = [],
         clocks: FieldClocks = FieldClocks()
     ) {
         self.dueBits = due?.bits ?? DueDate.noneBits
@@ -59,7 +96,9 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.completedBits = (completed ? (completedAt ?? createdAt) : nil).map { $0.timeIntervalSince1970.bitPattern } ?? Self.noDate
         self.modifiedAt = modifiedAt ?? createdAt
         self.order = order
-        self.clocks = clocks
+        self.inlineClocks = clocks.inline
+        self.boxed = nil
+        rebox(note: note, tags: tags, clocks: clocks)
     }
 
     /// The same task with the clocks of the fields a person sees reset: for comparing what a
@@ -74,65 +113,169 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     var latestClock: Clock { clocks.latest }
 }
 
-/// The stamp of the last change to each field of a task that can change.
-///
-/// Kept as milliseconds and counters side by side rather than as five `Clock`s: a Clock's 12
-/// bytes take 16 in a row, and every task holds these (60 bytes instead of 80).
-public struct FieldClocks: Equatable, Hashable, Sendable {
-    private var milliseconds: (caption: Int64, section: Int64, completed: Int64, order: Int64, due: Int64)
-    private var counters: (caption: Int32, section: Int32, completed: Int32, order: Int32, due: Int32)
+/// The fields a task keeps in a box of their own (`TaskField.isBoxed`), with their stamps:
+/// most tasks have none, and pay eight bytes for them. Never changed once made (a task that
+/// changes them gets a new box), so copies of a task share it safely.
+final class BoxedFields: Hashable, Sendable {
+    let note: String
+    let tags: [String]
+    let clocks: FieldClocks.Boxed
 
-    // Read and written as Clocks.
-    var caption: Clock {
-        get { Clock(milliseconds.caption, counters.caption) }
-        set { (milliseconds.caption, counters.caption) = newValue.parts }
+    init(note: String, tags: [String], clocks: FieldClocks.Boxed) {
+        self.note = note
+        self.tags = tags
+        self.clocks = clocks
     }
-    var section: Clock {
-        get { Clock(milliseconds.section, counters.section) }
-        set { (milliseconds.section, counters.section) = newValue.parts }
+
+    static func == (a: BoxedFields, b: BoxedFields) -> Bool {
+        a === b || (a.note == b.note && a.tags == b.tags && a.clocks == b.clocks)
     }
-    var completed: Clock {
-        get { Clock(milliseconds.completed, counters.completed) }
-        set { (milliseconds.completed, counters.completed) = newValue.parts }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(note)
+        hasher.combine(tags)
+        hasher.combine(clocks)
     }
-    var order: Clock {
-        get { Clock(milliseconds.order, counters.order) }
-        set { (milliseconds.order, counters.order) = newValue.parts }
+}
+
+/// The stamp of the last change to each field of a task (`TaskField`), by field.
+///
+/// Kept as milliseconds and counters side by side rather than as `Clock`s: a Clock's 12 bytes
+/// take 16 in a row, and every task holds these (60 bytes instead of 80).
+public struct FieldClocks: Equatable, Hashable, Sendable {
+    private var milliseconds: PerField<Int64>
+    private var counters: PerField<Int32>
+
+    /// The stamps of the fields a task keeps inline (the first ones in table order).
+    struct Inline: Hashable, Sendable {
+        fileprivate var milliseconds: PerInlineField<Int64>
+        fileprivate var counters: PerInlineField<Int32>
+
+        static func == (a: Inline, b: Inline) -> Bool {
+            a.milliseconds.indices.allSatisfy { a.milliseconds[$0] == b.milliseconds[$0] && a.counters[$0] == b.counters[$0] }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            for index in milliseconds.indices {
+                hasher.combine(milliseconds[index])
+                hasher.combine(counters[index])
+            }
+        }
     }
-    var due: Clock {
-        get { Clock(milliseconds.due, counters.due) }
-        set { (milliseconds.due, counters.due) = newValue.parts }
+
+    /// The stamps of the boxed fields (after the inline ones in table order).
+    struct Boxed: Hashable, Sendable {
+        fileprivate var stamps: PerBoxedField<Clock>
+
+        static func == (a: Boxed, b: Boxed) -> Bool { a.stamps.indices.allSatisfy { a.stamps[$0] == b.stamps[$0] } }
+
+        func hash(into hasher: inout Hasher) {
+            for index in stamps.indices { hasher.combine(stamps[index]) }
+        }
+    }
+
+    static let inlineCount = TaskField.allCases.count { !$0.isBoxed }
+
+    var inline: Inline {
+        var inline = Inline(milliseconds: InlineArray(repeating: 0), counters: InlineArray(repeating: 0))
+        for index in inline.milliseconds.indices {
+            inline.milliseconds[index] = milliseconds[index]
+            inline.counters[index] = counters[index]
+        }
+        return inline
+    }
+
+    var boxed: Boxed {
+        var boxed = Boxed(stamps: InlineArray(repeating: .zero))
+        for index in boxed.stamps.indices {
+            boxed.stamps[index] = Clock(milliseconds[Self.inlineCount + index], counters[Self.inlineCount + index])
+        }
+        return boxed
+    }
+
+    /// True when every boxed field's stamp is the add's (`implied`): a task without a box.
+    var boxedAreImplied: Bool {
+        let implied = self.implied
+        return (Self.inlineCount..<milliseconds.count).allSatisfy { Clock(milliseconds[$0], counters[$0]) == implied }
+    }
+
+    /// The inline stamps, and the boxed ones (the add's when there is no box).
+    init(inline: Inline, boxed: Boxed?) {
+        milliseconds = InlineArray(repeating: 0)
+        counters = InlineArray(repeating: 0)
+        for index in inline.milliseconds.indices {
+            milliseconds[index] = inline.milliseconds[index]
+            counters[index] = inline.counters[index]
+        }
+        let implied = self.implied
+        for index in Self.inlineCount..<milliseconds.count {
+            let stamp = boxed.map { $0.stamps[index - Self.inlineCount] } ?? implied
+            (milliseconds[index], counters[index]) = stamp.parts
+        }
+    }
+
+    subscript(field: TaskField) -> Clock {
+        get { Clock(milliseconds[field.rawValue], counters[field.rawValue]) }
+        set { (milliseconds[field.rawValue], counters[field.rawValue]) = newValue.parts }
     }
 
     public init(_ all: Clock = .zero) {
-        self.init(caption: all, section: all, completed: all, order: all, due: all)
+        milliseconds = InlineArray(repeating: all.milliseconds)
+        counters = InlineArray(repeating: all.counter)
     }
 
-    /// Without `due`, it is the earliest of the four: the stamp of the add, which stamped every
-    /// field (what a store written before due dates means).
-    init(caption: Clock, section: Clock, completed: Clock, order: Clock, due: Clock? = nil) {
-        let due = due ?? min(caption, section, completed, order)
-        milliseconds = (caption.milliseconds, section.milliseconds, completed.milliseconds, order.milliseconds, due.milliseconds)
-        counters = (caption.counter, section.counter, completed.counter, order.counter, due.counter)
+    /// The stamps of the first fields in table order, as a store writes them (`stamps` holds
+    /// one for all, or at least the first-stamped fields'); each field after them gets the
+    /// earliest of the first-stamped ones: the stamp of the add, which stamped every field
+    /// (what a store written before that field existed means). Nil for any other count.
+    init?(stamps: some Collection<Clock>) {
+        guard let first = stamps.first else { return nil }
+        self.init(first)
+        guard stamps.count > 1 else { return }
+        guard stamps.count >= TaskField.firstStamped.count, stamps.count <= TaskField.allCases.count else { return nil }
+        for (field, stamp) in zip(TaskField.allCases, stamps) { self[field] = stamp }
+        let implied = self.implied
+        for field in TaskField.allCases.dropFirst(stamps.count) { self[field] = implied }
     }
 
+    // By index, not by `TaskField.allCases`: these run for every task of a list.
     public static func == (a: FieldClocks, b: FieldClocks) -> Bool {
-        a.milliseconds == b.milliseconds && a.counters == b.counters
+        for index in a.milliseconds.indices where a.milliseconds[index] != b.milliseconds[index] || a.counters[index] != b.counters[index] {
+            return false
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(caption)
-        hasher.combine(section)
-        hasher.combine(completed)
-        hasher.combine(order)
-        hasher.combine(due)
+        for index in milliseconds.indices {
+            hasher.combine(milliseconds[index])
+            hasher.combine(counters[index])
+        }
     }
 
-    var latest: Clock { max(caption, section, completed, order, due) }
+    var latest: Clock {
+        var latest = Clock(milliseconds[0], counters[0])
+        for index in milliseconds.indices.dropFirst() { latest = max(latest, Clock(milliseconds[index], counters[index])) }
+        return latest
+    }
+
+    /// The earliest stamp of the first-stamped fields: the add's, what a later field's stamp is
+    /// when the store does not write it.
+    var implied: Clock { TaskField.firstStamped.dropFirst().reduce(self[TaskField.firstStamped[0]]) { min($0, self[$1]) } }
 
     /// True when every field has the same stamp (written as one in the store).
-    var areUniform: Bool { caption == section && section == completed && completed == order && order == due }
+    var areUniform: Bool {
+        milliseconds.indices.allSatisfy { milliseconds[$0] == milliseconds[0] && counters[$0] == counters[0] }
+    }
 
-    /// True when the due date's stamp is the earliest of the other four (what four stamps mean).
-    var dueIsImplied: Bool { due == min(caption, section, completed, order) }
+    /// The stamps the store writes, in table order: one when all are the same, else the
+    /// first-stamped fields' and on to the last field whose stamp is not `implied` (so a task
+    /// whose later fields were never set is written as before those fields existed).
+    var written: [Clock] {
+        if areUniform { return [self[.caption]] }
+        let implied = self.implied
+        let last = TaskField.allCases.lastIndex { self[$0] != implied } ?? 0
+        let count = max(TaskField.firstStamped.count, last + 1)
+        return TaskField.allCases.prefix(count).map { self[$0] }
+    }
 }

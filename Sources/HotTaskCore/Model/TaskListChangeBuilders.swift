@@ -39,6 +39,28 @@ extension TaskList {
         ChangeRules.date(self[position], to: due)
     }
 
+    /// The change that gives the task at `position` the note `note` (through `NoteRule`; empty
+    /// clears it), or nil when it already has it.
+    public func noting(at position: Int, to note: String) -> TaskChange? {
+        ChangeRules.note(self[position], to: note)
+    }
+
+    /// The change that gives the task at `position` a new caption and these tags (the caption
+    /// editor's) and, when `due` is given (a typed `due:` word), that due date; nil when it has
+    /// them already.
+    public func renaming(at position: Int, to caption: String, tags: [String], due: DueDate? = nil) -> TaskChange? {
+        ChangeRules.rename(self[position], to: caption, tags: tags, due: due)
+    }
+
+    /// Every tag of the list, each once, the most used first (then A–Z): what Tab completes.
+    public var tagsInUse: [String] {
+        var uses: [String: Int] = [:]
+        // By index: `for task in` copies each task out, a retain and release of its caption.
+        for index in priority.indices where !priority[index].tags.isEmpty { for tag in priority[index].tags { uses[tag, default: 0] += 1 } }
+        for index in bonus.indices where !bonus[index].tags.isEmpty { for tag in bonus[index].tags { uses[tag, default: 0] += 1 } }
+        return uses.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+    }
+
     /// The change that marks the task at `position` completed or open, or nil when it
     /// already is.
     public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {

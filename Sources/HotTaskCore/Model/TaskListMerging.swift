@@ -82,27 +82,10 @@ extension TaskList {
     /// `old` with the fields whose stamps `clock` wins, or nil when that changes nothing.
     static func merging(_ fields: TaskFields, into old: TaskItem, clock: Clock, force: Bool) -> TaskItem? {
         var new = old
-        let wins = { (fieldClock: Clock) in force || clock >= fieldClock }
-        if let caption = fields.caption, wins(old.clocks.caption) {
-            new.caption = caption
-            new.clocks.caption = clock
-        }
-        if let section = fields.section, wins(old.clocks.section) {
-            new.section = section
-            new.clocks.section = clock
-        }
-        if let completed = fields.completed, wins(old.clocks.completed) {
-            new.completed = completed
-            new.completedAt = completed ? (fields.completedAt ?? old.completedAt ?? clock.date) : nil
-            new.clocks.completed = clock
-        }
-        if let order = fields.order, wins(old.clocks.order) {
-            new.order = order
-            new.clocks.order = clock
-        }
-        if let due = fields.due, wins(old.clocks.due) {
-            new.due = due
-            new.clocks.due = clock
+        for field in TaskField.allCases {
+            guard let value = fields[field], force || clock >= old.clocks[field] else { continue }
+            field.set(value, on: &new, completedAt: fields.completedAt, now: clock.date)
+            new.clocks[field] = clock
         }
         guard new != old else { return nil }
         if new.withoutClocks != old.withoutClocks { new.modifiedAt = max(old.modifiedAt, clock.date) }

@@ -21,6 +21,27 @@ public enum ChangeRules {
         set(TaskFields(due: .some(due)), on: task)
     }
 
+    /// A note (already through `NoteRule`); an empty one clears it.
+    public static func note(_ task: TaskItem, to note: String) -> TaskChange? {
+        set(TaskFields(note: note), on: task)
+    }
+
+    /// Tags added (at the end, in the order given) and taken away (through `TagRule`).
+    public static func tag(_ task: TaskItem, adding: [String], removing: [String]) -> TaskChange? {
+        var tags = task.tags.filter { !removing.contains($0) }
+        for tag in adding where !tags.contains(tag) { tags.append(tag) }
+        return set(TaskFields(tags: tags), on: task)
+    }
+
+    /// A caption and the whole set of tags at once (the caption editor, where both are shown).
+    /// Only what differs is set (a caption edit that leaves the tags stamps no tags).
+    public static func rename(_ task: TaskItem, to caption: String, tags: [String], due: DueDate? = nil) -> TaskChange? {
+        set(
+            TaskFields(
+                caption: caption == task.caption && (tags != task.tags || due != nil) ? nil : caption, due: due.map { .some($0) },
+                tags: tags == task.tags ? nil : tags), on: task)
+    }
+
     /// Completed (when, `now`) or open again.
     public static func complete(_ task: TaskItem, _ completed: Bool, now: Date) -> TaskChange? {
         set(TaskFields(completed: completed, completedAt: now), on: task)

@@ -19,6 +19,10 @@ protocol ChangeTarget {
 struct CommandChanges: Sendable {
     var caption: (handle: String, text: String)?
     var due: (handle: String, request: DueInput.Request)?
+    /// A note (through `NoteRule`); empty clears it.
+    var note: (handle: String, text: String)?
+    /// Tags to add and to take away (through `TagRule`).
+    var tags: (handle: String, adding: [String], removing: [String])?
     var completing: [String] = []
     var reopening: [String] = []
     var moving: [String] = []
@@ -31,6 +35,9 @@ struct CommandChanges: Sendable {
         case edited(from: String, to: String)
         case alreadyCaptioned(String)
         case dated(TaskItem, DueInput.Request)
+        case noted(TaskItem, String)
+        /// The task as it was, and its tags after.
+        case tagged(TaskItem, [String])
         case completed(TaskItem, changed: Bool)
         case reopened(TaskItem, changed: Bool)
         case moved(TaskItem, to: Section)
@@ -64,6 +71,14 @@ struct CommandChanges: Sendable {
             let date: DueDate? = if case .set(let date) = due.request { date } else { nil }
             make(due.handle) { ChangeRules.date($0, to: date) }
             steps.append(.dated(task, due.request))
+        }
+        if let note, let task = target.task(note.handle) {
+            make(note.handle) { ChangeRules.note($0, to: note.text) }
+            steps.append(.noted(task, note.text))
+        }
+        if let tags, let task = target.task(tags.handle) {
+            make(tags.handle) { ChangeRules.tag($0, adding: tags.adding, removing: tags.removing) }
+            steps.append(.tagged(task, target.task(tags.handle)?.tags ?? task.tags))
         }
         for (handles, completed) in [(completing, true), (reopening, false)] {
             for handle in handles {

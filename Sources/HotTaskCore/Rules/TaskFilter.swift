@@ -12,7 +12,7 @@ import Foundation
 /// made once when the list loads or the task changes, and a filter keystroke only searches
 /// bytes; whole-string Foundation folding cost 8 µs a caption, 0.2 s for 25,000 of them.
 public enum TaskFilter {
-    /// Whether `caption` matches `query` as the UI's filter matches it.
+    /// Whether `caption` matches `query`'s free text as the UI's filter matches it.
     public static func matches(_ caption: String, _ query: String) -> Bool {
         Matcher(query).matches(caption: caption)
     }
@@ -45,21 +45,145 @@ public enum TaskFilter {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
-    /// A query folded once for a scan of many captions (`--list --filter` builds one).
-    public struct Matcher: Sendable {
-        private let needle: [UInt8]
+    /// What a filter's text asks, word by word: `+tag` (a task with that tag) and `-tag`
+    /// (without it; `@context` and `-@context` for a todo.txt context), `due:today`,
+    /// `due:overdue`, `due:week` and `due:none`; every other word is free text, matched in the
+    /// caption as the filter always did (a query with no such word is free text whole, its
+    /// spaces included). `\+word`, `\-word`, `\@word` and `\due:…` are free text.
+    public struct Query: Equatable, Sendable {
+        /// The free text, to find in captions.
+        public private(set) var text: String
+        /// Tags the task must have, and must not (as written, without `+`).
+        public private(set) var withTags: [String] = []
+        public private(set) var withoutTags: [String] = []
+        public private(set) var due: Due?
+        /// A `due:` word that is none of the forms (free text in the UI; `--filter` refuses it).
+        public private(set) var unknownDue: String?
 
-        public init(_ query: String) {
-            needle = foldedBytes(query)
+        public enum Due: String, CaseIterable, Sendable {
+            /// Due today (any time of it).
+            case today
+            /// Open, and its day (or time) has passed.
+            case overdue
+            /// Due within the next seven days, today included, or open and overdue.
+            case week
+            /// No due date.
+            case none
         }
 
-        /// Whether `folded` (a caption already folded by `foldedBytes`) contains the query.
+        /// The forms, as messages and the help list them.
+        public static let dueForms = "due:today, due:overdue, due:week or due:none"
+
+        public init(_ query: String) {
+            text = query
+            guard query.contains(where: { $0 == "+" || $0 == "-" || $0 == "@" || $0 == ":" || $0 == "\\" }) else { return }
+            var words: [Substring] = []
+            var special = false
+            for word in query.split(separator: " ", omittingEmptySubsequences: false) {
+                if word.hasPrefix("+"), let name = Self.tagName(word.dropFirst()) {
+                    withTags.append(name)
+                } else if word.hasPrefix("@"), let name = Self.tagName(word) {
+                    withTags.append(name)
+                } else if word.hasPrefix("-"), let name = Self.tagName(word.dropFirst()) {
+                    withoutTags.append(name)
+                } else if word.lowercased().hasPrefix("due:"), word.count > 4 {
+                    if let form = Due(rawValue: word.dropFirst(4).lowercased()) {
+                        due = form
+                    } else {
+                        unknownDue = unknownDue ?? String(word)
+                        words.append(word)
+                        continue
+                    }
+                } else if word.hasPrefix("\\"), word.count > 1, "+-@d".contains(word.dropFirst().first ?? " ") {
+                    words.append(word.dropFirst())
+                    special = true
+                    continue
+                } else {
+                    words.append(word)
+                    continue
+                }
+                special = true
+            }
+            if special {
+                text = words.filter { !$0.isEmpty }.joined(separator: " ")
+                isPlainText = false
+            }
+        }
+
+        /// The tag a word names after its `+` or `-`: `work`, or a context with its `@`.
+        private static func tagName(_ name: Substring) -> String? {
+            if name.hasPrefix("@") { return TagRule.isTagName(name.dropFirst()) ? String(name) : nil }
+            return TagRule.isTagName(name) ? String(name) : nil
+        }
+
+        /// Only free text: the query as typed.
+        public private(set) var isPlainText = true
+
+        public var isEmpty: Bool { text.isEmpty && withTags.isEmpty && withoutTags.isEmpty && due == nil }
+    }
+
+    /// A query folded once for a scan of many tasks (the UI's filter, `--list --filter`).
+    public struct Matcher: Sendable {
+        private let needle: [UInt8]
+        private let withTags: [[UInt8]]
+        private let withoutTags: [[UInt8]]
+        private let due: Query.Due?
+        private let dates: DueDisplay
+        /// Whether a task's tags or due date decide too, beyond its caption.
+        package let looksAtTasks: Bool
+
+        public init(_ query: String, dates: DueDisplay = DueDisplay(now: Date())) {
+            self.init(Query(query), dates: dates)
+        }
+
+        public init(_ query: Query, dates: DueDisplay = DueDisplay(now: Date())) {
+            needle = foldedBytes(query.text)
+            withTags = query.withTags.map(TaskFilter.foldedTag)
+            withoutTags = query.withoutTags.map(TaskFilter.foldedTag)
+            due = query.due
+            self.dates = dates
+            looksAtTasks = !withTags.isEmpty || !withoutTags.isEmpty || due != nil
+        }
+
+        /// Whether `folded` (a caption already folded by `foldedBytes`) contains the free text.
         package func matches(folded: UnsafeBufferPointer<UInt8>) -> Bool {
             needle.isEmpty || Self.contains(folded, needle)
         }
 
+        /// Whether the free text is in `caption`.
         public func matches(caption: String) -> Bool {
             foldedBytes(caption).withUnsafeBufferPointer { matches(folded: $0) }
+        }
+
+        /// Whether `task` has the tags asked for, none of those excluded, and the due date asked.
+        public func matchesTagsAndDue(_ task: TaskItem) -> Bool {
+            guard looksAtTasks else { return true }
+            if !withTags.isEmpty || !withoutTags.isEmpty {
+                let tags = task.tags
+                if tags.isEmpty {
+                    guard withTags.isEmpty else { return false }
+                } else {
+                    // Compared in place, no tag folded into an array of its own: this runs for
+                    // every task at each key of the filter.
+                    for wanted in withTags where !tags.contains(where: { TaskFilter.tag($0, foldsTo: wanted) }) { return false }
+                    for unwanted in withoutTags where tags.contains(where: { TaskFilter.tag($0, foldsTo: unwanted) }) { return false }
+                }
+            }
+            guard let due else { return true }
+            switch due {
+            case .none: return task.due == nil
+            case .today: return task.due.map { dates.localDay($0) == dates.today } ?? false
+            case .overdue: return !task.completed && dates.isOverdue(task.due)
+            case .week:
+                guard let date = task.due else { return false }
+                let day = dates.localDay(date)
+                return (day >= dates.today && day <= dates.today + 6) || (!task.completed && dates.standing(date) == .overdue)
+            }
+        }
+
+        /// The whole query on one task: its caption, tags and due date.
+        public func matches(_ task: TaskItem) -> Bool {
+            matchesTagsAndDue(task) && (needle.isEmpty || matches(caption: task.caption))
         }
 
         private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
@@ -79,16 +203,41 @@ public enum TaskFilter {
         }
     }
 
+    /// A tag folded for the filter: as a caption is, a space as `_` (a calendar's category
+    /// "Grocery list" is `+grocery_list`).
+    static func foldedTag(_ tag: String) -> [UInt8] {
+        foldedBytes(tag.contains(" ") ? tag.replacingOccurrences(of: " ", with: "_") : tag)
+    }
+
+    /// Whether `tag` folds to `folded` (`foldedTag(tag) == folded`), an ASCII tag compared
+    /// byte by byte without making its folded form.
+    static func tag(_ tag: String, foldsTo folded: [UInt8]) -> Bool {
+        if let same = tag.utf8.withContiguousStorageIfAvailable({ bytes -> Bool? in
+            guard bytes.count == folded.count else { return bytes.contains { $0 >= 0x80 } ? nil : false }
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x80 else { return nil }
+                if (byte == 0x20 ? 0x5F : lower(byte)) != folded[index] { return false }
+            }
+            return true
+        }), let same {
+            return same
+        }
+        return foldedTag(tag) == folded
+    }
+
     /// True when every caption that matches `query` also matches `previous`, so the previous
     /// result can be narrowed instead of scanning the whole list (the folded text only grew).
     package static func narrows(_ query: String, from previous: String) -> Bool {
-        !previous.isEmpty && foldedBytes(query).starts(with: foldedBytes(previous))
+        // A query with tags or a due date is scanned again: `+wo` → `+work` asks for another tag.
+        !previous.isEmpty && Query(previous).isPlainText && Query(query).isPlainText
+            && foldedBytes(query).starts(with: foldedBytes(previous))
     }
 
     /// Every match of `query` in `text`, for highlighting (only rows on screen ask): the
     /// characters whose folded form takes part in a match of the folded query.
     package static func matchRanges(of query: String, in text: String) -> [Range<String.Index>] {
-        let needle = foldedBytes(query)
+        let needle = foldedBytes(Query(query).text)
         guard !needle.isEmpty else { return [] }
         var folded: [UInt8] = []
         var owners: [String.Index] = []  // the character each folded byte comes from

@@ -120,28 +120,10 @@ extension ChangeLog {
     private static func fieldsValue(_ value: JSONValue) throws -> TaskFields {
         let reader = try FieldReader(value, what: "the fields")
         var fields = TaskFields()
-        if reader.object["caption"] != nil { fields.caption = try reader.caption("caption") }
-        if let section = try reader.optionalString("section") {
-            guard let parsed = Section(rawValue: section) else { throw reader.problem("unknown section \"\(section)\"") }
-            fields.section = parsed
-        }
-        if reader.object["completed"] != nil {
-            fields.completed = try reader.bool("completed")
-            fields.completedAt = try reader.optionalDate("completedAt")
-        }
-        if let order = try reader.optionalString("order") {
-            guard let key = OrderKey(order) else { throw reader.problem("\"order\" is not an order key") }
-            fields.order = key
-        }
-        if let due = reader.object["due"] {
-            if case .null = due {
-                fields.due = .some(nil)
-            } else {
-                guard case .string(let text) = due, let parsed = DueDate(text: text, zone: try reader.optionalString("dueZone")) else {
-                    throw reader.problem("\"due\" is not a due date")
-                }
-                fields.due = .some(parsed)
-            }
+        for field in TaskField.allCases {
+            guard let value = try field.read(from: reader) else { continue }
+            fields[field] = value
+            if field == .completed { fields.completedAt = try reader.optionalDate("completedAt") }
         }
         return fields
     }
@@ -203,24 +185,16 @@ extension ChangeLog {
     }
 
     private static func write(_ fields: TaskFields, to writer: inout JSONWriter) {
-        var parts: [(String, (inout JSONWriter) -> Void)] = []
-        if let caption = fields.caption { parts.append(("caption", { $0.string(caption) })) }
-        if let section = fields.section { parts.append(("section", { $0.string(section.rawValue) })) }
-        if let completed = fields.completed {
-            parts.append(("completed", { $0.raw(completed ? "true" : "false") }))
-            parts.append(("completedAt", { writer in fields.completedAt.map { writer.date($0) } ?? writer.raw("null") }))
-        }
-        if let order = fields.order { parts.append(("order", { $0.string(order.text) })) }
-        if let due = fields.due {
-            parts.append(("due", { writer in due.map { writer.string($0.text()) } ?? writer.raw("null") }))
-            if let zone = due?.zoneName { parts.append(("dueZone", { $0.string(zone) })) }
-        }
         writer.raw("{")
-        for (offset, part) in parts.enumerated() {
-            if offset > 0 { writer.raw(", ") }
-            writer.string(part.0)
-            writer.raw(": ")
-            part.1(&writer)
+        var first = true
+        for field in TaskField.allCases {
+            guard let value = fields[field] else { continue }
+            field.write(value, completedAt: fields.completedAt, withCompletedAt: true, to: &writer) { writer, key in
+                if !first { writer.raw(", ") }
+                first = false
+                writer.string(key.description)
+                writer.raw(": ")
+            }
         }
         writer.raw("}")
     }

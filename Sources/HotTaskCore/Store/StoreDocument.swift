@@ -165,18 +165,17 @@ public enum StoreDocument {
 
     /// Writes one task object; `compact` puts it on one line (for the change log). Exports leave
     /// out the order key and stamps (`stamped` false): their order is the array's, and stamps
-    /// mean something only in the store that made them.
+    /// mean something only in the store that made them. The fields come from the field table,
+    /// each where its `placement` says.
     static func write(_ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false, stamped: Bool = true, deletedAt: Clock? = nil) {
         writer.compact = compact
         writer.raw("{")
         writer.key("id", indent: 6, first: true)
         writer.uuid(task.id)
-        writer.key("caption", indent: 6, first: false)
-        writer.string(task.caption)
-        writer.key("section", indent: 6, first: false)
-        writer.string(task.section.rawValue)
-        writer.key("completed", indent: 6, first: false)
-        writer.raw(task.completed ? "true" : "false")
+        let name = { (writer: inout JSONWriter, key: StaticString) in writer.key(key, indent: 6, first: false) }
+        for field in TaskField.writtenBeforeDates {
+            field.write(field.value(of: task), to: &writer, name: name)
+        }
         writer.key("createdAt", indent: 6, first: false)
         writer.date(task.createdAt)
         writer.key("completedAt", indent: 6, first: false)
@@ -188,17 +187,14 @@ public enum StoreDocument {
         writer.key("modifiedAt", indent: 6, first: false)
         writer.date(task.modifiedAt)
         // Only when set: a store without due dates is byte for byte what it was before them.
-        if let due = task.due {
-            writer.key("due", indent: 6, first: false)
-            writer.string(due.text())
-            if let zone = due.zoneName {
-                writer.key("dueZone", indent: 6, first: false)
-                writer.string(zone)
-            }
+        for field in TaskField.writtenAfterDates {
+            let value = field.value(of: task)
+            if !field.isUnset(value) { field.write(value, to: &writer, name: name) }
         }
         if stamped {
-            writer.key("order", indent: 6, first: false)
-            writer.string(task.order.text)
+            for field in TaskField.writtenInSnapshotsOnly {
+                field.write(field.value(of: task), to: &writer, name: name)
+            }
             writer.key("clock", indent: 6, first: false)
             writer.string(clockText(task.clocks))
         }
@@ -211,13 +207,11 @@ public enum StoreDocument {
         writer.compact = false
     }
 
-    /// One stamp when all fields share it, else four (caption, section, completed, order) when
-    /// the due date's is the earliest of those (as in every store from before due dates), else
-    /// five (then due). A task whose due date was never set is written as before.
+    /// One stamp when all fields share it, else one per field in table order up to the last
+    /// whose stamp is not the add's (see `FieldClocks.written`): a task whose due date was never
+    /// set is written as before due dates (four stamps).
     static func clockText(_ clocks: FieldClocks) -> String {
-        if clocks.areUniform { return clocks.caption.description }
-        let four = "\(clocks.caption) \(clocks.section) \(clocks.completed) \(clocks.order)"
-        return clocks.dueIsImplied ? four : four + " \(clocks.due)"
+        clocks.written.map(\.description).joined(separator: " ")
     }
 
     static func clocks(from text: Substring) -> FieldClocks? {
@@ -225,30 +219,20 @@ public enum StoreDocument {
         return text.withUTF8 { clocks(utf8: $0) }
     }
 
-    /// `clocks(from:)` on UTF-8 bytes: one stamp, or four or five separated by single spaces.
+    /// `clocks(from:)` on UTF-8 bytes: one stamp, or one for each of the first fields in table
+    /// order (at least the first-stamped ones), separated by single spaces.
     static func clocks(utf8 bytes: UnsafeBufferPointer<UInt8>) -> FieldClocks? {
         // Without an array: one was made and freed for every task read.
-        var parts: (Clock, Clock, Clock, Clock, Clock) = (.zero, .zero, .zero, .zero, .zero)
+        var stamps = PerField<Clock>(repeating: .zero)
         var count = 0
         var start = 0
         for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {
-            guard count < 5, let clock = Clock(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
-            switch count {
-            case 0: parts.0 = clock
-            case 1: parts.1 = clock
-            case 2: parts.2 = clock
-            case 3: parts.3 = clock
-            default: parts.4 = clock
-            }
+            guard count < TaskField.allCases.count, let clock = Clock(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+            stamps[count] = clock
             count += 1
             start = end + 1
         }
-        switch count {
-        case 1: return FieldClocks(parts.0)
-        case 4: return FieldClocks(caption: parts.0, section: parts.1, completed: parts.2, order: parts.3)
-        case 5: return FieldClocks(caption: parts.0, section: parts.1, completed: parts.2, order: parts.3, due: parts.4)
-        default: return nil
-        }
+        return FieldClocks(stamps: stamps.indices.prefix(count).lazy.map { stamps[$0] })
     }
 }
 

@@ -105,41 +105,30 @@ extension StoreDocument {
     static func decodeTask(_ value: JSONValue, number: Int, what: String? = nil) throws(DocumentError) -> (TaskItem, hasOrder: Bool) {
         let fields = try FieldReader(value, what: what ?? "task \(number)")
         let id = try fields.uuid("id")
-        let caption = try fields.caption("caption")
-        let sectionName = try fields.string("section")
-        guard let section = Section(rawValue: sectionName) else {
-            throw fields.problem("\"section\" must be \"priority\" or \"bonus\", found \"\(sectionName)\"")
+        // Every field of the table the object has; those written before the dates are required.
+        var read = TaskFields()
+        for field in TaskField.allCases {
+            if let value = try field.read(from: fields) {
+                read[field] = value
+            } else if field.placement == .beforeDates {
+                throw fields.problem("the \"\(field.key)\" field is missing")
+            }
         }
-        let completed = try fields.bool("completed")
         let createdAt = try fields.date("createdAt")
         let completedAt = try fields.optionalDate("completedAt")
         let modifiedAt = try fields.optionalDate("modifiedAt") ?? createdAt
-        var order = OrderKey.middle
-        let orderText = try fields.optionalString("order")
-        if let orderText {
-            guard let key = OrderKey(orderText) else { throw fields.problem("\"order\" is not an order key: \"\(orderText)\"") }
-            order = key
-        }
         var clocks = FieldClocks()
         if let clockText = try fields.optionalString("clock") {
             guard let parsed = Self.clocks(from: Substring(clockText)) else {
-                throw fields.problem("\"clock\" is not one, four or five clocks like \"1795255200123.0\"")
+                throw fields.problem("\"clock\" is not one stamp, or one for each field, like \"1795255200123.0\"")
             }
             clocks = parsed
         }
-        var due: DueDate?
-        if let dueText = try fields.optionalString("due") {
-            guard let parsed = DueDate(text: dueText, zone: try fields.optionalString("dueZone")) else {
-                throw fields.problem("\"due\" is not a date like \"2026-12-01\" or a time like \"2026-12-01T09:30:00+01:00\": \"\(dueText)\"")
-            }
-            due = parsed
-        } else if fields.object["dueZone"] != nil, fields.object["dueZone"] != .null {
-            throw fields.problem("\"dueZone\" needs \"due\"")
+        var task = TaskItem(id: id, caption: "", createdAt: createdAt, modifiedAt: modifiedAt, clocks: clocks)
+        for field in TaskField.allCases {
+            if let value = read[field] { field.set(value, on: &task, completedAt: completedAt ?? modifiedAt) }
         }
-        let task = TaskItem(
-            id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
-            completedAt: completedAt ?? (completed ? modifiedAt : nil), modifiedAt: modifiedAt, order: order, due: due, clocks: clocks)
-        return (task, orderText != nil)
+        return (task, read.order != nil)
     }
 }
 

@@ -8,7 +8,10 @@ import Foundation
 ///   changes that do not grow it (done, delete, move, a shorter caption) are always taken, so
 ///   that a full store can be emptied.
 /// - At `tasks` tasks, each caption can have its full `CaptionRule.maximumLength` characters
-///   (`fullStoreBytes`): `StoreLimitsTests` writes and reads such a store.
+///   (`fullStoreBytes`): `StoreLimitsTests` writes and reads such a store. Notes take what
+///   room is left under `snapshotBytes`, and so do tags: each commit counts what its notes and tags add
+///   (`TaskChange.storeGrowth`), so a note that would grow the store past it is refused as a
+///   task past it is. A note is at most `noteBytes`, which one log record holds easily.
 /// - Readers take `readBytes`: the snapshot's limit and the room one last change may add.
 /// - The log is read whole, up to `logBytes`; the UI folds it past `uiFoldsLogPastBytes`, so
 ///   that with its largest record on top it stays readable.
@@ -30,6 +33,12 @@ public enum StoreLimits {
     static let uiFoldsLogPastBytes = 32 << 20
     /// A writer folds the log into the snapshot past this size, whatever its record count.
     static let logFoldBytes = 4 << 20
+    /// A note's UTF-8 bytes (`NoteRule`): 16 KB, about 300 lines of text. Written escaped in
+    /// JSON, at most twice that (a line break is two bytes there).
+    public static let noteBytes = 16 << 10
+    /// Tags on one task, and the characters of one (`TagRule`).
+    public static let tagsPerTask = 32
+    public static let tagCharacters = 64
 
     /// The snapshot of a full store: `tasks` tasks, each with a caption of the longest length
     /// allowed (ASCII) and every field set, as the store writes them.

@@ -381,10 +381,13 @@ extension TaskChange {
     /// About how many bytes this change adds to the snapshot (0 for one that does not grow it).
     var storeGrowth: Int {
         switch self {
-        case .add(let task): Self.writtenBytes(task.caption) + 400
+        case .add(let task): Self.writtenBytes(task.caption) + 2 * task.note.utf8.count + Self.bytes(task.tags) + 400
         case .delete: 0
         case .set(_, let fields, let was):
-            max(0, (fields.caption.map(Self.writtenBytes) ?? 0) - (was.caption.map(Self.writtenBytes) ?? 0))
+            max(
+                0,
+                (fields.caption.map(Self.writtenBytes) ?? 0) - (was.caption.map(Self.writtenBytes) ?? 0) + 2 * (fields.note?.utf8.count ?? 0)
+                    - 2 * (was.note?.utf8.count ?? 0) + Self.bytes(fields.tags ?? []) - Self.bytes(was.tags ?? []))
         }
     }
 
@@ -399,6 +402,11 @@ extension TaskChange {
             }
             return bytes.count + escapes
         }
+    }
+
+    /// What tags take in the snapshot: each quoted (escaped at most twice over), and a separator.
+    private static func bytes(_ tags: [String]) -> Int {
+        tags.reduce(tags.isEmpty ? 0 : 12) { $0 + 2 * $1.utf8.count + 4 }
     }
 }
 

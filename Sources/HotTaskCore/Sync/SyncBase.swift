@@ -29,13 +29,10 @@ struct SyncBase: Codable, Equatable, Sendable {
         var uid: String
         var href: String
         var etag: String?
-        var caption: String
-        var section: String
-        var completed: Bool
+        /// The value of each shared field (`TaskField.shared`) both sides agreed on. A field the
+        /// HotTask that wrote the entry did not know is missing (see `TaskField.oldBasesMean`).
+        var agreed: [TaskField: FieldValue]
         var sortOrder: Int?
-        /// The due date agreed on (`DueDate.baseKey`: "" for none); nil in a base written before
-        /// due dates, when the later change wins.
-        var due: String?
         /// The local order key the task had when this was agreed (a local move changes it).
         var orderKey: String
         /// When each field got the value agreed on (as the store writes clocks):
@@ -48,12 +45,82 @@ struct SyncBase: Codable, Equatable, Sendable {
         /// again when it does not; it is never evidence that the server deleted it.
         var tentative: Bool? = nil
 
+        init(
+            uid: String, href: String, etag: String?, fields: SharedFields, orderKey: String, clocks: String, calendar: String,
+            tentative: Bool? = nil
+        ) {
+            self.uid = uid
+            self.href = href
+            self.etag = etag
+            agreed = [:]
+            for field in TaskField.shared { agreed[field] = fields[field] }
+            sortOrder = fields.sortOrder
+            self.orderKey = orderKey
+            self.clocks = clocks
+            self.calendar = calendar
+            self.tentative = tentative
+        }
+
         var isTentative: Bool { tentative == true }
+
+        var caption: String {
+            if case .caption(let caption)? = agreed[.caption] { return caption }
+            return ""
+        }
 
         var fieldClocks: FieldClocks { StoreDocument.clocks(from: Substring(clocks)) ?? FieldClocks() }
 
+        /// The value agreed on for `field`: nil when the base's writer did not know the field
+        /// and it means no value (then any value on a side counts as a change there).
+        func base(_ field: TaskField) -> FieldValue? {
+            agreed[field] ?? field.oldBasesMean
+        }
+
+        /// The agreed fields; one the base does not know has no value.
         var fields: SharedFields {
-            SharedFields(caption: caption, section: Section(rawValue: section) ?? .bonus, completed: completed, sortOrder: sortOrder)
+            var fields = SharedFields(caption: caption, section: .bonus, completed: false, sortOrder: sortOrder)
+            for field in TaskField.shared { if let value = agreed[field] { fields[field] = value } }
+            return fields
+        }
+
+        // The file's keys: the shared fields' own (`TaskField.key`), and these.
+        private enum Key: String, CodingKey {
+            case uid, href, etag, sortOrder, orderKey, clocks, calendar, tentative
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            uid = try container.decode(String.self, forKey: .uid)
+            href = try container.decode(String.self, forKey: .href)
+            etag = try container.decodeIfPresent(String.self, forKey: .etag)
+            sortOrder = try container.decodeIfPresent(Int.self, forKey: .sortOrder)
+            orderKey = try container.decode(String.self, forKey: .orderKey)
+            clocks = try container.decode(String.self, forKey: .clocks)
+            calendar = try container.decode(String.self, forKey: .calendar)
+            tentative = try container.decodeIfPresent(Bool.self, forKey: .tentative)
+            let fields = try decoder.container(keyedBy: FieldKey.self)
+            agreed = [:]
+            for field in TaskField.shared {
+                if let value = try field.decodeBase(from: fields) {
+                    agreed[field] = value
+                } else if case .always = field.inOldBases {
+                    throw DecodingError.keyNotFound(FieldKey(field.key), .init(codingPath: decoder.codingPath, debugDescription: "no \(field.key)"))
+                }
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(uid, forKey: .uid)
+            try container.encode(href, forKey: .href)
+            try container.encodeIfPresent(etag, forKey: .etag)
+            try container.encodeIfPresent(sortOrder, forKey: .sortOrder)
+            try container.encode(orderKey, forKey: .orderKey)
+            try container.encode(clocks, forKey: .clocks)
+            try container.encode(calendar, forKey: .calendar)
+            try container.encodeIfPresent(tentative, forKey: .tentative)
+            var fields = encoder.container(keyedBy: FieldKey.self)
+            for field in TaskField.shared { if let value = agreed[field] { try field.encodeBase(value, to: &fields) } }
         }
     }
 

@@ -100,7 +100,7 @@ struct SyncPlan {
         case .changed(let todo, let href, let etag)?:
             if local == nil, let tombstone = list.deleted[id] {
                 deletedHere(tombstone, todo: todo, href: href, etag: etag, entry: entry)
-            } else if let entry, Self.same(todo.fields, entry.fields, order: local != nil) {
+            } else if let entry, todo.fields.same(entry.fields, order: local != nil) {
                 // Only its ETag moved (our own write, or a property HotTask does not read; for a
                 // task deleted here, a new sort order is no edit that should bring it back).
                 var refreshed = entry
@@ -110,7 +110,7 @@ struct SyncPlan {
                 refreshed.calendar = todo.calendar.text
                 agreed[key] = refreshed
                 unchangedThere(id, local: local, entry: refreshed)
-            } else if let local, entry == nil, Self.same(todo.fields, shared(local), order: false) {
+            } else if let local, entry == nil, todo.fields.same(SharedFields(local), order: false) {
                 // The same task on both sides with no base (our own write whose answer was lost,
                 // or both sides imported it): agreed as it is.
                 agreed[key] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: local.order.text)
@@ -123,12 +123,34 @@ struct SyncPlan {
         case nil:
             if let entry, entry.isTentative {
                 notHeardBack(id, local: local, entry: entry)
+            } else if let entry, let (todo, upgraded) = Self.readingUnreadFields(entry) {
+                // Agreed by a HotTask that did not read a note or tags: the server's copy as agreed
+                // holds them (a phone's DESCRIPTION): taken here as changed there.
+                if let local, let todo {
+                    merge(local, with: todo, href: entry.href, etag: entry.etag, entry: entry)
+                } else {
+                    agreed[key] = upgraded
+                    unchangedThere(id, local: local, entry: upgraded)
+                }
             } else if let entry {
                 unchangedThere(id, local: local, entry: entry)
             } else if let local {
                 create(local)
             }
         }
+    }
+
+    /// For a base entry written before a field HotTask now reads (`TaskField.oldBasesMean`: a
+    /// note, tags): the server's copy as agreed, when it holds a value for such a field (to be
+    /// merged as a change there), and the entry knowing those fields. Nil for an entry that
+    /// knows every field, or whose copy does not read.
+    private static func readingUnreadFields(_ entry: SyncBase.Entry) -> (todo: RemoteTodo?, upgraded: SyncBase.Entry)? {
+        let unread = TaskField.shared.filter { $0.oldBasesMean != nil && entry.agreed[$0] == nil }
+        guard !unread.isEmpty, let todo = TodoMapping.read(entry.calendar).todo else { return nil }
+        var upgraded = entry
+        for field in unread { upgraded.agreed[field] = field.oldBasesMean }
+        let holdsSome = unread.contains { field in todo.fields[field].map { !field.isUnset($0) } ?? false }
+        return (holdsSome ? todo : nil, upgraded)
     }
 
     /// A task the last sync sent without hearing back, which the server does not show: sent
@@ -147,15 +169,12 @@ struct SyncPlan {
     /// changed a field after the delete here (the times of the changes themselves compared,
     /// field by field): then it comes back as it was deleted, with the server's changes merged.
     private mutating func deletedHere(_ tombstone: Tombstone, todo: RemoteTodo, href: String, etag: String?, entry: SyncBase.Entry?) {
-        let known = entry?.fields ?? shared(tombstone.task)
-        let knownDue = entry?.due ?? DueDate.baseKey(tombstone.task.due)
         let there = todo.fields
         let times = todo.fieldTimes
-        let deleted = tombstone.clock
-        let changedAfterTheDelete =
-            (there.caption != known.caption && times.caption > deleted) || (there.section != known.section && times.section > deleted)
-            || (there.completed != known.completed && times.completed > deleted)
-            || (DueDate.baseKey(there.due) != knownDue && times.due > deleted)
+        let changedAfterTheDelete = TaskField.shared.contains { field in
+            let known = entry?.base(field) ?? field.value(of: tombstone.task)
+            return there[field] != known && times[field] > tombstone.clock
+        }
         guard changedAfterTheDelete else {
             pushes.append(
                 SyncEngine.Push(id: tombstone.task.id, href: href, etag: etag, entry: nil, isNew: false, caption: tombstone.task.caption))
@@ -178,9 +197,12 @@ struct SyncPlan {
     }
 
     private func changedHere(_ task: TaskItem, since entry: SyncBase.Entry) -> Bool {
-        task.caption != entry.caption || task.section.rawValue != entry.section || task.completed != entry.completed
-            // A base from before due dates agreed on none: a due date here is new.
-            || task.order.text != entry.orderKey || (entry.due.map { $0 != DueDate.baseKey(task.due) } ?? (task.due != nil))
+        task.order.text != entry.orderKey
+            || TaskField.shared.contains { field in
+                let value = field.value(of: task)
+                // A field the base does not know (due dates in a base from before them): a value here is new.
+                return entry.base(field).map { $0 != value } ?? !field.isUnset(value)
+            }
     }
 
     private mutating func delete(_ task: TaskItem) {
@@ -190,10 +212,11 @@ struct SyncPlan {
     }
 
     private mutating func create(_ task: TaskItem) {
-        let from = carried.isEmpty ? nil : carried[task.id, .iCalendar].flatMap(ICalendarCarry.calendar(from:))
+        let from = carried.isEmpty ? nil : carried[task.id, .iCalendar].flatMap { ICalendarCarry.calendar(from: $0, for: task) }
         let uid = from?.uid ?? TodoMapping.uid(for: task.id)
         pending[task.id] = PendingWrite(
-            href: collection.href(forUID: uid), etag: nil, isNew: true, uid: uid, fields: shared(task), followsLocalOrder: true,
+            href: collection.href(forUID: uid), etag: nil, isNew: true, uid: uid,
+            fields: SharedFields(task, keepingUnreadFrom: from.flatMap { TodoMapping.read($0.calendar).todo?.fields }), followsLocalOrder: true,
             times: task.clocks, created: task.createdAt, calendar: from?.calendar)
     }
 
@@ -203,18 +226,14 @@ struct SyncPlan {
         guard let entry else { return task.clocks }
         let agreed = entry.fieldClocks
         var times = task.clocks
-        if task.caption == entry.caption { times.caption = agreed.caption }
-        if task.section.rawValue == entry.section { times.section = agreed.section }
-        if task.completed == entry.completed { times.completed = agreed.completed }
-        if task.order.text == entry.orderKey { times.order = agreed.order }
-        if entry.due == DueDate.baseKey(task.due) { times.due = agreed.due }
+        for field in TaskField.shared where entry.base(field) == field.value(of: task) { times[field] = agreed[field] }
+        if task.order.text == entry.orderKey { times[.order] = agreed[.order] }
         return times
     }
 
     /// A task changed here only: written with its fields, the others' times kept from the base.
     private mutating func write(_ task: TaskItem, entry: SyncBase.Entry, href: String, etag: String?, isNew: Bool, calendar: String) {
-        var fields = shared(task)
-        fields.sortOrder = entry.sortOrder
+        let fields = SharedFields(task, sortOrder: entry.sortOrder)
         pending[task.id] = PendingWrite(
             href: href, etag: etag, isNew: isNew, uid: entry.uid, fields: fields, followsLocalOrder: task.order.text != entry.orderKey,
             times: editTimes(task, since: entry), created: task.createdAt, calendar: (try? ICalendar.parse(calendar))?.first)
@@ -223,10 +242,7 @@ struct SyncPlan {
     /// New on the server (or back after a delete here): added here where its sort order says.
     private mutating func pull(_ todo: RemoteTodo, id: UUID, href: String, etag: String?) {
         let fields = todo.fields
-        let task = TaskItem(
-            id: id, caption: fields.caption, section: fields.section, completed: fields.completed,
-            createdAt: todo.created ?? todo.lastModified ?? now, completedAt: fields.completedAt,
-            modifiedAt: todo.lastModified ?? now, due: fields.due)
+        let task = todo.task(id: id, createdAt: todo.created ?? todo.lastModified ?? now, modifiedAt: todo.lastModified ?? now)
         placements.append(Placement(id: id, section: fields.section, sortOrder: effectiveSortOrder(todo), adding: task))
         agreed[id.uuidString.lowercased()] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: nil)
         counts.pulled += 1
@@ -237,50 +253,39 @@ struct SyncPlan {
         let other = todo.fields
         let otherTimes = todo.fieldTimes
         let localTimes = editTimes(local, since: entry)
-        let captionSide = ThreeWay.pick(
-            base: entry?.caption, local: local.caption, other: other.caption, localTime: localTimes.caption, otherTime: otherTimes.caption)
-        let sectionSide = ThreeWay.pick(
-            base: entry.flatMap { Section(rawValue: $0.section) }, local: local.section, other: other.section,
-            localTime: localTimes.section, otherTime: otherTimes.section)
-        let completedSide = ThreeWay.pick(
-            base: entry?.completed, local: local.completed, other: other.completed, localTime: localTimes.completed,
-            otherTime: otherTimes.completed)
-        let dueSide = ThreeWay.pick(
-            base: entry?.due, local: DueDate.baseKey(local.due), other: DueDate.baseKey(other.due), localTime: localTimes.due,
-            otherTime: otherTimes.due)
         let movedHere = entry.map { local.order.text != $0.orderKey } ?? true
         let movedThere = entry.map { other.sortOrder != $0.sortOrder } ?? true
         let orderSide: ThreeWay.Side =
-            !movedThere ? .local : !movedHere ? .other : (localTimes.order > otherTimes.order ? .local : .other)
+            !movedThere ? .local : !movedHere ? .other : (localTimes[.order] > otherTimes[.order] ? .local : .other)
 
         var merged = other
         var times = otherTimes
-        if captionSide == .local {
-            merged.caption = local.caption
-            times.caption = localTimes.caption
+        for field in TaskField.shared {
+            let value = field.value(of: local)
+            // Tags changed on both sides: what each added and took away, both.
+            if field.merge == .elementwise, let base = entry?.base(field), let there = other[field], value != there, value != base,
+                there != base, let both = ThreeWay.mergeElements(base: base, local: value, other: there)
+            {
+                merged[field] = both
+                times[field] = max(localTimes[field], otherTimes[field])
+                continue
+            }
+            guard let there = other[field],
+                ThreeWay.pick(
+                    base: entry?.base(field), local: value, other: there, localTime: localTimes[field], otherTime: otherTimes[field]) == .local
+            else { continue }
+            merged[field] = value
+            if field == .completed { merged.completedAt = local.completedAt }
+            times[field] = localTimes[field]
         }
-        if sectionSide == .local {
-            merged.section = local.section
-            times.section = localTimes.section
-        }
-        if completedSide == .local {
-            merged.completed = local.completed
-            merged.completedAt = local.completedAt
-            times.completed = localTimes.completed
-        }
-        if orderSide == .local { times.order = localTimes.order }
-        if dueSide == .local {
-            merged.due = local.due
-            times.due = localTimes.due
-        }
+        if orderSide == .local { times[.order] = localTimes[.order] }
 
-        // Here: take the other side's fields where it won.
+        // Here: take the other side's fields where it won; the section goes with the place
+        // (below), where its sort order puts it.
         var fields = TaskFields()
-        if merged.caption != local.caption { fields.caption = merged.caption }
-        if merged.due != local.due { fields.due = .some(merged.due) }
-        if merged.completed != local.completed {
-            fields.completed = merged.completed
-            fields.completedAt = merged.completedAt
+        for field in TaskField.shared where field != .section && merged[field] != field.value(of: local) {
+            fields[field] = merged[field]
+            if field == .completed { fields.completedAt = merged.completedAt }
         }
         if !fields.isEmpty { apply(.set(local.id, fields, was: fields.values(in: local))) }
         let key = local.id.uuidString.lowercased()
@@ -293,10 +298,7 @@ struct SyncPlan {
 
         // The server's version is agreed now; where this side won, a write follows.
         agreed[key] = agreedEntry(for: todo, id: local.id, href: href, etag: etag, orderKey: orderSide == .local && movedHere ? entry?.orderKey : nil)
-        let differsThere =
-            merged.caption != other.caption || merged.section != other.section || merged.completed != other.completed
-            || merged.due != other.due
-            || (orderSide == .local && movedHere)
+        let differsThere = !merged.same(other, order: false) || (orderSide == .local && movedHere)
         if differsThere {
             pending[local.id] = PendingWrite(
                 href: href, etag: etag, isNew: false, uid: todo.uid, fields: merged, followsLocalOrder: orderSide == .local && movedHere,
@@ -411,8 +413,7 @@ struct SyncPlan {
                 counts.pulled += 1
             }
             let entry = SyncBase.Entry(
-                uid: write.uid, href: write.href, etag: nil, caption: fields.caption, section: fields.section.rawValue,
-                completed: fields.completed, sortOrder: fields.sortOrder, due: DueDate.baseKey(fields.due), orderKey: task.order.text,
+                uid: write.uid, href: write.href, etag: nil, fields: fields, orderKey: task.order.text,
                 clocks: StoreDocument.clockText(write.times), calendar: calendar.text)
             pushes.append(SyncEngine.Push(id: id, href: write.href, etag: write.etag, entry: entry, isNew: write.isNew))
         }
@@ -425,20 +426,9 @@ struct SyncPlan {
         calendar.components.first { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
     }
 
-    /// The fields a person sees (and the sort order when `order`), `completedAt` aside: the
-    /// base does not keep it, and a server may give one where HotTask had none.
-    static func same(_ a: SharedFields, _ b: SharedFields, order: Bool) -> Bool {
-        a.caption == b.caption && a.section == b.section && a.completed == b.completed && a.due == b.due
-            && (!order || a.sortOrder == b.sortOrder)
-    }
-
     private mutating func apply(_ change: TaskChange) {
         changes.append(change)
         working.apply(change, clock: .zero, force: true)
-    }
-
-    private func shared(_ task: TaskItem) -> SharedFields {
-        SharedFields(caption: task.caption, section: task.section, completed: task.completed, completedAt: task.completedAt, due: task.due)
     }
 
     /// The base entry for the server's version of a task; `orderKey` nil means its place here
@@ -446,8 +436,7 @@ struct SyncPlan {
     private func agreedEntry(for todo: RemoteTodo, id: UUID, href: String, etag: String?, orderKey: String?) -> SyncBase.Entry {
         let key = orderKey ?? working.task(withID: id)?.order.text ?? ""
         return SyncBase.Entry(
-            uid: todo.uid, href: href, etag: etag, caption: todo.fields.caption, section: todo.fields.section.rawValue,
-            completed: todo.fields.completed, sortOrder: todo.fields.sortOrder, due: DueDate.baseKey(todo.fields.due), orderKey: key,
-            clocks: StoreDocument.clockText(todo.fieldTimes), calendar: todo.calendar.text)
+            uid: todo.uid, href: href, etag: etag, fields: todo.fields, orderKey: key, clocks: StoreDocument.clockText(todo.fieldTimes),
+            calendar: todo.calendar.text)
     }
 }

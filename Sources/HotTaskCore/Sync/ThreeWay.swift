@@ -18,4 +18,15 @@ enum ThreeWay {
         }
         return localTime > otherTime ? .local : .other
     }
+
+    /// A field merged element by element (`TaskField.Merge.elementwise`): the other side's
+    /// elements in its order, then what this side added, less what either side took away since
+    /// `base`. Nil for a field that does not merge so.
+    static func mergeElements(base: FieldValue, local: FieldValue, other: FieldValue) -> FieldValue? {
+        guard case .tags(let base) = base, case .tags(let local) = local, case .tags(let other) = other else { return nil }
+        let takenAway = Set(base).subtracting(local).union(Set(base).subtracting(other))
+        var merged = other.filter { !takenAway.contains($0) }
+        for element in local where !takenAway.contains(element) && !merged.contains(element) { merged.append(element) }
+        return .tags(merged)
+    }
 }

@@ -65,11 +65,16 @@ extension AppRender {
         var x = grid.put(marker, x: 0, y: y, style: style)
         x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: style)
         // The due date keeps its place at the right of the row, which ends at `dueColumnEnd`
-        // (near the captions on a wide screen); the caption is cut two columns before it.
+        // (near the captions on a wide screen); the caption is cut two columns before it. A
+        // note's mark follows the caption, and the tags (dim) take what room is left: they give
+        // way first.
         let due = task.due.map { dueLabel($0, completed: task.completed, selected: selected && focus == .list, dates: dates) }
         let dueX = due.map { dueColumnEnd(width) - DisplayWidth.of($0.text) } ?? width
+        let end = due == nil ? width - 1 : dueX - dueGap
+        let mark = task.note.isEmpty ? "" : " " + noteMark
+        let markFits = end - x >= DisplayWidth.of(mark) + 1
         // On one line, whatever a file or a server gave (line breaks, tabs, no title at all).
-        let caption = CaptionRule.shown(task.caption).truncated(toWidth: max(0, (due == nil ? width - 1 : dueX - dueGap) - x))
+        let caption = CaptionRule.shown(task.caption).truncated(toWidth: max(0, end - x - (markFits ? DisplayWidth.of(mark) : 0)))
         var start = caption.startIndex
         for match in TaskFilter.matchRanges(of: query, in: caption) {
             x = grid.put(caption[start..<match.lowerBound], x: x, y: y, style: style)
@@ -77,6 +82,12 @@ extension AppRender {
             start = match.upperBound
         }
         x = grid.put(caption[start...], x: x, y: y, style: style)
+        if markFits { x = grid.put(mark, x: x, y: y, style: style) }
+        let tags = task.tags
+        if !tags.isEmpty, end - x >= 3 {
+            let text = tags.map { " " + TagRule.label($0) }.joined().truncated(toWidth: end - x)
+            x = grid.put(text, x: x, y: y, style: selected && focus == .list ? .selectedDone : .hint)
+        }
         if selected { grid.paint(y: y, from: x, to: width, style: style) }
         if let due { grid.put(due.text, x: max(x, dueX), y: y, style: due.style ?? style) }
     }
@@ -122,14 +133,18 @@ extension AppRender {
         grid.cursor = (cursor, y)
     }
 
-    /// A task's second line: "added 3 days ago · done today".
+    /// A task's second line: "added 3 days ago · done today · ✎ the note ↵ on one line".
     static func detailsLine(of task: TaskItem, now: Date, calendar: Calendar) -> String {
         var text = "added " + RelativeTime.words(for: task.createdAt, now: now, calendar: calendar)
         if task.completed {
             text += " · done" + (task.completedAt.map { " " + RelativeTime.words(for: $0, now: now, calendar: calendar) } ?? "")
         }
+        if !task.note.isEmpty { text += " · " + noteMark + " " + NoteRule.oneLine(task.note) }
         return text
     }
+
+    /// The mark of a task with a note (after its caption, and before the note in its details).
+    static let noteMark = "✎"
 
     /// The selected row while its caption is edited: the editor, scrolled sideways like the
     /// input, with the cursor in it.

@@ -143,6 +143,10 @@ public struct AppState: Equatable, Sendable {
     var calendar = Calendar.current
     /// How due dates that are not near are written (the config's `date_format`).
     var dateFormat = DueDisplay.Format.iso
+    /// Whether `+word` in a new task's text (and in the caption editor) is a tag (`plus_tags`).
+    var plusTags = true
+    /// The text an editor that failed left, for the next `n` on that task.
+    var keptNote: NoteEditing.Kept?
 
     /// Due dates as of `now`, in the calendar's zone.
     var dates: DueDisplay { DueDisplay(now: now, local: calendar.timeZone, format: dateFormat) }
@@ -154,6 +158,7 @@ public struct AppState: Equatable, Sendable {
         self.newTaskSection = config.defaultSection
         self.showsDetails = config.details
         self.dateFormat = config.dateFormat
+        self.plusTags = config.plusTags
         view.prepareFilter()
     }
 

@@ -49,6 +49,8 @@ public enum Event: Equatable, Sendable {
     case stillUnsaved([Save])
     /// A frame is on the terminal: work that must not delay it (folding the captions) now.
     case frameShown
+    /// The editor `Effect.editNote` opened has ended, with this outcome.
+    case noteEdited(NoteEditing.Outcome)
 }
 
 /// Changes to send to the store as one record.
@@ -90,6 +92,9 @@ public enum Effect: Equatable, Sendable {
     case startSync
     /// Fold the change log into a new snapshot in the background, if it is long.
     case compactIfNeeded
+    /// Open a task's note in the person's editor, the terminal given to it meanwhile; it ends
+    /// with `Event.noteEdited`.
+    case editNote(NoteEditing.Request)
 }
 
 /// What the UI starts with beside its list, gathered by the run loop (files, the environment)

@@ -108,20 +108,24 @@ struct FoldedColumn: Sendable {
         }
     }
 
-    /// The indices of `order` whose folded captions contain the matcher's query.
-    func keeping(_ order: [Int], _ matcher: TaskFilter.Matcher) -> [Int] {
-        matching(order, matcher)
+    /// The indices of `order` whose tasks (`tasks`, the section the column folds) match: their
+    /// tags and due date first when the query asks (a task without tags fails `+work` at once),
+    /// then the folded caption.
+    func keeping(_ order: [Int], _ matcher: TaskFilter.Matcher, tasks: [TaskItem]) -> [Int] {
+        matching(order, matcher, tasks: tasks)
     }
 
     /// `keeping` of every index, in order.
-    func keepingAll(_ matcher: TaskFilter.Matcher) -> [Int] {
-        matching(ends.indices, matcher)
+    func keepingAll(_ matcher: TaskFilter.Matcher, tasks: [TaskItem]) -> [Int] {
+        matching(ends.indices, matcher, tasks: tasks)
     }
 
-    private func matching<Indices: Sequence<Int>>(_ order: Indices, _ matcher: TaskFilter.Matcher) -> [Int] {
-        bytes.withUnsafeBufferPointer { bytes in
+    private func matching<Indices: Sequence<Int>>(_ order: Indices, _ matcher: TaskFilter.Matcher, tasks: [TaskItem]) -> [Int] {
+        let checkTasks = matcher.looksAtTasks && tasks.count == ends.count
+        return bytes.withUnsafeBufferPointer { bytes in
             ends.withUnsafeBufferPointer { ends in
                 order.filter { index in
+                    if checkTasks, !matcher.matchesTagsAndDue(tasks[index]) { return false }
                     let start = index == 0 ? 0 : Int(ends[index - 1])
                     return matcher.matches(folded: UnsafeBufferPointer(rebasing: bytes[start..<Int(ends[index])]))
                 }

@@ -81,11 +81,11 @@ enum KeyHelp {
 
     static func input(_ section: Section) -> [Entry] {
         [
-            Entry("letters", "type a new task"),
+            Entry("letters", "type a new task (+word: a tag; \\+word: text)"),
             Entry("Enter", "add it on top of \(section.title)", hint: ("Enter", "add"), rank: 1),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
             Entry("↑↓ PgUp PgDn", "move the selection in the list", hint: ("↑↓", "select"), rank: 5),
-            Entry("Tab ⇧Tab", "go to the list", hint: ("Tab", "list"), rank: 2),
+            Entry("Tab ⇧Tab", "go to the list (after +wo: complete the tag)", hint: ("Tab", "list"), rank: 2),
             Entry("^F", "filter the list", hint: ("^F", "find"), rank: 6),
             Entry("F2", "edit the selected task (Enter or Esc comes back here)", hint: ("F2", "edit"), rank: 7),
             Entry("F3", "set the selected task's due date (Enter or Esc comes back here)", hint: ("F3", "due"), rank: 8),
@@ -121,7 +121,7 @@ enum KeyHelp {
         ListLine(actions: [.toggle], text: "done / not done", hint: "done", rank: 3),
         ListLine(actions: [.move], text: "move to the other section", hint: "move", rank: 5),
         ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
-        ListLine(actions: [.edit], text: "edit the caption", hint: "edit", rank: 7),
+        ListLine(actions: [.edit, .note], text: "edit the caption / the note ($EDITOR)", hint: "edit", rank: 7, hintKeys: "e"),
         ListLine(actions: [.delete], text: "delete", hint: "delete", rank: 9),
         ListLine(actions: [.due], text: "set or clear the due date", hint: "due", rank: 4),
         ListLine(actions: [.clearCompleted], text: "clear completed tasks", hint: "clear", rank: 6),
@@ -155,6 +155,8 @@ enum KeyHelp {
     static let filter: [Entry] =
         [
             Entry("letters", "narrow the list (case, accents and width ignored)"),
+            Entry("+tag -tag", "with, without a tag (Tab completes it)"),
+            Entry("due:", "due:today, due:overdue, due:week, due:none"),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
             Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep"), rank: 1),
             Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear"), rank: 2),
@@ -163,7 +165,7 @@ enum KeyHelp {
 
     static let editing: [Entry] =
         [
-            Entry("letters", "edit the caption"),
+            Entry("letters", "edit the caption (+words after it: its tags)"),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
             Entry("Enter", "save the caption", hint: ("Enter", "save"), rank: 1),
             Entry("Esc", "cancel the edit", hint: ("Esc", "cancel"), rank: 2),

@@ -149,6 +149,25 @@ public struct LineEditor: Equatable, Sendable {
     }
 
     /// Ctrl-Y: puts the last killed text back at the cursor.
+    /// The word the cursor ends (a run of non-spaces just before it, with a space or the end
+    /// after it), and where it starts; nil when the cursor is not at the end of a word.
+    var wordAtCursor: (start: Int, text: String)? {
+        guard cursor > 0, !characters[cursor - 1].isWhitespace, cursor == characters.count || characters[cursor].isWhitespace
+        else { return nil }
+        let start = wordStartBefore()
+        return (start, String(characters[start..<cursor]))
+    }
+
+    /// The word from `start` to the cursor replaced by `text`, as one step Ctrl-_ undoes (Tab's
+    /// completion).
+    mutating func replaceWord(from start: Int, with text: String) {
+        saveStep()
+        undoSteps.last = .other
+        let replacement = Array(text)
+        characters.replaceSubrange(start..<cursor, with: replacement)
+        cursor = start + replacement.count
+    }
+
     mutating func yank(_ killed: String) {
         insert(contentsOf: killed)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import HotTaskCore
 
 /// Which tasks the list shows, and in what order: the sort mode, "completed last" and the
@@ -13,6 +14,8 @@ public struct ListView: Equatable, Sendable {
     private(set) var completedLast = false
     /// The filter text; empty when not filtering.
     private(set) var query = ""
+    /// The query folded, with the day it was typed on (for `due:`): derived from `query`.
+    private var matcher = QueryMatcher()
 
     /// Sorted indices per section (before filtering); nil for the identity.
     private var sorted: SectionOrders?
@@ -132,9 +135,10 @@ public struct ListView: Equatable, Sendable {
 
     /// Sets the filter text: narrows the current result when the text only grew, otherwise
     /// scans the (sorted) list once.
-    mutating func setQuery(_ query: String, list: TaskList) {
+    mutating func setQuery(_ query: String, list: TaskList, dates: DueDisplay = DueDisplay(now: Date())) {
         let previous = self.query
         self.query = query
+        matcher = QueryMatcher(TaskFilter.Matcher(query, dates: dates))
         if folded.check(list) {
             earlier = EarlierResults()  // the list was replaced: the current result is stale too
         } else if let current = filtered, !previous.isEmpty {
@@ -145,7 +149,7 @@ public struct ListView: Equatable, Sendable {
         } else if let known = earlier.result(for: query) {
             filtered = known
         } else if TaskFilter.narrows(query, from: previous), let current = filtered {
-            filtered = current.keeping(matching: query, folded: folded)
+            filtered = current.keeping(matcher.value, folded: folded, list: list)
         } else {
             filterFromSorted(list)
         }
@@ -160,13 +164,13 @@ public struct ListView: Equatable, Sendable {
         let section = change.section
         let tasks = list.tasks(in: section)
         let ordering = ordering
-        let matcher = filtered == nil ? nil : TaskFilter.Matcher(query)
+        let matcher = filtered == nil ? nil : self.matcher.value
         func update(_ orders: inout SectionOrders?, onlyMatching: Bool) {
             guard var order = orders?[section] else { return }
             switch change {
             case .inserted(let task, let index):
                 order = order.map { $0 >= index ? $0 + 1 : $0 }
-                if !onlyMatching || matcher?.matches(caption: task.caption) == true {
+                if !onlyMatching || matcher?.matches(task) == true {
                     order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks, folded: folded[section]))
                 }
             case .removed(_, let index):
@@ -174,7 +178,7 @@ public struct ListView: Equatable, Sendable {
                 order = order.map { $0 > index ? $0 - 1 : $0 }
             case .replaced(_, let new, let index):
                 order.removeAll { $0 == index }
-                if !onlyMatching || matcher?.matches(caption: new.caption) == true {
+                if !onlyMatching || matcher?.matches(new) == true {
                     order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks, folded: folded[section]))
                 }
             }
@@ -201,11 +205,12 @@ public struct ListView: Equatable, Sendable {
     private mutating func filterFromSorted(_ list: TaskList) {
         folded.check(list)
         if let sorted {
-            filtered = sorted.keeping(matching: query, folded: folded)
+            filtered = sorted.keeping(matcher.value, folded: folded, list: list)
         } else {
             // Manual order: the captions in the order they lie, no array of every index.
-            let matcher = TaskFilter.Matcher(query)
-            filtered = SectionOrders(priority: folded.priority.keepingAll(matcher), bonus: folded.bonus.keepingAll(matcher))
+            let matcher = matcher.value
+            filtered = SectionOrders(
+                priority: folded.priority.keepingAll(matcher, tasks: list.priority), bonus: folded.bonus.keepingAll(matcher, tasks: list.bonus))
         }
     }
 }
@@ -222,11 +227,12 @@ private struct SectionOrders: Equatable, Sendable {
         }
     }
 
-    /// The indices whose captions match `query`: one scan of these indices' folded captions.
-    func keeping(matching query: String, folded: FoldedCaptions) -> SectionOrders {
-        let matcher = TaskFilter.Matcher(query)
-        return SectionOrders(
-            priority: folded.priority.keeping(priority, matcher), bonus: folded.bonus.keeping(bonus, matcher))
+    /// The indices whose tasks match: one scan of these indices' folded captions (and of
+    /// their tasks' tags and due dates, when the query asks).
+    func keeping(_ matcher: TaskFilter.Matcher, folded: FoldedCaptions, list: TaskList) -> SectionOrders {
+        SectionOrders(
+            priority: folded.priority.keeping(priority, matcher, tasks: list.priority),
+            bonus: folded.bonus.keeping(bonus, matcher, tasks: list.bonus))
     }
 }
 
@@ -255,4 +261,18 @@ private struct EarlierResults: Equatable, Sendable {
     func result(for query: String) -> SectionOrders? {
         results.last { $0.query == query }?.shown
     }
+}
+
+/// The filter's matcher, derived from the query (and the day it was typed on): two views that
+/// differ only here are equal.
+private struct QueryMatcher: Equatable, Sendable {
+    var value = TaskFilter.Matcher("")
+
+    init() {}
+
+    init(_ value: TaskFilter.Matcher) {
+        self.value = value
+    }
+
+    static func == (lhs: QueryMatcher, rhs: QueryMatcher) -> Bool { true }
 }

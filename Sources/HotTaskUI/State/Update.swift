@@ -92,6 +92,8 @@ public enum AppUpdate {
             keepingSelection(&state) { state in
                 for save in saves { perform(save.changes, &state) }
             }
+        case .noteEdited(let outcome):
+            return noteEdited(outcome, &state)
         case .frameShown:
             // The filter's folded captions, made once a frame is on screen: the first frame
             // (and the one after a list read whole) never waits for them.

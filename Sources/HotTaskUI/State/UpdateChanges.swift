@@ -87,9 +87,12 @@ extension AppUpdate {
                 state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", &state)
         else { return [] }
         let section = state.newTaskSection
-        // A `due:YYYY-MM-DD` word is the due date, as todo.txt reads it (`DueWord`).
-        let typed = DueWord.taken(from: caption)
-        let change = state.tasks.adding(onTop: TaskItem(id: id, caption: typed.caption, section: section, createdAt: now, due: typed.due))
+        // `+word` makes a tag (the caption rule has run: the words are as they will be kept), and
+        // a `due:YYYY-MM-DD` word is the due date, as todo.txt reads it (`DueWord`).
+        let (text, tags) = state.plusTags ? TagRule.takingTags(from: caption) : (caption, [])
+        let typed = DueWord.taken(from: (try? CaptionRule.clean(text)) ?? caption)
+        let change = state.tasks.adding(
+            onTop: TaskItem(id: id, caption: typed.caption, section: section, createdAt: now, due: typed.due, tags: tags))
         let effects = commit([change], "Added \(quoted(change.task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.

@@ -10,6 +10,15 @@ extension AppUpdate {
             if state.filter.text != before { applyFilter(&state) }
             return []
         }
+        if key == .tab {
+            let before = state.filter.text
+            let outcome = TagCompletion.complete(&state.filter, tags: state.tasks.tagsInUse, filter: true)
+            if outcome != .notATag {
+                if state.filter.text != before { applyFilter(&state) }
+                state.message = TagCompletion.message(outcome)
+                return []
+            }
+        }
         switch key {
         case .enter, .tab, .backTab:
             if state.view.isFiltering {
@@ -41,7 +50,7 @@ extension AppUpdate {
     /// After each change of the filter text: the first matches are shown, wherever they are
     /// in the list (not only rows that happened to be on screen).
     static func applyFilter(_ state: inout AppState) {
-        state.view.setQuery(state.filter.text, list: state.tasks)
+        state.view.setQuery(state.filter.text, list: state.tasks, dates: state.dates)
         if state.filter.isEmpty {
             restoreOrigin(&state)
         } else {
@@ -53,7 +62,7 @@ extension AppUpdate {
     /// Esc: no filter, and the selection and scroll from before it opened.
     static func clearFilter(_ state: inout AppState) {
         state.filter.clear()
-        state.view.setQuery("", list: state.tasks)
+        state.view.setQuery("", list: state.tasks, dates: state.dates)
         restoreOrigin(&state)
         state.focus = state.filterOrigin?.focus ?? .list
         state.filterOrigin = nil

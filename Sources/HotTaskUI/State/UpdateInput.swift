@@ -9,6 +9,13 @@ extension AppUpdate {
         switch key {
         case .enter: return addTask(&state, now: now, id: newID)
         case .up, .down, .pageUp, .pageDown: moveSelection(key, &state)
+        case .tab where state.plusTags:
+            let outcome = TagCompletion.complete(&state.input, tags: state.tasks.tagsInUse, filter: false)
+            guard outcome == .notATag else {
+                state.message = TagCompletion.message(outcome)
+                return []
+            }
+            state.focus = .list
         case .tab, .backTab: state.focus = .list
         case .control("f"): openFilter(&state)
         case .control("r"): return redo(&state)

@@ -19,11 +19,12 @@ struct CommandLineActions {
     @discardableResult
     mutating func change(
         adding captions: [String], section: Section, editing: (handle: String, caption: String?)? = nil,
-        due: DueInput.Request? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String]
+        due: DueInput.Request? = nil, note: String? = nil, tagging: [String] = [], untagging: [String] = [], plusTags: Bool = true,
+        completing: [String], reopening: [String], moving: [String], deleting: [String]
     ) throws -> [TaskItem] {
         let outcome = try store.change(
-            adding: captions, to: section, editing: editing, due: due, completing: completing, reopening: reopening, moving: moving,
-            deleting: deleting, dates: dates)
+            adding: captions, to: section, editing: editing, due: due, note: note, tagging: tagging, untagging: untagging,
+            plusTags: plusTags, completing: completing, reopening: reopening, moving: moving, deleting: deleting, dates: dates)
         reportWarnings(knownClean: outcome.logKnownClean)
         outcome.lines.forEach { output.status($0) }
         return outcome.added
@@ -61,7 +62,7 @@ struct CommandLineActions {
         byDue: Bool = false, dates: DueDisplay = DueDisplay(now: Date())
     ) throws {
         let list = try read()
-        let selection = ListSelection(openOnly: openOnly || byDue, filter: filter, overdueAsOf: overdueOnly ? dates : nil)
+        let selection = ListSelection(openOnly: openOnly || byDue, filter: filter, overdueAsOf: overdueOnly ? dates : nil, dates: dates)
         let styled = { ListFormatter.wantsStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment) }
         if byDue && !asJSON {
             ListFormatter.writeByDue(list, styled: styled(), selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }

@@ -99,7 +99,9 @@ struct HotTaskCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --list: only tasks whose caption contains this text (case and accents ignored).", valueName: "text"))
+        help: ArgumentHelp(
+            "With --list: only tasks that match, as the app's filter: +tag and -tag, due:today, due:overdue, due:week, due:none, and any other words in the caption (case and accents ignored).",
+            valueName: "text"))
     var filter: String?
 
     @Flag(name: [.customShort("q"), .long], help: "Leave out the lines that say what a command did.")
@@ -128,6 +130,21 @@ struct HotTaskCommand: ParsableCommand {
             "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun (the next, never today), +Nd, +Nw, or none to clear.",
             valueName: "when"))
     var due: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --add or --edit N: the task's note (free text of several lines); - reads it from standard input, none clears it.",
+            valueName: "text"))
+    var note: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --add or --edit N: give the task this tag (repeatable; +word in the text does the same).", valueName: "word"))
+    var tag: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("With --edit N: take this tag away (repeatable).", valueName: "word"))
+    var untag: [String] = []
 
     @Flag(name: .long, help: "With --list: only open tasks whose due date has passed.")
     var overdue = false
@@ -292,7 +309,7 @@ struct HotTaskCommand: ParsableCommand {
                 let added = try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
                     editing: edit.isEmpty ? nil : (edit[0], edit.count == 2 ? edit[1] : nil),
-                    due: try due.map(Self.dueRequest),
+                    due: try due.map(Self.dueRequest), note: try noteText(), tagging: tag, untagging: untag, plusTags: settings.plusTags,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
                 saved = true

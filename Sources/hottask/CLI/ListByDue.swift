@@ -42,6 +42,7 @@ extension ListFormatter {
             if showingIDs { out += (" " + shortIDs[position]).utf8 }
             out += " [ ] ".utf8
             out += CaptionRule.shown(task.caption).utf8
+            appendTagsAndNote(task, styled: styled, to: &out)
             if let due = task.due { appendDue(due, completed: false, styled: styled, dates: dates, to: &out) }
             out.append(0x0A)
             if out.count >= 1 << 18 {

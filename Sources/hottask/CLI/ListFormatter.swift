@@ -5,14 +5,14 @@ import HotTaskCore
 /// caption matches as the UI's filter does.
 struct ListSelection {
     let openOnly: Bool
-    /// The filter's query folded once, not once per task.
+    /// The filter's query folded once, not once per task (tags and due dates as the app's filter reads them).
     private let matcher: TaskFilter.Matcher?
     /// `--overdue`: only open tasks whose due date has passed as of this.
     let overdueAsOf: DueDisplay?
 
-    init(openOnly: Bool = false, filter: String? = nil, overdueAsOf: DueDisplay? = nil) {
+    init(openOnly: Bool = false, filter: String? = nil, overdueAsOf: DueDisplay? = nil, dates: DueDisplay = DueDisplay(now: Date())) {
         self.openOnly = openOnly || overdueAsOf != nil
-        matcher = (filter ?? "").isEmpty ? nil : TaskFilter.Matcher(filter ?? "")
+        matcher = (filter ?? "").isEmpty ? nil : TaskFilter.Matcher(filter ?? "", dates: dates)
         self.overdueAsOf = overdueAsOf
     }
 
@@ -21,7 +21,7 @@ struct ListSelection {
     func includes(_ task: TaskItem) -> Bool {
         if openOnly && task.completed { return false }
         if let overdueAsOf, !overdueAsOf.isOverdue(task.due) { return false }
-        return matcher?.matches(caption: task.caption) ?? true
+        return matcher?.matches(task) ?? true
     }
 }
 
@@ -91,6 +91,7 @@ enum ListFormatter {
                 out.append(contentsOf: task.completed ? [0x20, 0x5B, 0x78, 0x5D, 0x20] : [0x20, 0x5B, 0x20, 0x5D, 0x20])
                 var caption = CaptionRule.shown(task.caption)
                 caption.withUTF8 { out.append(contentsOf: $0) }
+                appendTagsAndNote(task, styled: styled, to: &out)
                 if let due = task.due { appendDue(due, completed: task.completed, styled: styled, dates: dates, to: &out) }
                 if styled && task.completed { out += reset.utf8 }
                 out.append(0x0A)
@@ -113,6 +114,21 @@ enum ListFormatter {
     }
 
     private static let overdueStyle = "\u{1B}[1;31m"
+
+    /// What a task shows after its caption, as the app shows it: the mark ` ✎` when it has a
+    /// note, then its tags (` +work @phone`, dim when styled).
+    static func appendTagsAndNote(_ task: TaskItem, styled: Bool, to out: inout [UInt8]) {
+        if !task.note.isEmpty { out += " \(noteMark)".utf8 }
+        let tags = task.tags
+        if !tags.isEmpty {
+            if styled && !task.completed { out += dim.utf8 }
+            for tag in tags { out += (" " + TagRule.label(tag)).utf8 }
+            if styled && !task.completed { out += reset.utf8 }
+        }
+    }
+
+    /// The mark of a task with a note, as the app shows it too.
+    static let noteMark = "✎"
 
     /// Colour only for a person at a terminal that can show it (https://no-color.org).
     static func wantsStyle(isTerminal: Bool, environment: [String: String]) -> Bool {

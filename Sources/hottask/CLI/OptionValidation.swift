@@ -31,6 +31,7 @@ extension HotTaskCommand {
         if forceDelete && !sync { throw ValidationError("--force-delete goes with --sync.") }
         if resync && !sync { throw ValidationError("--resync goes with --sync.") }
         try validateDueOptions()
+        try validateNoteAndTagOptions()
         if !edit.isEmpty && edit.count > 2 {
             throw ValidationError(
                 "--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")

@@ -102,6 +102,13 @@ enum TerminalApp {
                         fullRepaint = fullRepaint || full
                     case .quit: break running
                     case .suspend: suspend()
+                    case .editNote(let request):
+                        // The editor has the terminal meanwhile, as after Ctrl-Z; then all is drawn again.
+                        curses.stop()
+                        let outcome = NoteEditor.edit(request, environment: environment)
+                        curses.resume()
+                        fullRepaint = true
+                        produced += [.resized(curses.size), .noteEdited(outcome)]
                     }
                 }
                 // The store's version of something came in: the changes still on their way to it
@@ -201,6 +208,7 @@ enum TerminalApp {
         case draw(fullRepaint: Bool)
         case quit
         case suspend
+        case editNote(NoteEditing.Request)
     }
 
     /// Performs one effect `update` asked for: a save or a look at the store (handed to the store
@@ -225,6 +233,8 @@ enum TerminalApp {
             return .quit
         case .suspend:
             return .suspend
+        case .editNote(let request):
+            return .editNote(request)
         case .redraw:
             return .draw(fullRepaint: true)
         }

@@ -1,0 +1,109 @@
+import Foundation
+import HotTaskCore
+import HotTaskUI
+
+/// The person's editor on a task's note, as `git commit` and `task edit` run one: `$VISUAL`,
+/// else `$EDITOR`, else `vi`, through `/bin/sh` (so `EDITOR="code --wait"` works), on a temp
+/// file of its own (0600) holding the note. The caller has given the terminal back (curses
+/// stopped) and takes it again after.
+///
+/// While the editor runs, Ctrl-C and Ctrl-\ are the editor's: this process ignores SIGINT and
+/// SIGQUIT (as `system()` does) and the editor starts with them as usual. An editor that
+/// exits 0 gives the file's text; one that fails (a non-zero exit, a signal, no such program)
+/// changes nothing, and the text it left is kept, in the UI and in its file (named).
+enum NoteEditor {
+    static func edit(_ request: NoteEditing.Request, environment: [String: String]) -> NoteEditing.Outcome {
+        let id = request.taskID
+        let command = editorCommand(environment)
+        let folder = (environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        var template = Array((folder + "/hottask-note-XXXXXX.txt").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard descriptor >= 0 else {
+            return .failed(taskID: id, reason: "cannot make a file for it in \(folder): \(String(cString: strerror(errno)))", text: nil)
+        }
+        let path = String(cString: template)
+        let written = request.text.isEmpty ? "" : request.text + "\n"
+        do {
+            try Descriptor.write(written, to: descriptor)
+            close(descriptor)
+        } catch {
+            close(descriptor)
+            unlink(path)
+            return .failed(taskID: id, reason: "cannot write \(path): \(error)", text: nil)
+        }
+        let status = run(command, path: path, environment: environment)
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)).map { String($0.prefix(4 * StoreLimits.noteBytes)) }
+        switch status {
+        case .success:
+            unlink(path)
+            guard let text else { return .failed(taskID: id, reason: "\(path) could not be read back", text: nil) }
+            return .edited(taskID: id, text: text)
+        case .failure(let reason):
+            // Kept on disk too, so that a quit does not lose it.
+            let changed = text.map { $0 != written } ?? false
+            if !changed { unlink(path) }
+            return .failed(taskID: id, reason: reason + (changed ? "; kept in \(path)" : ""), text: changed ? text : nil)
+        }
+    }
+
+    /// `$VISUAL`, else `$EDITOR`, else `vi`.
+    static func editorCommand(_ environment: [String: String]) -> String {
+        for name in ["VISUAL", "EDITOR"] {
+            if let command = environment[name], !command.trimmingCharacters(in: .whitespaces).isEmpty { return command }
+        }
+        return "vi"
+    }
+
+    private enum Status {
+        case success
+        case failure(String)
+    }
+
+    /// Runs `command "$1"` through /bin/sh and waits for it.
+    private static func run(_ command: String, path: String, environment: [String: String]) -> Status {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        // The editor starts with every signal as usual and none blocked.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        // Ctrl-C in the editor is the editor's, never a quit of the app under it.
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        sigemptyset(&ignore.sa_mask)
+        var oldInterrupt = sigaction()
+        var oldQuit = sigaction()
+        sigaction(SIGINT, &ignore, &oldInterrupt)
+        sigaction(SIGQUIT, &ignore, &oldQuit)
+        defer {
+            sigaction(SIGINT, &oldInterrupt, nil)
+            sigaction(SIGQUIT, &oldQuit, nil)
+        }
+        let script: String = command + " \"$1\""
+        let arguments: [String] = ["/bin/sh", "-c", script, "hottask-note", path]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        guard spawned == 0 else { return .failure("cannot run /bin/sh: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        if signal != 0 { return .failure("\(command) was stopped by signal \(signal)") }
+        let code = (status >> 8) & 0xff
+        if code == 127 { return .failure("no editor \(command): set VISUAL or EDITOR") }
+        return code == 0 ? .success : .failure("\(command) exited \(code)")
+    }
+}
