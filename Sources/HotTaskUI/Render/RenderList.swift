@@ -9,6 +9,8 @@ extension AppRender {
         let width = screen.size.width
         let filtering = state.view.isFiltering
         let dates = state.dates
+        var promptRow: Int?
+        defer { if state.focus == .due { drawDueForms(screen, promptRow: promptRow, &grid) } }
         for screenRow in 0..<screen.listHeight {
             let row = state.scrollOffset + screenRow
             guard row < layout.rowCount else { break }
@@ -35,7 +37,8 @@ extension AppRender {
                 if selected, state.focus == .editing {
                     drawEditor(state, task, y: y, width: width, &grid)
                 } else if selected, state.focus == .due {
-                    drawDuePrompt(state, dates, y: y, width: width, &grid)
+                    drawDuePrompt(state, task, dates, y: y, width: width, &grid)
+                    promptRow = y
                 } else {
                     drawTask(task, selected: selected, state.focus, query: state.view.query, dates: dates, y: y, width: width, &grid)
                 }
@@ -103,19 +106,39 @@ extension AppRender {
     }
 
     /// The due-date prompt on the selected row: "› Due: [entry]  → Fri 2026-11-27".
-    private static func drawDuePrompt(_ state: AppState, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
+    /// The due prompt on the selected row: the task's caption stays in view (cut to a third of
+    /// the row at most), then the entry and what it reads as.
+    private static func drawDuePrompt(_ state: AppState, _ task: TaskItem, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
         var x = grid.put("› ", x: 0, y: y, style: .selected)
-        x = grid.put("Due: ", x: x, y: y, style: .selected)
+        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
+        let caption = task.caption
+        x = grid.put(caption.truncated(toWidth: min(DisplayWidth.of(caption), max(4, (width - x) / 3))), x: x, y: y, style: .selected)
+        x = grid.put("  Due: ", x: x, y: y, style: .selected)
         let preview = DueEntry.preview(state.editor.text, dates: dates)
         // The entry keeps at least 8 columns; the preview has what is left.
         let previewWidth = min(DisplayWidth.of(preview.text), max(0, width - x - 10))
         let fieldEnd = width - 1 - (previewWidth > 0 ? previewWidth + 1 : 0)
         grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
-        let cursor = drawField(state.editor, from: x, to: fieldEnd, y: y, style: .editField, &grid).cursor
+        let style: CellStyle = state.editor.isAllSelected ? .editSelection : .editField
+        let cursor = drawField(state.editor, from: x, to: fieldEnd, y: y, style: style, &grid).cursor
         if previewWidth > 0 {
             grid.put(preview.text.truncated(toWidth: previewWidth), x: fieldEnd + 1, y: y, style: preview.valid ? .info : .error)
         }
         grid.cursor = (cursor, y)
+    }
+
+    /// While the due prompt is open, the forms it takes, wrapped over the last rows of the list
+    /// (above the prompt's row when that is where it stands).
+    static func drawDueForms(_ screen: ScreenLayout, promptRow: Int?, _ grid: inout Grid) {
+        let width = screen.size.width
+        let lines = HelpLayout.wrap("Forms: " + DueInput.forms, width: width - 2)
+        var top = screen.footerRow - lines.count
+        if let promptRow, promptRow >= top { top = promptRow - lines.count }
+        guard top > screen.listTop else { return }
+        for (index, line) in lines.enumerated() {
+            grid.put(String(repeating: " ", count: width), x: 0, y: top + index, style: .plain)
+            grid.put(line, x: 1, y: top + index, style: .hint)
+        }
     }
 
     /// A task's second line: "added 3 days ago · done today · ✎ the note ↵ on one line".

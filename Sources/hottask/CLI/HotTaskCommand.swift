@@ -125,7 +125,7 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun (the next, never today), +Nd, +Nw, or none to clear.",
+            "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, today, tomorrow, fri or friday or next fri (the next, never today), eow, eom, eoy, in N days, in N weeks, Nd, Nw, dec 1 or 1 dec; any of them with a local time after it (tomorrow 9:00, 2026-12-01 14:00); none clears.",
             valueName: "when"))
     var due: String?
 
