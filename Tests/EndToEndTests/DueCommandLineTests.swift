@@ -95,6 +95,25 @@ struct DueCommandLineTests {
                 """)
     }
 
+    @Test func sortingByDuePutsATimeThatWentOverdueTodayBeforeTodaysAllDayTasks() {
+        let berlin = ["TZ": "Europe/Berlin"]
+        #expect(hottask("--add", "All day", "--due", "today").status == 0)
+        #expect(hottask("--add", "At midnight", "--due", "0:00").status == 0)
+        #expect(hottask("--add", "Yesterday", "--due", "in 0 days").status == 0)
+        #expect(hottask("--edit", "1", "--due", "2000-01-01").status == 0)
+        expectRun(
+            ["--file", folder.storePath, "--list", "--sort", "due"], environment: berlin,
+            stdout: """
+                Get started - 3 to go!
+
+                Open tasks by due date (3)
+                  1. [ ] Yesterday  (overdue: 2000-01-01)
+                  2. [ ] At midnight  (overdue: today 00:00)
+                  3. [ ] All day  (due today)
+
+                """)
+    }
+
     @Test func editChangesOnlyTheDueDateAndNoneClearsItAndUndoTakesItBack() throws {
         #expect(hottask("--add", "Pay rent", "--due", "2999-12-01").status == 0)
         expectRun(

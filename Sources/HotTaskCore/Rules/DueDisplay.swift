@@ -95,11 +95,13 @@ extension DueDate {
     }
 
     /// A key that orders due dates by when they fall, for a reader in `local`: seconds as the
-    /// local clock reads them, a date at the start of its day (before the times of that day).
+    /// local clock reads them, a date at the end of its day (after the times of that day: a
+    /// time that went overdue this morning comes before what is due today, all day).
     /// A day or a floating time needs no zone rules at all (most due dates: sorting 100,000
     /// costs no more than reading them).
     public func sortKey(local: TimeZone) -> Int64 {
-        if isDay || zone == .floating { return wallSeconds }
+        if isDay { return wallSeconds + 86_399 }
+        if zone == .floating { return wallSeconds }
         let instant = instant(local: local)
         return instant + Int64(local.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
     }
