@@ -15,7 +15,8 @@ public struct ChangeOutcome: Sendable {
 extension TaskStore {
     public func change(
         adding captions: [String], to section: Section, editing: (handle: String, caption: String?)? = nil,
-        due: DueInput.Request? = nil, note: String? = nil, tagging: [String] = [], untagging: [String] = [], plusTags: Bool = true,
+        due: DueInput.Request? = nil, note: String? = nil, repeating: RepeatRule? = nil, tagging: [String] = [], untagging: [String] = [],
+        plusTags: Bool = true,
         completing: [String], reopening: [String], moving: [String], deleting: [String], dates: DueDisplay
     ) throws -> ChangeOutcome {
         // `+word` in the text makes a tag (unless the config says not); `--tag` adds more.
@@ -54,7 +55,9 @@ extension TaskStore {
             }
         }
         let now = Timestamp.now()
-        let newDue = due.flatMap(\.date)
+        let today = DueDate.localDay(of: now, in: dates.local)
+        // A new repeating task without a due date takes the rule's first day from today.
+        let newDue = due.flatMap(\.date) ?? repeating.flatMap { $0.isNone ? nil : $0.first(onOrAfter: today) }
         var newTasks: [TaskItem] = []
         for (caption, words) in tagged {
             var tags = words.filter { !removing.contains($0) }
@@ -62,12 +65,14 @@ extension TaskStore {
             guard tags.count <= StoreLimits.tagsPerTask else {
                 throw UserFacingError(.refused, "cannot add \(quotedCaption(caption)): \(TagError.tooMany(tags.count))")
             }
-            newTasks.append(TaskItem(caption: caption, section: section, createdAt: now, due: newDue, note: newNote ?? "", tags: tags))
+            newTasks.append(
+                TaskItem(
+                    caption: caption, section: section, createdAt: now, due: newDue, note: newNote ?? "", tags: tags, repeatRule: repeating ?? .none))
         }
         let withNote = newNote.map { !$0.isEmpty } ?? false ? " (with a note)" : ""
         let addedLines = newTasks.map { task in
             "Added to \(section.title): \(task.caption)\(task.tags.map { " " + TagRule.label($0) }.joined())"
-                + "\(newDue.map { " (due \(dates.text($0)))" } ?? "")\(withNote)"
+                + "\(newDue.map { " (due \(dates.text($0))" + (task.repeatRule.isNone ? "" : ", " + task.repeatRule.words) + ")" } ?? "")\(withNote)"
         }
         let dueEdit = editing == nil ? nil : due
         let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
@@ -75,6 +80,7 @@ extension TaskStore {
         if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
         if let editing, let dueEdit { asked.due = (editing.handle, dueEdit) }
         if let editing, let newNote { asked.note = (editing.handle, newNote) }
+        if let editing, let repeating { asked.repeating = (editing.handle, repeating, today) }
         let editTags = (edited?.tags ?? []) + adding
         if let editing, !editTags.isEmpty || !removing.isEmpty { asked.tags = (editing.handle, editTags, removing) }
         asked.completing = completing
@@ -162,6 +168,14 @@ extension TaskStore {
                     ? (note.isEmpty ? "Already without a note: \(task.caption)" : "Note unchanged: \(task.caption)")
                     : note.isEmpty ? "Note cleared: \(task.caption)" : "Note \(task.note.isEmpty ? "added" : "changed"): \(task.caption)"
             case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(task.caption)"
+            case .advanced(let task, let next): "Completed: \(task.caption) (repeats \(task.repeatRule.words); next: \(dates.occurrenceText(next)))"
+            case .repeated(let task, let after):
+                task.repeatRule == after.repeatRule
+                    ? (after.repeatRule.isNone
+                        ? "Already not repeating: \(task.caption)" : "Already repeats \(after.repeatRule.words): \(task.caption)")
+                    : after.repeatRule.isNone
+                        ? "Repeats no more: \(task.caption)"
+                        : "Repeats \(after.repeatRule.words): \(task.caption) (due \(after.due.map(dates.text) ?? "none"))"
             case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(task.caption)"
             case .moved(let task, let section): "Moved to \(section.title): \(task.caption)"
             case .deleted(let task): "Deleted: \(task.caption)"

@@ -63,6 +63,19 @@ public struct DueDisplay: Sendable {
         return dayText + " " + DueDate.digits(minutes / 60, 2) + ":" + DueDate.digits(minutes % 60, 2)
     }
 
+    /// A repeating task's next occurrence as completing it says it: "Sun 6 Dec", with the year
+    /// when it is not this one ("Mon 4 Jan 2027") and a time of day after ("Fri 4 Dec 09:30").
+    public func occurrenceText(_ due: DueDate) -> String {
+        let day = localDay(due)
+        let (year, month, date) = Timestamp.civilDate(fromDays: day)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        var text = Self.weekdayNames[((day % 7) + 7 + 4) % 7] + " \(date) " + months[month - 1]
+        if year != Timestamp.civilDate(fromDays: today).0 { text += " \(year)" }
+        guard !due.isDay else { return text }
+        let relative = self.text(due)
+        return text + " " + String(relative.suffix(5))
+    }
+
     /// A day in `format`.
     public func dateText(_ day: Int) -> String {
         let (year, month, date) = Timestamp.civilDate(fromDays: day)

@@ -69,7 +69,12 @@ extension AppRender {
         x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: style)
         // The due date keeps its place at the right; the caption is cut before it. A note's mark
         // follows the caption, and the tags (dim) take what room is left: they give way first.
-        let due = task.due.map { dueLabel($0, completed: task.completed, dates: dates) }
+        // A repeating task's date has ↻ before it.
+        let due = task.due.map { date in
+            var label = dueLabel(date, completed: task.completed, dates: dates)
+            if !task.repeatRule.isNone { label.text = repeatMark + " " + label.text }
+            return label
+        }
         let dueX = due.map { width - 1 - DisplayWidth.of($0.text) } ?? width
         let end = due == nil ? width - 1 : dueX - 1
         let mark = task.note.isEmpty ? "" : " " + noteMark
@@ -150,6 +155,9 @@ extension AppRender {
         if !task.note.isEmpty { text += " · " + noteMark + " " + NoteRule.oneLine(task.note) }
         return text
     }
+
+    /// The mark of a repeating task, before its due date.
+    static let repeatMark = "↻"
 
     /// The mark of a task with a note (after its caption, and before the note in its details).
     static let noteMark = "✎"

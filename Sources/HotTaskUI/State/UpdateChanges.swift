@@ -87,7 +87,8 @@ extension AppUpdate {
         let section = state.newTaskSection
         // `+word` makes a tag (the caption rule has run: the words are as they will be kept).
         let (text, tags) = state.plusTags ? TagRule.takingTags(from: caption) : (caption, [])
-        let change = state.tasks.adding(onTop: TaskItem(id: id, caption: (try? CaptionRule.clean(text)) ?? caption, section: section, createdAt: now, tags: tags))
+        let change = state.tasks.adding(
+            onTop: TaskItem(id: id, caption: (try? CaptionRule.clean(text)) ?? caption, section: section, createdAt: now, tags: tags))
         let effects = commit([change], "Added \(quoted(change.task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.
@@ -105,7 +106,9 @@ extension AppUpdate {
         guard let position = state.selectedPosition else { return [] }
         let task = state.tasks[position]
         guard let change = state.tasks.completing(!task.completed, at: position, now: now) else { return [] }
-        return commit([change], (task.completed ? "Reopened " : "Completed ") + quoted(task), &state)
+        // A repeating task moves on to its next occurrence, and says when that is.
+        let next = task.completed ? nil : ChangeRules.nextOccurrence(of: task).map { " — next: " + state.dates.occurrenceText($0.due) }
+        return commit([change], (task.completed ? "Reopened " : "Completed ") + quoted(task) + (next ?? ""), &state)
     }
 
     static func moveToOtherSection(_ state: inout AppState, now: Date) -> [Effect] {

@@ -130,6 +130,13 @@ struct HotTaskCommand: ParsableCommand {
     var due: String?
 
     @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp(
+            "With --add or --edit N: how the task repeats (completing it moves its due date to the next occurrence; without a due date it takes the rule's first day from today). RULE: daily, weekly, monthly, yearly, weekdays, every N days|weeks|months|years, every mon,thu, or none to stop.",
+            valueName: "rule"))
+    var repeatText: String?
+
+    @Option(
         name: .long,
         help: ArgumentHelp(
             "With --add or --edit N: the task's note (free text of several lines); - reads it from standard input, none clears it.",
@@ -307,7 +314,9 @@ struct HotTaskCommand: ParsableCommand {
                 let added = try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
                     editing: edit.isEmpty ? nil : (edit[0], edit.count == 2 ? edit[1] : nil),
-                    due: try due.map(Self.dueRequest), note: try noteText(), tagging: tag, untagging: untag, plusTags: settings.plusTags,
+                    due: try due.map(Self.dueRequest), note: try noteText(), repeating: try repeatText.map(Self.repeatRule), tagging: tag,
+                    untagging: untag,
+                    plusTags: settings.plusTags,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
                 saved = true
