@@ -67,12 +67,13 @@ do {
         caFile: options["--ca-file"], connections: options["--connections"].flatMap { Int($0) })
     let progress = SyncProgressLine(enabled: !quiet)
     let forTheUI = ProgressForTheUI(enabled: quiet)
-    let report = try store.sync(with: collection, forceDelete: forceDelete, forgetBase: forgetBase) { @Sendable sent, total in
+    let report = try store.sync(with: collection, forceDelete: forceDelete, forgetBase: forgetBase, quiet: quiet) { @Sendable sent, total in
         progress.show(sent: sent, of: total)
         forTheUI.show(sent: sent, of: total)
     }
     progress.finish()
     print("Synced with \(url): \(report)")
+    for note in report.notes { FileHandle.standardError.write(Data("hottask: note: \(note)\n".utf8)) }
     if !report.problems.isEmpty {
         // The UI's footer has one line: the first problem and how many more.
         if quiet {

@@ -291,7 +291,8 @@ struct ScriptingTests {
         folder.write(lines.joined(separator: "\n") + "\n", to: "todo.txt")
         expectRun(
             ["--file", store, "--import", file],
-            stdout: "Imported from todo.txt \(folder.path)/todo.txt: added 1, updated 2, unchanged 0, skipped 1\n")
+            stdout: "Imported from todo.txt \(folder.path)/todo.txt: added 1, updated 2, unchanged 0, skipped 1\n",
+            stderr: "hottask: note: skipped 1 task deleted here that the file still has; an export to it leaves it out\n")
         let list = try TaskStore(path: store).load()
         #expect(Set(list.all.map(\.caption)) == ["Pay rent", "Buy oat milk", "Buy milk"])
         #expect(list.all.first { $0.caption == "Pay rent" }?.completed == true)
@@ -335,18 +336,19 @@ struct ScriptingTests {
         #expect(returned.count == original.count)
     }
 
-    /// An older version accepted a caption of only a zero-width space; such a store must still
-    /// open (not be called damaged), while an import or an add of one is refused.
-    @Test func aStoredCaptionTodaysRuleRefusesStillLoadsButIsNotImported() throws {
+    /// A caption with nothing to show (an older version accepted a zero-width space; a phone's
+    /// to-do without a title) loads, shows as "(no title)", and an import takes it as it is;
+    /// typing one is refused.
+    @Test func aStoredCaptionWithNothingToShowLoadsAndShowsAsUntitled() throws {
         seed(TaskList([Fixtures.task("\u{200B}", id: 1), Fixtures.task("Visible", id: 2)]))
         expectRun(
-            ["--file", store, "--list"], stdout: "Get started - 2 to go!\n\nTop Priority (2)\n  1. [ ] ​\n  2. [ ] Visible\nBonus (0)\n  (none)\n")
+            ["--file", store, "--list"],
+            stdout: "Get started - 2 to go!\n\nTop Priority (2)\n  1. [ ] (no title)\n  2. [ ] Visible\nBonus (0)\n  (none)\n")
         let other = folder.path("other.json")
         expectRun(
             ["--file", other, "--import", store],
-            stderr:
-                "hottask: cannot import \(folder.path)/tasks.json: task 1: \"caption\": a task needs some text: the caption is empty or only whitespace. Nothing was changed\n",
-            status: 1)
+            stdout: "Imported from HotTask \(folder.path)/tasks.json: added 2, updated 0, unchanged 0, skipped 0\n")
+        #expect(try TaskStore(path: other).load().all.map(\.caption) == ["\u{200B}", "Visible"])
         #expect(hottask("--add", "\u{200B}\u{FE0F}").status == 1)
     }
 

@@ -81,9 +81,10 @@ struct TodoTxtCLITests {
         let done = try #require(after.all.first { $0.caption == "Call mom" })
         #expect(done.completed && done.section == .priority)
         #expect(after.count == 3)
-        // The next export keeps it done, and todo.sh archiving that line again changes nothing.
+        // The next export keeps it done: in todo.txt, or left in done.txt where todo.sh archived
+        // it; todo.sh archiving again changes nothing.
         #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
-        #expect(lines(todoFile).contains { $0.hasPrefix("x ") && $0.contains("Call mom") })
+        #expect(lines(todoFile).contains { $0.hasPrefix("x ") && $0.contains("Call mom") } == !autoArchive)
         todo("archive", autoArchive: autoArchive)
         expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 3, skipped 0\n")
         after = try list()
@@ -134,6 +135,88 @@ struct TodoTxtCLITests {
                 "Imported from todo.txt \(folder.path)/todo.txt and its archive \(folder.path)/done.txt: added 0, updated 0, unchanged 1, skipped 0\n",
             stderr: "hottask: note: todo.txt line 1 and line 2 have the same \(tag); imported once, as todo.txt line 1\n")
         #expect(try list().count == 1)
+    }
+
+    /// todo.sh archives done lines into done.txt (at `do` with auto-archive on, at `archive`
+    /// with it off): HotTask's next export leaves them there, and the next archive adds nothing,
+    /// so `listall` counts each task once.
+    @Test(arguments: [true, false])
+    func archivedLinesAreNeverWrittenBackIntoTodoTxt(autoArchive: Bool) throws {
+        for caption in ["Read a book", "Call mom", "Walk dog", "Pay rent", "Water plants"] { todo("add", caption, autoArchive: autoArchive) }
+        #expect(hottask("--import", todoFile).status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        todo("do", "1", "2", autoArchive: autoArchive)
+        if !autoArchive { todo("archive", autoArchive: autoArchive) }
+        #expect(lines(folder.path("done.txt")).count == 2)
+        let imported = "Imported from todo.txt \(todoFile) and its archive \(folder.path("done.txt")): "
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 2, unchanged 3, skipped 0\n")
+        expectRun(
+            ["--file", store, "--export", todoFile, "--export-format", "todotxt"],
+            stdout: "Exported 5 tasks to \(todoFile) (2 done ones left in its archive done.txt)\n")
+        #expect(lines(todoFile).map { String($0.prefix { $0 != "i" }) } == ["Walk dog ", "Pay rent ", "Water plants "])
+        todo("archive", autoArchive: autoArchive)
+        #expect(lines(folder.path("done.txt")).count == 2, "nothing archived twice")
+        #expect(
+            todo("listall", autoArchive: autoArchive).stdout.hasSuffix(
+                "TODO: 3 of 3 tasks shown\nDONE: 2 of 2 tasks shown\ntotal 5 of 5 tasks shown\n"))
+        // Reopened here, a task goes back into todo.txt.
+        let book = try #require(try list().all.first { $0.caption == "Read a book" })
+        #expect(hottask("--undone", String(book.id.uuidString.lowercased().prefix(8))).status == 0)
+        expectRun(
+            ["--file", store, "--export", todoFile, "--export-format", "todotxt"],
+            stdout: "Exported 5 tasks to \(todoFile) (1 done one left in its archive done.txt)\n")
+        #expect(lines(todoFile).contains { $0.hasPrefix("Read a book id:") })
+    }
+
+    /// A line `todo.sh del` removed from a file HotTask wrote deletes its task, said on stderr,
+    /// and the next export does not bring it back. A task changed here since keeps its line.
+    @Test func aLineDeletedWithTodoShIsADeletion() throws {
+        #expect(hottask("--add", "Walk dog", "--add", "Call mom", "--add", "Pay rent", "--bonus").status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        let walk = try #require(lines(todoFile).firstIndex { $0.contains("Walk dog") })
+        let call = try #require(lines(todoFile).firstIndex { $0.contains("Call mom") })
+        let mom = try #require(try list().all.first { $0.caption == "Call mom" })
+        #expect(hottask("--edit", String(mom.id.uuidString.lowercased().prefix(8)), "Call mom tonight").status == 0)
+        todo("del", String(walk + 1))
+        todo("del", String(call + 1))
+        let imported = "Imported from todo.txt \(todoFile) and its archive \(folder.path("done.txt")): "
+        expectRun(
+            ["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 1, skipped 0, deleted 1\n",
+            stderr:
+                "hottask: note: deleted 1 task whose line was removed from \(todoFile) since HotTask last read or wrote it: \"Walk dog\" (hottask --undo brings it back)\n"
+        )
+        #expect(Set(try list().all.map(\.caption)) == ["Call mom tonight", "Pay rent"], "the edit here beats the removal")
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        #expect(!lines(todoFile).contains { $0.contains("Walk dog") })
+        #expect(todo("listall").stdout.hasSuffix("TODO: 2 of 2 tasks shown\nDONE: 0 of 0 tasks shown\ntotal 2 of 2 tasks shown\n"))
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 2, skipped 0\n")
+    }
+
+    /// Lines keep their creation date or their lack of one, `#` lines stay comments, and no
+    /// date is made up, nor the `due:` text of a typed task lost.
+    @Test func datesCommentsAndTypedDueTextComeBackAsTheyWere() throws {
+        try "# Comments look like this\n".write(toFile: todoFile, atomically: true, encoding: .utf8)
+        todo("add", "Read a book")
+        todo("-t", "add", "Dated by todo.sh")
+        try (fileText(todoFile)! + "x 2026-11-20 Done without a creation date\n").write(toFile: todoFile, atomically: true, encoding: .utf8)
+        expectRun(["--file", store, "--add", "Pay rent due:2030-12-01"], stdout: "Added to Top Priority: Pay rent (due 2030-12-01)\n")
+        #expect(hottask("--import", todoFile).status == 0)
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        let today = String(Timestamp.format(Date()).prefix(10))
+        let expected = """
+            # Comments look like this
+            (A) \(today) Pay rent due:2030-12-01 id:[..]
+            Read a book id:[..]
+            \(today) Dated by todo.sh id:[..]
+            x 2026-11-20 Done without a creation date id:[..]
+
+            """
+        let file = fileText(todoFile) ?? ""
+        #expect(OutputPattern.difference(expected, file).isEmpty, "\(file)")
+        let imported = "Imported from todo.txt \(todoFile) and its archive \(folder.path("done.txt")): "
+        expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 4, skipped 0\n")
+        #expect(hottask("--export", todoFile, "--export-format", "todotxt").status == 0)
+        #expect(fileText(todoFile) == file, "a second round trip changes nothing")
     }
 
     @Test func priorityLettersOtherThanAComeBackWithTheirLetter() throws {

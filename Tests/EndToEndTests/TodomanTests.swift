@@ -100,6 +100,62 @@ struct TodomanTests {
         #expect(try TaskStore(path: folder.storePath).load().all.first { $0.id == milk.id }?.completed == true)
     }
 
+    /// todoman's description and categories of each task, by summary.
+    private func todomanNotesAndTags() throws -> [String: (description: String, categories: [String])] {
+        let text = todo("--porcelain", "list", "--status", "ANY").stdout
+        guard case .array(let items) = try JSONParser.parse(Array(text.utf8)) else { return [:] }
+        var tasks: [String: (description: String, categories: [String])] = [:]
+        for case .object(let task) in items {
+            guard case .string(let summary)? = task["summary"] else { continue }
+            let description: String = if case .string(let text)? = task["description"] { text } else { "" }
+            var categories: [String] = []
+            if case .array(let values)? = task["categories"] {
+                for case .string(let value) in values { categories.append(value) }
+            }
+            tasks[summary] = (description, categories)
+        }
+        return tasks
+    }
+
+    /// Issue 39: todoman's description and categories are the note and tags here; a note and
+    /// tags edited here are what todoman reads back, and a category edit in todoman comes in.
+    @Test func descriptionsAndCategoriesAreNotesAndTagsBothWays() throws {
+        try #require(isOnPath("todo"), "todoman is needed: pip install todoman (make test-deps installs it)")
+        try FileManager.default.createDirectory(atPath: calendar, withIntermediateDirectories: true)
+        todo("new", "-l", "tasks", "-r", "-c", "health", "-c", "errands", "Dentist", stdin: "Bring the card\nand the letter\n")
+        todo("new", "-l", "tasks", "Call Ann")
+        #expect(hottask("--import", calendar).status == 0)
+        var list = try TaskStore(path: folder.storePath).load()
+        let dentist = try #require(list.all.first { $0.caption == "Dentist" })
+        let ann = try #require(list.all.first { $0.caption == "Call Ann" })
+        #expect(dentist.note == "Bring the card\nand the letter")
+        #expect(dentist.tags == ["health", "errands"])
+        #expect(ann.note.isEmpty && ann.tags.isEmpty)
+
+        let id = { (task: TaskItem) in String(task.id.uuidString.lowercased().prefix(8)) }
+        let edit = runHotTask(
+            ["--file", folder.storePath, "--edit", id(dentist), "--note", "-", "--tag", "urgent", "--untag", "errands"],
+            stdin: "Bring the card\nask about the bill\n")
+        #expect(edit.status == 0, "\(edit.stderr)")
+        #expect(hottask("--edit", id(ann), "--note", "About the move", "--tag", "family").status == 0)
+        let export = hottask("--export", calendar, "--export-format", "vdir")
+        #expect(export.stdout.contains("0 files added, 2 changed, 0 unchanged"), "\(export.stdout)")
+        var seen = try todomanNotesAndTags()
+        #expect(seen["Dentist"]?.description == "Bring the card\nask about the bill")
+        #expect(Set(seen["Dentist"]?.categories ?? []) == ["health", "urgent"])
+        #expect(seen["Call Ann"]?.description == "About the move" && seen["Call Ann"]?.categories == ["family"])
+
+        // Categories replaced in todoman: the tags here follow; the note stays.
+        todo("edit", String(try todomanID(of: "Dentist")), "-c", "teeth")
+        let again = hottask("--import", calendar)
+        #expect(again.stdout.contains("added 0, updated 1, unchanged 1"), "\(again.stdout)")
+        list = try TaskStore(path: folder.storePath).load()
+        #expect(list.all.first { $0.id == dentist.id }?.tags == ["teeth"])
+        #expect(list.all.first { $0.id == dentist.id }?.note == "Bring the card\nask about the bill")
+        seen = try todomanNotesAndTags()
+        #expect(seen["Dentist"]?.categories == ["teeth"])
+    }
+
     /// todoman's number for the task with this summary.
     private func todomanID(of summary: String) throws -> Int {
         let text = todo("--porcelain", "list", "--status", "ANY").stdout

@@ -156,7 +156,8 @@ struct ImportTests {
         let batch = try parse(shape == "array" ? TaskwarriorSample.asArray : TaskwarriorSample.asLines)
         #expect(batch.format == .taskwarrior)
         #expect(batch.skipped == 2)
-        #expect(batch.tasks.map(\.caption) == ["Pay rent", "Renew passport", "Book flights", "Tidy desk"])
+        // Descriptions kept as they came: spaces at the ends and tabs too.
+        #expect(batch.tasks.map(\.caption) == ["Pay rent", "Renew passport", "Book flights", "  Tidy\tdesk  "])
         #expect(batch.tasks.map(\.id) == [1, 2, 3, 6].map(TaskwarriorSample.uuid))
 
         let pending = batch.tasks[0]
@@ -188,7 +189,7 @@ struct ImportTests {
         let counts = list.merge(try parse(TaskwarriorSample.asLines))
         #expect(counts == ImportCounts(added: 4, skipped: 2))
         #expect(list.priority.map(\.caption) == ["Pay rent"])
-        #expect(list.bonus.map(\.caption) == ["Renew passport", "Book flights", "Tidy desk"])
+        #expect(list.bonus.map(\.caption) == ["Renew passport", "Book flights", "  Tidy\tdesk  "])
         #expect(Progress(list).summary == "1 down 3 to go!")
     }
 

@@ -120,34 +120,35 @@ struct LoadPathTests {
         #expect("00000000-0000-0000-0000-00000000000".utf8.withContiguousStorageIfAvailable(UUIDBytes.parse)! == nil)
     }
 
-    /// What the reader keeps as it stands is exactly what the caption rule would keep, for
-    /// captions up to 1,000 bytes; a longer one is always left to the full rule.
-    @Test func aCaptionIsCleanAsStoredExactlyWhenTheRuleLeavesItAlone() {
+    /// What the reader keeps as it stands, judged from the bytes, is exactly what the rule for
+    /// kept text (`CaptionRule.kept`) leaves alone, at any length.
+    @Test func aCaptionIsKeptAsItIsExactlyWhenTheRuleLeavesItAlone() {
         let ends = [
             "a", " ", "\u{A0}", "\u{3000}", "\u{2003}", "é", "e\u{301}", " \u{301}", "\u{600}a", "\u{600} ", "🥛", "👨‍👩‍👧", "🇫🇷",
-            "\u{200D}", "\u{FE0F}", "\u{2028}", "\u{85}", "\t", "\u{7F}", "\u{202E}", "\u{E33}", "ก\u{E33}", "✔️", "\u{1F3FB}",
+            "\u{200D}", "\u{FE0F}", "\u{2028}", "\u{85}", "\t", "\n", "\r\n", "\u{B}", "\u{7F}", "\u{202E}", "\u{E33}", "ก\u{E33}", "✔️",
+            "\u{1F3FB}", "\u{1B}[31m",
         ]
         var checked = 0
         for first in ends {
             for last in ends {
-                for middle in ["", "x", " ", "é 🥛", "\u{200E}"] {
+                for middle in ["", "x", " ", "é 🥛", "\u{200E}", "line\nbreak"] {
                     let caption = first + middle + last
                     let bytes = Array(caption.utf8)
-                    let clean = bytes.withUnsafeBufferPointer { CaptionRule.isCleanAsStored(caption, utf8: $0) }
-                    let ruleKeepsIt = (try? CaptionRule.cleanStored(caption)) == caption
-                    #expect(clean == ruleKeepsIt, "\(caption.unicodeScalars.map { String($0.value, radix: 16) })")
-                    checked += clean ? 1 : 0
+                    let asItIs = bytes.withUnsafeBufferPointer { CaptionRule.keepsAsItIs($0) }
+                    let ruleKeepsIt = CaptionRule.kept(caption) == caption
+                    #expect(asItIs == ruleKeepsIt, "\(caption.unicodeScalars.map { String($0.value, radix: 16) })")
+                    checked += asItIs ? 1 : 0
                 }
             }
         }
-        #expect(checked > 100, "some are clean, so both answers were seen")
-        let long = String(repeating: "é", count: 600)
-        #expect(Array(long.utf8).withUnsafeBufferPointer { CaptionRule.isCleanAsStored(long, utf8: $0) } == false)
+        #expect(checked > 100, "some are kept as they are, so both answers were seen")
+        let long = String(repeating: "é\n\t", count: 6_000)
+        #expect(Array(long.utf8).withUnsafeBufferPointer { CaptionRule.keepsAsItIs($0) })
     }
 
     /// Captions at the edges of the reader's shortcuts read as the strict reader reads them,
-    /// or are refused by both: the length limit, spaces and other whitespace at the ends,
-    /// controls and marks the rule drops, and escapes.
+    /// or are refused by both: lengths, spaces and other whitespace at the ends, controls and
+    /// marks the rule drops, raw control bytes (not JSON), and escapes.
     @Test func storedCaptionsAtTheEdgesReadAsTheStrictReaderReadsThem() throws {
         let captions = [
             "", " ", "a", " a", "a ", "  a  b  ", String(repeating: "a", count: 1_000), String(repeating: "a", count: 1_001),
@@ -155,7 +156,7 @@ struct LoadPathTests {
             String(repeating: "é", count: 1_001), "\u{3000}x", "x\u{A0}", "x\u{2003}", "\u{7F}x", "x\u{85}y", "a\u{200E}b",
             "\u{202E}abc", "e\u{301}", " \u{301}x", "✔️", "🥛 milk", "milk 🥛",
         ]
-        let escaped = ["tab\\there", "quote \\\" in", "\\u00e9t\\u00e9", "back\\\\slash", "\\u0001x"]
+        let escaped = ["tab\\there", "quote \\\" in", "\\u00e9t\\u00e9", "back\\\\slash", "\\u0001x", "line\\nbreak", "raw\ttab", "raw\nline"]
         var read = 0
         for caption in (captions + escaped).map({ Array($0.utf8) }) {
             let task =

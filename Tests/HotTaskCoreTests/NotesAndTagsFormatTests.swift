@@ -45,7 +45,9 @@ struct NotesAndTagsFormatTests {
 
         """
 
-    @Test("iCalendar: DESCRIPTION is the note, CATEGORIES the tags; an unchanged VTODO goes back as it came, an edited one keeps their place and parameters")
+    @Test(
+        "iCalendar: DESCRIPTION is the note, CATEGORIES the tags; an unchanged VTODO goes back as it came, an edited one keeps their place and parameters"
+    )
     func iCalendar() throws {
         let file = folder.write(Self.vtodo, to: "phone.ics")
         let said = try store.importTasks(from: file, as: .ics, replacing: false)
@@ -105,20 +107,21 @@ struct NotesAndTagsFormatTests {
         let carried = try String(contentsOfFile: CarriedFields.path(besides: store), encoding: .utf8)
         #expect(!carried.contains("second") && !carried.contains("weekend") && carried.contains("20261103T090000Z"))
 
+        // An annotation's line break shows as a space; unedited, it goes back as it came.
         let back = try export(.taskwarrior).text
         #expect(
             back.contains(
-                #""project":"Home.Garden","tags":["weekend","outside"],"annotations":[{"description":"first of two lines","entry":"20261102T090000Z"},{"description":"second","entry":"20261103T090000Z"}],"estimate":3"#
+                #""project":"Home.Garden","tags":["weekend","outside"],"annotations":[{"description":"first\nof two lines","entry":"20261102T090000Z"},{"description":"second","entry":"20261103T090000Z"}],"estimate":3"#
             ), "\(back)")
 
-        // A line edited and one added: the line kept keeps its time, the others get the edit's.
+        // A line edited and one added: the line kept keeps its time (and text), the others get the edit's.
         try set("Plant roses", TaskFields(note: "first of two lines\nsecond, edited\nthird", tags: ["weekend"]))
         let edited = try export(.taskwarrior).text
         let editTime = Timestamp.formatCompact(try task("Plant roses").clocks[.note].date)
         let nextSecond = Timestamp.formatCompact(try task("Plant roses").clocks[.note].date.addingTimeInterval(1))
         #expect(
             edited.contains(
-                #""tags":["weekend"],"annotations":[{"description":"first of two lines","entry":"20261102T090000Z"},{"description":"second, edited","entry":"\#(editTime)"},{"description":"third","entry":"\#(nextSecond)"}]"#
+                #""tags":["weekend"],"annotations":[{"description":"first\nof two lines","entry":"20261102T090000Z"},{"description":"second, edited","entry":"\#(editTime)"},{"description":"third","entry":"\#(nextSecond)"}]"#
             ), "\(edited)")
         #expect(!edited.contains("project"))
     }
@@ -139,8 +142,11 @@ struct NotesAndTagsFormatTests {
                     #"{"annotations":[{"description":"kept","entry":"20261102T090000Z"}],"estimate":3,"project":"Home","tags":["weekend"]}"#
             ])
         try carried.save(besides: store)
+        // An annotation's line break shows as a space; unedited, it goes back as it came.
         let back = try export(.taskwarrior).text
-        #expect(back.contains(#""project":"Home","tags":["weekend"],"annotations":[{"description":"kept","entry":"20261102T090000Z"}],"estimate":3"#), "\(back)")
+        #expect(
+            back.contains(#""project":"Home","tags":["weekend"],"annotations":[{"description":"kept","entry":"20261102T090000Z"}],"estimate":3"#),
+            "\(back)")
     }
 
     @Test("todo.txt: +project and @context are tags and go back as they came; notes are said to be left out")
@@ -176,7 +182,9 @@ struct NotesAndTagsFormatTests {
         task.tags = ["home", "@phone"]
         try store.save(TaskList([task]))
         let text = try export(.hottask).text
-        #expect(text.contains(#""modifiedAt": "2026-11-21T10:00:00Z",\#n      "note": "Landlord: 555-0100",\#n      "tags": ["home", "@phone"]\#n    }"#), "\(text)")
+        #expect(
+            text.contains(#""modifiedAt": "2026-11-21T10:00:00Z",\#n      "note": "Landlord: 555-0100",\#n      "tags": ["home", "@phone"]\#n    }"#),
+            "\(text)")
         let file = folder.write(text, to: "back.json")
         let other = TaskStore(path: folder.path("other.json"))
         _ = try other.importTasks(from: file, as: .hottask, replacing: false)

@@ -114,7 +114,7 @@ struct StoreDocumentTests {
     func decodesFields() throws {
         let list = try StoreDocument.decode(
             Self.document([
-                Self.taskJSON(1, ["caption": "\"  Spaced\\tout  \"", "id": "\"F00000AB-0000-4000-8000-0000000000AB\""]),
+                Self.taskJSON(1, ["caption": "\"  Spaced\\tout\\u001B[31m  \"", "id": "\"F00000AB-0000-4000-8000-0000000000AB\""]),
                 Self.taskJSON(
                     2,
                     [
@@ -125,7 +125,8 @@ struct StoreDocumentTests {
         ).list
         #expect(list.count == 2)
         #expect(list[0].id == Fixtures.id(0xab))
-        #expect(list[0].caption == "Spaced out")
+        // Kept as it came (a file's or a server's text), but for what would act on a terminal.
+        #expect(list[0].caption == "  Spaced\tout  ")
         #expect(list[1].section == .bonus)
         #expect(list[1].completed)
         #expect(list[1].completedAt == Fixtures.date(hours: 1))
@@ -151,8 +152,6 @@ struct StoreDocumentTests {
         (["id": "7"], ["task 2", "\"id\"", "a number"]),
         (["caption": nil], ["task 2", "\"caption\"", "missing"]),
         (["caption": "42"], ["task 2", "\"caption\"", "a number"]),
-        (["caption": "\"   \""], ["task 2", "\"caption\"", "empty"]),
-        (["caption": "\"\(String(repeating: "x", count: 1001))\""], ["task 2", "\"caption\"", "1001"]),
         (["section": "\"later\""], ["task 2", "\"section\"", "later"]),
         (["section": "true"], ["task 2", "\"section\"", "a boolean"]),
         (["completed": "\"yes\""], ["task 2", "\"completed\"", "a string"]),

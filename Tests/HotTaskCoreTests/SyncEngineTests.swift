@@ -509,4 +509,3 @@ struct Unreachable: CalendarCollection {
     func href(forUID uid: String) -> String { uid }
     var parallelRequests: Int { 1 }
 }
-

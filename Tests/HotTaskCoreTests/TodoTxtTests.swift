@@ -41,10 +41,11 @@ struct TodoTxtTests {
         #expect(tasks.allSatisfy { $0.completed })
     }
 
-    @Test func captionsPassTheCaptionRule() throws {
-        let tasks = try batch("(A) Evil \u{1B}[31mred\u{202E}\n").tasks
-        #expect(tasks.map(\.caption) == ["Evil red"])
-        #expect(throws: DocumentError.self) { try batch("x 2026-11-20 2026-11-01\n") }
+    /// A line's text is kept as it came, but for what would act on a terminal; a line of only
+    /// its marks is a task without a title (as such a task exports).
+    @Test func captionsAreKeptButNeverCarryEscapes() throws {
+        let tasks = try batch("(A) Evil \u{1B}[31mred\u{202E}\tand\ttabbed\nx 2026-11-20 2026-11-01\n").tasks
+        #expect(tasks.map(\.caption) == ["Evil red\tand\ttabbed", ""])
         #expect(throws: DocumentError.self) { try TodoTxtFormat.batch(from: [0x41, 0xFF, 0x0A]) }
     }
 

@@ -72,11 +72,12 @@ struct NotesAndTagsScreenTests {
     @Test func detailsShowTheNoteOnOneLine() {
         var state = tagged()
         state.press(.tab, .character("v"))
-        #expect(listRows(state, 3) == [
-            "Top Priority (4)",
-            "› [ ] Pay rent ✎ +home +money                                               Fri",
-            "      added just now · ✎ Landlord: 555-0100 ↵ Cash only",
-        ])
+        #expect(
+            listRows(state, 3) == [
+                "Top Priority (4)",
+                "› [ ] Pay rent ✎ +home +money                                               Fri",
+                "      added just now · ✎ Landlord: 555-0100 ↵ Cash only",
+            ])
     }
 
     @Test func nOpensTheNoteInTheEditorAndItsOutcomeIsOneUndoableChange() throws {
@@ -104,7 +105,8 @@ struct NotesAndTagsScreenTests {
             &state, .noteEdited(.failed(taskID: payRent.id, reason: "vim exited 1; kept in /tmp/x.txt", text: "half written")), now: testNow)
         #expect(failed.isEmpty)
         #expect(state.tasks[0].note == payRent.note)
-        #expect(state.message?.text == "The editor failed (vim exited 1; kept in /tmp/x.txt); the note is unchanged, your text is kept: n opens it again")
+        #expect(
+            state.message?.text == "The editor failed (vim exited 1; kept in /tmp/x.txt); the note is unchanged, your text is kept: n opens it again")
         #expect(state.press(.character("n")) == [.editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "half written"))])
         // A note over the limit is not saved, and kept too.
         let long = String(repeating: "x", count: StoreLimits.noteBytes + 1)
@@ -120,11 +122,13 @@ struct NotesAndTagsScreenTests {
         let added = try #require(savedChanges(effects).first?.task)
         #expect(added.caption == "Fix C++ build +1 +urgent")
         #expect(added.tags == ["work", "v2"])
-        var plain = AppState(tasks: TaskList(), size: Size(width: 80, height: 24), config: {
-            var config = AppConfig.standard
-            config.plusTags = false
-            return config
-        }())
+        var plain = AppState(
+            tasks: TaskList(), size: Size(width: 80, height: 24),
+            config: {
+                var config = AppConfig.standard
+                config.plusTags = false
+                return config
+            }())
         plain.type("Fix +work")
         #expect(savedChanges(plain.press(.enter)).first?.task.tags == [])
     }

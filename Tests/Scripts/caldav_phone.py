@@ -10,11 +10,13 @@ stderr and exits non-zero.
 
 Commands:
   make-calendar                 create the collection (VTODO only) if missing
-  add SUMMARY [--priority N] [--due YYYYMMDD] [--categories a,b] [--sort-order N]
+  add SUMMARY [--priority N] [--due YYYYMMDD] [--categories a,b] [--description TEXT] [--sort-order N]
   list                          every VTODO, completed and cancelled included
-  edit SUMMARY_MATCH [--summary S] [--priority N|none] [--status S]
+  edit SUMMARY_MATCH [--summary S]   (SUMMARY_MATCH uid:X matches the UID instead) [--priority N|none] [--status S]
                      [--due YYYYMMDD|YYYYMMDDTHHMMSS[Z]|none [--tzid ZONE]] [--categories a,b]
+                     [--description TEXT]  (TEXT's \\n is a line break; empty removes it)
   delete SUMMARY_MATCH
+  put-raw NAME BODY             PUT a body as it is (even one that is not valid iCalendar)
 """
 
 import argparse
@@ -75,7 +77,11 @@ def all_todos(cal):
 
 
 def find_one(cal, summary):
-    hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("SUMMARY", "")) == summary]
+    """The one VTODO whose SUMMARY is `summary` ("uid:X": whose UID is X, for one without a title)."""
+    if summary.startswith("uid:"):
+        hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("UID", "")) == summary[4:]]
+    else:
+        hits = [t for t in all_todos(cal) if str(t.icalendar_component.get("SUMMARY", "")) == summary]
     if len(hits) != 1:
         raise SystemExit(f"expected exactly one VTODO with SUMMARY {summary!r}, found {len(hits)}")
     return hits[0]
@@ -108,6 +114,8 @@ def describe(todo):
     return {
         "uid": str(comp.get("UID")),
         "summary": str(comp.get("SUMMARY", "")),
+        # None when the VTODO has no SUMMARY at all (a to-do without a title).
+        "summary_raw": None if "SUMMARY" not in comp else str(comp.get("SUMMARY")),
         "priority": int_or_none(comp.get("PRIORITY")),
         "status": None if status is None else str(status),
         "completed": status is not None and str(status).upper() == "COMPLETED",
@@ -115,6 +123,7 @@ def describe(todo):
         "due": None if due is None else due.to_ical().decode(),
         "due_tzid": None if due is None else due.params.get("TZID"),
         "categories": categories,
+        "description": None if comp.get("DESCRIPTION") is None else str(comp.get("DESCRIPTION")),
         "sort_order": int_or_none(comp.get(SORT_ORDER)),
         "sequence": int_or_none(comp.get("SEQUENCE")),
         "last_modified": None if last_modified is None else last_modified.to_ical().decode(),
@@ -146,6 +155,8 @@ def cmd_add(client, cal, args):
         props["due"] = parse_date(args.due, args.tzid)
     if args.categories:
         props["categories"] = split_categories(args.categories)
+    if args.description:
+        props["description"] = args.description.replace("\\n", "\n")
     if args.sort_order is not None:
         props[SORT_ORDER.lower()] = args.sort_order
     todo = cal.save_todo(**props)
@@ -156,6 +167,16 @@ def cmd_add_raw(client, cal, args):
     """Saves a VCALENDAR exactly as given (a phone app's own properties and parameters)."""
     todo = cal.save_todo(args.ical.replace("\\r\\n", "\r\n"))
     return {"uid": str(todo.icalendar_component["UID"])}
+
+
+def cmd_put_raw(client, cal, args):
+    """PUTs a body exactly as given (bytes the server keeps as they are, even ones that are not
+    iCalendar a strict reader takes) under NAME in the calendar."""
+    url = args.url.rstrip("/") + "/" + args.name
+    response = client.put(url, args.ical.replace("\\r\\n", "\r\n"), {"Content-Type": "text/calendar; charset=utf-8"})
+    if response.status not in (200, 201, 204):
+        raise SystemExit(f"PUT {url} answered {response.status}")
+    return {"status": response.status}
 
 
 def cmd_list(client, cal, args):
@@ -190,6 +211,10 @@ def cmd_edit(client, cal, args):
             comp.pop("CATEGORIES", None)
             if split_categories(args.categories):
                 comp.add("CATEGORIES", split_categories(args.categories))
+        if args.description is not None:
+            comp.pop("DESCRIPTION", None)
+            if args.description:
+                comp.add("DESCRIPTION", args.description.replace("\\n", "\n"))
         for name in ("LAST-MODIFIED", "DTSTAMP"):
             comp.pop(name, None)
             comp.add(name, now)
@@ -229,12 +254,18 @@ def main():
     p.add_argument("--due", help="YYYYMMDD, YYYYMMDDTHHMMSSZ, or YYYYMMDDTHHMMSS with --tzid")
     p.add_argument("--tzid", help="the zone of a --due time (Europe/Berlin)")
     p.add_argument("--categories", help="a,b")
+    p.add_argument("--description", help="TEXT (\\n is a line break)")
     p.add_argument("--sort-order", type=int)
     p.set_defaults(run=cmd_add)
 
     p = sub.add_parser("add-raw")
     p.add_argument("ical", help="a whole VCALENDAR; the two characters \\r\\n stand for a line end")
     p.set_defaults(run=cmd_add_raw)
+
+    p = sub.add_parser("put-raw")
+    p.add_argument("name", help="the file name in the calendar (bad.ics)")
+    p.add_argument("ical", help="the body; the two characters \\r\\n stand for a line end")
+    p.set_defaults(run=cmd_put_raw)
 
     sub.add_parser("list").set_defaults(run=cmd_list)
 
@@ -246,6 +277,7 @@ def main():
     p.add_argument("--due", help="YYYYMMDD, YYYYMMDDTHHMMSSZ, YYYYMMDDTHHMMSS with --tzid, or none")
     p.add_argument("--tzid", help="the zone of a --due time (Europe/Berlin)")
     p.add_argument("--categories", help="a,b (empty string removes them)")
+    p.add_argument("--description", help="TEXT (\\n is a line break; empty removes it)")
     p.set_defaults(run=cmd_edit)
 
     p = sub.add_parser("delete")

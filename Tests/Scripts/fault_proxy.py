@@ -38,6 +38,8 @@ CONTROL_FILE.  Actions:
 "before" is an optional argv list run (no shell, 60 s timeout) before the
 action, e.g. the phone script editing the same task to cause a real 412.
 
+Every PUT body is written to CONTROL_FILE + ".puts/NNNN.ics", numbered from 0001.
+
 One line per request is appended to CONTROL_FILE + ".log":
 "METHOD PATH STATUS", STATUS being the upstream status, or "injected-NNN",
 "dropped", "dropped-before", "refused", "truncated", or "502" when upstream
@@ -187,6 +189,15 @@ class Proxy(BaseHTTPRequestHandler):
 
     def proxy(self):
         body = self.read_body()
+        if self.command == "PUT":
+            # Every body a client PUTs is kept, numbered, beside the control file: the tests
+            # check each one strictly (Tests/Scripts/ics_strict.py).
+            with lock:
+                folder = self.control + ".puts"
+                os.makedirs(folder, exist_ok=True)
+                number = len(os.listdir(folder)) + 1
+                with open(os.path.join(folder, f"{number:04d}.ics"), "wb") as f:
+                    f.write(body)
         try:
             rule = take_rule(self.control, self.command, self.path, body)
         except (OSError, ValueError, AttributeError, TypeError) as e:  # a broken control file

@@ -19,21 +19,24 @@ extension TaskStore {
         plusTags: Bool = true,
         completing: [String], reopening: [String], moving: [String], deleting: [String], dates: DueDisplay
     ) throws -> ChangeOutcome {
-        // `+word` in the text makes a tag (unless the config says not); `--tag` adds more.
+        // `+word` in the text makes a tag (unless the config says not); `--tag` adds more. Typed
+        // text: the input rule, and a `due:YYYY-MM-DD` word is the due date (`DueWord`); `--due`
+        // wins over it.
         let tagged = try captions.map { raw in
             let (text, words) = plusTags ? TagRule.takingTags(from: raw) : (raw, [])
             do {
-                return (caption: try CaptionRule.clean(text), tags: words)
+                let (caption, due) = DueWord.taken(from: try CaptionRule.clean(text))
+                return (caption: caption, tags: words, due: due)
             } catch {
                 throw UserFacingError(.refused, "cannot add \(quotedCaption(raw)): \(error)")
             }
         }
-        let cleaned = tagged.map(\.caption)
         let edited = try editing.flatMap { edit in
             try edit.caption.map { caption in
                 let (text, words) = plusTags ? TagRule.takingTags(from: caption) : (caption, [])
                 do {
-                    return (caption: try CaptionRule.clean(text), tags: words)
+                    let (text, due) = DueWord.taken(from: try CaptionRule.clean(text))
+                    return (caption: text, tags: words, due: due)
                 } catch {
                     throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quotedCaption(caption)): \(error)")
                 }
@@ -56,10 +59,11 @@ extension TaskStore {
         }
         let now = Timestamp.now()
         let today = DueDate.localDay(of: now, in: dates.local)
+        let newDue = due.flatMap(\.date)
         // A new repeating task without a due date takes the rule's first day from today.
-        let newDue = due.flatMap(\.date) ?? repeating.flatMap { $0.isNone ? nil : $0.first(onOrAfter: today) }
+        let firstRepeat = repeating.flatMap { $0.isNone ? nil : $0.first(onOrAfter: today) }
         var newTasks: [TaskItem] = []
-        for (caption, words) in tagged {
+        for (caption, words, typedDue) in tagged {
             var tags = words.filter { !removing.contains($0) }
             for tag in adding where !tags.contains(tag) { tags.append(tag) }
             guard tags.count <= StoreLimits.tagsPerTask else {
@@ -67,14 +71,15 @@ extension TaskStore {
             }
             newTasks.append(
                 TaskItem(
-                    caption: caption, section: section, createdAt: now, due: newDue, note: newNote ?? "", tags: tags, repeatRule: repeating ?? .none))
+                    caption: caption, section: section, createdAt: now, due: newDue ?? typedDue ?? firstRepeat, note: newNote ?? "", tags: tags,
+                    repeatRule: repeating ?? .none))
         }
         let withNote = newNote.map { !$0.isEmpty } ?? false ? " (with a note)" : ""
         let addedLines = newTasks.map { task in
-            "Added to \(section.title): \(task.caption)\(task.tags.map { " " + TagRule.label($0) }.joined())"
-                + "\(newDue.map { " (due \(dates.text($0))" + (task.repeatRule.isNone ? "" : ", " + task.repeatRule.words) + ")" } ?? "")\(withNote)"
+            "Added to \(section.title): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
+                + "\(task.due.map { " (due \(dates.text($0))" + (task.repeatRule.isNone ? "" : ", " + task.repeatRule.words) + ")" } ?? "")\(withNote)"
         }
-        let dueEdit = editing == nil ? nil : due
+        let dueEdit = editing == nil ? nil : due ?? edited?.due.map(DueInput.Request.set)
         let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
         var asked = CommandChanges()
         if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
@@ -149,36 +154,41 @@ extension TaskStore {
         do {
             planned = try asked.plan(on: &target, now: now)
         } catch {
-            throw UserFacingError(.refused, "\(quotedCaption(error.task.caption)) is given to both --done and --undone")
+            throw UserFacingError(.refused, "\(quotedCaption(CaptionRule.shown(error.task.caption))) is given to both --done and --undone")
         }
         for case .tagged(_, let after) in planned.steps where after.count > StoreLimits.tagsPerTask {
             throw UserFacingError(.refused, "--tag: \(TagError.tooMany(after.count))")
         }
         let lines = planned.steps.map { step -> String in
             switch step {
-            case .edited(let from, let to): "Edited: \(from) → \(to)"
+            case .edited(let from, let to): "Edited: \(CaptionRule.shown(from)) → \(to)"
             case .alreadyCaptioned(let caption): "Already so: \(caption)"
             case .dated(let task, let request): dueLine(task, request, dates: dates)
             case .tagged(let task, let after):
                 task.tags == after
-                    ? "Tags unchanged: \(task.caption)"
-                    : "Tags of \(task.caption): \(after.isEmpty ? "none" : after.map(TagRule.label).joined(separator: " "))"
+                    ? "Tags unchanged: \(CaptionRule.shown(task.caption))"
+                    : "Tags of \(CaptionRule.shown(task.caption)): \(after.isEmpty ? "none" : after.map(TagRule.label).joined(separator: " "))"
             case .noted(let task, let note):
                 task.note == note
-                    ? (note.isEmpty ? "Already without a note: \(task.caption)" : "Note unchanged: \(task.caption)")
-                    : note.isEmpty ? "Note cleared: \(task.caption)" : "Note \(task.note.isEmpty ? "added" : "changed"): \(task.caption)"
-            case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(task.caption)"
-            case .advanced(let task, let next): "Completed: \(task.caption) (repeats \(task.repeatRule.words); next: \(dates.occurrenceText(next)))"
+                    ? (note.isEmpty
+                        ? "Already without a note: \(CaptionRule.shown(task.caption))" : "Note unchanged: \(CaptionRule.shown(task.caption))")
+                    : note.isEmpty
+                        ? "Note cleared: \(CaptionRule.shown(task.caption))"
+                        : "Note \(task.note.isEmpty ? "added" : "changed"): \(CaptionRule.shown(task.caption))"
+            case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(CaptionRule.shown(task.caption))"
+            case .advanced(let task, let next):
+                "Completed: \(CaptionRule.shown(task.caption)) (repeats \(task.repeatRule.words); next: \(dates.occurrenceText(next)))"
             case .repeated(let task, let after):
                 task.repeatRule == after.repeatRule
                     ? (after.repeatRule.isNone
-                        ? "Already not repeating: \(task.caption)" : "Already repeats \(after.repeatRule.words): \(task.caption)")
+                        ? "Already not repeating: \(CaptionRule.shown(task.caption))"
+                        : "Already repeats \(after.repeatRule.words): \(CaptionRule.shown(task.caption))")
                     : after.repeatRule.isNone
-                        ? "Repeats no more: \(task.caption)"
-                        : "Repeats \(after.repeatRule.words): \(task.caption) (due \(after.due.map(dates.text) ?? "none"))"
-            case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(task.caption)"
-            case .moved(let task, let section): "Moved to \(section.title): \(task.caption)"
-            case .deleted(let task): "Deleted: \(task.caption)"
+                        ? "Repeats no more: \(CaptionRule.shown(task.caption))"
+                        : "Repeats \(after.repeatRule.words): \(CaptionRule.shown(task.caption)) (due \(after.due.map(dates.text) ?? "none"))"
+            case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(CaptionRule.shown(task.caption))"
+            case .moved(let task, let section): "Moved to \(section.title): \(CaptionRule.shown(task.caption))"
+            case .deleted(let task): "Deleted: \(CaptionRule.shown(task.caption))"
             }
         }
         return (planned.changes, lines)
@@ -187,9 +197,12 @@ extension TaskStore {
     /// What `--edit N --due WHEN` says it did.
     private func dueLine(_ task: TaskItem, _ request: DueInput.Request, dates: DueDisplay) -> String {
         switch request {
-        case .clear: task.due == nil ? "Already without a due date: \(task.caption)" : "Due date cleared: \(task.caption)"
+        case .clear:
+            task.due == nil
+                ? "Already without a due date: \(CaptionRule.shown(task.caption))" : "Due date cleared: \(CaptionRule.shown(task.caption))"
         case .set(let due):
-            task.due == due ? "Already due \(dates.text(due)): \(task.caption)" : "Due \(dates.text(due)): \(task.caption)"
+            task.due == due
+                ? "Already due \(dates.text(due)): \(CaptionRule.shown(task.caption))" : "Due \(dates.text(due)): \(CaptionRule.shown(task.caption))"
         }
     }
 }

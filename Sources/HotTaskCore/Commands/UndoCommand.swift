@@ -35,8 +35,8 @@ extension TaskStore {
             let notes = still.skipped.compactMap { skipped -> String? in
                 switch skipped {
                 case .deletedSince: "a task it changed is deleted now; left deleted"
-                case .changedSince(let task): "\(quotedCaption(task.caption)) was changed again since; left as it is"
-                case .alreadyThere(let task): "\(quotedCaption(task.caption)) is there already"
+                case .changedSince(let task): "\(quotedCaption(CaptionRule.shown(task.caption))) was changed again since; left as it is"
+                case .alreadyThere(let task): "\(quotedCaption(CaptionRule.shown(task.caption))) is there already"
                 case .goneAlready: nil
                 }
             }

@@ -62,7 +62,7 @@ enum ICalendarCarry {
     /// The TZIDs a component's properties (and those of the components inside it) name.
     static func tzids(of component: ICalComponent) -> [String] {
         var names: [String] = []
-        for property in component.properties {
+        for property in component.properties where !property.parameters.isEmpty {
             guard let range = property.parameters.range(of: ";TZID=", options: .caseInsensitive) else { continue }
             var name = property.parameters[range.upperBound...].prefix { $0 != ";" && $0 != ":" }
             if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = name.dropFirst().dropLast() }
@@ -104,11 +104,12 @@ enum ICalendarCarry {
         }
     }
 
-    /// The components to write for `task` from its record: the VTIMEZONEs not written yet, and
+    /// The components to write for `task` from its record: its VTIMEZONEs (the writer writes each
+    /// once), and
     /// the VTODO as it came when HotTask's fields read the same on it, else with them written
     /// onto it. nil when the record does not read (the task is then written as HotTask's own).
     static func components(
-        for task: TaskItem, record: String, sortOrder: Int, zonesWritten: inout Set<String>, now: Date
+        for task: TaskItem, record: String, sortOrder: Int, now: Date
     ) -> [ICalComponent]? {
         guard let parsed = try? ICalendar.parse(record), var todo = parsed.last, todo.name == "VTODO",
             let uid = todo.first("UID")?.text
@@ -116,7 +117,6 @@ enum ICalendarCarry {
         filling(&todo, from: task)
         var out: [ICalComponent] = []
         for zone in parsed.dropLast() where zone.name == "VTIMEZONE" {
-            guard let name = zone.first("TZID")?.text, zonesWritten.insert(name).inserted else { continue }
             out.append(zone)
         }
         let calendar = ICalComponent(name: "VCALENDAR", components: [todo])

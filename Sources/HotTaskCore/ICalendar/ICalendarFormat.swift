@@ -26,6 +26,8 @@ enum ICalendarFormat {
     /// A task imported from iCalendar is written from what its import carried (`ICalendarCarry`):
     /// its UID, its other properties and the VTIMEZONEs its times name. X-APPLE-SORT-ORDER runs
     /// on from Top Priority into Bonus, so that apps sorting by it keep the sections apart.
+    /// A task's DTSTAMP is its last change, not the export's time: exporting an unchanged list
+    /// twice gives the same bytes (`now` only for a task that has no time at all).
     static func write(
         _ list: TaskList, carried: CarriedFields = CarriedFields(), now: Date = Date(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void
     ) {
@@ -39,19 +41,36 @@ enum ICalendarFormat {
             for section in Section.allCases {
                 for task in list.tasks(in: section) {
                     rank += 1
+                    let stamp = Self.stamp(task, now: now)
+                    // Each VTIMEZONE once, before the first to-do that names it (a made one too:
+                    // every TZID written has its VTIMEZONE in the file).
+                    func write(_ components: [ICalComponent]) {
+                        for component in components {
+                            if component.name == "VTIMEZONE" {
+                                guard let name = component.first("TZID")?.text, zonesWritten.insert(name).inserted else { continue }
+                            } else {
+                                for name in ICalendarCarry.tzids(of: component) where !zonesWritten.contains(name) {
+                                    guard let zone = VTimezone.component(for: name) else { continue }
+                                    zonesWritten.insert(name)
+                                    zone.write(to: &text)
+                                }
+                            }
+                            component.write(to: &text)
+                        }
+                    }
                     if !carried.isEmpty, let record = carried[task.id, .iCalendar],
-                        let components = ICalendarCarry.components(for: task, record: record, sortOrder: rank, zonesWritten: &zonesWritten, now: now)
+                        let components = ICalendarCarry.components(for: task, record: record, sortOrder: rank, now: stamp)
                     {
-                        for component in components { component.write(to: &text) }
+                        write(components)
                     } else {
                         let fields = SharedFields(task, sortOrder: rank)
                         var one = TodoMapping.write(
-                            fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
+                            fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: stamp)
                         // A task imported without any date has none to give: no made-up CREATED.
                         if task.createdAt.timeIntervalSince1970 <= 0 {
                             for index in one.components.indices { one.components[index].set("CREATED", nil) }
                         }
-                        for component in one.components { component.write(to: &text) }
+                        write(one.components)
                     }
                     if text.utf8.count >= pieceSize {
                         emit(Array(text.utf8))
@@ -61,6 +80,12 @@ enum ICalendarFormat {
             }
         }
         emit(Array(text.utf8))
+    }
+
+    /// When a task last changed, as an export stamps it.
+    static func stamp(_ task: TaskItem, now: Date) -> Date {
+        let last = max(task.modifiedAt, task.clocks.latest.date)
+        return last.timeIntervalSince1970 > 0 ? last : now
     }
 
     /// The VTODOs of an iCalendar text as tasks (UIDs that are not UUIDs get the id the sync

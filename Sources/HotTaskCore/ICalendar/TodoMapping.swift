@@ -116,8 +116,8 @@ public enum TodoMapping {
         case todo(RemoteTodo)
         /// Not a task HotTask takes (no VTODO, a CANCELLED one): left alone on the server.
         case ignored(String)
-        /// Not readable (not iCalendar, a SUMMARY the input rule refuses): neither taken nor
-        /// taken as a delete.
+        /// Not readable (not iCalendar): neither taken nor taken as a delete; the reason is the
+        /// parser's.
         case unreadable(String)
 
         /// The to-do, when it is one HotTask takes.
@@ -133,7 +133,7 @@ public enum TodoMapping {
         do {
             roots = try ICalendar.parse(text)
         } catch {
-            return .unreadable("not iCalendar (\(error))")
+            return .unreadable("\(error)")
         }
         guard let calendar = roots.first(where: { $0.name == "VCALENDAR" }) else { return .ignored("no VCALENDAR") }
         return read(calendar)
@@ -147,9 +147,9 @@ public enum TodoMapping {
         guard let uid = todo.first("UID")?.text, !uid.isEmpty else { return .ignored("a VTODO without UID") }
         let status = todo.first("STATUS")?.value.uppercased()
         if status == "CANCELLED" { return .ignored("cancelled") }
-        guard let caption = try? CaptionRule.clean(todo.first("SUMMARY")?.text ?? "") else {
-            return .unreadable("its SUMMARY is empty or too long")
-        }
+        // Kept as it came, at any length; none, or an empty or blank one, is a to-do without a
+        // title (Tasks.org and Reminders make them), shown as such.
+        let caption = readCaption(todo)
         let completedAt = todo.first("COMPLETED").flatMap { ICalendar.date($0.value) }
         let completed = status == "COMPLETED" || (status == nil && completedAt != nil)
         let lastModified = todo.first("LAST-MODIFIED").flatMap { ICalendar.date($0.value) }
@@ -250,6 +250,8 @@ public enum TodoMapping {
             todo.set(clocksProperty, StoreDocument.clockText(clocks))
         }
         calendar.components[index!] = todo
+        // Every TZID written has its VTIMEZONE in the object (RFC 5545 §3.2.19).
+        VTimezone.complete(&calendar)
         return calendar
     }
 
@@ -323,9 +325,10 @@ public enum TodoMapping {
         if !tags.isEmpty { todo.properties.insert(property, at: min(first, todo.properties.count)) }
     }
 
-    /// The caption HotTask reads from a VTODO's SUMMARY (nil when it reads none).
-    static func readCaption(_ todo: ICalComponent) -> String? {
-        try? CaptionRule.clean(todo.first("SUMMARY")?.text ?? "")
+    /// The caption HotTask reads from a VTODO's SUMMARY: its text kept as it came
+    /// (`CaptionRule.kept`), empty when there is none.
+    static func readCaption(_ todo: ICalComponent) -> String {
+        CaptionRule.kept(todo.first("SUMMARY")?.text ?? "")
     }
 
     /// STATUS, COMPLETED and PERCENT-COMPLETE for done or open. Done keeps the open status it

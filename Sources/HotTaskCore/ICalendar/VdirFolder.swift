@@ -106,13 +106,15 @@ enum VdirFolder {
                             continue
                         }
                         let written = TodoMapping.write(
-                            fields, uid: todo.uid, clocks: task.clocks, created: task.createdAt, onto: todo.calendar, now: now)
+                            fields, uid: todo.uid, clocks: task.clocks, created: task.createdAt, onto: todo.calendar,
+                            now: ICalendarFormat.stamp(task, now: now))
                         try write(written, to: folder + "/" + name)
                         counts.changed += 1
                         continue
                     }
                     let (calendar, uid) = newObject(
-                        for: task, record: carried.isEmpty ? nil : carried[task.id, .iCalendar], sortOrder: rank, now: now)
+                        for: task, record: carried.isEmpty ? nil : carried[task.id, .iCalendar], sortOrder: rank,
+                        now: ICalendarFormat.stamp(task, now: now))
                     var name = fileName(for: uid)
                     // A file of that name this task is not in: never written over.
                     if names.contains(name) { name = task.id.uuidString.lowercased() + ".ics" }

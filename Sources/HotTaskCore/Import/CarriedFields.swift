@@ -10,6 +10,11 @@ import Foundation
 /// export of Taskwarrior, iCalendar or todo.txt reads it, and only a file that had something to carry
 /// makes it. A line is `id letter record`, the record with `\`, line feed and carriage return
 /// escaped (`\\`, `\n`, `\r`).
+///
+/// It also knows which tasks a format has, so that deletions travel: the Taskwarrior tasks an
+/// import brought (until one says the task is deleted there), and the tasks of the todo.txt
+/// file HotTask last read or wrote (`todoTxtFile`). A task a format has with nothing to carry
+/// is a line `id letter` alone (which a HotTask from before skips).
 struct CarriedFields: Sendable {
     enum Format: UInt8, Sendable, CaseIterable {
         case taskwarrior = 0x74  // t
@@ -31,15 +36,83 @@ struct CarriedFields: Sendable {
     }
 
     private var records: [Key: String] = [:]
+    /// Tasks a format has with nothing to carry (a record says the same of its task).
+    private var members: Set<Key> = []
     /// Changed since it was loaded: saved only then.
     private(set) var changed = false
 
+    /// The todo.txt file HotTask last read or wrote, and its `#` lines (not tasks: written back
+    /// at the top of the file by an export to it). Kept as a record of the id of zeros.
+    struct TodoTxtFile: Equatable, Sendable {
+        /// Its real path (symbolic links resolved).
+        var path: String
+        var comments: [String] = []
+    }
+
+    private static let fileKey = Key(id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), format: .todoTxt)
+
     init() {}
 
-    var isEmpty: Bool { records.isEmpty }
+    var isEmpty: Bool { records.isEmpty && members.isEmpty }
 
     subscript(id: UUID, format: Format) -> String? {
         records[Key(id: id, format: format)]
+    }
+
+    /// True when `format` has the task (see the type's notes).
+    func has(_ id: UUID, _ format: Format) -> Bool {
+        let key = Key(id: id, format: format)
+        return members.contains(key) || records[key] != nil
+    }
+
+    /// The todo.txt file HotTask last read or wrote.
+    var todoTxtFile: TodoTxtFile? {
+        get {
+            guard let record = records[Self.fileKey] else { return nil }
+            let lines = record.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return TodoTxtFile(path: lines[0], comments: Array(lines.dropFirst()))
+        }
+        set {
+            let record = newValue.map { ([$0.path] + $0.comments).joined(separator: "\n") }
+            if records[Self.fileKey] != record {
+                records[Self.fileKey] = record
+                changed = true
+            }
+        }
+    }
+
+    /// The format no longer has these tasks (Taskwarrior said they are deleted there; their
+    /// todo.txt line is gone): their records go too.
+    mutating func forget(_ ids: some Sequence<UUID>, _ format: Format) {
+        for id in ids {
+            let key = Key(id: id, format: format)
+            if members.remove(key) != nil { changed = true }
+            if records.removeValue(forKey: key) != nil { changed = true }
+        }
+    }
+
+    /// These tasks' todo.txt lines are no longer archived (they are open again, and written
+    /// back into todo.txt).
+    mutating func unarchive(_ ids: some Sequence<UUID>) {
+        for id in ids {
+            let key = Key(id: id, format: .todoTxt)
+            guard let text = records[key] else { continue }
+            var record = TodoTxtRecord(text)
+            guard record.archived else { continue }
+            record.archived = false
+            records[key] = record.text
+            if record.text == nil { members.insert(key) }
+            changed = true
+        }
+    }
+
+    /// Exactly `ids` are what `format` has now (a todo.txt file read or written whole): the
+    /// others are forgotten, with their records.
+    mutating func keepOnly(_ ids: Set<UUID>, _ format: Format) {
+        let gone = Set(members.lazy.filter { $0.format == format && !ids.contains($0.id) }.map(\.id))
+            .union(records.keys.lazy.filter { $0.format == format && $0 != Self.fileKey && !ids.contains($0.id) }.map(\.id))
+        forget(gone, format)
+        for id in ids where members.insert(Key(id: id, format: format)).inserted { changed = true }
     }
 
     /// How many tasks in `ids` have a record of each format other than `format`: what an export
@@ -48,7 +121,11 @@ struct CarriedFields: Sendable {
         guard !records.isEmpty else { return [:] }
         var counts: [Format: Int] = [:]
         for id in ids {
-            for other in Format.allCases where other != format && records[Key(id: id, format: other)] != nil {
+            for other in Format.allCases where other != format {
+                // A todo.txt record of flags alone (no date, archived) holds no field.
+                guard let record = records[Key(id: id, format: other)], other != .todoTxt || TodoTxtRecord(record).letter != nil else {
+                    continue
+                }
                 counts[other, default: 0] += 1
             }
         }
@@ -57,8 +134,10 @@ struct CarriedFields: Sendable {
 
     /// What a file of `format` said of its tasks: each record replaces the one before, and a
     /// task the file gave without one loses its old one (the file no longer has those fields).
+    /// Taskwarrior and todo.txt have the tasks they gave (`has`).
     mutating func record(_ format: Format, tasks: [TaskItem], records said: [Int: String]) {
-        if records.isEmpty && said.isEmpty { return }
+        let tracked = format != .iCalendar
+        if records.isEmpty && said.isEmpty && !tracked { return }
         for (position, task) in tasks.enumerated() {
             let key = Key(id: task.id, format: format)
             let record = said[position]
@@ -66,6 +145,7 @@ struct CarriedFields: Sendable {
                 records[key] = record
                 changed = true
             }
+            if tracked && record == nil && members.insert(key).inserted { changed = true }
         }
     }
 
@@ -97,7 +177,11 @@ struct CarriedFields: Sendable {
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            if end - start > 39, bytes[start + 36] == 0x20, bytes[start + 38] == 0x20,
+            if end - start == 38, bytes[start + 36] == 0x20, let format = Format(rawValue: bytes[start + 37]),
+                let id = bytes.withUnsafeBufferPointer({ UUIDBytes.parse(UnsafeBufferPointer(rebasing: $0[start..<start + 36])) })
+            {
+                carried.members.insert(Key(id: id, format: format))
+            } else if end - start > 39, bytes[start + 36] == 0x20, bytes[start + 38] == 0x20,
                 let format = Format(rawValue: bytes[start + 37]),
                 let id = bytes.withUnsafeBufferPointer({ UUIDBytes.parse(UnsafeBufferPointer(rebasing: $0[start..<start + 36])) }),
                 let record = unescaped(bytes[(start + 39)..<end])
@@ -115,11 +199,18 @@ struct CarriedFields: Sendable {
         let path = Self.path(besides: store)
         var bytes: [UInt8] = []
         // By id's bytes, not its text: the text made two strings a comparison.
-        let keyed = records.map { (key: UUIDBytes.sortKey($0.key.id), format: $0.key.format.rawValue, entry: $0) }
+        let keyed =
+            records.map { (key: UUIDBytes.sortKey($0.key.id), format: $0.key.format.rawValue, entry: ($0.key, Optional($0.value))) }
+            + members.lazy.filter { records[$0] == nil }.map { (key: UUIDBytes.sortKey($0.id), format: $0.format.rawValue, entry: ($0, nil)) }
+        bytes.reserveCapacity(keyed.count * 39)
         for (_, _, (key, record)) in keyed.sorted(by: { ($0.key.0, $0.key.1, $0.format) < ($1.key.0, $1.key.1, $1.format) }) {
             UUIDBytes.append(key.id, to: &bytes)
             bytes.append(0x20)
             bytes.append(key.format.rawValue)
+            guard let record else {
+                bytes.append(0x0A)
+                continue
+            }
             bytes.append(0x20)
             for byte in record.utf8 {
                 switch byte {
@@ -159,5 +250,37 @@ struct CarriedFields: Sendable {
             }
         }
         return escaping ? nil : String(validating: out, as: UTF8.self)
+    }
+}
+
+/// What todo.txt carries of a task: a priority letter other than A (`B`), `undated` for a line
+/// without a creation date (none is made up on export), `archived` for a line todo.sh moved to
+/// `done.txt` (never written back into todo.txt while the task stays done). Words with a space
+/// between; a record of only the letter is what a HotTask from before wrote.
+struct TodoTxtRecord: Equatable, Sendable {
+    var letter: String?
+    var undated = false
+    var archived = false
+
+    init(letter: String? = nil, undated: Bool = false, archived: Bool = false) {
+        self.letter = letter
+        self.undated = undated
+        self.archived = archived
+    }
+
+    init(_ record: String?) {
+        for word in (record ?? "").split(separator: " ") {
+            switch word {
+            case "undated": undated = true
+            case "archived": archived = true
+            default: if word.count == 1 { letter = String(word) }
+            }
+        }
+    }
+
+    /// The record's text; nil when it says nothing.
+    var text: String? {
+        let words = [letter, undated ? "undated" : nil, archived ? "archived" : nil].compactMap { $0 }
+        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 }

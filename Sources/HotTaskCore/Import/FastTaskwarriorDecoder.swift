@@ -255,14 +255,15 @@ extension JSONParser {
         switch status {
         case .deleted:
             losses.deleted += 1
+            if let id { losses.deletedIDs.append(id) }
             return nil
         case .recurring:
             losses.recurrenceTemplates += 1
             return nil
         case .pending, .waiting, .completed: break
         }
-        // A caption the rule refuses (to be shortened, or an error) is the strict path's to judge.
-        guard let id, let description, let caption = try? CaptionRule.clean(description),
+        // The description kept as it came; one with nothing to show is the strict path's to refuse.
+        guard let id, let description, case let caption = CaptionRule.kept(description), CaptionRule.hasVisible(caption),
             let createdAt = entry ?? modified ?? end
         else { throw GiveUp() }
         let completed = status == .completed

@@ -114,7 +114,7 @@ struct ImportBatch: Equatable, Sendable {
             let file = try? FileSystem.OpenFile(path),
             var snapshot = JSONParser.decodeStoreFast(file, limit: StoreLimits.readBytes)
         else { return nil }
-        return try? checkingCaptions(ImportBatch(format: .hottask, tasks: snapshot.list.takeAll(), skipped: 0))
+        return ImportBatch(format: .hottask, tasks: snapshot.list.takeAll(), skipped: 0)
     }
 
     /// The Taskwarrior export in the regular file at `path`, read through a window (a
@@ -131,27 +131,9 @@ struct ImportBatch: Equatable, Sendable {
         }
     }
 
-    /// A HotTask document or a Taskwarrior export.
+    /// A HotTask document (its captions read as a store's are: kept as they came) or a
+    /// Taskwarrior export.
     private static func parseJSON(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
-        let batch = try parseJSONDocument(bytes)
-        guard batch.format == .hottask else { return batch }
-        return try checkingCaptions(batch)
-    }
-
-    /// A HotTask document's captions are read as a store's are, then held to the full caption
-    /// rule: an import takes only what could be typed.
-    private static func checkingCaptions(_ batch: ImportBatch) throws(DocumentError) -> ImportBatch {
-        for (offset, task) in batch.tasks.enumerated() {
-            do {
-                _ = try CaptionRule.clean(task.caption)
-            } catch {
-                throw .invalid("task \(offset + 1): \"caption\": \(error)")
-            }
-        }
-        return batch
-    }
-
-    private static func parseJSONDocument(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
         if var snapshot = JSONParser.decodeStoreFast(bytes) {
             return ImportBatch(format: .hottask, tasks: snapshot.list.takeAll(), skipped: 0)
         }

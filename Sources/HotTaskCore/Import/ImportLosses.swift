@@ -6,10 +6,10 @@ struct ImportLosses: Equatable, Sendable {
     var droppedFields: [String: Int] = [:]
     /// Taskwarrior tasks waiting to be shown later: HotTask has no wait, so they went to Bonus.
     var waitingToBonus = 0
-    /// Descriptions over the caption limit, shortened at a word with "…".
-    var shortened = 0
     /// Skipped: Taskwarrior's deleted tasks, and recurrence templates (their instances come in).
     var deleted = 0
+    /// The ids of those deleted tasks: that format no longer has them (`CarriedFields.forget`).
+    var deletedIDs: [UUID] = []
     var recurrenceTemplates = 0
     /// The format `droppedFields` were carried for (see `CarriedFields`): kept for the export
     /// back, not lost. nil: they were not kept.
@@ -21,8 +21,8 @@ struct ImportLosses: Equatable, Sendable {
     mutating func add(_ other: ImportLosses) {
         droppedFields.merge(other.droppedFields, uniquingKeysWith: +)
         waitingToBonus += other.waitingToBonus
-        shortened += other.shortened
         deleted += other.deleted
+        deletedIDs += other.deletedIDs
         recurrenceTemplates += other.recurrenceTemplates
     }
 
@@ -39,9 +39,6 @@ struct ImportLosses: Equatable, Sendable {
             }
         }
         if waitingToBonus > 0 { sentences.append("\(Self.tasks(waitingToBonus)) waiting to be shown later went to Bonus") }
-        if shortened > 0 {
-            sentences.append("\(Self.tasks(shortened)) had a description over \(CaptionRule.maximumLength) characters, shortened with …")
-        }
         if deleted > 0 { sentences.append("skipped \(deleted) deleted task\(deleted == 1 ? "" : "s")") }
         if recurrenceTemplates > 0 {
             sentences.append(

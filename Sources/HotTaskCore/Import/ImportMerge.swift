@@ -6,6 +6,10 @@ struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
     var updated = 0
     var unchanged = 0
     var skipped = 0
+    /// Tasks deleted here because their todo.txt line was removed (said only when some were).
+    var deleted = 0
+    /// Of `skipped`: older copies of tasks deleted here (the file still has them).
+    var deletedHere = 0
 
     init(added: Int = 0, updated: Int = 0, unchanged: Int = 0, skipped: Int = 0) {
         self.added = added
@@ -14,8 +18,13 @@ struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
         self.skipped = skipped
     }
 
+    /// Equal when they say the same (`deletedHere` is part of `skipped`).
+    static func == (a: ImportCounts, b: ImportCounts) -> Bool {
+        (a.added, a.updated, a.unchanged, a.skipped, a.deleted) == (b.added, b.updated, b.unchanged, b.skipped, b.deleted)
+    }
+
     var description: String {
-        "added \(added), updated \(updated), unchanged \(unchanged), skipped \(skipped)"
+        "added \(added), updated \(updated), unchanged \(unchanged), skipped \(skipped)" + (deleted > 0 ? ", deleted \(deleted)" : "")
     }
 }
 
@@ -100,11 +109,12 @@ extension TaskList {
                     take(index, for: position)
                     return false
                 case .unclear(let candidates):
+                    lines.unclearCandidates.formUnion(candidates.map(\.id))
                     unclear += 1
                     guard unclear <= Self.unclearLinesNamed else { return true }
-                    let names = candidates.prefix(3).map { "'\($0.caption)'" }.joined(separator: " or ")
+                    let names = candidates.prefix(3).map { "'\(CaptionRule.shown($0.caption))'" }.joined(separator: " or ")
                     lines.notes.append(
-                        "\(lines.place(of: position)) '\(batch.tasks[position].caption)' has no id: tag and stands where the line of \(names) was; imported as a new task (if it is that task, delete one of the two)"
+                        "\(lines.place(of: position)) '\(CaptionRule.shown(batch.tasks[position].caption))' has no id: tag and stands where the line of \(names) was; imported as a new task (if it is that task, delete one of the two)"
                     )
                     return true
                 case .new:
@@ -193,6 +203,7 @@ extension TaskList {
                 base[task.id].map({ $0.matches(task) }) ?? (task.modifiedAt <= tombstone.clock.date)
             {
                 counts.skipped += 1  // an older copy of a task deleted here
+                counts.deletedHere += 1
             } else {
                 added[task.section, default: []].append(position)
                 counts.added += 1

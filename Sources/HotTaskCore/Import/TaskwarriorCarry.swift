@@ -11,7 +11,9 @@ enum TaskwarriorCarry {
         "uuid", "description", "status", "entry", "modified", "end", "due", "annotations", "tags", "project", annotationEntries,
     ]
     /// Where a record keeps its annotations' entry times (Taskwarrior has no such field): each
-    /// annotation as `[entry, fingerprint of its text]`, the text being the task's note.
+    /// annotation as `[entry, fingerprint of its line]`, the line being the task's note, and
+    /// its text as it came third when the line is not that text (a line break or a tab in it,
+    /// spaces at its ends), so that an unchanged line goes back exactly as it came.
     static let annotationEntries = "hottask:annotations"
     /// The tag a Taskwarrior `project` is: `project:NAME`.
     static let projectTagPrefix = "project:"
@@ -124,27 +126,31 @@ enum TaskwarriorCarry {
         return (NoteRule.cleanCutting(lines.joined(separator: "\n")).note, TagRule.cleanKeeping(words).tags)
     }
 
-    /// Each annotation's entry and text as one line, in entry order.
-    private static func annotationTexts(_ annotations: JSONValue?) -> [(entry: String, text: String)] {
+    /// Each annotation's entry and text as one line, in entry order, and its text as it came.
+    private static func annotationTexts(_ annotations: JSONValue?) -> [(entry: String, text: String, raw: String)] {
         guard case .array(let items)? = annotations else { return [] }
-        var texts: [(entry: String, text: String)] = []
+        var texts: [(entry: String, text: String, raw: String)] = []
         for case .object(let annotation) in items {
             guard case .string(let description)? = annotation["description"] else { continue }
             let line = CaptionRule.cleanFragment(description).trimmingWhitespace()
             guard !line.isEmpty else { continue }
             let entry: String = if case .string(let entry)? = annotation["entry"] { entry } else { "" }
-            texts.append((entry, line))
+            texts.append((entry, line, description))
         }
         return texts.enumerated().sorted { ($0.element.entry, $0.offset) < ($1.element.entry, $1.offset) }.map(\.element)
     }
 
     private static let noteOrTagKeys = ["annotations", "tags", "project", annotationEntries].map { Array("\"\($0)\":".utf8) }
 
-    /// What a record keeps of `annotations`: each one's entry and the fingerprint of its line.
+    /// What a record keeps of `annotations`: each one's entry and the fingerprint of its line
+    /// (and its text as it came, when the line is not that text).
     static func entries(of annotations: JSONValue?) -> JSONValue? {
         let texts = annotationTexts(annotations)
         guard !texts.isEmpty else { return nil }
-        return .array(texts.map { .array([.string($0.entry), .string(fingerprint($0.text))]) })
+        return .array(
+            texts.map {
+                .array([.string($0.entry), .string(fingerprint($0.text))] + ($0.raw == $0.text ? [] : [.string($0.raw)]))
+            })
     }
 
     private static func fingerprint(_ line: String) -> String {
@@ -188,20 +194,25 @@ enum TaskwarriorCarry {
     /// the same.
     private static func annotations(for task: TaskItem, carried object: [String: JSONValue]) -> JSONValue {
         // Carried entries by fingerprint: this HotTask's record, or the annotations an older one kept whole.
-        var known: [(entry: String, print: String)] = []
+        var known: [(entry: String, print: String, raw: String?)] = []
         if case .array(let pairs)? = object[annotationEntries] {
             for case .array(let pair) in pairs {
-                if pair.count == 2, case .string(let entry) = pair[0], case .string(let print) = pair[1] { known.append((entry, print)) }
+                guard pair.count >= 2, case .string(let entry) = pair[0], case .string(let print) = pair[1] else { continue }
+                let raw: String? = if pair.count > 2, case .string(let raw) = pair[2] { raw } else { nil }
+                known.append((entry, print, raw))
             }
         } else {
-            known = annotationTexts(object["annotations"]).map { ($0.entry, fingerprint($0.text)) }
+            known = annotationTexts(object["annotations"]).map { ($0.entry, fingerprint($0.text), $0.raw) }
         }
         let lines = task.note.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var used = Set<Int>()
-        var entries: [String?] = lines.map { line in
-            let print = fingerprint(line)
+        // A line an annotation had: its entry, and its text as it came (issue 41: kept exactly).
+        var texts = lines
+        var entries: [String?] = lines.indices.map { at in
+            let print = fingerprint(lines[at])
             guard let index = known.indices.first(where: { !used.contains($0) && known[$0].print == print }) else { return nil }
             used.insert(index)
+            if let raw = known[index].raw { texts[at] = raw }
             return known[index].entry
         }
         // New lines: the note's change, a second apart, clear of every entry kept.
@@ -217,6 +228,6 @@ enum TaskwarriorCarry {
             entries[index] = text
         }
         return .array(
-            zip(lines, entries).map { line, entry in .object(["entry": .string(entry ?? ""), "description": .string(line)]) })
+            zip(texts, entries).map { text, entry in .object(["entry": .string(entry ?? ""), "description": .string(text)]) })
     }
 }

@@ -47,6 +47,7 @@ enum TaskwarriorFormat {
         case "completed": completed = true
         case "deleted":
             losses.deleted += 1
+            if let id = try? fields.uuid("uuid") { losses.deletedIDs.append(id) }
             return nil
         case "recurring":
             losses.recurrenceTemplates += 1
@@ -56,7 +57,7 @@ enum TaskwarriorFormat {
                 "unknown \"status\" \"\(status)\" (expected pending, waiting, completed, deleted or recurring)")
         }
         let id = try fields.uuid("uuid")
-        let caption = try shortenedCaption(fields, losses: &losses)
+        let caption = try keptCaption(fields)
         let entry = try fields.optionalDate("entry", parse: Timestamp.parseTaskwarrior)
         let end = try fields.optionalDate("end", parse: Timestamp.parseTaskwarrior)
         let modified = try fields.optionalDate("modified", parse: Timestamp.parseTaskwarrior)
@@ -80,30 +81,12 @@ enum TaskwarriorFormat {
             modifiedAt: modified ?? end ?? createdAt, due: due, note: note, tags: tags)
     }
 
-    /// The description through the caption rule; one over the limit is cut at the last word
-    /// that fits, with "…", and counted, instead of refusing the whole import.
-    private static func shortenedCaption(_ fields: FieldReader, losses: inout ImportLosses) throws(DocumentError) -> String {
-        let raw = try fields.string("description")
-        var error: CaptionError
-        do {
-            return try CaptionRule.clean(raw)
-        } catch let refusal {
-            error = refusal
-        }
-        guard error != .empty else { throw fields.problem("\"description\": \(error)") }
-        var keep = CaptionRule.maximumLength - 1
-        while keep > 0 {
-            var cut = String(raw.prefix(keep))
-            if let space = cut.lastIndex(where: \.isWhitespace), cut.distance(from: cut.startIndex, to: space) > keep / 2 {
-                cut = String(cut[..<space])
-            }
-            if let caption = try? CaptionRule.clean(cut + "…") {
-                losses.shortened += 1
-                return caption
-            }
-            keep /= 2  // still refused (a byte limit): try shorter
-        }
-        throw fields.problem("\"description\": \(error)")
+    /// The description kept as it came (`CaptionRule.kept`: any length, its line breaks and
+    /// tabs); one with nothing to show is refused.
+    private static func keptCaption(_ fields: FieldReader) throws(DocumentError) -> String {
+        let caption = CaptionRule.kept(try fields.string("description"))
+        guard CaptionRule.hasVisible(caption) else { throw fields.problem("\"description\": \(CaptionError.empty)") }
+        return caption
     }
 
     // MARK: Writing
@@ -116,13 +99,23 @@ enum TaskwarriorFormat {
         return bytes
     }
 
-    /// The export in pieces of about `pieceSize` bytes, each given to `emit` when full.
+    /// The export in pieces of about `pieceSize` bytes, each given to `emit` when full. A task
+    /// deleted here that Taskwarrior has (an import brought it: `CarriedFields.has`) is written
+    /// `deleted`, with the time of the delete as its `end`, so that `task import` deletes it
+    /// there too; once an import says it is deleted there, it is no longer written.
     static func write(_ list: TaskList, carried: CarriedFields = CarriedFields(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
         var writer = JSONWriter(capacity: pieceSize + 4096)
         writer.raw("[")
         var first = true
-        for section in Section.allCases {
-            for task in list.tasks(in: section) {
+        let deleted =
+            carried.isEmpty || list.deleted.isEmpty
+            ? []
+            : list.deleted.values.filter { carried.has($0.task.id, .taskwarrior) }.sorted {
+                UUIDBytes.sortKey($0.task.id) < UUIDBytes.sortKey($1.task.id)
+            }
+        func write(_ task: TaskItem, deletedAt: Date?) {
+            let section = task.section
+            do {
                 writer.raw(first ? "\n" : ",\n")
                 first = false
                 writer.raw("{\"uuid\":")
@@ -130,11 +123,18 @@ enum TaskwarriorFormat {
                 writer.raw(",\"description\":")
                 writer.string(task.caption)
                 let record = carried.isEmpty ? nil : carried[task.id, .taskwarrior]
-                writer.raw(
-                    ",\"status\":\"\(record == nil ? (task.completed ? "completed" : "pending") : TaskwarriorCarry.status(for: task, record: record))\""
-                )
-                writer.raw(",\"entry\":\"\(Timestamp.formatCompact(task.createdAt))\",\"modified\":\"\(Timestamp.formatCompact(task.modifiedAt))\"")
-                if task.completed { writer.raw(",\"end\":\"\(Timestamp.formatCompact(task.completedAt ?? task.modifiedAt))\"") }
+                let status =
+                    deletedAt != nil
+                    ? "deleted" : record == nil ? (task.completed ? "completed" : "pending") : TaskwarriorCarry.status(for: task, record: record)
+                writer.raw(",\"status\":\"\(status)\"")
+                // A deleted task: deleted and ended when it was deleted here, as `task delete` has it.
+                let modified = deletedAt.map { max($0, task.modifiedAt) } ?? task.modifiedAt
+                writer.raw(",\"entry\":\"\(Timestamp.formatCompact(task.createdAt))\",\"modified\":\"\(Timestamp.formatCompact(modified))\"")
+                if let deletedAt {
+                    writer.raw(",\"end\":\"\(Timestamp.formatCompact(deletedAt))\"")
+                } else if task.completed {
+                    writer.raw(",\"end\":\"\(Timestamp.formatCompact(task.completedAt ?? task.modifiedAt))\"")
+                }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }
                 if let due = task.due { writer.raw(",\"due\":\"\(due.taskwarriorText())\"") }
                 if !task.tags.isEmpty || !task.note.isEmpty || record != nil {
@@ -166,6 +166,10 @@ enum TaskwarriorFormat {
                 }
             }
         }
+        for section in Section.allCases {
+            for task in list.tasks(in: section) { write(task, deletedAt: nil) }
+        }
+        for tombstone in deleted { write(tombstone.task, deletedAt: tombstone.clock.date) }
         writer.raw("\n]\n")
         emit(writer.bytes)
     }

@@ -33,8 +33,9 @@ enum TodoTxtFormat {
         var occurrences: [String: Int] = [:]
         var facts = TodoTxtLines()
         var positionOfID: [String: Int] = [:]
-        // A priority other than A, by position: Bonus here, and written back on export.
-        var letters: [Int: String] = [:]
+        // What each line carries (`TodoTxtRecord`), by position: a priority other than A (Bonus
+        // here, written back on export), no creation date, archived in done.txt.
+        var records: [Int: String] = [:]
         for (fileIndex, file) in files.enumerated() {
             guard let text = String(validating: file.bytes, as: UTF8.self) else {
                 throw .invalid("the \(fileIndex == 0 ? "todo.txt" : file.name) file is not valid UTF-8 text")
@@ -44,8 +45,13 @@ enum TodoTxtFormat {
             for (offset, rawLine) in lines.enumerated() {
                 let line = rawLine.trimmingCharacters(in: .whitespaces)
                 guard !line.isEmpty else { continue }
+                // A `#` line is a comment, not a task: kept as it is for the export back.
+                if line.hasPrefix("#") {
+                    if fileIndex == 0 { facts.comments.append(String(rawLine)) }
+                    continue
+                }
                 let number = offset + 1
-                let read = try task(from: line, number: number, file: fileIndex == 0 ? nil : file.name, now: now)
+                let read = task(from: line, now: now)
                 if let idPrefix = read.idPrefix {
                     if let first = positionOfID[idPrefix] {
                         if !sameLine(tasks[first], read.task, priorityUnsaid: facts.priorityUnsaid.contains(first) || read.priorityUnsaid) {
@@ -68,14 +74,16 @@ enum TodoTxtFormat {
                 if read.undated { facts.undated.insert(tasks.count) }
                 if let withTags = read.captionWithTags { facts.captionsWithTags[tasks.count] = withTags }
                 if read.priorityUnsaid { facts.priorityUnsaid.insert(tasks.count) }
-                if let letter = read.letter, letter != "A" { letters[tasks.count] = String(letter) }
+                let record = TodoTxtRecord(
+                    letter: read.letter.flatMap { $0 == "A" ? nil : String($0) }, undated: read.noCreationDate, archived: fileIndex > 0)
+                if let text = record.text { records[tasks.count] = text }
                 facts.numbers.append(number)
                 tasks.append(identified)
             }
         }
         var batch = ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0, idPrefixes: idPrefixes)
         batch.todoTxtLines = facts
-        batch.carried = letters
+        batch.carried = records
         return batch
     }
 
@@ -88,8 +96,9 @@ enum TodoTxtFormat {
 
     /// The task a line holds (its id still to be given), its `id:` tag if any, and what the
     /// line left unsaid.
-    private static func task(from line: String, number: Int, file: String?, now: Date) throws(DocumentError) -> (
-        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?, captionWithTags: String?
+    private static func task(from line: String, now: Date) -> (
+        task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?, noCreationDate: Bool,
+        captionWithTags: String?
     ) {
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var completed = false
@@ -128,17 +137,18 @@ enum TodoTxtFormat {
             letter = words[tag].last.flatMap { ("A"..."Z").contains($0) ? $0 : nil }
             words.remove(at: tag)
         }
-        // `due:YYYY-MM-DD` (the todo.txt add-on convention) is the due date, not caption.
+        var idPrefix: String?
+        if let tag = words.lastIndex(where: { $0.hasPrefix("id:") && TaskList.isIDPrefix(String($0.dropFirst(3))) }) {
+            idPrefix = String(words[tag].dropFirst(3)).lowercased()
+            words.remove(at: tag)
+        }
+        // `due:YYYY-MM-DD` (the todo.txt add-on convention) is the due date, not caption, unless
+        // it is all the line says (as `DueWord` reads typed text).
         var due: DueDate?
         if let tag = words.firstIndex(where: { $0.hasPrefix("due:") && $0.utf8.count == 14 }), words.count > 1,
             let day = DueDate(text: String(words[tag].dropFirst(4))), day.isDay
         {
             due = day
-            words.remove(at: tag)
-        }
-        var idPrefix: String?
-        if let tag = words.lastIndex(where: { $0.hasPrefix("id:") && TaskList.isIDPrefix(String($0.dropFirst(3))) }) {
-            idPrefix = String(words[tag].dropFirst(3)).lowercased()
             words.remove(at: tag)
         }
         // `+project` and `@context`: tags, unless nothing else is left for a caption.
@@ -153,13 +163,10 @@ enum TodoTxtFormat {
             words = withTags
             tags = []
         }
-        let caption: String
-        do {
-            caption = try CaptionRule.clean(words.joined(separator: " "))
-        } catch {
-            throw .invalid("\(file.map { $0 + " " } ?? "")line \(number): \(error)")
-        }
-        let captionWithTags = tags.isEmpty ? nil : try? CaptionRule.clean(withTags.joined(separator: " "))
+        // The line's text kept as it came (`CaptionRule.kept`); a line of only its marks is a
+        // task without a title, as an untitled to-do from a phone exports.
+        let caption = CaptionRule.kept(words.joined(separator: " "))
+        let captionWithTags = tags.isEmpty ? nil : CaptionRule.kept(withTags.joined(separator: " "))
         let created = createdAt ?? completedAt ?? now
         let finished = completed ? max(completedAt ?? created, created) : nil
         let task = TaskItem(
@@ -167,7 +174,7 @@ enum TodoTxtFormat {
             createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due,
             tags: TagRule.cleanKeeping(tags).tags)
         // An open line without a priority says "Bonus"; a completed one says nothing.
-        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, captionWithTags)
+        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil, captionWithTags)
     }
 
     /// The tag a `+project` or `@context` word is (`project`, `@context`), when its name reads
@@ -212,36 +219,66 @@ enum TodoTxtFormat {
 
     /// The todo.txt text of a list: Top Priority first, then Bonus, in display order. Open Top
     /// Priority tasks get `(A) `; completed ones `x <completion date> <creation date>` and, from
-    /// Top Priority, a `pri:A` tag. The creation date is always written, so a caption that
-    /// happens to start with `x ` or `(B) ` reads back as a caption. Every line ends with the
-    /// task's `id:` tag (its short id), so that importing the file back finds the same tasks.
-    static func text(for list: TaskList, carried: CarriedFields = CarriedFields()) -> String {
+    /// Top Priority, a `pri:A` tag. Every line ends with the task's `id:` tag (its short id), so
+    /// that importing the file back finds the same tasks.
+    ///
+    /// What the file's import carried (`TodoTxtRecord`) is respected: a line that had no
+    /// creation date gets none (unless its caption would then read as a date, a priority or a
+    /// done mark: a made-up date is better than a changed task), a Bonus task gets its other
+    /// priority letter back, and a task whose line todo.sh archived in `done.txt` is not written
+    /// while it stays done (todo.sh would archive it a second time; `leavingOutArchived`: the file
+    /// is the one it was archived from). `comments`, the file's `#` lines, come first. A caption's line breaks become spaces: a line is one line.
+    static func text(for list: TaskList, carried: CarriedFields = CarriedFields(), comments: [String] = []) -> String {
         var bytes: [UInt8] = []
-        write(list, carried: carried) { bytes.append(contentsOf: $0) }
+        write(list, carried: carried, comments: comments, leavingOutArchived: true) { bytes.append(contentsOf: $0) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// What an export left out (tasks archived in done.txt) and the captions it had to fold onto
+    /// one line (as the file now says them).
+    struct Written: Sendable {
+        var archived: Set<UUID> = []
+        var folded: [UUID: String] = [:]
+    }
+
     /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full.
-    /// A Bonus task an import read with another priority letter (`carried`) gets it back.
-    static func write(_ list: TaskList, carried: CarriedFields = CarriedFields(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void) {
+    @discardableResult
+    static func write(
+        _ list: TaskList, carried: CarriedFields = CarriedFields(), comments: [String] = [], leavingOutArchived: Bool = true,
+        pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void
+    ) -> Written {
         var piece: [UInt8] = []
         piece.reserveCapacity(pieceSize + 4096)
+        for comment in comments { piece.append(contentsOf: (comment + "\n").utf8) }
+        var written = Written()
         let shortIDs = list.shortIDs()
         var position = 0
         for section in Section.allCases {
             for task in list.tasks(in: section) {
                 defer { position += 1 }
-                let created = day(task.createdAt)
+                let record = carried.isEmpty ? TodoTxtRecord() : TodoTxtRecord(carried[task.id, .todoTxt])
+                // Archived by todo.sh and still done: done.txt has it.
+                if leavingOutArchived && record.archived && task.completed {
+                    written.archived.insert(task.id)
+                    continue
+                }
+                var caption = task.caption
+                if caption.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || caption.contains("\u{2028}") || caption.contains("\u{2029}") {
+                    caption = lineCaption(caption)
+                    written.folded[task.id] = caption
+                }
                 // Tags right after the caption (as todo.sh writes them), then the add-on tags.
-                let caption = task.caption + task.tags.map { " " + word(for: $0) }.joined()
+                if !task.tags.isEmpty { caption += task.tags.map { " " + word(for: $0) }.joined() }
+                // No creation date where the line had none, unless the caption would then be misread.
+                let created = record.undated && !misreadWithoutADate(caption, completed: task.completed) ? "" : day(task.createdAt) + " "
                 let idTag = (task.due.map { " " + $0.todoTxtTag() } ?? "") + " id:" + shortIDs[position]
                 let line: String
-                let letter = section == .priority ? "A" : carried.isEmpty ? nil : carried[task.id, .todoTxt]
+                let letter = section == .priority ? "A" : record.letter
                 if task.completed {
                     let tag = letter.map { " pri:\($0)" } ?? ""
-                    line = "x \(day(task.completedAt ?? task.modifiedAt)) \(created) \(caption)\(tag)\(idTag)\n"
+                    line = "x \(day(task.completedAt ?? task.modifiedAt)) \(created)\(caption)\(tag)\(idTag)\n"
                 } else {
-                    line = (letter.map { "(\($0)) " } ?? "") + "\(created) \(caption)\(idTag)\n"
+                    line = (letter.map { "(\($0)) " } ?? "") + "\(created)\(caption)\(idTag)\n"
                 }
                 piece.append(contentsOf: line.utf8)
                 if piece.count >= pieceSize {
@@ -251,6 +288,30 @@ enum TodoTxtFormat {
             }
         }
         emit(piece)
+        return written
+    }
+
+    /// A caption as a todo.txt line holds it: each line break a space (tabs stay).
+    static func lineCaption(_ caption: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in caption.unicodeScalars {
+            defer { previous = scalar }
+            if scalar == "\n", previous == "\r" { continue }
+            switch scalar.value {
+            case 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(" ")
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// True when a line written without a creation date would read `caption` otherwise: its
+    /// first word a date (taken for the creation date), or, on an open line, `x` or `(B)`.
+    private static func misreadWithoutADate(_ caption: String, completed: Bool) -> Bool {
+        let first = caption.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        if date(from: first) != nil { return true }
+        return !completed && (first == "x" || priority(from: first) != nil)
     }
 
     private static func day(_ date: Date) -> String {

@@ -19,6 +19,11 @@ struct TodoTxtLines: Equatable, Sendable {
     /// Lines with `+project` or `@context` words: the caption an older HotTask read from them
     /// (those words left in it), so that such a line still finds the task it made.
     var captionsWithTags: [Int: String] = [:]
+    /// The `#` lines of todo.txt, in order: not tasks, kept and written back by an export to it.
+    var comments: [String] = []
+    /// Tasks a line without an `id:` tag may be (a note names them): their lines being gone is
+    /// no proof they were deleted.
+    var unclearCandidates: Set<UUID> = []
 
     init() {}
 
@@ -32,5 +37,6 @@ struct TodoTxtLines: Equatable, Sendable {
         a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.firstPosition) == b.files.map(\.firstPosition)
             && a.numbers == b.numbers && a.undated == b.undated && a.priorityUnsaid == b.priorityUnsaid && a.notes == b.notes
             && a.captionsWithTags == b.captionsWithTags
+            && a.comments == b.comments && a.unclearCandidates == b.unclearCandidates
     }
 }

@@ -5,21 +5,27 @@ import Foundation
 /// says what it left out. A file that cannot be read or written is a warning: the tasks
 /// themselves are imported or exported all the same.
 extension TaskStore {
-    /// What an import hands over once committed: the ids of the file's tasks and their records.
+    /// What an import hands over once committed: the ids of the file's tasks and their records,
+    /// the tasks the format no longer has (Taskwarrior's deleted ones), and for todo.txt the file
+    /// read (its tasks are exactly what it has now).
     struct CarriedSaid {
         let format: CarriedFields.Format
         let tasks: [TaskItem]
         let records: [Int: String]
+        var forgotten: [UUID] = []
+        var todoTxtFile: CarriedFields.TodoTxtFile?
     }
 
     /// The records beside the store, read before an import of `batch` changes anything: nil
-    /// when the batch's format carries nothing, or it has no records and there is no file (an
-    /// import of a file of modelled fields costs nothing here). Records that cannot be read
-    /// refuse the import, as an import base that cannot be read does.
+    /// when the batch's format carries nothing, or (iCalendar) it has no records and there is
+    /// no file (an import of a file of modelled fields costs nothing here). Taskwarrior and
+    /// todo.txt always record which tasks they have (none yet: an empty record). Records that
+    /// cannot be read refuse the import, as an import base that cannot be read does.
     func carriedBeforeImport(of batch: ImportBatch, source: String) throws -> CarriedFields? {
-        guard batch.carriedFormat != nil else { return nil }
+        guard let format = batch.carriedFormat else { return nil }
         // A file that cannot be looked at is read, and refused by `load`.
-        guard !batch.carried.isEmpty || (try? FileSystem.kind(of: CarriedFields.path(besides: self))) != .missing else { return nil }
+        let missing = (try? FileSystem.kind(of: CarriedFields.path(besides: self))) == .missing
+        if missing { return format == .iCalendar && batch.carried.isEmpty ? nil : CarriedFields() }
         do {
             return try CarriedFields.load(besides: self)
         } catch {
@@ -27,19 +33,34 @@ extension TaskStore {
         }
     }
 
-    /// What `batch` has to record: the ids of its tasks and their records.
-    func carriedSaid(by batch: ImportBatch) -> CarriedSaid? {
+    /// What `batch` has to record: the ids of its tasks and their records. `todoTxtFile`: the
+    /// todo.txt file read (its real path).
+    func carriedSaid(by batch: ImportBatch, todoTxtFile: String? = nil) -> CarriedSaid? {
         guard let format = batch.carriedFormat else { return nil }
         // Ids only: the tasks' captions are dropped with the batch.
         let tasks = batch.tasks.map { TaskItem(id: $0.id, caption: "", section: .bonus, createdAt: $0.createdAt) }
-        return CarriedSaid(format: format, tasks: tasks, records: batch.carried)
+        var said = CarriedSaid(format: format, tasks: tasks, records: batch.carried, forgotten: batch.losses.deletedIDs)
+        if let todoTxtFile { said.todoTxtFile = CarriedFields.TodoTxtFile(path: todoTxtFile, comments: batch.todoTxtLines?.comments ?? []) }
+        return said
     }
 
     /// Records what the import's file said onto the records read before it (a warning if they
     /// cannot be saved: the import itself is done).
     func record(_ said: CarriedSaid, onto carried: CarriedFields) -> [CommandMessage] {
         var carried = carried
+        if said.format == .todoTxt, let file = said.todoTxtFile {
+            // The file's lines are what it has: a task whose line is gone no longer is there.
+            carried.keepOnly(Set(said.tasks.map(\.id)), .todoTxt)
+            carried.todoTxtFile = file
+        }
         carried.record(said.format, tasks: said.tasks, records: said.records)
+        carried.forget(said.forgotten, said.format)
+        return saveCarried(carried)
+    }
+
+    /// Saves the records when they changed (a warning if they cannot be: the import or export
+    /// itself is done).
+    func saveCarried(_ carried: CarriedFields) -> [CommandMessage] {
         guard carried.changed else { return [] }
         do {
             try carried.save(besides: self)
@@ -47,7 +68,7 @@ extension TaskStore {
         } catch {
             return [
                 .warning(
-                    "could not write \(CarriedFields.path(besides: self)) (\(error.reason)); the fields HotTask does not model were not kept for this import"
+                    "could not write \(CarriedFields.path(besides: self)) (\(error.reason)); the fields HotTask does not model were not kept"
                 )
             ]
         }
@@ -71,7 +92,11 @@ extension TaskStore {
         var others: [String] = []
         var rest: [CommandMessage] = []
         for message in messages {
-            if case .note(let text) = message, text.hasPrefix(prefix) { others.append(String(text.dropFirst(prefix.count))) } else { rest.append(message) }
+            if case .note(let text) = message, text.hasPrefix(prefix) {
+                others.append(String(text.dropFirst(prefix.count)))
+            } else {
+                rest.append(message)
+            }
         }
         return (carried, rest + [.note(prefix + (leftOut + others).joined(separator: ", "))])
     }

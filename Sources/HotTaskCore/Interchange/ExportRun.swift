@@ -14,11 +14,18 @@ extension TaskStore {
     ) throws {
         let (carried, said) = try carriedForExport(format, list: list)
         said.forEach(say)
+        // The todo.txt file HotTask follows (the one it last read, or first wrote): an export to
+        // it writes its `#` lines back and leaves out what todo.sh archived from it; any other
+        // file gets every task.
+        let followed = format == .todotxt && path != "-" ? carried.todoTxtFile : nil
+        let sameFile = followed.map { $0.path == Self.realPath(path) } ?? true
+        let comments = sameFile ? followed?.comments ?? [] : []
+        var written = TodoTxtFormat.Written()
         let produce: (_ emit: ([UInt8]) -> Void) -> Void =
             switch format {
             case .hottask: { StoreDocument.encode(list, emit: $0) }
             case .taskwarrior: { list.writeTaskwarriorExport(carried: carried, $0) }
-            case .todotxt: { TodoTxtFormat.write(list, carried: carried, emit: $0) }
+            case .todotxt: { written = TodoTxtFormat.write(list, carried: carried, comments: comments, leavingOutArchived: sameFile, emit: $0) }
             case .ics: { ICalendarFormat.write(list, carried: carried, emit: $0) }
             case .vdir: { _ in }
             }
@@ -32,13 +39,37 @@ extension TaskStore {
         if format == .todotxt {
             // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
             // what the file says now is the base its next import is merged against.
+            let lines = [list.priority, list.bonus].joined().lazy.filter { !written.archived.contains($0.id) }
             do {
-                record([list.priority, list.bonus].joined(), onto: try ImportBase.load(besides: self)).forEach(say)
+                let base = try ImportBase.load(besides: self)
+                if written.folded.isEmpty {
+                    record(lines, onto: base).forEach(say)
+                } else {
+                    let said = lines.map { task in
+                        var said = task
+                        said.caption = written.folded[task.id] ?? task.caption
+                        return said
+                    }
+                    record(said, onto: base).forEach(say)
+                }
             } catch {
                 say(.warning("\(error); it was not updated for this export"))
             }
+            // Every task is in the file followed now, or archived in done.txt: a line removed
+            // from it later is a deletion (`ImportRun`). Reopened tasks are no longer archived.
+            if sameFile {
+                var carried = carried
+                carried.keepOnly(Set(list.all.lazy.map(\.id)), .todoTxt)
+                carried.unarchive(list.all.lazy.filter { !$0.completed }.map(\.id))
+                carried.todoTxtFile = CarriedFields.TodoTxtFile(path: Self.realPath(path), comments: comments)
+                saveCarried(carried).forEach(say)
+            }
         }
-        say(.status("Exported \(list.count) tasks to \(path)"))
+        let archived = written.archived.count
+        say(
+            .status(
+                "Exported \(list.count) tasks to \(path)"
+                    + (archived > 0 ? " (\(archived) done \(archived == 1 ? "one" : "ones") left in its archive done.txt)" : "")))
     }
 
     /// Writes the tasks into the folder, touching only the files whose task changed.
@@ -59,5 +90,12 @@ extension TaskStore {
             messages.append(.note("\(counts.blocked) task\(counts.blocked == 1 ? "" : "s") not written: a file of its name holds something else"))
         }
         return messages
+    }
+
+    /// The path with symbolic links and `..` resolved (as written, when it cannot be).
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -49,6 +49,9 @@ extension TaskStore {
         }
         // Read before anything changes: records that cannot be read stop the import.
         let carriedBefore = try carriedBeforeImport(of: read, source: source)
+        // The todo.txt file read, by its real path: lines gone from the one HotTask last read or
+        // wrote are deletions.
+        let todoTxtFile = read.format == .todoTxt && path != "-" ? Self.realPath(path) : nil
         // Held only until the plan takes it: its tasks are gone before the commit writes the store.
         var parsed: ImportBatch? = consume read
         var importBase = ImportBase()
@@ -70,12 +73,31 @@ extension TaskStore {
             notes = batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
             let said = ImportBase.Said(batch.tasks)
-            if carriedBefore != nil { carriedRecords = carriedSaid(by: batch) }
+            if carriedBefore != nil { carriedRecords = carriedSaid(by: batch, todoTxtFile: todoTxtFile) }
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
                 return (state.list.replacing(with: batch.tasks), line, nil, (line, said))
             }
-            let (changes, counts) = state.list.importing(batch, base: importBase)
+            var (changes, counts) = state.list.importing(batch, base: importBase)
+            if let todoTxtFile, let carriedBefore {
+                let removed = Self.removedLines(of: batch, file: todoTxtFile, carried: carriedBefore, base: importBase, list: state.list)
+                changes += removed.map(TaskChange.delete)
+                counts.deleted = removed.count
+                if !removed.isEmpty {
+                    let names = DeletionGuard.list(removed.map { CaptionRule.shown($0.caption) }, limit: 10)
+                    notes.append(
+                        "deleted \(removed.count) task\(removed.count == 1 ? "" : "s") whose line was removed from \(path) since HotTask last read or wrote it: \(names) (hottask --undo brings \(removed.count == 1 ? "it" : "them") back)"
+                    )
+                }
+            }
+            if counts.deletedHere > 0, batch.format == .taskwarrior || batch.format == .todoTxt {
+                let tasks = "\(counts.deletedHere) task\(counts.deletedHere == 1 ? "" : "s")"
+                notes.append(
+                    batch.format == .taskwarrior
+                        ? "skipped \(tasks) deleted here that Taskwarrior still has; an export to Taskwarrior deletes \(counts.deletedHere == 1 ? "it" : "them") there"
+                        : "skipped \(tasks) deleted here that the file still has; an export to it leaves \(counts.deletedHere == 1 ? "it" : "them") out"
+                )
+            }
             let added = changes.reduce(0) { $0 + ($1.isAdd ? 1 : 0) }  // counted, not copied (28 MB)
             guard state.list.count + added <= StoreLimits.tasks else {
                 throw UserFacingError(
@@ -94,6 +116,20 @@ extension TaskStore {
         messages += losses.sentences.map(CommandMessage.note)
         messages += notes.map(CommandMessage.note)
         return messages
+    }
+
+    /// The tasks whose todo.txt line is gone: the file is the one HotTask last read or wrote
+    /// (`file`, its real path), which had the task's line, and the task is as that file said it
+    /// (the import base): not changed here since. An edit here beats the removal (the next
+    /// export writes the line again), and so does a line without an `id:` tag that may be the
+    /// task (a note names both). A file with no line at all deletes nothing: an emptied file is
+    /// more likely a mistake than every task done with.
+    static func removedLines(of batch: ImportBatch, file: String, carried: CarriedFields, base: ImportBase, list: TaskList) -> [TaskItem] {
+        guard !batch.tasks.isEmpty, carried.todoTxtFile?.path == file else { return [] }
+        let present = Set(batch.tasks.lazy.map(\.id)).union(batch.todoTxtLines?.unclearCandidates ?? [])
+        return list.all.filter { task in
+            carried.has(task.id, .todoTxt) && !present.contains(task.id) && base[task.id]?.matches(task) == true
+        }
     }
 
     /// Every `.ics` file of the folder, read as one iCalendar file.

@@ -352,29 +352,27 @@ extension JSONParser {
         }
     }
 
-    /// A caption as `CaptionRule.cleanStored` leaves it. One that is clean as it stands (no
-    /// escape, nothing the rule drops, no whitespace at either end) becomes a String straight
-    /// from its bytes; any other takes the String path and the full rule.
+    /// A caption as `CaptionRule.kept` leaves it. One with nothing the rule drops becomes a
+    /// String straight from its bytes; any other takes the String path and the full rule.
     private mutating func storedCaption() throws -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw GiveUp() }
         let start = index + 1
         var end = firstNotPlain(from: start)
-        // Printable ASCII to the quote, not a space at either end: clean, and valid UTF-8.
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end > start, end - start <= CaptionRule.maximumLength,
-            bytes[start] != 0x20, bytes[end - 1] != 0x20
-        {
+        // Printable ASCII to the quote: kept as it is, and valid UTF-8.
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             index = end + 1
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        // A raw control byte is not JSON: the strict path says so.
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            if let caption = String(validating: text, as: UTF8.self), CaptionRule.isCleanAsStored(caption, utf8: text) {
+            if CaptionRule.keepsAsItIs(text), let caption = String(validating: text, as: UTF8.self) {
                 index = end + 1
                 return caption
             }
         }
-        return try CaptionRule.cleanStored(try quotedString())
+        return CaptionRule.kept(try quotedString())
     }
 }
 

@@ -26,6 +26,13 @@ extension TaskList {
         ChangeRules.rename(self[position], to: caption)
     }
 
+    /// The change that gives the task at `position` a new caption and, when `due` is given (a
+    /// `due:` word typed in it, `DueWord`), that due date; nil when it has them already.
+    public func renaming(at position: Int, to caption: String, due: DueDate?) -> TaskChange? {
+        guard let due else { return renaming(at: position, to: caption) }
+        return ChangeRules.set(TaskFields(caption: caption, due: .some(due)), on: self[position])
+    }
+
     /// The change that gives the task at `position` the due date `due` (nil clears it), or nil
     /// when it already has it.
     public func dating(at position: Int, to due: DueDate?) -> TaskChange? {
@@ -39,9 +46,10 @@ extension TaskList {
     }
 
     /// The change that gives the task at `position` a new caption and these tags (the caption
-    /// editor's), or nil when it has them already.
-    public func renaming(at position: Int, to caption: String, tags: [String]) -> TaskChange? {
-        ChangeRules.rename(self[position], to: caption, tags: tags)
+    /// editor's) and, when `due` is given (a typed `due:` word), that due date; nil when it has
+    /// them already.
+    public func renaming(at position: Int, to caption: String, tags: [String], due: DueDate? = nil) -> TaskChange? {
+        ChangeRules.rename(self[position], to: caption, tags: tags, due: due)
     }
 
     /// Every tag of the list, each once, the most used first (then A–Z): what Tab completes.

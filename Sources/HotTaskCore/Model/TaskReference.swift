@@ -48,7 +48,7 @@ extension TaskList {
         let shown = tasks.prefix(5).map { task in
             let id = task.id.uuidString.lowercased()
             let length = min(id.count, max(prefix.count, uniquePrefixLength(of: id, among: tasks.map { $0.id.uuidString.lowercased() })))
-            return "\(id.prefix(length)) '\(task.caption)'"
+            return "\(id.prefix(length)) '\(CaptionRule.shown(task.caption))'"
         }
         let more = tasks.count > shown.count ? " and \(tasks.count - shown.count) more" : ""
         return ReferenceError(

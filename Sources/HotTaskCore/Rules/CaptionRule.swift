@@ -21,14 +21,15 @@ public enum CaptionError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The one rule every caption passes, whether typed in the UI, given to `--add` or imported.
+/// The rules of captions: `clean` for what a person types (the app's input and editor, `--add`,
+/// `--edit`), `kept` for what a file or a server gave, and `shown` for the screen.
 ///
-/// Escape sequences are removed whole (`EscapeSequences`); tabs and line breaks inside become
-/// spaces; every other control character (C0, C1, DEL) and the bidirectional overrides are dropped, so a caption can never carry a terminal
-/// escape sequence or reorder the text around it; leading and trailing whitespace is trimmed.
-/// What is left must show something (a caption of zero-width spaces would be a blank row) and
-/// fit both limits: characters, and bytes (60,000 combining marks on one letter are one
-/// character).
+/// Typed text: escape sequences are removed whole (`EscapeSequences`); tabs and line breaks
+/// inside become spaces; every other control character (C0, C1, DEL) and the bidirectional
+/// overrides are dropped, so a caption can never carry a terminal escape sequence or reorder
+/// the text around it; leading and trailing whitespace is trimmed. What is left must show
+/// something (a caption of zero-width spaces would be a blank row) and fit both limits:
+/// characters, and bytes (60,000 combining marks on one letter are one character).
 public enum CaptionRule {
     /// Longest caption accepted, in characters (grapheme clusters).
     public static let maximumLength = 1_000
@@ -36,25 +37,102 @@ public enum CaptionRule {
     /// emoji sequences, far below what a pile of combining marks takes.
     static let maximumBytes = 8_192
 
+    /// What a person typed, under the input rule.
     public static func clean(_ raw: String) throws(CaptionError) -> String {
-        try clean(raw, strict: true)
+        try clean(raw, maximumLength: maximumLength, maximumBytes: maximumBytes)
     }
 
-    /// A caption read back from the store or its log: cleaned as `clean` does, but held only to
-    /// the rule older versions wrote by (not empty, at most 1,000 characters), so that a store
-    /// holding a caption today's rule refuses (only a zero-width space, say) still opens
-    /// instead of being reported damaged. New captions all pass `clean`.
-    static func cleanStored(_ raw: String) throws(CaptionError) -> String {
-        try clean(raw, strict: false)
+    /// Text that came from a file or a server (a Taskwarrior description, a VTODO's SUMMARY, a
+    /// todo.txt line's text), and every caption read back from the store or its log: kept as it
+    /// came — at any length, with its line breaks, tabs and spaces at either end, even empty (a
+    /// phone's to-do without a title) — but for what could act on a terminal, removed as from
+    /// typed text: escape sequences whole, control characters other than tab, line feed and
+    /// carriage return, and the bidirectional controls. `shown` folds it onto one line for the
+    /// screen; nothing cuts it but the store's own size (`StoreLimits`).
+    public static func kept(_ raw: String) -> String {
+        var raw = raw
+        let asItIs = raw.withUTF8 { keepsAsItIs($0) }
+        if asItIs { return raw }
+        let text = EscapeSequences.mayHoldOne(raw.unicodeScalars) ? EscapeSequences.removed(from: raw.unicodeScalars) : raw
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(scalar)
+            default: if disposition(of: scalar) == .keep { scalars.append(scalar) }
+            }
+        }
+        return String(scalars)
     }
 
-    /// `strict`: something must be visible, and the byte cap applies.
-    private static func clean(_ raw: String, strict: Bool) throws(CaptionError) -> String {
-        if isAlreadyClean(raw, requiringVisible: strict) { return raw }
+    /// `kept` would return the text whose UTF-8 is `bytes` as it is: nothing in it to drop.
+    /// Decided from the bytes alone (every load reads every caption through it).
+    static func keepsAsItIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        visibleIfNothingToDrop(bytes, keepingLineBreaks: true) != nil
+    }
+
+    /// The caption on one line, as the screen, `--list` and messages show it: each line break
+    /// (CRLF, LF, CR, U+2028, U+2029) and tab a space, whitespace at either end trimmed; a
+    /// caption with nothing visible (a phone's to-do without a title) is `untitled`. What a
+    /// file or a server gave is kept whole in the store (`kept`); only its display is folded.
+    public static func shown(_ caption: String) -> String {
+        let line = oneLine(caption)
+        return hasVisible(line) ? line : untitled
+    }
+
+    /// True when the text shows something (see `isVisible`): not empty, not only whitespace.
+    public static func hasVisible(_ text: String) -> Bool {
+        if text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return true }
+        return text.unicodeScalars.contains(where: isVisible)
+    }
+
+    /// What a caption with nothing visible shows.
+    public static let untitled = "(no title)"
+
+    /// The caption folded onto one line (see `shown`), without the placeholder: what the
+    /// editor starts from (empty for a task without a title).
+    public static func oneLine(_ caption: String) -> String {
+        var caption = caption
+        let plain = caption.withUTF8 { bytes -> Bool in
+            // Most captions: no control byte, no U+2028/U+2029, no space at either end, and
+            // something visible in ASCII.
+            guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return false }
+            var visible = false
+            var previous: (UInt8, UInt8) = (0, 0)
+            for byte in bytes {
+                if byte < 0x20 { return false }
+                if byte > 0x20 && byte < 0x7F { visible = true }
+                if previous == (0xE2, 0x80) && (byte == 0xA8 || byte == 0xA9) { return false }
+                previous = (previous.1, byte)
+            }
+            return visible
+        }
+        if plain { return caption }
+        var scalars = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in caption.unicodeScalars {
+            defer { previous = scalar }
+            if scalar == "\n", previous == "\r" { continue }  // CRLF is one line break
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x2028, 0x2029: scalars.append(" ")
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars).trimmingWhitespace()
+    }
+
+    /// A caption a person typed over one that came from elsewhere (an edit in the app): the
+    /// input rule, with room for as many characters and bytes as the caption it replaces, so
+    /// that mending a word of a long imported description is not refused for its length.
+    public static func clean(_ raw: String, replacing old: String) throws(CaptionError) -> String {
+        try clean(raw, maximumLength: max(maximumLength, old.count), maximumBytes: max(maximumBytes, old.utf8.count))
+    }
+
+    private static func clean(_ raw: String, maximumLength: Int, maximumBytes: Int) throws(CaptionError) -> String {
+        if isAlreadyClean(raw) { return raw }
         let cleaned = cleanFragment(raw).trimmingWhitespace()
-        guard strict ? cleaned.unicodeScalars.contains(where: isVisible) : !cleaned.isEmpty else { throw .empty }
+        guard cleaned.unicodeScalars.contains(where: isVisible) else { throw .empty }
         let bytes = cleaned.utf8.count
-        guard !strict || bytes <= maximumBytes else { throw .tooManyBytes(bytes: bytes) }
+        guard bytes <= maximumBytes else { throw .tooManyBytes(bytes: bytes) }
         let length = cleaned.count
         guard length <= maximumLength else { throw .tooLong(length: length) }
         return cleaned
@@ -102,9 +180,9 @@ public enum CaptionRule {
     }
 
     /// True when `clean` would return `raw` unchanged, decided from its UTF-8 bytes alone:
-    /// every load checks every caption, and building a new string for each was half the
-    /// load time of a large store. Short enough in bytes that it cannot exceed the limit.
-    private static func isAlreadyClean(_ raw: String, requiringVisible: Bool) -> Bool {
+    /// building a new string for each caption was half the time of an import. Short enough in
+    /// bytes that it cannot exceed the limit.
+    private static func isAlreadyClean(_ raw: String) -> Bool {
         let utf8 = raw.utf8
         // Printable ASCII without a space at either end (most captions): clean and visible.
         if utf8.count <= maximumLength, let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20,
@@ -115,38 +193,28 @@ public enum CaptionRule {
         guard utf8.count <= maximumLength, let first = raw.first, let last = raw.last,
             !first.isWhitespace, !last.isWhitespace
         else { return false }
-        guard let visible = visibleIfNothingToDrop(utf8) else { return false }
-        return visible || !requiringVisible
-    }
-
-    /// `cleanStored` would return `caption`, whose UTF-8 is `bytes`, as it is: the store
-    /// reader's path, decided from the bytes but for a Character at an end that is not
-    /// printable ASCII (whether it is whitespace). Going through `cleanStored` instead took
-    /// about 5,000 instructions for each caption that is not all ASCII.
-    static func isCleanAsStored(_ caption: String, utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count <= maximumLength, let first = bytes.first, let last = bytes.last,
-            visibleIfNothingToDrop(bytes) != nil
-        else { return false }
-        // A Character is whitespace by its first scalar. One that ends in printable ASCII
-        // starts with it or with a Prepend scalar (Unicode's grapheme rule GB9b): neither is.
-        let printable: ClosedRange<UInt8> = 0x21...0x7E
-        return (printable.contains(first) || caption.first?.isWhitespace == false)
-            && (printable.contains(last) || caption.last?.isWhitespace == false)
+        return visibleIfNothingToDrop(utf8, keepingLineBreaks: false) == true
     }
 
     /// nil when the bytes hold something `clean` drops or replaces (C0, DEL, C1, bidi controls,
-    /// line separators); otherwise whether they hold an ASCII letter, digit or sign.
-    private static func visibleIfNothingToDrop<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Bool? {
+    /// line separators; with `keepingLineBreaks`, as `kept` has it: tab, line feed, carriage
+    /// return and the line separators stay); otherwise whether they hold an ASCII letter, digit
+    /// or sign.
+    private static func visibleIfNothingToDrop<Bytes: Sequence<UInt8>>(_ utf8: Bytes, keepingLineBreaks: Bool) -> Bool? {
         var previous: (UInt8, UInt8) = (0, 0)
         var visible = false  // an ASCII letter, digit or sign; otherwise the full check decides
         for byte in utf8 {
-            if byte < 0x20 || byte == 0x7F { return nil }
+            if byte < 0x20 || byte == 0x7F {
+                guard keepingLineBreaks, byte == 0x09 || byte == 0x0A || byte == 0x0D else { return nil }
+            }
             if byte > 0x20 && byte < 0x7F { visible = true }
             switch previous {
             case (_, 0xC2) where byte <= 0x9F: return nil  // C1 controls U+0080–U+009F
             case (_, 0xD8) where byte == 0x9C: return nil  // U+061C arabic letter mark
-            case (0xE2, 0x80) where byte == 0x8E || byte == 0x8F || (0xA8...0xAE).contains(byte):
-                return nil  // U+200E/F marks, U+2028/9 separators, U+202A–E embeddings
+            case (0xE2, 0x80) where byte == 0x8E || byte == 0x8F || (0xAA...0xAE).contains(byte):
+                return nil  // U+200E/F marks, U+202A–E embeddings
+            case (0xE2, 0x80) where !keepingLineBreaks && (byte == 0xA8 || byte == 0xA9):
+                return nil  // U+2028/9 separators
             case (0xE2, 0x81) where (0xA6...0xA9).contains(byte): return nil  // U+2066–9 isolates
             default: break
             }

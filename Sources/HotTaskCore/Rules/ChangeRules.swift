@@ -35,8 +35,11 @@ public enum ChangeRules {
 
     /// A caption and the whole set of tags at once (the caption editor, where both are shown).
     /// Only what differs is set (a caption edit that leaves the tags stamps no tags).
-    public static func rename(_ task: TaskItem, to caption: String, tags: [String]) -> TaskChange? {
-        set(TaskFields(caption: caption == task.caption && tags != task.tags ? nil : caption, tags: tags == task.tags ? nil : tags), on: task)
+    public static func rename(_ task: TaskItem, to caption: String, tags: [String], due: DueDate? = nil) -> TaskChange? {
+        set(
+            TaskFields(
+                caption: caption == task.caption && (tags != task.tags || due != nil) ? nil : caption, due: due.map { .some($0) },
+                tags: tags == task.tags ? nil : tags), on: task)
     }
 
     /// Completed (when, `now`) or open again. Completing an open repeating task with a due

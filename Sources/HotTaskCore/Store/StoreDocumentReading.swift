@@ -182,14 +182,9 @@ struct FieldReader {
         return id
     }
 
-    /// A stored caption (see `CaptionRule.cleanStored`); imports check theirs with `clean`.
+    /// A stored caption, kept as it is (`CaptionRule.kept`).
     func caption(_ key: String) throws(DocumentError) -> String {
-        let raw = try string(key)
-        do {
-            return try CaptionRule.cleanStored(raw)
-        } catch {
-            throw problem("\"\(key)\": \(error)")
-        }
+        CaptionRule.kept(try string(key))
     }
 
     func optionalDate(_ key: String, parse: (String) -> Date? = Timestamp.parse) throws(DocumentError) -> Date? {

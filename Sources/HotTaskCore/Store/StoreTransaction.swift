@@ -378,13 +378,21 @@ extension TaskChange {
     /// About how many bytes this change adds to the snapshot (0 for one that does not grow it).
     var storeGrowth: Int {
         switch self {
-        case .add(let task): task.caption.utf8.count + 2 * task.note.utf8.count + Self.bytes(task.tags) + 400
+        case .add(let task): Self.writtenBytes(task.caption) + 2 * task.note.utf8.count + Self.bytes(task.tags) + 400
         case .delete: 0
         case .set(_, let fields, let was):
             max(
                 0,
-                (fields.caption?.utf8.count ?? 0) - (was.caption?.utf8.count ?? 0) + 2 * (fields.note?.utf8.count ?? 0)
+                (fields.caption.map(Self.writtenBytes) ?? 0) - (was.caption.map(Self.writtenBytes) ?? 0) + 2 * (fields.note?.utf8.count ?? 0)
                     - 2 * (was.note?.utf8.count ?? 0) + Self.bytes(fields.tags ?? []) - Self.bytes(was.tags ?? []))
+        }
+    }
+
+    /// A caption's bytes as the snapshot writes it: a quote, a backslash, a tab or a line break
+    /// (kept in text from files) takes two, another control character six.
+    static func writtenBytes(_ caption: String) -> Int {
+        caption.utf8.reduce(0) { total, byte in
+            total + (byte >= 0x20 ? (byte == 0x22 || byte == 0x5C ? 2 : 1) : (byte == 0x09 || byte == 0x0A || byte == 0x0D ? 2 : 6))
         }
     }
 

@@ -65,7 +65,7 @@ struct DeletionGuard {
             push.entry == nil && list.task(withID: push.id) == nil && list.deleted[push.id] == nil
         }
         if !lost.isEmpty {
-            let names = lost.compactMap { base.entries[$0.id.uuidString.lowercased()]?.caption }
+            let names = lost.compactMap { base.entries[$0.id.uuidString.lowercased()]?.caption }.map(CaptionRule.shown)
             return SyncRefusal(
                 message: "\(lost.count) synced task\(lost.count == 1 ? " is" : "s are") missing from the store with no record of "
                     + "\(lost.count == 1 ? "its" : "their") deletion (was it replaced or restored from a copy?): "

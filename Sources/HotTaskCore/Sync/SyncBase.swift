@@ -12,6 +12,18 @@ struct SyncBase: Codable, Equatable, Sendable {
     var server = CollectionVersion()
     /// By local id (lowercase text).
     var entries: [String: Entry] = [:]
+    /// Members whose body HotTask cannot read (not iCalendar), by href: left alone there, and
+    /// skipped until their ETag changes. nil in a base from before them.
+    var unreadable: [String: Unreadable]? = nil
+
+    /// A member HotTask cannot read, as it was last fetched.
+    struct Unreadable: Codable, Equatable, Sendable {
+        var etag: String?
+        /// What the parser said.
+        var reason: String
+        /// Said on a terminal already (a sync of the app says nothing: the next `--sync` does).
+        var named: Bool
+    }
 
     struct Entry: Codable, Equatable, Sendable {
         var uid: String

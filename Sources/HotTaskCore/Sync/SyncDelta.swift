@@ -19,6 +19,10 @@ struct SyncDelta: Codable, Equatable, Sendable {
     var set: [String: SyncBase.Entry] = [:]
     /// Entries no longer agreed (the task is gone on both sides, or left alone there).
     var dropped: [String] = []
+    /// Members found unreadable (or said now), by href; nil when none.
+    var unreadable: [String: SyncBase.Unreadable]? = nil
+    /// Members no longer unreadable (read now, or gone); nil when none.
+    var readable: [String]? = nil
 
     init(collection: String, reset: Bool = false, server: CollectionVersion? = nil) {
         self.collection = collection
@@ -26,13 +30,15 @@ struct SyncDelta: Codable, Equatable, Sendable {
         self.server = server
     }
 
-    var isEmpty: Bool { !reset && server == nil && set.isEmpty && dropped.isEmpty }
+    var isEmpty: Bool { !reset && server == nil && set.isEmpty && dropped.isEmpty && unreadable == nil && readable == nil }
 
     /// This delta in order as pieces whose entries take at most about `bytes` each: the first
     /// carries the reset and the drops, the last the collection's version.
     func pieces(ofAtMost bytes: Int) -> [SyncDelta] {
         var pieces = [SyncDelta(collection: collection, reset: reset)]
         pieces[0].dropped = dropped
+        pieces[0].unreadable = unreadable
+        pieces[0].readable = readable
         var size = 0
         for key in set.keys.sorted() {
             guard let entry = set[key] else { continue }
@@ -69,6 +75,12 @@ extension SyncBase {
         if let server = delta.server { self.server = server }
         for key in delta.dropped { entries[key] = nil }
         entries.merge(delta.set) { _, new in new }
+        if delta.unreadable != nil || delta.readable != nil {
+            var skipped = unreadable ?? [:]
+            for href in delta.readable ?? [] { skipped[href] = nil }
+            skipped.merge(delta.unreadable ?? [:]) { _, new in new }
+            unreadable = skipped.isEmpty ? nil : skipped
+        }
     }
 
     /// Folds the log's deltas into the base file (compaction, holding the store's lock).

@@ -17,6 +17,9 @@ public struct SyncReport: Equatable, Sendable, CustomStringConvertible {
     /// What did not go through and is tried again at the next sync (a write the server refused,
     /// a task it listed but did not send): `hottask-sync` names each and exits 5.
     public var problems: [String] = []
+    /// What the sync left alone and says once (a member whose body HotTask cannot read): said
+    /// on stderr, the sync still succeeds.
+    public var notes: [String] = []
 
     init() {}
 
@@ -48,18 +51,21 @@ final class SyncEngine {
     let forceDelete: Bool
     /// `--resync`: forget what earlier syncs agreed, so that nothing is deleted on either side.
     let forgetBase: Bool
+    /// The app's own sync (`hottask-sync --quiet`): its notes are kept for the next `--sync`.
+    let quiet: Bool
     /// Told how many writes are done of how many, from the threads that send them.
     var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
 
     init(
         store: TaskStore, collection: CalendarCollection, now: @escaping () -> Date = Date.init, forceDelete: Bool = false,
-        forgetBase: Bool = false
+        forgetBase: Bool = false, quiet: Bool = false
     ) {
         self.store = store
         self.collection = collection
         self.now = now
         self.forceDelete = forceDelete
         self.forgetBase = forgetBase
+        self.quiet = quiet
     }
 
     /// Runs one sync. Throws `SyncFailure` for the server, `StoreError` for the store.
@@ -157,6 +163,15 @@ final class SyncEngine {
                 entry.tentative = true
                 delta.set[push.id.uuidString.lowercased()] = entry
             }
+            // Members HotTask cannot read: recorded, and named once (by a sync that can say it).
+            var unreadable = view.unreadable
+            for (href, skipped) in base.unreadable ?? [:] where !skipped.named && !quiet && unreadable[href] == nil {
+                unreadable[href] = SyncBase.Unreadable(etag: skipped.etag, reason: skipped.reason, named: true)
+                counts.notes.append(Self.unreadableNote(href, skipped.reason))
+            }
+            for (href, skipped) in view.unreadable where skipped.named { counts.notes.append(Self.unreadableNote(href, skipped.reason)) }
+            if !unreadable.isEmpty { delta.unreadable = unreadable }
+            if !view.readable.isEmpty { delta.readable = view.readable }
             guard !plan.changes.isEmpty || !delta.isEmpty else { return }
             try txn.commit(plan.changes, what: Self.recordName(collection.url), sync: delta, now: startedAt)
         }
@@ -166,6 +181,7 @@ final class SyncEngine {
         report.deletedHere += counts.deletedHere
         report.deletedHereCaptions += counts.deletedHereCaptions
         report.problems += counts.problems
+        report.notes += counts.notes
         report.problems += view.undelivered.map { "the server listed \($0) but did not send it readably; it is asked for again next time" }
 
         // Every write at once over the collection's connections, each answer committed as it
@@ -197,7 +213,7 @@ final class SyncEngine {
                 continue
             }
             guard let entry = push.entry else {
-                let caption = push.caption ?? push.href
+                let caption = push.caption.map(CaptionRule.shown) ?? push.href
                 switch written {
                 case .written, .gone:
                     report.deletedThere += 1
@@ -217,7 +233,8 @@ final class SyncEngine {
                 conflicted = true
             case .refused(let status, let reason):
                 // The base keeps saying "not agreed": the next sync writes it again.
-                report.problems.append("the server refused \"\(entry.caption)\" (\(status) \(reason)); it is tried again next time")
+                report.problems.append(
+                    "the server refused \"\(CaptionRule.shown(entry.caption))\" (\(status) \(reason)); it is tried again next time")
             }
         }
         // What went through is committed already, before the failure is told.
@@ -252,6 +269,11 @@ final class SyncEngine {
         return true
     }
 
+    /// What a sync says of a member whose body HotTask cannot read.
+    static func unreadableNote(_ href: String, _ reason: String) -> String {
+        "skipped \(href): it is not iCalendar HotTask can read (\(reason)); it is left alone there, and read again when it changes"
+    }
+
     /// What a round learned of the server: each task's news, the version to record once the
     /// round is done, and how removals were learned (for the `DeletionGuard`).
     struct RemoteView {
@@ -260,8 +282,12 @@ final class SyncEngine {
         var evidence = RemovalEvidence.unchanged
         /// Members in the listing, when it was a listing.
         var listed: Int?
-        /// Members listed but not sent, or sent in a form HotTask cannot read.
+        /// Members listed but not sent.
         var undelivered: [String] = []
+        /// Members sent in a form HotTask cannot read, new or changed since they were recorded.
+        var unreadable: [String: SyncBase.Unreadable] = [:]
+        /// Members recorded as unreadable that now read, or are gone.
+        var readable: [String] = []
         /// The collection changed while it was listed: its absences prove nothing this round.
         var listingMoved = false
     }
@@ -306,25 +332,32 @@ final class SyncEngine {
                 }
             }
         }
+        let skipped = base.unreadable ?? [:]
         let wanted = changed.filter { href, etag in
+            // A body that did not read, unchanged since: left alone.
+            if let etag, skipped[href]?.etag == etag { return false }
             guard let key = byHref[href], let entry = base.entries[key], let etag else { return true }
             return entry.etag != etag
         }
         let fetched = wanted.isEmpty ? [:] : try collection.fetch(wanted.keys.sorted())
-        // A member the server listed but did not send, or sent in a form HotTask cannot read, is
-        // neither changed nor removed: it is asked for again next time (the version is kept).
+        // A member the server listed but did not send is neither changed nor removed: it is
+        // asked for again next time (the version is kept). One sent in a form HotTask cannot
+        // read is left alone there, named once, and read again when its ETag changes.
         view.undelivered += wanted.keys.filter { fetched[$0] == nil }.sorted()
         for (href, resource) in fetched {
-            switch TodoMapping.read(resource.body) {
+            let reading = TodoMapping.read(resource.body)
+            if case .unreadable = reading {} else if skipped[href] != nil { view.readable.append(href) }
+            switch reading {
             case .todo(let todo):
                 let id = byHref[href].flatMap(UUID.init(uuidString:)) ?? TodoMapping.id(forUID: todo.uid)
                 view.remote[id] = .changed(todo, href: href, etag: resource.etag)
             case .ignored:
                 if let id = byHref[href].flatMap(UUID.init(uuidString:)) { view.remote[id] = .ignored }
-            case .unreadable:
-                view.undelivered.append(href)
+            case .unreadable(let reason):
+                view.unreadable[href] = SyncBase.Unreadable(etag: resource.etag, reason: reason, named: !quiet)
             }
         }
+        for href in removed where skipped[href] != nil { view.readable.append(href) }
         for href in removed {
             // The same task under another spelling of its href is changed, not removed.
             if let id = byHref[href].flatMap(UUID.init(uuidString:)), view.remote[id] == nil { view.remote[id] = .removed }

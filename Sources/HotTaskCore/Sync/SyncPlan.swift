@@ -208,7 +208,7 @@ struct SyncPlan {
     private mutating func delete(_ task: TaskItem) {
         apply(.delete(task))
         counts.deletedHere += 1
-        counts.deletedHereCaptions.append(task.caption)
+        counts.deletedHereCaptions.append(CaptionRule.shown(task.caption))
     }
 
     private mutating func create(_ task: TaskItem) {
@@ -392,7 +392,8 @@ struct SyncPlan {
                 case .unsupported(let reason):
                     // Not written: completing it there would complete every occurrence.
                     counts.problems.append(
-                        "\"\(fields.caption)\" repeats by a rule HotTask cannot step (\(reason)); complete it in your calendar app")
+                        "\"\(CaptionRule.shown(fields.caption))\" repeats by a rule HotTask cannot step (\(reason)); complete it in your calendar app"
+                    )
                     continue
                 case .next:
                     nextOccurrence = true

@@ -79,7 +79,8 @@ extension AppRender {
         let end = due == nil ? width - 1 : dueX - 1
         let mark = task.note.isEmpty ? "" : " " + noteMark
         let markFits = end - x >= DisplayWidth.of(mark) + 1
-        let caption = task.caption.truncated(toWidth: max(0, end - x - (markFits ? DisplayWidth.of(mark) : 0)))
+        // On one line, whatever a file or a server gave (line breaks, tabs, no title at all).
+        let caption = CaptionRule.shown(task.caption).truncated(toWidth: max(0, end - x - (markFits ? DisplayWidth.of(mark) : 0)))
         var start = caption.startIndex
         for match in TaskFilter.matchRanges(of: query, in: caption) {
             x = grid.put(caption[start..<match.lowerBound], x: x, y: y, style: style)
@@ -116,7 +117,7 @@ extension AppRender {
     private static func drawDuePrompt(_ state: AppState, _ task: TaskItem, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
         var x = grid.put("› ", x: 0, y: y, style: .selected)
         x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
-        let caption = task.caption
+        let caption = CaptionRule.shown(task.caption)
         x = grid.put(caption.truncated(toWidth: min(DisplayWidth.of(caption), max(4, (width - x) / 3))), x: x, y: y, style: .selected)
         x = grid.put("  Due: ", x: x, y: y, style: .selected)
         let preview = DueEntry.preview(state.editor.text, dates: dates)

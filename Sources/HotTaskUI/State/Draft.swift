@@ -28,7 +28,7 @@ extension AppState {
         if focus == .editing, let id = editingTaskID {
             // The edited task is the selected one (found in O(1)); by id only when it moved.
             let selected = selectedTask
-            let current = selected?.id == id ? selected?.caption : tasks.position(of: id).map { tasks[$0].caption }
+            let current = (selected?.id == id ? selected?.caption : tasks.position(of: id).map { tasks[$0].caption }).map(CaptionRule.oneLine)
             if editor.text != current { draft.captionEdit = (id, editor.text) }
         }
         return draft

@@ -75,7 +75,8 @@ extension AppUpdate {
                 state.message = Message("Note unchanged")
                 return []
             }
-            let what = note.isEmpty ? "Note cleared: \(quoted(task))" : task.note.isEmpty ? "Note added: \(quoted(task))" : "Note changed: \(quoted(task))"
+            let what =
+                note.isEmpty ? "Note cleared: \(quoted(task))" : task.note.isEmpty ? "Note added: \(quoted(task))" : "Note changed: \(quoted(task))"
             let effects = commit([change], what, &state)
             select(id: id, &state)
             state.message = Message(what)

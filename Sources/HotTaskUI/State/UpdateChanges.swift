@@ -63,13 +63,15 @@ extension AppUpdate {
     }
 
     static func quoted(_ task: TaskItem) -> String {
-        "“\(task.caption.truncated(toWidth: 40))”"
+        "“\(CaptionRule.shown(task.caption).truncated(toWidth: 40))”"
     }
 
     /// `text` under the caption rule, or nil with the reason in the footer: `whenEmpty` for
     /// whitespace alone, else `refused` and the rule's own words.
-    static func caption(_ text: String, whenEmpty: String, refused: String, _ state: inout AppState) -> String? {
-        do {
+    /// `replacing`: the caption an edit replaces, whose length the edit may keep.
+    static func caption(_ text: String, whenEmpty: String, refused: String, replacing old: String? = nil, _ state: inout AppState) -> String? {
+        do throws(CaptionError) {
+            if let old { return try CaptionRule.clean(text, replacing: old) }
             return try CaptionRule.clean(text)
         } catch .empty {
             state.message = Message(whenEmpty, kind: .warning)
@@ -85,10 +87,12 @@ extension AppUpdate {
                 state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", &state)
         else { return [] }
         let section = state.newTaskSection
-        // `+word` makes a tag (the caption rule has run: the words are as they will be kept).
+        // `+word` makes a tag (the caption rule has run: the words are as they will be kept), and
+        // a `due:YYYY-MM-DD` word is the due date, as todo.txt reads it (`DueWord`).
         let (text, tags) = state.plusTags ? TagRule.takingTags(from: caption) : (caption, [])
+        let typed = DueWord.taken(from: (try? CaptionRule.clean(text)) ?? caption)
         let change = state.tasks.adding(
-            onTop: TaskItem(id: id, caption: (try? CaptionRule.clean(text)) ?? caption, section: section, createdAt: now, tags: tags))
+            onTop: TaskItem(id: id, caption: typed.caption, section: section, createdAt: now, due: typed.due, tags: tags))
         let effects = commit([change], "Added \(quoted(change.task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.

@@ -9,6 +9,7 @@ extension AppUpdate {
             state.message = Message("No task to edit", kind: .warning)
             return
         }
+        // On one line (a phone's line breaks, a file's tabs); empty for a task without a title.
         state.editor = LineEditor(editorText(for: task, plusTags: state.plusTags))
         state.editingTaskID = task.id
         state.focus = .editing
@@ -40,21 +41,27 @@ extension AppUpdate {
             state.message = Message("That task was deleted elsewhere; your text is in the new-task input", kind: .warning)
             return []
         }
+        let old = state.tasks[position]
         guard
             let caption = caption(
                 state.editor.text, whenEmpty: "A task needs some text — type a caption or press Esc to cancel",
-                refused: "Not saved", &state)
+                refused: "Not saved", replacing: old.caption, &state)
         else { return [] }
         state.focus = .list
-        let old = state.tasks[position]
+        // Saved as it was shown: the caption keeps what it came with (line breaks, tabs).
+        if caption == editorText(for: old, plusTags: state.plusTags) { return [] }
         let change: TaskChange?
         if state.plusTags {
             // The editor shows the tags as +words after the caption: what is there now is the set.
             let (text, words) = TagRule.takingTags(from: caption)
             let kept = TagRule.words(for: old.tags).unwritten
-            change = state.tasks.renaming(at: position, to: (try? CaptionRule.clean(text)) ?? caption, tags: words + kept.filter { !words.contains($0) })
+            // A `due:YYYY-MM-DD` word is the due date, as todo.txt reads it (`DueWord`).
+            let typed = DueWord.taken(from: (try? CaptionRule.clean(text)) ?? caption)
+            change = state.tasks.renaming(
+                at: position, to: typed.caption, tags: words + kept.filter { !words.contains($0) }, due: typed.due)
         } else {
-            change = state.tasks.renaming(at: position, to: caption)
+            let typed = DueWord.taken(from: caption)
+            change = state.tasks.renaming(at: position, to: typed.caption, due: typed.due)
         }
         guard let change else { return [] }
         let effects = commit([change], "Edited \(quoted(old))", &state)
@@ -67,12 +74,13 @@ extension AppUpdate {
         return effects
     }
 
-    /// What the caption editor starts with: the caption, and its tags as `+word`s after it (a
+    /// What the caption editor starts with: the caption on one line, and its tags as `+word`s after it (a
     /// caption's own `+word` written `\\+word`), so that editing them edits the tags.
     static func editorText(for task: TaskItem, plusTags: Bool) -> String {
-        guard plusTags else { return task.caption }
+        let caption = CaptionRule.oneLine(task.caption)
+        guard plusTags else { return caption }
         let words = TagRule.words(for: task.tags).text
-        return TagRule.escapingTagWords(task.caption) + (words.isEmpty ? "" : " " + words)
+        return TagRule.escapingTagWords(caption) + (words.isEmpty ? "" : " " + words)
     }
 
     /// Words that have nowhere else to go end the new-task input (after what is typed there,

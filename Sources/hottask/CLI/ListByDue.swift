@@ -41,7 +41,7 @@ extension ListFormatter {
             out.append(UInt8(ascii: "."))
             if showingIDs { out += (" " + shortIDs[position]).utf8 }
             out += " [ ] ".utf8
-            out += task.caption.utf8
+            out += CaptionRule.shown(task.caption).utf8
             appendTagsAndNote(task, styled: styled, to: &out)
             if let due = task.due { appendDue(due, repeating: task.repeatRule, completed: false, styled: styled, dates: dates, to: &out) }
             out.append(0x0A)

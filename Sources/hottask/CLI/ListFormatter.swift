@@ -29,7 +29,8 @@ struct ListSelection {
 ///
 /// `styled` adds ANSI bold to the summary and headers and dim to completed tasks; the caller
 /// asks for it only when stdout is a terminal and NO_COLOR is unset, so pipes and files get
-/// plain text. Captions cannot carry escape sequences (the caption rule removes them).
+/// plain text. Captions cannot carry escape sequences (the caption rules remove them), and are
+/// shown on one line (`CaptionRule.shown`).
 enum ListFormatter {
     private static let bold = "\u{1B}[1m"
     private static let dim = "\u{1B}[2m"
@@ -88,7 +89,7 @@ enum ListFormatter {
                     out += shortIDs[number - 1].utf8
                 }
                 out.append(contentsOf: task.completed ? [0x20, 0x5B, 0x78, 0x5D, 0x20] : [0x20, 0x5B, 0x20, 0x5D, 0x20])
-                var caption = task.caption
+                var caption = CaptionRule.shown(task.caption)
                 caption.withUTF8 { out.append(contentsOf: $0) }
                 appendTagsAndNote(task, styled: styled, to: &out)
                 if let due = task.due {

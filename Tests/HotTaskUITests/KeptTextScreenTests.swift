@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import HotTaskCore
+@testable import HotTaskUI
+
+/// Text from a file or a server on the screen (issue 41): a caption with line breaks and tabs
+/// on one row, a phone's to-do without a title as "(no title)"; the editor opens on what the
+/// row shows, and Enter on it unchanged leaves the caption as it came.
+@Suite("Kept text on the screen")
+struct KeptTextScreenTests {
+    func state() -> AppState {
+        var list = makeList(priority: ["Line one\nLine two\tand a tab", ""], bonus: ["  spaced  "])
+        list = TaskList(list.all)
+        return makeState(list)
+    }
+
+    @Test func captionsFromElsewhereShowOnOneRowAndNoTitleIsSaid() {
+        var state = state()
+        state.press(.tab)
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 3 to go!                                 0/3 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (2)",
+                "› [ ] Line one Line two and a tab",
+                "  [ ] (no title)",
+                "",
+                "Bonus (1)",
+                "  [ ] spaced",
+                "", "", "", "", "", "", "", "", "", "", "", "", "", "",
+                "↑↓ select  Tab input  Space done  e edit  d delete  u undo  / find  ? help  1/3",
+            ])
+    }
+
+    @Test func anEditStartsFromTheRowAndEnterOnItUnchangedKeepsTheCaption() {
+        var state = state()
+        state.press(.tab, .character("e"))
+        #expect(state.editor.text == "Line one Line two and a tab")
+        let effects = state.press(.enter)
+        #expect(effects.isEmpty, "nothing saved: the caption keeps its line break and tab")
+        #expect(state.tasks.priority[0].caption == "Line one\nLine two\tand a tab")
+        state.press(.down, .character("e"))
+        #expect(state.editor.text == "", "a task without a title opens empty")
+        state.type("Named")
+        let saved = savedChanges(state.press(.enter))
+        #expect(saved.count == 1 && state.tasks.priority[1].caption == "Named")
+    }
+
+    @Test func aTypedDueWordIsTheDueDate() {
+        var state = makeState()
+        state.type("Pay rent due:2030-12-01")
+        let saved = savedChanges(state.press(.enter))
+        #expect(saved.count == 1)
+        #expect(state.tasks.priority.map(\.caption) == ["Pay rent"])
+        #expect(state.tasks.priority.first?.due == DueDate(text: "2030-12-01"))
+    }
+}
