@@ -132,4 +132,45 @@ struct RepeatRuleTests {
         list.apply(try #require(list.completing(true, at: 0, now: Date())), clock: Clock(milliseconds: 4_000))
         #expect(list[0].completed)
     }
+
+    // MARK: iCalendar
+
+    static func vtodo(_ lines: String) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//EN\r\nBEGIN:VTODO\r\nUID:u1\r\nSUMMARY:Water plants\r\n"
+            + lines.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+
+    @Test func anRRuleIsTheRepeatRuleBothWaysAndOneHotTaskCannotStepIsKept() throws {
+        let phone = try #require(
+            TodoMapping.read(Self.vtodo("DTSTART;VALUE=DATE:20261129\nDUE;VALUE=DATE:20261129\nRRULE:FREQ=WEEKLY;BYDAY=SU")).todo)
+        var task = phone.task(id: UUID(), createdAt: Date(), modifiedAt: Date())
+        #expect(task.repeatRule.rrule == "FREQ=WEEKLY;BYDAY=SU")
+        #expect(task.due == day("2026-11-29"))
+        // Completed here: the due date moves on, and DTSTART with it, as a phone moves both.
+        var list = TaskList([task])
+        list.apply(try #require(list.completing(true, at: 0, now: Date())), clock: Clock(milliseconds: 1_000))
+        task = list[0]
+        let written = TodoMapping.write(
+            SharedFields(task), uid: "u1", clocks: task.clocks, created: Date(), onto: phone.calendar, now: Date())
+        var text = ""
+        written.write(to: &text)
+        #expect(text.contains("DUE;VALUE=DATE:20261206\r\n") && text.contains("DTSTART;VALUE=DATE:20261206\r\n"))
+        #expect(text.contains("RRULE:FREQ=WEEKLY;BYDAY=SU\r\n") && !text.contains("COMPLETED"))
+        // A rule set here goes out with a DTSTART; none takes it away.
+        var fresh = TaskItem(caption: "Pay rent", createdAt: Date(), due: day("2027-01-31"))
+        fresh.repeatRule = rule("monthly")
+        var out = ""
+        TodoMapping.write(SharedFields(fresh), uid: "u2", clocks: fresh.clocks, created: Date(), onto: nil, now: Date()).write(to: &out)
+        #expect(out.contains("RRULE:FREQ=MONTHLY\r\n") && out.contains("DTSTART;VALUE=DATE:20270131\r\n"))
+        // BYMONTHDAY is not stepped here: read as no rule, and never written over.
+        let other = try #require(TodoMapping.read(Self.vtodo("DUE;VALUE=DATE:20261115\nRRULE:FREQ=MONTHLY;BYMONTHDAY=15")).todo)
+        let kept = other.task(id: UUID(), createdAt: Date(), modifiedAt: Date())
+        #expect(kept.repeatRule.isNone)
+        var renamed = kept
+        renamed.caption = "Water the plants"
+        var again = ""
+        TodoMapping.write(SharedFields(renamed), uid: "u1", clocks: renamed.clocks, created: Date(), onto: other.calendar, now: Date())
+            .write(to: &again)
+        #expect(again.contains("RRULE:FREQ=MONTHLY;BYMONTHDAY=15\r\n"))
+    }
 }
