@@ -207,7 +207,7 @@ struct DueScreenTests {
         while state.view.sort != .due { state.press(.character("s")) }
         let rows = listRows(state).map { row in row.range(of: "] ").map { String(row[$0.upperBound...].prefix { $0 != " " }) } ?? row }
         #expect(rows[1...4] == ["Return", "Call", "Pay", "Dentist"])
-        #expect(KeyHelp.entries(for: .list).contains { $0.keys == "w" && $0.action == "set or clear the due date" })
+        #expect(KeyHelp.entries(for: .list).contains { $0.keys == "w / r" && $0.action == "set or clear the due date / repeat rule" })
     }
 
     @Test func theOldDateIsSelectedSoTypingReplacesItAndAnArrowKeepsItToEdit() {

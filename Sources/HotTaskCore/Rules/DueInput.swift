@@ -192,7 +192,7 @@ public enum DueInput {
 
 extension DueDate {
     /// The day (days since 1970-01-01) that `instant` falls on in `zone`.
-    static func localDay(of instant: Date, in zone: TimeZone) -> Int {
+    public static func localDay(of instant: Date, in zone: TimeZone) -> Int {
         let seconds = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: instant))
         return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
     }

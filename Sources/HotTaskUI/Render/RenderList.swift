@@ -10,7 +10,10 @@ extension AppRender {
         let filtering = state.view.isFiltering
         let dates = state.dates
         var promptRow: Int?
-        defer { if state.focus == .due { drawDueForms(screen, promptRow: promptRow, &grid) } }
+        defer {
+            if state.focus == .due { drawDueForms(screen, promptRow: promptRow, "Forms: " + DueInput.forms, &grid) }
+            if state.focus == .repeating { drawDueForms(screen, promptRow: promptRow, "Rules: " + RepeatInput.forms, &grid) }
+        }
         for screenRow in 0..<screen.listHeight {
             let row = state.scrollOffset + screenRow
             guard row < layout.rowCount else { break }
@@ -36,6 +39,9 @@ extension AppRender {
                 let selected = display == state.selection
                 if selected, state.focus == .editing {
                     drawEditor(state, task, y: y, width: width, &grid)
+                } else if selected, state.focus == .repeating {
+                    drawRepeatPrompt(state, task, dates, y: y, width: width, &grid)
+                    promptRow = y
                 } else if selected, state.focus == .due {
                     drawDuePrompt(state, task, dates, y: y, width: width, &grid)
                     promptRow = y
@@ -133,11 +139,31 @@ extension AppRender {
         grid.cursor = (cursor, y)
     }
 
-    /// While the due prompt is open, the forms it takes, wrapped over the last rows of the list
+    /// The repeat prompt on the selected row, as the due prompt is drawn: the caption, the entry,
+    /// and what it reads as.
+    private static func drawRepeatPrompt(_ state: AppState, _ task: TaskItem, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
+        var x = grid.put("› ", x: 0, y: y, style: .selected)
+        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
+        let caption = CaptionRule.shown(task.caption)
+        x = grid.put(caption.truncated(toWidth: min(DisplayWidth.of(caption), max(4, (width - x) / 4))), x: x, y: y, style: .selected)
+        x = grid.put("  Repeat: ", x: x, y: y, style: .selected)
+        let preview = RepeatEntry.preview(state.editor.text, task: task, dates: dates)
+        let previewWidth = min(DisplayWidth.of(preview.text), max(0, width - x - 10))
+        let fieldEnd = width - 1 - (previewWidth > 0 ? previewWidth + 1 : 0)
+        grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
+        let style: CellStyle = state.editor.isAllSelected ? .editSelection : .editField
+        let cursor = drawField(state.editor, from: x, to: fieldEnd, y: y, style: style, &grid).cursor
+        if previewWidth > 0 {
+            grid.put(preview.text.truncated(toWidth: previewWidth), x: fieldEnd + 1, y: y, style: preview.valid ? .info : .error)
+        }
+        grid.cursor = (cursor, y)
+    }
+
+    /// While the due or repeat prompt is open, the forms it takes, wrapped over the last rows of the list
     /// (above the prompt's row when that is where it stands).
-    static func drawDueForms(_ screen: ScreenLayout, promptRow: Int?, _ grid: inout Grid) {
+    static func drawDueForms(_ screen: ScreenLayout, promptRow: Int?, _ forms: String, _ grid: inout Grid) {
         let width = screen.size.width
-        let lines = HelpLayout.wrap("Forms: " + DueInput.forms, width: width - 2)
+        let lines = HelpLayout.wrap(forms, width: width - 2)
         var top = screen.footerRow - lines.count
         if let promptRow, promptRow >= top { top = promptRow - lines.count }
         guard top > screen.listTop else { return }

@@ -30,6 +30,7 @@ enum KeyHelp {
         case .filter: filter
         case .editing: editing
         case .due: due
+        case .repeating: repeating
         }
     }
 
@@ -98,7 +99,7 @@ enum KeyHelp {
         ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
         ListLine(actions: [.edit, .note], text: "edit the caption / the note ($EDITOR)", hint: "edit", hintKeys: "e"),
         ListLine(actions: [.delete], text: "delete", hint: "delete"),
-        ListLine(actions: [.due], text: "set or clear the due date"),
+        ListLine(actions: [.due, .repeatRule], text: "set or clear the due date / repeat rule"),
         ListLine(actions: [.clearCompleted], text: "clear completed tasks"),
         ListLine(actions: [.undo, .redo], text: "undo, redo", hint: "undo"),
         ListLine(actions: [.filter], text: "filter", hint: "find"),
@@ -149,5 +150,13 @@ enum KeyHelp {
             lineEditing, wordMoving, lineDeleting, pasting,
             Entry("Enter", "set it (an empty entry clears the due date)", hint: ("Enter", "set")),
             Entry("Esc", "cancel, the due date unchanged", hint: ("Esc", "cancel")),
+        ] + everywhere
+
+    static let repeating: [Entry] =
+        [
+            Entry("letters", "a repeat rule: \(RepeatInput.forms); what it reads as shows as you type"),
+            lineEditing, wordMoving, lineDeleting, pasting,
+            Entry("Enter", "set it (an empty entry stops the repeat)", hint: ("Enter", "set")),
+            Entry("Esc", "cancel, the rule unchanged", hint: ("Esc", "cancel")),
         ] + everywhere
 }
