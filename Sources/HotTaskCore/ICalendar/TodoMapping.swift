@@ -238,10 +238,18 @@ public enum TodoMapping {
             // Completed here, the task moved to its next occurrence: the phone sees it open, from
             // the start, as `Recurrence` leaves a series it advanced.
             let nextOccurrence = dueBefore.flatMap { readRepeat(todo).next(after: $0)?.due }
-            if let due = fields.due, due == nextOccurrence, !fields.completed { reopenForNextOccurrence(&todo) }
-            setDue(fields.due, on: &todo)
-            if case .repeatRule(let rule)? = fields[.repeatRule], readRepeat(todo) != rule { setRepeat(rule, on: &todo) }
-            moveStart(from: dueBefore, to: fields.due, on: &todo)
+            if let due = fields.due, due == nextOccurrence, !fields.completed, todo.first("DTSTART") != nil,
+                let next = Recurrence.nextOccurrence(of: todo)
+            {
+                // A series with a start steps from it (its DUE may fall on another day than the
+                // rule's): as a phone completes it. The sync takes its DUE back here.
+                todo = next
+            } else {
+                if let due = fields.due, due == nextOccurrence, !fields.completed { reopenForNextOccurrence(&todo) }
+                setDue(fields.due, on: &todo)
+                if case .repeatRule(let rule)? = fields[.repeatRule], readRepeat(todo) != rule { setRepeat(rule, on: &todo) }
+                moveStart(from: dueBefore, to: fields.due, on: &todo)
+            }
         }
         if case .note(let note)? = fields[.note], readNote(todo) != note {
             if note.isEmpty { todo.set("DESCRIPTION", nil) } else { todo.setKeepingParameters("DESCRIPTION", ICalendar.escape(note)) }
