@@ -23,13 +23,16 @@ _hottask() {
         --note)
             COMPREPLY=($(compgen -W $'-\nnone' -- "$cur"))
             return ;;
+        --repeat)
+            COMPREPLY=($(compgen -W $'daily\nweekly\nmonthly\nyearly\nweekdays\nnone' -- "$cur"))
+            return ;;
         --add|--filter|--done|--undone|--delete|--move|--edit|--tag|--untag|--sync-setup|--username|--password-command|--calendar)
             # Free text or a task handle: nothing to offer.
             COMPREPLY=()
             return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--json\n--ids\n--open\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--due\n--note\n--tag\n--untag\n--overdue\n--sort\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--version\n--help' -- "$cur"))
+        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--json\n--ids\n--open\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--due\n--repeat\n--note\n--tag\n--untag\n--overdue\n--sort\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--version\n--help' -- "$cur"))
     fi
 }
 complete -F _hottask hottask

@@ -50,7 +50,7 @@ struct CommandLineErrorTests {
         expectError(
             ["--add", "Pay rent", "--due", "today2"], status: 64,
             stderr:
-                "hottask: --due: “today2” is not a due date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none"
+                "hottask: --due: “today2” is not a due date; use " + DueInput.forms
         )
         expectError(["--list", "--sort", "soon"], status: 64, stderr: "hottask: --sort takes manual or due, not 'soon'")
         expectError(

@@ -95,6 +95,25 @@ struct DueCommandLineTests {
                 """)
     }
 
+    @Test func sortingByDuePutsATimeThatWentOverdueTodayBeforeTodaysAllDayTasks() {
+        let berlin = ["TZ": "Europe/Berlin"]
+        #expect(hottask("--add", "All day", "--due", "today").status == 0)
+        #expect(hottask("--add", "At midnight", "--due", "0:00").status == 0)
+        #expect(hottask("--add", "Yesterday", "--due", "in 0 days").status == 0)
+        #expect(hottask("--edit", "1", "--due", "2000-01-01").status == 0)
+        expectRun(
+            ["--file", folder.storePath, "--list", "--sort", "due"], environment: berlin,
+            stdout: """
+                Get started - 3 to go!
+
+                Open tasks by due date (3)
+                  1. [ ] Yesterday  (overdue: 2000-01-01)
+                  2. [ ] At midnight  (overdue: today 00:00)
+                  3. [ ] All day  (due today)
+
+                """)
+    }
+
     @Test func editChangesOnlyTheDueDateAndNoneClearsItAndUndoTakesItBack() throws {
         #expect(hottask("--add", "Pay rent", "--due", "2999-12-01").status == 0)
         expectRun(
@@ -116,13 +135,61 @@ struct DueCommandLineTests {
         expectList("Pay the rent  (due 2999-12-31)")
     }
 
+    @Test func datesAsPeopleSayThemSetTheDayTheyName() throws {
+        let berlin = ["TZ": "Europe/Berlin"]
+        // Forms that name a fixed day, whole outputs.
+        for (form, shown) in [
+            ("1 dec 2999", "2999-12-01"), ("December 24 2999", "2999-12-24"), ("2999-12-01 14:00", "2999-12-01 14:00"),
+            ("dec 31 2999 9:30", "2999-12-31 09:30"),
+        ] {
+            expectRun(
+                ["--file", folder.storePath, "--add", "Form \(form)", "--due", form], environment: berlin,
+                stdout: "Added to Top Priority: Form \(form) (due \(shown))\n")
+        }
+        expectRun(
+            ["--file", folder.storePath, "--list", "--filter", "14:00", "--json"], environment: berlin,
+            stdout: """
+                {
+                  "version": 2,
+                  "tasks": [
+                    {
+                      "id": "[..]",
+                      "caption": "Form 2999-12-01 14:00",
+                      "section": "priority",
+                      "completed": false,
+                      "createdAt": "[..]",
+                      "completedAt": null,
+                      "modifiedAt": "[..]",
+                      "due": "2999-12-01T14:00:00+01:00",
+                      "dueZone": "Europe/Berlin"
+                    }
+                  ]
+                }
+
+                """)
+        // Forms that count from today: the day the same parser reads as of now, as the command
+        // says it and as --json carries it.
+        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        for form in ["friday", "next fri", "eow", "eom", "eoy", "in 3 days", "in 2 weeks", "3d", "2w", "dec 1", "1 dec", "tomorrow 9:00"] {
+            guard case .success(.set(let due)) = DueInput.parse(form, now: Date(), local: zone) else {
+                Issue.record("\(form) does not read")
+                continue
+            }
+            expectRun(
+                ["--file", folder.storePath, "--add", "Said \(form)", "--due", form], environment: berlin,
+                stdout: "Added to Top Priority: Said \(form) (due \(DueDisplay(now: Date(), local: zone).text(due)))\n")
+            let json = hottask("--list", "--filter", "Said \(form)", "--json").stdout
+            #expect(json.contains(#""due": "\#(due.text(local: zone))""#), "\(form): \(json)")
+        }
+    }
+
     @Test func aBadFormExits64QuotingItAndChangesNothing() throws {
         #expect(hottask("--add", "Pay rent", "--due", "2999-12-01").status == 0)
         let before = try #require(fileBytes(folder.storePath))
-        let forms = "use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none\n"
+        let forms = "use " + DueInput.forms + "\n"
         for (bad, why) in [
             ("next week", ""), ("2026-02-29", " (there is no such day)"), ("2026-03-29T02:30", " (the clocks skip that time in Europe/Berlin)"),
-            ("+1m", ""), ("monday", ""),
+            ("+1m", ""), ("mondays", ""), ("tomorrow 25:00", " (there is no such time)"), ("feb 30", " (there is no such day)"),
         ] {
             for args in [["--add", "Other", "--due", bad], ["--edit", "1", "--due", bad]] {
                 expectRun(

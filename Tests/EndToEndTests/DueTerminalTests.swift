@@ -11,7 +11,7 @@ struct DueTerminalTests {
         let session = try TmuxSession(seededTasks: 2, environment: ["TZ": "Europe/Berlin", "NO_COLOR": "1"])
         session.waitForText("Task 2")
         session.press("Tab", "w")
-        session.waitForText("› Due: ")
+        session.waitForText("› [ ] Task 1  Due: ")
         session.type("2000-01-05")
         session.waitForText("→ 2000-01-05")
         session.press("Enter")
@@ -28,7 +28,12 @@ struct DueTerminalTests {
         #expect(row.contains("\u{1B}[4m") || row.contains(";4m") || row.contains("[4;"), "underlined: \(row.debugDescription)")
         #expect(!row.contains("\u{1B}[31m") && !row.contains(";31m"), "no colour under NO_COLOR: \(row.debugDescription)")
 
+        // The old date is selected: what is typed replaces it, in words people say.
         session.press("w")
+        session.waitForText("› [ ] Task 2  Due: ")
+        session.type("tomorrow 9:00")
+        session.waitForText("→ tomorrow 09:00 (")
+        session.press("C-u")
         session.type("tomorrow")
         session.waitForText("→ tomorrow (")
         session.press("Enter")

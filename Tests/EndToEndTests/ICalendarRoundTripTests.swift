@@ -42,7 +42,7 @@ struct ICalendarRoundTripTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(
             imported.stderr.contains(
-                "note: kept aside for an export back to iCalendar, as HotTask has no such field: DUE (1 task), PRIORITY (1 task), RRULE (1 task), X-MY-THING (1 task)"
+                "note: kept aside for an export back to iCalendar, as HotTask has no such field: DUE (1 task), PRIORITY (1 task), X-MY-THING (1 task)"
             ),
             "\(imported.stderr)")
         let plants = try #require(try TaskStore(path: folder.storePath).load().all.first { $0.caption == "Water the plants" })

@@ -68,8 +68,11 @@ struct DueDateTests {
         // 08:00 in New York is 14:00 here.
         #expect(dates.standing(later) == .today)
         #expect(dates.text(later) == "today 14:00")
-        #expect(day(25).sortKey(local: Self.berlin) < earlier.sortKey(local: Self.berlin))
+        // What went overdue this morning sorts before what is due today, all day (issue 40);
+        // yesterday's whole day before both.
+        #expect(day(24).sortKey(local: Self.berlin) < earlier.sortKey(local: Self.berlin))
         #expect(earlier.sortKey(local: Self.berlin) < later.sortKey(local: Self.berlin))
+        #expect(later.sortKey(local: Self.berlin) < day(25).sortKey(local: Self.berlin))
     }
 
     @Test func theStoreKeepsDueDatesAndTheirClocksAndOldStoresReadAsBefore() throws {

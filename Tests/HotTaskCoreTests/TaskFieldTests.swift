@@ -23,6 +23,7 @@ struct TaskFieldTests {
         var task = Fixtures.task("Pay rent", id: 1, completed: true, hours: 1)
         task.due = DueDate(text: "2026-12-01T09:30", zone: "Europe/Berlin")
         task.note = "Line one\n\tindented\nlast"
+        task.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;COUNT=5")!
         let list = TaskList([task])
         let header = SnapshotHeader(generation: .random(), clock: Clock(milliseconds: 9_000), list: list)
         let read = try StoreDocument.decode(StoreDocument.encode(list, header: header)).list[0]
@@ -36,6 +37,7 @@ struct TaskFieldTests {
         var cleared = TaskFields()
         cleared.due = .some(nil)
         cleared.note = ""
+        cleared.repeatRule = RepeatRule.none
         let record = LogRecord(
             generation: .random(), clock: Clock(milliseconds: 1), what: "x", changes: [.set(task.id, all, was: cleared)], sequence: 1)
         let line = ChangeLog.encode(record)
@@ -98,7 +100,7 @@ struct TaskFieldTests {
         #expect(task.clocks[.note] == Clock(milliseconds: 100))
         #expect(task.clocks[.due] == Clock(milliseconds: 100))
         let text = StoreDocument.clockText(task.clocks)
-        #expect(text == "500.0 500.0 500.0 500.0 100.0 100.0 100.0")
+        #expect(text == "500.0 500.0 500.0 500.0 100.0 100.0 100.0 100.0")
         #expect(StoreDocument.clocks(from: Substring(text)) == task.clocks)
     }
 
@@ -119,8 +121,8 @@ struct TaskFieldTests {
         base.record(ImportBase.Said([task]))
         try base.save(besides: store)
         let lines = try String(contentsOfFile: ImportBase.path(besides: store), encoding: .utf8)
-        // Caption, flags, due, note, tags.
-        #expect(lines.utf8.count == 36 + 17 + 3 + 17 + 17 + 17 + 1)
+        // Caption, flags, due, note, tags, repeat.
+        #expect(lines.utf8.count == 36 + 17 + 3 + 17 + 17 + 17 + 17 + 1)
         #expect(try ImportBase.load(besides: store)[task.id] == ImportBase.Entry(task))
     }
 

@@ -266,7 +266,7 @@ struct ConfigTests {
                 "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
                 "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
                 "    │ d Del                 delete                                        │",
-                "    │ w                     set or clear the due date                     │",
+                "    │ w / r                 set or clear the due date / repeat rule       │",
                 "    │ C                     clear completed tasks                         │",
                 "    │ u / ^R                undo, redo                                    │",
                 "    │ / ^F                  filter                                        │",

@@ -28,6 +28,13 @@ struct DueScreenTests {
         return state
     }
 
+    /// The forms the prompt takes, wrapped at 80 columns above the footer.
+    static let formsRows = [
+        " Forms: YYYY-MM-DD, today, tomorrow, fri or friday, next fri, eow, eom, eoy, in",
+        " N days, in N weeks, Nd, Nw, dec 1, 1 dec, any of them with a time (tomorrow",
+        " 9:00), or none",
+    ]
+
     func listRows(_ state: AppState) -> [String] {
         Array(AppRender.render(state, size: state.size).lines[3..<12])
     }
@@ -79,12 +86,12 @@ struct DueScreenTests {
         state.press(.tab)
         let payRent = state.tasks[0].id
         state.expectPress(.character("w")) { next in
-            next.editor = LineEditor("2026-11-20")  // the prompt starts with the date it has
+            next.editor = LineEditor("2026-11-20", selected: true)  // the prompt starts with the date it has, selected
             next.editingTaskID = payRent
             next.focus = .due
             return []
         }
-        for _ in 0..<10 { state.press(.backspace) }
+        // Typing replaces the selected date.
         state.type("mon")
         expectScreen(
             state,
@@ -93,7 +100,7 @@ struct DueScreenTests {
                 "+ Type a new task and press Enter                                         [Add]",
                 "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
                 "Top Priority (4)",
-                "› Due: mon                                                   → Mon (2026-11-23)",
+                "› [ ] Pay rent  Due: mon                                     → Mon (2026-11-23)",
                 "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
                 "  [ ] Call mum                                                            today",
                 "  [ ] Dentist                                                  2026-12-24 09:30",
@@ -101,10 +108,10 @@ struct DueScreenTests {
                 "Bonus (2)",
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
-            ] + Array(repeating: "", count: 11) + [
+            ] + Array(repeating: "", count: 8) + Self.formsRows + [
                 "Enter set  Esc cancel  F1 help                                              1/6"
             ])
-        state.type("day")
+        state.type("s")
         expectScreen(
             state,
             [
@@ -112,7 +119,7 @@ struct DueScreenTests {
                 "+ Type a new task and press Enter                                         [Add]",
                 "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
                 "Top Priority (4)",
-                "› Due: monday                                                  ✗ not a due date",
+                "› [ ] Pay rent  Due: mons                                      ✗ not a due date",
                 "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
                 "  [ ] Call mum                                                            today",
                 "  [ ] Dentist                                                  2026-12-24 09:30",
@@ -120,13 +127,13 @@ struct DueScreenTests {
                 "Bonus (2)",
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
-            ] + Array(repeating: "", count: 11) + [
+            ] + Array(repeating: "", count: 8) + Self.formsRows + [
                 "Enter set  Esc cancel  F1 help                                              1/6"
             ])
         #expect(state.press(.enter).isEmpty, "a bad entry saves nothing")
         #expect(state.focus == .due)
-        #expect(state.message?.text.contains("“monday” is not a due date") == true)
-        for _ in 0..<3 { state.press(.backspace) }
+        #expect(state.message?.text.contains("“mons” is not a due date") == true)
+        state.press(.backspace)
         let monday = state.tasks.dating(at: 0, to: .date(year: 2026, month: 11, day: 23))!
         let effects = state.expectPress(.enter) { next in
             next.tasks.apply(monday, clock: .zero, force: true)
@@ -167,7 +174,7 @@ struct DueScreenTests {
         #expect(effects.isEmpty)
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 20))
         state.press(.character("w"))
-        for _ in 0..<10 { state.press(.backspace) }
+        state.press(.backspace)  // clears the selected date
         expectScreen(
             state,
             [
@@ -175,7 +182,7 @@ struct DueScreenTests {
                 "+ Type a new task and press Enter                                         [Add]",
                 "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
                 "Top Priority (4)",
-                "› Due:                                                            → no due date",
+                "› [ ] Pay rent  Due:                                              → no due date",
                 "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
                 "  [ ] Call mum                                                            today",
                 "  [ ] Dentist                                                  2026-12-24 09:30",
@@ -183,7 +190,7 @@ struct DueScreenTests {
                 "Bonus (2)",
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
-            ] + Array(repeating: "", count: 11) + [
+            ] + Array(repeating: "", count: 8) + Self.formsRows + [
                 "Enter set  Esc cancel  F1 help                                              1/6"
             ])
         let cleared = state.press(.enter)
@@ -200,6 +207,45 @@ struct DueScreenTests {
         while state.view.sort != .due { state.press(.character("s")) }
         let rows = listRows(state).map { row in row.range(of: "] ").map { String(row[$0.upperBound...].prefix { $0 != " " }) } ?? row }
         #expect(rows[1...4] == ["Return", "Call", "Pay", "Dentist"])
-        #expect(KeyHelp.entries(for: .list).contains { $0.keys == "w" && $0.action == "set or clear the due date" })
+        #expect(KeyHelp.entries(for: .list).contains { $0.keys == "w / r" && $0.action == "set or clear the due date / repeat rule" })
+    }
+
+    @Test func theOldDateIsSelectedSoTypingReplacesItAndAnArrowKeepsItToEdit() {
+        var state = dated()
+        state.press(.tab, .character("w"))
+        #expect(state.editor.text == "2026-11-20" && state.editor.isAllSelected)
+        let grid = AppRender.render(state, size: state.size)
+        // "2026-11-20" after "› [ ] Pay rent  Due: " is drawn selected.
+        #expect((21..<31).allSatisfy { grid[$0, 4].style == .editSelection })
+        #expect(grid[31, 4].style == .editField)
+        state.type("fri")
+        #expect(state.editor.text == "fri")
+        // Ctrl-_ takes the typing back to the old date.
+        state.press(.control("_"), .control("_"))
+        #expect(state.editor.text == "2026-11-20")
+        state.press(.escape, .character("w"), .end)
+        #expect(!state.editor.isAllSelected)
+        state.press(.backspace, .backspace)
+        state.type("30")
+        #expect(state.editor.text == "2026-11-30")
+        state.press(.enter)
+        #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 30))
+    }
+
+    @Test func aLongCaptionGivesTheEntryRoomAndTheFormsGoAboveAPromptAtTheBottom() {
+        var state = dated()
+        state.press(.tab, .down, .character("w"))
+        #expect(
+            AppRender.render(state, size: state.size).lines[5]
+                == "› [ ] Return the library book…  Due: 2026-11-10                    → 2026-11-10")
+        // A prompt on one of the last rows keeps its row; the forms go above it.
+        var short = dated(Size(width: 80, height: 14))
+        short.press(.tab)
+        for _ in 0..<5 { short.press(.down) }
+        short.press(.character("w"))
+        let lines = AppRender.render(short, size: short.size).lines
+        let prompt = lines.firstIndex { $0.hasPrefix("› [x] Filed taxes  Due:") }
+        #expect(prompt != nil)
+        if let prompt { #expect(Array(lines[(prompt - 3)..<prompt]) == Self.formsRows) }
     }
 }

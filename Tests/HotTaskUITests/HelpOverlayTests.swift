@@ -19,6 +19,7 @@ struct HelpOverlayTests {
         case .filter: state.press(.control("f"))
         case .editing: state.press(.tab, .character("e"))
         case .due: state.press(.tab, .character("w"))
+        case .repeating: state.press(.tab, .character("r"))
         }
         state.press(.function(1))
         guard let help = HelpLayout.of(state) else {
@@ -57,7 +58,7 @@ struct HelpOverlayTests {
 
     @Test(arguments: sizes)
     func everyKeyOfEveryFocusCanBeReadWholeAtThisSize(size: Size) {
-        for focus in [Focus.input, .list, .filter, .editing, .due] {
+        for focus in [Focus.input, .list, .filter, .editing, .due, .repeating] {
             let (keys, actions, lines) = readWholeHelp(focus, size: size)
             // A word longer than the column is broken across rows (24 columns): compare without spaces.
             let squeeze = { (text: String) in text.split(separator: " ").joined() }
@@ -86,7 +87,7 @@ struct HelpOverlayTests {
                 " │ Home g / End G    first, last task │",
                 "B│ [ / ]             jump to Top      │",
                 " │                   Priority, Bonus  ▼…",
-                " └─ 1–6 of 36 · ↑↓ scroll ────────────┘",
+                " └─ 1–6 of 37 · ↑↓ scroll ────────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.pageDown)
@@ -102,7 +103,7 @@ struct HelpOverlayTests {
                 " │                   other section    │",
                 "B│ K ⇧↑ / J ⇧↓       reorder (Manual  │",
                 " │                   order)           ▼…",
-                " └─ 6–11 of 36 · ↑↓ scroll ───────────┘",
+                " └─ 6–11 of 37 · ↑↓ scroll ───────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.end)
@@ -117,7 +118,7 @@ struct HelpOverlayTests {
                 " │ ? F1              this help        │",
                 "B│ q ^C ^Q           quit             │",
                 " │ ^Z ^L             suspend, redraw  │…",
-                " └─ 31–36 of 36 · ↑↓ scroll ──────────┘",
+                " └─ 32–37 of 37 · ↑↓ scroll ──────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.pageUp, .home)
@@ -150,7 +151,7 @@ struct HelpOverlayTests {
                 "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
                 "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
                 "    │ d Del                 delete                                        │",
-                "    │ w                     set or clear the due date                     │",
+                "    │ w / r                 set or clear the due date / repeat rule       │",
                 "    │ C                     clear completed tasks                         │",
                 "    │ u / ^R                undo, redo                                    │",
                 "    │ / ^F                  filter                                        │",

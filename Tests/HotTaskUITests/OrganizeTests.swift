@@ -253,7 +253,7 @@ struct OrganizeTests {
                 "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
                 "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
                 "    │ d Del                 delete                                        │",
-                "    │ w                     set or clear the due date                     │",
+                "    │ w / r                 set or clear the due date / repeat rule       │",
                 "    │ C                     clear completed tasks                         │",
                 "    │ u / ^R                undo, redo                                    │",
                 "    │ / ^F                  filter                                        │",
@@ -315,7 +315,7 @@ struct OrganizeTests {
                 "T│ PgUp / PgDn  page up,    │",
                 "›│              page down   │",
                 " │ Home g /     first, last ▼",
-                "B└─ 1–4 of 51 · ↑↓ scroll ──┘",
+                "B└─ 1–4 of 52 · ↑↓ scroll ──┘",
                 "Tab input  w due  ? help  1/1",
             ])
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import HotTaskSettings
 @testable import HotTaskUI
 
-/// No mode traps: every prompt on a row (a caption edit, a due date), opened from the input row
+/// No mode traps: every prompt on a row (a caption edit, a due date, a repeat rule), opened from the input row
 /// or the list by any of its keys, gives the keys back where they were on every way out, and
 /// the footer says where they went when that is the input row. The letter typed next goes
 /// there: a typed `x` never reopens a task behind the person's back.
@@ -14,15 +14,17 @@ struct PromptExitTests {
     enum Opening: String, CaseIterable, CustomTestStringConvertible {
         case editByF2InTheInput, editByEInTheList, editByF2InTheList
         case dueByF3InTheInput, dueByWInTheList
+        case repeatByRInTheList
 
         var origin: Focus { rawValue.hasSuffix("Input") ? .input : .list }
-        var prompt: Focus { rawValue.hasPrefix("edit") ? .editing : .due }
+        var prompt: Focus { rawValue.hasPrefix("edit") ? .editing : rawValue.hasPrefix("repeat") ? .repeating : .due }
         var key: Key {
             switch self {
             case .editByF2InTheInput, .editByF2InTheList: .function(2)
             case .editByEInTheList: .character("e")
             case .dueByF3InTheInput: .function(3)
             case .dueByWInTheList: .character("w")
+            case .repeatByRInTheList: .character("r")
             }
         }
         var testDescription: String { rawValue }
@@ -55,7 +57,7 @@ struct PromptExitTests {
         switch wayOut {
         case .enter:
             state.press(.control("u"))
-            state.type(opening.prompt == .editing ? "Buy oat milk" : "tomorrow")
+            state.type(["Buy oat milk", "weekly", "tomorrow"][opening.prompt == .editing ? 0 : opening.prompt == .repeating ? 1 : 2])
             state.press(.enter)
         case .escape:
             state.press(.escape)

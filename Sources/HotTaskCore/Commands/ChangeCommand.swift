@@ -15,7 +15,8 @@ public struct ChangeOutcome: Sendable {
 extension TaskStore {
     public func change(
         adding captions: [String], to section: Section, editing: (handle: String, caption: String?)? = nil,
-        due: DueInput.Request? = nil, note: String? = nil, tagging: [String] = [], untagging: [String] = [], plusTags: Bool = true,
+        due: DueInput.Request? = nil, note: String? = nil, repeating: RepeatRule? = nil, tagging: [String] = [], untagging: [String] = [],
+        plusTags: Bool = true,
         completing: [String], reopening: [String], moving: [String], deleting: [String], dates: DueDisplay
     ) throws -> ChangeOutcome {
         // `+word` in the text makes a tag (unless the config says not); `--tag` adds more. Typed
@@ -57,7 +58,10 @@ extension TaskStore {
             }
         }
         let now = Timestamp.now()
+        let today = DueDate.localDay(of: now, in: dates.local)
         let newDue = due.flatMap(\.date)
+        // A new repeating task without a due date takes the rule's first day from today.
+        let firstRepeat = repeating.flatMap { $0.isNone ? nil : $0.first(onOrAfter: today) }
         var newTasks: [TaskItem] = []
         for (caption, words, typedDue) in tagged {
             var tags = words.filter { !removing.contains($0) }
@@ -66,12 +70,14 @@ extension TaskStore {
                 throw UserFacingError(.refused, "cannot add \(quotedCaption(caption)): \(TagError.tooMany(tags.count))")
             }
             newTasks.append(
-                TaskItem(caption: caption, section: section, createdAt: now, due: newDue ?? typedDue, note: newNote ?? "", tags: tags))
+                TaskItem(
+                    caption: caption, section: section, createdAt: now, due: newDue ?? typedDue ?? firstRepeat, note: newNote ?? "", tags: tags,
+                    repeatRule: repeating ?? .none))
         }
         let withNote = newNote.map { !$0.isEmpty } ?? false ? " (with a note)" : ""
         let addedLines = newTasks.map { task in
             "Added to \(section.title): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
-                + "\(task.due.map { " (due \(dates.text($0)))" } ?? "")\(withNote)"
+                + "\(task.due.map { " (due \(dates.text($0))" + (task.repeatRule.isNone ? "" : ", " + task.repeatRule.words) + ")" } ?? "")\(withNote)"
         }
         let dueEdit = editing == nil ? nil : due ?? edited?.due.map(DueInput.Request.set)
         let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
@@ -79,6 +85,7 @@ extension TaskStore {
         if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
         if let editing, let dueEdit { asked.due = (editing.handle, dueEdit) }
         if let editing, let newNote { asked.note = (editing.handle, newNote) }
+        if let editing, let repeating { asked.repeating = (editing.handle, repeating, today) }
         let editTags = (edited?.tags ?? []) + adding
         if let editing, !editTags.isEmpty || !removing.isEmpty { asked.tags = (editing.handle, editTags, removing) }
         asked.completing = completing
@@ -169,6 +176,16 @@ extension TaskStore {
                         ? "Note cleared: \(CaptionRule.shown(task.caption))"
                         : "Note \(task.note.isEmpty ? "added" : "changed"): \(CaptionRule.shown(task.caption))"
             case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(CaptionRule.shown(task.caption))"
+            case .advanced(let task, let next):
+                "Completed: \(CaptionRule.shown(task.caption)) (repeats \(task.repeatRule.words); next: \(dates.occurrenceText(next)))"
+            case .repeated(let task, let after):
+                task.repeatRule == after.repeatRule
+                    ? (after.repeatRule.isNone
+                        ? "Already not repeating: \(CaptionRule.shown(task.caption))"
+                        : "Already repeats \(after.repeatRule.words): \(CaptionRule.shown(task.caption))")
+                    : after.repeatRule.isNone
+                        ? "Repeats no more: \(CaptionRule.shown(task.caption))"
+                        : "Repeats \(after.repeatRule.words): \(CaptionRule.shown(task.caption)) (due \(after.due.map(dates.text) ?? "none"))"
             case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(CaptionRule.shown(task.caption))"
             case .moved(let task, let section): "Moved to \(section.title): \(CaptionRule.shown(task.caption))"
             case .deleted(let task): "Deleted: \(CaptionRule.shown(task.caption))"

@@ -22,7 +22,10 @@ enum ICalendarCarry {
     /// Properties worth naming in the import's report (what a person would miss), by name.
     static func reported(_ todo: ICalComponent) -> [String] {
         var names = Set<String>()
+        // A rule HotTask steps is the task's repeat rule, not something it lacks.
+        let repeats = !TodoMapping.readRepeat(todo).isNone
         for property in todo.properties where !written.contains(property.name) && property.name != "PRIORITY" {
+            if repeats && property.name == "RRULE" { continue }
             names.insert(property.name)
         }
         if let priority = todo.first("PRIORITY")?.value.trimmingCharacters(in: .whitespaces), priority != "1", priority != "0" {

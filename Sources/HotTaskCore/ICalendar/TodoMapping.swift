@@ -159,6 +159,7 @@ public enum TodoMapping {
             sortOrder: sortOrder(of: todo), due: todo.first("DUE").flatMap(DueDate.fromICalendar))
         fields[.note] = .note(readNote(todo))
         fields[.tags] = .tags(readTags(todo))
+        fields[.repeatRule] = .repeatRule(readRepeat(todo))
         var clocks: FieldClocks?
         if let written = todo.first(clocksProperty).flatMap({ StoreDocument.clocks(from: Substring($0.value)) }), let lastModified,
             Int64(lastModified.timeIntervalSince1970) == written.latest.milliseconds / 1000
@@ -232,7 +233,24 @@ public enum TodoMapping {
         {
             setCompleted(fields.completed, at: fields.completedAt ?? now, on: &todo)
         }
-        if !advanced { setDue(fields.due, on: &todo) }
+        if !advanced {
+            let dueBefore = todo.first("DUE").flatMap(DueDate.fromICalendar)
+            // Completed here, the task moved to its next occurrence: the phone sees it open, from
+            // the start, as `Recurrence` leaves a series it advanced.
+            let nextOccurrence = dueBefore.flatMap { readRepeat(todo).next(after: $0)?.due }
+            if let due = fields.due, due == nextOccurrence, !fields.completed, todo.first("DTSTART") != nil,
+                let next = Recurrence.nextOccurrence(of: todo)
+            {
+                // A series with a start steps from it (its DUE may fall on another day than the
+                // rule's): as a phone completes it. The sync takes its DUE back here.
+                todo = next
+            } else {
+                if let due = fields.due, due == nextOccurrence, !fields.completed { reopenForNextOccurrence(&todo) }
+                setDue(fields.due, on: &todo)
+                if case .repeatRule(let rule)? = fields[.repeatRule], readRepeat(todo) != rule { setRepeat(rule, on: &todo) }
+                moveStart(from: dueBefore, to: fields.due, on: &todo)
+            }
+        }
         if case .note(let note)? = fields[.note], readNote(todo) != note {
             if note.isEmpty { todo.set("DESCRIPTION", nil) } else { todo.setKeepingParameters("DESCRIPTION", ICalendar.escape(note)) }
         }
@@ -270,6 +288,46 @@ public enum TodoMapping {
             todo.properties.append(property)
         }
         todo.set("DURATION", nil)
+    }
+
+    /// The repeat rule HotTask reads from a VTODO's RRULE: one it can step exactly, alone (no
+    /// RDATE, EXDATE or a second RRULE); `.none` for any other, which is then never written over
+    /// unless a rule is set here.
+    static func readRepeat(_ todo: ICalComponent) -> RepeatRule {
+        let rules = todo.properties.filter { $0.name == "RRULE" }
+        guard rules.count == 1, todo.first("RDATE") == nil, todo.first("EXDATE") == nil, todo.first("EXRULE") == nil else { return .none }
+        return RepeatRule(rrule: rules[0].value) ?? .none
+    }
+
+    /// RRULE as `rule` (none removes it). A rule needs a start (RFC 5545 §3.8.5.3): a VTODO
+    /// without DTSTART gets its DUE's.
+    static func setRepeat(_ rule: RepeatRule, on todo: inout ICalComponent) {
+        guard !rule.isNone else {
+            todo.set("RRULE", nil)
+            return
+        }
+        todo.set("RRULE", rule.rrule)
+        if todo.first("DTSTART") == nil, let due = todo.first("DUE") {
+            todo.properties.append(ICalProperty(name: "DTSTART", parameters: due.parameters, value: due.value))
+        }
+    }
+
+    /// The next occurrence of a series starts open and not begun.
+    static func reopenForNextOccurrence(_ todo: inout ICalComponent) {
+        todo.set("STATUS", "NEEDS-ACTION")
+        todo.set("COMPLETED", nil)
+        if todo.first("PERCENT-COMPLETE") != nil { todo.set("PERCENT-COMPLETE", "0") }
+        todo.set(openStatusProperty, nil)
+    }
+
+    /// A repeating VTODO's DTSTART moves with its DUE (a completion here advanced it), by the
+    /// same wall-clock time, as a phone moves both.
+    static func moveStart(from old: DueDate?, to new: DueDate?, on todo: inout ICalComponent) {
+        guard let old, let new, old != new, todo.first("RRULE") != nil,
+            let index = todo.properties.firstIndex(where: { $0.name == "DTSTART" }),
+            let start = Recurrence.WallTime(todo.properties[index].value)
+        else { return }
+        todo.properties[index].value = start.moved(by: TimeInterval(new.wallSeconds - old.wallSeconds))
     }
 
     /// The note HotTask reads from a VTODO's DESCRIPTION (the rule applied, cut at the limit).

@@ -345,6 +345,10 @@ extension JSONParser {
                 try expect(UInt8(ascii: "]"))
             }
             return .tags(try TagRule.cleanStored(tags))
+        case .repeatRule:
+            let text = try quotedString()
+            if text.isEmpty { return .repeatRule(.none) }
+            return .repeatRule(try required(RepeatRule(rrule: text)))
         }
     }
 

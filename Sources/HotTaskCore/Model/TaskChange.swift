@@ -13,14 +13,18 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     var note: String?
     /// The whole set, in order (an empty one clears them).
     var tags: [String]?
+    /// `RepeatRule.none` stops the repeat.
+    var repeatRule: RepeatRule?
     var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
     var completed: Bool?
 
     init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
-        order: OrderKey? = nil, due: DueDate?? = nil, note: String? = nil, tags: [String]? = nil
+        order: OrderKey? = nil, due: DueDate?? = nil, note: String? = nil, tags: [String]? = nil,
+        repeatRule: RepeatRule? = nil
     ) {
+        self.repeatRule = repeatRule
         self.due = due
         self.note = note
         self.tags = tags

@@ -9,7 +9,7 @@ import Foundation
 /// written before a field existed has fewer stamps, and the missing ones mean "set when the
 /// task was added" (see `FieldClocks`).
 public enum TaskField: Int, CaseIterable, Sendable {
-    case caption, section, completed, order, due, note, tags
+    case caption, section, completed, order, due, note, tags, repeatRule
 
     /// Its key in the store's task objects, in the log's `set` records and in the sync base.
     var key: String { staticKey.description }
@@ -24,6 +24,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .due: "due"
         case .note: "note"
         case .tags: "tags"
+        case .repeatRule: "repeat"
         }
     }
 
@@ -31,7 +32,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     /// The boxed fields come after the others in the table.
     var isBoxed: Bool {
         switch self {
-        case .note, .tags: true
+        case .note, .tags, .repeatRule: true
         case .caption, .section, .completed, .order, .due: false
         }
     }
@@ -66,7 +67,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var merge: Merge {
         switch self {
         case .order: .placement
-        case .caption, .section, .completed, .due, .note: .laterChange
+        case .caption, .section, .completed, .due, .note, .repeatRule: .laterChange
         case .tags: .elementwise
         }
     }
@@ -83,7 +84,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var placement: Placement {
         switch self {
         case .caption, .section, .completed: .beforeDates
-        case .due, .note, .tags: .afterDatesWhenSet
+        case .due, .note, .tags, .repeatRule: .afterDatesWhenSet
         case .order: .snapshotOnly
         }
     }
@@ -119,6 +120,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .due: .unknown
         case .note: .meant(.note(""))
         case .tags: .meant(.tags([]))
+        case .repeatRule: .meant(.repeatRule(.none))
         }
     }
 
@@ -140,9 +142,9 @@ public enum TaskField: Int, CaseIterable, Sendable {
 /// A value for each field of the table, by the field's place (`rawValue`), held inline; and
 /// for each field kept inline in a task, and each boxed one (`TaskField.isBoxed`). Their sizes
 /// are the table's counts (Swift cannot take them from the enum): `TaskFieldTests` checks them.
-typealias PerField<Element> = InlineArray<7, Element>
+typealias PerField<Element> = InlineArray<8, Element>
 typealias PerInlineField<Element> = InlineArray<5, Element>
-typealias PerBoxedField<Element> = InlineArray<2, Element>
+typealias PerBoxedField<Element> = InlineArray<3, Element>
 
 /// One field's value, whatever its type: what the field table reads, writes, compares and
 /// merges. `completed` alone says done or open: when it was done (`completedAt`) goes with it
@@ -156,6 +158,8 @@ enum FieldValue: Hashable, Sendable {
     case note(String)
     /// Without a leading `+`; a todo.txt context with its `@`.
     case tags([String])
+    /// `RepeatRule.none` for none.
+    case repeatRule(RepeatRule)
 
     /// The same value as text, for a fingerprint (`ImportBase`): equal values give equal text.
     var fingerprintText: String {
@@ -167,6 +171,7 @@ enum FieldValue: Hashable, Sendable {
         case .due(let due): DueDate.baseKey(due)
         case .note(let note): note
         case .tags(let tags): tags.joined(separator: "\n")
+        case .repeatRule(let rule): rule.rrule
         }
     }
 }
@@ -184,6 +189,7 @@ extension TaskField {
         case .due: .due(task.due)
         case .note: .note(task.note)
         case .tags: .tags(task.tags)
+        case .repeatRule: .repeatRule(task.repeatRule)
         }
     }
 
@@ -201,6 +207,7 @@ extension TaskField {
         case (.due, .due(let due)): task.due = due
         case (.note, .note(let note)): task.note = note
         case (.tags, .tags(let tags)): task.tags = tags
+        case (.repeatRule, .repeatRule(let rule)): task.repeatRule = rule
         default: assertionFailure("\(value) is not a value of \(self)")
         }
     }
@@ -211,6 +218,7 @@ extension TaskField {
         case .due(let due): due == nil
         case .note(let note): note.isEmpty
         case .tags(let tags): tags.isEmpty
+        case .repeatRule(let rule): rule.isNone
         case .caption, .section, .completed, .order: false
         }
     }
@@ -230,6 +238,7 @@ extension TaskFields {
             case .due: due.map(FieldValue.due)
             case .note: note.map(FieldValue.note)
             case .tags: tags.map(FieldValue.tags)
+            case .repeatRule: repeatRule.map(FieldValue.repeatRule)
             }
         }
         set {
@@ -241,6 +250,7 @@ extension TaskFields {
             case (.due, .due(let due)?): self.due = .some(due)
             case (.note, .note(let value)?): note = value
             case (.tags, .tags(let value)?): tags = value
+            case (.repeatRule, .repeatRule(let value)?): repeatRule = value
             case (.caption, nil): caption = nil
             case (.section, nil): section = nil
             case (.completed, nil):
@@ -250,6 +260,7 @@ extension TaskFields {
             case (.due, nil): due = nil
             case (.note, nil): note = nil
             case (.tags, nil): tags = nil
+            case (.repeatRule, nil): repeatRule = nil
             default: assertionFailure("\(String(describing: newValue)) is not a value of \(field)")
             }
         }
@@ -295,6 +306,7 @@ extension TaskField {
                 writer.string(tag)
             }
             writer.raw("]")
+        case .repeatRule(let rule): writer.string(rule.rrule)
         }
     }
 
@@ -359,7 +371,21 @@ extension TaskField {
             case let other?:
                 throw fields.problem("\"tags\" must be an array of strings, found \(other.kindName)")
             }
+        case .repeatRule:
+            guard let text = try fields.optionalString(key) else { return nil }
+            return .repeatRule(try Self.readRepeat(text, fields.problem))
         }
+    }
+}
+
+extension TaskField {
+    /// A stored `"repeat"`: an RRULE HotTask steps ("" for none, as a log's set that stops it).
+    static func readRepeat(_ text: String, _ problem: (String) -> DocumentError) throws(DocumentError) -> RepeatRule {
+        if text.isEmpty { return .none }
+        guard let rule = RepeatRule(rrule: text) else {
+            throw problem("\"repeat\" is not a repeat rule HotTask can step (FREQ, INTERVAL, BYDAY, COUNT, UNTIL): \"\(text)\"")
+        }
+        return rule
     }
 }
 
@@ -387,6 +413,7 @@ extension TaskField {
         case .due(let due): try container.encode(DueDate.baseKey(due), forKey: name)
         case .note(let note): try container.encode(note, forKey: name)
         case .tags(let tags): try container.encode(tags, forKey: name)
+        case .repeatRule(let rule): try container.encode(rule.rrule, forKey: name)
         }
     }
 
@@ -405,6 +432,9 @@ extension TaskField {
             return text.isEmpty ? .due(nil) : DueDate(baseKey: text).map(FieldValue.due)
         case .note: return .note(try container.decode(String.self, forKey: name))
         case .tags: return .tags(try container.decode([String].self, forKey: name))
+        case .repeatRule:
+            let text = try container.decode(String.self, forKey: name)
+            return text.isEmpty ? .repeatRule(.none) : RepeatRule(rrule: text).map(FieldValue.repeatRule)
         }
     }
 }
@@ -421,7 +451,7 @@ extension TaskField {
             bytes.append(print == ImportBase.fingerprint(.section(.priority)) ? UInt8(ascii: "p") : UInt8(ascii: "b"))
         case .completed:
             bytes.append(print == ImportBase.fingerprint(.completed(true)) ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-        case .caption, .order, .due, .note, .tags:
+        case .caption, .order, .due, .note, .tags, .repeatRule:
             bytes.append(0x20)
             for shift in stride(from: 60, through: 0, by: -4) {
                 bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: print >> UInt64(shift)) & 0xF])
@@ -439,7 +469,7 @@ extension TaskField {
         case .completed:
             guard start < line.count else { return nil }
             return (ImportBase.fingerprint(.completed(line[start] == UInt8(ascii: "1"))), start + 1)
-        case .caption, .order, .due, .note, .tags:
+        case .caption, .order, .due, .note, .tags, .repeatRule:
             guard start + 17 <= line.count, line[start] == 0x20 else { return nil }
             var print: UInt64 = 0
             for byte in line[(start + 1)..<(start + 17)] {

@@ -45,13 +45,19 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     /// Free text of several lines (`NoteRule`); empty for none.
     public var note: String {
         get { boxed?.note ?? "" }
-        set { rebox(note: newValue, tags: tags, clocks: clocks) }
+        set { rebox(note: newValue, tags: tags, repeatRule: repeatRule, clocks: clocks) }
     }
 
     /// Words (`TagRule`), in the order given, without a leading `+`; empty for none.
     public var tags: [String] {
         get { boxed?.tags ?? [] }
-        set { rebox(note: note, tags: newValue, clocks: clocks) }
+        set { rebox(note: note, tags: newValue, repeatRule: repeatRule, clocks: clocks) }
+    }
+
+    /// How it repeats (`RepeatRule`); `.none` for a task that does not.
+    public var repeatRule: RepeatRule {
+        get { boxed?.repeatRule ?? .none }
+        set { rebox(note: note, tags: tags, repeatRule: newValue, clocks: clocks) }
     }
 
     /// When each field was last set: merging keeps, field by field, the later change.
@@ -59,17 +65,17 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         get { FieldClocks(inline: inlineClocks, boxed: boxed?.clocks) }
         set {
             inlineClocks = newValue.inline
-            rebox(note: note, tags: tags, clocks: newValue)
+            rebox(note: note, tags: tags, repeatRule: repeatRule, clocks: newValue)
         }
     }
 
     /// The box for these values, or none when they are what a task without a box has.
-    private mutating func rebox(note: String, tags: [String], clocks: FieldClocks) {
+    private mutating func rebox(note: String, tags: [String], repeatRule: RepeatRule, clocks: FieldClocks) {
         let boxedClocks = clocks.boxed
-        if note.isEmpty, tags.isEmpty, clocks.boxedAreImplied {
+        if note.isEmpty, tags.isEmpty, repeatRule.isNone, clocks.boxedAreImplied {
             boxed = nil
-        } else if boxed?.note != note || boxed?.tags != tags || boxed?.clocks != boxedClocks {
-            boxed = BoxedFields(note: note, tags: tags, clocks: boxedClocks)
+        } else if boxed?.note != note || boxed?.tags != tags || boxed?.repeatRule != repeatRule || boxed?.clocks != boxedClocks {
+            boxed = BoxedFields(note: note, tags: tags, repeatRule: repeatRule, clocks: boxedClocks)
         }
     }
 
@@ -85,6 +91,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         due: DueDate? = nil,
         note: String = "",
         tags: [String] = [],
+        repeatRule: RepeatRule = .none,
         clocks: FieldClocks = FieldClocks()
     ) {
         self.dueBits = due?.bits ?? DueDate.noneBits
@@ -98,7 +105,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.order = order
         self.inlineClocks = clocks.inline
         self.boxed = nil
-        rebox(note: note, tags: tags, clocks: clocks)
+        rebox(note: note, tags: tags, repeatRule: repeatRule, clocks: clocks)
     }
 
     /// The same task with the clocks of the fields a person sees reset: for comparing what a
@@ -119,21 +126,24 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
 final class BoxedFields: Hashable, Sendable {
     let note: String
     let tags: [String]
+    let repeatRule: RepeatRule
     let clocks: FieldClocks.Boxed
 
-    init(note: String, tags: [String], clocks: FieldClocks.Boxed) {
+    init(note: String, tags: [String], repeatRule: RepeatRule, clocks: FieldClocks.Boxed) {
         self.note = note
         self.tags = tags
+        self.repeatRule = repeatRule
         self.clocks = clocks
     }
 
     static func == (a: BoxedFields, b: BoxedFields) -> Bool {
-        a === b || (a.note == b.note && a.tags == b.tags && a.clocks == b.clocks)
+        a === b || (a.note == b.note && a.tags == b.tags && a.repeatRule == b.repeatRule && a.clocks == b.clocks)
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(note)
         hasher.combine(tags)
+        hasher.combine(repeatRule)
         hasher.combine(clocks)
     }
 }

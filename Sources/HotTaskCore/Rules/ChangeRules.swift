@@ -42,9 +42,30 @@ public enum ChangeRules {
                 tags: tags == task.tags ? nil : tags), on: task)
     }
 
-    /// Completed (when, `now`) or open again.
+    /// Completed (when, `now`) or open again. Completing an open repeating task with a due
+    /// date moves it to its next occurrence instead (`nextOccurrence`): the same task, open,
+    /// its due date advanced (and a COUNT one less), in one change that undo takes back. Its
+    /// last occurrence completes it.
     public static func complete(_ task: TaskItem, _ completed: Bool, now: Date) -> TaskChange? {
-        set(TaskFields(completed: completed, completedAt: now), on: task)
+        if completed, !task.completed, let next = nextOccurrence(of: task) {
+            return set(TaskFields(due: .some(next.due), repeatRule: next.rule == task.repeatRule ? nil : next.rule), on: task)
+        }
+        return set(TaskFields(completed: completed, completedAt: now), on: task)
+    }
+
+    /// Where completing `task` moves it: the occurrence after its due date; nil when it does not
+    /// repeat, has no due date, or that was its last occurrence.
+    public static func nextOccurrence(of task: TaskItem) -> (due: DueDate, rule: RepeatRule)? {
+        guard !task.repeatRule.isNone, let due = task.due else { return nil }
+        return task.repeatRule.next(after: due)
+    }
+
+    /// A repeat rule (`.none` stops it). A task that starts repeating without a due date takes
+    /// the rule's first day from `today` on (days since 1970-01-01): today, or for `every sun`
+    /// the next Sunday.
+    public static func repeating(_ task: TaskItem, by rule: RepeatRule, today: Int) -> TaskChange? {
+        let due: DueDate?? = task.due == nil && !rule.isNone ? .some(rule.first(onOrAfter: today)) : nil
+        return set(TaskFields(due: due, repeatRule: rule), on: task)
     }
 
     /// To `section`, at the place `key` gives it among its tasks.

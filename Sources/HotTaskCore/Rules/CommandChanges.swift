@@ -23,6 +23,8 @@ struct CommandChanges: Sendable {
     var note: (handle: String, text: String)?
     /// Tags to add and to take away (through `TagRule`).
     var tags: (handle: String, adding: [String], removing: [String])?
+    /// A repeat rule (`.none` stops it); `today` is the first day one may start on.
+    var repeating: (handle: String, rule: RepeatRule, today: Int)?
     var completing: [String] = []
     var reopening: [String] = []
     var moving: [String] = []
@@ -38,7 +40,11 @@ struct CommandChanges: Sendable {
         case noted(TaskItem, String)
         /// The task as it was, and its tags after.
         case tagged(TaskItem, [String])
+        /// The task as it was, and as the rule left it.
+        case repeated(TaskItem, after: TaskItem)
         case completed(TaskItem, changed: Bool)
+        /// A repeating task completed: the task as it was, and its next due date.
+        case advanced(TaskItem, next: DueDate)
         case reopened(TaskItem, changed: Bool)
         case moved(TaskItem, to: Section)
         case deleted(TaskItem)
@@ -80,12 +86,20 @@ struct CommandChanges: Sendable {
             make(tags.handle) { ChangeRules.tag($0, adding: tags.adding, removing: tags.removing) }
             steps.append(.tagged(task, target.task(tags.handle)?.tags ?? task.tags))
         }
+        if let repeating, let task = target.task(repeating.handle) {
+            make(repeating.handle) { ChangeRules.repeating($0, by: repeating.rule, today: repeating.today) }
+            steps.append(.repeated(task, after: target.task(repeating.handle) ?? task))
+        }
         for (handles, completed) in [(completing, true), (reopening, false)] {
             for handle in handles {
                 guard let task = target.task(handle) else { continue }
                 make(handle) { ChangeRules.complete($0, completed, now: now) }
                 let changed = task.completed != completed
-                steps.append(completed ? .completed(task, changed: changed) : .reopened(task, changed: changed))
+                if completed, let after = target.task(handle), !after.completed, let next = after.due, changed {
+                    steps.append(.advanced(task, next: next))
+                } else {
+                    steps.append(completed ? .completed(task, changed: changed) : .reopened(task, changed: changed))
+                }
             }
         }
         for handle in moving {

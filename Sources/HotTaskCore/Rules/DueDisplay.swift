@@ -63,6 +63,19 @@ public struct DueDisplay: Sendable {
         return dayText + " " + DueDate.digits(minutes / 60, 2) + ":" + DueDate.digits(minutes % 60, 2)
     }
 
+    /// A repeating task's next occurrence as completing it says it: "Sun 6 Dec", with the year
+    /// when it is not this one ("Mon 4 Jan 2027") and a time of day after ("Fri 4 Dec 09:30").
+    public func occurrenceText(_ due: DueDate) -> String {
+        let day = localDay(due)
+        let (year, month, date) = Timestamp.civilDate(fromDays: day)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        var text = Self.weekdayNames[((day % 7) + 7 + 4) % 7] + " \(date) " + months[month - 1]
+        if year != Timestamp.civilDate(fromDays: today).0 { text += " \(year)" }
+        guard !due.isDay else { return text }
+        let relative = self.text(due)
+        return text + " " + String(relative.suffix(5))
+    }
+
     /// A day in `format`.
     public func dateText(_ day: Int) -> String {
         let (year, month, date) = Timestamp.civilDate(fromDays: day)
@@ -108,11 +121,13 @@ extension DueDate {
     }
 
     /// A key that orders due dates by when they fall, for a reader in `local`: seconds as the
-    /// local clock reads them, a date at the start of its day (before the times of that day).
+    /// local clock reads them, a date at the end of its day (after the times of that day: a
+    /// time that went overdue this morning comes before what is due today, all day).
     /// A day or a floating time needs no zone rules at all (most due dates: sorting 100,000
     /// costs no more than reading them).
     public func sortKey(local: TimeZone) -> Int64 {
-        if isDay || zone == .floating { return wallSeconds }
+        if isDay { return wallSeconds + 86_399 }
+        if zone == .floating { return wallSeconds }
         let instant = instant(local: local)
         return instant + Int64(local.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
     }

@@ -3,9 +3,14 @@ import Foundation
 /// What a person types for a due date (`--due WHEN`, the UI's due prompt), read as of `now`
 /// in the zone `local`.
 ///
-/// The forms: `YYYY-MM-DD`; `YYYY-MM-DDTHH:MM` (a time in the local zone, kept with its name);
-/// `today`; `tomorrow`; a weekday `mon`…`sun` (the next such day, never today); `+Nd`; `+Nw`;
-/// and `none` to clear. Words are read in any case.
+/// A day: `YYYY-MM-DD`; `today`; `tomorrow`; a weekday (`fri` or `friday`, also `next fri`:
+/// the next such day, never today); `eow`, `eom`, `eoy` (the last day of this week, Monday to
+/// Sunday, of this month, of this year); `in N days`, `in N weeks`, `Nd`, `Nw` (also `+Nd`,
+/// `+Nw`); a month and day (`dec 1`, `1 dec`, `december 1`: this year's, or next year's once it
+/// has passed; a year after it, `1 dec 2027`, names it). Any of them may be followed by a time
+/// on the local clock, `HH:MM` or `H:MM` (`tomorrow 9:00`, `2026-12-01 14:00`, also
+/// `2026-12-01T14:00`); a time alone is today's. `none` clears. The words are English whatever
+/// the locale, in any case.
 public enum DueInput {
     /// What an entry asks for.
     public enum Request: Equatable, Sendable {
@@ -27,64 +32,154 @@ public enum DueInput {
     }
 
     /// The forms, as messages and help list them.
-    public static let forms = "YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun, +Nd, +Nw, or none"
-
-    private static let weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+    public static let forms =
+        "YYYY-MM-DD, today, tomorrow, fri or friday, next fri, eow, eom, eoy, in N days, in N weeks, Nd, Nw, dec 1, 1 dec, any of them with a time (tomorrow 9:00), or none"
 
     public static func parse(_ text: String, now: Date, local: TimeZone) -> Result<Request, Refusal> {
-        let word = text.lowercased()
-        let today = DueDate.localDay(of: now, in: local)
-        func day(_ days: Int) -> Result<Request, Refusal> {
-            guard let date = DueDate.day(days) else { return .failure(Refusal(value: text, reason: "past the year 9999")) }
-            return .success(.set(date))
-        }
-        switch word {
-        case "none": return .success(.clear)
-        case "today": return day(today)
-        case "tomorrow": return day(today + 1)
-        default: break
-        }
-        if let weekday = weekdays.firstIndex(of: word) {
-            // 1970-01-01 was a Thursday (4).
-            let todayWeekday = ((today % 7) + 7 + 4) % 7
-            let ahead = (weekday - todayWeekday + 7) % 7
-            return day(today + (ahead == 0 ? 7 : ahead))
-        }
-        let bytes = Array(word.utf8)
-        if bytes.count >= 3, bytes.count <= 7, bytes.first == UInt8(ascii: "+"), let unit = bytes.last,
-            unit == UInt8(ascii: "d") || unit == UInt8(ascii: "w"),
-            bytes[1..<(bytes.count - 1)].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            let count = Int(String(decoding: bytes[1..<(bytes.count - 1)], as: UTF8.self))
-        {
-            return day(today + count * (unit == UInt8(ascii: "w") ? 7 : 1))
-        }
-        return parseAbsolute(text, local: local)
-    }
-
-    /// `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM`.
-    private static func parseAbsolute(_ text: String, local: TimeZone) -> Result<Request, Refusal> {
-        let bytes = Array(text.utf8)
-        func number(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= bytes.count, bytes[start..<start + count].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            return Int(String(decoding: bytes[start..<start + count], as: UTF8.self))
+        let lowered = text.lowercased()
+        var words = lowered.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if words == ["none"] { return .success(.clear) }
+        // YYYY-MM-DDTHH:MM is the day and the time.
+        if words.count == 1, words[0].utf8.count == 16, Array(words[0].utf8)[10] == UInt8(ascii: "t") {
+            words = [words[0].prefix(10), words[0].suffix(5)]
         }
         let refused = Result<Request, Refusal>.failure(Refusal(value: text, reason: nil))
-        guard bytes.count == 10 || bytes.count == 16, let year = number(0, 4), bytes[4] == UInt8(ascii: "-"),
-            let month = number(5, 2), bytes[7] == UInt8(ascii: "-"), let day = number(8, 2)
-        else { return refused }
-        guard let date = DueDate.date(year: year, month: month, day: day) else {
-            return .failure(Refusal(value: text, reason: "there is no such day"))
+        // A time of day last: "tomorrow 9:00", "2026-12-01 14:00", "9:30".
+        var clock: (hour: Int, minute: Int)?
+        if let last = words.last, last.contains(":") {
+            guard let time = Self.clock(last) else {
+                return .failure(Refusal(value: text, reason: Self.looksLikeClock(last) ? "there is no such time" : nil))
+            }
+            clock = time
+            words.removeLast()
         }
-        if bytes.count == 10 { return .success(.set(date)) }
-        guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
-            let minute = number(14, 2)
-        else { return refused }
-        guard hour < 24, minute < 60 else { return .failure(Refusal(value: text, reason: "there is no such time")) }
-        let wall = Int64(date.days) * 86_400 + Int64(hour * 3600 + minute * 60)
+        let today = DueDate.localDay(of: now, in: local)
+        let day: Int
+        switch Self.day(words, today: today) {
+        case .day(let found): day = found
+        case .today where clock != nil: day = today
+        case .today, .unknown: return refused
+        case .noSuchDay: return .failure(Refusal(value: text, reason: "there is no such day"))
+        }
+        guard let clock else {
+            guard let date = DueDate.day(day) else { return .failure(Refusal(value: text, reason: "past the year 9999")) }
+            return .success(.set(date))
+        }
+        return localTime(day: day, clock.hour, clock.minute, text: text, local: local)
+    }
+
+    /// What the words before a time name.
+    private enum DayReading {
+        case day(Int)
+        /// No words: today, when a time follows.
+        case today
+        case noSuchDay
+        case unknown
+    }
+
+    private static func day(_ words: [Substring], today: Int) -> DayReading {
+        switch words.count {
+        case 0: return .today
+        case 1: return oneWord(words[0], today: today)
+        case 2:
+            if words[0] == "next", let weekday = DateWords.weekday(words[1]) { return .day(next(weekday, after: today)) }
+            return monthDay(words, today: today)
+        case 3:
+            if words[0] == "in", let count = DateWords.count(words[1]), let unit = DateWords.Unit(words[2]) {
+                switch unit {
+                case .day: return .day(today + count)
+                case .week: return .day(today + count * 7)
+                case .month, .year: return .unknown
+                }
+            }
+            return monthDay(words, today: today)
+        default: return .unknown
+        }
+    }
+
+    private static func oneWord(_ word: Substring, today: Int) -> DayReading {
+        switch word {
+        case "today": return .day(today)
+        case "tomorrow": return .day(today + 1)
+        // Weeks run Monday to Sunday (ISO 8601): on a Sunday, eow is today.
+        case "eow": return .day(today + (7 - DateWords.weekday(ofDay: today)) % 7)
+        case "eom":
+            let (year, month, _) = Timestamp.civilDate(fromDays: today)
+            return .day(Timestamp.daysFromCivil(year: year, month: month, day: Timestamp.daysIn(month: month, year: year)))
+        case "eoy": return .day(Timestamp.daysFromCivil(year: Timestamp.civilDate(fromDays: today).0, month: 12, day: 31))
+        default: break
+        }
+        if let weekday = DateWords.weekday(word) { return .day(next(weekday, after: today)) }
+        // Nd, Nw, +Nd, +Nw.
+        var count = word
+        if count.hasPrefix("+") { count = count.dropFirst() }
+        if let unit = count.last, unit == "d" || unit == "w", count.count >= 2, count.count <= 6,
+            count.dropLast().utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(count.dropLast())
+        {
+            return .day(today + number * (unit == "w" ? 7 : 1))
+        }
+        if let date = DueDate(text: String(word)), date.isDay { return .day(date.days) }
+        return isoShaped(Array(word.utf8)) ? .noSuchDay : .unknown
+    }
+
+    /// `YYYY-MM-DD` in shape, whatever the numbers.
+    private static func isoShaped(_ bytes: [UInt8]) -> Bool {
+        bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+            && bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || ($0.element >= 0x30 && $0.element <= 0x39) }
+    }
+
+    /// `dec 1`, `1 dec`, `december 1`, with a year after it or not.
+    private static func monthDay(_ words: [Substring], today: Int) -> DayReading {
+        let (month, dayOfMonth): (Int, Int)
+        if let found = DateWords.month(words[0]), let number = DateWords.count(words[1]) {
+            (month, dayOfMonth) = (found, number)
+        } else if let number = DateWords.count(words[0]), let found = DateWords.month(words[1]) {
+            (month, dayOfMonth) = (found, number)
+        } else {
+            return .unknown
+        }
+        let thisYear = Timestamp.civilDate(fromDays: today).0
+        if words.count == 3 {
+            guard words[2].utf8.count == 4, let year = DateWords.count(words[2]) else { return .unknown }
+            return DueDate.date(year: year, month: month, day: dayOfMonth).map { .day($0.days) } ?? .noSuchDay
+        }
+        // This year's, or next year's once it has passed; 29 feb is the next one there is.
+        for year in thisYear...(thisYear + 8) {
+            guard let date = DueDate.date(year: year, month: month, day: dayOfMonth) else { continue }
+            if date.days >= today { return .day(date.days) }
+        }
+        return .noSuchDay
+    }
+
+    /// The first `weekday` after `today` (never today).
+    private static func next(_ weekday: Int, after today: Int) -> Int {
+        let ahead = (weekday - DateWords.weekday(ofDay: today) + 7) % 7
+        return today + (ahead == 0 ? 7 : ahead)
+    }
+
+    /// `H:MM` or `HH:MM`.
+    private static func clock(_ word: Substring) -> (hour: Int, minute: Int)? {
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            let hour = DateWords.count(parts[0]), let minute = DateWords.count(parts[1]), hour < 24, minute < 60
+        else { return nil }
+        return (hour, minute)
+    }
+
+    /// Digits, a colon, digits: a time, if not a real one.
+    private static func looksLikeClock(_ word: Substring) -> Bool {
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { DateWords.count($0) != nil }
+    }
+
+    /// A local clock reading on `day`, kept with the zone's name.
+    private static func localTime(day: Int, _ hour: Int, _ minute: Int, text: String, local: TimeZone) -> Result<Request, Refusal> {
+        let wall = Int64(day) * 86_400 + Int64(hour * 3600 + minute * 60)
+        guard DueDate.day(day) != nil else { return .failure(Refusal(value: text, reason: "past the year 9999")) }
         guard DueDate.exists(wall: wall, in: local) else {
             return .failure(Refusal(value: text, reason: "the clocks skip that time in \(local.identifier)"))
         }
-        guard let time = DueDate.time(wallSeconds: wall, zone: zone(of: local)) else { return refused }
+        guard let time = DueDate.time(wallSeconds: wall, zone: zone(of: local)) else { return .failure(Refusal(value: text, reason: nil)) }
         return .success(.set(time))
     }
 
@@ -97,7 +192,7 @@ public enum DueInput {
 
 extension DueDate {
     /// The day (days since 1970-01-01) that `instant` falls on in `zone`.
-    static func localDay(of instant: Date, in zone: TimeZone) -> Int {
+    public static func localDay(of instant: Date, in zone: TimeZone) -> Int {
         let seconds = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: instant))
         return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
     }

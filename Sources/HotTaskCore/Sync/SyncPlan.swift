@@ -411,6 +411,14 @@ struct SyncPlan {
                 fields.completed = false
                 fields.due = nextDue
                 counts.pulled += 1
+            } else if !fields.completed, let writtenDue = Self.masterTodo(calendar)?.first("DUE").flatMap(DueDate.fromICalendar),
+                writtenDue != fields.due, fields.due != nil
+            {
+                // A repeating task advanced here, stepped from its DTSTART there: its DUE here too.
+                let moved = TaskFields(due: .some(writtenDue))
+                apply(.set(id, moved, was: moved.values(in: task)))
+                fields.due = writtenDue
+                counts.pulled += 1
             }
             let entry = SyncBase.Entry(
                 uid: write.uid, href: write.href, etag: nil, fields: fields, orderKey: task.order.text,

@@ -13,6 +13,8 @@ package enum ListAction: String, CaseIterable, Sendable {
     case edit, delete
     /// Set or clear the selected task's due date.
     case due
+    /// Set or stop the selected task's repeat rule.
+    case repeatRule = "repeat"
     /// Open the selected task's note in `$VISUAL` or `$EDITOR`.
     case note
     case clearCompleted = "clear_completed"

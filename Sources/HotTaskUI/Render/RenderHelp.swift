@@ -58,6 +58,7 @@ extension Focus {
         case .filter: "filter"
         case .editing: "editing a caption"
         case .due: "setting a due date"
+        case .repeating: "setting a repeat rule"
         }
     }
 }

@@ -9,6 +9,11 @@ extension AppRender {
         let width = screen.size.width
         let filtering = state.view.isFiltering
         let dates = state.dates
+        var promptRow: Int?
+        defer {
+            if state.focus == .due { drawDueForms(screen, promptRow: promptRow, "Forms: " + DueInput.forms, &grid) }
+            if state.focus == .repeating { drawDueForms(screen, promptRow: promptRow, "Rules: " + RepeatInput.forms, &grid) }
+        }
         for screenRow in 0..<screen.listHeight {
             let row = state.scrollOffset + screenRow
             guard row < layout.rowCount else { break }
@@ -34,8 +39,12 @@ extension AppRender {
                 let selected = display == state.selection
                 if selected, state.focus == .editing {
                     drawEditor(state, task, y: y, width: width, &grid)
+                } else if selected, state.focus == .repeating {
+                    drawRepeatPrompt(state, task, dates, y: y, width: width, &grid)
+                    promptRow = y
                 } else if selected, state.focus == .due {
-                    drawDuePrompt(state, dates, y: y, width: width, &grid)
+                    drawDuePrompt(state, task, dates, y: y, width: width, &grid)
+                    promptRow = y
                 } else {
                     drawTask(task, selected: selected, state.focus, query: state.view.query, dates: dates, y: y, width: width, &grid)
                 }
@@ -67,8 +76,12 @@ extension AppRender {
         // The due date keeps its place at the right of the row, which ends at `dueColumnEnd`
         // (near the captions on a wide screen); the caption is cut two columns before it. A
         // note's mark follows the caption, and the tags (dim) take what room is left: they give
-        // way first.
-        let due = task.due.map { dueLabel($0, completed: task.completed, selected: selected && focus == .list, dates: dates) }
+        // way first. A repeating task's date has ↻ before it.
+        let due = task.due.map { date in
+            var label = dueLabel(date, completed: task.completed, selected: selected && focus == .list, dates: dates)
+            if !task.repeatRule.isNone { label.text = repeatMark + " " + label.text }
+            return label
+        }
         let dueX = due.map { dueColumnEnd(width) - DisplayWidth.of($0.text) } ?? width
         let end = due == nil ? width - 1 : dueX - dueGap
         let mark = task.note.isEmpty ? "" : " " + noteMark
@@ -118,19 +131,59 @@ extension AppRender {
     }
 
     /// The due-date prompt on the selected row: "› Due: [entry]  → Fri 2026-11-27".
-    private static func drawDuePrompt(_ state: AppState, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
+    /// The due prompt on the selected row: the task's caption stays in view (cut to a third of
+    /// the row at most), then the entry and what it reads as.
+    private static func drawDuePrompt(_ state: AppState, _ task: TaskItem, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
         var x = grid.put("› ", x: 0, y: y, style: .selected)
-        x = grid.put("Due: ", x: x, y: y, style: .selected)
+        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
+        let caption = CaptionRule.shown(task.caption)
+        x = grid.put(caption.truncated(toWidth: min(DisplayWidth.of(caption), max(4, (width - x) / 3))), x: x, y: y, style: .selected)
+        x = grid.put("  Due: ", x: x, y: y, style: .selected)
         let preview = DueEntry.preview(state.editor.text, dates: dates)
         // The entry keeps at least 8 columns; the preview has what is left.
         let previewWidth = min(DisplayWidth.of(preview.text), max(0, width - x - 10))
         let fieldEnd = width - 1 - (previewWidth > 0 ? previewWidth + 1 : 0)
         grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
-        let cursor = drawField(state.editor, from: x, to: fieldEnd, y: y, style: .editField, &grid).cursor
+        let style: CellStyle = state.editor.isAllSelected ? .editSelection : .editField
+        let cursor = drawField(state.editor, from: x, to: fieldEnd, y: y, style: style, &grid).cursor
         if previewWidth > 0 {
             grid.put(preview.text.truncated(toWidth: previewWidth), x: fieldEnd + 1, y: y, style: preview.valid ? .info : .error)
         }
         grid.cursor = (cursor, y)
+    }
+
+    /// The repeat prompt on the selected row, as the due prompt is drawn: the caption, the entry,
+    /// and what it reads as.
+    private static func drawRepeatPrompt(_ state: AppState, _ task: TaskItem, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
+        var x = grid.put("› ", x: 0, y: y, style: .selected)
+        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
+        let caption = CaptionRule.shown(task.caption)
+        x = grid.put(caption.truncated(toWidth: min(DisplayWidth.of(caption), max(4, (width - x) / 4))), x: x, y: y, style: .selected)
+        x = grid.put("  Repeat: ", x: x, y: y, style: .selected)
+        let preview = RepeatEntry.preview(state.editor.text, task: task, dates: dates)
+        let previewWidth = min(DisplayWidth.of(preview.text), max(0, width - x - 10))
+        let fieldEnd = width - 1 - (previewWidth > 0 ? previewWidth + 1 : 0)
+        grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
+        let style: CellStyle = state.editor.isAllSelected ? .editSelection : .editField
+        let cursor = drawField(state.editor, from: x, to: fieldEnd, y: y, style: style, &grid).cursor
+        if previewWidth > 0 {
+            grid.put(preview.text.truncated(toWidth: previewWidth), x: fieldEnd + 1, y: y, style: preview.valid ? .info : .error)
+        }
+        grid.cursor = (cursor, y)
+    }
+
+    /// While the due or repeat prompt is open, the forms it takes, wrapped over the last rows of the list
+    /// (above the prompt's row when that is where it stands).
+    static func drawDueForms(_ screen: ScreenLayout, promptRow: Int?, _ forms: String, _ grid: inout Grid) {
+        let width = screen.size.width
+        let lines = HelpLayout.wrap(forms, width: width - 2)
+        var top = screen.footerRow - lines.count
+        if let promptRow, promptRow >= top { top = promptRow - lines.count }
+        guard top > screen.listTop else { return }
+        for (index, line) in lines.enumerated() {
+            grid.put(String(repeating: " ", count: width), x: 0, y: top + index, style: .plain)
+            grid.put(line, x: 1, y: top + index, style: .hint)
+        }
     }
 
     /// A task's second line: "added 3 days ago · done today · ✎ the note ↵ on one line".
@@ -142,6 +195,9 @@ extension AppRender {
         if !task.note.isEmpty { text += " · " + noteMark + " " + NoteRule.oneLine(task.note) }
         return text
     }
+
+    /// The mark of a repeating task, before its due date.
+    static let repeatMark = "↻"
 
     /// The mark of a task with a note (after its caption, and before the note in its details).
     static let noteMark = "✎"

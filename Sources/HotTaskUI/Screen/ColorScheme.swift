@@ -43,7 +43,8 @@ public struct ColorScheme: Equatable, Sendable {
             .error: Look(210, bold: true), .match: Look(220, bold: true, underline: true),
             .matchSelected: Look(88, on: 153, bold: true, underline: true),
             .filterText: Look(220, bold: true), .segment: Look(247), .segmentActive: Look(16, on: 80, bold: true),
-            .editField: Look(254, underline: true), .overlay: Look(252, on: 236), .overlayKey: Look(117, on: 236, bold: true),
+            .editField: Look(254, underline: true), .editSelection: Look(16, on: 153), .overlay: Look(252, on: 236),
+            .overlayKey: Look(117, on: 236, bold: true),
             .due: Look(117), .dueToday: Look(220, bold: true), .overdue: Look(210, bold: true, underline: true),
             .overdueSelected: Look(88, on: 153, bold: true, underline: true),
         ])
@@ -60,7 +61,8 @@ public struct ColorScheme: Equatable, Sendable {
             .error: Look(160, bold: true), .match: Look(90, bold: true, underline: true),
             .matchSelected: Look(229, on: 25, bold: true, underline: true),
             .filterText: Look(90, bold: true), .segment: Look(242), .segmentActive: Look(231, on: 25, bold: true),
-            .editField: Look(235, underline: true), .overlay: Look(235, on: 254), .overlayKey: Look(25, on: 254, bold: true),
+            .editField: Look(235, underline: true), .editSelection: Look(231, on: 25), .overlay: Look(235, on: 254),
+            .overlayKey: Look(25, on: 254, bold: true),
             .due: Look(24), .dueToday: Look(94, bold: true), .overdue: Look(160, bold: true, underline: true),
             .overdueSelected: Look(224, on: 25, bold: true, underline: true),
         ])
@@ -86,7 +88,7 @@ extension ColorRole {
         case .text: [.plain, .selectedInactive, .editField]
         case .done: [.taskDone]
         case .selection: []
-        case .selectionText: [.selected]
+        case .selectionText: [.selected, .editSelection]
         case .header: [.header]
         case .title: []
         case .accent: [.prompt, .footerKey]
@@ -104,7 +106,7 @@ extension ColorRole {
 
     public var backgrounds: [CellStyle] {
         switch self {
-        case .selection: [.selected, .selectedDone, .matchSelected, .overdueSelected]
+        case .selection: [.selected, .selectedDone, .matchSelected, .overdueSelected, .editSelection]
         case .title: [.title, .segmentActive]
         default: []
         }

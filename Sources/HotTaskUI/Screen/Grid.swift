@@ -31,6 +31,8 @@ public enum CellStyle: UInt8, CaseIterable, Sendable {
     case segmentActive
     /// The caption being edited in place.
     case editField
+    /// Text selected in a field (the due prompt's old date, which typing replaces).
+    case editSelection
     /// The help overlay's box and text, and the keys in it.
     case overlay
     case overlayKey

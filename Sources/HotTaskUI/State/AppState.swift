@@ -13,6 +13,8 @@ public enum Focus: Equatable, Sendable {
     case editing
     /// The selected task's due date, typed in a small prompt on its row.
     case due
+    /// The selected task's repeat rule, typed in a prompt on its row.
+    case repeating
 }
 
 /// A question in the footer that the next key answers (y or anything else).

@@ -38,6 +38,7 @@ enum KeyHelp {
         case .filter: filter
         case .editing: editing
         case .due: due
+        case .repeating: repeating
         }
     }
 
@@ -123,7 +124,7 @@ enum KeyHelp {
         ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
         ListLine(actions: [.edit, .note], text: "edit the caption / the note ($EDITOR)", hint: "edit", rank: 7, hintKeys: "e"),
         ListLine(actions: [.delete], text: "delete", hint: "delete", rank: 9),
-        ListLine(actions: [.due], text: "set or clear the due date", hint: "due", rank: 4),
+        ListLine(actions: [.due, .repeatRule], text: "set or clear the due date / repeat rule", hint: "due", rank: 4, hintKeys: "w"),
         ListLine(actions: [.clearCompleted], text: "clear completed tasks", hint: "clear", rank: 6),
         ListLine(actions: [.undo, .redo], text: "undo, redo", hint: "undo", rank: 8),
         ListLine(actions: [.filter], text: "filter", hint: "find", rank: 10),
@@ -177,5 +178,13 @@ enum KeyHelp {
             lineEditing, wordMoving, lineDeleting, pasting,
             Entry("Enter", "set it (an empty entry clears the due date)", hint: ("Enter", "set"), rank: 1),
             Entry("Esc", "cancel, the due date unchanged", hint: ("Esc", "cancel"), rank: 2),
+        ] + everywhere
+
+    static let repeating: [Entry] =
+        [
+            Entry("letters", "a repeat rule: \(RepeatInput.forms); what it reads as shows as you type"),
+            lineEditing, wordMoving, lineDeleting, pasting,
+            Entry("Enter", "set it (an empty entry stops the repeat)", hint: ("Enter", "set")),
+            Entry("Esc", "cancel, the rule unchanged", hint: ("Esc", "cancel")),
         ] + everywhere
 }

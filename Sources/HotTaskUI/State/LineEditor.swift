@@ -9,10 +9,26 @@ public struct LineEditor: Equatable, Sendable {
     private(set) var viewStart = 0
     /// Ctrl-_: the line before each edit.
     private(set) var undoSteps = LineUndo()
+    /// The whole line is selected (the due prompt's old date): typing or pasting replaces it,
+    /// ⌫ or Del clears it, and any other key unselects it before it acts.
+    private(set) var isAllSelected = false
 
-    public init(_ text: String = "") {
+    public init(_ text: String = "", selected: Bool = false) {
         characters = Array(text)
         cursor = characters.count
+        isAllSelected = selected && !characters.isEmpty
+    }
+
+    /// Clears a selected line as one step Ctrl-_ undoes; false when nothing was selected.
+    private mutating func clearSelection() -> Bool {
+        guard isAllSelected else { return false }
+        isAllSelected = false
+        saveStep()
+        undoSteps.last = nil
+        characters = []
+        cursor = 0
+        viewStart = 0
+        return true
     }
 
     var text: String { String(characters) }
@@ -22,6 +38,7 @@ public struct LineEditor: Equatable, Sendable {
     /// accent, a ZWJ emoji part, a variation selector, the second half of a flag) joins it,
     /// because the terminal delivers such characters one scalar at a time.
     mutating func insert(_ character: Character) {
+        _ = clearSelection()
         // A new word starts a new undo step.
         let newWord = cursor > 0 && characters[cursor - 1].isWhitespace && !character.isWhitespace
         if undoSteps.last != .typing || newWord { saveStep() }
@@ -41,6 +58,7 @@ public struct LineEditor: Equatable, Sendable {
     /// inserting them one by one would shift the rest of the line each time).
     mutating func insert(contentsOf text: String) {
         guard !text.isEmpty else { return }
+        _ = clearSelection()
         saveStep()
         undoSteps.last = .other
         // The character before the cursor takes part, so that a pasted accent joins it.
@@ -51,6 +69,7 @@ public struct LineEditor: Equatable, Sendable {
     }
 
     mutating func deleteBackward() {
+        if clearSelection() { return }
         guard cursor > 0 else { return }
         startDeleting()
         characters.remove(at: cursor - 1)
@@ -58,6 +77,7 @@ public struct LineEditor: Equatable, Sendable {
     }
 
     mutating func deleteForward() {
+        if clearSelection() { return }
         guard cursor < characters.count else { return }
         startDeleting()
         characters.remove(at: cursor)
@@ -91,6 +111,7 @@ public struct LineEditor: Equatable, Sendable {
     }
 
     private mutating func moved(_ position: Int) {
+        isAllSelected = false
         cursor = position
         undoSteps.last = nil
     }
@@ -136,6 +157,7 @@ public struct LineEditor: Equatable, Sendable {
     /// Removes `range` and keeps it for Ctrl-Y. Kills in a row make one text, in the order
     /// it stood (Ctrl-W Ctrl-W then Ctrl-Y gives back both words), as readline does.
     private mutating func kill(_ range: Range<Int>, forward: Bool, into killed: inout String) {
+        isAllSelected = false
         guard !range.isEmpty else { return }
         let text = String(characters[range])
         switch undoSteps.last {
@@ -161,6 +183,7 @@ public struct LineEditor: Equatable, Sendable {
     /// The word from `start` to the cursor replaced by `text`, as one step Ctrl-_ undoes (Tab's
     /// completion).
     mutating func replaceWord(from start: Int, with text: String) {
+        isAllSelected = false
         saveStep()
         undoSteps.last = .other
         let replacement = Array(text)
@@ -175,6 +198,7 @@ public struct LineEditor: Equatable, Sendable {
     /// Ctrl-_: the line as it was before the last edit. False when there is nothing to undo.
     @discardableResult
     mutating func undo() -> Bool {
+        isAllSelected = false
         guard let snapshot = undoSteps.pop() else { return false }
         characters = snapshot.characters
         cursor = min(snapshot.cursor, characters.count)

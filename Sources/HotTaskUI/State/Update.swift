@@ -147,6 +147,7 @@ public enum AppUpdate {
         case .filter: return handleFilterKey(key, &state)
         case .editing: return handleEditingKey(key, &state, now: now)
         case .due: return handleDueKey(key, &state, now: now)
+        case .repeating: return handleRepeatKey(key, &state, now: now)
         }
     }
 

@@ -110,7 +110,12 @@ extension AppUpdate {
         guard let position = state.selectedPosition else { return [] }
         let task = state.tasks[position]
         guard let change = state.tasks.completing(!task.completed, at: position, now: now) else { return [] }
-        return commit([change], (task.completed ? "Reopened " : "Completed ") + quoted(task), &state)
+        // A repeating task moves on to its next occurrence, and says when that is.
+        let next = task.completed ? nil : ChangeRules.nextOccurrence(of: task).map { " — next: " + state.dates.occurrenceText($0.due) }
+        let what = (task.completed ? "Reopened " : "Completed ") + quoted(task) + (next ?? "")
+        let effects = commit([change], what, &state)
+        if next != nil { state.message = Message(what) }
+        return effects
     }
 
     static func moveToOtherSection(_ state: inout AppState, now: Date) -> [Effect] {

@@ -10,7 +10,9 @@ extension AppUpdate {
             state.message = Message("No task to give a due date", kind: .warning)
             return
         }
-        state.editor = LineEditor(task.due.map { $0.isDay ? $0.dayText : DueEntry.localText($0, in: state.calendar.timeZone) } ?? "")
+        // The old date selected: typing replaces it, an arrow key keeps it to edit.
+        state.editor = LineEditor(
+            task.due.map { $0.isDay ? $0.dayText : DueEntry.localText($0, in: state.calendar.timeZone) } ?? "", selected: true)
         state.editingTaskID = task.id
         openPrompt(.due, &state)
     }

@@ -94,7 +94,7 @@ extension AppUpdate {
     /// Opens a prompt on the selected row (`.editing`, `.due`), remembering where the keys were,
     /// so that Enter and Esc give them back there.
     static func openPrompt(_ prompt: Focus, _ state: inout AppState) {
-        if state.focus != .editing && state.focus != .due { state.promptOrigin = state.focus }
+        if ![.editing, .due, .repeating].contains(state.focus) { state.promptOrigin = state.focus }
         state.focus = prompt
     }
 
@@ -128,6 +128,7 @@ extension AppUpdate {
         case .filter: "keys go to the filter"
         case .editing: "keys edit the caption (Enter saves, Esc cancels)"
         case .due: "keys set the due date (Enter sets, Esc cancels)"
+        case .repeating: "keys set the repeat rule (Enter sets, Esc cancels)"
         }
     }
 }

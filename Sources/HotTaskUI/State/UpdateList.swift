@@ -35,6 +35,7 @@ extension AppUpdate {
         case .reorderDown: return reorder(up: false, &state, now: now)
         case .edit: startEditing(&state)
         case .due: startDue(&state)
+        case .repeatRule: startRepeat(&state)
         case .note: return startNote(&state)
         case .delete: return deleteSelected(&state)
         case .clearCompleted: askToClearCompleted(&state)

@@ -21,10 +21,18 @@ extension AppUpdate {
         }
         let screen = state.screen
         guard !screen.isTooSmall else { return [] }
-        if state.focus == .editing || state.focus == .due {
-            // The edit or the due date is not left behind by a stray click: Enter and Esc end it.
-            state.message = Message(state.focus == .due ? "Enter sets the due date, Esc cancels it" : "Enter saves the edit, Esc cancels it")
+        // An open prompt is not left behind by a stray click: Enter and Esc end it.
+        switch state.focus {
+        case .editing:
+            state.message = Message("Enter saves the edit, Esc cancels it")
             return []
+        case .due:
+            state.message = Message("Enter sets the due date, Esc cancels it")
+            return []
+        case .repeating:
+            state.message = Message("Enter sets the repeat rule, Esc cancels it")
+            return []
+        case .input, .list, .filter: break
         }
         let lastClick = state.lastClick
         state.lastClick = nil

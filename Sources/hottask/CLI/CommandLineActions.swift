@@ -19,11 +19,12 @@ struct CommandLineActions {
     @discardableResult
     mutating func change(
         adding captions: [String], section: Section, editing: (handle: String, caption: String?)? = nil,
-        due: DueInput.Request? = nil, note: String? = nil, tagging: [String] = [], untagging: [String] = [], plusTags: Bool = true,
+        due: DueInput.Request? = nil, note: String? = nil, repeating: RepeatRule? = nil, tagging: [String] = [], untagging: [String] = [],
+        plusTags: Bool = true,
         completing: [String], reopening: [String], moving: [String], deleting: [String]
     ) throws -> [TaskItem] {
         let outcome = try store.change(
-            adding: captions, to: section, editing: editing, due: due, note: note, tagging: tagging, untagging: untagging,
+            adding: captions, to: section, editing: editing, due: due, note: note, repeating: repeating, tagging: tagging, untagging: untagging,
             plusTags: plusTags, completing: completing, reopening: reopening, moving: moving, deleting: deleting, dates: dates)
         reportWarnings(knownClean: outcome.logKnownClean)
         outcome.lines.forEach { output.status($0) }

@@ -127,9 +127,16 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time), today, tomorrow, mon–sun (the next, never today), +Nd, +Nw, or none to clear.",
+            "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, today, tomorrow, fri or friday or next fri (the next, never today), eow, eom, eoy, in N days, in N weeks, Nd, Nw, dec 1 or 1 dec; any of them with a local time after it (tomorrow 9:00, 2026-12-01 14:00); none clears.",
             valueName: "when"))
     var due: String?
+
+    @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp(
+            "With --add or --edit N: how the task repeats (completing it moves its due date to the next occurrence; without a due date it takes the rule's first day from today). RULE: daily, weekly, monthly, yearly, weekdays, every N days|weeks|months|years, every mon,thu, or none to stop.",
+            valueName: "rule"))
+    var repeatText: String?
 
     @Option(
         name: .long,
@@ -309,7 +316,9 @@ struct HotTaskCommand: ParsableCommand {
                 let added = try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
                     editing: edit.isEmpty ? nil : (edit[0], edit.count == 2 ? edit[1] : nil),
-                    due: try due.map(Self.dueRequest), note: try noteText(), tagging: tag, untagging: untag, plusTags: settings.plusTags,
+                    due: try due.map(Self.dueRequest), note: try noteText(), repeating: try repeatText.map(Self.repeatRule), tagging: tag,
+                    untagging: untag,
+                    plusTags: settings.plusTags,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
                 saved = true

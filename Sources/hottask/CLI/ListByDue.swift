@@ -43,7 +43,7 @@ extension ListFormatter {
             out += " [ ] ".utf8
             out += CaptionRule.shown(task.caption).utf8
             appendTagsAndNote(task, styled: styled, to: &out)
-            if let due = task.due { appendDue(due, completed: false, styled: styled, dates: dates, to: &out) }
+            if let due = task.due { appendDue(due, repeating: task.repeatRule, completed: false, styled: styled, dates: dates, to: &out) }
             out.append(0x0A)
             if out.count >= 1 << 18 {
                 emit(out)

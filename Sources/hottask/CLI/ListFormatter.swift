@@ -92,7 +92,9 @@ enum ListFormatter {
                 var caption = CaptionRule.shown(task.caption)
                 caption.withUTF8 { out.append(contentsOf: $0) }
                 appendTagsAndNote(task, styled: styled, to: &out)
-                if let due = task.due { appendDue(due, completed: task.completed, styled: styled, dates: dates, to: &out) }
+                if let due = task.due {
+                    appendDue(due, repeating: task.repeatRule, completed: task.completed, styled: styled, dates: dates, to: &out)
+                }
                 if styled && task.completed { out += reset.utf8 }
                 out.append(0x0A)
                 if out.count >= pieceSize {
@@ -105,13 +107,20 @@ enum ListFormatter {
     }
 
     /// "  (due Fri)", or "  (overdue: 2026-11-20)" in bold red when styled; a completed task's
-    /// due date is never overdue.
-    static func appendDue(_ due: DueDate, completed: Bool, styled: Bool, dates: DueDisplay, to out: inout [UInt8]) {
+    /// due date is never overdue. A repeating task's rule follows: "  (due Sun, ↻ every Sun)".
+    static func appendDue(
+        _ due: DueDate, repeating rule: RepeatRule = .none, completed: Bool, styled: Bool, dates: DueDisplay, to out: inout [UInt8]
+    ) {
         let overdue = !completed && dates.standing(due) == .overdue
         if styled && overdue { out += overdueStyle.utf8 }
-        out += "  (\(overdue ? "overdue: " : "due ")\(dates.text(due)))".utf8
+        out += "  (\(overdue ? "overdue: " : "due ")\(dates.text(due))".utf8
+        if !rule.isNone { out += ", \(repeatMark) \(rule.words)".utf8 }
+        out.append(UInt8(ascii: ")"))
         if styled && overdue { out += reset.utf8 }
     }
+
+    /// The mark of a repeating task, as the app shows it too.
+    static let repeatMark = "↻"
 
     private static let overdueStyle = "\u{1B}[1;31m"
 

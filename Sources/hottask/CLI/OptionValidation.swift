@@ -32,6 +32,7 @@ extension HotTaskCommand {
         if resync && !sync { throw ValidationError("--resync goes with --sync.") }
         try validateDueOptions()
         try validateNoteAndTagOptions()
+        try validateRepeatOptions()
         if !edit.isEmpty && edit.count > 2 {
             throw ValidationError(
                 "--edit takes a task and its new caption: --edit 3 \"New caption\" (got \(edit.count) value\(edit.count == 1 ? "" : "s")).")

@@ -446,6 +446,7 @@ struct Palette {
         case .segment: return Look(attributes: HC_A_DIM, monochrome: HC_A_DIM)
         case .segmentActive: return Look(attributes: HC_A_BOLD, foreground: black, background: cyan, monochrome: HC_A_REVERSE)
         case .editField: return Look(attributes: HC_A_UNDERLINE, monochrome: HC_A_UNDERLINE)
+        case .editSelection: return Look(attributes: HC_A_REVERSE, monochrome: HC_A_REVERSE)
         case .overlay: return Look(foreground: white, background: blue, monochrome: HC_A_REVERSE)
         case .overlayKey: return Look(attributes: HC_A_BOLD, foreground: yellow, background: blue, monochrome: HC_A_REVERSE | HC_A_BOLD)
         case .due: return Look(foreground: cyan)
