@@ -20,7 +20,7 @@ struct ModeTrapTmuxTests {
         session.type("x")
         session.waitForText("+ x ")
         session.press("F3")
-        session.waitForText("› Due: ")
+        session.waitForText("› [x] Buy milk  Due: ")
         session.type("tomorrow")
         session.press("Enter")
         session.waitForText("Keys go to the new-task input")
