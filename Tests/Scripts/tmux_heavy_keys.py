@@ -13,34 +13,15 @@ after each round, q, and the store read back by `--list --json` must hold every 
 """
 import json, os, re, shutil, subprocess, sys, tempfile, time
 
+from tmux_timing import Tmux
+
 hottask, source = sys.argv[1], sys.argv[2]
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 socket = f"hottask-heavy-{os.getpid()}"
 
 
-def tmux(*arguments):
-    return subprocess.run(["tmux", "-L", socket] + list(arguments), capture_output=True, text=True, check=True).stdout
-
-
-def screen():
-    return tmux("capture-pane", "-p", "-t", "heavy")
-
-
-def wait_for(predicate, what, deadline=30.0):
-    start = time.perf_counter()
-    while time.perf_counter() - start < deadline:
-        shown = screen()
-        if predicate(shown):
-            return shown
-        time.sleep(0.005)
-    sys.exit(f"gave up waiting for {what}; the screen:\n{screen()}")
-
-
-def press(key, predicate, what):
-    start = time.perf_counter()
-    tmux("send-keys", "-t", "heavy", key)
-    shown = wait_for(predicate, what)
-    return time.perf_counter() - start, shown
+tmux = Tmux(socket, "heavy")
+screen, wait_for, press = tmux.screen, tmux.wait_for, tmux.press
 
 
 def progress(shown):

@@ -12,34 +12,20 @@ shows it). Prints the medians and the 90th percentiles in milliseconds, per buil
 """
 import os, shutil, statistics, subprocess, sys, tempfile, time
 
+from tmux_timing import Tmux
+
 before, after, source = sys.argv[1], sys.argv[2], sys.argv[3]
 rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 3
 socket = f"hottask-latency-{os.getpid()}"
 
 
-def tmux(*arguments):
-    return subprocess.run(["tmux", "-L", socket] + list(arguments), capture_output=True, text=True, check=True).stdout
-
-
-def screen():
-    return tmux("capture-pane", "-p", "-t", "keys")
-
-
-def until(predicate, what, deadline=20.0):
-    start = time.perf_counter()
-    while time.perf_counter() - start < deadline:
-        shown = screen()
-        if predicate(shown):
-            return shown
-        time.sleep(0.001)
-    sys.exit(f"gave up waiting for {what}; the screen:\n{screen()}")
+tmux = Tmux(socket, "keys")
+until = tmux.wait_for
 
 
 def timed(key, predicate, what):
-    start = time.perf_counter()
-    tmux("send-keys", "-t", "keys", key)
-    shown = until(predicate, what)
-    return (time.perf_counter() - start) * 1000, shown
+    took, shown = tmux.press(key, predicate, what)
+    return took * 1000, shown
 
 
 def selected_row(shown):
