@@ -40,10 +40,12 @@ extension AppRender {
                 if selected, state.focus == .editing {
                     drawEditor(state, task, y: y, width: width, &grid)
                 } else if selected, state.focus == .repeating {
-                    drawRepeatPrompt(state, task, dates, y: y, width: width, &grid)
+                    let preview = RepeatEntry.preview(state.editor.text, task: task, dates: dates)
+                    drawRowPrompt(state, task, label: "Repeat", captionShare: 4, preview: preview, y: y, width: width, &grid)
                     promptRow = y
                 } else if selected, state.focus == .due {
-                    drawDuePrompt(state, task, dates, y: y, width: width, &grid)
+                    let preview = DueEntry.preview(state.editor.text, dates: dates)
+                    drawRowPrompt(state, task, label: "Due", captionShare: 3, preview: preview, y: y, width: width, &grid)
                     promptRow = y
                 } else {
                     drawTask(task, selected: selected, state.focus, query: state.view.query, dates: dates, y: y, width: width, &grid)
@@ -130,37 +132,18 @@ extension AppRender {
         }
     }
 
-    /// The due-date prompt on the selected row: "› Due: [entry]  → Fri 2026-11-27".
-    /// The due prompt on the selected row: the task's caption stays in view (cut to a third of
-    /// the row at most), then the entry and what it reads as.
-    private static func drawDuePrompt(_ state: AppState, _ task: TaskItem, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
+    /// A prompt on the selected row (the due date, the repeat rule): the task's caption stays in
+    /// view (cut to `1 / captionShare` of the row at most), then the label, the entry (at least 8
+    /// columns) and what it reads as in what is left.
+    private static func drawRowPrompt(
+        _ state: AppState, _ task: TaskItem, label: String, captionShare: Int, preview: (text: String, valid: Bool), y: Int, width: Int,
+        _ grid: inout Grid
+    ) {
         var x = grid.put("› ", x: 0, y: y, style: .selected)
         x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
         let caption = CaptionRule.shown(task.caption)
-        x = grid.put(caption.truncated(toWidth: min(DisplayWidth.of(caption), max(4, (width - x) / 3))), x: x, y: y, style: .selected)
-        x = grid.put("  Due: ", x: x, y: y, style: .selected)
-        let preview = DueEntry.preview(state.editor.text, dates: dates)
-        // The entry keeps at least 8 columns; the preview has what is left.
-        let previewWidth = min(DisplayWidth.of(preview.text), max(0, width - x - 10))
-        let fieldEnd = width - 1 - (previewWidth > 0 ? previewWidth + 1 : 0)
-        grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
-        let style: CellStyle = state.editor.isAllSelected ? .editSelection : .editField
-        let cursor = drawField(state.editor, from: x, to: fieldEnd, y: y, style: style, &grid).cursor
-        if previewWidth > 0 {
-            grid.put(preview.text.truncated(toWidth: previewWidth), x: fieldEnd + 1, y: y, style: preview.valid ? .info : .error)
-        }
-        grid.cursor = (cursor, y)
-    }
-
-    /// The repeat prompt on the selected row, as the due prompt is drawn: the caption, the entry,
-    /// and what it reads as.
-    private static func drawRepeatPrompt(_ state: AppState, _ task: TaskItem, _ dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid) {
-        var x = grid.put("› ", x: 0, y: y, style: .selected)
-        x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: .selected)
-        let caption = CaptionRule.shown(task.caption)
-        x = grid.put(caption.truncated(toWidth: min(DisplayWidth.of(caption), max(4, (width - x) / 4))), x: x, y: y, style: .selected)
-        x = grid.put("  Repeat: ", x: x, y: y, style: .selected)
-        let preview = RepeatEntry.preview(state.editor.text, task: task, dates: dates)
+        x = grid.put(caption.truncated(toWidth: min(DisplayWidth.of(caption), max(4, (width - x) / captionShare))), x: x, y: y, style: .selected)
+        x = grid.put("  \(label): ", x: x, y: y, style: .selected)
         let previewWidth = min(DisplayWidth.of(preview.text), max(0, width - x - 10))
         let fieldEnd = width - 1 - (previewWidth > 0 ? previewWidth + 1 : 0)
         grid.paint(y: y, from: x, to: fieldEnd, style: .editField)
