@@ -85,7 +85,7 @@ struct NotesAndTagsScreenTests {
         state.press(.tab)
         let payRent = state.tasks[0]
         state.expectPress(.character("n")) { _ in
-            [.editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: payRent.note))]
+            [.editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: payRent.note, base: payRent.note))]
         }
         // The editor saved a new note: one change, undone by u.
         let saved = AppUpdate.update(&state, .noteEdited(.edited(taskID: payRent.id, text: "Landlord: 555-0199\n\n")), now: testNow)
@@ -107,12 +107,54 @@ struct NotesAndTagsScreenTests {
         #expect(state.tasks[0].note == payRent.note)
         #expect(
             state.message?.text == "The editor failed (vim exited 1; kept in /tmp/x.txt); the note is unchanged, your text is kept: n opens it again")
-        #expect(state.press(.character("n")) == [.editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "half written"))])
+        #expect(
+            state.press(.character("n")) == [
+                .editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "half written", base: payRent.note))
+            ])
         // A note over the limit is not saved, and kept too.
         let long = String(repeating: "x", count: StoreLimits.noteBytes + 1)
         #expect(AppUpdate.update(&state, .noteEdited(.edited(taskID: payRent.id, text: long)), now: testNow).isEmpty)
         #expect(state.message?.kind == .error)
         #expect(state.keptNote == NoteEditing.Kept(taskID: payRent.id, text: long))
+    }
+
+    @Test func aNoteChangedOrATaskDeletedElsewhereWhileTheEditorWasOpenLosesNeitherText() {
+        var state = tagged()
+        state.press(.tab)
+        let payRent = state.tasks[0]
+        // Another program changed the note while the editor had it: that note stays, ours is kept.
+        _ = AppUpdate.update(
+            &state,
+            .changedOutside([outsideRecord([.set(payRent.id, TaskFields(note: "Cash only"), was: TaskFields(note: payRent.note))])]),
+            now: testNow)
+        let written = AppUpdate.update(
+            &state, .noteEdited(.edited(taskID: payRent.id, text: "Landlord: 555-0199", base: payRent.note)), now: testNow)
+        #expect(savedChanges(written).isEmpty)
+        #expect(state.tasks[0].note == "Cash only")
+        #expect(state.keptNote == NoteEditing.Kept(taskID: payRent.id, text: "Landlord: 555-0199"))
+        #expect(
+            state.press(.character("n")) == [
+                .editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "Landlord: 555-0199", base: "Cash only"))
+            ])
+        // Its task deleted elsewhere: the text is offered on the next n, on any task.
+        _ = AppUpdate.update(&state, .changedOutside([outsideRecord([.delete(state.tasks[0])])]), now: testNow)
+        _ = AppUpdate.update(&state, .noteEdited(.edited(taskID: payRent.id, text: "Landlord: 555-0199", base: "Cash only")), now: testNow)
+        #expect(state.message?.text == "That task was deleted elsewhere; your note is kept: n on any task opens it again")
+        let other = state.selectedTask!
+        #expect(
+            state.press(.character("n")) == [
+                .editNote(NoteEditing.Request(taskID: other.id, caption: other.caption, text: "Landlord: 555-0199", base: other.note))
+            ])
+    }
+
+    @Test func theWheelLeavesAnOpenDueOrRepeatPromptOnItsTask() {
+        for key in ["w", "r"] {
+            var state = tagged(Size(width: 80, height: 8))
+            state.press(.tab, .character(Character(key)))
+            let selected = state.selection
+            _ = AppUpdate.update(&state, .wheelScrolled(lines: 3), now: testNow)
+            #expect(state.selection == selected, "\(key): the prompt's row stays selected")
+        }
     }
 
     @Test func plusWordsInTheInputAreTagsUnlessTheConfigSaysNot() throws {

@@ -10,18 +10,21 @@ public enum NoteEditing {
         /// The caption, for the file's name and the first comment line.
         public let caption: String
         public let text: String
+        /// The task's note when the editor opened: a note changed elsewhere meanwhile is not
+        /// written over (nil: not checked).
+        public var base: String? = nil
     }
 
     /// How it went.
     public enum Outcome: Equatable, Sendable {
-        /// The editor exited 0: the file's text now.
-        case edited(taskID: UUID, text: String)
+        /// The editor exited 0: the file's text now, and the note it was opened on.
+        case edited(taskID: UUID, text: String, base: String? = nil)
         /// The editor could not be run or failed: why, and the text it left (kept for the next try).
         case failed(taskID: UUID, reason: String, text: String?)
 
         public var taskID: UUID {
             switch self {
-            case .edited(let id, _), .failed(let id, _, _): id
+            case .edited(let id, _, _), .failed(let id, _, _): id
             }
         }
     }
@@ -34,14 +37,15 @@ public enum NoteEditing {
 }
 
 extension AppUpdate {
-    /// `n`: the selected task's note in the editor (the text a failed edit left, if any).
+    /// `n`: the selected task's note in the editor (the text a failed edit left, if any: kept
+    /// for its task, or offered on any task when its own was deleted elsewhere).
     static func startNote(_ state: inout AppState) -> [Effect] {
         guard let task = state.selectedTask else {
             state.message = Message("No task to write a note for", kind: .warning)
             return []
         }
-        let text = state.keptNote.flatMap { $0.taskID == task.id ? $0.text : nil } ?? task.note
-        return [.editNote(NoteEditing.Request(taskID: task.id, caption: task.caption, text: text))]
+        let kept = state.keptNote.flatMap { $0.taskID == task.id || state.tasks.position(of: $0.taskID) == nil ? $0.text : nil }
+        return [.editNote(NoteEditing.Request(taskID: task.id, caption: task.caption, text: kept ?? task.note, base: task.note))]
     }
 
     /// The editor ended: the note is saved as one change (undo takes it back), or kept when
@@ -55,10 +59,21 @@ extension AppUpdate {
                 "The editor failed (\(reason)); the note is unchanged\(text == nil ? "" : ", your text is kept: \(key) opens it again")",
                 kind: .error, shorter: ["Editor failed; note unchanged\(text == nil ? "" : ", text kept (\(key))")"])
             return []
-        case .edited(let id, let text):
+        case .edited(let id, let text, let base):
+            let key = state.bindings.firstLabel(of: .note) ?? "n"
             guard let position = state.tasks.position(of: id) else {
                 state.keptNote = NoteEditing.Kept(taskID: id, text: text)
-                state.message = Message("That task was deleted elsewhere; the note was not saved", kind: .warning)
+                state.message = Message(
+                    "That task was deleted elsewhere; your note is kept: \(key) on any task opens it again", kind: .warning,
+                    shorter: ["Task deleted elsewhere; note kept (\(key))"])
+                return []
+            }
+            // Another program changed the note while the editor was open: neither is lost.
+            if let base, state.tasks[position].note != base, state.tasks[position].note != text {
+                state.keptNote = NoteEditing.Kept(taskID: id, text: text)
+                state.message = Message(
+                    "The note was changed elsewhere while you wrote; yours is kept: \(key) opens it on the new note's place", kind: .warning,
+                    shorter: ["Note changed elsewhere; yours kept (\(key))"])
                 return []
             }
             let note: String

@@ -44,10 +44,11 @@ public enum AppUpdate {
         case .resized(let size):
             state.size = size
         case .wheelScrolled(let lines):
-            // The caption being edited must stay under the selection.
+            // A prompt on a row (a caption edit, a due date, a repeat rule) must stay under the
+            // selection: Enter saves to the task it was opened on.
             if state.help != nil {
                 scrollHelp(lines: lines, &state)
-            } else if state.focus != .editing {
+            } else if ![.editing, .due, .repeating].contains(state.focus) {
                 scrollView(by: lines, &state)
             }
         case .saved(let save, let clock, let outside):
@@ -93,7 +94,7 @@ public enum AppUpdate {
                 for save in saves { perform(save.changes, &state) }
             }
         case .noteEdited(let outcome):
-            return noteEdited(outcome, &state)
+            effects = noteEdited(outcome, &state)
         case .frameShown:
             // The filter's folded captions, made once a frame is on screen: the first frame
             // (and the one after a list read whole) never waits for them.

@@ -32,12 +32,17 @@ enum NoteEditor {
             return .failed(taskID: id, reason: "cannot write \(path): \(error)", text: nil)
         }
         let status = run(command, path: path, environment: environment)
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)).map { String($0.prefix(4 * StoreLimits.noteBytes)) }
+        let whole = try? String(contentsOfFile: path, encoding: .utf8)
+        let text = whole.map { String($0.prefix(4 * StoreLimits.noteBytes)) }
         switch status {
         case .success:
-            unlink(path)
             guard let text else { return .failed(taskID: id, reason: "\(path) could not be read back", text: nil) }
-            return .edited(taskID: id, text: text)
+            // Over the limit it is refused: the file stays whole, the kept text is cut.
+            guard text == whole else {
+                return .failed(taskID: id, reason: "the note is over \(StoreLimits.noteBytes >> 10) KB; kept in \(path)", text: text)
+            }
+            unlink(path)
+            return .edited(taskID: id, text: text, base: request.base)
         case .failure(let reason):
             // Kept on disk too, so that a quit does not lose it.
             let changed = text.map { $0 != written } ?? false
