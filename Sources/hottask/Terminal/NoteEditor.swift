@@ -12,7 +12,8 @@ import HotTaskUI
 /// exits 0 gives the file's text; one that fails (a non-zero exit, a signal, no such program)
 /// changes nothing, and the text it left is kept, in the UI and in its file (named).
 enum NoteEditor {
-    static func edit(_ request: NoteEditing.Request, environment: [String: String]) -> NoteEditing.Outcome {
+    /// `stored` reads the store as it is when the editor ends (nil when it cannot be read).
+    static func edit(_ request: NoteEditing.Request, environment: [String: String], stored: () -> TaskList?) -> NoteEditing.Outcome {
         let id = request.taskID
         let command = editorCommand(environment)
         let folder = (environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
@@ -40,6 +41,17 @@ enum NoteEditor {
             // Over the limit it is refused: the file stays whole, the kept text is cut.
             guard text == whole else {
                 return .failed(taskID: id, reason: "the note is over \(StoreLimits.noteBytes >> 10) KB; kept in \(path)", text: text)
+            }
+            // The loop waited while the editor had the terminal: another writer may have deleted
+            // the task or changed its note meanwhile. Then nothing is written over (a save would
+            // bring the deleted task back) and the file stays.
+            if let base = request.base, let list = stored() {
+                guard let task = list.position(of: id).map({ list[$0] }) else {
+                    return .failed(taskID: id, reason: "its task was deleted elsewhere meanwhile; kept in \(path)", text: text)
+                }
+                if task.note != base && task.note != text {
+                    return .failed(taskID: id, reason: "the note was changed elsewhere meanwhile; yours is kept in \(path)", text: text)
+                }
             }
             unlink(path)
             return .edited(taskID: id, text: text, base: request.base)

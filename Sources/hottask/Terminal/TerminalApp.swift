@@ -105,7 +105,7 @@ enum TerminalApp {
                     case .editNote(let request):
                         // The editor has the terminal meanwhile, as after Ctrl-Z; then all is drawn again.
                         curses.stop()
-                        let outcome = NoteEditor.edit(request, environment: environment)
+                        let outcome = NoteEditor.edit(request, environment: environment) { try? store.load() }
                         curses.resume()
                         fullRepaint = true
                         produced += [.resized(curses.size), .noteEdited(outcome)]

@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import HotTaskCore
+
+/// The note's editor has the terminal while the loop waits: what another program does to the
+/// same task meanwhile is not written over, and what was typed in the editor is not lost.
+@Suite("Notes in $EDITOR beside another writer, in tmux")
+struct NoteEditorTmuxTests {
+    /// An "editor" that writes the note, then runs `meanwhile` as another program would.
+    private func editor(in folder: TemporaryFolder, storePath: String, meanwhile: String) throws -> String {
+        let path = folder.path("editor.sh")
+        let script =
+            "#!/bin/sh\nprintf 'Landlord: 555-0199\\n' > \"$1\"\n'\(HotTaskBinary.url.path)' --file '\(storePath)' \(meanwhile) > /dev/null\n"
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    @Test(arguments: ["--delete 2", "--edit 2 --note 'Cash only'"])
+    func whatAnotherProgramDidMeanwhileStandsAndTheTypedNoteIsKept(_ meanwhile: String) throws {
+        let scratch = TemporaryFolder()
+        let editorPath = try editor(in: scratch, storePath: scratch.storePath, meanwhile: meanwhile)
+        let app = try TmuxSession(
+            seededCaptions: ["Pay rent", "Call mum"], width: 200, environment: ["TMPDIR": scratch.path, "VISUAL": "", "EDITOR": editorPath],
+            storePath: scratch.storePath)
+        app.waitForText("Call mum")
+        app.press("Tab", "j", "n")
+        app.waitForText("unchanged")  // the footer: the editor's text kept, the note as it was
+        let list = try TaskStore(path: scratch.storePath).load()
+        if meanwhile.hasPrefix("--delete") {
+            #expect(list.all.map(\.caption) == ["Pay rent"], "the deleted task stays deleted")
+        } else {
+            #expect(list.all.first { $0.caption == "Call mum" }?.note == "Cash only", "the other program's note stands")
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("hottask-note-") }
+        #expect(kept.count == 1)
+        #expect(try String(contentsOfFile: scratch.path(kept[0]), encoding: .utf8) == "Landlord: 555-0199\n")
+        app.press("C-c")
+        #expect(app.waitForExit().contains("exited with 0"))
+    }
+}
