@@ -258,6 +258,36 @@ extension SyncEndToEndTests {
         #expect(phone["Pay rent"]?["completed"] as? Bool == false, "the series is not completed")
         #expect(laptop.tasks()["Water plants"]?.completed == false, "the next occurrence is open here too")
     }
+
+    /// The `"due"` of each task in `--list --json`, by caption.
+    func dues(_ device: Device) throws -> [String: String] {
+        let document = try JSONSerialization.jsonObject(with: Data(device.run("--list", "--json").stdout.utf8)) as? [String: Any]
+        let listed = document?["tasks"] as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: listed.map { ($0["caption"] as? String ?? "", $0["due"] as? String ?? "") })
+    }
+
+    @Test("an occurrence the phone moved and renamed (RECURRENCE-ID) shows here as the phone left it; done here, the series goes on")
+    func occurrenceMovedOnThePhone() throws {
+        let server = try CalDAVTestServer(.radicale)
+        try server.phone(
+            nil, "add-raw",
+            Self.phoneCalendar([
+                "UID:ov1", "SUMMARY:Water plants", "DTSTART;VALUE=DATE:20261129", "DUE;VALUE=DATE:20261129", "RRULE:FREQ=WEEKLY",
+                "END:VTODO", "BEGIN:VTODO", "UID:ov1", "DTSTAMP:20261121T100000Z", "RECURRENCE-ID;VALUE=DATE:20261129",
+                "SUMMARY:Water plants (balcony only)", "DUE;VALUE=DATE:20261128",
+            ]))
+        let laptop = device("laptop", url: server.url)
+        laptop.sync()
+        #expect(try dues(laptop) == ["Water plants (balcony only)": "2026-11-28"])
+        laptop.run("--done", try #require(laptop.number(of: "Water plants (balcony only)")))
+        #expect(laptop.sync().contains("pushed 1"))
+        let phone = try server.phoneTasks()
+        #expect(phone.keys.sorted() == ["Water plants"])
+        #expect(phone["Water plants"]?["due"] as? String == "20261206")
+        #expect(phone["Water plants"]?["completed"] as? Bool == false)
+        #expect(phone["Water plants"]?["overrides"] as? Int == 0, "the moved occurrence is done and gone")
+        #expect(try dues(laptop) == ["Water plants": "2026-12-06"], "the next occurrence here too, with the series' own text")
+    }
 }
 
 /// The sync URL must be a calendar that takes tasks.

@@ -128,6 +128,8 @@ def describe(todo):
         "sequence": int_or_none(comp.get("SEQUENCE")),
         "last_modified": None if last_modified is None else last_modified.to_ical().decode(),
         "raw": raw_vtodo(todo),
+        # Occurrences changed on their own (VTODOs with RECURRENCE-ID) in the same object.
+        "overrides": (todo.raw_data or b"").decode("utf-8", "replace").count("RECURRENCE-ID"),
     }
 
 

@@ -139,11 +139,10 @@ public enum TodoMapping {
         return read(calendar)
     }
 
-    /// Reads the master VTODO of a VCALENDAR (the one without RECURRENCE-ID).
+    /// Reads the task a VCALENDAR holds: its master VTODO (the one without RECURRENCE-ID), at the
+    /// occurrence HotTask shows (`OccurrenceOverrides`).
     static func read(_ calendar: ICalComponent) -> Reading {
-        guard let todo = calendar.components.first(where: { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }) else {
-            return .ignored("no VTODO")
-        }
+        guard let todo = shownTodo(calendar) else { return .ignored("no VTODO") }
         guard let uid = todo.first("UID")?.text, !uid.isEmpty else { return .ignored("a VTODO without UID") }
         let status = todo.first("STATUS")?.value.uppercased()
         if status == "CANCELLED" { return .ignored("cancelled") }
@@ -170,6 +169,13 @@ public enum TodoMapping {
             RemoteTodo(
                 uid: uid, fields: fields, created: todo.first("CREATED").flatMap { ICalendar.date($0.value) },
                 lastModified: lastModified, clocks: clocks, calendar: calendar))
+    }
+
+    /// The master VTODO at the occurrence HotTask shows: moved past the occurrences a phone
+    /// completed, with the fields a phone gave that occurrence alone.
+    static func shownTodo(_ calendar: ICalComponent) -> ICalComponent? {
+        guard let master = calendar.components.first(where: { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }) else { return nil }
+        return OccurrenceOverrides.shown(master, in: calendar)
     }
 
     /// X-APPLE-SORT-ORDER, or what Apple, Nextcloud Tasks and Tasks.org take when it is absent:
@@ -215,6 +221,11 @@ public enum TodoMapping {
             calendar.components.append(ICalComponent(name: "VTODO", properties: [ICalProperty(name: "UID", value: ICalendar.escape(uid))]))
             index = calendar.components.count - 1
         }
+        if base != nil, let occurrence = OccurrenceOverrides.settle(&calendar, master: &index!) {
+            write(fields, clocks: clocks, occurrence: occurrence, series: index!, in: &calendar, now: now)
+            VTimezone.complete(&calendar)
+            return calendar
+        }
         var todo = calendar.components[index!]
         let before = todo
         let sortOrderBefore = sortOrder(of: todo)
@@ -259,18 +270,74 @@ public enum TodoMapping {
         if let order = fields.sortOrder, order != sortOrderBefore || (base == nil && todo.first("X-APPLE-SORT-ORDER") == nil) {
             todo.set("X-APPLE-SORT-ORDER", String(order))
         }
-        if todo != before || base == nil {
-            let modified = max(clocks.latest.date, Date(timeIntervalSince1970: 0))
-            todo.set("LAST-MODIFIED", ICalendar.format(modified))
-            todo.set("DTSTAMP", ICalendar.format(now))
-            let sequence = todo.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
-            todo.set("SEQUENCE", String(base == nil ? 0 : min(sequence, Int(Int32.max) - 1) + 1))
-            todo.set(clocksProperty, StoreDocument.clockText(clocks))
-        }
+        if todo != before || base == nil { stamp(&todo, clocks: clocks, isNew: base == nil, now: now) }
         calendar.components[index!] = todo
         // Every TZID written has its VTIMEZONE in the object (RFC 5545 §3.2.19).
         VTimezone.complete(&calendar)
         return calendar
+    }
+
+    /// `write` for a series whose current occurrence a phone changed on its own (an override):
+    /// completing it moves the series past it, and the override goes; any other edit goes to
+    /// the override, so that the occurrences after it keep the series' own text and date.
+    private static func write(
+        _ fields: SharedFields, clocks: FieldClocks, occurrence: Int, series: Int, in calendar: inout ICalComponent, now: Date
+    ) {
+        var master = calendar.components[series]
+        var todo = calendar.components[occurrence]
+        let shown = OccurrenceOverrides.laid(todo, over: master)
+        let shownDue = shown.first("DUE").flatMap(DueDate.fromICalendar)
+        // Completed here, a repeating task steps on from the date it showed (`ChangeRules.complete`).
+        let steppedHere = shownDue.flatMap { readRepeat(master).next(after: $0)?.due }
+        if fields.completed || (fields.due != nil && fields.due == steppedHere) {
+            if let next = Recurrence.nextOccurrence(of: master) {
+                master = next
+                stamp(&master, clocks: clocks, isNew: false, now: now)
+                calendar.components[series] = master
+                calendar.components.remove(at: occurrence)
+                return
+            }
+            // Its last occurrence: the series is done.
+            let before = master
+            setCompleted(true, at: fields.completedAt ?? now, on: &master)
+            if master != before { stamp(&master, clocks: clocks, isNew: false, now: now) }
+            calendar.components[series] = master
+            calendar.components.remove(at: occurrence)
+            return
+        }
+        let before = todo
+        if readCaption(shown) != fields.caption { todo.setKeepingParameters("SUMMARY", ICalendar.escape(fields.caption)) }
+        if section(priority: shown.first("PRIORITY")?.value) != fields.section {
+            todo.set("PRIORITY", fields.section == .priority ? "1" : "0")
+        }
+        if shownDue != fields.due {
+            if let due = fields.due { setDue(due, on: &todo) } else { todo.set("DUE", nil) }
+        }
+        if case .note(let note)? = fields[.note], readNote(shown) != note {
+            todo.setKeepingParameters("DESCRIPTION", ICalendar.escape(note))
+        }
+        if case .tags(let tags)? = fields[.tags], readTags(shown) != tags { setTags(tags, on: &todo) }
+        if todo != before {
+            stamp(&todo, clocks: clocks, isNew: false, now: now)
+            // The clocks say when the series' fields changed, not this occurrence's.
+            todo.set(clocksProperty, nil)
+            calendar.components[occurrence] = todo
+        }
+        if case .repeatRule(let rule)? = fields[.repeatRule], readRepeat(master) != rule {
+            setRepeat(rule, on: &master)
+            stamp(&master, clocks: clocks, isNew: false, now: now)
+            calendar.components[series] = master
+        }
+    }
+
+    /// LAST-MODIFIED, DTSTAMP, SEQUENCE and HotTask's field clocks for a VTODO written here.
+    static func stamp(_ todo: inout ICalComponent, clocks: FieldClocks, isNew: Bool, now: Date) {
+        let modified = max(clocks.latest.date, Date(timeIntervalSince1970: 0))
+        todo.set("LAST-MODIFIED", ICalendar.format(modified))
+        todo.set("DTSTAMP", ICalendar.format(now))
+        let sequence = todo.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+        todo.set("SEQUENCE", String(isNew ? 0 : min(sequence, Int(Int32.max) - 1) + 1))
+        todo.set(clocksProperty, StoreDocument.clockText(clocks))
     }
 
     /// DUE as `due`, rewritten only when it reads differently (its bytes and TZID kept).

@@ -403,21 +403,18 @@ struct SyncPlan {
             }
             let calendar = TodoMapping.write(
                 fields, uid: write.uid, clocks: write.times, created: write.created, onto: write.calendar, now: now)
-            if nextOccurrence {
-                // The next occurrence is open, and due when it is: here too, so that both sides agree.
-                let nextDue = Self.masterTodo(calendar)?.first("DUE").flatMap(DueDate.fromICalendar)
-                let reopen = TaskFields(completed: false, due: nextDue == task.due ? nil : .some(nextDue))
-                apply(.set(id, reopen, was: reopen.values(in: task)))
-                fields.completed = false
-                fields.due = nextDue
-                counts.pulled += 1
-            } else if !fields.completed, let writtenDue = Self.masterTodo(calendar)?.first("DUE").flatMap(DueDate.fromICalendar),
-                writtenDue != fields.due, fields.due != nil
+            // The series moved on there: completed here, or stepped from its DTSTART, or past an
+            // occurrence a phone changed on its own (its text goes with it). What the phone now
+            // shows is what this list shows too, so that both sides agree.
+            if let shown = TodoMapping.read(calendar).todo?.fields,
+                nextOccurrence || (!fields.completed && fields.due != nil && shown.due != fields.due)
             {
-                // A repeating task advanced here, stepped from its DTSTART there: its DUE here too.
-                let moved = TaskFields(due: .some(writtenDue))
-                apply(.set(id, moved, was: moved.values(in: task)))
-                fields.due = writtenDue
+                var adopted = TaskFields()
+                for field in TaskField.shared where shown[field] != field.value(of: task) { adopted[field] = shown[field] }
+                if !adopted.isEmpty { apply(.set(id, adopted, was: adopted.values(in: task))) }
+                let order = fields.sortOrder
+                fields = shown
+                fields.sortOrder = order
                 counts.pulled += 1
             }
             let entry = SyncBase.Entry(
