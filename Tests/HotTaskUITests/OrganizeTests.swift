@@ -16,13 +16,28 @@ struct OrganizeTests {
         state.press(.enter)
         #expect(state.tasks.all.map(\.caption) == ["B!", "C"], "B is renamed wherever it went")
         state.press(.character("e"))  // editing B! again
-        // And now B! is deleted elsewhere.
-        _ = AppUpdate.update(&state, .changedOutside([outsideRecord([state.tasks.deleting(at: 0)])]), now: testNow)
         state.type("?")
-        let effects = state.press(.enter)
-        #expect(effects.isEmpty)
+        // And now B! is deleted elsewhere: the prompt closes at once, not left on C's row.
+        _ = AppUpdate.update(&state, .changedOutside([outsideRecord([state.tasks.deleting(at: 0)])]), now: testNow)
+        #expect(state.focus == .list)
         #expect(state.tasks.all.map(\.caption) == ["C"], "C is not renamed instead")
         #expect(state.input.text == "B!?", "the words are kept in the new-task input")
+        #expect(state.message?.text == "That task was deleted elsewhere; your text is in the new-task input")
+    }
+
+    @Test(arguments: [("w", "no due date was set"), ("r", "no repeat was set")])
+    func aDueOrRepeatPromptClosesWhenItsTaskIsDeletedElsewhere(key: Character, lost: String) {
+        var state = makeState(makeList(priority: ["A", "B"]))
+        state.press(.tab, .character(key))  // a prompt on A
+        state.type("fri")
+        _ = AppUpdate.update(&state, .changedOutside([outsideRecord([state.tasks.deleting(at: 0)])]), now: testNow)
+        #expect(state.focus == .list, "not left open on B's row")
+        #expect(state.message?.text == "That task was deleted elsewhere; \(lost)")
+        #expect(state.tasks.all.map { $0.due == nil && $0.repeatRule.isNone } == [true], "B is given nothing")
+        // A list read whole (after a compaction elsewhere) closes it too.
+        state.press(.character(key))
+        _ = AppUpdate.update(&state, .reloaded(TaskList()), now: testNow)
+        #expect(state.focus == .list)
     }
 
     @Test func aTaskDeletedHereStaysDeletedWhenAnEarlierChangeFromElsewhereComesWithTheSave() {
@@ -46,7 +61,6 @@ struct OrganizeTests {
         state.press(.tab, .character("e"))  // editing A
         state.type(" and more")
         _ = AppUpdate.update(&state, .changedOutside([outsideRecord([state.tasks.deleting(at: 0)])]), now: testNow)
-        state.press(.enter)
         #expect(state.tasks.all.map(\.caption) == ["B"])
         #expect(state.input.text == "half typed A and more", "neither the typed text nor the edit is dropped")
         #expect(state.message?.text == "That task was deleted elsewhere; your text is in the new-task input")

@@ -35,8 +35,8 @@ struct PromptExitTests {
         /// Enter with an entry the prompt takes.
         case enter
         case escape
-        /// Enter after another program deleted the task.
-        case enterOnATaskDeletedElsewhere
+        /// Another program deleted the task: the prompt closes as this list hears of it.
+        case taskDeletedElsewhere
 
         var testDescription: String { rawValue }
     }
@@ -61,10 +61,9 @@ struct PromptExitTests {
             state.press(.enter)
         case .escape:
             state.press(.escape)
-        case .enterOnATaskDeletedElsewhere:
+        case .taskDeletedElsewhere:
             let task = state.tasks.priority[0]
             _ = AppUpdate.update(&state, .changedOutside([outsideRecord([.delete(task)])]), now: testNow)
-            state.press(.enter)
         }
         #expect(state.focus == opening.origin, "\(opening), \(wayOut): the keys go back where they were")
         let footer = AppRender.render(state, size: state.size).lines[23]
@@ -79,7 +78,7 @@ struct PromptExitTests {
         if opening.origin == .input {
             #expect(state.input.text == inputBefore + "x", "typed into the input row")
             #expect(state.tasks.completedCount == completedBefore, "no task toggled")
-        } else if wayOut != .enterOnATaskDeletedElsewhere {
+        } else if wayOut != .taskDeletedElsewhere {
             #expect(state.selectedTask?.id == selected)
             #expect(state.tasks.completedCount == completedBefore - 1, "x toggles the selected task in the list")
         }

@@ -72,6 +72,7 @@ public enum AppUpdate {
                 for record in records { perform(record.changes, clock: record.clock, &state) }
             }
             offerSyncsForUndo(records, &state)
+            closePromptIfItsTaskWent(&state)
         case .synced(let status):
             // Why a sync failed is said once; the footer keeps "sync failed HH:MM" after.
             if let failure = status.failure, status.failure != state.syncStatus?.failure {
@@ -104,6 +105,7 @@ public enum AppUpdate {
                 state.tasks = tasks
                 state.view.listChanged(tasks)
             }
+            closePromptIfItsTaskWent(&state)
         }
         keepSelectionInView(&state)
         followCursors(&state)

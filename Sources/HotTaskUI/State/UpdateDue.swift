@@ -30,9 +30,7 @@ extension AppUpdate {
     /// Enter: an entry that is not a due date keeps the prompt open, saying why.
     private static func saveDue(_ state: inout AppState, now: Date) -> [Effect] {
         guard let id = state.editingTaskID, let position = state.tasks.position(of: id) else {
-            closePrompt(
-                "That task was deleted elsewhere; no due date was set", kind: .warning, shorter: "Deleted elsewhere; no due date was set",
-                &state)
+            closeDeletedElsewhere(&state)
             return []
         }
         let due: DueDate?

@@ -33,11 +33,7 @@ extension AppUpdate {
     /// Enter: a caption the rule refuses keeps the editor open with the reason.
     private static func saveEdit(_ state: inout AppState, now: Date) -> [Effect] {
         guard let id = state.editingTaskID, let position = state.tasks.position(of: id) else {
-            // Deleted by another program while being edited: keep the words, change nothing.
-            keepInInput(state.editor.text, &state)
-            closePrompt(
-                "That task was deleted elsewhere; your text is in the new-task input", kind: .warning,
-                shorter: "Deleted elsewhere; your text is in the new-task input", &state)
+            closeDeletedElsewhere(&state)
             return []
         }
         let old = state.tasks[position]
@@ -90,6 +86,29 @@ extension AppUpdate {
     }
 
     // MARK: Prompts
+
+    /// Another program deleted the task an open prompt is on: the prompt closes as soon as this
+    /// list hears of it, rather than staying on the row that took the task's place, and nothing
+    /// is set. A caption being edited keeps its words in the new-task input.
+    static func closePromptIfItsTaskWent(_ state: inout AppState) {
+        guard [.editing, .due, .repeating].contains(state.focus), let id = state.editingTaskID, state.tasks.position(of: id) == nil
+        else { return }
+        closeDeletedElsewhere(&state)
+    }
+
+    /// Closes the open prompt whose task was deleted elsewhere, saying what became of the entry.
+    static func closeDeletedElsewhere(_ state: inout AppState) {
+        let lost: String
+        switch state.focus {
+        case .editing:
+            keepInInput(state.editor.text, &state)
+            lost = "your text is in the new-task input"
+        case .due: lost = "no due date was set"
+        default: lost = "no repeat was set"
+        }
+        state.editingTaskID = nil
+        closePrompt("That task was deleted elsewhere; \(lost)", kind: .warning, shorter: "Deleted elsewhere; \(lost)", &state)
+    }
 
     /// Opens a prompt on the selected row (`.editing`, `.due`), remembering where the keys were,
     /// so that Enter and Esc give them back there.

@@ -28,8 +28,7 @@ extension AppUpdate {
 
     private static func saveRepeat(_ state: inout AppState, now: Date) -> [Effect] {
         guard let id = state.editingTaskID, let position = state.tasks.position(of: id) else {
-            closePrompt(
-                "That task was deleted elsewhere; no repeat was set", kind: .warning, shorter: "Deleted elsewhere; no repeat was set", &state)
+            closeDeletedElsewhere(&state)
             return []
         }
         let rule: RepeatRule
