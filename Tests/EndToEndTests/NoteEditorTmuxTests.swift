@@ -27,7 +27,9 @@ struct NoteEditorTmuxTests {
             storePath: scratch.storePath)
         app.waitForText("Call mum")
         app.press("Tab", "j", "n")
-        app.waitForText("unchanged")  // the footer: the editor's text kept, the note as it was
+        // The footer says what happened, and where the text is.
+        let reason = meanwhile.hasPrefix("--delete") ? "its task was deleted elsewhere meanwhile" : "the note was changed elsewhere meanwhile"
+        app.waitForText("Note not saved: \(reason); your text is kept in \(scratch.path)/hottask-note-")
         let list = try TaskStore(path: scratch.storePath).load()
         if meanwhile.hasPrefix("--delete") {
             #expect(list.all.map(\.caption) == ["Pay rent"], "the deleted task stays deleted")

@@ -111,6 +111,15 @@ struct NotesAndTagsScreenTests {
             state.press(.character("n")) == [
                 .editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "half written", base: payRent.note))
             ])
+        // Refused after a good edit (here: deleted elsewhere meanwhile): said as what happened.
+        _ = AppUpdate.update(
+            &state,
+            .noteEdited(.refused(taskID: payRent.id, reason: "its task was deleted elsewhere meanwhile", text: "typed", file: "/tmp/n.txt")),
+            now: testNow)
+        #expect(
+            state.message?.text
+                == "Note not saved: its task was deleted elsewhere meanwhile; your text is kept in /tmp/n.txt, and n opens it again")
+        #expect(state.keptNote == NoteEditing.Kept(taskID: payRent.id, text: "typed"))
         // A note over the limit is not saved, and kept too.
         let long = String(repeating: "x", count: StoreLimits.noteBytes + 1)
         #expect(AppUpdate.update(&state, .noteEdited(.edited(taskID: payRent.id, text: long)), now: testNow).isEmpty)

@@ -21,10 +21,14 @@ public enum NoteEditing {
         case edited(taskID: UUID, text: String, base: String? = nil)
         /// The editor could not be run or failed: why, and the text it left (kept for the next try).
         case failed(taskID: UUID, reason: String, text: String?)
+        /// The editor ended well but the text cannot be the note (too long, its task deleted or
+        /// its note changed elsewhere meanwhile): why, the text (kept for the next try) and the
+        /// file that keeps it.
+        case refused(taskID: UUID, reason: String, text: String, file: String)
 
         public var taskID: UUID {
             switch self {
-            case .edited(let id, _, _), .failed(let id, _, _): id
+            case .edited(let id, _, _), .failed(let id, _, _), .refused(let id, _, _, _): id
             }
         }
     }
@@ -58,6 +62,13 @@ extension AppUpdate {
             state.message = Message(
                 "The editor failed (\(reason)); the note is unchanged\(text == nil ? "" : ", your text is kept: \(key) opens it again")",
                 kind: .error, shorter: ["Editor failed; note unchanged\(text == nil ? "" : ", text kept (\(key))")"])
+            return []
+        case .refused(let id, let reason, let text, let file):
+            state.keptNote = NoteEditing.Kept(taskID: id, text: text)
+            let key = state.bindings.firstLabel(of: .note) ?? "n"
+            state.message = Message(
+                "Note not saved: \(reason); your text is kept in \(file), and \(key) opens it again", kind: .warning,
+                shorter: ["Note not saved; your text is kept (\(key))"])
             return []
         case .edited(let id, let text, let base):
             let key = state.bindings.firstLabel(of: .note) ?? "n"

@@ -40,17 +40,17 @@ enum NoteEditor {
             guard let text else { return .failed(taskID: id, reason: "\(path) could not be read back", text: nil) }
             // Over the limit it is refused: the file stays whole, the kept text is cut.
             guard text == whole else {
-                return .failed(taskID: id, reason: "the note is over \(StoreLimits.noteBytes >> 10) KB; kept in \(path)", text: text)
+                return .refused(taskID: id, reason: "the note is over \(StoreLimits.noteBytes >> 10) KB", text: text, file: path)
             }
             // The loop waited while the editor had the terminal: another writer may have deleted
             // the task or changed its note meanwhile. Then nothing is written over (a save would
             // bring the deleted task back) and the file stays.
             if let base = request.base, let list = stored() {
                 guard let task = list.position(of: id).map({ list[$0] }) else {
-                    return .failed(taskID: id, reason: "its task was deleted elsewhere meanwhile; kept in \(path)", text: text)
+                    return .refused(taskID: id, reason: "its task was deleted elsewhere meanwhile", text: text, file: path)
                 }
                 if task.note != base && task.note != text {
-                    return .failed(taskID: id, reason: "the note was changed elsewhere meanwhile; yours is kept in \(path)", text: text)
+                    return .refused(taskID: id, reason: "the note was changed elsewhere meanwhile", text: text, file: path)
                 }
             }
             unlink(path)
