@@ -120,6 +120,24 @@ struct LoadPathTests {
         #expect("00000000-0000-0000-0000-00000000000".utf8.withContiguousStorageIfAvailable(UUIDBytes.parse)! == nil)
     }
 
+    /// Ids and fingerprints are written through a table of digit pairs: each must be the text
+    /// Foundation and `String(radix:)` give.
+    @Test func idsAndHexAreWrittenAsTheirText() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let id = UUID()
+            var bytes: [UInt8] = []
+            UUIDBytes.append(id, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == id.uuidString.lowercased())
+            #expect(UUIDBytes.id(sortKey: UUIDBytes.sortKey(id)) == id)
+            let value = UInt64.random(in: .min ... .max, using: &generator) >> UInt64.random(in: 0...63, using: &generator)
+            var hex = [UInt8](repeating: 0, count: 16)
+            _ = hex.withUnsafeMutableBufferPointer { UUIDBytes.writeHex(value, to: $0.baseAddress!) }
+            let text = String(value, radix: 16)
+            #expect(String(decoding: hex, as: UTF8.self) == String(repeating: "0", count: 16 - text.count) + text)
+        }
+    }
+
     /// What the reader keeps as it stands, judged from the bytes, is exactly what the rule for
     /// kept text (`CaptionRule.kept`) leaves alone, at any length.
     @Test func aCaptionIsKeptAsItIsExactlyWhenTheRuleLeavesItAlone() {

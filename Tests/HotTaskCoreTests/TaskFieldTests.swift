@@ -126,6 +126,47 @@ struct TaskFieldTests {
         #expect(try ImportBase.load(besides: store)[task.id] == ImportBase.Entry(task))
     }
 
+    /// The import base's fingerprints and its writer are specialised per field (an export records
+    /// every task): each must give what the general form gives, for every field of the table.
+    @Test func eachFieldsFastFingerprintAndBaseLineAreTheGeneralOnes() throws {
+        var tasks = [
+            Fixtures.task("Pay rent", id: 1), Fixtures.task("", id: 2, section: .bonus, completed: true),
+            Fixtures.task("Zwölf Äpfel ☃︎\tund\nmehr", id: 3, completed: true),
+        ]
+        var full = Fixtures.task("Call Mum", id: 4, section: .bonus)
+        full.due = DueDate(text: "2026-12-01T09:30", zone: "Europe/Berlin")
+        full.note = "Line one\nLine two"
+        full.tags = ["home", "@phone"]
+        full.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;BYDAY=MO")!
+        tasks.append(full)
+        for (number, day) in ["2026-12-01", "0007-03-09", "9999-12-31", "1969-07-20"].enumerated() {
+            var dayOnly = Fixtures.task("Dentist", id: 5 + number)
+            dayOnly.due = try #require(DueDate(text: day, zone: nil))
+            #expect(dayOnly.due?.dayBaseKeyHash == ImportBase.hash(day))
+            tasks.append(dayOnly)
+        }
+        for task in tasks {
+            for field in TaskField.shared {
+                let print = ImportBase.fingerprint(field.value(of: task))
+                #expect(field.fingerprint(of: task) == print, "\(field) of \(task.caption)")
+                var line = [UInt8](repeating: 0, count: field.baseLineWidth)
+                let written = line.withUnsafeMutableBufferPointer { field.writeBaseLine(print, to: $0.baseAddress!) }
+                let read = line.withUnsafeBufferPointer { field.readBaseLine($0, at: 0) }
+                #expect(read?.print == print && read?.next == written, "\(field) of \(task.caption)")
+            }
+        }
+    }
+
+    @Test func theStoreWritesStampsAsTheirText() {
+        var clocks = FieldClocks(Clock(milliseconds: 1_764_000_000_123, counter: 7))
+        clocks[.due] = Clock(milliseconds: 1_764_000_000_999)
+        for each in [FieldClocks(Clock(milliseconds: 0)), FieldClocks(Clock(milliseconds: 9, counter: 12)), clocks] {
+            var writer = JSONWriter()
+            StoreDocument.writeClockText(each, to: &writer)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"" + StoreDocument.clockText(each) + "\"")
+        }
+    }
+
     @Test func aSyncBaseWrittenBeforeNotesReads() throws {
         let json = #"""
             {"uid":"u","href":"/u.ics","caption":"Pay rent","section":"bonus","completed":false,"due":"","orderKey":"a0","clocks":"1.0","calendar":""}

@@ -33,6 +33,15 @@ struct CarriedFields: Sendable {
     private struct Key: Hashable {
         var id: UUID
         var format: Format
+
+        /// The id as two words and the format: Foundation hashes a UUID as bytes, which made
+        /// a first todo.txt export's 100,000 members cost several times more.
+        func hash(into hasher: inout Hasher) {
+            let (high, low) = UUIDBytes.sortKey(id)
+            hasher.combine(high)
+            hasher.combine(low)
+            hasher.combine(format.rawValue)
+        }
     }
 
     private var records: [Key: String] = [:]
@@ -94,6 +103,9 @@ struct CarriedFields: Sendable {
     /// These tasks' todo.txt lines are no longer archived (they are open again, and written
     /// back into todo.txt).
     mutating func unarchive(_ ids: some Sequence<UUID>) {
+        // Most files have no archived line: then no id is looked up.
+        let anyArchived = records.contains { $0.key.format == .todoTxt && $0.key != Self.fileKey && TodoTxtRecord($0.value).archived }
+        guard anyArchived else { return }
         for id in ids {
             let key = Key(id: id, format: .todoTxt)
             guard let text = records[key] else { continue }
@@ -108,9 +120,13 @@ struct CarriedFields: Sendable {
 
     /// Exactly `ids` are what `format` has now (a todo.txt file read or written whole): the
     /// others are forgotten, with their records.
-    mutating func keepOnly(_ ids: Set<UUID>, _ format: Format) {
-        let gone = Set(members.lazy.filter { $0.format == format && !ids.contains($0.id) }.map(\.id))
-            .union(records.keys.lazy.filter { $0.format == format && $0 != Self.fileKey && !ids.contains($0.id) }.map(\.id))
+    mutating func keepOnly(_ ids: some Collection<UUID>, _ format: Format) {
+        // An `IDTable`, not a `Set<UUID>`: this runs for every task of a todo.txt export.
+        var kept = IDTable(count: ids.count)
+        for id in ids { kept.insert(id) }
+        let gone =
+            Array(members.lazy.filter { $0.format == format && !kept.contains($0.id) }.map(\.id))
+            + records.keys.lazy.filter { $0.format == format && $0 != Self.fileKey && !kept.contains($0.id) }.map(\.id)
         forget(gone, format)
         members.reserveCapacity(members.count + ids.count)  // one table, not a resize per doubling
         for id in ids where members.insert(Key(id: id, format: format)).inserted { changed = true }
@@ -199,24 +215,35 @@ struct CarriedFields: Sendable {
     /// no records and no file: nothing is written.
     func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
         let path = Self.path(besides: store)
-        // Keys alone, sorted in place by the id's bytes (its text made two strings a
-        // comparison): an import of 100,000 tasks has as many members, and a sorted copy of
-        // keys with their records was a fifth of its memory.
-        var keys = Array(records.keys)
+        // Keys alone, as the id's words and the format, sorted in place (its text made two
+        // strings a comparison): an import or first todo.txt export of 100,000 tasks has as
+        // many members, and a sorted copy of keys with their records was a fifth of its memory.
+        // A member that has a record too is written once, as the record: sorted after it
+        // (`member` 1) and skipped, rather than looked up in the records one by one.
+        var keys: [(high: UInt64, low: UInt64, format: UInt8, member: UInt8)] = []
         keys.reserveCapacity(records.count + members.count)
-        for member in members where records[member] == nil { keys.append(member) }
-        keys.sort { a, b in
-            let (x, y) = (UUIDBytes.sortKey(a.id), UUIDBytes.sortKey(b.id))
-            return (x.0, x.1, a.format.rawValue) < (y.0, y.1, b.format.rawValue)
+        for key in records.keys {
+            let (high, low) = UUIDBytes.sortKey(key.id)
+            keys.append((high, low, key.format.rawValue, 0))
         }
+        for key in members {
+            let (high, low) = UUIDBytes.sortKey(key.id)
+            keys.append((high, low, key.format.rawValue, 1))
+        }
+        keys.sort { ($0.high, $0.low, $0.format, $0.member) < ($1.high, $1.low, $1.format, $1.member) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(keys.count * 39)
-        for key in keys {
-            let record = records[key]
-            UUIDBytes.append(key.id, to: &bytes)
+        for (index, entry) in keys.enumerated() {
+            if index > 0, entry.member == 1, keys[index - 1].high == entry.high, keys[index - 1].low == entry.low,
+                keys[index - 1].format == entry.format
+            {
+                continue
+            }
+            let id = UUIDBytes.id(sortKey: (entry.high, entry.low))
+            UUIDBytes.append(id, to: &bytes)
             bytes.append(0x20)
-            bytes.append(key.format.rawValue)
-            guard let record else {
+            bytes.append(entry.format)
+            guard entry.member == 0, let format = Format(rawValue: entry.format), let record = records[Key(id: id, format: format)] else {
                 bytes.append(0x0A)
                 continue
             }

@@ -50,7 +50,7 @@ extension TaskStore {
         var carried = carried
         if said.format == .todoTxt, let file = said.todoTxtFile {
             // The file's lines are what it has: a task whose line is gone no longer is there.
-            carried.keepOnly(Set(said.tasks.map(\.id)), .todoTxt)
+            carried.keepOnly(said.tasks.lazy.map(\.id), .todoTxt)
             carried.todoTxtFile = file
         }
         carried.record(said.format, tasks: said.tasks, records: said.records)

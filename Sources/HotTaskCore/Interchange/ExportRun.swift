@@ -59,8 +59,9 @@ extension TaskStore {
             // from it later is a deletion (`ImportRun`). Reopened tasks are no longer archived.
             if sameFile {
                 var carried = carried
-                carried.keepOnly(Set(list.all.lazy.map(\.id)), .todoTxt)
-                carried.unarchive(list.all.lazy.filter { !$0.completed }.map(\.id))
+                // Ids, not `list.all`: a copy of every task.
+                carried.keepOnly(list.priority.map(\.id) + list.bonus.map(\.id), .todoTxt)
+                carried.unarchive([list.priority, list.bonus].joined().lazy.filter { !$0.completed }.map(\.id))
                 carried.todoTxtFile = CarriedFields.TodoTxtFile(path: Self.realPath(path), comments: comments)
                 saveCarried(carried).forEach(say)
             }

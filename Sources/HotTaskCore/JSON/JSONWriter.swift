@@ -41,6 +41,29 @@ struct JSONWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends a stamp as `clockText` has it, `<milliseconds>.<counter>`, without making a
+    /// String of it (one per stamp of every task was a tenth of a store's encoding).
+    mutating func clock(_ clock: Clock) {
+        guard clock.milliseconds >= 0, clock.counter >= 0 else { return raw(clock.description) }
+        appendDigits(UInt64(clock.milliseconds))
+        bytes.append(0x2E)
+        appendDigits(UInt64(clock.counter))
+    }
+
+    private mutating func appendDigits(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for UInt64.max's 20 digits
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var value = value
+            var at = raw.count
+            repeat {
+                at -= 1
+                raw[at] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+            } while value > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at...]).bindMemory(to: UInt8.self))
+        }
+    }
+
     /// A line break and 16 spaces: indents are its first bytes (appending a repeated element
     /// byte by byte was a twentieth of an import). A StaticString, not an array: slicing a
     /// static array retained and released it on every key, a tenth of a snapshot's encoding.
@@ -92,17 +115,6 @@ struct JSONWriter {
         newline(indent: indent)
         bytes.append(0x22)
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(0x22)
-        bytes.append(0x3A)
-        bytes.append(0x20)
-    }
-
-    /// `key(_:indent:first:)` for a name that is not a literal (a field's, from `TaskField`).
-    mutating func key(_ name: String, indent: Int, first: Bool) {
-        if !first { bytes.append(0x2C) }
-        newline(indent: indent)
-        bytes.append(0x22)
-        bytes.append(contentsOf: name.utf8)
         bytes.append(0x22)
         bytes.append(0x3A)
         bytes.append(0x20)

@@ -9,6 +9,31 @@ extension DueDate {
         return due.text(local: utc) + (due.zoneName.map { " " + $0 } ?? "")
     }
 
+    /// FNV-1a of a whole day's `baseKey` (`2026-12-01`), without making its text; nil for a
+    /// time. The import base fingerprints every due date an export or import records, and the
+    /// text cost more than the rest of a task's entry.
+    var dayBaseKeyHash: UInt64? {
+        guard isDay else { return nil }
+        let (year, month, day) = civilDay
+        guard (0...9999).contains(year) else { return nil }
+        var text: (UInt64, UInt16) = (0, 0)
+        return withUnsafeMutableBytes(of: &text) { raw in
+            func put(_ value: Int, at start: Int, digits: Int) {
+                var value = value
+                for at in (start..<start + digits).reversed() {
+                    raw[at] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+                    value /= 10
+                }
+            }
+            put(year, at: 0, digits: 4)
+            put(month, at: 5, digits: 2)
+            put(day, at: 8, digits: 2)
+            raw[4] = UInt8(ascii: "-")
+            raw[7] = UInt8(ascii: "-")
+            return FNV1a.hash(UnsafeRawBufferPointer(rebasing: raw[0..<10]))
+        }
+    }
+
     /// The due date a non-empty `baseKey` stands for.
     init?(baseKey: String) {
         let parts = baseKey.split(separator: " ", maxSplits: 1)

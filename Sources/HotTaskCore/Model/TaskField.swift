@@ -442,20 +442,52 @@ extension TaskField {
 // MARK: The import base (`ImportBase`)
 
 extension TaskField {
-    /// Appends the field's part of an import base line: ` <16 hex digits>` for a fingerprint,
-    /// ` p` or ` b` for the section and `1` or `0` for done (as every base file has them).
-    func writeBaseLine(_ print: UInt64, to bytes: inout [UInt8]) {
+    /// Writes the field's part of an import base line at `out` (which has `baseLineWidth`
+    /// bytes of room): ` <16 hex digits>` for a fingerprint, ` p` or ` b` for the section and
+    /// `1` or `0` for done (as every base file has them). Returns how many bytes it wrote.
+    func writeBaseLine(_ print: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         switch self {
         case .section:
-            bytes.append(0x20)
-            bytes.append(print == ImportBase.fingerprint(.section(.priority)) ? UInt8(ascii: "p") : UInt8(ascii: "b"))
+            out[0] = 0x20
+            out[1] = print == ImportBase.priorityPrint ? UInt8(ascii: "p") : UInt8(ascii: "b")
+            return 2
         case .completed:
-            bytes.append(print == ImportBase.fingerprint(.completed(true)) ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+            out[0] = print == ImportBase.donePrint ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            return 1
         case .caption, .order, .due, .note, .tags, .repeatRule:
-            bytes.append(0x20)
-            for shift in stride(from: 60, through: 0, by: -4) {
-                bytes.append(UUIDBytes.hexDigits[Int(truncatingIfNeeded: print >> UInt64(shift)) & 0xF])
-            }
+            out[0] = 0x20
+            return 1 + UUIDBytes.writeHex(print, to: out + 1)
+        }
+    }
+
+    /// The most bytes `writeBaseLine` writes for this field.
+    var baseLineWidth: Int {
+        switch self {
+        case .section: 2
+        case .completed: 1
+        case .caption, .order, .due, .note, .tags, .repeatRule: 17
+        }
+    }
+
+    /// `ImportBase.fingerprint(value(of: task))`, without making the value or its text when
+    /// it is one of a few (a section, done or not, an unset field): an export records one for
+    /// each field of every task. `TaskFieldTests` checks each field against that general form.
+    func fingerprint(of task: TaskItem) -> UInt64 {
+        switch self {
+        case .caption:
+            let print = ImportBase.hash(task.caption)
+            return print == ImportBase.Entry.unknown ? print - 1 : print
+        case .section: return task.section == .priority ? ImportBase.priorityPrint : ImportBase.bonusPrint
+        case .completed: return task.completed ? ImportBase.donePrint : ImportBase.openPrint
+        case .due:
+            guard let due = task.due else { return 0 }
+            // As `ImportBase.fingerprint` makes a due date's.
+            if let hash = due.dayBaseKeyHash { return hash & ~(1 << 63) | 1 }
+            return ImportBase.fingerprint(.due(due))
+        case .note: return task.note.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
+        case .tags: return task.tags.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
+        case .repeatRule: return task.repeatRule.isNone ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
+        case .order: return ImportBase.fingerprint(value(of: task))
         }
     }
 
@@ -465,10 +497,10 @@ extension TaskField {
         switch self {
         case .section:
             guard start + 2 <= line.count, line[start] == 0x20 else { return nil }
-            return (ImportBase.fingerprint(.section(line[start + 1] == UInt8(ascii: "p") ? .priority : .bonus)), start + 2)
+            return (line[start + 1] == UInt8(ascii: "p") ? ImportBase.priorityPrint : ImportBase.bonusPrint, start + 2)
         case .completed:
             guard start < line.count else { return nil }
-            return (ImportBase.fingerprint(.completed(line[start] == UInt8(ascii: "1"))), start + 1)
+            return (line[start] == UInt8(ascii: "1") ? ImportBase.donePrint : ImportBase.openPrint, start + 1)
         case .caption, .order, .due, .note, .tags, .repeatRule:
             guard start + 17 <= line.count, line[start] == 0x20 else { return nil }
             var print: UInt64 = 0

@@ -282,10 +282,17 @@ public struct FieldClocks: Equatable, Hashable, Sendable {
     /// first-stamped fields' and on to the last field whose stamp is not `implied` (so a task
     /// whose later fields were never set is written as before those fields existed).
     var written: [Clock] {
-        if areUniform { return [self[.caption]] }
+        var written: [Clock] = []
+        forEachWritten { written.append($0) }
+        return written
+    }
+
+    /// `written`, one by one, without an array (the store's writer, for every task).
+    func forEachWritten(_ body: (Clock) -> Void) {
+        if areUniform { return body(self[.caption]) }
         let implied = self.implied
         let last = TaskField.allCases.lastIndex { self[$0] != implied } ?? 0
         let count = max(TaskField.firstStamped.count, last + 1)
-        return TaskField.allCases.prefix(count).map { self[$0] }
+        for field in TaskField.allCases.prefix(count) { body(self[field]) }
     }
 }

@@ -196,7 +196,7 @@ public enum StoreDocument {
                 field.write(field.value(of: task), to: &writer, name: name)
             }
             writer.key("clock", indent: 6, first: false)
-            writer.string(clockText(task.clocks))
+            writeClockText(task.clocks, to: &writer)
         }
         if let deletedAt {
             writer.key("deletedClock", indent: 6, first: false)
@@ -212,6 +212,18 @@ public enum StoreDocument {
     /// set is written as before due dates (four stamps).
     static func clockText(_ clocks: FieldClocks) -> String {
         clocks.written.map(\.description).joined(separator: " ")
+    }
+
+    /// `clockText` as a JSON string, written straight into `writer` (no String per task).
+    static func writeClockText(_ clocks: FieldClocks, to writer: inout JSONWriter) {
+        writer.raw("\"")
+        var first = true
+        clocks.forEachWritten { clock in
+            if !first { writer.raw(" ") }
+            first = false
+            writer.clock(clock)
+        }
+        writer.raw("\"")
     }
 
     static func clocks(from text: Substring) -> FieldClocks? {

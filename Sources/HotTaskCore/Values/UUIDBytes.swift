@@ -16,6 +16,16 @@ enum UUIDBytes {
         }
     }
 
+    /// The id whose `sortKey` this is.
+    static func id(sortKey key: (UInt64, UInt64)) -> UUID {
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { raw in
+            raw.storeBytes(of: key.0.bigEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: key.1.bigEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        return UUID(uuid: uuid)
+    }
+
     /// Binary search: the first of `count` positions, in order of their keys (`keyAt`), whose
     /// key is not before `key` (`count` when there is none).
     static func firstPosition(notBefore key: (UInt64, UInt64), count: Int, keyAt: (Int) -> (UInt64, UInt64)) -> Int {
@@ -30,13 +40,63 @@ enum UUIDBytes {
 
     /// Appends the 36-character lowercase form.
     static func append(_ id: UUID, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: id.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(0x2D) }
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0xF)])
+        // Made on the stack and appended at once: a byte at a time (and a look-up in
+        // `hexDigits`, a global) cost several times more, once for each task a store, an
+        // export or a side file writes.
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt32) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { raw in
+            let start = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            _ = write(id, to: start)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: 36))
+        }
+    }
+
+    /// Writes the 36-character lowercase form at `out` (which has room for it); 36.
+    @inline(__always)
+    static func write(_ id: UUID, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        hexPairs.withUnsafeBufferPointer { pairs in
+            withUnsafeBytes(of: id.uuid) { raw in
+                var at = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = 0x2D
+                        at += 1
+                    }
+                    UnsafeMutableRawPointer(out + at).storeBytes(of: pairs[Int(raw[index])], as: UInt16.self)
+                    at += 2
+                }
             }
         }
+        return 36
+    }
+
+    /// Writes `value` as 16 lowercase hex digits at `out`; 16.
+    @inline(__always)
+    static func writeHex(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        hexPairs.withUnsafeBufferPointer { pairs in
+            for index in 0..<8 {
+                let byte = Int(truncatingIfNeeded: value >> UInt64(56 - 8 * index)) & 0xFF
+                UnsafeMutableRawPointer(out + 2 * index).storeBytes(of: pairs[byte], as: UInt16.self)
+            }
+        }
+        return 16
+    }
+
+    /// Each byte's two lowercase hex digits, as they lie in memory: a look-up a byte, where a
+    /// digit at a time was most of writing an id (one per task in a store, an export, a side file).
+    private static let hexPairs: [UInt16] = (0..<256).map { byte in
+        var pair: UInt16 = 0
+        withUnsafeMutableBytes(of: &pair) { raw in
+            raw[0] = hexDigit(UInt8(byte >> 4))
+            raw[1] = hexDigit(UInt8(byte & 0xF))
+        }
+        return pair
+    }
+
+    /// The lowercase hex digit of `value` (0 to 15), as `hexDigits` has it, computed.
+    @inline(__always)
+    static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 0x30 &+ value : 0x57 &+ value
     }
 
     /// Reads `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (either case); nil for anything else.
