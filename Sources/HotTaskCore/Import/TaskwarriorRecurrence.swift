@@ -57,7 +57,7 @@ enum TaskwarriorRecurrence {
             guard template.due != nil, let rule = TaskwarriorRecur.rule(recur: recur, until: until, anchor: template.due) else {
                 // Its occurrences stay plain tasks.
                 remove(position)
-                losses.unrepeatable[recur, default: 0] += 1
+                losses.unrepeatable[template.due == nil ? recur + " with no due date" : recur, default: 0] += 1
                 continue
             }
             let pending = kids.filter { !tasks[$0].completed }.sorted { a, b in
