@@ -119,7 +119,9 @@ struct TaskwarriorRecurTests {
         let strict = try TaskwarriorFormat.batch(from: items.enumerated().map { ("task \($0.offset + 1)", $0.element) })
         let fast = try #require(JSONParser.decodeTaskwarriorFast(bytes))
         #expect(fast == strict)
-        let tasks = strict.tasks.map { "\($0.caption) | \($0.id.uuidString.lowercased().suffix(2)) | \($0.due?.taskwarriorText() ?? "-") | \($0.repeatRule.rrule) | \($0.completed)" }
+        let tasks = strict.tasks.map {
+            "\($0.caption) | \($0.id.uuidString.lowercased().suffix(2)) | \($0.due?.taskwarriorText() ?? "-") | \($0.repeatRule.rrule) | \($0.completed)"
+        }
         #expect(
             tasks == [
                 "Water the plants | 01 | 20261120T090000Z | FREQ=WEEKLY | false",
