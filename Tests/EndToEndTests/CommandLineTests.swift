@@ -372,13 +372,13 @@ struct CommandLineTests {
             ["--file", store, "--import", file],
             stdout: "Imported from Taskwarrior \(folder.path)/export.json: added 4, updated 0, unchanged 0, skipped 2\n",
             stderr:
-                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
+                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template HotTask cannot repeat exactly (recur:weekly with no due date); the tasks it made are imported one by one\n"
         )
         // Said even with --quiet: it is what the store did not keep.
         expectRun(
             ["--file", folder.path("other.json"), "--import", file, "--quiet"],
             stderr:
-                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
+                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template HotTask cannot repeat exactly (recur:weekly with no due date); the tasks it made are imported one by one\n"
         )
         #expect(try captions(.priority) == ["Buy milk", "Call mum", "Pay rent"])
         // Kept as it came (spaces and a tab), shown on one line.
@@ -396,7 +396,7 @@ struct CommandLineTests {
             ["--file", store, "--import", "-"], stdin: TaskwarriorSample.asLines,
             stdout: "Imported from Taskwarrior standard input: added 4, updated 0, unchanged 0, skipped 2\n",
             stderr:
-                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template (the tasks it made are imported)\n"
+                "hottask: note: 1 task waiting to be shown later went to Bonus\nhottask: note: skipped 1 deleted task\nhottask: note: skipped 1 recurrence template HotTask cannot repeat exactly (recur:weekly with no due date); the tasks it made are imported one by one\n"
         )
         #expect(try stored().count == 4)
     }

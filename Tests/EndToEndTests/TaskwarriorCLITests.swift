@@ -289,4 +289,89 @@ struct TaskwarriorCLITests {
         let ids = try TaskStore(path: folder.path("other.json")).load().all.map { $0.id.uuidString.lowercased() }
         #expect(Set((fileText(folder.path("other.json.carried")) ?? "").split(separator: "\n").map(String.init)) == Set(ids.map { $0 + " t" }))
     }
+
+    // MARK: recur (issue 40)
+
+    /// The tasks HotTask has, as `--list --json` gives them: caption, due and rule each.
+    private func repeating() throws -> [String] {
+        let text = hottask("--list", "--json").stdout
+        guard case .object(let root) = try JSONParser.parse(Array(text.utf8)), case .array(let tasks)? = root["tasks"] else {
+            throw Failure("no tasks in \(text)")
+        }
+        return tasks.compactMap { item in
+            guard case .object(let task) = item, case .string(let caption)? = task["caption"] else { return nil }
+            let due: String = if case .string(let due)? = task["due"] { due } else { "-" }
+            let rule: String = if case .string(let rule)? = task["repeat"] { rule } else { "-" }
+            return "\(caption) \(due) \(rule)"
+        }
+    }
+
+    private static func day(_ offset: Int) -> String {
+        DueDate.day(DueDisplay(now: Date()).today + offset)!.dayText
+    }
+
+    private func statuses(_ tasks: [String: [String: JSONValue]]) -> [String] {
+        tasks.values.compactMap { fields -> String? in
+            guard case .string(let status)? = fields["status"] else { return nil }
+            let due: String = if case .string(let due)? = fields["due"] { String(due.prefix(8)) } else { "-" }
+            return status + " " + due
+        }.sorted()
+    }
+
+    /// Must show: a `recur:weekly` task comes in as one repeating task (no template, no
+    /// duplicates) and goes back without losing the recurrence; an untouched round trip leaves
+    /// `task export` as it was; done here, that occurrence is done there and the next pending.
+    @Test func aWeeklyRecurrenceImportsAsOneRepeatingTaskAndGoesBack() throws {
+        try requireTool("task", from: "taskwarrior")
+        let start = Self.day(-14)
+        task("add", "Water plants", "due:\(start)", "recur:weekly")
+        let before = try exported()
+        // The template and an occurrence for each week up to the first one after today.
+        #expect(before.count >= 4, "\(before)")
+        let imported = hottask("--import", "-", stdin: task("export").stdout)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("Imported from Taskwarrior standard input: added 1, updated 0, unchanged 0, skipped \(before.count - 1)"))
+        #expect(imported.stderr.contains("1 recurring task became a repeating task"), "\(imported.stderr)")
+        #expect(try repeating() == ["Water plants \(start) FREQ=WEEKLY"])
+
+        // Untouched, there and back: Taskwarrior's tasks are exactly as they were.
+        task("import", "-", stdin: hottask("--export", "-", "--export-format", "taskwarrior").stdout)
+        #expect(try exported() == before)
+        #expect(hottask("--import", "-", stdin: task("export").stdout).stdout.contains("added 0, updated 0, unchanged 1"))
+        #expect(try repeating() == ["Water plants \(start) FREQ=WEEKLY"])
+
+        // Done here: that occurrence is done there, the next one pending, the series the same.
+        #expect(hottask("--done", "1").status == 0)
+        task("import", "-", stdin: hottask("--export", "-", "--export-format", "taskwarrior").stdout)
+        let after = try exported()
+        #expect(after.count == before.count, "no occurrence made twice")
+        let compact = start.replacingOccurrences(of: "-", with: "")
+        #expect(statuses(after).filter { $0.hasPrefix("completed") } == ["completed \(compact)"])
+        #expect(statuses(after).filter { $0.hasPrefix("recurring") } == ["recurring \(compact)"])
+        #expect(task("+PENDING", "count").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(before.count - 2))
+        #expect(hottask("--import", "-", stdin: task("export").stdout).status == 0)
+        #expect(try repeating() == ["Water plants \(Self.day(-7)) FREQ=WEEKLY"])
+    }
+
+    /// A task made repeating here becomes a template with its one pending occurrence there,
+    /// and comes back as the same one task; a rule Taskwarrior has no recur for stays a plain
+    /// task there and keeps its rule here.
+    @Test func aRepeatingTaskMadeHereIsATemplateThereWithOneOccurrence() throws {
+        try requireTool("task", from: "taskwarrior")
+        // A day the 1st to the 28th: a monthly on the 29th to 31st has no recur (Taskwarrior moves it).
+        let due = (10..<20).map(Self.day).first { Int($0.suffix(2))! <= 28 }!
+        #expect(hottask("--add", "Pay rent", "--due", due, "--repeat", "monthly").status == 0)
+        #expect(hottask("--add", "Gym", "--due", due, "--repeat", "every mon,thu").status == 0)
+        task("import", "-", stdin: hottask("--export", "-", "--export-format", "taskwarrior").stdout)
+        let compact = due.replacingOccurrences(of: "-", with: "")
+        #expect(statuses(try exported()) == ["pending \(compact)", "pending \(compact)", "recurring \(compact)"])
+        #expect(task("+PENDING", "count").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        let back = hottask("--import", "-", stdin: task("export").stdout)
+        #expect(back.stdout.contains("added 0, updated 0, unchanged 2"), "\(back.stdout) \(back.stderr)")
+        #expect(Set(try repeating()) == ["Pay rent \(due) FREQ=MONTHLY", "Gym \(due) FREQ=WEEKLY;BYDAY=MO,TH"])
+        // Again: nothing new there.
+        let again = try exported()
+        task("import", "-", stdin: hottask("--export", "-", "--export-format", "taskwarrior").stdout)
+        #expect(try exported() == again)
+    }
 }

@@ -102,7 +102,8 @@ extension JSONParser {
         // An id given twice is for the strict path to judge.
         guard IDTable(distinct: tasks.count, { add in for index in tasks.indices { add(tasks[index].id) } }) != nil else { throw GiveUp() }
         losses.carriedFor = "Taskwarrior"
-        var batch = ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
+        if losses.recurrencePieces > 0 { TaskwarriorRecurrence.fold(tasks: &tasks, carried: &carried, losses: &losses) }
+        var batch = ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.skipped, losses: losses)
         batch.carried = carried
         return batch
     }
@@ -167,7 +168,7 @@ extension JSONParser {
     }
 
     /// One task and what it carries (`TaskwarriorCarry`), or nil for one HotTask skips
-    /// (deleted, or a recurrence template), as `TaskwarriorFormat.task(from:)` decides.
+    /// (deleted), as `TaskwarriorFormat.task(from:)` decides (a recurrence template too).
     fileprivate mutating func taskwarriorTask(now: Date, losses: inout ImportLosses) throws -> (TaskItem, String?)? {
         enum Status { case pending, waiting, completed, deleted, recurring }
         var status: Status?
@@ -179,6 +180,8 @@ extension JSONParser {
         var wait: Date?
         var due: Date?
         var priorityHigh = false
+        var hasParent = false
+        var repeatRule = RepeatRule.none
         // Keys seen, so that a repeated one gives up (the strict parser refuses it).
         var known: UInt16 = 0
         var others: [String] = []
@@ -246,6 +249,12 @@ extension JSONParser {
                 let name = String(decoding: key, as: UTF8.self)
                 guard !others.contains(name) else { throw GiveUp() }
                 others.append(name)
+                if name == "parent" { hasParent = true }
+                if name == TaskwarriorCarry.repeatField {
+                    guard case .string(let rule) = try parser.parseValue(depth: 2) else { throw GiveUp() }
+                    repeatRule = RepeatRule(rrule: rule) ?? .none
+                    return
+                }
                 let value = try parser.parseValue(depth: 2)
                 // `id` and `urgency` (on every task) are Taskwarrior's to compute again: not carried.
                 if !TaskwarriorCarry.computed.contains(name) { carriedMembers[name] = value }
@@ -257,10 +266,7 @@ extension JSONParser {
             losses.deleted += 1
             if let id { losses.deletedIDs.append(id) }
             return nil
-        case .recurring:
-            losses.recurrenceTemplates += 1
-            return nil
-        case .pending, .waiting, .completed: break
+        case .recurring, .pending, .waiting, .completed: break
         }
         // The description kept as it came; one with nothing to show is the strict path's to refuse.
         guard let id, let description, case let caption = CaptionRule.kept(description), CaptionRule.hasVisible(caption),
@@ -276,12 +282,18 @@ extension JSONParser {
         let (note, tags) = TaskwarriorCarry.noteAndTags(
             annotations: carriedMembers["annotations"], tags: carriedMembers["tags"], project: carriedMembers["project"])
         if status == .waiting { carriedMembers["status"] = .string("waiting") }
+        // A recurrence's template or occurrence: folded into one repeating task once all are read.
+        if status == .recurring || hasParent {
+            losses.recurrencePieces += 1
+            if status == .recurring { carriedMembers["status"] = .string("recurring") }
+        }
         // H is carried only for a task it did not put in Top Priority (a waiting one).
         if priorityHigh && waiting { carriedMembers["priority"] = .string("H") }
         let task = TaskItem(
             id: id, caption: caption, section: priorityHigh && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
-            modifiedAt: modified ?? end ?? createdAt, due: due.flatMap { DueDate.fromTaskwarrior($0) }, note: note, tags: tags)
+            modifiedAt: modified ?? end ?? createdAt, due: due.flatMap { DueDate.fromTaskwarrior($0) }, note: note, tags: tags,
+            repeatRule: repeatRule)
         return (task, carriedMembers.isEmpty ? nil : TaskwarriorCarry.record(of: carriedMembers, section: task.section))
     }
 }

@@ -9,7 +9,11 @@ enum TaskwarriorCarry {
     /// HotTask's value wins.
     static let modelled: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "end", "due", "annotations", "tags", "project", annotationEntries,
+        repeatField,
     ]
+    /// A repeat rule Taskwarrior has no `recur` for (`every mon,thu`), kept as its RRULE in this
+    /// field (a UDA to Taskwarrior, which keeps it) so that it comes back.
+    static let repeatField = "hottask_repeat"
     /// Where a record keeps its annotations' entry times (Taskwarrior has no such field): each
     /// annotation as `[entry, fingerprint of its line]`, the line being the task's note, and
     /// its text as it came third when the line is not that text (a line break or a tab in it,
@@ -36,6 +40,12 @@ enum TaskwarriorCarry {
         default: break
         }
         if case .string("waiting")? = object["status"] { members["status"] = .string("waiting") }
+        if case .string("recurring")? = object["status"] { members["status"] = .string("recurring") }
+        // Taskwarrior keeps an occurrence's place as text ("1") and exports it as a number: given
+        // back as a number, `task import` stores "1.000000" and counts the task as modified.
+        if case .number(let place)? = members["imask"], place.rounded() == place, abs(place) < 1e15 {
+            members["imask"] = .string(String(Int64(place)))
+        }
         guard !members.isEmpty else { return nil }
         var writer = JSONWriter()
         write(.object(members), to: &writer)

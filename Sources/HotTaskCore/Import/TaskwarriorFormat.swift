@@ -11,7 +11,7 @@ enum TaskwarriorFormat {
     /// ones are carried all the same).
     static let kept: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "end", "priority", "wait", "due", "annotations", "tags", "project",
-        "id", "urgency", "parent", "mask", "imask", "recur", "rtype", "template", "last",
+        "id", "urgency", "parent", "mask", "imask", "recur", "rtype", "template", "last", TaskwarriorCarry.repeatField,
     ]
 
     /// `values` pairs each task with how messages name it ("task 3", "line 7").
@@ -31,32 +31,31 @@ enum TaskwarriorFormat {
             tasks.append(task)
         }
         losses.carriedFor = "Taskwarrior"
-        var batch = ImportBatch(
-            format: .taskwarrior, tasks: tasks, skipped: losses.deleted + losses.recurrenceTemplates, losses: losses)
+        if losses.recurrencePieces > 0 { TaskwarriorRecurrence.fold(tasks: &tasks, carried: &carried, losses: &losses) }
+        var batch = ImportBatch(format: .taskwarrior, tasks: tasks, skipped: losses.skipped, losses: losses)
         batch.carried = carried
         return batch
     }
 
-    /// The task, or nil for one HotTask skips (deleted, or a recurrence template).
+    /// The task, or nil for one HotTask skips (deleted). A recurrence template is read as an
+    /// open task (its record says `"status":"recurring"`) for `TaskwarriorRecurrence.fold`.
     private static func task(from value: JSONValue, name: String, now: Date, losses: inout ImportLosses) throws(DocumentError) -> TaskItem? {
         let fields = try FieldReader(value, what: name)
         let status = try fields.string("status")
         let completed: Bool
         switch status {
-        case "pending", "waiting": completed = false
+        case "pending", "waiting", "recurring": completed = false
         case "completed": completed = true
         case "deleted":
             losses.deleted += 1
             if let id = try? fields.uuid("uuid") { losses.deletedIDs.append(id) }
-            return nil
-        case "recurring":
-            losses.recurrenceTemplates += 1
             return nil
         default:
             throw fields.problem(
                 "unknown \"status\" \"\(status)\" (expected pending, waiting, completed, deleted or recurring)")
         }
         let id = try fields.uuid("uuid")
+        if status == "recurring" || fields.object["parent"] != nil { losses.recurrencePieces += 1 }
         let caption = try keptCaption(fields)
         let entry = try fields.optionalDate("entry", parse: Timestamp.parseTaskwarrior)
         let end = try fields.optionalDate("end", parse: Timestamp.parseTaskwarrior)
@@ -75,10 +74,12 @@ enum TaskwarriorFormat {
         }
         let (note, tags) = TaskwarriorCarry.noteAndTags(
             annotations: fields.object["annotations"], tags: fields.object["tags"], project: fields.object["project"])
+        let repeatRule: RepeatRule =
+            if case .string(let rule)? = fields.object[TaskwarriorCarry.repeatField] { RepeatRule(rrule: rule) ?? .none } else { .none }
         return TaskItem(
             id: id, caption: caption, section: priority == "H" && !waiting ? .priority : .bonus, completed: completed,
             createdAt: createdAt, completedAt: completed ? (end ?? modified ?? createdAt) : nil,
-            modifiedAt: modified ?? end ?? createdAt, due: due, note: note, tags: tags)
+            modifiedAt: modified ?? end ?? createdAt, due: due, note: note, tags: tags, repeatRule: repeatRule)
     }
 
     /// The description kept as it came (`CaptionRule.kept`: any length, its line breaks and
@@ -92,7 +93,8 @@ enum TaskwarriorFormat {
     // MARK: Writing
 
     /// A JSON array `task import` accepts: uuid, description, status, entry, modified, end,
-    /// priority H for Top Priority, and every field a task's import carried.
+    /// priority H for Top Priority, and every field a task's import carried; a repeating task
+    /// as a recurrence (`TaskwarriorRecurrence`).
     static func text(for list: TaskList, carried: CarriedFields = CarriedFields()) -> [UInt8] {
         var bytes: [UInt8] = []
         write(list, carried: carried) { bytes.append(contentsOf: $0) }
@@ -113,7 +115,7 @@ enum TaskwarriorFormat {
             : list.deleted.values.filter { carried.has($0.task.id, .taskwarrior) }.sorted {
                 UUIDBytes.sortKey($0.task.id) < UUIDBytes.sortKey($1.task.id)
             }
-        func write(_ task: TaskItem, deletedAt: Date?) {
+        func write(_ task: TaskItem, deletedAt: Date?, status given: String? = nil, record: String?) {
             let section = task.section
             do {
                 writer.raw(first ? "\n" : ",\n")
@@ -122,10 +124,10 @@ enum TaskwarriorFormat {
                 writer.uuid(task.id)
                 writer.raw(",\"description\":")
                 writer.string(task.caption)
-                let record = carried.isEmpty ? nil : carried[task.id, .taskwarrior]
                 let status =
-                    deletedAt != nil
-                    ? "deleted" : record == nil ? (task.completed ? "completed" : "pending") : TaskwarriorCarry.status(for: task, record: record)
+                    given
+                    ?? (deletedAt != nil
+                        ? "deleted" : record == nil ? (task.completed ? "completed" : "pending") : TaskwarriorCarry.status(for: task, record: record))
                 writer.raw(",\"status\":\"\(status)\"")
                 // A deleted task: deleted and ended when it was deleted here, as `task delete` has it.
                 let modified = deletedAt.map { max($0, task.modifiedAt) } ?? task.modifiedAt
@@ -137,6 +139,10 @@ enum TaskwarriorFormat {
                 }
                 if section == .priority { writer.raw(",\"priority\":\"H\"") }
                 if let due = task.due { writer.raw(",\"due\":\"\(due.taskwarriorText())\"") }
+                if !task.repeatRule.isNone {
+                    writer.raw(",\"\(TaskwarriorCarry.repeatField)\":")
+                    writer.string(task.repeatRule.rrule)
+                }
                 if !task.tags.isEmpty || !task.note.isEmpty || record != nil {
                     for member in TaskwarriorCarry.noteAndTagMembers(for: task, record: record) {
                         writer.raw(",")
@@ -164,6 +170,14 @@ enum TaskwarriorFormat {
                     emit(writer.bytes)
                     writer.clear()
                 }
+            }
+        }
+        // A task that repeats, or came from a Taskwarrior recurrence, is its template and occurrences.
+        func write(_ task: TaskItem, deletedAt: Date?) {
+            let record = carried.isEmpty ? nil : carried[task.id, .taskwarrior]
+            guard TaskwarriorRecurrence.involved(task, record: record) else { return write(task, deletedAt: deletedAt, record: record) }
+            for piece in TaskwarriorRecurrence.writes(for: task, record: record, deletedAt: deletedAt) {
+                write(piece.task, deletedAt: piece.deletedAt, status: piece.status, record: piece.record)
             }
         }
         for section in Section.allCases {
