@@ -12,7 +12,7 @@ enum ICalendarCarry {
     /// HotTask's own export stays as fast as it was.
     static let written: Set<String> = [
         "UID", "SUMMARY", "STATUS", "COMPLETED", "CREATED", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE",
-        TodoMapping.clocksProperty, "X-APPLE-SORT-ORDER", "DESCRIPTION", "CATEGORIES",
+        TodoMapping.clocksProperty, "X-APPLE-SORT-ORDER", "DESCRIPTION", "CATEGORIES", TodoMapping.repeatFromProperty,
     ]
 
     /// Properties HotTask models that may be carried for their place and parameters: carried

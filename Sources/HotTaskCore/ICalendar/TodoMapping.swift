@@ -360,15 +360,24 @@ public enum TodoMapping {
     /// The repeat rule HotTask reads from a VTODO's RRULE: one it can step exactly, alone (no
     /// RDATE, EXDATE or a second RRULE); `.none` for any other, which is then never written over
     /// unless a rule is set here.
+    /// `X-HOTTASK-REPEAT-FROM:DONE` beside it says the rule counts from the day the task is done.
     static func readRepeat(_ todo: ICalComponent) -> RepeatRule {
         let rules = todo.properties.filter { $0.name == "RRULE" }
         guard rules.count == 1, todo.first("RDATE") == nil, todo.first("EXDATE") == nil, todo.first("EXRULE") == nil else { return .none }
-        return RepeatRule(rrule: rules[0].value) ?? .none
+        let afterDone = todo.first(repeatFromProperty)?.value.uppercased() == "DONE"
+        return RepeatRule(rrule: rules[0].value)?.counting(afterDone: afterDone) ?? .none
     }
 
-    /// RRULE as `rule` (none removes it). A rule needs a start (RFC 5545 §3.8.5.3): a VTODO
-    /// without DTSTART gets its DUE's.
+    /// Says, beside the RRULE, that HotTask counts the rule from the day the task is done (a
+    /// calendar has no such rule: it steps the RRULE from DUE). An X- property, as RFC 5545
+    /// allows; the RRULE itself stays standard.
+    static let repeatFromProperty = "X-HOTTASK-REPEAT-FROM"
+
+    /// RRULE as `rule` (none removes it), and `repeatFromProperty` for a rule counted from the
+    /// day it is done. A rule needs a start (RFC 5545 §3.8.5.3): a VTODO without DTSTART gets
+    /// its DUE's.
     static func setRepeat(_ rule: RepeatRule, on todo: inout ICalComponent) {
+        todo.set(repeatFromProperty, rule.afterDone ? "DONE" : nil)
         guard !rule.isNone else {
             todo.set("RRULE", nil)
             return

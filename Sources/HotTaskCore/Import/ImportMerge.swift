@@ -176,6 +176,10 @@ extension TaskList {
                 {
                     task.due = due
                 }
+                // A rule `rec:` cannot say was written as no `rec:`: a line without one keeps it.
+                if batch.format == .todoTxt, task.repeatRule.isNone, !TodoTxtRecurrence.says(current.repeatRule) {
+                    task.repeatRule = current.repeatRule
+                }
                 var fields: TaskFields
                 // An undated todo.txt line was "written" at the import's now: never newer.
                 let undated = batch.todoTxtLines?.undated.contains(position) ?? false
@@ -192,6 +196,7 @@ extension TaskList {
                     }
                     if fields.completed != nil { fields.completedAt = task.completedAt }
                 }
+                if batch.format == .todoTxt { Self.doneOccurrence(&fields, of: current, doneOn: task.completedAt) }
                 if fields.section != nil { fields.order = nextEndKey(task.section) }
                 if fields.isEmpty {
                     counts.unchanged += 1
@@ -217,6 +222,24 @@ extension TaskList {
             }
         }
         return (changes, counts)
+    }
+
+    /// A todo.txt line of an open repeating task done there (todo.sh's `do`, archived or not)
+    /// completes this occurrence, as completing it here does (`ChangeRules.complete`): the task
+    /// stays open and moves on to its next due date, counted from the line's completion day for
+    /// a rule counted from the day it is done. Its last occurrence completes it.
+    private static func doneOccurrence(_ fields: inout TaskFields, of current: TaskItem, doneOn completedAt: Date?) {
+        guard fields.completed == true, !current.completed else { return }
+        var after = current
+        for field in TaskField.shared where field != .completed {
+            if let value = fields[field] { field.set(value, on: &after) }
+        }
+        let day = completedAt.map { DueDate.localDay(of: $0, in: TimeZone(identifier: "UTC")!) }
+        guard let next = ChangeRules.nextOccurrence(of: after, doneOn: day) else { return }
+        fields.completed = nil
+        fields.completedAt = nil
+        fields.due = .some(next.due)
+        if next.rule != current.repeatRule { fields.repeatRule = next.rule }
     }
 
     /// The fields the file changed since `base` and that win here: changed only in the file, or

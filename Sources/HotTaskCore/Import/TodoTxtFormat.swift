@@ -11,6 +11,9 @@ import Foundation
 /// context keeps its sigil, so that it goes back as it came), written back after the caption;
 /// where a line has nothing else, they stay its caption. The caption passes the caption rule.
 ///
+/// `due:YYYY-MM-DD` is the due date and `rec:` the repeat rule (`TodoTxtRecurrence`: `rec:1w`
+/// a week after done, `rec:+1w` a week after the due date), written back after the tags.
+///
 /// todo.txt has no ids. HotTask writes each task's id prefix as an `id:1a2b3c4d` tag and
 /// reads it back; a line without one matches a task with the same caption (see
 /// `TaskList.resolvingIdentity`), and otherwise gets an id derived from its caption (and how
@@ -54,7 +57,12 @@ enum TodoTxtFormat {
                 let read = task(from: line, now: now)
                 if let idPrefix = read.idPrefix {
                     if let first = positionOfID[idPrefix] {
-                        if !sameLine(tasks[first], read.task, priorityUnsaid: facts.priorityUnsaid.contains(first) || read.priorityUnsaid) {
+                        // An archived done line of a repeating task is an occurrence done before
+                        // (todo.sh's `do`, since moved on to the next): silently the same task.
+                        let pastOccurrence = fileIndex > 0 && read.task.completed && !read.task.repeatRule.isNone
+                        if !pastOccurrence,
+                            !sameLine(tasks[first], read.task, priorityUnsaid: facts.priorityUnsaid.contains(first) || read.priorityUnsaid)
+                        {
                             facts.notes.append(
                                 "\(facts.place(of: first)) and \(fileIndex == 0 ? "" : file.name + " ")line \(number) have the same id:\(idPrefix); imported once, as \(facts.place(of: first))"
                             )
@@ -151,6 +159,18 @@ enum TodoTxtFormat {
             due = day
             words.remove(at: tag)
         }
+        // `rec:1w`, `rec:+1m` (`TodoTxtRecurrence`): the repeat rule, unless it is all the line
+        // says. A repeating task needs a due date: without one it takes today, as `--repeat` gives.
+        var repeatRule = RepeatRule.none
+        // The words as an older HotTask took them (its `rec:` and tags in the caption).
+        let older = words
+        if words.count > 1, let tag = words.firstIndex(where: { $0.utf8.first == UInt8(ascii: "r") && $0.hasPrefix("rec:") }),
+            let rule = TodoTxtRecurrence.rule(from: Substring(words[tag]))
+        {
+            repeatRule = rule
+            words.remove(at: tag)
+            if due == nil { due = rule.first(onOrAfter: DueDate.localDay(of: now, in: .current)) }
+        }
         // `+project` and `@context`: tags, unless nothing else is left for a caption.
         let withTags = words
         var tags: [String] = []
@@ -166,13 +186,13 @@ enum TodoTxtFormat {
         // The line's text kept as it came (`CaptionRule.kept`); a line of only its marks is a
         // task without a title, as an untitled to-do from a phone exports.
         let caption = CaptionRule.kept(words.joined(separator: " "))
-        let captionWithTags = tags.isEmpty ? nil : CaptionRule.kept(withTags.joined(separator: " "))
+        let captionWithTags = tags.isEmpty && repeatRule.isNone ? nil : CaptionRule.kept(older.joined(separator: " "))
         let created = createdAt ?? completedAt ?? now
         let finished = completed ? max(completedAt ?? created, created) : nil
         let task = TaskItem(
             id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
             createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due,
-            tags: TagRule.cleanKeeping(tags).tags)
+            tags: TagRule.cleanKeeping(tags).tags, repeatRule: repeatRule)
         // An open line without a priority says "Bonus"; a completed one says nothing.
         return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil, captionWithTags)
     }
@@ -271,7 +291,9 @@ enum TodoTxtFormat {
                 if !task.tags.isEmpty { caption += task.tags.map { " " + word(for: $0) }.joined() }
                 // No creation date where the line had none, unless the caption would then be misread.
                 let created = record.undated && !misreadWithoutADate(caption, completed: task.completed) ? "" : day(task.createdAt) + " "
-                let idTag = (task.due.map { " " + $0.todoTxtTag() } ?? "") + " id:" + shortIDs[position]
+                var idTag = task.due.map { " " + $0.todoTxtTag() } ?? ""
+                if !task.repeatRule.isNone, let rec = TodoTxtRecurrence.word(for: task.repeatRule) { idTag += " " + rec }
+                idTag += " id:" + shortIDs[position]
                 let line: String
                 let letter = section == .priority ? "A" : record.letter
                 if task.completed {

@@ -87,6 +87,13 @@ extension TaskStore {
             for position in 0..<list.count where !field.isUnset(field.value(of: list[position])) { count += 1 }
             if count > 0 { leftOut.append("\(name) of \(count) task\(count == 1 ? "" : "s")") }
         }
+        // todo.txt's `rec:` says every N days, weeks, months or years, and weekdays: a rule by
+        // other days of the week, or with an end, stays here (an import of the line keeps it).
+        if exportFormat == .todotxt {
+            var count = 0
+            for position in 0..<list.count where !TodoTxtRecurrence.says(list[position].repeatRule) { count += 1 }
+            if count > 0 { leftOut.append("repeat rules rec: cannot say of \(count) task\(count == 1 ? "" : "s") (kept here)") }
+        }
         guard !leftOut.isEmpty else { return (carried, messages) }
         let prefix = "left out, as this format cannot hold them: "
         var others: [String] = []

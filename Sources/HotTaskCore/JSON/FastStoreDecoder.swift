@@ -348,7 +348,7 @@ extension JSONParser {
         case .repeatRule:
             let text = try quotedString()
             if text.isEmpty { return .repeatRule(.none) }
-            return .repeatRule(try required(RepeatRule(rrule: text)))
+            return .repeatRule(try required(RepeatRule(stored: text)))
         }
     }
 

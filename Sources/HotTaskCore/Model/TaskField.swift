@@ -171,7 +171,7 @@ enum FieldValue: Hashable, Sendable {
         case .due(let due): DueDate.baseKey(due)
         case .note(let note): note
         case .tags(let tags): tags.joined(separator: "\n")
-        case .repeatRule(let rule): rule.rrule
+        case .repeatRule(let rule): rule.stored
         }
     }
 }
@@ -306,7 +306,7 @@ extension TaskField {
                 writer.string(tag)
             }
             writer.raw("]")
-        case .repeatRule(let rule): writer.string(rule.rrule)
+        case .repeatRule(let rule): writer.string(rule.stored)
         }
     }
 
@@ -379,10 +379,11 @@ extension TaskField {
 }
 
 extension TaskField {
-    /// A stored `"repeat"`: an RRULE HotTask steps ("" for none, as a log's set that stops it).
+    /// A stored `"repeat"`: an RRULE HotTask steps, `;X-HOTTASK-FROM=DONE` after it for a rule
+    /// counted from the day the task is done ("" for none, as a log's set that stops it).
     static func readRepeat(_ text: String, _ problem: (String) -> DocumentError) throws(DocumentError) -> RepeatRule {
         if text.isEmpty { return .none }
-        guard let rule = RepeatRule(rrule: text) else {
+        guard let rule = RepeatRule(stored: text) else {
             throw problem("\"repeat\" is not a repeat rule HotTask can step (FREQ, INTERVAL, BYDAY, COUNT, UNTIL): \"\(text)\"")
         }
         return rule
@@ -413,7 +414,7 @@ extension TaskField {
         case .due(let due): try container.encode(DueDate.baseKey(due), forKey: name)
         case .note(let note): try container.encode(note, forKey: name)
         case .tags(let tags): try container.encode(tags, forKey: name)
-        case .repeatRule(let rule): try container.encode(rule.rrule, forKey: name)
+        case .repeatRule(let rule): try container.encode(rule.stored, forKey: name)
         }
     }
 
@@ -434,7 +435,7 @@ extension TaskField {
         case .tags: return .tags(try container.decode([String].self, forKey: name))
         case .repeatRule:
             let text = try container.decode(String.self, forKey: name)
-            return text.isEmpty ? .repeatRule(.none) : RepeatRule(rrule: text).map(FieldValue.repeatRule)
+            return text.isEmpty ? .repeatRule(.none) : RepeatRule(stored: text).map(FieldValue.repeatRule)
         }
     }
 }

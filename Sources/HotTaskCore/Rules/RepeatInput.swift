@@ -4,7 +4,9 @@ import Foundation
 /// English words of `DateWords` that due dates are said in: `daily`, `weekly`, `monthly`,
 /// `yearly`, `weekdays`, `every day|week|month|year`, `every N days|weeks|months|years`,
 /// `every mon,thu` (weekdays by three letters or in full, with commas, spaces or `and`), an
-/// RRULE HotTask can step (`FREQ=WEEKLY;BYDAY=SU`), or `none` to stop repeating.
+/// RRULE HotTask can step (`FREQ=WEEKLY;BYDAY=SU`), or `none` to stop repeating. Any rule may
+/// end in `after done`: it then counts from the day the task is done (`every 2 weeks after
+/// done`), as todo.txt's `rec:2w` does.
 public enum RepeatInput {
     /// Why an entry was refused: the message quotes it and lists the forms.
     public struct Refusal: Error, Equatable, Sendable, CustomStringConvertible {
@@ -17,6 +19,18 @@ public enum RepeatInput {
     public static let forms = "daily, weekly, monthly, yearly, weekdays, every N days|weeks|months|years, every mon,thu, or none"
 
     public static func parse(_ text: String) -> Result<RepeatRule, Refusal> {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let lowered = trimmed.lowercased()
+        for ending in [" after done", ";x-hottask-from=done"] where lowered.hasSuffix(ending) {
+            let rule = String(trimmed.dropLast(ending.count)).trimmingCharacters(in: .whitespaces)
+            guard case .success(let read) = plain(rule), !read.isNone else { return .failure(Refusal(value: text)) }
+            return .success(read.counting(afterDone: true))
+        }
+        return plain(text)
+    }
+
+    /// A rule without `after done`.
+    private static func plain(_ text: String) -> Result<RepeatRule, Refusal> {
         let refused = Result<RepeatRule, Refusal>.failure(Refusal(value: text))
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.uppercased().hasPrefix("FREQ=") { return RepeatRule(rrule: trimmed).map { .success($0) } ?? refused }

@@ -111,7 +111,12 @@ extension AppUpdate {
         let task = state.tasks[position]
         guard let change = state.tasks.completing(!task.completed, at: position, now: now) else { return [] }
         // A repeating task moves on to its next occurrence, and says when that is.
-        let next = task.completed ? nil : ChangeRules.nextOccurrence(of: task).map { " — next: " + state.dates.occurrenceText($0.due) }
+        let next =
+            task.completed
+            ? nil
+            : ChangeRules.nextOccurrence(of: task, doneOn: DueDate.localDay(of: now, in: state.dates.local)).map {
+                " — next: " + state.dates.occurrenceText($0.due)
+            }
         let what = (task.completed ? "Reopened " : "Completed ") + quoted(task) + (next ?? "")
         let effects = commit([change], what, &state)
         if next != nil { state.message = Message(what) }

@@ -58,11 +58,11 @@ enum RepeatEntry {
     }
 
     /// A rule as the prompt offers it for editing: its words when they read back as it, else
-    /// its RRULE.
+    /// its RRULE (and `after done`).
     static func editable(_ rule: RepeatRule) -> String {
         guard !rule.isNone else { return "" }
         if case .success(let again) = RepeatInput.parse(rule.words), again == rule { return rule.words }
-        return rule.rrule
+        return rule.rrule + (rule.afterDone ? " after done" : "")
     }
 
     /// What the prompt shows beside the entry: "→ every Sun, next Sun 29 Nov", "→ no repeat",
