@@ -79,6 +79,29 @@ extension SyncEngineTests {
         #expect(report.problems.count == 1 && report.problems[0].contains("BYMONTHDAY=26"))
         #expect(try vtodo(at: "/calendar/p3.ics").first("STATUS")?.value == "IN-PROCESS")
     }
+
+    @Test("a task whose saved copy from the last sync is damaged is named and not sent: the phone's object is not replaced")
+    func damagedSavedCopy() throws {
+        let a = replica("a.json")
+        server.store("/calendar/p4.ics", Self.sparsePhoneObject(uid: "p4", extra: []))
+        try a.sync()
+        try a.store.save(a.list)  // the base written whole, beside the snapshot
+        let path = SyncBase.path(besides: a.store)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("BEGIN:VTODO"))
+        try text.replacingOccurrences(of: "BEGIN:VTODO", with: "BEGIN:VTOD").write(toFile: path, atomically: true, encoding: .utf8)
+        let before = server.objects["/calendar/p4.ics"]
+        try a.change("Milch\nund Brot") { list, position in list.renaming(at: position, to: "Milk and bread") }
+        server.forgetRequests()
+        let report = try a.sync()
+        #expect(
+            report.problems == [
+                "\"Milk and bread\" was not sent: the copy of it the last sync saved is damaged; hottask --sync --resync takes the server's copy again and keeps both sides' tasks"
+            ])
+        #expect(!server.requests.contains { $0.hasPrefix("PUT") })
+        #expect(server.objects["/calendar/p4.ics"] == before, "the phone's object as it was")
+        #expect(a.task("Milk and bread") != nil, "the edit stays here")
+    }
 }
 
 /// What a sync costs in requests, with a server that keeps sync tokens.

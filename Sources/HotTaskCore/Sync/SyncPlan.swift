@@ -232,11 +232,23 @@ struct SyncPlan {
     }
 
     /// A task changed here only: written with its fields, the others' times kept from the base.
+    /// A saved copy that no longer parses is named and the task not written: written from
+    /// nothing, it would replace the server's object and drop what HotTask does not model.
     private mutating func write(_ task: TaskItem, entry: SyncBase.Entry, href: String, etag: String?, isNew: Bool, calendar: String) {
+        var object: ICalComponent?
+        if !calendar.isEmpty {
+            object = (try? ICalendar.parse(calendar))?.first { $0.name == "VCALENDAR" }
+            guard object != nil else {
+                counts.problems.append(
+                    "\"\(CaptionRule.shown(task.caption))\" was not sent: the copy of it the last sync saved is damaged; hottask --sync --resync takes the server's copy again and keeps both sides' tasks"
+                )
+                return
+            }
+        }
         let fields = SharedFields(task, sortOrder: entry.sortOrder)
         pending[task.id] = PendingWrite(
             href: href, etag: etag, isNew: isNew, uid: entry.uid, fields: fields, followsLocalOrder: task.order.text != entry.orderKey,
-            times: editTimes(task, since: entry), created: task.createdAt, calendar: (try? ICalendar.parse(calendar))?.first)
+            times: editTimes(task, since: entry), created: task.createdAt, calendar: object)
     }
 
     /// New on the server (or back after a delete here): added here where its sort order says.
