@@ -50,6 +50,26 @@ struct CaptionRuleTests {
         #expect(!CaptionRule.accepts(raw))
     }
 
+    /// `shown` and `oneLine` leave most captions as they are after a scan eight bytes at a
+    /// time: a line break, a tab or U+2028 anywhere in the caption, across the words, still folds.
+    @Test func aCaptionIsShownOnOneLineWhereverItsBreakIs() {
+        for at in 1..<23 {
+            for (raw, folded) in [("\n", " "), ("\t", " "), ("\u{2028}", " "), ("\r\n", " "), ("☕️", "☕️")] {
+                var caption = String(repeating: "a", count: 24)
+                caption.insert(contentsOf: raw, at: caption.index(caption.startIndex, offsetBy: at))
+                var expected = String(repeating: "a", count: 24)
+                expected.insert(contentsOf: folded, at: expected.index(expected.startIndex, offsetBy: at))
+                #expect(CaptionRule.shown(caption) == expected, "\(raw.unicodeScalars.map(\.value)) at \(at)")
+                #expect(CaptionRule.oneLine(caption) == expected)
+            }
+        }
+        #expect(CaptionRule.shown("Buy milk and eggs at the shop\n") == "Buy milk and eggs at the shop")
+        #expect(CaptionRule.shown("  Buy milk and eggs at the shop") == "Buy milk and eggs at the shop")
+        #expect(CaptionRule.shown("\u{2028}\u{2029}") == CaptionRule.untitled)
+        #expect(CaptionRule.shown("") == CaptionRule.untitled)
+        #expect(CaptionRule.oneLine("") == "")
+    }
+
     @Test("accepts exactly 1000 characters")
     func acceptsLimit() throws {
         let caption = String(repeating: "a", count: 1000)

@@ -51,6 +51,43 @@ struct TaskFieldTests {
         for field in TaskField.shared { #expect(again.base(field) == field.value(of: read), "\(field)") }
     }
 
+    /// The fast store reader reads each field of the table straight into the task (not through
+    /// `FieldValue`): every field must reach the task as the strict reader reads it, alone and
+    /// with all the others. A field added to the table must be set in `full` below (the first
+    /// check fails until it is), and then fails here until the fast reader reads it.
+    @Test func theFastStoreReaderReadsEveryFieldOfTheTableAsTheStrictOneDoes() throws {
+        var full = Fixtures.task("Call Mum", id: 1, section: .bonus, completed: true, hours: 2, modifiedHours: 3)
+        full.due = try #require(DueDate(text: "2026-12-01T09:30:00+01:00", zone: "Europe/Berlin"))
+        full.note = "Line one\n\tindented"
+        full.tags = ["home", "@phone"]
+        full.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;BYDAY=MO")!
+        full.order = try #require(OrderKey("b00"))
+        let blank = TaskItem(id: full.id, caption: "", createdAt: full.createdAt)
+        for field in TaskField.allCases {
+            #expect(field.value(of: full) != field.value(of: blank), "\(field) is not set in the fixture")
+        }
+        // Each field set alone (the others as a new task has them), then all at once.
+        var tasks: [TaskItem] = []
+        for (number, field) in TaskField.allCases.enumerated() {
+            var one = Fixtures.task("", id: 10 + number, hours: 1)
+            field.set(field.value(of: full), on: &one, completedAt: full.completedAt)
+            tasks.append(one)
+        }
+        var dayOnly = Fixtures.task("Dentist", id: 30)
+        dayOnly.due = DueDate(text: "2026-12-01", zone: nil)
+        tasks += [full, dayOnly]
+        let list = TaskList(keyed: tasks)
+        let document = StoreDocument.encode(list, header: SnapshotHeader(generation: .random(), clock: Clock(milliseconds: 9_000), list: list))
+        let fast = try #require(JSONParser.decodeStoreFast(document), "the fast reader gave up")
+        let strict = try StoreDocument.decodeStrictly(document)
+        #expect(fast.list == strict.list)
+        #expect(fast.list == list)
+        for (read, written) in zip(fast.list.all, list.all) {
+            #expect(read.clocks == written.clocks && read.completedAt == written.completedAt && read.modifiedAt == written.modifiedAt)
+            for field in TaskField.allCases { #expect(field.value(of: read) == field.value(of: written), "\(field)") }
+        }
+    }
+
     @Test func aTaskWithoutANoteIsWrittenAsBeforeNotesAndAnOlderStoreReads() throws {
         // Written by the HotTask before notes: four stamps, no note.
         let old = StoreDocumentTests.document(

@@ -273,11 +273,8 @@ extension JSONParser {
         var completedAtSeen = false
         var modifiedAt: Date?
         var clocks: FieldClocks?
-        // The table's fields, each read once.
-        var fields = TaskFields()
-        // Copied: the zone may come after it, and a file window may have moved on by then.
-        var dueText: [UInt8]?
-        var dueZone: String?
+        // The table's fields, each read once, straight into their own types.
+        var fields = StoredFields()
         var deletedClock: Clock?
         try forEachKey { parser, key in
             switch key {
@@ -299,62 +296,93 @@ extension JSONParser {
                 completedAtSeen = true
                 if !parser.takeNull() { completedAt = try required(Timestamp.parse(utf8: try parser.plainString())) }
             case "clock" where clocks == nil: clocks = try required(StoreDocument.clocks(utf8: try parser.plainString()))
-            case "due" where dueText == nil: dueText = Array(try parser.plainString())
-            case "dueZone" where dueZone == nil: dueZone = String(decoding: try parser.plainString(), as: UTF8.self)
-            case "deletedClock" where deletedClock == nil: deletedClock = try required(Clock(utf8: try parser.plainString()))
             default:
-                guard let field = TaskField(utf8: key), fields[field] == nil else { throw GiveUp() }
-                fields[field] = try parser.fieldValue(field)
+                // The table's fields before the rarer keys: four of a task's keys are fields.
+                if let field = TaskField(utf8: key) {
+                    try fields.read(field, from: &parser)
+                    return
+                }
+                switch key {
+                case "dueZone" where fields.dueZone == nil: fields.dueZone = String(decoding: try parser.plainString(), as: UTF8.self)
+                case "deletedClock" where deletedClock == nil: deletedClock = try required(Clock(utf8: try parser.plainString()))
+                default: throw GiveUp()
+                }
             }
         }
-        if let dueText {
-            fields.due = .some(try required(dueText.withUnsafeBufferPointer { DueDate.parse(utf8: $0, zone: dueZone) }))
-        } else if dueZone != nil {
-            throw GiveUp()
-        }
         // Every field written before the dates is required.
-        guard let id, let createdAt, fields.caption != nil, fields.section != nil, fields.completed != nil else { throw GiveUp() }
+        guard let id, let createdAt, let caption = fields.caption, let section = fields.section, let completed = fields.completed
+        else { throw GiveUp() }
+        let due = try fields.dueDate()
         let modified = modifiedAt ?? createdAt
-        var task = TaskItem(id: id, caption: "", createdAt: createdAt, modifiedAt: modified, clocks: clocks ?? FieldClocks())
-        for field in TaskField.allCases {
-            if let value = fields[field] { field.set(value, on: &task, completedAt: completedAt ?? modified) }
-        }
+        let task = TaskItem(
+            id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
+            completedAt: completedAt ?? modified, modifiedAt: modified, order: fields.order ?? .middle, due: due,
+            note: fields.note ?? "", tags: fields.tags ?? [], repeatRule: fields.repeatRule ?? .none, clocks: clocks ?? FieldClocks())
         return (task, fields.order != nil, deletedClock)
     }
 
-    /// One field's value, from the bytes of its key's value (the due date aside: its zone may
-    /// come after it).
-    private mutating func fieldValue(_ field: TaskField) throws -> FieldValue {
-        switch field {
-        case .caption: return .caption(try storedCaption())
-        case .section: return .section(try required(Section(utf8: try plainString())))
-        case .completed: return .completed(try boolean())
-        case .order: return .order(try required(OrderKey(utf8: try plainString())))
-        case .due: throw GiveUp()
-        case .note:
-            let text = try quotedString()
-            return .note(NoteRule.isAlreadyClean(text) ? text : try NoteRule.cleanStored(text))
-        case .tags:
-            var tags: [String] = []
-            try expect(UInt8(ascii: "["))
-            if !take(UInt8(ascii: "]")) {
-                repeat {
-                    skipWhitespace()
-                    tags.append(try quotedString())
-                } while take(UInt8(ascii: ","))
-                try expect(UInt8(ascii: "]"))
+    /// The table's fields of a stored task as they are read, each in its own type: a task is
+    /// made from them once, all fields at a time (a `FieldValue` per field, set one by one,
+    /// was a fifth of a whole store's read). `read` switches over every field of the table, so a
+    /// field added there does not compile until it is read here; `TaskFieldTests` checks that
+    /// each reaches the task.
+    fileprivate struct StoredFields {
+        var caption: String?
+        var section: Section?
+        var completed: Bool?
+        var order: OrderKey?
+        // Copied: the zone may come after it, and a file window may have moved on by then.
+        var dueText: [UInt8]?
+        var dueZone: String?
+        var note: String?
+        var tags: [String]?
+        var repeatRule: RepeatRule?
+
+        /// Reads `field`'s value where `parser` is; gives up on a second one.
+        mutating func read(_ field: TaskField, from parser: inout JSONParser) throws {
+            switch field {
+            case .caption where caption == nil: caption = try parser.storedCaption()
+            case .section where section == nil: section = try required(Section(utf8: try parser.plainString()))
+            case .completed where completed == nil: completed = try parser.boolean()
+            case .order where order == nil: order = try required(OrderKey(utf8: try parser.plainString()))
+            case .due where dueText == nil: dueText = Array(try parser.plainString())
+            case .note where note == nil:
+                let text = try parser.quotedString()
+                note = NoteRule.isAlreadyClean(text) ? text : try NoteRule.cleanStored(text)
+            case .tags where tags == nil: tags = try parser.storedTags()
+            case .repeatRule where repeatRule == nil:
+                let text = try parser.quotedString()
+                repeatRule = text.isEmpty ? RepeatRule.none : try required(RepeatRule(stored: text))
+            case .caption, .section, .completed, .order, .due, .note, .tags, .repeatRule: throw GiveUp()
             }
-            return .tags(try TagRule.cleanStored(tags))
-        case .repeatRule:
-            let text = try quotedString()
-            if text.isEmpty { return .repeatRule(.none) }
-            return .repeatRule(try required(RepeatRule(stored: text)))
         }
+
+        /// The due date, read with its zone (which may come after it); none without either.
+        func dueDate() throws -> DueDate? {
+            guard let dueText else {
+                if dueZone != nil { throw GiveUp() }
+                return nil
+            }
+            return try required(dueText.withUnsafeBufferPointer { DueDate.parse(utf8: $0, zone: dueZone) })
+        }
+    }
+
+    fileprivate mutating func storedTags() throws -> [String] {
+        var tags: [String] = []
+        try expect(UInt8(ascii: "["))
+        if !take(UInt8(ascii: "]")) {
+            repeat {
+                skipWhitespace()
+                tags.append(try quotedString())
+            } while take(UInt8(ascii: ","))
+            try expect(UInt8(ascii: "]"))
+        }
+        return try TagRule.cleanStored(tags)
     }
 
     /// A caption as `CaptionRule.kept` leaves it. One with nothing the rule drops becomes a
     /// String straight from its bytes; any other takes the String path and the full rule.
-    private mutating func storedCaption() throws -> String {
+    fileprivate mutating func storedCaption() throws -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw GiveUp() }
         let start = index + 1
         var end = firstNotPlain(from: start)

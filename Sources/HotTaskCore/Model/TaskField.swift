@@ -3,7 +3,8 @@ import Foundation
 /// The fields of a task that change on their own, each stamped with its own clock: the one
 /// table that `TaskFields`, `FieldClocks`, the merges (`TaskList.merging`, `ThreeWay`), the log's
 /// records, the store's readers and writer and both base files loop over. A new field is a
-/// case here, its column values and its value's cases below, and a mapping in each format.
+/// case here, its column values and its value's cases below, a mapping in each format, and a
+/// case in the fast store reader (`StoredFields`, which reads each field straight into its type).
 ///
 /// The order of the cases is the order of the stamps in the store's `clock` text: a store
 /// written before a field existed has fewer stamps, and the missing ones mean "set when the
@@ -39,18 +40,18 @@ public enum TaskField: Int, CaseIterable, Sendable {
 
     /// The field whose key these bytes are (the fast store reader's look-up).
     init?(utf8 key: UnsafeBufferPointer<UInt8>) {
-        // Length first, then the bytes: this runs for each key of every task a store read meets.
-        guard let start = key.baseAddress else { return nil }
-        for (index, bytes) in Self.keyBytes.enumerated() where bytes.count == key.count {
-            if bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, key.count) == 0 }) {
-                self = Self.allCases[index]
+        // By raw value, each key's length compared first: this runs for each key of every task a
+        // store read meets (an array of the keys' bytes cost a retain and a release a key).
+        var raw = 0
+        while let field = TaskField(rawValue: raw) {
+            if field.staticKey ~= key {
+                self = field
                 return
             }
+            raw += 1
         }
         return nil
     }
-
-    private static let keyBytes = allCases.map { Array($0.key.utf8) }
 
     /// How two copies of it merge when both changed it since they last agreed (sync, import).
     /// Between copies of one store every field merges by its stamp: the later change wins.

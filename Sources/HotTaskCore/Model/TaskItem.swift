@@ -71,10 +71,12 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
 
     /// The box for these values, or none when they are what a task without a box has.
     private mutating func rebox(note: String, tags: [String], repeatRule: RepeatRule, clocks: FieldClocks) {
-        let boxedClocks = clocks.boxed
         if note.isEmpty, tags.isEmpty, repeatRule.isNone, clocks.boxedAreImplied {
             boxed = nil
-        } else if boxed?.note != note || boxed?.tags != tags || boxed?.repeatRule != repeatRule || boxed?.clocks != boxedClocks {
+            return
+        }
+        let boxedClocks = clocks.boxed
+        if boxed?.note != note || boxed?.tags != tags || boxed?.repeatRule != repeatRule || boxed?.clocks != boxedClocks {
             boxed = BoxedFields(note: note, tags: tags, repeatRule: repeatRule, clocks: boxedClocks)
         }
     }
@@ -205,6 +207,8 @@ public struct FieldClocks: Equatable, Hashable, Sendable {
 
     /// True when every boxed field's stamp is the add's (`implied`): a task without a box.
     var boxedAreImplied: Bool {
+        // Most tasks have one stamp for all (and `implied` reads the table's first-stamped list).
+        if areUniform { return true }
         let implied = self.implied
         return (Self.inlineCount..<milliseconds.count).allSatisfy { Clock(milliseconds[$0], counters[$0]) == implied }
     }

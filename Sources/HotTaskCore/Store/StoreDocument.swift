@@ -244,6 +244,9 @@ public enum StoreDocument {
             count += 1
             start = end + 1
         }
+        // Most tasks: one stamp for all, without the general form's lazy collection (which cost
+        // as much again as parsing the stamp).
+        if count == 1 { return FieldClocks(stamps[0]) }
         return FieldClocks(stamps: stamps.indices.prefix(count).lazy.map { stamps[$0] })
     }
 }
