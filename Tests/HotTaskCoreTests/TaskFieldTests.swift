@@ -75,7 +75,10 @@ struct TaskFieldTests {
         }
         var dayOnly = Fixtures.task("Dentist", id: 30)
         dayOnly.due = DueDate(text: "2026-12-01", zone: nil)
-        tasks += [full, dayOnly]
+        // A rule counted from the day it is done (todo.txt's rec:1w) is read fast too.
+        var afterDone = Fixtures.task("Water plants", id: 31)
+        afterDone.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY")!.counting(afterDone: true)
+        tasks += [full, dayOnly, afterDone]
         let list = TaskList(keyed: tasks)
         let document = StoreDocument.encode(list, header: SnapshotHeader(generation: .random(), clock: Clock(milliseconds: 9_000), list: list))
         let fast = try #require(JSONParser.decodeStoreFast(document), "the fast reader gave up")
