@@ -23,11 +23,11 @@ struct NoteEditorTmuxTests {
         let scratch = TemporaryFolder()
         let editorPath = try editor(in: scratch, storePath: scratch.storePath, meanwhile: meanwhile)
         let app = try TmuxSession(
-            seededCaptions: ["Pay rent", "Call mum"], width: 200, environment: ["TMPDIR": scratch.path, "VISUAL": "", "EDITOR": editorPath],
+            seededCaptions: ["Pay rent", "Call mum"], width: 320, environment: ["TMPDIR": scratch.path, "VISUAL": "", "EDITOR": editorPath],
             storePath: scratch.storePath)
         app.waitForText("Call mum")
         app.press("Tab", "j", "n")
-        // The footer says what happened, and where the text is.
+        // The footer says what happened, and where the text is (wide enough for any TMPDIR).
         let reason = meanwhile.hasPrefix("--delete") ? "its task was deleted elsewhere meanwhile" : "the note was changed elsewhere meanwhile"
         app.waitForText("Note not saved: \(reason); your text is kept in \(scratch.path)/hottask-note-")
         let list = try TaskStore(path: scratch.storePath).load()
