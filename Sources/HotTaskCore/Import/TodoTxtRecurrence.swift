@@ -25,17 +25,21 @@ enum TodoTxtRecurrence {
             let count = Int(value.dropLast()), (1...largest).contains(count), value.dropLast().first != "0"
         else { return nil }
         let rrule: String
-        switch unit {
-        case "d": rrule = "FREQ=DAILY"
-        case "w": rrule = "FREQ=WEEKLY"
-        case "m": rrule = "FREQ=MONTHLY"
-        case "y": rrule = "FREQ=YEARLY"
-        case "b" where count == 1: rrule = weekdays
-        default: return nil
+        if unit == "b" {
+            guard count == 1 else { return nil }
+            rrule = weekdays
+        } else {
+            guard let frequency = units.first(where: { $0.unit == unit })?.frequency else { return nil }
+            rrule = "FREQ=" + frequency
         }
         let interval = unit == "b" || count == 1 ? "" : ";INTERVAL=\(count)"
         return RepeatRule(rrule: rrule + interval)?.counting(afterDone: !strict)
     }
+
+    /// todo.txt's units and the RRULE frequencies they are, both ways.
+    private static let units: [(unit: Character, frequency: Substring)] = [
+        ("d", "DAILY"), ("w", "WEEKLY"), ("m", "MONTHLY"), ("y", "YEARLY"),
+    ]
 
     /// The `rec:` word for `rule`, the one way `rule(from:)` reads it back; nil when `rec:`
     /// cannot say it (days of the week, COUNT, UNTIL) or there is none.
@@ -54,15 +58,8 @@ enum TodoTxtRecurrence {
                 return nil
             }
         }
-        let unit: String
-        switch frequency {
-        case "DAILY": unit = "d"
-        case "WEEKLY": unit = "w"
-        case "MONTHLY": unit = "m"
-        case "YEARLY": unit = "y"
-        default: return nil
-        }
-        return "rec:" + sign + interval + unit
+        guard let unit = units.first(where: { $0.frequency == frequency })?.unit else { return nil }
+        return "rec:" + sign + interval + String(unit)
     }
 
     /// True when `rec:` can say the rule (or there is none).
