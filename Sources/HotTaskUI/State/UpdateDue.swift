@@ -6,25 +6,14 @@ import HotTaskSettings
 /// shown while typing, Enter to set (empty clears), Esc to leave it as it was.
 extension AppUpdate {
     static func startDue(_ state: inout AppState) {
-        guard let task = state.selectedTask else {
-            state.message = Message("No task to give a due date", kind: .warning)
-            return
-        }
         // The old date selected: typing replaces it, an arrow key keeps it to edit.
-        state.editor = LineEditor(
-            task.due.map { $0.isDay ? $0.dayText : DueEntry.localText($0, in: state.calendar.timeZone) } ?? "", selected: true)
-        state.editingTaskID = task.id
-        openPrompt(.due, &state)
+        openRowPrompt(.due, noTask: "No task to give a due date", &state) { task, state in
+            LineEditor(task.due.map { $0.isDay ? $0.dayText : DueEntry.localText($0, in: state.calendar.timeZone) } ?? "", selected: true)
+        }
     }
 
     static func handleDueKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
-        if editLine(key, &state.editor, killed: &state.killed) { return [] }
-        switch key {
-        case .enter: return saveDue(&state, now: now)
-        case .escape: closePrompt("Due date unchanged", &state)
-        default: break
-        }
-        return []
+        handlePromptKey(key, &state, cancelled: "Due date unchanged") { saveDue(&$0, now: now) }
     }
 
     /// Enter: an entry that is not a due date keeps the prompt open, saying why.

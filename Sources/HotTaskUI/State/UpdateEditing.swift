@@ -5,29 +5,19 @@ import HotTaskSettings
 /// Editing the selected caption in place, under the same rule as a new task.
 extension AppUpdate {
     static func startEditing(_ state: inout AppState) {
-        guard let task = state.selectedTask else {
-            state.message = Message("No task to edit", kind: .warning)
-            return
-        }
         // On one line (a phone's line breaks, a file's tabs); empty for a task without a title.
-        state.editor = LineEditor(editorText(for: task, plusTags: state.plusTags))
-        state.editingTaskID = task.id
-        openPrompt(.editing, &state)
+        openRowPrompt(.editing, noTask: "No task to edit", &state) { task, state in
+            LineEditor(editorText(for: task, plusTags: state.plusTags))
+        }
     }
 
     static func handleEditingKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
-        if editLine(key, &state.editor, killed: &state.killed) { return [] }
         if key == .tab, state.plusTags {
             let outcome = TagCompletion.complete(&state.editor, tags: state.tasks.tagsInUse, filter: false)
             state.message = TagCompletion.message(outcome)
             return []
         }
-        switch key {
-        case .enter: return saveEdit(&state, now: now)
-        case .escape: closePrompt("Edit cancelled", &state)
-        default: break
-        }
-        return []
+        return handlePromptKey(key, &state, cancelled: "Edit cancelled") { saveEdit(&$0, now: now) }
     }
 
     /// Enter: a caption the rule refuses keeps the editor open with the reason.
@@ -86,6 +76,34 @@ extension AppUpdate {
     }
 
     // MARK: Prompts
+
+    /// Opens `prompt` on the selected task's row, its line made by `editor`; says `noTask` when
+    /// nothing is selected.
+    static func openRowPrompt(
+        _ prompt: Focus, noTask: String, _ state: inout AppState, editor: (TaskItem, AppState) -> LineEditor
+    ) {
+        guard let task = state.selectedTask else {
+            state.message = Message(noTask, kind: .warning)
+            return
+        }
+        state.editor = editor(task, state)
+        state.editingTaskID = task.id
+        openPrompt(prompt, &state)
+    }
+
+    /// A key in a row prompt: the line editor's keys edit, Enter saves, Esc closes it saying
+    /// `cancelled`; anything else does nothing.
+    static func handlePromptKey(
+        _ key: Key, _ state: inout AppState, cancelled: String, save: (inout AppState) -> [Effect]
+    ) -> [Effect] {
+        if editLine(key, &state.editor, killed: &state.killed) { return [] }
+        switch key {
+        case .enter: return save(&state)
+        case .escape: closePrompt(cancelled, &state)
+        default: break
+        }
+        return []
+    }
 
     /// Another program deleted the task an open prompt is on: the prompt closes as soon as this
     /// list hears of it, rather than staying on the row that took the task's place, and nothing

@@ -6,24 +6,14 @@ import HotTaskSettings
 /// as shown while typing, Enter to set (empty stops the repeat), Esc to leave it as it was.
 extension AppUpdate {
     static func startRepeat(_ state: inout AppState) {
-        guard let task = state.selectedTask else {
-            state.message = Message("No task to repeat", kind: .warning)
-            return
-        }
         // The rule it has, in words, selected: typing replaces it.
-        state.editor = LineEditor(RepeatEntry.editable(task.repeatRule), selected: true)
-        state.editingTaskID = task.id
-        openPrompt(.repeating, &state)
+        openRowPrompt(.repeating, noTask: "No task to repeat", &state) { task, _ in
+            LineEditor(RepeatEntry.editable(task.repeatRule), selected: true)
+        }
     }
 
     static func handleRepeatKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
-        if editLine(key, &state.editor, killed: &state.killed) { return [] }
-        switch key {
-        case .enter: return saveRepeat(&state, now: now)
-        case .escape: closePrompt("Repeat unchanged", &state)
-        default: break
-        }
-        return []
+        handlePromptKey(key, &state, cancelled: "Repeat unchanged") { saveRepeat(&$0, now: now) }
     }
 
     private static func saveRepeat(_ state: inout AppState, now: Date) -> [Effect] {
