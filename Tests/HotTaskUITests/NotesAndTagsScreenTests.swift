@@ -164,7 +164,8 @@ struct NotesAndTagsScreenTests {
         #expect(state.keptNote == NoteEditing.Kept(taskID: payRent.id, text: "Landlord: 555-0199"))
         #expect(
             state.press(.character("n")) == [
-                .editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "Landlord: 555-0199", base: "Cash only", offersKept: true))
+                .editNote(
+                    NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "Landlord: 555-0199", base: "Cash only", offersKept: true))
             ])
         // Its task deleted elsewhere: the text is offered on the next n, on any task.
         _ = AppUpdate.update(&state, .changedOutside([outsideRecord([.delete(state.tasks[0])])]), now: testNow)
