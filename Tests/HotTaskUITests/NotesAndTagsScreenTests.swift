@@ -230,6 +230,14 @@ struct NotesAndTagsScreenTests {
         state.type("s")
         state.press(.tab)
         #expect(state.input.text == "Plan +workshop ")
+        // Tab again right after a completion (a shell habit) completes again; it never moves
+        // the keys to the list, and the space typed next is the completion's own.
+        state.press(.tab)
+        #expect(state.input.text == "Plan +workshop ")
+        #expect(state.focus == .input)
+        #expect(state.message?.text == "Only +workshop starts so; Tab again keeps it")
+        state.type(" now")
+        #expect(state.input.text == "Plan +workshop now")
         // Not after a +word: Tab goes to the list as ever.
         state.press(.tab)
         #expect(state.focus == .list)
