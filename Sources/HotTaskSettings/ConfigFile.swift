@@ -51,7 +51,9 @@ public enum ConfigFile {
         if path == "/dev/null" { return .success("") }
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = access(path, R_OK) == 0 ? "not a file HotTask can read" : String(cString: strerror(errno))
-            return .failure(ConfigProblem(file: path, line: nil, reason: "cannot be read (\(reason)); make it readable (chmod u+r \(path)) or give another --config"))
+            return .failure(
+                ConfigProblem(
+                    file: path, line: nil, reason: "cannot be read (\(reason)); make it readable (chmod u+r \(path)) or give another --config"))
         }
         guard data.count <= maximumSize else {
             return .failure(ConfigProblem(file: path, line: nil, reason: "larger than \(maximumSize / 1024) KB, not a config"))
