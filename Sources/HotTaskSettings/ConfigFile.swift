@@ -47,8 +47,13 @@ public enum ConfigFile {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .success(nil) }
         guard !isFolder.boolValue else { return .failure(ConfigProblem(file: path, line: nil, reason: "it is a folder, not a file")) }
+        // `--config /dev/null`, as git and ssh take it: no settings, the defaults.
+        if path == "/dev/null" { return .success("") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(ConfigProblem(file: path, line: nil, reason: "cannot be read"))
+            let reason = access(path, R_OK) == 0 ? "not a file HotTask can read" : String(cString: strerror(errno))
+            return .failure(
+                ConfigProblem(
+                    file: path, line: nil, reason: "cannot be read (\(reason)); make it readable (chmod u+r \(path)) or give another --config"))
         }
         guard data.count <= maximumSize else {
             return .failure(ConfigProblem(file: path, line: nil, reason: "larger than \(maximumSize / 1024) KB, not a config"))

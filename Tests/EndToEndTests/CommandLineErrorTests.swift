@@ -73,7 +73,47 @@ struct CommandLineErrorTests {
             ["--add", "   "], status: 1, stderr: "hottask: cannot add '   ': a task needs some text: the caption is empty or only whitespace")
         expectError(
             ["--import", "FOLDER/nope.json"], status: 1,
-            stderr: "hottask: cannot import FOLDER/nope.json: No such file or directory. Nothing was changed")
+            stderr: "hottask: cannot import FOLDER/nope.json: there is no such file or folder; check the path. Nothing was changed")
+    }
+
+    /// Issue 48: the errors a new user meets in the first minute, each with its next step.
+    @Test func aNewUsersFirstErrorsEachSayTheNextStep() throws {
+        expectError(
+            ["--export", "FOLDER/exports/tasks.json"], status: 3,
+            stderr: "hottask: could not write the export file FOLDER/exports/tasks.json: the folder FOLDER/exports does not exist; "
+                + "make it first (mkdir -p FOLDER/exports)")
+        expectError(
+            ["--done", "zzzz"], status: 1,
+            stderr: "hottask: --done zzzz: 'zzzz' is neither a task number from --list nor an id prefix of at least 8 hex digits; "
+                + "hottask --list --ids shows both")
+        let scratch = TemporaryFolder()
+        var random = SeededGenerator(seed: 48)
+        let bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let binary = scratch.path("photo.bin")
+        FileManager.default.createFile(atPath: binary, contents: Data(bytes))
+        expectError(
+            ["--import", binary], status: 1,
+            stderr: "hottask: cannot import \(binary): it is not text (binary data); give a HotTask or Taskwarrior JSON export, "
+                + "an .ics file, a calendar folder or a todo.txt file. Nothing was changed")
+        try FileManager.default.createDirectory(atPath: scratch.path("notes"), withIntermediateDirectories: true)
+        _ = scratch.write("not a task\n", to: "notes/readme.md")
+        expectError(
+            ["--import", scratch.path("notes")], status: 1,
+            stderr: "hottask: cannot import \(scratch.path("notes")): the folder holds no .ics files, so it is not a calendar folder "
+                + "(a vdir holds one per task); give a calendar folder or an export file. Nothing was changed")
+        // A config that cannot be read says why and what to do; `--config /dev/null` is no config.
+        let config = scratch.write("theme = \"dark\"\n", to: "config.toml")
+        chmod(config, 0o000)
+        let unreadable = runHotTask(
+            ["--file", scratch.storePath, "--config", config, "--list"],
+            prefix: geteuid() == 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : [])
+        #expect(
+            unreadable.stderr
+                == "hottask: warning: config \(config): cannot be read (Permission denied); make it readable (chmod u+r \(config)) "
+                + "or give another --config; using the defaults\n")
+        let none = runHotTask(["--file", scratch.storePath, "--config", "/dev/null", "--list"])
+        #expect(none.status == 0)
+        #expect(none.stderr == "")
     }
 
     @Test func syncWithoutASyncTableSaysHowToSetItUp() {
@@ -120,6 +160,17 @@ struct CommandLineErrorTests {
         #expect(snapshot(folder.path) == before, "nothing changed")
         // Reading still works.
         #expect(runHotTask(["--file", folder.storePath, "--list"], prefix: prefix).status == 0)
+        // Before any store exists there: the same fix, and no word of a previous file.
+        let empty = TemporaryFolder()
+        chmod(empty.path, 0o555)
+        defer { chmod(empty.path, 0o755) }
+        let first = runHotTask(["--file", empty.storePath, "--add", "Pay rent"], prefix: prefix)
+        #expect(first.status == 3)
+        #expect(
+            first.stderr
+                == "hottask: could not save the task store \(empty.storePath): its folder \(empty.path) is read-only to you, and the store's files are written there: chmod u+w '\(empty.path)'. Nothing was written\n"
+        )
+        #expect(empty.contents() == [])
     }
 
     @Test func aStoreHeldOrDamagedSaysWhoHoldsItOrHowToGoBack() throws {

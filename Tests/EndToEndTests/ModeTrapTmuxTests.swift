@@ -33,4 +33,38 @@ struct ModeTrapTmuxTests {
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
+
+    /// Issue 48: Tab, Tab (a shell habit), then ` xd` completed the selected task and deleted
+    /// it. The second Tab completes again; the typing stays text.
+    @Test func tabTabThenSpaceXDStaysInTheInputRow() throws {
+        let folder = TemporaryFolder()
+        for caption in ["Plan party +garden", "Call mum"] {
+            #expect(runHotTask(["--file", folder.storePath, "--add", caption, "-q"]).status == 0)
+        }
+        let session = try TmuxSession(height: 12, storePath: folder.storePath)
+        session.waitForText("Call mum")
+        session.type("Buy seeds +gar")
+        session.press("Tab", "Tab")
+        session.type(" xd")
+        session.expectScreen([
+            " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
+            "+ Buy seeds +garden xd                                                    [Add]",
+            "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+            "Top Priority (2)",
+            "› [ ] Call mum",
+            "  [ ] Plan party +garden",
+            "",
+            "Bonus (0)",
+            "    Nothing here — press m on a task to move it here",
+            "",
+            "",
+            "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit  1/2",
+        ])
+        let tasks = try TaskStore(path: session.storePath).load().all
+        #expect(tasks.map(\.caption) == ["Call mum", "Plan party"])
+        #expect(tasks.map(\.tags) == [[], ["garden"]])
+        #expect(tasks.allSatisfy { !$0.completed })
+        session.press("C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+    }
 }

@@ -42,4 +42,41 @@ struct NoteEditorTmuxTests {
         app.press("C-c")
         #expect(app.waitForExit().contains("exited with 0"))
     }
+
+    /// Issue 48: vim's `:q!` saved what it threw away. The first editor fails and leaves text
+    /// (kept for the next `n`); the second is offered it in a file named as kept, and quits
+    /// without writing: the note stays unset, and the kept text is dropped.
+    @Test func anEditorThatQuitsWithoutWritingAfterAFailedOneLeavesTheNoteUnset() throws {
+        let scratch = TemporaryFolder()
+        let editorPath = scratch.path("editor.sh")
+        let log = scratch.path("opened")
+        // First run: writes and fails (exit 1). Later runs: only note which file they were given.
+        let script = """
+            #!/bin/sh
+            echo "$1" >> '\(log)'
+            if [ ! -e '\(scratch.path("failed-once"))' ]; then
+                touch '\(scratch.path("failed-once"))'; printf 'Thrown away\\n' > "$1"; exit 1
+            fi
+            exit 0
+
+            """
+        try script.write(toFile: editorPath, atomically: true, encoding: .utf8)
+        chmod(editorPath, 0o755)
+        let app = try TmuxSession(
+            seededCaptions: ["Pay rent"], width: 320, environment: ["TMPDIR": scratch.path, "VISUAL": "", "EDITOR": editorPath],
+            storePath: scratch.storePath)
+        app.waitForText("Pay rent")
+        app.press("Tab", "n")
+        app.waitForText("The editor failed")
+        app.press("n")
+        app.waitForText("Note unchanged: the editor wrote nothing, so the kept text is dropped")
+        app.press("n")
+        app.waitForText("Note unchanged: the editor wrote nothing")
+        let opened = (fileText(log) ?? "").split(separator: "\n").map { String($0.split(separator: "/").last ?? "") }
+        #expect(opened.count == 3)
+        #expect(opened.map { $0.hasPrefix("hottask-note-kept-") } == [false, true, false], "\(opened)")
+        app.press("C-c")
+        #expect(app.waitForExit().contains("exited with 0"))
+        #expect(try TaskStore(path: scratch.storePath).load().all.map(\.note) == [""], "the note is still unset")
+    }
 }

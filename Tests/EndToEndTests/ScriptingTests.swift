@@ -377,7 +377,9 @@ struct ScriptingTests {
             status: 1)
         expectRun(
             ["--file", store, "--done", "\u{1B}[2J"],
-            stderr: "hottask: --done \\u001B[2J: '\\u001B[2J' is neither a task number from --list nor an id prefix of at least 8 hex digits\n",
+            stderr:
+                "hottask: --done \\u001B[2J: '\\u001B[2J' is neither a task number from --list nor an id prefix of at least 8 hex digits; "
+                + "hottask --list --ids shows both\n",
             status: 1)
         // Messages about the command line quote what was given, escaped too.
         expectRun(

@@ -50,21 +50,71 @@ struct SleepingLoopTests {
         return (fileText(output) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// The system calls the app makes in ten seconds of nothing happening: no key, no timed
+    /// event (no details shown, no due date on screen, no [sync]), no change to the store.
+    private func callsWhileIdle(_ pid: pid_t) throws -> [String] {
+        waitUntilIdle(pid)
+        let lines = try trace(pid) { usleep(10_000_000) }
+        // What strace shows of the calls each thread was already waiting in when it attached and
+        // detached is not a call made meanwhile.
+        return lines.filter { line in
+            !line.hasSuffix("<unfinished ...>") && !line.contains("restart_syscall(<... resuming") && !line.contains(" resumed>")
+                && !line.hasSuffix("<detached ...>")
+        }
+    }
+
     @Test func anIdleUIMakesNoSystemCallsForTenSeconds() throws {
         let session = try TmuxSession(seededCaptions: ["Buy milk", "Call mum"])
         session.waitForText("Call mum")
         let pid = try #require(session.appProcessID())
-        waitUntilIdle(pid)
-        // Ten seconds of nothing happening: no key, no timed event (no details shown, no due
-        // date on screen, no [sync]), no change to the store.
-        let lines = try trace(pid) { usleep(10_000_000) }
-        // What strace shows of the calls each thread was already waiting in when it attached and
-        // detached is not a call made meanwhile.
-        let made = lines.filter { line in
-            !line.hasSuffix("<unfinished ...>") && !line.contains("restart_syscall(<... resuming") && !line.contains(" resumed>")
-                && !line.hasSuffix("<detached ...>")
-        }
+        let made = try callsWhileIdle(pid)
         #expect(made.isEmpty, "system calls while idle:\n\(made.joined(separator: "\n"))")
+        session.press("C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+    }
+
+    /// Issue 48: every new user's first minute. With no store folder yet, the loop looked every
+    /// half second and spun between looks (12,000 to 21,000 system calls in 10 s), until a
+    /// restart. Now it sleeps there too (the nearest folder that exists is watched until the
+    /// store's is made), and so it does after the first task, with a prompt open and after
+    /// the note's editor came back: at most 5 system calls in 10 s in each.
+    @Test func theVeryFirstStartAndEachStateAfterItSleep() throws {
+        let folder = TemporaryFolder()
+        let store = folder.path("new/deeper/tasks.json")
+        let session = try TmuxSession(environment: ["EDITOR": "true", "VISUAL": "true"], storePath: store)
+        session.waitForText("It's lonely here")
+        let pid = try #require(session.appProcessID())
+        func expectAsleep(_ when: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let made = try callsWhileIdle(pid)
+            let shown = made.prefix(20).joined(separator: "\n")
+            #expect(made.count <= 5, "\(when): \(made.count) system calls in 10 s:\n\(shown)", sourceLocation: sourceLocation)
+        }
+        try expectAsleep("the very first start, no store folder")
+        session.type("Call mum")
+        session.press("Enter")
+        session.waitForStore("have Call mum") { $0.contains("Call mum") }
+        try expectAsleep("after the first task")
+        // Another program's change still shows at once: the store's folder is watched now.
+        #expect(runHotTask(["--file", store, "--add", "Buy milk", "-q"]).status == 0)
+        session.waitForText("Buy milk")
+        session.press("F3")
+        session.waitForText("Due: ")
+        try expectAsleep("with the due prompt open")
+        session.press("Escape", "Tab", "n")
+        session.waitForText("Note unchanged: the editor wrote nothing")
+        try expectAsleep("after the note's editor came back")
+        session.press("C-c")
+        #expect(session.waitForExit().contains("exited with 0"))
+    }
+
+    /// Issue 48: at 10,000 and 100,000 tasks the idle app woke once a second (libdispatch's pool
+    /// monitor, kept alive by the store read's second thread on a global queue).
+    @Test func anIdleUIAtAHundredThousandTasksSleeps() throws {
+        let session = try TmuxSession(seededTasks: 100_000)
+        session.waitForText("Task 1")
+        let pid = try #require(session.appProcessID())
+        let made = try callsWhileIdle(pid)
+        #expect(made.count <= 5, "\(made.count) system calls in 10 s:\n\(made.prefix(20).joined(separator: "\n"))")
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

@@ -30,7 +30,7 @@ struct StoreTrustTests {
         expectRun(
             ["--file", "t/u/tasks.json", "--add", "A"], prefix: ["env", "-C", folder.path],
             stderr:
-                "hottask: could not save the task store t/u/tasks.json: cannot create the folder t: something that is not a folder is in its place. The previous file is unchanged\n",
+                "hottask: could not save the task store t/u/tasks.json: cannot create the folder t: something that is not a folder is in its place. Nothing was written\n",
             status: 3)
         #expect(fileText(folder.path("t")) == "not a folder")
     }

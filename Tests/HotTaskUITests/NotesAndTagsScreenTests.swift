@@ -109,7 +109,7 @@ struct NotesAndTagsScreenTests {
             state.message?.text == "The editor failed (vim exited 1; kept in /tmp/x.txt); the note is unchanged, your text is kept: n opens it again")
         #expect(
             state.press(.character("n")) == [
-                .editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "half written", base: payRent.note))
+                .editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "half written", base: payRent.note, offersKept: true))
             ])
         // Refused after a good edit (here: deleted elsewhere meanwhile): said as what happened.
         _ = AppUpdate.update(
@@ -125,6 +125,27 @@ struct NotesAndTagsScreenTests {
         #expect(AppUpdate.update(&state, .noteEdited(.edited(taskID: payRent.id, text: long)), now: testNow).isEmpty)
         #expect(state.message?.kind == .error)
         #expect(state.keptNote == NoteEditing.Kept(taskID: payRent.id, text: long))
+    }
+
+    /// Issue 48: `:q!` saved what was thrown away. An editor that writes nothing changes
+    /// nothing, and the kept text it was offered is dropped: the next `n` opens the note itself.
+    @Test func anEditorThatWritesNothingChangesNothingAndDropsTheKeptText() {
+        var state = tagged()
+        state.press(.tab)
+        let payRent = state.tasks[0]
+        _ = AppUpdate.update(&state, .noteEdited(.failed(taskID: payRent.id, reason: "vim exited 1", text: "half written")), now: testNow)
+        #expect(state.keptNote != nil)
+        let notWritten = AppUpdate.update(&state, .noteEdited(.notWritten(taskID: payRent.id)), now: testNow)
+        #expect(notWritten.isEmpty, "nothing saved")
+        #expect(state.tasks[0].note == payRent.note)
+        #expect(state.keptNote == nil)
+        #expect(state.message?.text == "Note unchanged: the editor wrote nothing, so the kept text is dropped")
+        #expect(
+            state.press(.character("n")) == [
+                .editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: payRent.note, base: payRent.note))
+            ])
+        _ = AppUpdate.update(&state, .noteEdited(.notWritten(taskID: payRent.id)), now: testNow)
+        #expect(state.message?.text == "Note unchanged: the editor wrote nothing")
     }
 
     @Test func aNoteChangedOrATaskDeletedElsewhereWhileTheEditorWasOpenLosesNeitherText() {
@@ -143,7 +164,8 @@ struct NotesAndTagsScreenTests {
         #expect(state.keptNote == NoteEditing.Kept(taskID: payRent.id, text: "Landlord: 555-0199"))
         #expect(
             state.press(.character("n")) == [
-                .editNote(NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "Landlord: 555-0199", base: "Cash only"))
+                .editNote(
+                    NoteEditing.Request(taskID: payRent.id, caption: "Pay rent", text: "Landlord: 555-0199", base: "Cash only", offersKept: true))
             ])
         // Its task deleted elsewhere: the text is offered on the next n, on any task.
         _ = AppUpdate.update(&state, .changedOutside([outsideRecord([.delete(state.tasks[0])])]), now: testNow)
@@ -152,7 +174,8 @@ struct NotesAndTagsScreenTests {
         let other = state.selectedTask!
         #expect(
             state.press(.character("n")) == [
-                .editNote(NoteEditing.Request(taskID: other.id, caption: other.caption, text: "Landlord: 555-0199", base: other.note))
+                .editNote(
+                    NoteEditing.Request(taskID: other.id, caption: other.caption, text: "Landlord: 555-0199", base: other.note, offersKept: true))
             ])
     }
 
@@ -207,6 +230,14 @@ struct NotesAndTagsScreenTests {
         state.type("s")
         state.press(.tab)
         #expect(state.input.text == "Plan +workshop ")
+        // Tab again right after a completion (a shell habit) completes again; it never moves
+        // the keys to the list, and the space typed next is the completion's own.
+        state.press(.tab)
+        #expect(state.input.text == "Plan +workshop ")
+        #expect(state.focus == .input)
+        #expect(state.message?.text == "Only +workshop starts so; Tab again keeps it")
+        state.type(" now")
+        #expect(state.input.text == "Plan +workshop now")
         // Not after a +word: Tab goes to the list as ever.
         state.press(.tab)
         #expect(state.focus == .list)

@@ -67,7 +67,7 @@ extension JSONParser {
         if !take(UInt8(ascii: "]")) {
             let second = splitPoint().map { TaskwarriorSecondHalf(reading: self, from: $0, now: now) }
             let group = DispatchGroup()
-            if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.read() } }
+            if let second { OwnThread.run(in: group) { second.read() } }
             // The other thread reads from `bytes`: it must be done before this returns, whatever happens.
             defer { group.wait() }
             var joined = false

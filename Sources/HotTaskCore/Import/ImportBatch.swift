@@ -100,6 +100,11 @@ struct ImportBatch: Equatable, Sendable {
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || (try? JSONParser.parse(bytes)) != nil {
                 return try parseJSON(bytes)
             }
+            // Binary data is none of the formats: offering todo.txt would lead to a second refusal.
+            guard bytes.prefix(65_536).allSatisfy({ $0 != 0 }), String(validating: bytes.prefix(65_536).dropLast(4), as: UTF8.self) != nil else {
+                throw .invalid(
+                    "it is not text (binary data); give a HotTask or Taskwarrior JSON export, an .ics file, a calendar folder or a todo.txt file")
+            }
             throw .invalid(
                 "it is not JSON or iCalendar, and todo.txt is read only from a file named *.txt; give --import-format todotxt to read it as todo.txt")
         }

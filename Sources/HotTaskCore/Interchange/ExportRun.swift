@@ -34,6 +34,11 @@ extension TaskStore {
         do {
             try ExportFile.write(to: path, protecting: self.path, produce)
         } catch {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                throw UserFacingError.output(
+                    "could not write the export file \(path): the folder \(folder) does not exist; make it first (mkdir -p \(folder))")
+            }
             throw UserFacingError.output("could not write the export file \(path): \(error.reason)")
         }
         if format == .todotxt {

@@ -9,6 +9,9 @@ extension TaskStore {
     public func importTasks(from path: String, as asked: ImportFormat, replacing: Bool) throws -> [CommandMessage] {
         let format = asked.batchFormat
         let name = path == "-" ? "standard input" : path
+        if path != "-", access(path, F_OK) != 0, errno == ENOENT {
+            throw UserFacingError(.refused, "cannot import \(path): there is no such file or folder; check the path. Nothing was changed")
+        }
         var archiveName: String?
         // Read and parsed before the store's lock is taken: a large file takes seconds, and
         // other writers wait for the lock only so long. The bytes are dropped once parsed.
@@ -137,6 +140,15 @@ extension TaskStore {
         guard format == nil || format == .iCalendar else {
             throw UserFacingError(
                 .refused, "cannot import \(path): it is a folder; only a folder of .ics files (a vdir) is read as one. Nothing was changed")
+        }
+        // A folder that is no calendar (no .ics in it, nor a vdir's displayname or color) is
+        // refused, not read as an empty calendar: "added 0" and exit 0 said nothing was wrong.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        if !names.contains(where: { $0.lowercased().hasSuffix(".ics") || $0 == "displayname" || $0 == "color" }) {
+            throw UserFacingError(
+                .refused,
+                "cannot import \(path): the folder holds no .ics files, so it is not a calendar folder (a vdir holds one per task); "
+                    + "give a calendar folder or an export file. Nothing was changed")
         }
         do {
             return try VdirFolder.batch(from: path)

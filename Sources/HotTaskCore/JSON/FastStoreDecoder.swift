@@ -152,7 +152,7 @@ extension JSONParser {
         if take(UInt8(ascii: "]")) { return tasks }
         let second = splitPoint().map { SecondHalf(reading: self, from: $0) }
         let group = DispatchGroup()
-        if let second { DispatchQueue.global(qos: .userInitiated).async(group: group) { second.read() } }
+        if let second { OwnThread.run(in: group) { second.read() } }
         // The other thread reads from `bytes` or the file: it must be done before this returns, whatever happens.
         defer { group.wait() }
         repeat {

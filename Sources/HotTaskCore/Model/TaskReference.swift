@@ -29,7 +29,8 @@ extension TaskList {
         guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit) else {
             throw ReferenceError(
                 description:
-                    "'\(handle)' is neither a task number from --list nor an id prefix of at least \(Self.minimumIDPrefix) hex digits"
+                    "'\(handle)' is neither a task number from --list nor an id prefix of at least \(Self.minimumIDPrefix) hex digits; "
+                    + "hottask --list --ids shows both"
             )
         }
         guard let number = Int(text), number >= 1, number <= count else {

@@ -89,7 +89,10 @@ public enum StoreDocument {
             if ranges[1...].allSatisfy(\.isEmpty) {
                 runs[0].write(list, ranges[0])
             } else {
-                DispatchQueue.concurrentPerform(iterations: used) { run in runs[run].write(list, ranges[run]) }
+                let others = DispatchGroup()
+                for run in 1..<used { OwnThread.run(in: others) { runs[run].write(list, ranges[run]) } }
+                runs[0].write(list, ranges[0])
+                others.wait()
             }
             for run in runs.prefix(used) where !run.writer.bytes.isEmpty {
                 for entry in run.entries {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A store that could not be read or written. Every message names the file.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     enum Problem: Equatable, Sendable {
@@ -51,7 +53,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                     "the backup \($0) reads whole and, with the change log beside it, holds every change since it was made (to go back to it: cp '\($0)' '\(path)')"
                 } ?? "to keep every change that can still be read and set the damaged file aside: \(Self.recoverCommand(path))")
         case .unwritable(let reason):
-            "could not save the task store \(path): \(reason). The previous file is unchanged"
+            "could not save the task store \(path): \(reason). "
+                + (access(path, F_OK) == 0 ? "The previous file is unchanged" : "Nothing was written")
         case .locked(let reason):
             "could not change the task store \(path): \(reason)"
         case .missing(let message):

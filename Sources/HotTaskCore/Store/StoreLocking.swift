@@ -12,6 +12,9 @@ extension TaskStore {
         // A folder in the store's place is said as a reader says it, before a lock file is made
         // beside it.
         if (try? FileSystem.kind(of: path)) == .directory { _ = try openSnapshotFile() }
+        // No store yet, in a folder one cannot write: said as for a store that exists (chmod
+        // u+w), not as a lock file that cannot be opened.
+        if access(lockPath, F_OK) != 0, (try? FileSystem.kind(of: FileSystem.folder(of: path))) == .directory { try requireWritableFolder() }
         let lock = try withFileErrors { () throws(FileSystem.Failure) in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
             if let problem = untrusted() { throw FileSystem.Failure(reason: "not safe to use: \(problem)") }

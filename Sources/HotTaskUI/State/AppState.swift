@@ -149,6 +149,8 @@ public struct AppState: Equatable, Sendable {
     var plusTags = true
     /// The text an editor that failed left, for the next `n` on that task.
     var keptNote: NoteEditing.Kept?
+    /// What the last key's Tab completion offered (any other key drops it): Tab again cycles.
+    var tabCycle: TagCompletion.Cycle?
 
     /// Due dates as of `now`, in the calendar's zone.
     var dates: DueDisplay { DueDisplay(now: now, local: calendar.timeZone, format: dateFormat) }

@@ -13,6 +13,9 @@ public enum NoteEditing {
         /// The task's note when the editor opened: a note changed elsewhere meanwhile is not
         /// written over (nil: not checked).
         public var base: String? = nil
+        /// `text` is what an earlier editor left, not the note: its file says so in its name, and
+        /// an editor that writes nothing drops it.
+        public var offersKept = false
     }
 
     /// How it went.
@@ -25,10 +28,13 @@ public enum NoteEditing {
         /// its note changed elsewhere meanwhile): why, the text (kept for the next try) and the
         /// file that keeps it.
         case refused(taskID: UUID, reason: String, text: String, file: String)
+        /// The editor ended well without writing the file (vim's `:q!`): nothing changes, and a
+        /// kept text it was offered is dropped.
+        case notWritten(taskID: UUID)
 
         public var taskID: UUID {
             switch self {
-            case .edited(let id, _, _), .failed(let id, _, _), .refused(let id, _, _, _): id
+            case .edited(let id, _, _), .failed(let id, _, _), .refused(let id, _, _, _), .notWritten(let id): id
             }
         }
     }
@@ -49,7 +55,10 @@ extension AppUpdate {
             return []
         }
         let kept = state.keptNote.flatMap { $0.taskID == task.id || state.tasks.position(of: $0.taskID) == nil ? $0.text : nil }
-        return [.editNote(NoteEditing.Request(taskID: task.id, caption: task.caption, text: kept ?? task.note, base: task.note))]
+        return [
+            .editNote(
+                NoteEditing.Request(taskID: task.id, caption: task.caption, text: kept ?? task.note, base: task.note, offersKept: kept != nil))
+        ]
     }
 
     /// The editor ended: the note is saved as one change (undo takes it back), or kept when
@@ -62,6 +71,13 @@ extension AppUpdate {
             state.message = Message(
                 "The editor failed (\(reason)); the note is unchanged\(text == nil ? "" : ", your text is kept: \(key) opens it again")",
                 kind: .error, shorter: ["Editor failed; note unchanged\(text == nil ? "" : ", text kept (\(key))")"])
+            return []
+        case .notWritten:
+            let dropped = state.keptNote != nil
+            state.keptNote = nil
+            state.message = Message(
+                dropped ? "Note unchanged: the editor wrote nothing, so the kept text is dropped" : "Note unchanged: the editor wrote nothing",
+                shorter: ["Note unchanged"])
             return []
         case .refused(let id, let reason, let text, let file):
             state.keptNote = NoteEditing.Kept(taskID: id, text: text)

@@ -32,12 +32,19 @@ public enum AppUpdate {
         case .keyPressed(let key):
             state.message = nil
             state.showsConfigProblems = false
+            if isCompletionsOwnSpace(key, state) {
+                state.tabCycle = nil
+                break
+            }
+            if key != .tab { state.tabCycle = nil }
             effects = handleKey(key, &state, now: now, newID: newID)
         case .pasted(let text, let cut):
+            state.tabCycle = nil
             state.message = nil
             state.showsConfigProblems = false
             paste(text, cutBefore: cut, &state)
         case .clicked(let column, let row):
+            state.tabCycle = nil
             state.message = nil
             state.showsConfigProblems = false
             effects = click(column: column, row: row, &state, now: now, newID: newID)

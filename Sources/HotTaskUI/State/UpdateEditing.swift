@@ -13,8 +13,7 @@ extension AppUpdate {
 
     static func handleEditingKey(_ key: Key, _ state: inout AppState, now: Date) -> [Effect] {
         if key == .tab, state.plusTags {
-            let outcome = TagCompletion.complete(&state.editor, tags: state.tasks.tagsInUse, filter: false)
-            state.message = TagCompletion.message(outcome)
+            _ = completeTag(\.editor, filter: false, &state)
             return []
         }
         return handlePromptKey(key, &state, cancelled: "Edit cancelled") { saveEdit(&$0, now: now) }

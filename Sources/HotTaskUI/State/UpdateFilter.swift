@@ -10,14 +10,9 @@ extension AppUpdate {
             if state.filter.text != before { applyFilter(&state) }
             return []
         }
-        if key == .tab {
-            let before = state.filter.text
-            let outcome = TagCompletion.complete(&state.filter, tags: state.tasks.tagsInUse, filter: true)
-            if outcome != .notATag {
-                if state.filter.text != before { applyFilter(&state) }
-                state.message = TagCompletion.message(outcome)
-                return []
-            }
+        if key == .tab, completeTag(\.filter, filter: true, &state) != nil {
+            if state.filter.text != before { applyFilter(&state) }
+            return []
         }
         switch key {
         case .enter, .tab, .backTab:

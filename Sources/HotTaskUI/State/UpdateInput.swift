@@ -10,11 +10,7 @@ extension AppUpdate {
         case .enter: return addTask(&state, now: now, id: newID)
         case .up, .down, .pageUp, .pageDown: moveSelection(key, &state)
         case .tab where state.plusTags:
-            let outcome = TagCompletion.complete(&state.input, tags: state.tasks.tagsInUse, filter: false)
-            guard outcome == .notATag else {
-                state.message = TagCompletion.message(outcome)
-                return []
-            }
+            if completeTag(\.input, filter: false, &state) != nil { return [] }
             state.focus = .list
         case .tab, .backTab: state.focus = .list
         case .control("f"): openFilter(&state)

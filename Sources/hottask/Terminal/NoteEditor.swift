@@ -17,7 +17,8 @@ enum NoteEditor {
         let id = request.taskID
         let command = editorCommand(environment)
         let folder = (environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
-        var template = Array((folder + "/hottask-note-XXXXXX.txt").utf8CString)
+        // A kept text says so in the file's name, which the editor shows.
+        var template = Array((folder + (request.offersKept ? "/hottask-note-kept-XXXXXX.txt" : "/hottask-note-XXXXXX.txt")).utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard descriptor >= 0 else {
             return .failed(taskID: id, reason: "cannot make a file for it in \(folder): \(String(cString: strerror(errno)))", text: nil)
@@ -32,11 +33,17 @@ enum NoteEditor {
             unlink(path)
             return .failed(taskID: id, reason: "cannot write \(path): \(error)", text: nil)
         }
+        let before = FileIdentity(path)
         let status = run(command, path: path, environment: environment)
         let whole = try? String(contentsOfFile: path, encoding: .utf8)
         let text = whole.map { String($0.prefix(4 * StoreLimits.noteBytes)) }
         switch status {
         case .success:
+            // Quit without writing (`:q!`, or closed unsaved): nothing was chosen, nothing is saved.
+            if let before, FileIdentity(path) == before, whole == written {
+                unlink(path)
+                return .notWritten(taskID: id)
+            }
             guard let text else { return .failed(taskID: id, reason: "\(path) could not be read back", text: nil) }
             // Over the limit it is refused: the file stays whole, the kept text is cut.
             guard text == whole else {
@@ -60,6 +67,24 @@ enum NoteEditor {
             let changed = text.map { $0 != written } ?? false
             if !changed { unlink(path) }
             return .failed(taskID: id, reason: reason + (changed ? "; kept in \(path)" : ""), text: changed ? text : nil)
+        }
+    }
+
+    /// What tells a file written from one left alone: an editor that saves replaces the file
+    /// (a new inode) or writes it (a new modification time), even with the same text.
+    private struct FileIdentity: Equatable {
+        let inode: UInt
+        let seconds: Int
+        let nanoseconds: Int
+        let size: Int
+
+        init?(_ path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            inode = UInt(status.st_ino)
+            seconds = status.st_mtim.tv_sec
+            nanoseconds = status.st_mtim.tv_nsec
+            size = Int(status.st_size)
         }
     }
 

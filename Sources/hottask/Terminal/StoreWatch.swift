@@ -26,10 +26,37 @@ final class StoreWatch {
         name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        watch = inotify_add_watch(descriptor, folder, Self.mask)
-        guard watch >= 0 else {
+        watch = -1
+        guard armOnFolderOrAncestor() else {
             close(descriptor)
             return nil
+        }
+    }
+
+    /// The folder that does not exist yet (the very first start, `--file` into a new folder) is
+    /// waited for on its nearest ancestor that does: made there, it is watched instead. Without
+    /// this the loop looked every half second until a restart.
+    private var waitingFor: String?
+
+    /// What an ancestor reports that may be the way to the store's folder appearing.
+    private static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
+
+    /// Watches the store's folder, or else its nearest ancestor that exists. False when neither
+    /// can be watched.
+    private func armOnFolderOrAncestor() -> Bool {
+        if watch >= 0 { inotify_rm_watch(descriptor, watch) }
+        var candidate = folder
+        var child: String? = nil
+        while true {
+            watch = inotify_add_watch(descriptor, candidate, child == nil ? Self.mask : Self.ancestorMask)
+            if watch >= 0 {
+                waitingFor = child
+                return true
+            }
+            guard errno == ENOENT, candidate != "/", candidate != "." else { return false }
+            let slash = candidate.lastIndex(of: "/")
+            child = slash.map { String(candidate[candidate.index(after: $0)...]) } ?? candidate
+            candidate = slash.map { $0 == candidate.startIndex ? "/" : String(candidate[..<$0]) } ?? "."
         }
     }
 
@@ -46,6 +73,7 @@ final class StoreWatch {
     /// to try again at once, for ever.
     func takeChanges() -> Bool {
         var changed = false
+        var rearm = false
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -59,6 +87,16 @@ final class StoreWatch {
                     offset = nameStart + Int(event.len)
                     if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
                         changed = true
+                    } else if event.wd != watch {
+                        // A watch given up for a nearer one (its IN_IGNORED): nothing of the store.
+                    } else if let waited = waitingFor {
+                        // Watching an ancestor: the way to the folder changed (made, or moved
+                        // in), or the ancestor went. Watched again from as near as exists now.
+                        if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0
+                            || String(decoding: nameBytes, as: UTF8.self) == waited
+                        {
+                            rearm = true
+                        }
                     } else if event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                         isWatching = false
                         changed = true
@@ -67,6 +105,13 @@ final class StoreWatch {
                     }
                 }
             }
+        }
+        if rearm {
+            if !armOnFolderOrAncestor() {
+                isWatching = false
+            }
+            // The folder may have come with the store in it (another process's first add).
+            changed = changed || waitingFor == nil || !isWatching
         }
         return changed
     }

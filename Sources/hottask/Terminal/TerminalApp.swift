@@ -94,7 +94,11 @@ enum TerminalApp {
                 let event = pending.removeFirst()
                 if event != .timerFired { drawNeeded = true }
                 var produced: [Event] = []
-                for effect in AppUpdate.update(&state, event, now: Timestamp.now()) {
+                // A timer is judged at the instant it was set for: `Timestamp.now()` is whole
+                // seconds, and a look due at x.5 s, judged at x s, was not yet due, so the loop
+                // woke again at once until the second turned (half a core on an unwatched store).
+                let now = event == .timerFired ? Date() : Timestamp.now()
+                for effect in AppUpdate.update(&state, event, now: now) {
                     switch perform(effect, state: state, worker: worker, jobs: jobs, unsaved: &unsaved) {
                     case .events(let events): produced += events
                     case .draw(let full):
