@@ -44,7 +44,8 @@ struct OtherUsersLinksTests {
             expectRun(["--file", link] + args, stderr: "hottask: will not use the task store \(link): \(refusal(link))\n", status: 2)
         }
         // $HOTTASK_FILE is the same path by another way.
-        expectRun(["--list"], environment: ["HOTTASK_FILE": link], stderr: "hottask: will not use the task store \(link): \(refusal(link))\n", status: 2)
+        expectRun(
+            ["--list"], environment: ["HOTTASK_FILE": link], stderr: "hottask: will not use the task store \(link): \(refusal(link))\n", status: 2)
         #expect(fileText(victim) == "precious\n")
         #expect(folder.contents() == ["shared", "victim.txt"], "no side file made beside the target")
         #expect(try FileManager.default.contentsOfDirectory(atPath: shared) == ["tasks.json"])
@@ -115,6 +116,27 @@ struct OtherUsersLinksTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: export) == victim)
     }
 
+    /// A store of the user's in the shared folder: a link another user puts in place of any
+    /// file beside it is never written through, whatever the command.
+    @Test(arguments: ["journal", "lock", "bak", "index", "sync", "sync.lock", "imported", "carried", "journal.damaged"])
+    func anotherUsersLinkInPlaceOfASideFileIsNeverWrittenThrough(suffix: String) throws {
+        let store = shared + "/tasks.json"
+        let config = folder.write("[sync]\nurl = \"http://127.0.0.1:9/calendar/\"\n", to: "config.toml")
+        let todo = folder.write("(A) Pay rent\n", to: "todo.txt")
+        for args in [["--add", "One"], ["--import", todo], ["--add", "Two"]] { #expect(runHotTask(["--file", store] + args).status == 0) }
+        #expect(unlink(store + "." + suffix) == 0 || errno == ENOENT)
+        plantLink(store + "." + suffix, to: victim)
+        for args in [
+            ["--list"], ["--add", "Three"], ["--done", "1"], ["--undo"], ["--import", todo],
+            ["--export", folder.path("out.txt"), "--export-format", "todotxt"],
+            ["--config", config, "--sync"], ["--recover"],
+        ] {
+            _ = runHotTask(["--file", store] + args, timeout: 10)
+            #expect(fileText(victim) == "precious\n", "\(args)")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store + "." + suffix) == victim)
+    }
+
     /// Finding 10: damaged log lines are never appended to a `.damaged` file another user made
     /// first in a shared folder; the change is refused and their file stays as it was.
     @Test func aDamagedLinesFileAnotherUserMadeIsNeverAppendedTo() throws {
@@ -127,7 +149,8 @@ struct OtherUsersLinksTests {
         #expect(made.status == 0, "\(made.stderr)")
         expectRun(
             ["--file", store, "--add", "Four"],
-            stderr: "hottask: could not save the task store \(store): cannot keep damaged log lines in \(journal).damaged: it belongs to another user "
+            stderr:
+                "hottask: could not save the task store \(store): cannot keep damaged log lines in \(journal).damaged: it belongs to another user "
                 + "(uid 65534, nobody); HotTask adds them only to a file of its own: move it away. The previous file is unchanged\n",
             status: 3)
         #expect(fileText(journal + ".damaged") == "theirs\n")
