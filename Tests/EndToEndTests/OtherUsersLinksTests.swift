@@ -95,6 +95,18 @@ struct OtherUsersLinksTests {
         #expect(fileText(held) == "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
     }
 
+    /// `--sync-setup` writes the config through a link (one kept in a dotfiles repository), so
+    /// never through another user's: refused before any network, the target not made.
+    @Test func anotherUsersLinkAsTheConfigIsNotWrittenBySyncSetup() throws {
+        let link = shared + "/config.toml"
+        let target = folder.path("cron-job")
+        plantLink(link, to: target)
+        expectRun(
+            ["--sync-setup", "http://127.0.0.1:9/", "--config", link, "--username", "u", "--password-command", "echo p"],
+            stderr: "hottask: cannot set up sync: will not write the config \(link): \(refusal(link))\n", status: 5)
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
     /// The user's own link in the shared folder, and another user's link in a folder only the
     /// user may write, are followed: a save replaces the target and the link stays.
     @Test func ownLinksAndLinksInAPrivateFolderAreFollowed() throws {
