@@ -85,6 +85,17 @@ public enum ConfigFile {
                     consequence: "[sync] not used")
             )
         }
+        if sync.passwordCommand != nil, let folder = openFolder(of: path) {
+            config.sync = nil
+            return (
+                config,
+                ConfigProblem(
+                    file: path, line: nil,
+                    reason:
+                        "holds a password_command but is in a folder others may write (\(folder.path), owner \(folder.owner), mode \(folder.mode)), where it can be replaced; keep it in a folder of your own",
+                    consequence: "[sync] not used")
+            )
+        }
         if SyncURL(sync.url).password != nil && info.st_mode & 0o044 != 0 {
             config.warnings.append(
                 ConfigProblem(
@@ -94,5 +105,33 @@ public enum ConfigFile {
                     consequence: "used all the same"))
         }
         return (config, nil)
+    }
+
+    /// A folder on the way to the config (as given, and as its links lead) in which others may
+    /// replace it: one others may write that is not sticky, or (the config's own folder) sticky
+    /// but another user's. Sticky folders of the user's or root's (/tmp) keep a file its owner's.
+    static func openFolder(of path: String) -> (path: String, owner: String, mode: String)? {
+        var paths = [URL(fileURLWithPath: path).standardizedFileURL.path]
+        if let real = realpath(path, nil) {
+            paths.append(String(cString: real))
+            free(real)
+        }
+        for file in paths {
+            var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            var own = true
+            while true {
+                var info = stat()
+                if stat(folder.path, &info) == 0, info.st_mode & S_IWOTH != 0,
+                    info.st_mode & S_ISVTX == 0 || (own && info.st_uid != getuid() && info.st_uid != 0)
+                {
+                    let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
+                    return (folder.path, owner, String(info.st_mode & 0o7777, radix: 8))
+                }
+                guard folder.path != "/" else { break }
+                folder = folder.deletingLastPathComponent()
+                own = false
+            }
+        }
+        return nil
     }
 }

@@ -59,6 +59,9 @@ let syncURL = SyncURL(written)
 let url = syncURL.url
 
 signal(SIGXFSZ, SIG_IGN)
+if let link = ForeignLink.first(in: storePath) {
+    fail("will not use the task store \(storePath): \(link.reason). Nothing was changed", .storeUnreadable)
+}
 let store = TaskStore(path: storePath)
 do {
     let collection = try SyncSetup.collection(

@@ -74,6 +74,7 @@ enum VdirFolder {
     ) throws(StoreDocument.ExportFailure) -> ExportCounts {
         var counts = ExportCounts()
         do throws(FileSystem.Failure) {
+            if let link = ForeignLink.first(in: folder) { throw FileSystem.Failure(reason: link.reason + ". Nothing was changed") }
             switch try FileSystem.kind(of: folder) {
             case .directory: break
             case .missing:

@@ -176,12 +176,32 @@ final class DueZoneNames: Sendable {
     func code(for name: String) -> Int? {
         table.withLock { table in
             if let code = table.codes[name] { return code }
+            // A name from a file or a server, cleaned as a caption is (no C0, C1 or bidi
+            // controls, no escape sequence): it reaches terminals and scripts (`--list --json`).
+            let clean = Self.cleaned(name)
+            if let code = table.codes[clean] {
+                table.codes[name] = code
+                return code
+            }
             guard table.names.count < Self.capacity else { return nil }
-            table.names.append(name)
-            table.zones.append(TimeZone(identifier: name))
+            table.names.append(clean)
+            table.zones.append(TimeZone(identifier: clean))
+            table.codes[clean] = table.names.count - 1
             table.codes[name] = table.names.count - 1
             return table.names.count - 1
         }
+    }
+
+    /// `name` without escape sequences, controls (C0, DEL, C1, line and paragraph separators)
+    /// or bidi controls, spaces trimmed; "unnamed" when nothing is left (never empty: an empty
+    /// `dueZone` is no date).
+    static func cleaned(_ name: String) -> String {
+        guard !name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return name }
+        let text = EscapeSequences.mayHoldOne(name.unicodeScalars) ? EscapeSequences.removed(from: name.unicodeScalars) : name
+        // Dropped, not made spaces as in a caption: `Europe/<NEL>Berlin` is Europe/Berlin.
+        let controls = text.unicodeScalars.filter { !($0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}") }
+        let clean = CaptionRule.cleanFragment(String(String.UnicodeScalarView(controls))).trimmingCharacters(in: .whitespaces)
+        return clean.isEmpty ? "unnamed" : clean
     }
 
     func name(_ code: Int) -> String {

@@ -6,7 +6,8 @@ import Foundation
 
 /// Writes `--export`'s file without ever replacing something that is not a plain file.
 ///
-/// - A symbolic link is followed, and its target replaced (the link stays a link).
+/// - A symbolic link is followed, and its target replaced (the link stays a link); another
+///   user's link in a folder others may write is refused (`ForeignLink`).
 /// - A regular file is replaced atomically (temp file, fsync, rename), keeping its mode and
 ///   owner. When that cannot be done (the folder is not writable, or the file belongs to
 ///   someone else and we are not root) it is rewritten in place, as `>` would; a file we may
@@ -29,6 +30,7 @@ public enum ExportFile {
         to path: String, protecting store: String? = nil, _ produce: (_ emit: ([UInt8]) -> Void) -> Void
     ) throws(StoreDocument.ExportFailure) {
         do throws(FileSystem.Failure) {
+            if let link = ForeignLink.first(in: path) { throw FileSystem.Failure(reason: link.reason + ". Nothing was changed") }
             if let descriptor = openDescriptor(named: path) {
                 try writeThrough(descriptor, readerMayLeave: true, produce)
                 return

@@ -151,6 +151,12 @@ extension TaskStore {
                 reason:
                     "cannot keep damaged log lines in \(damagedPath): it is \(FileSystem.describe(info.st_mode)), not a regular file; move it away")
         }
+        // One another user made first (in a shared folder) would be given our lines.
+        if info.st_uid != geteuid() || info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            let whose = info.st_uid != geteuid() ? "it belongs to another user (\(FileSystem.owner(info.st_uid)))" : "others may write it"
+            throw FileSystem.Failure(
+                reason: "cannot keep damaged log lines in \(damagedPath): \(whose); HotTask adds them only to a file of its own: move it away")
+        }
         for line in damaged {
             try FileSystem.writeAll(line.bytes + [0x0A], to: fd)
         }

@@ -389,12 +389,14 @@ enum FileSystem {
     }
 
     /// The file a symbolic link finally points to, so that a save replaces the target in its
-    /// own folder instead of replacing the link with a plain file.
+    /// own folder instead of replacing the link with a plain file. Another user's link in a
+    /// folder others may write is not followed (`ForeignLink`; commands refuse it first).
     static func resolvingSymlinks(_ path: String) -> String {
         var current = path
         for _ in 0..<16 {
             var info = stat()
             guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+                ForeignLink.refused(link: current, info, in: folder(of: current)) == nil,
                 let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
             else { return current }
             current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target

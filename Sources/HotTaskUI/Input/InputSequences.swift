@@ -101,10 +101,12 @@ extension InputDecoder {
 
     private mutating func dispatchCSI(_ body: String, final: Unicode.Scalar) -> [Event] {
         if body.hasPrefix("<") {
-            // SGR mouse: CSI < button ; column ; row M (press) or m (release).
+            // SGR mouse: CSI < button ; column ; row M (press) or m (release). The position is
+            // clamped: a forged `-9223372036854775808` must not overflow the `- 1` below.
             let fields = body.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
-            guard fields.count == 3, let button = fields[0], let column = fields[1], let row = fields[2] else { return [] }
-            return Self.mouse(button: button, column: column - 1, row: row - 1, press: final == "M")
+            guard fields.count == 3, let button = fields[0], button >= 0, let column = fields[1], let row = fields[2] else { return [] }
+            func clamped(_ number: Int) -> Int { min(max(number, 0), Self.largestCoordinate) }
+            return Self.mouse(button: button, column: clamped(column) - 1, row: clamped(row) - 1, press: final == "M")
         }
         // The device attributes HotTask asked for at start (`CSI ? … c`).
         if body.hasPrefix("?"), final == "c" {
@@ -151,6 +153,9 @@ extension InputDecoder {
         guard first == nil || first == 1 else { return [] }
         return SequenceKeys.final(final, modifier: modifier).map { [.keyPressed($0)] } ?? []
     }
+
+    /// Beyond any terminal's size; a report's column and row are clamped to 0...this.
+    static let largestCoordinate = 1 << 16
 
     /// A mouse report: 64 and 65 (plus modifier bits) are the wheel; 0 pressed is a click of
     /// the left button (at a 0-based column and row). Releases, drags (32), other buttons

@@ -271,12 +271,16 @@ struct HotTaskCommand: ParsableCommand {
         output.dataOnStdout = printsData
         output.quiet = quiet
         let environment = ProcessInfo.processInfo.environment
-        let store = TaskStore(path: StoreLocation.resolve(file: file, environment: environment))
+        let location = StoreLocation.resolve(file: file, environment: environment)
+        let store = TaskStore(path: location)
         let (settings, configProblem) = ConfigFile.load(option: config, environment: environment)
         // Once a change is in the store, a later failure must say so: a script that retries
         // would otherwise make it twice.
         var saved = false
         do {
+            if syncSetup == nil, let link = ForeignLink.first(in: location) {
+                throw UserFacingError(.storeUnreadable, "will not use the task store \(location): \(link.reason). Nothing was changed")
+            }
             if opensUI {
                 if let warning = try TerminalApp.run(
                     store: store, config: settings, configProblems: ([configProblem].compactMap { $0 } + settings.warnings).map(\.shortDescription))

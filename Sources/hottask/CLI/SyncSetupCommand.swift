@@ -18,6 +18,10 @@ struct SyncSetupCommand {
     /// Runs the set-up; prints one `NAME<TAB>URL` line per task calendar on stdout, says on
     /// stderr what was written.
     func run() throws(UserFacingError) {
+        // A save replaces a link's target: never another user's link in a folder others may write.
+        if let link = ForeignLink.first(in: configPath) {
+            throw UserFacingError(.syncFailed, "cannot set up sync: will not write the config \(configPath): \(link.reason). Nothing was changed")
+        }
         // The config is read and checked before any network: a file that cannot take the table
         // is said at once.
         let (existing, before) = try readConfig()
