@@ -66,6 +66,14 @@ extension TaskList {
             // todo.txt holds no note (HotTask writes none): a line never says one, so the task
             // keeps its own, in the merge and in the base the file is recorded as (issue 52).
             if !known[index].note.isEmpty { resolved.tasks[position].note = known[index].note }
+            // A tag with a space goes out with `_` for it (a todo.txt word has none): read back, it
+            // is the task's own tag again.
+            let tags = known[index].tags
+            if tags.contains(where: { $0.contains(" ") }) {
+                resolved.tasks[position].tags = resolved.tasks[position].tags.map { word in
+                    tags.first { $0.contains(" ") && $0.replacingOccurrences(of: " ", with: "_") == word } ?? word
+                }
+            }
             // A `rec:` line without `due:` says no due date: the task keeps its own, and while the
             // file last had that one, the export writes none for it (issue 52).
             if lines.dueAssumed.contains(position), let due = known[index].due {
