@@ -306,7 +306,9 @@ struct TodoTxtCLITests {
         // Imported again with the done occurrence still archived: nothing changes, nothing said.
         expectRun(["--file", store, "--import", todoFile], stdout: imported + "added 0, updated 0, unchanged 2, skipped 0\n")
         todo("archive", autoArchive: autoArchive)
-        #expect(todo("listall", autoArchive: autoArchive).stdout.hasSuffix("TODO: 2 of 2 tasks shown\nDONE: 1 of 1 tasks shown\ntotal 3 of 3 tasks shown\n"))
+        #expect(
+            todo("listall", autoArchive: autoArchive).stdout.hasSuffix(
+                "TODO: 2 of 2 tasks shown\nDONE: 1 of 1 tasks shown\ntotal 3 of 3 tasks shown\n"))
     }
 
     /// A rule `rec:` cannot say (`every mon,thu`) is named by the export, written as no `rec:`,

@@ -88,7 +88,8 @@ struct TodoTxtPropertyTests {
         let unsaid = before.filter { !TodoTxtRecurrence.says($0.repeatRule) }.count
         #expect(
             said == [
-                .note("left out, as this format cannot hold them: notes of \(notes) tasks, repeat rules rec: cannot say of \(unsaid) tasks (kept here)"),
+                .note(
+                    "left out, as this format cannot hold them: notes of \(notes) tasks, repeat rules rec: cannot say of \(unsaid) tasks (kept here)"),
                 .status("Exported 1000 tasks to \(file)"),
             ])
         let written = fileText(file)

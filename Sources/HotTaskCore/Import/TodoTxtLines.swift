@@ -39,7 +39,7 @@ struct TodoTxtLines: Equatable, Sendable {
         captionsWithTags[position] = read.captionWithTags
     }
 
-        /// "todo.txt line 4".
+    /// "todo.txt line 4".
     func place(of position: Int) -> String {
         let file = files.last { $0.firstPosition <= position }?.name ?? "todo.txt"
         return "\(file) line \(numbers.indices.contains(position) ? numbers[position] : position + 1)"
@@ -47,7 +47,8 @@ struct TodoTxtLines: Equatable, Sendable {
 
     static func == (a: TodoTxtLines, b: TodoTxtLines) -> Bool {
         a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.firstPosition) == b.files.map(\.firstPosition)
-            && a.numbers == b.numbers && a.undated == b.undated && a.dueAssumed == b.dueAssumed && a.priorityUnsaid == b.priorityUnsaid && a.notes == b.notes
+            && a.numbers == b.numbers && a.undated == b.undated && a.dueAssumed == b.dueAssumed && a.priorityUnsaid == b.priorityUnsaid
+            && a.notes == b.notes
             && a.captionsWithTags == b.captionsWithTags
             && a.comments == b.comments && a.unclearCandidates == b.unclearCandidates
     }
