@@ -131,6 +131,18 @@ struct TodoTxtKeptTests {
         #expect(side.list.all.map(\.due) == [DueDate(text: "2031-03-01")])
     }
 
+    /// A rule counted from the day done moves on from the line's day, as completing here that
+    /// day does, even from a due date further on.
+    @Test func aRuleCountedFromTheDayDoneMovesOnFromTheLinesDay() throws {
+        var side = Side()
+        _ = try side.importing("Water plants due:2030-12-01 rec:1w\n", now: now)
+        let id = tag(side.exported())
+        let here = try #require(ChangeRules.nextOccurrence(of: side.list.all[0], doneOn: DueDate(text: "2026-11-29")!.days))
+        let done = "x 2026-11-29 Water plants due:2030-12-01 rec:1w \(id)\n"
+        #expect(try side.importing("", done: done, now: now) == ImportCounts(updated: 1))
+        #expect(side.list.all.map(\.due) == [here.due] && !side.list.all[0].completed)
+    }
+
     /// Without auto-archive, `do` leaves the done line in todo.txt: the export keeps it there,
     /// before the next occurrence's line, until todo.sh archives it.
     @Test func aDoneLineLeftInTodoTxtIsWrittenBackUntilArchived() throws {

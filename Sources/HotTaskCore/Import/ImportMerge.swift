@@ -250,7 +250,7 @@ extension TaskList {
     /// (`ChangeRules.complete`): the task stays open and moves on to the next due date, counted
     /// from the line's completion day for a rule counted from the day it is done. Its last
     /// occurrence completes it. A task done here past that occurrence since (both sides
-    /// completed it) stays where it is.
+    /// completed it) stays where it is, when its rule counts from the due date.
     private static func doneOccurrence(_ fields: inout TaskFields, of current: TaskItem, line: TaskItem) {
         guard fields.completed == true, !current.completed else { return }
         var after = current
@@ -262,7 +262,9 @@ extension TaskList {
         guard let next = ChangeRules.nextOccurrence(of: after, doneOn: day) else { return }
         fields.completed = nil
         fields.completedAt = nil
-        if let due = current.due, next.due.wallSeconds <= due.wallSeconds {
+        // Counted from the due date, an occurrence at or before the one due here was done here
+        // already; counted from the day done, the line's day says when the next one falls.
+        if !after.repeatRule.afterDone, let due = current.due, next.due.wallSeconds <= due.wallSeconds {
             fields.due = nil
             return
         }
