@@ -105,7 +105,8 @@ struct DueInteropTests {
         #expect(after["Water the plants"] == "2999-01-10", "+home is its tag")
         #expect(after["Pay rent"] == "2999-12-01")
         hottask("--export", file, "--export-format", "todotxt")
-        #expect(fileText(file)?.contains("Water the plants +home due:2999-01-10 id:") == true)
+        // Untouched, the line goes back with its words where they stood (issue 52).
+        #expect(fileText(file)?.contains("\nWater the plants due:2999-01-10 +home id:") == true, "\(fileText(file) ?? "")")
     }
 
     @Test func anICalendarFileKeepsDatesTimesAndTheirZones() throws {

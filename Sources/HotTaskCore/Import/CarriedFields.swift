@@ -291,12 +291,24 @@ struct CarriedFields: Sendable {
 
 /// What todo.txt carries of a task: a priority letter other than A (`B`), `undated` for a line
 /// without a creation date (none is made up on export), `archived` for a line todo.sh moved to
-/// `done.txt` (never written back into todo.txt while the task stays done). Words with a space
-/// between; a record of only the letter is what a HotTask from before wrote.
+/// `done.txt` (never written back into todo.txt while the task stays done), `nodue:DAY` for a
+/// `rec:` line without `due:` (the due date the import gave it: while the task keeps it, the
+/// export writes no `due:`), and `as:HASH WORDS` for a line whose words stand in another order
+/// than an export writes them (`Plan +garden party`): while the task's words hash to HASH, the
+/// export writes WORDS as they came. Words with a space between, `as:` last (its words take
+/// the rest); a record of only the letter is what a HotTask from before wrote. Then, a line
+/// each, the done lines of the task's past occurrences that todo.sh's `do` left in todo.txt
+/// (auto-archive off): written back before the task's line until todo.sh archives them.
 struct TodoTxtRecord: Equatable, Sendable {
     var letter: String?
     var undated = false
     var archived = false
+    /// The day (`YYYY-MM-DD`) an import gave a `rec:` line without `due:`.
+    var assumedDue: String?
+    /// The line's words as they came, and the hash of the words an export would write for them.
+    var words: (said: UInt64, text: String)?
+    /// Done lines of past occurrences still in todo.txt, as they came.
+    var doneLines: [String] = []
 
     init(letter: String? = nil, undated: Bool = false, archived: Bool = false) {
         self.letter = letter
@@ -305,18 +317,38 @@ struct TodoTxtRecord: Equatable, Sendable {
     }
 
     init(_ record: String?) {
-        for word in (record ?? "").split(separator: " ") {
+        let lines = (record ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        doneLines = lines.dropFirst().map(String.init)
+        var rest = lines.first ?? ""
+        while !rest.isEmpty {
+            let word = rest.prefix { $0 != " " }
+            rest = rest.dropFirst(word.count).dropFirst()
             switch word {
             case "undated": undated = true
             case "archived": archived = true
-            default: if word.count == 1 { letter = String(word) }
+            default:
+                if word.hasPrefix("as:"), let said = UInt64(word.dropFirst(3), radix: 16) {
+                    words = (said, String(rest))
+                    return
+                }
+                if word.hasPrefix("nodue:") {
+                    assumedDue = String(word.dropFirst(6))
+                } else if word.count == 1 {
+                    letter = String(word)
+                }
             }
         }
     }
 
     /// The record's text; nil when it says nothing.
     var text: String? {
-        let words = [letter, undated ? "undated" : nil, archived ? "archived" : nil].compactMap { $0 }
-        return words.isEmpty ? nil : words.joined(separator: " ")
+        var parts = [letter, undated ? "undated" : nil, archived ? "archived" : nil, assumedDue.map { "nodue:" + $0 }].compactMap { $0 }
+        if let words { parts.append("as:" + String(words.said, radix: 16) + " " + words.text) }
+        guard !parts.isEmpty || !doneLines.isEmpty else { return nil }
+        return ([parts.joined(separator: " ")] + doneLines).joined(separator: "\n")
+    }
+
+    static func == (a: TodoTxtRecord, b: TodoTxtRecord) -> Bool {
+        a.text == b.text
     }
 }

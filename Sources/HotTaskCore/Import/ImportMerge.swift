@@ -63,6 +63,27 @@ extension TaskList {
             matchOf[position] = index
             resolved.tasks[position].id = known[index].id
             if lines.priorityUnsaid.contains(position) { resolved.tasks[position].section = known[index].section }
+            // todo.txt holds no note (HotTask writes none): a line never says one, so the task
+            // keeps its own, in the merge and in the base the file is recorded as (issue 52).
+            if !known[index].note.isEmpty { resolved.tasks[position].note = known[index].note }
+            // A tag with a space goes out with `_` for it (a todo.txt word has none): read back, it
+            // is the task's own tag again.
+            let tags = known[index].tags
+            if tags.contains(where: { $0.contains(" ") }) {
+                resolved.tasks[position].tags = resolved.tasks[position].tags.map { word in
+                    tags.first { $0.contains(" ") && $0.replacingOccurrences(of: " ", with: "_") == word } ?? word
+                }
+            }
+            // A `rec:` line without `due:` says no due date: the task keeps its own, and while the
+            // file last had that one, the export writes none for it (issue 52).
+            if lines.dueAssumed.contains(position), let due = known[index].due {
+                resolved.tasks[position].due = due
+                if due.isDay, base[known[index].id]?[.due] == ImportBase.fingerprint(.due(due)) {
+                    var record = TodoTxtRecord(resolved.carried[position])
+                    record.assumedDue = due.dayText
+                    resolved.carried[position] = record.text
+                }
+            }
         }
         var unresolved: [Int] = []
         for (position, prefix) in batch.idPrefixes.sorted(by: { $0.key < $1.key }) {
@@ -196,7 +217,7 @@ extension TaskList {
                     }
                     if fields.completed != nil { fields.completedAt = task.completedAt }
                 }
-                if batch.format == .todoTxt { Self.doneOccurrence(&fields, of: current, doneOn: task.completedAt) }
+                if batch.format == .todoTxt { Self.doneOccurrence(&fields, of: current, line: task) }
                 if fields.section != nil { fields.order = nextEndKey(task.section) }
                 if fields.isEmpty {
                     counts.unchanged += 1
@@ -225,19 +246,28 @@ extension TaskList {
     }
 
     /// A todo.txt line of an open repeating task done there (todo.sh's `do`, archived or not)
-    /// completes this occurrence, as completing it here does (`ChangeRules.complete`): the task
-    /// stays open and moves on to its next due date, counted from the line's completion day for
-    /// a rule counted from the day it is done. Its last occurrence completes it.
-    private static func doneOccurrence(_ fields: inout TaskFields, of current: TaskItem, doneOn completedAt: Date?) {
+    /// completes the occurrence its line says (its `due:`), as completing it here does
+    /// (`ChangeRules.complete`): the task stays open and moves on to the next due date, counted
+    /// from the line's completion day for a rule counted from the day it is done. Its last
+    /// occurrence completes it. A task done here past that occurrence since (both sides
+    /// completed it) stays where it is, when its rule counts from the due date.
+    private static func doneOccurrence(_ fields: inout TaskFields, of current: TaskItem, line: TaskItem) {
         guard fields.completed == true, !current.completed else { return }
         var after = current
         for field in TaskField.shared where field != .completed {
             if let value = fields[field] { field.set(value, on: &after) }
         }
-        let day = completedAt.map { DueDate.localDay(of: $0, in: TimeZone(identifier: "UTC")!) }
+        if let said = line.due { after.due = said }
+        let day = line.completedAt.map { DueDate.localDay(of: $0, in: TimeZone(identifier: "UTC")!) }
         guard let next = ChangeRules.nextOccurrence(of: after, doneOn: day) else { return }
         fields.completed = nil
         fields.completedAt = nil
+        // Counted from the due date, an occurrence at or before the one due here was done here
+        // already; counted from the day done, the line's day says when the next one falls.
+        if !after.repeatRule.afterDone, let due = current.due, next.due.wallSeconds <= due.wallSeconds {
+            fields.due = nil
+            return
+        }
         fields.due = .some(next.due)
         if next.rule != current.repeatRule { fields.repeatRule = next.rule }
     }

@@ -39,6 +39,9 @@ enum TodoTxtFormat {
         // What each line carries (`TodoTxtRecord`), by position: a priority other than A (Bonus
         // here, written back on export), no creation date, archived in done.txt.
         var records: [Int: String] = [:]
+        // Done lines of past occurrences in todo.txt (todo.sh's `do` without auto-archive), by
+        // their task's position: the export writes them back until todo.sh archives them.
+        var doneLines: [Int: [String]] = [:]
         for (fileIndex, file) in files.enumerated() {
             guard let text = String(validating: file.bytes, as: UTF8.self) else {
                 throw .invalid("the \(fileIndex == 0 ? "todo.txt" : file.name) file is not valid UTF-8 text")
@@ -55,11 +58,22 @@ enum TodoTxtFormat {
                 }
                 let number = offset + 1
                 let read = task(from: line, now: now)
+                let keptDone = fileIndex == 0 && read.task.completed && !read.task.repeatRule.isNone
                 if let idPrefix = read.idPrefix {
                     if let first = positionOfID[idPrefix] {
-                        // An archived done line of a repeating task is an occurrence done before
-                        // (todo.sh's `do`, since moved on to the next): silently the same task.
-                        let pastOccurrence = fileIndex > 0 && read.task.completed && !read.task.repeatRule.isNone
+                        if keptDone { doneLines[first, default: []].append(line) }
+                        // A repeating task's done line is an occurrence done before (todo.sh's `do`,
+                        // archived or not, since moved on): silently the same task. The open line
+                        // counts, else the latest done one (issue 52).
+                        if supersedes(read.task, tasks[first], sameFile: first >= facts.files[fileIndex].firstPosition) {
+                            let (task, record) = lineTask(read, archived: fileIndex > 0)
+                            tasks[first] = identified(task, tasks[first].id)
+                            records[first] = record.text
+                            facts.numbers[first] = number
+                            facts.note(read, at: first)
+                            continue
+                        }
+                        let pastOccurrence = read.task.completed && !read.task.repeatRule.isNone
                         if !pastOccurrence,
                             !sameLine(tasks[first], read.task, priorityUnsaid: facts.priorityUnsaid.contains(first) || read.priorityUnsaid)
                         {
@@ -71,28 +85,55 @@ enum TodoTxtFormat {
                     }
                     positionOfID[idPrefix] = tasks.count
                     idPrefixes[tasks.count] = idPrefix
+                    if keptDone { doneLines[tasks.count] = [line] }
                 }
                 // The line's words as an older HotTask took them (its tags in the caption): the
                 // same id for the same line whichever HotTask imports it.
                 let words = read.captionWithTags ?? read.task.caption
                 let seen = occurrences[words, default: 0]
                 occurrences[words] = seen + 1
-                var identified = read.task
-                identified.id = stableID(words, seen)
-                if read.undated { facts.undated.insert(tasks.count) }
-                if let withTags = read.captionWithTags { facts.captionsWithTags[tasks.count] = withTags }
-                if read.priorityUnsaid { facts.priorityUnsaid.insert(tasks.count) }
-                let record = TodoTxtRecord(
-                    letter: read.letter.flatMap { $0 == "A" ? nil : String($0) }, undated: read.noCreationDate, archived: fileIndex > 0)
+                let (task, record) = lineTask(read, archived: fileIndex > 0)
+                facts.note(read, at: tasks.count)
                 if let text = record.text { records[tasks.count] = text }
                 facts.numbers.append(number)
-                tasks.append(identified)
+                tasks.append(identified(task, stableID(words, seen)))
             }
+        }
+        for (position, lines) in doneLines {
+            var record = TodoTxtRecord(records[position])
+            record.doneLines = lines
+            records[position] = record.text
         }
         var batch = ImportBatch(format: .todoTxt, tasks: tasks, skipped: 0, idPrefixes: idPrefixes)
         batch.todoTxtLines = facts
         batch.carried = records
         return batch
+    }
+
+    /// A line's task and what it carries (`TodoTxtRecord`).
+    private static func lineTask(_ read: Line, archived: Bool) -> (TaskItem, TodoTxtRecord) {
+        var record = TodoTxtRecord(letter: read.letter.flatMap { $0 == "A" ? nil : String($0) }, undated: read.noCreationDate, archived: archived)
+        if read.dueAssumed { record.assumedDue = read.task.due?.dayText }
+        // Words in another order than an export writes them are kept, to go back as they came.
+        let written = words(of: read.task, caption: read.task.caption, record: record)
+        if written.caption + written.tail != read.body { record.words = (ImportBase.hash(written.caption + written.tail), read.body) }
+        return (read.task, record)
+    }
+
+    private static func identified(_ task: TaskItem, _ id: UUID) -> TaskItem {
+        var task = task
+        task.id = id
+        return task
+    }
+
+    /// True when `line` says a repeating task now rather than `earlier`, a done line of it
+    /// (an occurrence done): an open line, or one done on a later day, or the same day further
+    /// down the same file (todo.sh's archive appends).
+    private static func supersedes(_ line: TaskItem, _ earlier: TaskItem, sameFile: Bool) -> Bool {
+        guard earlier.completed, !earlier.repeatRule.isNone else { return false }
+        guard line.completed else { return true }
+        guard !line.repeatRule.isNone, let done = line.completedAt, let before = earlier.completedAt else { return false }
+        return done > before || (done == before && sameFile)
     }
 
     /// Two lines that say the same of their task (a completed line without a priority says
@@ -104,10 +145,12 @@ enum TodoTxtFormat {
 
     /// The task a line holds (its id still to be given), its `id:` tag if any, and what the
     /// line left unsaid.
-    private static func task(from line: String, now: Date) -> (
+    typealias Line = (
         task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?, noCreationDate: Bool,
-        captionWithTags: String?
-    ) {
+        captionWithTags: String?, body: String, dueAssumed: Bool
+    )
+
+    private static func task(from line: String, now: Date) -> Line {
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var completed = false
         var completedAt: Date?
@@ -150,6 +193,8 @@ enum TodoTxtFormat {
             idPrefix = String(words[tag].dropFirst(3)).lowercased()
             words.remove(at: tag)
         }
+        // The line's words after its marks, as they came: the caption and tags in their order.
+        let body = CaptionRule.kept(words.joined(separator: " "))
         // `due:YYYY-MM-DD` (the todo.txt add-on convention) is the due date, not caption, unless
         // it is all the line says (as `DueWord` reads typed text).
         var due: DueDate?
@@ -162,6 +207,7 @@ enum TodoTxtFormat {
         // `rec:1w`, `rec:+1m` (`TodoTxtRecurrence`): the repeat rule, unless it is all the line
         // says. A repeating task needs a due date: without one it takes today, as `--repeat` gives.
         var repeatRule = RepeatRule.none
+        var dueAssumed = false
         // The words as an older HotTask took them (its `rec:` and tags in the caption).
         let older = words
         if words.count > 1, let tag = words.firstIndex(where: { $0.utf8.first == UInt8(ascii: "r") && $0.hasPrefix("rec:") }),
@@ -169,7 +215,10 @@ enum TodoTxtFormat {
         {
             repeatRule = rule
             words.remove(at: tag)
-            if due == nil { due = rule.first(onOrAfter: DueDate.localDay(of: now, in: .current)) }
+            if due == nil {
+                due = rule.first(onOrAfter: DueDate.localDay(of: now, in: .current))
+                dueAssumed = true
+            }
         }
         // `+project` and `@context`: tags, unless nothing else is left for a caption.
         let withTags = words
@@ -194,7 +243,10 @@ enum TodoTxtFormat {
             createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due,
             tags: TagRule.cleanKeeping(tags).tags, repeatRule: repeatRule)
         // An open line without a priority says "Bonus"; a completed one says nothing.
-        return (task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil, captionWithTags)
+        return (
+            task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil, captionWithTags,
+            body, dueAssumed
+        )
     }
 
     /// The tag a `+project` or `@context` word is (`project`, `@context`), when its name reads
@@ -287,13 +339,11 @@ enum TodoTxtFormat {
                     caption = lineCaption(caption)
                     written.folded[task.id] = caption
                 }
-                // Tags right after the caption (as todo.sh writes them), then the add-on tags.
-                if !task.tags.isEmpty { caption += task.tags.map { " " + word(for: $0) }.joined() }
+                var tail = ""
+                (caption, tail) = words(of: task, caption: caption, record: record)
                 // No creation date where the line had none, unless the caption would then be misread.
                 let created = record.undated && !misreadWithoutADate(caption, completed: task.completed) ? "" : day(task.createdAt) + " "
-                var idTag = task.due.map { " " + $0.todoTxtTag() } ?? ""
-                if !task.repeatRule.isNone, let rec = TodoTxtRecurrence.word(for: task.repeatRule) { idTag += " " + rec }
-                idTag += " id:" + shortIDs[position]
+                let idTag = tail + " id:" + shortIDs[position]
                 let line: String
                 let letter = section == .priority ? "A" : record.letter
                 if task.completed {
@@ -302,6 +352,8 @@ enum TodoTxtFormat {
                 } else {
                     line = (letter.map { "(\($0)) " } ?? "") + "\(created)\(caption)\(idTag)\n"
                 }
+                // The occurrences done there before, until todo.sh archives them.
+                if !task.completed { for done in record.doneLines { piece.append(contentsOf: (done + "\n").utf8) } }
                 piece.append(contentsOf: line.utf8)
                 if piece.count >= pieceSize {
                     emit(piece)
@@ -311,6 +363,20 @@ enum TodoTxtFormat {
         }
         emit(piece)
         return written
+    }
+
+    /// A task's words on its line: its caption (folded onto one line) with its tags right after
+    /// it (as todo.sh writes them), and the add-on tags: `due:` (none while it is the day an
+    /// import gave a `rec:` line without one) and `rec:`. Words a line had in another order
+    /// come back as they came while the task says what they said (issue 52).
+    static func words(of task: TaskItem, caption: String, record: TodoTxtRecord) -> (caption: String, tail: String) {
+        var caption = caption
+        if !task.tags.isEmpty { caption += task.tags.map { " " + word(for: $0) }.joined() }
+        var tail = ""
+        if let due = task.due, !(due.isDay && record.assumedDue == due.dayText) { tail = " " + due.todoTxtTag() }
+        if !task.repeatRule.isNone, let rec = TodoTxtRecurrence.word(for: task.repeatRule) { tail += " " + rec }
+        if let words = record.words, words.said == ImportBase.hash(caption + tail) { return (words.text, "") }
+        return (caption, tail)
     }
 
     /// Whether a caption would end its todo.txt line early: CR, LF, U+2028 or U+2029.

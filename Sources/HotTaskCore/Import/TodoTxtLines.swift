@@ -11,6 +11,9 @@ struct TodoTxtLines: Equatable, Sendable {
     /// Lines with no date: their created time is the import's "now", which must never count as
     /// written after anything done here.
     var undated: Set<Int> = []
+    /// `rec:` lines without `due:`: their due date is the day the import gave them, which the
+    /// task's own due date stands for.
+    var dueAssumed: Set<Int> = []
     /// Completed lines with no priority: todo.sh's `do` drops a line's `(A) ` and writes no
     /// `pri:A`, so such a line says nothing about the task's section.
     var priorityUnsaid: Set<Int> = []
@@ -27,6 +30,15 @@ struct TodoTxtLines: Equatable, Sendable {
 
     init() {}
 
+    /// What the line at `position` left unsaid (replacing what an earlier line of it said).
+    mutating func note(_ read: TodoTxtFormat.Line, at position: Int) {
+        func mark(_ set: inout Set<Int>, _ on: Bool) { if on { set.insert(position) } else { set.remove(position) } }
+        mark(&undated, read.undated)
+        mark(&priorityUnsaid, read.priorityUnsaid)
+        mark(&dueAssumed, read.dueAssumed)
+        captionsWithTags[position] = read.captionWithTags
+    }
+
     /// "todo.txt line 4".
     func place(of position: Int) -> String {
         let file = files.last { $0.firstPosition <= position }?.name ?? "todo.txt"
@@ -35,7 +47,8 @@ struct TodoTxtLines: Equatable, Sendable {
 
     static func == (a: TodoTxtLines, b: TodoTxtLines) -> Bool {
         a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.firstPosition) == b.files.map(\.firstPosition)
-            && a.numbers == b.numbers && a.undated == b.undated && a.priorityUnsaid == b.priorityUnsaid && a.notes == b.notes
+            && a.numbers == b.numbers && a.undated == b.undated && a.dueAssumed == b.dueAssumed && a.priorityUnsaid == b.priorityUnsaid
+            && a.notes == b.notes
             && a.captionsWithTags == b.captionsWithTags
             && a.comments == b.comments && a.unclearCandidates == b.unclearCandidates
     }
