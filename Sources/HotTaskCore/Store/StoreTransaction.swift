@@ -143,7 +143,7 @@ final class StoreTransaction {
     /// A key each section's tasks all come after, the same whichever way the store was read
     /// (see `TopBounds`); nil for a store without a header (then the list's first keys).
     func topBounds() throws(StoreError) -> TopBounds? {
-        if wholeRead == nil, var view = try log() { return view.top }
+        if wholeRead == nil, let view = try log() { return view.top }
         return try whole().topBounds
     }
 
