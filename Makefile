@@ -157,10 +157,13 @@ bench-peers: deps
 # over 8 kept-alive connections) uploading, changing, quietly syncing and pulling the same tasks,
 # interleaved in one run; wall and CPU time, connections, requests and issue 31's ratios. The
 # table also goes to bench-out/sync.md. HOTTASK_BIN=path benchmarks that binary (hottask-sync
-# beside it) and builds nothing. BENCH_SYNC_BIG=2000 adds a first upload of 2,000 (slow on
-# Radicale: minutes per client); BENCH_SYNC_LATENCIES=25:50 runs only the first round.
+# beside it) and builds nothing. BENCH_SYNC_BIG=2000,10000 adds, for each size, a first upload
+# of that many tasks, one changed task and a quiet sync at that size (issue 49's rows; slow on
+# Radicale: vdirsyncer takes minutes per thousand, so BENCH_SYNC_BIG_CLIENTS=HotTask,floor leaves
+# it out of them); BENCH_SYNC_LATENCIES=25:50 runs only the first round.
 BENCH_SYNC_TASKS ?= 200
 BENCH_SYNC_BIG ?= 0
+BENCH_SYNC_BIG_CLIENTS ?= HotTask,vdirsyncer,floor
 BENCH_SYNC_REPEATS ?= 1
 BENCH_SYNC_LATENCIES ?= 25:50,25:50:keepalive,0:0
 # radicale (writes one at a time) or cyrus (in parallel; Fastmail's engine).
@@ -176,7 +179,7 @@ ifeq ($(HOTTASK_BIN),)
 	$(RELEASE_BUILD) hottask-sync
 endif
 	mkdir -p bench-out
-	BENCH_SYNC_TASKS=$(BENCH_SYNC_TASKS) BENCH_SYNC_BIG=$(BENCH_SYNC_BIG) BENCH_SYNC_REPEATS=$(BENCH_SYNC_REPEATS) \
+	BENCH_SYNC_TASKS=$(BENCH_SYNC_TASKS) BENCH_SYNC_BIG=$(BENCH_SYNC_BIG) BENCH_SYNC_BIG_CLIENTS=$(BENCH_SYNC_BIG_CLIENTS) BENCH_SYNC_REPEATS=$(BENCH_SYNC_REPEATS) \
 		BENCH_SYNC_LATENCIES=$(BENCH_SYNC_LATENCIES) BENCH_SYNC_SERVER=$(BENCH_SYNC_SERVER) HOTTASK_BIN=$(if $(HOTTASK_BIN),$(HOTTASK_BIN),.build/release/hottask) \
 		python3 Tests/Scripts/bench_sync.py --out bench-out/sync.md
 

@@ -50,10 +50,17 @@ public struct ChildProcess {
     /// Waits for the exit; nil if it did not come within `timeout` seconds (the child is then
     /// killed). An exit by signal N reports 128 + N, as shells do.
     public func wait(timeout: TimeInterval = 20) -> Int32? {
+        waitMeasuringCPU(timeout: timeout)?.status
+    }
+
+    /// `wait`, with the CPU seconds (user + system) the child and every child it waited for
+    /// used, from wait4: a scaling test compares these, never wall time.
+    public func waitMeasuringCPU(timeout: TimeInterval = 20) -> (status: Int32, cpuSeconds: Double)? {
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
+        var usage = rusage()
         while true {
-            let result = waitpid(pid, &status, WNOHANG)
+            let result = wait4(pid, &status, WNOHANG, &usage)
             if result == pid { break }
             if result < 0 && errno != EINTR { return nil }
             if Date() > deadline {
@@ -64,7 +71,8 @@ public struct ChildProcess {
             usleep(2_000)
         }
         let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (signal == 0 ? (status >> 8) & 0xFF : 128 + signal, seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
     public func kill(_ signal: Int32) {

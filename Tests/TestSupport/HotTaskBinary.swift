@@ -73,6 +73,15 @@ public func runProcess(
     _ command: [String], stdin: String? = nil, environment: [String: String]? = nil,
     timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation
 ) -> (status: Int32, stdout: String, stderr: String) {
+    let run = runProcessMeasuringCPU(command, stdin: stdin, environment: environment, timeout: timeout, sourceLocation: sourceLocation)
+    return (run.status, run.stdout, run.stderr)
+}
+
+/// `runProcess`, with the CPU seconds the command and the children it waited for used.
+public func runProcessMeasuringCPU(
+    _ command: [String], stdin: String? = nil, environment: [String: String]? = nil,
+    timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation
+) -> (status: Int32, stdout: String, stderr: String, cpuSeconds: Double) {
     let folder = TemporaryFolder()
     let outPath = folder.path("stdout")
     let errPath = folder.path("stderr")
@@ -90,11 +99,11 @@ public func runProcess(
         child = try ChildProcess(command, environment: variables, stdinPath: inPath, stdoutPath: outPath, stderrPath: errPath)
     } catch {
         Issue.record("\(error.localizedDescription)", sourceLocation: sourceLocation)
-        return (-1, "", "")
+        return (-1, "", "", 0)
     }
-    guard let status = child.wait(timeout: timeout) else {
+    guard let (status, cpuSeconds) = child.waitMeasuringCPU(timeout: timeout) else {
         Issue.record("\(command) did not finish within \(Int(timeout)) seconds; killed", sourceLocation: sourceLocation)
-        return (-1, fileText(outPath) ?? "", fileText(errPath) ?? "")
+        return (-1, fileText(outPath) ?? "", fileText(errPath) ?? "", 0)
     }
-    return (status, fileText(outPath) ?? "", fileText(errPath) ?? "")
+    return (status, fileText(outPath) ?? "", fileText(errPath) ?? "", cpuSeconds)
 }

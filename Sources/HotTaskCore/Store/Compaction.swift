@@ -107,11 +107,17 @@ extension TaskStore {
     }
 
     /// The last records, as many as fit the history's bounds: a record larger than a few pages
-    /// (a big import) is not kept, so that every command's read of the log stays small.
+    /// (a big import) is not kept, so that every command's read of the log stays small. Nor is
+    /// one that changed no task (a sync's acknowledgements): undo passes over it anyway, and a
+    /// sync of thousands of writes would push the changes that can be undone out. Nor is the
+    /// sync state a record carries: folded into the base file, it is never replayed again, and
+    /// a sync's merge kept with the entries of a thousand writes would be too large to undo.
     static func historyToKeep(_ records: [LogRecord]) -> [LogRecord] {
         var kept: [LogRecord] = []
         var bytes = 0
-        for record in records.reversed() where kept.count < historyKept {
+        for var record in records.reversed() where kept.count < historyKept {
+            guard !record.changesNothing else { continue }
+            record.sync = nil
             guard !certainlyLarger(record, than: historyRecordLimit) else { continue }
             let size = ChangeLog.encode(record).count
             guard size <= historyRecordLimit else { continue }
@@ -128,8 +134,16 @@ extension TaskStore {
     static func undoFloor(after previous: Clock?, history: [LogRecord], kept: [LogRecord], snapshotClock: Clock) -> Clock? {
         var floor = previous
         let keptClocks = Set(kept.map(\.clock))
-        for record in history where !keptClocks.contains(record.clock) { floor = max(floor ?? record.clock, record.clock) }
-        if snapshotClock > (kept.last?.clock ?? .zero) { floor = max(floor ?? snapshotClock, snapshotClock) }
+        // A record that changed no task takes nothing back; left out, it passes over nothing.
+        var accounted = kept.last?.clock ?? .zero
+        for record in history where !keptClocks.contains(record.clock) {
+            if record.changesNothing {
+                accounted = max(accounted, record.clock)
+            } else {
+                floor = max(floor ?? record.clock, record.clock)
+            }
+        }
+        if snapshotClock > accounted { floor = max(floor ?? snapshotClock, snapshotClock) }
         return floor
     }
 

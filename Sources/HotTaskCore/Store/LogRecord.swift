@@ -7,6 +7,9 @@ public struct LogRecord: Equatable, Sendable {
     /// from another process (hottask-sync) for undo, as if a key had made it.
     static let syncMergePrefix = "sync with "
     public var isSyncMerge: Bool { what.hasPrefix(Self.syncMergePrefix) && undoes == nil }
+    /// Changed no task and undid nothing (what a sync only learned of the server): undo has
+    /// nothing in it to take back.
+    var changesNothing: Bool { changes.isEmpty && undoes == nil }
     /// The snapshot this record extends; it is replayed only on that snapshot.
     var generation: Generation
     public var clock: Clock

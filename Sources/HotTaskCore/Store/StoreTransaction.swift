@@ -113,8 +113,15 @@ final class StoreTransaction {
     }
 
     /// Uses `view` as the log's view: the UI's session knows which records it has seen.
-    func follow(_ view: LogView) {
+    func follow(_ view: consuming LogView) {
         logRead = .some(view)
+    }
+
+    /// The log's view as this transaction leaves it, its own appends included; nil when it read
+    /// the whole store instead, or its commit started a new snapshot.
+    var followedLog: LogView? {
+        guard wholeRead == nil, case .some(.some(let view)) = logRead else { return nil }
+        return view
     }
 
     /// The whole store, read once per transaction (again after a compaction).
@@ -177,7 +184,7 @@ final class StoreTransaction {
         if let sync, !appendsSyncState {
             return try commit(changes, what: what, undoes: undoes, syncState: sync, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
         }
-        if wholeRead == nil, let view = try log() {
+        if wholeRead == nil, var view = try log() {
             let clock = Clock.next(after: view.clock, now: now)
             let record = LogRecord(
                 generation: view.generation, clock: clock, what: what, undoes: undoes, changes: copy changes, by: TaskStore.origin,
@@ -186,7 +193,9 @@ final class StoreTransaction {
             try checkLimits(changes, countBefore: view.count, countAfter: count, storeBytes: view.snapshotSize + view.logBytes)
             let folds = foldLogPastBytes.map { view.logBytes >= $0 } ?? false
             if !folds, let (numbered, lineBytes) = try append(record, after: view.records) {
-                logRead = .some(view.after(numbered, count: count, lineBytes: lineBytes))
+                logRead = nil  // dropped first: the view is extended in place, not copied per commit
+                view.include(numbered, count: count, lineBytes: lineBytes)
+                logRead = .some(view)
                 return Committed(clock: clock, record: numbered)
             }
             // Too large for the log, or the log is due to be folded: on with the whole store.
@@ -360,20 +369,6 @@ final class StoreTransaction {
             problem: .unwritable(
                 "the store would grow to about \((storeBytes + growth) >> 20) MB; HotTask keeps at most \(StoreLimits.snapshotBytes >> 20) MB (delete or clear tasks to make room)"
             ))
-    }
-}
-
-extension StoreTransaction.LogView {
-    /// This view once `record` (a line of `lineBytes`) is appended.
-    func after(_ record: LogRecord, count: Int, lineBytes: Int) -> Self {
-        var next = self
-        next.clock = max(clock, record.clock)
-        next.records.append(record)
-        next.count = count
-        next.logBytes += lineBytes
-        if let sync = record.sync { next.pendingSync.append(sync) }
-        next.top.include(record)
-        return next
     }
 }
 

@@ -75,9 +75,22 @@ extension TaskStore {
         // Records of older generations (kept for undo) may carry a later stamp than the header's.
         for record in contents.records { view.clock = max(view.clock, record.clock) }
         // Any key a record gives is a bound the new top must stay below.
-        for record in records { view = view.after(record, count: view.count + record.changes.netTaskCount, lineBytes: 0) }
+        for record in records { view.include(record, count: view.count + record.changes.netTaskCount, lineBytes: 0) }
         view.logBytes = contents.byteCount
         return view
     }
 
+}
+
+extension StoreTransaction.LogView {
+    /// This view once `record` (a line of `lineBytes`) is appended; in place, since a copy per
+    /// record made reading a log of a thousand records quadratic.
+    mutating func include(_ record: LogRecord, count: Int, lineBytes: Int) {
+        clock = max(clock, record.clock)
+        records.append(record)
+        self.count = count
+        logBytes += lineBytes
+        if let sync = record.sync { pendingSync.append(sync) }
+        top.include(record)
+    }
 }

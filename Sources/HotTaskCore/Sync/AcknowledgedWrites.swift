@@ -19,6 +19,27 @@ final class AcknowledgedWrites: Sendable {
         var committing = false
         var committed: [SyncDelta] = []
         var failure: StoreError?
+        /// The log as the last group's commit left it.
+        var followed: Followed?
+    }
+
+    /// The log's view after this sync's last commit, and the files' stamps then. The next group
+    /// takes it instead of reading and decoding the whole log again: every acknowledgement
+    /// carries a calendar body, so that re-reading made a first upload quadratic (112 s of CPU
+    /// for 2,000 tasks, 3 s now). Another writer in between changes a stamp, and the group reads the
+    /// files; so does one whose log is due to be folded (`logView`'s limits), which folds it.
+    struct Followed: Sendable {
+        var view: StoreTransaction.LogView
+        var snapshot: FileStamp
+        var log: FileStamp
+
+        /// The view, if the files are still as this sync's last commit left them.
+        func current(in store: TaskStore) -> StoreTransaction.LogView? {
+            guard view.records.count < TaskStore.logLimit, view.logBytes < StoreLimits.logFoldBytes,
+                FileSystem.stamp(of: store.path) == snapshot, FileSystem.stamp(of: store.journalPath) == log
+            else { return nil }
+            return view
+        }
     }
 
     init(store: TaskStore, collection: String, now: Date) {
@@ -56,15 +77,30 @@ final class AcknowledgedWrites: Sendable {
         }
         while let delta = batch {
             let failure: StoreError?
+            // Taken out of the state, so that the transaction holds the only copy of the view
+            // and appends to it in place.
+            var followed = state.withLock { progress in
+                defer { progress.followed = nil }
+                return progress.followed
+            }
             do throws(StoreError) {
-                try store.storeTransaction(.header) { txn throws(StoreError) in
+                followed = try store.storeTransaction(.nothing) { txn throws(StoreError) -> Followed? in
+                    let view = followed?.current(in: store)
+                    followed = nil
+                    if let view { txn.follow(view) } else { try txn.read(.header) }
                     try txn.commit([], what: Self.recordName(collection), sync: delta, now: now)
+                    guard let view = txn.followedLog, let snapshot = FileSystem.stamp(of: store.path),
+                        let log = FileSystem.stamp(of: store.journalPath)
+                    else { return nil }
+                    return Followed(view: view, snapshot: snapshot, log: log)
                 }
                 failure = nil
             } catch {
+                followed = nil
                 failure = error
             }
             batch = state.withLock { progress in
+                progress.followed = followed
                 if let failure { progress.failure = progress.failure ?? failure } else { progress.committed.append(delta) }
                 guard let next = progress.pending else {
                     progress.committing = false

@@ -68,7 +68,7 @@ struct SyncPlan {
         var ids = Set(list.all.map(\.id))
         ids.formUnion(base.entries.keys.compactMap(UUID.init(uuidString:)))
         ids.formUnion(remote.keys)
-        for id in ids.sorted(by: { $0.uuidString < $1.uuidString }) { decide(id) }
+        for (_, id) in ids.map({ ($0.uuidString, $0) }).sorted(by: { $0.0 < $1.0 }) { decide(id) }
         place()
         finishWrites()
     }
@@ -340,7 +340,7 @@ struct SyncPlan {
 
     private mutating func place() {
         var known = knownSortOrders()
-        for placement in placements.sorted(by: { ($0.sortOrder, $0.id.uuidString) < ($1.sortOrder, $1.id.uuidString) }) {
+        for (_, placement) in placements.map({ ($0.id.uuidString, $0) }).sorted(by: { ($0.1.sortOrder, $0.0) < ($1.1.sortOrder, $1.0) }) {
             known[placement.id] = nil
             let others = working.tasks(in: placement.section).filter { $0.id != placement.id }
             let next = others.firstIndex { known[$0.id].map { $0 > placement.sortOrder } ?? false } ?? others.count
@@ -394,7 +394,7 @@ struct SyncPlan {
             }
             assign(upper: nil)
         }
-        for (id, write) in pending.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+        for (_, id, write) in pending.map({ ($0.key.uuidString, $0.key, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
             guard let task = working.task(withID: id) else { continue }
             var fields = write.fields
             fields.section = task.section

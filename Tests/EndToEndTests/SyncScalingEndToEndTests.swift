@@ -1,0 +1,39 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 49: the first upload to an empty calendar cost 1.2 s of CPU at 200 tasks and 61 s at
+/// 2,000, because each acknowledgement's commit read and decoded the whole log again. Ten times
+/// the tasks may cost at most twelve times the CPU. Only the ratio is compared, and only CPU
+/// (user + system of hottask and the hottask-sync it waits for, from wait4): wall time and
+/// Radicale's own CPU depend on the machine and on what else runs on it.
+extension SyncEndToEndTests {
+    /// A Taskwarrior export of `count` pending tasks: the quick way to a store of that size.
+    static func taskwarriorExport(_ count: Int) -> String {
+        let tasks = (1...count).map { i in
+            #"{"uuid": "\#(UUID().uuidString.lowercased())", "description": "Task number \#(i) of the upload", "status": "pending", "entry": "20260101T000000Z"}"#
+        }
+        return "[\n" + tasks.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// The CPU seconds of a first upload of `count` tasks to a calendar of its own.
+    func firstUploadCPU(_ count: Int) throws -> Double {
+        let server = try CalDAVTestServer(.radicale)
+        let uploader = device("upload-\(count)", url: server.url)
+        let imported = uploader.run("--import", folder.write(Self.taskwarriorExport(count), to: "tasks-\(count).json"))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let sync = runProcessMeasuringCPU(
+            [HotTaskBinary.url.path, "--file", uploader.store, "--config", uploader.config, "--sync"], timeout: 300)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout == "Synced with \(server.url): pulled 0, pushed \(count), merged 0, deleted 0 here and 0 on the server\n")
+        return sync.cpuSeconds
+    }
+
+    @Test("the first upload of 2,000 tasks to Radicale costs at most 12 times the CPU of 200 tasks")
+    func firstUploadScalesLinearly() throws {
+        let small = try firstUploadCPU(200)
+        let large = try firstUploadCPU(2000)
+        let ratio = large / max(small, 0.001)
+        #expect(ratio <= 12, "200 tasks: \(small) s of CPU, 2,000 tasks: \(large) s (\(ratio)×; at most 12× is linear)")
+    }
+}
