@@ -7,21 +7,24 @@ import HotTaskUI
 /// The only code that talks to ncurses: it turns the bytes `wgetch` reads into events and a grid into
 /// screen cells. Everything it draws was decided by `AppRender`.
 final class Curses {
-    private var palette: Palette
+    var palette: Palette
     /// What chooses the palette: the theme, the config's colours, and the terminal's background
     /// once it said it (OSC 11, at start or later).
-    private let theme: Theme
-    private let colors: [ColorRole: TerminalColor?]
-    private var background: RGB?
+    let theme: Theme
+    let colors: [ColorRole: TerminalColor?]
+    var background: RGB?
     /// The palette changed after a late reply: the next frame repaints everything.
-    private var repaintNeeded = false
+    var repaintNeeded = false
     /// Keys typed while the start waited for the terminal's reply, handed over first.
-    private var early: [Event] = []
+    var early: [Event] = []
+    /// What the terminal says of its background, and whether it is still to be asked (after the
+    /// first frame: see `askAfterTheFirstFrame`).
+    var backgroundQuestion = BackgroundQuestion()
     private var clusters = ClusterWriter()
 
     /// Input as the terminal sends it, decoded by HotTask rather than by ncurses' keypad mode
     /// (which knows only the keys the terminfo entry lists: see DECISIONS.md).
-    private var decoder = InputDecoder(escapeDelay: InputDecoder.escapeDelay(environment: ProcessInfo.processInfo.environment))
+    var decoder = InputDecoder(escapeDelay: InputDecoder.escapeDelay(environment: ProcessInfo.processInfo.environment))
     /// Input bytes as they come, one at a time.
     private var utf8 = UTF8Bytes()
     /// A paste read in blocks (`readPaste`) may end a block inside a character.
@@ -47,13 +50,26 @@ final class Curses {
         self.colors = colors
         palette = Palette.mono
         modesOn = "\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
-        // Asked before ncurses starts, so that the answer can choose its terminal type too:
-        // xterm's own TERM=xterm says 8 colours, but a terminal that answers OSC 11 has 256.
-        var answer: (background: RGB?, answered: Bool) = (nil, false)
+        // The first frame does not wait for the terminal: it has the palette this terminal's
+        // background gave last time (or COLORFGBG's guess), and the question is asked after it
+        // (issue 49: 150 ms where nothing answers). Only xterm's own TERM=xterm, never heard
+        // before, waits as before: the answer chooses its terminal type (256 colours or 8).
         let wantsColor = environment["NO_COLOR"].map(\.isEmpty) ?? true
-        if wantsColor, theme == .auto || term == "xterm" { answer = askForTheBackground(term: term) }
-        if theme == .auto { background = answer.background ?? Self.backgroundFromColorFGBG(environment) }
-        let type = term == "xterm" && answer.background != nil ? "xterm-256color" : nil
+        let key = RememberedView.backgroundKey(environment: environment)
+        let remembered = RememberedView.load(environment: environment).backgrounds[key].map(BackgroundQuestion.Said.init(stored:))
+        backgroundQuestion = BackgroundQuestion(key: key, remembered: remembered)
+        var answer: (background: RGB?, answered: Bool) = (nil, false)
+        if wantsColor, theme == .auto || term == "xterm", BackgroundQuestion.mayAsk(term: term) {
+            if term == "xterm", remembered == nil {
+                answer = askForTheBackground()
+                backgroundQuestion.heard(answer.background.map { .color($0) } ?? (answer.answered ? BackgroundQuestion.Said.none : nil))
+            } else {
+                backgroundQuestion.isDue = true
+            }
+        }
+        let known = answer.background ?? remembered?.color
+        if theme == .auto { background = known ?? Self.backgroundFromColorFGBG(environment) }
+        let type = term == "xterm" && known != nil ? "xterm-256color" : nil
         guard hc_newterm(type) != nil || hc_newterm(nil) != nil else {
             throw UserFacingError(.noTerminal, "HotTask needs a terminal that can move the cursor (TERM=\(term))")
         }
@@ -64,44 +80,6 @@ final class Curses {
         meta(hc_stdscr(), true)  // all eight bits of every byte
         palette = Palette(theme: theme, background: background, colors: colors, environment: environment)
         Self.writeDirectly(modesOn)
-    }
-
-    /// How long the start waits for the terminal to say its background. A terminal that does
-    /// not know OSC 11 answers the device-attributes query sent after it at once, so the wait
-    /// is this long only when nothing answers at all; a later reply still changes the palette.
-    static let backgroundWait: TimeInterval = 0.15
-
-    /// Asks the terminal for its background colour (OSC 11) and its device attributes (DA1,
-    /// which every terminal answers), with the terminal in raw mode for the while (no echo of
-    /// the answer), and reads until one says. The colour, or nil; `answered`: anything came.
-    /// Not asked of the Linux console or a vt terminal, which can show an OSC they do not know
-    /// as text.
-    private func askForTheBackground(term: String) -> (background: RGB?, answered: Bool) {
-        guard !term.hasPrefix("linux"), !term.hasPrefix("vt"), !term.hasPrefix("cons") else { return (nil, false) }
-        var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return (nil, false) }
-        var rawMode = original
-        cfmakeraw(&rawMode)
-        tcsetattr(STDIN_FILENO, TCSANOW, &rawMode)
-        defer { tcsetattr(STDIN_FILENO, TCSANOW, &original) }
-        Self.writeDirectly("\u{1B}]11;?\u{1B}\\\u{1B}[c")
-        let deadline = Date().addingTimeInterval(Self.backgroundWait)
-        var found: RGB?
-        var answered = false
-        while Date() < deadline {
-            var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            let waited = poll(&ready, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
-            if waited < 0, errno == EINTR { continue }
-            guard waited > 0 else { break }
-            early += readInput(takingReports: false)
-            for report in decoder.takeReports() {
-                answered = true
-                if case .background(let rgb) = report { found = rgb }
-            }
-            if found != nil || answered { break }
-        }
-        if !early.isEmpty { pendingDeadline = Date() }
-        return (found, answered)
     }
 
     /// `COLORFGBG` (rxvt, Konsole and others set it): "15;0" is light text on a dark background.
@@ -136,7 +114,7 @@ final class Curses {
 
     /// Bytes for the terminal that are not screen content (mode switches): written straight
     /// to the descriptor, after what ncurses has already flushed.
-    private static func writeDirectly(_ text: String) {
+    static func writeDirectly(_ text: String) {
         try? Descriptor.write(text, to: STDOUT_FILENO)
     }
 
@@ -158,7 +136,7 @@ final class Curses {
     /// When the bytes read so far leave a sequence or a character unfinished (an Esc alone, a
     /// cut-short sequence): the moment to give up waiting for the rest, or nil. The run loop
     /// sleeps until then at most.
-    private(set) var pendingDeadline: Date?
+    var pendingDeadline: Date?
 
     /// The events the bytes waiting on the terminal make (call when it is readable): none when
     /// they mean nothing to HotTask or begin a sequence; several when a read completes more
@@ -168,7 +146,7 @@ final class Curses {
         readInput(takingReports: true)
     }
 
-    private func readInput(takingReports: Bool) -> [Event] {
+    func readInput(takingReports: Bool) -> [Event] {
         var block = [UInt8](repeating: 0, count: 4096)
         let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         guard count > 0 else { return [] }
@@ -186,15 +164,6 @@ final class Curses {
         pendingDeadline = pending.map { Date().addingTimeInterval(Double($0) / 1000) }
         if takingReports { takeLateReports() }
         return events
-    }
-
-    /// A background reply that came after the start's wait still chooses the palette.
-    private func takeLateReports() {
-        for case .background(let rgb) in decoder.takeReports() where theme == .auto && background == nil {
-            background = rgb
-            palette = Palette(theme: theme, background: rgb, colors: colors, environment: ProcessInfo.processInfo.environment)
-            repaintNeeded = true
-        }
     }
 
     /// Nothing more came by `pendingDeadline`: a character begun is U+FFFD, an Esc alone is the

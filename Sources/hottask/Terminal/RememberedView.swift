@@ -3,32 +3,74 @@ import HotTaskCore
 import HotTaskSettings
 import HotTaskUI
 
-/// What the UI remembers between runs: whether details (`v`) were on. Kept in
-/// `$XDG_STATE_HOME/hottask/ui.toml` (or `~/.local/state/hottask/ui.toml`) as `details = true`,
-/// not in the config file: a person's own file is never rewritten. A file that cannot be read
-/// is ignored; the config's `details` then decides.
+/// What the UI remembers between runs: whether details (`v`) were on, and what each terminal
+/// said of its background (OSC 11), so that the next start's first frame has the right palette
+/// without waiting for the terminal. Kept in `$XDG_STATE_HOME/hottask/ui.toml` (or
+/// `~/.local/state/hottask/ui.toml`), not in the config file: a person's own file is never
+/// rewritten. A file that cannot be read is ignored; the config's `details` then decides.
 enum RememberedView {
+    /// What the file holds.
+    struct Kept: Equatable {
+        var details: Bool?
+        /// By terminal (`backgroundKey`): `#rrggbb`, or `none` for a terminal that answers
+        /// without a colour.
+        var backgrounds: [String: String] = [:]
+    }
+
+    /// At most this many terminals are remembered (the last ones said).
+    static let terminalsKept = 16
+
     static func path(environment: [String: String]) -> String? {
         XDGFolder.state.path("ui.toml", environment: environment)
     }
 
-    /// The remembered choice, or nil when there is none.
-    static func details(environment: [String: String]) -> Bool? {
+    static func load(environment: [String: String]) -> Kept {
+        var kept = Kept()
         guard let path = path(environment: environment),
             let data = FileManager.default.contents(atPath: path), data.count <= 64 * 1024,
             let text = String(data: data, encoding: .utf8),
             let entries = try? TOMLSubset.parse(text)
-        else { return nil }
-        for entry in entries where entry.table == nil && entry.key == "details" {
-            if case .boolean(let details) = entry.value { return details }
+        else { return kept }
+        for entry in entries {
+            switch (entry.table, entry.key, entry.value) {
+            case (nil, "details", .boolean(let details)): kept.details = details
+            case ("backgrounds", let key, .string(let value)): kept.backgrounds[key] = value
+            default: break
+            }
         }
-        return nil
+        return kept
     }
 
-    /// Nil when remembered, else why not (for the footer).
-    static func remember(details: Bool, environment: [String: String]) -> String? {
+    /// The remembered choice, or nil when there is none.
+    static func details(environment: [String: String]) -> Bool? {
+        load(environment: environment).details
+    }
+
+    /// The terminal a background belongs to: its `TERM` and `COLORFGBG`, as a key the file
+    /// can hold (no quotes, backslashes or control characters).
+    static func backgroundKey(environment: [String: String]) -> String {
+        let key = (environment["TERM"] ?? "") + ";" + (environment["COLORFGBG"] ?? "")
+        return String(key.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" }.prefix(128))
+    }
+
+    /// Writes what changed (`details`, one terminal's background) beside what is there. Nil
+    /// when remembered, else why not (for stderr).
+    static func remember(details: Bool?, background: (key: String, value: String)?, environment: [String: String]) -> String? {
         guard let path = path(environment: environment) else { return "no HOME to remember it in" }
-        let text = "# Written by HotTask: what the list showed when you last chose.\ndetails = \(details)\n"
+        var kept = load(environment: environment)
+        if let details { kept.details = details }
+        if let background {
+            kept.backgrounds[background.key] = background.value
+            while kept.backgrounds.count > terminalsKept, let other = kept.backgrounds.keys.first(where: { $0 != background.key }) {
+                kept.backgrounds[other] = nil
+            }
+        }
+        var text = "# Written by HotTask: what the list showed when you last chose, and each terminal's background.\n"
+        if let details = kept.details { text += "details = \(details)\n" }
+        if !kept.backgrounds.isEmpty {
+            text += "\n[backgrounds]\n"
+            for (key, value) in kept.backgrounds.sorted(by: { $0.key < $1.key }) { text += "\"\(key)\" = \"\(value)\"\n" }
+        }
         return SmallFile.replace(path, with: text).map { "could not remember it in \(path): \($0)" }
     }
 }

@@ -43,6 +43,7 @@ enum TerminalApp {
             syncOrigin: syncOrigin, watchesStore: watch != nil)
         _ = AppUpdate.update(&state, .started(startup), now: Timestamp.now())
         curses.draw(AppRender.render(state, size: state.size))
+        curses.askAfterTheFirstFrame()
         _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         let worker = StoreWorker(session: session, store: store, wake: wake.wake)
         let jobs = BackgroundJobs(store: store, sync: config.sync, origin: syncOrigin, wake: wake.wake)
@@ -135,7 +136,7 @@ enum TerminalApp {
         var (saves, storeProblem) = worker.stop()
         return try leave(
             state, saves: &saves, storeProblem: storeProblem, jobs: jobs, store: store, environment: environment,
-            detailsBefore: rememberedDetails ?? config.details)
+            detailsBefore: rememberedDetails ?? config.details, background: curses.backgroundToRemember)
     }
 
     /// What woke the loop.
@@ -168,7 +169,7 @@ enum TerminalApp {
     /// rescue file and is an error (exit 3). Returns a warning for stderr.
     private static func leave(
         _ state: AppState, saves: inout SaveQueue, storeProblem: String?, jobs: BackgroundJobs, store: TaskStore,
-        environment: [String: String], detailsBefore: Bool
+        environment: [String: String], detailsBefore: Bool, background: (key: String, value: String)?
     ) throws -> String? {
         var storeProblem = storeProblem
         // Text typed and not added is kept first, after any write of an earlier draft still
@@ -191,11 +192,13 @@ enum TerminalApp {
             usleep(50_000)
             flushAtExit()
         }
-        // The details choice is remembered once, on the way out, when it changed: not on the
-        // key, where a file write and two fsyncs would hold up the screen.
+        // The details choice (and what the terminal said of its background) is remembered once,
+        // on the way out, when it changed: not on the key, where a file write and two fsyncs
+        // would hold up the screen.
+        let details = state.showsDetails == detailsBefore ? nil : state.showsDetails
         let viewProblem =
-            state.showsDetails == detailsBefore
-            ? nil : RememberedView.remember(details: state.showsDetails, environment: environment)
+            details == nil && background == nil
+            ? nil : RememberedView.remember(details: details, background: background, environment: environment)
         // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
         if !saves.isEmpty || storeProblem != nil {
             let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"
