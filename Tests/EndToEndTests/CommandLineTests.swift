@@ -322,7 +322,8 @@ struct CommandLineTests {
         let target = folder.path("missing-folder/export.json")
         expectRun(
             ["--file", store, "--export", target],
-            stderr: "hottask: could not write the export file \(folder.path)/missing-folder/export.json: No such file or directory\n", status: 3)
+            stderr: "hottask: could not write the export file \(folder.path)/missing-folder/export.json: the folder \(folder.path)/missing-folder "
+                + "does not exist; make it first (mkdir -p \(folder.path)/missing-folder)\n", status: 3)
         #expect(!FileManager.default.fileExists(atPath: target))
         #expect(fileBytes(store) == before)
     }
@@ -427,7 +428,8 @@ struct CommandLineTests {
         let missing = folder.path("nope.json")
         expectRun(
             ["--file", store, "--import", missing],
-            stderr: "hottask: cannot import \(folder.path)/nope.json: No such file or directory. Nothing was changed\n", status: 1)
+            stderr: "hottask: cannot import \(folder.path)/nope.json: there is no such file or folder; check the path. Nothing was changed\n",
+            status: 1)
         #expect(fileBytes(store) == before)
     }
 
@@ -478,7 +480,7 @@ struct CommandLineTests {
         expectRun(
             ["--file", notAFolder + "/tasks.json", "--add", "New"],
             stderr:
-                "hottask: could not save the task store \(folder.path)/plain-file/tasks.json: cannot create the folder \(folder.path)/plain-file: something that is not a folder is in its place. The previous file is unchanged\n",
+                "hottask: could not save the task store \(folder.path)/plain-file/tasks.json: cannot create the folder \(folder.path)/plain-file: something that is not a folder is in its place. Nothing was written\n",
             status: 3)
         #expect(fileText(notAFolder) == "")
     }

@@ -8,7 +8,8 @@ import Testing
 /// writes) are followed as docs/STORE.md says. Run as root, with `nobody` as the other user.
 @Suite("Other users' links are not followed")
 struct OtherUsersLinksTests {
-    let folder = TemporaryFolder()
+    /// Under /tmp itself: `make test`'s own temp folder is 0700, which `nobody` cannot enter.
+    let folder = TemporaryFolder(under: "/tmp")
     /// A sticky folder anyone may write, as /tmp is, inside the test's folder.
     let shared: String
     /// A file of the user's that a planted link aims at.

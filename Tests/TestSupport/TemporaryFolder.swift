@@ -6,8 +6,9 @@ public final class TemporaryFolder: @unchecked Sendable {
     /// The folder's absolute path.
     public let path: String
 
-    public init() {
-        let base = FileManager.default.temporaryDirectory.path
+    /// `base`: where, when not the temp directory (`make test`'s is a folder only the user
+    /// may enter, which another user's steps cannot reach).
+    public init(under base: String = FileManager.default.temporaryDirectory.path) {
         path = base + "/hottask-tests-" + UUID().uuidString.lowercased()
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
