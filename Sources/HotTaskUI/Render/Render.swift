@@ -170,19 +170,13 @@ public enum AppRender {
             // Changes shown but not on disk yet: said until they are, never left to guess.
             return grid.put("Saving… the store is busy; trying again".truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
         }
-        let hints = KeyHelp.footer(KeyHelp.hints(for: state.focus, bindings: state.bindings), width: limit)
-        // The room the hints leave, in full: `u` then says what it would take back (this UI's own
-        // last change, never another program's) when the screen is wide enough.
-        let spare = limit - hints.reduce(0) { $0 + DisplayWidth.of($1.keys) + 1 + DisplayWidth.of($1.action) + 2 } + 2
+        // Keys only. `u` once named what it would take back where the width allowed: on a wide
+        // screen that was the last message's words again, among the keys, as if left stale.
         var x = 0
-        for hint in hints {
-            var action = hint.action
-            if action == "undo", spare >= 14, let step = state.history.undoSteps.last {
-                action = "undo " + step.description.truncated(toWidth: min(spare - 3, 40))
-            }
+        for hint in KeyHelp.footer(KeyHelp.hints(for: state.focus, bindings: state.bindings), width: limit) {
             if x > 0 { x = grid.put("  ", x: x, y: y, style: .footerText, limit: limit) }
             x = grid.put(hint.keys, x: x, y: y, style: .footerKey, limit: limit)
-            x = grid.put(" " + action, x: x, y: y, style: .footerText, limit: limit)
+            x = grid.put(" " + hint.action, x: x, y: y, style: .footerText, limit: limit)
         }
         return x
     }
