@@ -109,7 +109,7 @@ struct DueScreenTests {
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
             ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Enter set  Esc cancel  F1 help                                              1/6"
+                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
             ])
         state.type("s")
         expectScreen(
@@ -128,7 +128,7 @@ struct DueScreenTests {
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
             ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Enter set  Esc cancel  F1 help                                              1/6"
+                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
             ])
         #expect(state.press(.enter).isEmpty, "a bad entry saves nothing")
         #expect(state.focus == .due)
@@ -191,7 +191,7 @@ struct DueScreenTests {
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
             ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Enter set  Esc cancel  F1 help                                              1/6"
+                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
             ])
         let cleared = state.press(.enter)
         #expect(savedChanges(cleared).count == 1)
@@ -254,7 +254,7 @@ struct DueScreenTests {
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
             ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Enter set  Esc cancel  F1 help                                              1/6"
+                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
             ])
         let grid = AppRender.render(state, size: state.size)
         #expect(grid.cursor?.x == 21 && grid.cursor?.y == 4, "the cursor stands before the date")

@@ -172,13 +172,29 @@ public enum AppRender {
         }
         // Keys only. `u` once named what it would take back where the width allowed: on a wide
         // screen that was the last message's words again, among the keys, as if left stale.
-        var x = 0
-        for hint in KeyHelp.footer(KeyHelp.hints(for: state.focus, bindings: state.bindings), width: limit) {
-            if x > 0 { x = grid.put("  ", x: x, y: y, style: .footerText, limit: limit) }
+        // A row prompt looks like its row when colour does not tell them apart (40×12 showed
+        // nothing of an open edit, issue 48): the footer names what the keys do first.
+        let label = promptLabel(state.focus)
+        var x = label.map { grid.put($0 + " ", x: 0, y: y, style: .footerText, limit: limit) } ?? 0
+        let start = x
+        for hint in KeyHelp.footer(KeyHelp.hints(for: state.focus, bindings: state.bindings), width: limit - start) {
+            if x > start { x = grid.put("  ", x: x, y: y, style: .footerText, limit: limit) }
             x = grid.put(hint.keys, x: x, y: y, style: .footerKey, limit: limit)
             x = grid.put(" " + hint.action, x: x, y: y, style: .footerText, limit: limit)
         }
         return x
+    }
+}
+
+extension AppRender {
+    /// What the keys do while a row prompt is open, before its keys in the footer.
+    static func promptLabel(_ focus: Focus) -> String? {
+        switch focus {
+        case .editing: "Editing:"
+        case .due: "Due date:"
+        case .repeating: "Repeat:"
+        default: nil
+        }
     }
 }
 
