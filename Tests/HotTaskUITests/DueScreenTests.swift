@@ -109,7 +109,7 @@ struct DueScreenTests {
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
             ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Enter set  Esc cancel  F1 help                                              1/6"
+                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
             ])
         state.type("s")
         expectScreen(
@@ -128,7 +128,7 @@ struct DueScreenTests {
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
             ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Enter set  Esc cancel  F1 help                                              1/6"
+                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
             ])
         #expect(state.press(.enter).isEmpty, "a bad entry saves nothing")
         #expect(state.focus == .due)
@@ -191,7 +191,7 @@ struct DueScreenTests {
                 "  [ ] Someday",
                 "  [x] Filed taxes                                                    2026-11-01",
             ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Enter set  Esc cancel  F1 help                                              1/6"
+                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
             ])
         let cleared = state.press(.enter)
         #expect(savedChanges(cleared).count == 1)
@@ -230,6 +230,45 @@ struct DueScreenTests {
         #expect(state.editor.text == "2026-11-30")
         state.press(.enter)
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 30))
+    }
+
+    /// Issue 48: ← in the pre-filled prompt stepped back from the end, the cursor inside the old
+    /// date as if it split it. Now it goes before the whole date, as in a text field.
+    @Test func leftInThePrefilledPromptKeepsTheDateWholeWithTheCursorBeforeIt() {
+        var state = dated()
+        state.press(.tab, .character("w"), .left)
+        #expect(state.editor.text == "2026-11-20" && !state.editor.isAllSelected && state.editor.cursor == 0)
+        expectScreen(
+            state,
+            [
+                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                         [Add]",
+                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (4)",
+                "› [ ] Pay rent  Due: 2026-11-20                              → Fri (2026-11-20)",
+                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
+                "  [ ] Call mum                                                            today",
+                "  [ ] Dentist                                                  2026-12-24 09:30",
+                "",
+                "Bonus (2)",
+                "  [ ] Someday",
+                "  [x] Filed taxes                                                    2026-11-01",
+            ] + Array(repeating: "", count: 8) + Self.formsRows + [
+                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
+            ])
+        let grid = AppRender.render(state, size: state.size)
+        #expect(grid.cursor?.x == 21 && grid.cursor?.y == 4, "the cursor stands before the date")
+        #expect((21..<31).allSatisfy { grid[$0, 4].style == .editField }, "no longer selected")
+        // From there the date is edited, not replaced: the month changed in place.
+        for _ in 0..<6 { state.press(.right) }
+        state.press(.delete)
+        state.type("2")
+        #expect(state.editor.text == "2026-12-20")
+        state.press(.enter)
+        #expect(state.tasks[0].due == .date(year: 2026, month: 12, day: 20))
+        // F3 from the input row opens the same prompt: ← there keeps the date whole too.
+        state.press(.tab, .function(3), .left)
+        #expect(state.focus == .due && state.editor.text == "2026-12-20" && state.editor.cursor == 0)
     }
 
     @Test func aLongCaptionGivesTheEntryRoomAndTheFormsGoAboveAPromptAtTheBottom() {

@@ -343,20 +343,36 @@ struct InputRowTests {
         #expect(AppRender.render(long, size: long.size).line(23) == "Tab input  Space done  e edit  w due  m move  C clear  u undo  ? help     1/100")
     }
 
-    @Test func theListFooterNamesWhatUWouldTakeBackWhereItFits() {
-        var state = makeState(makeList(priority: ["Buy milk", "Call mum"]), size: Size(width: 150, height: 24))
-        state.press(.tab)
-        let footer = { AppRender.render(state, size: state.size).line(23) }
-        #expect(
-            footer()
-                == "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo  / find  s sort  ? help  q quit                                1/2"
-        )
-        state.press(.character("d"))
-        state.press(.down)  // the message gives way to the hints
-        #expect(
-            footer()
-                == "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo Deleted “Buy milk”  / find  s sort  ? help  q quit             1/1"
-        )
+    /// Issue 48: at 200 columns `u undo` named the step it would take back, the last message's
+    /// words again among the keys, as if left stale. The footer shows a message or the keys.
+    @Test func aWideFooterShowsTheMessageThenOnlyTheKeys() {
+        var state = makeState(makeList(priority: ["Buy milk", "Call mum"]), size: Size(width: 200, height: 8))
+        state.press(.tab, .character("d"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!                                                                                                                                                         0/1 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                                                                                                                                                 [Add]",
+                "──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (1)",
+                "› [ ] Call mum",
+                "",
+                "Bonus (0)",
+                "Deleted “Buy milk” — u to undo                                                                                                                                                                      1/1",
+            ])
+        state.press(.down)  // the message gives way to the keys, and only the keys
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 1 to go!                                                                                                                                                         0/1 ▱▱▱▱▱▱▱▱▱▱",
+                "+ Type a new task and press Enter                                                                                                                                                                 [Add]",
+                "──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
+                "Top Priority (1)",
+                "› [ ] Call mum",
+                "",
+                "Bonus (0)",
+                "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo  / find  s sort  ? help  q quit                                                                                  1/1",
+            ])
     }
 
     @Test func anOverlongCaptionIsRefusedWithTheReason() {

@@ -155,7 +155,7 @@ struct OrganizeTests {
         #expect(grid.line(4) == "› [ ] Buy milk")
         #expect(grid.cursor?.x == 6 + 4 && grid.cursor?.y == 4)
         #expect(grid[8, 4].style == .editField)
-        #expect(grid.line(23).hasPrefix("Enter save  Esc cancel  F1 help"))
+        #expect(grid.line(23).hasPrefix("Editing: Enter save  Esc cancel  F1 help"))
     }
 
     @Test func reorderMovesWithinAndAcrossSectionsAndSaves() {

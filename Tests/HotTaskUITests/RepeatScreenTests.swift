@@ -41,7 +41,7 @@ struct RepeatScreenTests {
             ] + Array(repeating: "", count: 12) + [
                 " Rules: daily, weekly, monthly, yearly, weekdays, every N",
                 " days|weeks|months|years, every mon,thu, or none",
-                "Enter set  Esc cancel  F1 help                                              1/2",
+                "Repeat: Enter set  Esc cancel  F1 help                                      1/2",
             ])
         let effects = state.press(.enter)
         #expect(savedChanges(effects).count == 1)

@@ -221,4 +221,61 @@ struct ScreenTests {
                 "Enter add  Tab list 1/2",
             ])
     }
+
+    /// Issue 48: at 40×12 an open caption edit looked like the selected row, and the due and
+    /// repeat prompts' keys did not say what they set. The footer names what the keys do.
+    @Test func atFortyByTwelveTheFooterSaysWhichPromptIsOpen() {
+        var state = makeState(makeList(priority: ["Buy milk", "Call mum", "Pay rent"], bonus: ["Someday"]), size: Size(width: 40, height: 12))
+        state.press(.function(2))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 4 to go!    0/4",
+                "+ Type a new task and press Enter [Add]",
+                "────────────────────────────────────────",
+                "Top Priority (3)",
+                "› [ ] Buy milk",
+                "  [ ] Call mum",
+                "  [ ] Pay rent",
+                "",
+                "Bonus (1)",
+                "  [ ] Someday",
+                "",
+                "Editing: Enter save  Esc cancel  F1 help",
+            ])
+        state.press(.escape, .tab, .character("w"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 4 to go!    0/4",
+                "+ Type a new task and press Enter [Add]",
+                "────────────────────────────────────────",
+                "Top Priority (3)",
+                "› [ ] Buy milk  Due:          → no due…",
+                "  [ ] Call mum",
+                " Forms: YYYY-MM-DD, today, tomorrow,",
+                " fri or friday, next fri, eow, eom,",
+                " eoy, in N days, in N weeks, Nd, Nw,",
+                " dec 1, 1 dec, any of them with a time",
+                " (tomorrow 9:00), or none",
+                "Due date: Enter set  Esc cancel  F1 help",
+            ])
+        state.press(.escape, .character("r"))
+        expectScreen(
+            state,
+            [
+                " HotTask  Get started - 4 to go!    0/4",
+                "+ Type a new task and press Enter [Add]",
+                "────────────────────────────────────────",
+                "Top Priority (3)",
+                "› [ ] Buy milk  Repeat:          → no…",
+                "  [ ] Call mum",
+                "  [ ] Pay rent",
+                " Rules: daily, weekly, monthly, yearly,",
+                " weekdays, every N",
+                " days|weeks|months|years, every",
+                " mon,thu, or none",
+                "Repeat: Enter set  Esc cancel  F1 help",
+            ])
+    }
 }

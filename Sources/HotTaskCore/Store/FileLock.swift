@@ -25,8 +25,19 @@ final class FileLock {
         if let problem = FileSystem.untrusted(path) {
             throw FileSystem.Failure(reason: "the lock file \(path) is not safe to use: \(problem)")
         }
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // O_NONBLOCK, O_NOCTTY: a device in its place must neither hold the open nor become
+        // the terminal; it is refused below.
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
         guard fd >= 0 else { throw FileSystem.Failure(reason: "cannot open the lock file \(path): \(FileSystem.reason())") }
+        // STORE.md: side files are regular files of your own. A FIFO or device is named, not
+        // used (its pid write could reach whatever reads the other end).
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystem.Failure(reason: "cannot open the lock file \(path): \(FileSystem.reason())") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileSystem.Failure(
+                reason: "the lock file \(path) is \(FileSystem.describe(info.st_mode)), not a regular file; "
+                    + "move it away (it holds no tasks; HotTask makes a new one)")
+        }
         let deadline = Date().addingTimeInterval(wait)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno

@@ -170,21 +170,31 @@ public enum AppRender {
             // Changes shown but not on disk yet: said until they are, never left to guess.
             return grid.put("Saving… the store is busy; trying again".truncated(toWidth: limit), x: 0, y: y, style: .warning, limit: limit)
         }
-        let hints = KeyHelp.footer(KeyHelp.hints(for: state.focus, bindings: state.bindings), width: limit)
-        // The room the hints leave, in full: `u` then says what it would take back (this UI's own
-        // last change, never another program's) when the screen is wide enough.
-        let spare = limit - hints.reduce(0) { $0 + DisplayWidth.of($1.keys) + 1 + DisplayWidth.of($1.action) + 2 } + 2
-        var x = 0
-        for hint in hints {
-            var action = hint.action
-            if action == "undo", spare >= 14, let step = state.history.undoSteps.last {
-                action = "undo " + step.description.truncated(toWidth: min(spare - 3, 40))
-            }
-            if x > 0 { x = grid.put("  ", x: x, y: y, style: .footerText, limit: limit) }
+        // Keys only. `u` once named what it would take back where the width allowed: on a wide
+        // screen that was the last message's words again, among the keys, as if left stale.
+        // A row prompt looks like its row when colour does not tell them apart (40×12 showed
+        // nothing of an open edit, issue 48): the footer names what the keys do first.
+        let label = promptLabel(state.focus)
+        var x = label.map { grid.put($0 + " ", x: 0, y: y, style: .footerText, limit: limit) } ?? 0
+        let start = x
+        for hint in KeyHelp.footer(KeyHelp.hints(for: state.focus, bindings: state.bindings), width: limit - start) {
+            if x > start { x = grid.put("  ", x: x, y: y, style: .footerText, limit: limit) }
             x = grid.put(hint.keys, x: x, y: y, style: .footerKey, limit: limit)
-            x = grid.put(" " + action, x: x, y: y, style: .footerText, limit: limit)
+            x = grid.put(" " + hint.action, x: x, y: y, style: .footerText, limit: limit)
         }
         return x
+    }
+}
+
+extension AppRender {
+    /// What the keys do while a row prompt is open, before its keys in the footer.
+    static func promptLabel(_ focus: Focus) -> String? {
+        switch focus {
+        case .editing: "Editing:"
+        case .due: "Due date:"
+        case .repeating: "Repeat:"
+        default: nil
+        }
     }
 }
 

@@ -83,7 +83,9 @@ public struct LineEditor: Equatable, Sendable {
         characters.remove(at: cursor)
     }
 
-    mutating func moveLeft() { moved(max(0, cursor - 1)) }
+    /// ←: on a selected line, to the start of the selection, as a text field does; stepping
+    /// back from its end put the cursor inside the old date, as if it were split.
+    mutating func moveLeft() { moved(isAllSelected ? 0 : max(0, cursor - 1)) }
     mutating func moveRight() { moved(min(characters.count, cursor + 1)) }
     mutating func moveToStart() { moved(0) }
     mutating func moveToEnd() { moved(characters.count) }
