@@ -95,6 +95,12 @@ struct CommandLineErrorTests {
             ["--import", binary], status: 1,
             stderr: "hottask: cannot import \(binary): it is not text (binary data); give a HotTask or Taskwarrior JSON export, "
                 + "an .ics file, a calendar folder or a todo.txt file. Nothing was changed")
+        // Text in another encoding is text: it keeps the todo.txt hint, never "binary data".
+        let latin1 = scratch.write(Array("(A) Caf\u{E9} +work\n".unicodeScalars.map { UInt8($0.value) }), to: "todo")
+        expectError(
+            ["--import", latin1], status: 1,
+            stderr: "hottask: cannot import \(latin1): it is not JSON or iCalendar, and todo.txt is read only from a file named *.txt; "
+                + "give --import-format todotxt to read it as todo.txt. Nothing was changed")
         try FileManager.default.createDirectory(atPath: scratch.path("notes"), withIntermediateDirectories: true)
         _ = scratch.write("not a task\n", to: "notes/readme.md")
         expectError(

@@ -100,8 +100,12 @@ struct ImportBatch: Equatable, Sendable {
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || (try? JSONParser.parse(bytes)) != nil {
                 return try parseJSON(bytes)
             }
-            // Binary data is none of the formats: offering todo.txt would lead to a second refusal.
-            guard bytes.prefix(65_536).allSatisfy({ $0 != 0 }), String(validating: bytes.prefix(65_536).dropLast(4), as: UTF8.self) != nil else {
+            // Binary data (a NUL, or control bytes that no text has) is none of the formats:
+            // offering todo.txt would lead to a second refusal. Text in another encoding (a
+            // Latin-1 todo.txt) is text, and keeps the todo.txt hint.
+            let head = bytes.prefix(65_536)
+            let controls = head.lazy.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.count
+            guard !head.contains(0), controls * 20 < head.count else {
                 throw .invalid(
                     "it is not text (binary data); give a HotTask or Taskwarrior JSON export, an .ics file, a calendar folder or a todo.txt file")
             }

@@ -143,8 +143,10 @@ extension TaskStore {
         }
         // A folder that is no calendar (no .ics in it, nor a vdir's displayname or color) is
         // refused, not read as an empty calendar: "added 0" and exit 0 said nothing was wrong.
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        if !names.contains(where: { $0.lowercased().hasSuffix(".ics") || $0 == "displayname" || $0 == "color" }) {
+        // A folder that cannot be listed is said by the vdir reader, with the reason.
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: path),
+            !names.contains(where: { $0.lowercased().hasSuffix(".ics") || $0 == "displayname" || $0 == "color" })
+        {
             throw UserFacingError(
                 .refused,
                 "cannot import \(path): the folder holds no .ics files, so it is not a calendar folder (a vdir holds one per task); "
