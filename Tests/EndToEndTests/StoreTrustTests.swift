@@ -59,14 +59,6 @@ struct StoreTrustTests {
         #expect(files().map(\.1) == before.map(\.1), "nothing was changed", sourceLocation: sourceLocation)
     }
 
-    private func captions(_ folder: TemporaryFolder) -> [String] {
-        // The captions are read from the document; what else the run said is the tests' to check.
-        let run = runHotTask(["--file", folder.storePath, "--list", "--json"])
-        #expect(run.status == 0, "\(run.stderr)")
-        return ((try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any])
-            .flatMap { $0["tasks"] as? [[String: Any]] }?.compactMap { $0["caption"] as? String }.sorted() ?? []
-    }
-
     @Test func anEmptiedLogIsRefusedAndRecoverSaysWhatItCouldNotKeep() throws {
         let folder = TemporaryFolder()
         storeWithFiveAdds(folder)
@@ -81,9 +73,9 @@ struct StoreTrustTests {
                 "hottask: note: could not keep any change acknowledged after [..], when the snapshot was made: the log is empty (0 bytes): it has lost its header and every change it held\n"
         )
         #expect(folder.contents().contains { $0.hasPrefix("tasks.json.journal.damaged-") })
-        #expect(captions(folder) == ["Task 1"], "what the snapshot held; the log's four adds are gone and the report said so")
+        #expect(storedCaptions(folder) == ["Task 1"], "what the snapshot held; the log's four adds are gone and the report said so")
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
-        #expect(captions(folder) == ["Task 1", "Task 6"])
+        #expect(storedCaptions(folder) == ["Task 1", "Task 6"])
     }
 
     @Test func aRecordRemovedFromTheMiddleOfTheLogIsRefusedAndRecoverNamesWhatIsLost() throws {
@@ -104,7 +96,7 @@ struct StoreTrustTests {
             stderr:
                 "hottask: note: could not keep the changes of the records missing from the log (record 2 is missing before line 4 (record 3): removed from the middle of the log)\n"
         )
-        #expect(captions(folder) == ["Task 1", "Task 2", "Task 4", "Task 5"], "every change still readable is kept")
+        #expect(storedCaptions(folder) == ["Task 1", "Task 2", "Task 4", "Task 5"], "every change still readable is kept")
     }
 
     @Test func theLastRecordCutAtALineBoundaryLeavesNoGapAndTheLogStillReads() throws {
@@ -116,9 +108,9 @@ struct StoreTrustTests {
         var lines = try #require(fileText(journal)).split(separator: "\n").map(String.init)
         lines.removeLast()
         folder.write(lines.joined(separator: "\n") + "\n", to: "tasks.json.journal")
-        #expect(captions(folder) == ["Task 1", "Task 2", "Task 3", "Task 4"])
+        #expect(storedCaptions(folder) == ["Task 1", "Task 2", "Task 3", "Task 4"])
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
-        #expect(captions(folder) == ["Task 1", "Task 2", "Task 3", "Task 4", "Task 6"])
+        #expect(storedCaptions(folder) == ["Task 1", "Task 2", "Task 3", "Task 4", "Task 6"])
     }
 
     @Test func aSnapshotWhoseGenerationWasChangedIsRefusedAndRecoverKeepsEveryChange() throws {
@@ -140,7 +132,7 @@ struct StoreTrustTests {
             stdout:
                 "Recovered \(folder.path)/tasks.json: 5 tasks, with 5 changes read from the log\nSet aside (not deleted): \(folder.path)/tasks.json.journal is now \(folder.path)/tasks.json.journal.damaged-[..]\n"
         )
-        #expect(captions(folder) == (1...5).map { "Task \($0)" })
+        #expect(storedCaptions(folder) == (1...5).map { "Task \($0)" })
     }
 
     @Test func aLogOfAnotherStoreIsRefusedAndSetAsideWhole() throws {
@@ -163,7 +155,7 @@ struct StoreTrustTests {
         )
         let aside = try #require(folder.contents().first { $0.hasPrefix("tasks.json.journal.damaged-") })
         #expect(fileBytes(folder.path(aside)) == foreign, "set aside as it was")
-        #expect(captions(folder) == ["Other 1", "Other 2", "Task 1"], "the snapshot, and every change the log could still give")
+        #expect(storedCaptions(folder) == ["Other 1", "Other 2", "Task 1"], "the snapshot, and every change the log could still give")
     }
 
     /// A crash between compaction's two renames leaves the backup on a new generation while the
@@ -181,7 +173,7 @@ struct StoreTrustTests {
         for name in ["tasks.json", "tasks.json.journal"] { #expect(rename(folder.path(name + ".kept"), folder.path(name)) == 0) }
         #expect(runHotTask(["--file", folder.storePath, "--add", "D"]).status == 0)
         #expect(fileText(folder.path("tasks.json.journal"))?.contains("Added to Top Priority: D") == true, "D went to the old log")
-        #expect(captions(folder) == ["A", "B", "D"])
+        #expect(storedCaptions(folder) == ["A", "B", "D"])
         folder.write("{ garbage", to: "tasks.json")
         expectRun(
             ["--file", folder.storePath, "--list"],
@@ -197,7 +189,7 @@ struct StoreTrustTests {
         )
         let aside = try #require(folder.contents().first { $0.hasPrefix("tasks.json.damaged-") })
         #expect(fileText(folder.path(aside)) == "{ garbage", "the damaged snapshot set aside as it was")
-        let kept = captions(folder)
+        let kept = storedCaptions(folder)
         #expect(["A", "B", "D"].allSatisfy(kept.contains), "every acknowledged change: \(kept)")
     }
 
@@ -215,9 +207,9 @@ struct StoreTrustTests {
             stdout:
                 "Get started - 6 to go!\n\nTop Priority (6)\n  1. [ ] Task 6\n  2. [ ] Task 5\n  3. [ ] Task 4\n  4. [ ] Task 3\n  5. [ ] Task 2\n  6. [ ] Task 1\nBonus (0)\n  (none)\n"
         )
-        #expect(captions(folder) == (1...6).map { "Task \($0)" }, "the folded log's records are in the snapshot, and not applied twice")
+        #expect(storedCaptions(folder) == (1...6).map { "Task \($0)" }, "the folded log's records are in the snapshot, and not applied twice")
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 7"]).status == 0)
-        #expect(captions(folder) == (1...7).map { "Task \($0)" })
+        #expect(storedCaptions(folder) == (1...7).map { "Task \($0)" })
     }
 
     @Test func aTornLastRecordIsDroppedAloneAndNothingElseIsSaid() throws {
@@ -233,9 +225,9 @@ struct StoreTrustTests {
             stdout:
                 "Get started - 5 to go!\n\nTop Priority (5)\n  1. [ ] Task 5\n  2. [ ] Task 4\n  3. [ ] Task 3\n  4. [ ] Task 2\n  5. [ ] Task 1\nBonus (0)\n  (none)\n"
         )
-        #expect(captions(folder) == (1...5).map { "Task \($0)" })
+        #expect(storedCaptions(folder) == (1...5).map { "Task \($0)" })
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
-        #expect(captions(folder) == (1...6).map { "Task \($0)" })
+        #expect(storedCaptions(folder) == (1...6).map { "Task \($0)" })
     }
 
     /// A snapshot of the previous version says nothing of the log it folded: it still opens,
@@ -248,10 +240,10 @@ struct StoreTrustTests {
             .filter { !$0.hasPrefix(#"  "follows""#) && !$0.hasPrefix(#"  "folded""#) }.joined(separator: "\n")
         #expect(old != text)
         folder.write(old, to: "tasks.json")
-        #expect(captions(folder) == (1...5).map { "Task \($0)" })
+        #expect(storedCaptions(folder) == (1...5).map { "Task \($0)" })
         #expect(runHotTask(["--file", folder.storePath, "--add", "Task 6"]).status == 0)
         #expect(fileText(folder.storePath)?.contains(#""follows": ""#) == true)
-        #expect(captions(folder) == (1...6).map { "Task \($0)" })
+        #expect(storedCaptions(folder) == (1...6).map { "Task \($0)" })
     }
 
     @Test func recoverOnAWholeStoreChangesNothing() throws {
@@ -286,7 +278,7 @@ struct StoreTrustTests {
             stderr:
                 "hottask: saved, but could not write the output: could not write the export file /dev/full: No space left on device. The change is in the store: running the command again would make it twice\n",
             status: 6)
-        #expect(captions(folder) == ["A", "B", "C"], "each saved once")
+        #expect(storedCaptions(folder) == ["A", "B", "C"], "each saved once")
         // Nothing saved: still 3, and the store is as it was.
         let before = fileBytes(folder.path("tasks.json.journal"))
         // Nothing was saved, so nothing says "saved": exit 3.
@@ -315,7 +307,7 @@ struct StoreTrustTests {
                 "hottask: cannot undo 'Added to Top Priority: B': changes made up to [..] were folded into the snapshot without being kept for undo (too large, or past the last 100), and one of them is newer, so undoing this would skip it. Nothing was changed\n",
             status: 1)
         #expect(files() == before, "nothing was changed")
-        let kept = captions(folder)
+        let kept = storedCaptions(folder)
         #expect(kept.count == 602 && kept.contains("A") && kept.contains("B"))
         // Changes made after it can still be taken back.
         #expect(runHotTask(["--file", folder.storePath, "--add", "C"]).status == 0)
@@ -380,7 +372,7 @@ struct StoreTrustTests {
             stderr:
                 "hottask: could not save the task store \(folder.path)/tasks.json: cannot keep damaged log lines in \(folder.path)/tasks.json.journal.damaged: No such device or address. The previous file is unchanged\n",
             status: 3, timeout: 10)
-        #expect(captions(folder) == ["One", "Three"], "nothing was changed (the damaged line is still skipped with a warning)")
+        #expect(storedCaptions(folder) == ["One", "Three"], "nothing was changed (the damaged line is still skipped with a warning)")
     }
 
     @Test func aNamedPipeInPlaceOfTheIndexIsPassedOverAndTheChangeIsMade() throws {

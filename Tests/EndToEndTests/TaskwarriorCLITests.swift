@@ -307,7 +307,7 @@ struct TaskwarriorCLITests {
     }
 
     private static func day(_ offset: Int) -> String {
-        DueDate.day(DueDisplay(now: Date()).today + offset)!.dayText
+        DueDate.day(DueDisplay(now: Date(), local: .current).today + offset)!.dayText
     }
 
     private func statuses(_ tasks: [String: [String: JSONValue]]) -> [String] {

@@ -81,7 +81,7 @@ struct CommandCallsTests {
         #expect(exported == [.status("Exported 2 tasks to \(file)")])
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try (text + "2026-11-25 Read book\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let said = try store.importTasks(from: file, as: .auto, replacing: false)
+        let said = try store.importTasks(from: file, as: .auto, replacing: false, dates: .runningNow)
         #expect(said == [.status("Imported from todo.txt \(file): added 1, updated 0, unchanged 2, skipped 0")])
         #expect(try store.load().count == 3)
     }
@@ -102,7 +102,7 @@ struct CommandCallsTests {
         let file = folder.write(
             #"[{"uuid":"a0000001-0000-4000-8000-000000000001","description":"Estimated","status":"pending","entry":"20261101T100000Z","estimate":3}]"#,
             to: "tw.json")
-        _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false)
+        _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false, dates: .runningNow)
         var said: [CommandMessage] = []
         let failure = #expect(throws: UserFacingError.self) {
             try store.export(

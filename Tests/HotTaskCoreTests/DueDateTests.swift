@@ -145,12 +145,14 @@ struct DueDateTests {
         // Changed here since the file was written: the unchanged file leaves it.
         list.apply(list.dating(at: 0, to: .date(year: 2026, month: 12, day: 5))!, clock: Clock(milliseconds: 5_000_000))
         let unchanged = ImportBatch(format: .hottask, tasks: [rent], skipped: 0, losses: ImportLosses())
-        #expect(list.importing(unchanged, base: base).changes.isEmpty)
+        #expect(list.importing(unchanged, base: base, dates: .runningNow).changes.isEmpty)
         // Changed in the file only: it wins.
         var inFile = rent
         inFile.due = .date(year: 2026, month: 12, day: 9)
         let list2 = TaskList([rent])
-        let changes = list2.importing(ImportBatch(format: .hottask, tasks: [inFile], skipped: 0, losses: ImportLosses()), base: base).changes
+        let changes = list2.importing(
+            ImportBatch(format: .hottask, tasks: [inFile], skipped: 0, losses: ImportLosses()), base: base, dates: .runningNow
+        ).changes
         #expect(changes == [.set(rent.id, TaskFields(due: .some(inFile.due)), was: TaskFields(due: .some(rent.due)))])
     }
 }

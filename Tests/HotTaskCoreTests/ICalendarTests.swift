@@ -57,7 +57,7 @@ struct ICalendarTests {
         let text = ICalendarFormat.text(for: list)
         let batch = try ImportBatch.parse(Array(text.utf8))
         #expect(batch.format == .iCalendar)
-        let back = TaskList().importing(batch).changes
+        let back = TaskList().importing(batch, dates: .runningNow).changes
         var imported = TaskList()
         imported.apply(back, clock: Clock(milliseconds: 1))
         for section in Section.allCases {
@@ -113,7 +113,7 @@ struct ReimportTests {
     func reimport(_ bytes: [UInt8], into store: TaskStore, now: Date) throws {
         let batch = try ImportBatch.parse(bytes)
         var base = try ImportBase.load(besides: store)
-        let changes = try store.load().importing(batch, base: base).changes
+        let changes = try store.load().importing(batch, base: base, dates: .runningNow).changes
         try store.commit(changes, what: "import", now: now)
         base.record(ImportBase.Said(batch.tasks))
         try base.save(besides: store)
@@ -124,7 +124,7 @@ struct ReimportTests {
         let store = TaskStore(path: folder.storePath)
         try reimport(taskwarrior("pending", modified: "20261120T100000Z"), into: store, now: Fixtures.date(hours: 1))
         var list = try store.load()
-        try store.commit([try #require(list.completing(true, at: 0, now: Date()))], what: "done", now: Date())
+        try store.commit([try #require(list.completing(true, at: 0, now: Date(), local: .current))], what: "done", now: Date())
         try reimport(taskwarrior("pending", modified: "20261125T100000Z", annotation: true), into: store, now: Date())
         list = try store.load()
         #expect(list.all.map(\.completed) == [true])

@@ -50,7 +50,7 @@ struct NotesAndTagsFormatTests {
     )
     func iCalendar() throws {
         let file = folder.write(Self.vtodo, to: "phone.ics")
-        let said = try store.importTasks(from: file, as: .ics, replacing: false)
+        let said = try store.importTasks(from: file, as: .ics, replacing: false, dates: .runningNow)
         #expect(said.contains(.note("kept aside for an export back to iCalendar, as HotTask has no such field: X-PHONE-COLOUR (1 task)")))
         let dentist = try task("Dentist")
         #expect(dentist.note == "Bring the card\nAsk about, the bill")
@@ -73,7 +73,7 @@ struct NotesAndTagsFormatTests {
     @Test("a task an older HotTask imported keeps the DESCRIPTION and CATEGORIES its record carried until it is given a note or tags")
     func olderCarriedRecordsKeepTheirValues() throws {
         let file = folder.write(Self.vtodo, to: "phone.ics")
-        _ = try store.importTasks(from: file, as: .ics, replacing: false)
+        _ = try store.importTasks(from: file, as: .ics, replacing: false, dates: .runningNow)
         // As an older HotTask left it: no note, no tags, and the record holding the values.
         let dentist = try task("Dentist")
         var old = dentist
@@ -99,7 +99,7 @@ struct NotesAndTagsFormatTests {
     @Test("Taskwarrior: annotations are the note's lines (entry times kept), tags and project (project:NAME) the tags, and they go back as they came")
     func taskwarrior() throws {
         let file = folder.write(Self.taskwarrior, to: "tw.json")
-        let said = try store.importTasks(from: file, as: .taskwarrior, replacing: false)
+        let said = try store.importTasks(from: file, as: .taskwarrior, replacing: false, dates: .runningNow)
         #expect(said.contains(.note("kept aside for an export back to Taskwarrior, as HotTask has no such field: estimate (1 task)")))
         let roses = try task("Plant roses")
         #expect(roses.note == "first of two lines\nsecond")
@@ -129,7 +129,7 @@ struct NotesAndTagsFormatTests {
     @Test("a Taskwarrior record an older HotTask carried whole writes its annotations, tags and project until the task is given its own")
     func olderTaskwarriorRecords() throws {
         let file = folder.write(Self.taskwarrior, to: "tw.json")
-        _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false)
+        _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false, dates: .runningNow)
         var old = try task("Plant roses")
         old.note = ""
         old.tags = []
@@ -153,7 +153,7 @@ struct NotesAndTagsFormatTests {
     func todoTxt() throws {
         let lines = "(A) 2026-11-01 Call mom +family @phone\n2026-11-02 Fix C++ build +work\n"
         let file = folder.write(lines, to: "todo.txt")
-        _ = try store.importTasks(from: file, as: .todotxt, replacing: false)
+        _ = try store.importTasks(from: file, as: .todotxt, replacing: false, dates: .runningNow)
         #expect(try task("Call mom").tags == ["family", "@phone"])
         #expect(try task("Fix C++ build").tags == ["work"])
         try set("Call mom", TaskFields(note: "Her new number"))
@@ -169,7 +169,8 @@ struct NotesAndTagsFormatTests {
         let hash = String(ImportBase.hash(old.caption), radix: 16)
         try (old.id.uuidString.lowercased() + " " + String(repeating: "0", count: 16 - hash.count) + hash + " p0\n")
             .write(toFile: ImportBase.path(besides: store), atomically: true, encoding: .utf8)
-        _ = try store.importTasks(from: folder.write("(A) 2026-11-01 Call mom +family @phone\n", to: "todo2.txt"), as: .todotxt, replacing: false)
+        _ = try store.importTasks(
+            from: folder.write("(A) 2026-11-01 Call mom +family @phone\n", to: "todo2.txt"), as: .todotxt, replacing: false, dates: .runningNow)
         #expect(try store.load().all.map(\.caption) == ["Call mom"])
         #expect(try task("Call mom").tags == ["family", "@phone"])
     }
@@ -187,7 +188,7 @@ struct NotesAndTagsFormatTests {
             "\(text)")
         let file = folder.write(text, to: "back.json")
         let other = TaskStore(path: folder.path("other.json"))
-        _ = try other.importTasks(from: file, as: .hottask, replacing: false)
+        _ = try other.importTasks(from: file, as: .hottask, replacing: false, dates: .runningNow)
         #expect(try other.load().all.map(\.note) == ["Landlord: 555-0100"])
         #expect(try other.load().all.map(\.tags) == [["home", "@phone"]])
     }

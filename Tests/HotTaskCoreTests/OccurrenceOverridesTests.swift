@@ -85,7 +85,7 @@ struct OccurrenceOverridesTests {
         let a = replica()
         try a.sync()
         a.now += 60
-        try a.change("Water plants (balcony only)") { list, position in ChangeRules.complete(list[position], true, now: a.now) }
+        try a.change("Water plants (balcony only)") { list, position in ChangeRules.complete(list[position], true, now: a.now, local: .current) }
         try a.sync()
         #expect(try serverTodos() == [[nil, "Water plants", "20261206", "20261206", "NEEDS-ACTION"]])
         // Here too: the next occurrence, with the series' text and date.
@@ -118,7 +118,7 @@ struct OccurrenceOverridesTests {
         try a.sync()
         #expect(a.task("Water plants")?.due == DueDate.date(year: 2026, month: 12, day: 6))
         a.now += 60
-        try a.change("Water plants") { list, position in ChangeRules.complete(list[position], true, now: a.now) }
+        try a.change("Water plants") { list, position in ChangeRules.complete(list[position], true, now: a.now, local: .current) }
         try a.sync()
         #expect(try serverTodos() == [[nil, "Water plants", "20261213", "20261213", "NEEDS-ACTION"]])
         #expect(a.task("Water plants")?.due == DueDate.date(year: 2026, month: 12, day: 13))

@@ -119,7 +119,7 @@ struct RepeatRuleTests {
         var task = TaskItem(caption: "Water plants", createdAt: Date(timeIntervalSince1970: 0), due: day("2026-11-29"))
         task.repeatRule = rule("every sun")
         var list = TaskList([task])
-        let change = try #require(list.completing(true, at: 0, now: Date()))
+        let change = try #require(list.completing(true, at: 0, now: Date(), local: .current))
         list.apply(change, clock: Clock(milliseconds: 1_000))
         #expect(!list[0].completed)
         #expect(list[0].due == day("2026-12-06"))
@@ -129,7 +129,7 @@ struct RepeatRuleTests {
         // The last occurrence completes it; a task without a due date completes too.
         list.apply(
             try #require(ChangeRules.repeating(list[0], by: RepeatRule(rrule: "FREQ=WEEKLY;COUNT=1")!, today: 0)), clock: Clock(milliseconds: 3_000))
-        list.apply(try #require(list.completing(true, at: 0, now: Date())), clock: Clock(milliseconds: 4_000))
+        list.apply(try #require(list.completing(true, at: 0, now: Date(), local: .current)), clock: Clock(milliseconds: 4_000))
         #expect(list[0].completed)
     }
 
@@ -148,7 +148,7 @@ struct RepeatRuleTests {
         #expect(task.due == day("2026-11-29"))
         // Completed here: the due date moves on, and DTSTART with it, as a phone moves both.
         var list = TaskList([task])
-        list.apply(try #require(list.completing(true, at: 0, now: Date())), clock: Clock(milliseconds: 1_000))
+        list.apply(try #require(list.completing(true, at: 0, now: Date(), local: .current)), clock: Clock(milliseconds: 1_000))
         task = list[0]
         let written = TodoMapping.write(
             SharedFields(task), uid: "u1", clocks: task.clocks, created: Date(), onto: phone.calendar, now: Date())

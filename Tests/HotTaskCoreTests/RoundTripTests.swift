@@ -40,15 +40,42 @@ struct RoundTripTests {
         #expect(throws: CaptionError.tooLong(length: 1_398)) { try CaptionRule.clean(edited) }
     }
 
-    @Test func aTypedDueWordIsTheDueDate() {
+    @Test func aTypedDueWordIsTheDueDateInEveryOneWordFormDueTakes() {
+        // Sunday 2026-11-29, 10:00 in Berlin.
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let now = Date(timeIntervalSince1970: 1_795_942_800)
+        let taken = { (text: String) in DueWord.taken(from: text, now: now, local: berlin) }
         let day = DueDate(text: "2026-12-01")
-        #expect(DueWord.taken(from: "Pay rent due:2026-12-01") == ("Pay rent", day))
-        #expect(DueWord.taken(from: "due:2026-12-01 Pay rent") == ("Pay rent", day))
-        #expect(DueWord.taken(from: "Pay due:2026-12-01 the rent") == ("Pay the rent", day))
-        #expect(DueWord.taken(from: "due:2026-12-01") == ("due:2026-12-01", nil), "nothing else to be the caption")
-        #expect(DueWord.taken(from: "Pay rent due:2026-02-30") == ("Pay rent due:2026-02-30", nil), "no such day")
-        #expect(DueWord.taken(from: "Check due:tomorrow") == ("Check due:tomorrow", nil))
-        #expect(DueWord.taken(from: "Pay rent undue:2026-12-01") == ("Pay rent undue:2026-12-01", nil))
+        #expect(taken("Pay rent due:2026-12-01") == ("Pay rent", day))
+        #expect(taken("due:2026-12-01 Pay rent") == ("Pay rent", day))
+        #expect(taken("Pay due:2026-12-01 the rent") == ("Pay the rent", day))
+        #expect(taken("Call the plumber due:fri") == ("Call the plumber", DueDate(text: "2026-12-04")))
+        #expect(taken("Check due:tomorrow") == ("Check", DueDate(text: "2026-11-30")))
+        #expect(taken("Check due:eom") == ("Check", DueDate(text: "2026-11-30")))
+        #expect(taken("Check due:3d") == ("Check", DueDate(text: "2026-12-02")))
+        #expect(taken("Call due:2026-12-01T14:00").due == DueDate(text: "2026-12-01T14:00:00+01:00", zone: "Europe/Berlin"))
+        #expect(taken("due:2026-12-01") == ("due:2026-12-01", nil), "nothing else to be the caption")
+        #expect(taken("Pay rent due:2026-02-30") == ("Pay rent due:2026-02-30", nil), "no such day")
+        #expect(taken("Check due:someday") == ("Check due:someday", nil), "none of the forms")
+        #expect(taken("Check due:none") == ("Check due:none", nil), "nothing to clear on a new task")
+        #expect(taken("Check due:") == ("Check due:", nil))
+        #expect(taken("Pay rent undue:2026-12-01") == ("Pay rent undue:2026-12-01", nil))
+    }
+
+    @Test func typedTextIsReadOneWayTagsContextsAndTheDueDate() throws {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        let now = Date(timeIntervalSince1970: 1_795_942_800)  // Sunday 2026-11-29
+        let read = { (text: String) in try TypedTaskRule.read(text, takingTags: true, now: now, local: utc) }
+        #expect(
+            try read("  Call   mum +family @phone due:tomorrow ")
+                == TypedTaskRule.Reading(caption: "Call mum", tags: ["family", "@phone"], due: DueDate(text: "2026-11-30")))
+        #expect(try read("Mail bob@example.com about C++") == TypedTaskRule.Reading(caption: "Mail bob@example.com about C++", tags: []))
+        #expect(try read("Meet \\@noon for \\+work") == TypedTaskRule.Reading(caption: "Meet @noon for +work", tags: []))
+        #expect(try read("@home") == TypedTaskRule.Reading(caption: "@home", tags: []), "a caption needs a word")
+        #expect(
+            try TypedTaskRule.read("Call mum @phone +x", takingTags: false, now: now, local: utc)
+                == TypedTaskRule.Reading(caption: "Call mum @phone +x", tags: []))
+        #expect(throws: CaptionError.empty) { try read(" \t ") }
     }
 
     // MARK: Deletions travel
@@ -215,7 +242,7 @@ extension SyncEngineTests {
         #expect(report.pulled == 2 && report.problems.isEmpty)
         #expect(a.list.all.map { CaptionRule.shown($0.caption) } == ["(no title)", "(no title)"])
         a.now += 60
-        try a.change("") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.change("") { list, position in list.completing(true, at: position, now: a.now, local: .current) }
         try a.sync()
         let written = try vtodo(at: "/calendar/none.ics")
         let other = try vtodo(at: "/calendar/empty.ics")

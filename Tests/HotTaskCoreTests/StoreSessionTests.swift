@@ -19,7 +19,7 @@ struct StoreSessionTests {
     func sameTaskOtherFields() throws {
         let (session, list) = try opened()
         try store.change { [$0.moving(from: 0, to: .bonus, index: 0)!] }  // `hottask --move 1`
-        let complete = list.completing(true, at: 0, now: Fixtures.date(hours: 1))!
+        let complete = list.completing(true, at: 0, now: Fixtures.date(hours: 1), local: .current)!
         guard case .committed(_, let outside) = try session.save([complete], what: "Completed", current: list) else {
             Issue.record("expected a plain commit")
             return
@@ -35,7 +35,7 @@ struct StoreSessionTests {
         let (session, list) = try opened()
         let journal = fileBytes(store.journalPath)
         let saved = try store.withLock {
-            try session.save([list.completing(true, at: 0, now: Fixtures.baseDate)!], what: "Completed", current: list)
+            try session.save([list.completing(true, at: 0, now: Fixtures.baseDate, local: .current)!], what: "Completed", current: list)
         }
         #expect(saved == .busy)
         #expect(fileBytes(store.journalPath) == journal)
@@ -70,7 +70,7 @@ struct StoreSessionTests {
     @Test("a compaction of what the UI has seen is followed without reading the list again")
     func followsCompaction() throws {
         let (session, list) = try opened()
-        _ = try session.save([list.completing(true, at: 0, now: Fixtures.baseDate)!], what: "Completed", current: list)
+        _ = try session.save([list.completing(true, at: 0, now: Fixtures.baseDate, local: .current)!], what: "Completed", current: list)
         try store.compact()
         #expect(try session.poll() == nil)
         try store.addOnTop([Fixtures.task("after the compaction", id: 21)], what: "Added")
@@ -110,7 +110,7 @@ struct StoreSessionTests {
     func saveFollowsCompaction() throws {
         let (session, list) = try opened()
         var current = list
-        let complete = current.completing(true, at: 0, now: Fixtures.baseDate)!
+        let complete = current.completing(true, at: 0, now: Fixtures.baseDate, local: .current)!
         current.apply(complete, clock: .zero, force: true)
         _ = try session.save([complete], what: "Completed", current: current)
         try store.compact()

@@ -25,7 +25,7 @@ struct SyncCarriedTests {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         try store.commit([TaskList().adding(onTop: TaskItem(caption: "Made here", section: .bonus, createdAt: now))], what: "add", now: now)
         let batch = try ImportBatch.parse(Array(Self.file.utf8))
-        try store.commit(try store.load().importing(batch).changes, what: "import", now: now)
+        try store.commit(try store.load().importing(batch, dates: .runningNow).changes, what: "import", now: now)
         var carried = CarriedFields()
         carried.record(.iCalendar, tasks: batch.tasks, records: batch.carried)
         try carried.save(besides: store)

@@ -96,7 +96,7 @@ struct SyncEngineTests {
         a.now += 60
         server.edit(href, "SUMMARY", "Dentist at 3", now: a.now)
         a.now += 60
-        try a.change("Dentist") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.change("Dentist") { list, position in list.completing(true, at: position, now: a.now, local: .current) }
         let report = try a.sync()
         #expect(report.merged == 1)
         #expect(a.task("Dentist at 3")?.completed == true)
@@ -304,7 +304,7 @@ struct SyncEngineTests {
         try a.add("One")
         try a.sync()
         try b.sync()
-        try b.change("One") { list, position in list.completing(true, at: position, now: b.now) }
+        try b.change("One") { list, position in list.completing(true, at: position, now: b.now, local: .current) }
         try b.sync()
         server.forgetRequests()
         try a.sync()
@@ -319,7 +319,7 @@ struct SyncEngineTests {
         try a.sync()
         let href = try #require(self.href(of: "Buy milk"))
         a.now += 30
-        try a.change("Buy milk") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.change("Buy milk") { list, position in list.completing(true, at: position, now: a.now, local: .current) }
         var interfered = false
         server.beforeWrite = { server, target in
             guard !interfered, target == href else { return }
@@ -367,7 +367,7 @@ struct SyncEngineTests {
     func deletedCompletedTaskStaysDeleted() throws {
         let a = replica("a.json")
         try a.add("Done already")
-        try a.change("Done already") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.change("Done already") { list, position in list.completing(true, at: position, now: a.now, local: .current) }
         try a.sync()
         let href = try #require(self.href(of: "Done already"))
         try a.change("Done already") { list, position in list.deleting(at: position) }
@@ -429,7 +429,7 @@ struct SyncEngineTests {
                 record(list[position].id, "caption", caption)
             case _ where action == 4 && !list.isEmpty:
                 let position = Int.random(in: 0..<list.count, using: &random)
-                if let change = list.completing(!list[position].completed, at: position, now: time) {
+                if let change = list.completing(!list[position].completed, at: position, now: time, local: .current) {
                     try replica.store.commit([change], what: "toggle", now: time)
                     record(list[position].id, "completed", String(!list[position].completed))
                 }

@@ -30,7 +30,7 @@ extension SyncEngineTests {
         // The line break kept, shown as a space.
         #expect(a.task("Milch\nund Brot").map { CaptionRule.shown($0.caption) } == "Milch und Brot")
         a.now += 60
-        try a.change("Milch\nund Brot") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.change("Milch\nund Brot") { list, position in list.completing(true, at: position, now: a.now, local: .current) }
         try a.sync()
         var todo = try vtodo(at: "/calendar/p1.ics")
         #expect(todo.first("SUMMARY") == ICalProperty(name: "SUMMARY", parameters: ";LANGUAGE=de", value: "Milch\\nund Brot"))
@@ -39,7 +39,7 @@ extension SyncEngineTests {
         #expect(todo.first("CREATED") == nil && todo.first("X-APPLE-SORT-ORDER") == nil)
 
         a.now += 60
-        try a.change("Milch\nund Brot") { list, position in list.completing(false, at: position, now: a.now) }
+        try a.change("Milch\nund Brot") { list, position in list.completing(false, at: position, now: a.now, local: .current) }
         try a.sync()
         todo = try vtodo(at: "/calendar/p1.ics")
         #expect(todo.first("STATUS")?.value == "IN-PROCESS" && todo.first("PERCENT-COMPLETE")?.value == "40")
@@ -55,7 +55,7 @@ extension SyncEngineTests {
             Self.sparsePhoneObject(uid: "p2", extra: ["DTSTART;VALUE=DATE:20261126", "DUE;VALUE=DATE:20261127", "RRULE:FREQ=WEEKLY;COUNT=4"]))
         try a.sync()
         a.now += 60
-        try a.change("Milch\nund Brot") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.change("Milch\nund Brot") { list, position in list.completing(true, at: position, now: a.now, local: .current) }
         let report = try a.sync()
         #expect(report.problems.isEmpty)
         let todo = try vtodo(at: "/calendar/p2.ics")
@@ -74,7 +74,7 @@ extension SyncEngineTests {
         server.store(
             "/calendar/p3.ics", Self.sparsePhoneObject(uid: "p3", extra: ["DTSTART:20261126T090000Z", "RRULE:FREQ=MONTHLY;BYMONTHDAY=26"]))
         try a.sync()
-        try a.change("Milch\nund Brot") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.change("Milch\nund Brot") { list, position in list.completing(true, at: position, now: a.now, local: .current) }
         let report = try a.sync()
         #expect(report.problems.count == 1 && report.problems[0].contains("BYMONTHDAY=26"))
         #expect(try vtodo(at: "/calendar/p3.ics").first("STATUS")?.value == "IN-PROCESS")
@@ -112,7 +112,7 @@ extension SyncEngineTests {
         for caption in ["One", "Two", "Three"] { try a.add(caption) }
         try a.sync()
         a.now += 60
-        try a.change("Two") { list, position in list.completing(true, at: position, now: a.now) }
+        try a.change("Two") { list, position in list.completing(true, at: position, now: a.now, local: .current) }
         server.forgetRequests()
         try a.sync()
         #expect(server.requests == ["REPORT sync-collection", "PUT"])

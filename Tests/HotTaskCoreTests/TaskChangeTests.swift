@@ -84,8 +84,8 @@ struct TaskChangeTests {
     @Test func completingIsAChangeWithAnInverse() {
         var list = Fixtures.sampleList()
         let before = list
-        let change = list.completing(true, at: 0, now: later)
-        #expect(list.completing(true, at: 1, now: later) == nil)
+        let change = list.completing(true, at: 0, now: later, local: .current)
+        #expect(list.completing(true, at: 1, now: later, local: .current) == nil)
         list.apply(change!, clock: TaskList.clock(later))
         #expect(list.completedCount == 2)
         #expect(list[0].completedAt == later)
@@ -110,7 +110,7 @@ struct TaskChangeTests {
     @Test func changesToDifferentFieldsOfOneTaskBothHold() {
         let list = Fixtures.sampleList()
         let move = list.moving(from: 0, to: .bonus, index: 0)!
-        let complete = list.completing(true, at: 0, now: later)!
+        let complete = list.completing(true, at: 0, now: later, local: .current)!
         let merged = expectOrderFree(list, [(move, Clock(milliseconds: 10)), (complete, Clock(milliseconds: 20))])
         let task = merged.task(withID: Fixtures.id(1))
         #expect(task?.section == .bonus)
@@ -148,7 +148,7 @@ struct TaskChangeTests {
     @Test func aDeleteOlderThanAChangeIsIgnored() {
         var list = Fixtures.sampleList()
         let task = list[0]
-        list.apply(list.completing(true, at: 0, now: later)!, clock: Clock(milliseconds: 70))
+        list.apply(list.completing(true, at: 0, now: later, local: .current)!, clock: Clock(milliseconds: 70))
         list.apply(.delete(task), clock: Clock(milliseconds: 60))
         #expect(list.task(withID: task.id)?.completed == true)
     }
@@ -203,7 +203,7 @@ struct TaskChangeTests {
             let position = Int.random(in: 0..<list.count, using: &generator)
             var changes: [TaskChange] = []
             switch step % 5 {
-            case 0: changes = list.completing(!list[position].completed, at: position, now: later).map { [$0] } ?? []
+            case 0: changes = list.completing(!list[position].completed, at: position, now: later, local: .current).map { [$0] } ?? []
             case 1: changes = list.renaming(at: position, to: "R\(step)").map { [$0] } ?? []
             case 2:
                 let section: Section = Bool.random(using: &generator) ? .priority : .bonus

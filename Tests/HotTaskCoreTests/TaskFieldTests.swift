@@ -70,7 +70,7 @@ struct TaskFieldTests {
         var tasks: [TaskItem] = []
         for (number, field) in TaskField.allCases.enumerated() {
             var one = Fixtures.task("", id: 10 + number, hours: 1)
-            field.set(field.value(of: full), on: &one, completedAt: full.completedAt)
+            field.set(field.value(of: full), on: &one, completedAt: full.completedAt, now: Date())
             tasks.append(one)
         }
         var dayOnly = Fixtures.task("Dentist", id: 30)

@@ -26,7 +26,7 @@ struct TodoTxtKeptTests {
         mutating func importing(_ text: String, done: String? = nil, now: Date) throws -> ImportCounts {
             let files = [("todo.txt", Array(text.utf8))] + (done.map { [("done.txt", Array($0.utf8))] } ?? [])
             let resolved = list.resolvingIdentity(of: try TodoTxtFormat.batch(files: files, now: now), base: base)
-            let (changes, counts) = list.importing(resolved, base: base)
+            let (changes, counts) = list.importing(resolved, base: base, dates: .runningNow)
             clock = Clock(milliseconds: clock.milliseconds + 2000)
             for change in changes { _ = list.apply(change, clock: clock) }
             base.record(ImportBase.Said(resolved.tasks))
@@ -124,7 +124,7 @@ struct TodoTxtKeptTests {
         #expect(side.list.all.map(\.due) == [DueDate(text: "2031-02-01")])
         // Done here (on to March), then the February line done in todo.sh: the same occurrence.
         let rent = side.list.all[0]
-        let next = try #require(ChangeRules.nextOccurrence(of: rent))
+        let next = try #require(ChangeRules.nextOccurrence(of: rent, doneOn: DueDate.localDay(of: Date(), in: .current)))
         try side.change("Pay rent", TaskFields(due: .some(next.due)))
         done += "x 2026-11-29 Pay rent due:2031-02-01 rec:+1m \(id)\n"
         #expect(try side.importing("", done: done, now: now) == ImportCounts(unchanged: 1))

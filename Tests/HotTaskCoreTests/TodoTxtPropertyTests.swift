@@ -39,7 +39,7 @@ struct TodoTxtPropertyTests {
         var random = SeededGenerator(seed: seed)
         let lines = (0..<1_000).map { Self.line($0, &random) }
         let file = folder.write(lines.map { $0 + "\n" }.joined(), to: "todo.txt")
-        _ = try store.importTasks(from: file, as: .todotxt, replacing: false)
+        _ = try store.importTasks(from: file, as: .todotxt, replacing: false, dates: .runningNow)
         var said: [CommandMessage] = []
         try store.export(try store.load(), as: .todotxt, to: file, standardOutput: { _ in }) { said.append($0) }
         let written = fileText(file) ?? ""
@@ -55,7 +55,7 @@ struct TodoTxtPropertyTests {
         }
         #expect(said == [.status("Exported 1000 tasks to \(file)")])
         for _ in 0..<2 {
-            let counts = try store.importTasks(from: file, as: .todotxt, replacing: false)
+            let counts = try store.importTasks(from: file, as: .todotxt, replacing: false, dates: .runningNow)
             #expect(counts.contains(.status("Imported from todo.txt \(file): added 0, updated 0, unchanged 1000, skipped 0")), "\(counts)")
             try store.export(try store.load(), as: .todotxt, to: file, standardOutput: { _ in }) { _ in }
             #expect(fileText(file) == written, "seed \(seed): a round trip changed the file")
@@ -93,7 +93,7 @@ struct TodoTxtPropertyTests {
                 .status("Exported 1000 tasks to \(file)"),
             ])
         let written = fileText(file)
-        let counts = try store.importTasks(from: file, as: .todotxt, replacing: false)
+        let counts = try store.importTasks(from: file, as: .todotxt, replacing: false, dates: .runningNow)
         #expect(counts.contains(.status("Imported from todo.txt \(file): added 0, updated 0, unchanged 1000, skipped 0")), "\(counts)")
         let after = try store.load().all
         #expect(after.map(\.caption) == before.map(\.caption))

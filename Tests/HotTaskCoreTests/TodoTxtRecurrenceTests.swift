@@ -163,7 +163,7 @@ struct TodoTxtRecurrenceTests {
             let files: [(name: String, bytes: [UInt8])] =
                 archived ? [("todo.txt", []), ("done.txt", Array(done.utf8))] : [("todo.txt", Array(done.utf8))]
             let resolved = list.resolvingIdentity(of: try TodoTxtFormat.batch(files: files, now: now), base: base)
-            let (changes, counts) = list.importing(resolved, base: base)
+            let (changes, counts) = list.importing(resolved, base: base, dates: .runningNow)
             #expect(counts.updated == 2, "archived: \(archived)")
             var after = list
             for change in changes { after.apply(change, clock: Clock(milliseconds: 1_800_000_000_000)) }
@@ -191,12 +191,12 @@ struct TodoTxtRecurrenceTests {
         var base = ImportBase()
         base.record(ImportBase.Said(list.all))
         let resolved = list.resolvingIdentity(of: try TodoTxtFormat.batch(from: Array(written.utf8), now: now), base: base)
-        let (changes, counts) = list.importing(resolved, base: base)
+        let (changes, counts) = list.importing(resolved, base: base, dates: .runningNow)
         #expect(changes.isEmpty && counts.unchanged == 1)
         // A rec: added to the line in todo.txt is the file's change.
         let edited = written.replacingOccurrences(of: " id:", with: " rec:+2w id:")
         let again = list.resolvingIdentity(of: try TodoTxtFormat.batch(from: Array(edited.utf8), now: now), base: base)
-        guard case .set(_, let fields, _)? = list.importing(again, base: base).changes.first else { return #expect(Bool(false)) }
+        guard case .set(_, let fields, _)? = list.importing(again, base: base, dates: .runningNow).changes.first else { return #expect(Bool(false)) }
         #expect(fields.repeatRule == RepeatRule(rrule: "FREQ=WEEKLY;INTERVAL=2"))
     }
 }

@@ -149,7 +149,7 @@ struct TodoTxtTests {
         let resolved = list.resolvingIdentity(of: again, base: base)
         #expect(Set(resolved.tasks.map(\.id)) == Set(list.all.map(\.id)), "no duplicate")
         for merge in [base, ImportBase()] {
-            let (changes, counts) = list.importing(resolved, base: merge)
+            let (changes, counts) = list.importing(resolved, base: merge, dates: .runningNow)
             #expect(changes.isEmpty && counts.unchanged == 2, "the completion stays: \(counts)")
         }
         // The same undated caption as a chore only ever done here (no file said it): a new task.
@@ -163,7 +163,7 @@ struct TodoTxtTests {
         let done = try TodoTxtFormat.batch(from: Array("x 2026-11-25 2026-11-01 Call mom\n2026-11-02 Buy milk\n".utf8), now: now)
         let resolved = list.resolvingIdentity(of: done, base: base)
         #expect(resolved.tasks[0].section == .priority)
-        let (changes, counts) = list.importing(resolved, base: base)
+        let (changes, counts) = list.importing(resolved, base: base, dates: .runningNow)
         #expect(counts.updated == 1 && changes.count == 1)
         if case .set(_, let fields, _) = changes[0] {
             #expect(fields.completed == true && fields.section == nil)

@@ -74,7 +74,7 @@ struct FilterTests {
         state.type("visit ")
         state.expectPress(.character("5")) { next in
             next.filter.insert("5")
-            next.view.setQuery("visit 5", list: next.tasks)
+            next.view.setQuery("visit 5", list: next.tasks, dates: .runningNow)
             next.selection = 0  // the first match
             return []
         }
@@ -92,7 +92,7 @@ struct FilterTests {
         state.expectPress(.escape) { next in
             next.message = nil
             next.filter.clear()
-            next.view.setQuery("", list: next.tasks)
+            next.view.setQuery("", list: next.tasks, dates: .runningNow)
             next.selection = 4  // Task 5 again
             next.focus = .input  // back where the filter was opened
             next.filterOrigin = nil
@@ -150,7 +150,7 @@ struct FilterTests {
         state.press(.backspace)
         #expect(state.layout.taskCount == 4)
         var fresh = ListView()
-        fresh.setQuery("re", list: state.tasks)
+        fresh.setQuery("re", list: state.tasks, dates: .runningNow)
         #expect(state.view == fresh)
     }
 
@@ -163,9 +163,9 @@ struct FilterTests {
             var narrowed = ListView()
             var fresh = ListView()
             for prefixLength in 1...query.count {
-                narrowed.setQuery(String(query.prefix(prefixLength)), list: list)
+                narrowed.setQuery(String(query.prefix(prefixLength)), list: list, dates: .runningNow)
             }
-            fresh.setQuery(query, list: list)
+            fresh.setQuery(query, list: list, dates: .runningNow)
             #expect(narrowed == fresh, "query \(query)")
         }
     }
@@ -217,7 +217,7 @@ struct FilterTests {
         state.press(.enter)
         #expect(state.message?.text == "Added “no match” — the filter hides it")
         var fresh = ListView()
-        fresh.setQuery("caf", list: state.tasks)
+        fresh.setQuery("caf", list: state.tasks, dates: .runningNow)
         #expect(state.view == fresh)
     }
 
@@ -243,11 +243,11 @@ struct FilterTests {
             let clock = Clock(milliseconds: 9_000_000_000_000 + Int64(step))
             _ = AppUpdate.update(&state, .changedOutside([outsideRecord([change], clock: clock)]), now: testNow)
             let query = String(words[Int.random(in: 0..<words.count, using: &generator)].lowercased().prefix(2))
-            state.view.setQuery(query, list: state.tasks)
+            state.view.setQuery(query, list: state.tasks, dates: .runningNow)
             var fresh = ListView()
-            fresh.setQuery(query, list: state.tasks)
+            fresh.setQuery(query, list: state.tasks, dates: .runningNow)
             #expect(state.view == fresh, "step \(step): \(change), query \(query)")
-            state.view.setQuery("", list: state.tasks)
+            state.view.setQuery("", list: state.tasks, dates: .runningNow)
         }
     }
 
@@ -266,7 +266,9 @@ struct FilterTests {
             let caption = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let query = (0..<Int.random(in: 1...2, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let expected = reference(query).isEmpty || reference(caption).contains(reference(query))
-            #expect(TaskFilter.Matcher(query).matches(caption: caption) == expected, "\(caption.debugDescription) ~ \(query.debugDescription)")
+            #expect(
+                TaskFilter.Matcher(query, dates: .runningNow).matches(caption: caption) == expected,
+                "\(caption.debugDescription) ~ \(query.debugDescription)")
         }
     }
 

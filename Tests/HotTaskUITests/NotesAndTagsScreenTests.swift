@@ -212,12 +212,12 @@ struct NotesAndTagsScreenTests {
         state.press(.tab, .down, .down)  // Call mum
         let callMum = try #require(state.selectedTask)
         state.press(.character("e"))
-        #expect(state.editor.text == "Call mum +family")
-        // "@phone" is not a +word: it stays, whatever the editor says.
+        // A context is a word too (`@phone`), as typed in the input row: editing it edits it.
+        #expect(state.editor.text == "Call mum +family @phone")
         state.press(.control("w"))
         state.type("+home")
         let effects = state.press(.enter)
-        #expect(savedChanges(effects) == [.set(callMum.id, TaskFields(tags: ["home", "@phone"]), was: TaskFields(tags: callMum.tags))])
+        #expect(savedChanges(effects) == [.set(callMum.id, TaskFields(tags: ["family", "home"]), was: TaskFields(tags: callMum.tags))])
     }
 
     @Test func tabCompletesATagInTheInputAndTheFilter() {

@@ -395,7 +395,7 @@ struct UndoTests {
     @Test func redoDoesTheStepAgainAndSelectsItsTask() {
         var state = makeState(makeList(priority: ["A", "B", "C"]))
         state.press(.tab, .down)
-        let complete = state.tasks.completing(true, at: 1, now: testNow)!
+        let complete = state.tasks.completing(true, at: 1, now: testNow, local: .current)!
         state.press(.character(" "), .end)
         state.expectPress(.character("u")) { next in
             next.tasks.apply(complete.inverse, clock: .zero, force: true)

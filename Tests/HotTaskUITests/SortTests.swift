@@ -31,7 +31,7 @@ struct SortTests {
         let stored = state.tasks
         #expect(state.shownCaptions == ["b 10", "Á 2", "c", "a 1", "bonus"])
         let effects = state.expectPress(.character("s")) { next in
-            next.view.setOrder(.newest, completedLast: false, list: next.tasks)
+            next.view.setOrder(.newest, completedLast: false, local: next.dates.local, list: next.tasks)
             next.selection = 3  // "b 10" stays selected: the oldest is last of its section now
             next.message = Message("Sort: newest first — a view; only Manual order is saved")
             return []
@@ -61,7 +61,7 @@ struct SortTests {
         state.press(.tab, .down, .down)
         #expect(state.selectedTask?.caption == "C")
         state.expectPress(.character("c")) { next in
-            next.view.setOrder(.manual, completedLast: true, list: next.tasks)
+            next.view.setOrder(.manual, completedLast: true, local: next.dates.local, list: next.tasks)
             next.selection = 3
             next.message = Message("Sort: Manual (stored order), completed last — a view; only Manual order is saved")
             return []
@@ -122,8 +122,8 @@ struct SortTests {
                     createdAt: testNow.addingTimeInterval(Double(number % 17) * 60)))
         }
         var state = makeState(list)
-        state.view.setOrder(sort, completedLast: true, list: state.tasks)
-        state.view.setQuery("ca", list: state.tasks)
+        state.view.setOrder(sort, completedLast: true, local: state.dates.local, list: state.tasks)
+        state.view.setQuery("ca", list: state.tasks, dates: .runningNow)
         state.focus = .list
         let keys: [Key] = [.character("x"), .character("m"), .character("d"), .character("u"), .control("r"), .down, .up, .end]
         for step in 0..<300 {
@@ -134,8 +134,8 @@ struct SortTests {
                 state.press(.enter, .tab)
             }
             var fresh = ListView()
-            fresh.setOrder(sort, completedLast: true, list: state.tasks)
-            fresh.setQuery("ca", list: state.tasks)
+            fresh.setOrder(sort, completedLast: true, local: state.dates.local, list: state.tasks)
+            fresh.setQuery("ca", list: state.tasks, dates: .runningNow)
             #expect(state.view == fresh, "after step \(step)")
             #expect(state.selectionIsVisible)
         }

@@ -26,7 +26,7 @@ extension TaskList {
 
     @discardableResult
     public mutating func setCompleted(_ completed: Bool, at position: Int, now: Date) -> Bool {
-        guard let change = completing(completed, at: position, now: now) else { return false }
+        guard let change = completing(completed, at: position, now: now, local: .current) else { return false }
         apply(change, clock: Self.clock(now))
         return true
     }
@@ -87,7 +87,7 @@ extension TaskList {
     /// Merges an import batch in as the store would: the changes `importing` makes, applied.
     @discardableResult
     public mutating func merge(_ batch: ImportBatch, now: Date = Fixtures.date(hours: 1000)) -> ImportCounts {
-        let (changes, counts) = importing(batch)
+        let (changes, counts) = importing(batch, dates: DueDisplay(now: now, local: .current))
         apply(changes, clock: Self.clock(now))
         return counts
     }
@@ -100,4 +100,10 @@ extension TaskItem {
         copy.order = .middle
         return copy
     }
+}
+
+extension DueDisplay {
+    /// Due dates as of the test's run, in the process's zone: what the rules got before they
+    /// took the time and zone as arguments.
+    public static var runningNow: DueDisplay { DueDisplay(now: Date(), local: .current) }
 }

@@ -19,24 +19,21 @@ extension TaskStore {
         plusTags: Bool = true,
         completing: [String], reopening: [String], moving: [String], deleting: [String], dates: DueDisplay
     ) throws -> ChangeOutcome {
-        // `+word` in the text makes a tag (unless the config says not); `--tag` adds more. Typed
-        // text: the input rule, and a `due:YYYY-MM-DD` word is the due date (`DueWord`); `--due`
-        // wins over it.
+        // Typed text is read by the one rule the app's input row uses (`TypedTaskRule`): `+word`
+        // and `@word` are tags (unless the config says not), `due:WORD` the due date; `--tag`
+        // adds more tags, and `--due` wins over the typed date.
+        let now = Timestamp.now()
         let tagged = try captions.map { raw in
-            let (text, words) = plusTags ? TagRule.takingTags(from: raw) : (raw, [])
             do {
-                let (caption, due) = DueWord.taken(from: try CaptionRule.clean(text))
-                return (caption: caption, tags: words, due: due)
+                return try TypedTaskRule.read(raw, takingTags: plusTags, now: now, local: dates.local)
             } catch {
                 throw UserFacingError(.refused, "cannot add \(quotedCaption(raw)): \(error)")
             }
         }
         let edited = try editing.flatMap { edit in
             try edit.caption.map { caption in
-                let (text, words) = plusTags ? TagRule.takingTags(from: caption) : (caption, [])
                 do {
-                    let (text, due) = DueWord.taken(from: try CaptionRule.clean(text))
-                    return (caption: text, tags: words, due: due)
+                    return try TypedTaskRule.read(caption, takingTags: plusTags, now: now, local: dates.local)
                 } catch {
                     throw UserFacingError(.refused, "--edit \(edit.handle): cannot use \(quotedCaption(caption)): \(error)")
                 }
@@ -57,13 +54,13 @@ extension TaskStore {
                 throw UserFacingError(.refused, "--note: cannot use the note: \(error)")
             }
         }
-        let now = Timestamp.now()
         let today = DueDate.localDay(of: now, in: dates.local)
         let newDue = due.flatMap(\.date)
         // A new repeating task without a due date takes the rule's first day from today.
         let firstRepeat = repeating.flatMap { $0.isNone ? nil : $0.first(onOrAfter: today) }
         var newTasks: [TaskItem] = []
-        for (caption, words, typedDue) in tagged {
+        for typed in tagged {
+            let (caption, words, typedDue) = (typed.caption, typed.tags, typed.due)
             var tags = words.filter { !removing.contains($0) }
             for tag in adding where !tags.contains(tag) { tags.append(tag) }
             guard tags.count <= StoreLimits.tagsPerTask else {
@@ -152,7 +149,7 @@ extension TaskStore {
     ) throws -> (changes: [TaskChange], lines: [String]) {
         let planned: (changes: [TaskChange], steps: [CommandChanges.Step])
         do {
-            planned = try asked.plan(on: &target, now: now)
+            planned = try asked.plan(on: &target, now: now, local: dates.local)
         } catch {
             throw UserFacingError(.refused, "\(quotedCaption(CaptionRule.shown(error.task.caption))) is given to both --done and --undone")
         }

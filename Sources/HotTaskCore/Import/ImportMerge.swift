@@ -168,7 +168,7 @@ extension TaskList {
     /// moved goes to the end of its new section. A task deleted here comes back only when the
     /// file changed it since (or, without a base, changed it after the delete); nothing is
     /// deleted.
-    func importing(_ batch: ImportBatch, base: ImportBase = ImportBase()) -> (changes: [TaskChange], counts: ImportCounts) {
+    func importing(_ batch: ImportBatch, base: ImportBase = ImportBase(), dates: DueDisplay) -> (changes: [TaskChange], counts: ImportCounts) {
         var counts = ImportCounts(skipped: batch.skipped)
         var changes: [TaskChange] = []
         changes.reserveCapacity(batch.tasks.count)
@@ -193,7 +193,7 @@ extension TaskList {
             if let current = byID.position(of: task.id).map({ self[$0] }) {
                 // todo.txt says only the day of a due time: the same day is the same due date.
                 if batch.format == .todoTxt, let said = task.due, let due = current.due, !due.isDay,
-                    DueDisplay(now: Date()).localDay(due) == said.days
+                    dates.localDay(due) == said.days
                 {
                     task.due = due
                 }
@@ -217,7 +217,7 @@ extension TaskList {
                     }
                     if fields.completed != nil { fields.completedAt = task.completedAt }
                 }
-                if batch.format == .todoTxt { Self.doneOccurrence(&fields, of: current, line: task) }
+                if batch.format == .todoTxt { Self.doneOccurrence(&fields, of: current, line: task, today: dates.today) }
                 if fields.section != nil { fields.order = nextEndKey(task.section) }
                 if fields.isEmpty {
                     counts.unchanged += 1
@@ -251,15 +251,15 @@ extension TaskList {
     /// from the line's completion day for a rule counted from the day it is done. Its last
     /// occurrence completes it. A task done here past that occurrence since (both sides
     /// completed it) stays where it is, when its rule counts from the due date.
-    private static func doneOccurrence(_ fields: inout TaskFields, of current: TaskItem, line: TaskItem) {
+    private static func doneOccurrence(_ fields: inout TaskFields, of current: TaskItem, line: TaskItem, today: Int) {
         guard fields.completed == true, !current.completed else { return }
         var after = current
         for field in TaskField.shared where field != .completed {
-            if let value = fields[field] { field.set(value, on: &after) }
+            if let value = fields[field] { field.set(value, on: &after, now: nil) }
         }
         if let said = line.due { after.due = said }
         let day = line.completedAt.map { DueDate.localDay(of: $0, in: TimeZone(identifier: "UTC")!) }
-        guard let next = ChangeRules.nextOccurrence(of: after, doneOn: day) else { return }
+        guard let next = ChangeRules.nextOccurrence(of: after, doneOn: day ?? today) else { return }
         fields.completed = nil
         fields.completedAt = nil
         // Counted from the due date, an occurrence at or before the one due here was done here

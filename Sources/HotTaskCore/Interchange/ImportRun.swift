@@ -6,7 +6,7 @@ import Foundation
 extension TaskStore {
     /// Imports `path` ("-" for standard input, a folder of .ics files, or a file) read as
     /// `format`. Refusals are `UserFacingError`s that change nothing.
-    public func importTasks(from path: String, as asked: ImportFormat, replacing: Bool) throws -> [CommandMessage] {
+    public func importTasks(from path: String, as asked: ImportFormat, replacing: Bool, dates: DueDisplay) throws -> [CommandMessage] {
         let format = asked.batchFormat
         let name = path == "-" ? "standard input" : path
         if path != "-", access(path, F_OK) != 0, errno == ENOENT {
@@ -81,7 +81,7 @@ extension TaskStore {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
                 return (state.list.replacing(with: batch.tasks), line, nil, (line, said))
             }
-            var (changes, counts) = state.list.importing(batch, base: importBase)
+            var (changes, counts) = state.list.importing(batch, base: importBase, dates: dates)
             if let todoTxtFile, let carriedBefore {
                 let removed = Self.removedLines(of: batch, file: todoTxtFile, carried: carriedBefore, base: importBase, list: state.list)
                 changes += removed.map(TaskChange.delete)

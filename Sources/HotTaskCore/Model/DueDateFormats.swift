@@ -62,7 +62,13 @@ extension DueDate {
 
     /// The `due:YYYY-MM-DD` tag (todo.txt has days only: a time's day where it falls here).
     func todoTxtTag(local: TimeZone = .current) -> String {
-        "due:" + (isDay ? dayText : DueDate.day(DueDisplay(now: Date(), local: local).localDay(self)).map(\.dayText) ?? dayText)
+        "due:" + (isDay ? dayText : DueDate.day(localDay(in: local)).map(\.dayText) ?? dayText)
+    }
+
+    /// The day it falls on in `local` (days since 1970-01-01): a day or a floating time its own.
+    func localDay(in local: TimeZone) -> Int {
+        if isDay || zone == .floating { return days }
+        return DueDate.localDay(of: Date(timeIntervalSince1970: TimeInterval(instant(local: local))), in: local)
     }
 
     // MARK: iCalendar

@@ -63,8 +63,8 @@ extension TaskList {
 
     /// The change that marks the task at `position` completed or open, or nil when it
     /// already is.
-    public func completing(_ completed: Bool, at position: Int, now: Date) -> TaskChange? {
-        ChangeRules.complete(self[position], completed, now: now)
+    public func completing(_ completed: Bool, at position: Int, now: Date, local: TimeZone) -> TaskChange? {
+        ChangeRules.complete(self[position], completed, now: now, local: local)
     }
 
     /// The change that moves the task at `position` to `index` of `section` (an index in the

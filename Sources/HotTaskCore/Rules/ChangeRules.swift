@@ -47,21 +47,21 @@ public enum ChangeRules {
     /// its due date advanced (and a COUNT one less), in one change that undo takes back. Its
     /// last occurrence completes it. A rule counted from the day it is done steps from `now`'s
     /// day in `local`.
-    public static func complete(_ task: TaskItem, _ completed: Bool, now: Date, local: TimeZone = .current) -> TaskChange? {
+    public static func complete(_ task: TaskItem, _ completed: Bool, now: Date, local: TimeZone) -> TaskChange? {
         if completed, !task.completed, let next = nextOccurrence(of: task, doneOn: DueDate.localDay(of: now, in: local)) {
             return set(TaskFields(due: .some(next.due), repeatRule: next.rule == task.repeatRule ? nil : next.rule), on: task)
         }
         return set(TaskFields(completed: completed, completedAt: now), on: task)
     }
 
-    /// Where completing `task` on `day` (days since 1970-01-01; today when nil) moves it: the
+    /// Where completing `task` on `day` (days since 1970-01-01, in the person's zone) moves it: the
     /// occurrence after its due date, or for a rule counted from the day it is done, one step
     /// on from that day; nil when it does not repeat, has no due date, or that was its last
     /// occurrence.
-    public static func nextOccurrence(of task: TaskItem, doneOn day: Int? = nil) -> (due: DueDate, rule: RepeatRule)? {
+    public static func nextOccurrence(of task: TaskItem, doneOn day: Int) -> (due: DueDate, rule: RepeatRule)? {
         guard !task.repeatRule.isNone, let due = task.due else { return nil }
         guard task.repeatRule.afterDone else { return task.repeatRule.next(after: due) }
-        return task.repeatRule.next(after: due, doneOn: day ?? DueDate.localDay(of: Date(), in: .current))
+        return task.repeatRule.next(after: due, doneOn: day)
     }
 
     /// A repeat rule (`.none` stops it). A task that starts repeating without a due date takes

@@ -56,7 +56,7 @@ struct CommandChanges: Sendable {
     }
 
     /// The changes, in the order the command lists them, and a step for each handle acted on.
-    func plan(on target: inout some ChangeTarget, now: Date) throws(Contradiction) -> (changes: [TaskChange], steps: [Step]) {
+    func plan(on target: inout some ChangeTarget, now: Date, local: TimeZone) throws(Contradiction) -> (changes: [TaskChange], steps: [Step]) {
         let completingIDs = Set(completing.compactMap { target.task($0)?.id })
         for handle in reopening {
             if let task = target.task(handle), completingIDs.contains(task.id) { throw Contradiction(task: task) }
@@ -93,7 +93,7 @@ struct CommandChanges: Sendable {
         for (handles, completed) in [(completing, true), (reopening, false)] {
             for handle in handles {
                 guard let task = target.task(handle) else { continue }
-                make(handle) { ChangeRules.complete($0, completed, now: now) }
+                make(handle) { ChangeRules.complete($0, completed, now: now, local: local) }
                 let changed = task.completed != completed
                 if completed, let after = target.task(handle), !after.completed, let next = after.due, changed {
                     steps.append(.advanced(task, next: next))

@@ -29,7 +29,7 @@ public struct DueDisplay: Sendable {
     let today: Int
     private let nowSeconds: Int64
 
-    public init(now: Date, local: TimeZone = .current, format: Format = .iso) {
+    public init(now: Date, local: TimeZone, format: Format = .iso) {
         self.now = now
         self.local = local
         self.format = format
@@ -41,9 +41,7 @@ public struct DueDisplay: Sendable {
 
     /// The day a due date falls on here: a date's own day; a time's day in `local`.
     public func localDay(_ due: DueDate) -> Int {
-        if due.isDay || due.zone == .floating { return due.days }
-        let instant = due.instant(local: local)
-        return DueDate.localDay(of: Date(timeIntervalSince1970: TimeInterval(instant)), in: local)
+        due.localDay(in: local)
     }
 
     /// "today", "tomorrow", a weekday within the week ahead ("Fri"), else the date; a time of

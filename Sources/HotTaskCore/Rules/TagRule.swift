@@ -87,21 +87,21 @@ public enum TagRule {
         }
     }
 
-    /// A new task's text with its `+word` words taken out as tags: `Buy milk +shop` is the
-    /// caption "Buy milk" tagged `shop`. A word is one only where it starts (after a space or at
-    /// the start); `\+word` keeps it as text ("+word", the backslash gone). When nothing but
-    /// tags is left, the text stays as it was and has no tags (a task needs a caption). Words
-    /// are joined by single spaces where tags were taken out; the caption rule does the rest.
+    /// A new task's text with its `+word` and `@word` words taken out as tags: `Buy milk +shop
+    /// @town` is the caption "Buy milk" tagged `shop` and `@town` (a context, as todo.txt writes
+    /// one; it keeps its `@`). A word is one only where it starts (after a space or at the
+    /// start), so an e-mail address stays text; `\+word` and `\@word` keep it as text (the
+    /// backslash gone). When nothing but tags is left, the text stays as it was and has no tags
+    /// (a task needs a caption). Words are joined by single spaces where tags were taken out.
     public static func takingTags(from text: String) -> (caption: String, tags: [String]) {
-        guard text.contains("+") else { return (text, []) }
+        guard text.contains("+") || text.contains("@") else { return (text, []) }
         var kept: [Substring] = []
         var tags: [String] = []
         var escaped = false
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if word.hasPrefix("+"), isTagName(word.dropFirst()) {
-                let tag = String(word.dropFirst())
+            if let tag = tagWritten(word) {
                 if !tags.contains(tag) { tags.append(tag) }
-            } else if word.hasPrefix("\\+"), isTagName(word.dropFirst(2)) {
+            } else if word.hasPrefix("\\"), tagWritten(word.dropFirst()) != nil {
                 kept.append(word.dropFirst())
                 escaped = true
             } else {
@@ -114,12 +114,19 @@ public enum TagRule {
         return (caption, Array(tags.prefix(StoreLimits.tagsPerTask)))
     }
 
+    /// The tag a `+word` or `@word` word writes (`work`, `@phone`); nil for any other word.
+    static func tagWritten(_ word: Substring) -> String? {
+        if word.hasPrefix("+"), isTagName(word.dropFirst()) { return String(word.dropFirst()) }
+        if word.hasPrefix("@"), isTagName(word.dropFirst()) { return String(word) }
+        return nil
+    }
+
     /// A caption written so that `takingTags` gives it back: a word that would be taken for a
     /// tag gets a backslash (the caption editor shows the caption so, with the tags after it).
     public static func escapingTagWords(_ caption: String) -> String {
-        guard caption.contains("+") else { return caption }
+        guard caption.contains("+") || caption.contains("@") else { return caption }
         return caption.split(separator: " ", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("+") && isTagName($0.dropFirst()) ? "\\" + $0 : String($0) }.joined(separator: " ")
+            .map { tagWritten($0) != nil ? "\\" + $0 : String($0) }.joined(separator: " ")
     }
 
     /// How a tag is written after a caption and in `+word` text: `+work`, a todo.txt context
@@ -135,7 +142,13 @@ public enum TagRule {
         var written: [String] = []
         var unwritten: [String] = []
         for tag in tags {
-            if isTagName(tag) { written.append("+" + tag) } else { unwritten.append(tag) }
+            if isTagName(tag) {
+                written.append("+" + tag)
+            } else if tag.hasPrefix("@"), isTagName(tag.dropFirst()) {
+                written.append(tag)
+            } else {
+                unwritten.append(tag)
+            }
         }
         return (written.joined(separator: " "), unwritten)
     }

@@ -12,11 +12,6 @@ import Foundation
 /// made once when the list loads or the task changes, and a filter keystroke only searches
 /// bytes; whole-string Foundation folding cost 8 µs a caption, 0.2 s for 25,000 of them.
 public enum TaskFilter {
-    /// Whether `caption` matches `query`'s free text as the UI's filter matches it.
-    public static func matches(_ caption: String, _ query: String) -> Bool {
-        Matcher(query).matches(caption: caption)
-    }
-
     /// `text` folded for matching (NFKC, case folded, without accents), as UTF-8 bytes.
     package static func foldedBytes(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
@@ -132,11 +127,11 @@ public enum TaskFilter {
         /// Whether a task's tags or due date decide too, beyond its caption.
         package let looksAtTasks: Bool
 
-        public init(_ query: String, dates: DueDisplay = DueDisplay(now: Date())) {
+        public init(_ query: String, dates: DueDisplay) {
             self.init(Query(query), dates: dates)
         }
 
-        public init(_ query: Query, dates: DueDisplay = DueDisplay(now: Date())) {
+        public init(_ query: Query, dates: DueDisplay) {
             needle = foldedBytes(query.text)
             withTags = query.withTags.map(TaskFilter.foldedTag)
             withoutTags = query.withoutTags.map(TaskFilter.foldedTag)

@@ -116,7 +116,7 @@ extension TaskStore {
         var kept: [LogRecord] = []
         var bytes = 0
         for var record in records.reversed() where kept.count < historyKept {
-            guard !record.changesNothing else { continue }
+            guard !record.changesNothing, !record.changesLetGo else { continue }
             record.sync = nil
             guard !certainlyLarger(record, than: historyRecordLimit) else { continue }
             let size = ChangeLog.encode(record).count

@@ -9,7 +9,10 @@ public struct LogRecord: Equatable, Sendable {
     public var isSyncMerge: Bool { what.hasPrefix(Self.syncMergePrefix) && undoes == nil }
     /// Changed no task and undid nothing (what a sync only learned of the server): undo has
     /// nothing in it to take back.
-    var changesNothing: Bool { changes.isEmpty && undoes == nil }
+    var changesNothing: Bool { changes.isEmpty && undoes == nil && !changesLetGo }
+    /// Its changes were let go before it was folded into a snapshot (too large to keep for
+    /// undo): it changed tasks, so undo must not pass over it. Never written to the log.
+    var changesLetGo = false
     /// The snapshot this record extends; it is replayed only on that snapshot.
     var generation: Generation
     public var clock: Clock

@@ -126,7 +126,7 @@ extension StoreDocument {
         }
         var task = TaskItem(id: id, caption: "", createdAt: createdAt, modifiedAt: modifiedAt, clocks: clocks)
         for field in TaskField.allCases {
-            if let value = read[field] { field.set(value, on: &task, completedAt: completedAt ?? modifiedAt) }
+            if let value = read[field] { field.set(value, on: &task, completedAt: completedAt ?? modifiedAt, now: nil) }
         }
         return (task, read.order != nil)
     }

@@ -241,6 +241,7 @@ final class StoreTransaction {
         // snapshot is written: at 100,000 tasks they are 15 MB on top of the list.
         if TaskStore.certainlyLarger(record, than: TaskStore.historyRecordLimit) {
             record.changes = []
+            record.changesLetGo = true
             changes = []
         }
         try store.compactLocked(

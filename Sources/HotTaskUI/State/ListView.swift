@@ -33,7 +33,9 @@ public struct ListView: Equatable, Sendable {
     var isFiltering: Bool { !query.isEmpty }
     /// True when display order is stored order: reordering by hand makes sense.
     var isManualOrder: Bool { sort == .manual && !completedLast }
-    private var ordering: TaskOrdering { TaskOrdering(sort: sort, completedLast: completedLast) }
+    /// The zone due dates sort in: the state's, the same the CLI's `--by-due` uses.
+    private(set) var local = TimeZone(secondsFromGMT: 0)!
+    private var ordering: TaskOrdering { TaskOrdering(sort: sort, completedLast: completedLast, local: local) }
     private var shown: SectionOrders? { filtered ?? sorted }
 
     // MARK: Mapping
@@ -127,15 +129,16 @@ public struct ListView: Equatable, Sendable {
     }
 
     /// Sets sort mode and "completed last", sorting once.
-    mutating func setOrder(_ sort: SortMode, completedLast: Bool, list: TaskList) {
+    mutating func setOrder(_ sort: SortMode, completedLast: Bool, local: TimeZone, list: TaskList) {
         self.sort = sort
         self.completedLast = completedLast
+        self.local = local
         rebuild(list)
     }
 
     /// Sets the filter text: narrows the current result when the text only grew, otherwise
     /// scans the (sorted) list once.
-    mutating func setQuery(_ query: String, list: TaskList, dates: DueDisplay = DueDisplay(now: Date())) {
+    mutating func setQuery(_ query: String, list: TaskList, dates: DueDisplay) {
         let previous = self.query
         self.query = query
         matcher = QueryMatcher(TaskFilter.Matcher(query, dates: dates))
@@ -266,7 +269,8 @@ private struct EarlierResults: Equatable, Sendable {
 /// The filter's matcher, derived from the query (and the day it was typed on): two views that
 /// differ only here are equal.
 private struct QueryMatcher: Equatable, Sendable {
-    var value = TaskFilter.Matcher("")
+    /// No query: it matches every task and never reads a date, so any day and zone will do.
+    var value = TaskFilter.Matcher("", dates: DueDisplay(now: Date(timeIntervalSince1970: 0), local: TimeZone(secondsFromGMT: 0)!))
 
     init() {}
 

@@ -46,6 +46,8 @@ public enum SortMode: CaseIterable, Equatable, Sendable {
 struct TaskOrdering {
     let sort: SortMode
     let completedLast: Bool
+    /// The zone a due time's day and hour are read in.
+    let local: TimeZone
 
     /// True when the view is the stored order itself, so no array of positions is needed.
     var isIdentity: Bool { sort == .manual && !completedLast }
@@ -71,7 +73,7 @@ struct TaskOrdering {
             }
         case .due:
             // Each task's key made once, not once per comparison.
-            let keys = tasks.map(Self.dueKey)
+            let keys = tasks.map(dueKey)
             order = keys.withUnsafeBufferPointer { keys in
                 tasks.indices.sorted { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : a < b }
             }
@@ -91,16 +93,16 @@ struct TaskOrdering {
             let compared = folded.naturalOrder(a, b)
             if compared != 0 { return compared < 0 }
         case .due:
-            let (aDue, bDue) = (Self.dueKey(tasks[a]), Self.dueKey(tasks[b]))
+            let (aDue, bDue) = (dueKey(tasks[a]), dueKey(tasks[b]))
             if aDue != bDue { return aDue < bDue }
         default: break
         }
         return a < b
     }
 
-    /// Soonest first, undated last (in the reader's zone).
-    static func dueKey(_ task: TaskItem) -> Int64 {
-        task.due.map { $0.sortKey(local: .current) } ?? .max
+    /// Soonest first, undated last (in the person's zone, `local`).
+    func dueKey(_ task: TaskItem) -> Int64 {
+        task.due.map { $0.sortKey(local: local) } ?? .max
     }
 
     /// Where `index` goes in `order` (a sorted list of indices of `tasks`), by binary search.

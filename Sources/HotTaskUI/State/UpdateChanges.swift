@@ -66,13 +66,14 @@ extension AppUpdate {
         "“\(CaptionRule.shown(task.caption).truncated(toWidth: 40))”"
     }
 
-    /// `text` under the caption rule, or nil with the reason in the footer: `whenEmpty` for
-    /// whitespace alone, else `refused` and the rule's own words.
+    /// `text` read by the typed-text rule (`TypedTaskRule`), or nil with the reason in the
+    /// footer: `whenEmpty` for whitespace alone, else `refused` and the rule's own words.
     /// `replacing`: the caption an edit replaces, whose length the edit may keep.
-    static func caption(_ text: String, whenEmpty: String, refused: String, replacing old: String? = nil, _ state: inout AppState) -> String? {
+    static func typedTask(
+        _ text: String, whenEmpty: String, refused: String, replacing old: String? = nil, now: Date, _ state: inout AppState
+    ) -> TypedTaskRule.Reading? {
         do throws(CaptionError) {
-            if let old { return try CaptionRule.clean(text, replacing: old) }
-            return try CaptionRule.clean(text)
+            return try TypedTaskRule.read(text, takingTags: state.plusTags, now: now, local: state.dates.local, replacing: old)
         } catch .empty {
             state.message = Message(whenEmpty, kind: .warning)
         } catch {
@@ -82,17 +83,14 @@ extension AppUpdate {
     }
 
     static func addTask(_ state: inout AppState, now: Date, id: UUID) -> [Effect] {
+        // The rule `--add` uses too: `+word` and `@word` are tags, `due:WORD` the due date.
         guard
-            let caption = caption(
-                state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", &state)
+            let typed = typedTask(
+                state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", now: now, &state)
         else { return [] }
         let section = state.newTaskSection
-        // `+word` makes a tag (the caption rule has run: the words are as they will be kept), and
-        // a `due:YYYY-MM-DD` word is the due date, as todo.txt reads it (`DueWord`).
-        let (text, tags) = state.plusTags ? TagRule.takingTags(from: caption) : (caption, [])
-        let typed = DueWord.taken(from: (try? CaptionRule.clean(text)) ?? caption)
         let change = state.tasks.adding(
-            onTop: TaskItem(id: id, caption: typed.caption, section: section, createdAt: now, due: typed.due, tags: tags))
+            onTop: TaskItem(id: id, caption: typed.caption, section: section, createdAt: now, due: typed.due, tags: typed.tags))
         let effects = commit([change], "Added \(quoted(change.task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.
@@ -109,7 +107,7 @@ extension AppUpdate {
     static func toggleCompleted(_ state: inout AppState, now: Date) -> [Effect] {
         guard let position = state.selectedPosition else { return [] }
         let task = state.tasks[position]
-        guard let change = state.tasks.completing(!task.completed, at: position, now: now) else { return [] }
+        guard let change = state.tasks.completing(!task.completed, at: position, now: now, local: state.dates.local) else { return [] }
         // A repeating task moves on to its next occurrence, and says when that is.
         let next =
             task.completed

@@ -27,24 +27,22 @@ extension AppUpdate {
         }
         let old = state.tasks[position]
         guard
-            let caption = caption(
+            let typed = typedTask(
                 state.editor.text, whenEmpty: "A task needs some text — type a caption or press Esc to cancel",
-                refused: "Not saved", replacing: old.caption, &state)
+                refused: "Not saved", replacing: old.caption, now: now, &state)
         else { return [] }
         closePrompt(nil, &state)
         // Saved as it was shown: the caption keeps what it came with (line breaks, tabs).
-        if caption == editorText(for: old, plusTags: state.plusTags) { return [] }
+        let shown = editorText(for: old, plusTags: state.plusTags)
+        if (try? CaptionRule.clean(state.editor.text, replacing: old.caption)) == shown || state.editor.text == shown { return [] }
         let change: TaskChange?
         if state.plusTags {
-            // The editor shows the tags as +words after the caption: what is there now is the set.
-            let (text, words) = TagRule.takingTags(from: caption)
+            // The editor shows the tags as +words after the caption: what is there now is the set;
+            // tags it could not show as words stay.
             let kept = TagRule.words(for: old.tags).unwritten
-            // A `due:YYYY-MM-DD` word is the due date, as todo.txt reads it (`DueWord`).
-            let typed = DueWord.taken(from: (try? CaptionRule.clean(text)) ?? caption)
             change = state.tasks.renaming(
-                at: position, to: typed.caption, tags: words + kept.filter { !words.contains($0) }, due: typed.due)
+                at: position, to: typed.caption, tags: typed.tags + kept.filter { !typed.tags.contains($0) }, due: typed.due)
         } else {
-            let typed = DueWord.taken(from: caption)
             change = state.tasks.renaming(at: position, to: typed.caption, due: typed.due)
         }
         guard let change else { return [] }
@@ -53,7 +51,7 @@ extension AppUpdate {
         if let edited = state.tasks.position(of: old.id).map({ state.tasks[$0] }),
             !TaskFilter.Matcher(state.view.query, dates: state.dates).matches(edited)
         {
-            state.message = Message("Saved — the filter now hides “\(caption.truncated(toWidth: 40))”")
+            state.message = Message("Saved — the filter now hides “\(typed.caption.truncated(toWidth: 40))”")
         }
         return effects
     }

@@ -77,7 +77,7 @@ extension AppUpdate {
     /// A new sort mode or "completed last": sorts once, and keeps the selected task selected.
     static func setOrder(_ sort: SortMode, completedLast: Bool, _ state: inout AppState) {
         let selected = state.selectedPosition.map { (state.tasks.section(ofPosition: $0), state.tasks.index(ofPosition: $0)) }
-        state.view.setOrder(sort, completedLast: completedLast, list: state.tasks)
+        state.view.setOrder(sort, completedLast: completedLast, local: state.dates.local, list: state.tasks)
         if let (section, index) = selected { select(index: index, in: section, &state) }
         let completed = completedLast ? ", completed last" : ""
         state.message = Message(

@@ -6,7 +6,7 @@ struct CommandLineActions {
     let store: TaskStore
     let output: CommandOutput
     /// How the lines that say what was done write a due date.
-    var dates = DueDisplay(now: Date())
+    var dates = DueDisplay(now: Date(), local: .current)
     private var warned = false
 
     init(store: TaskStore, output: CommandOutput) {
@@ -60,7 +60,7 @@ struct CommandLineActions {
     /// as in the whole list, so that a number shown works with --done.
     mutating func printList(
         asJSON: Bool, openOnly: Bool = false, filter: String? = nil, showingIDs: Bool = false, overdueOnly: Bool = false,
-        byDue: Bool = false, dates: DueDisplay = DueDisplay(now: Date())
+        byDue: Bool = false, dates: DueDisplay = DueDisplay(now: Date(), local: .current)
     ) throws {
         let list = try read()
         let selection = ListSelection(openOnly: openOnly || byDue, filter: filter, overdueAsOf: overdueOnly ? dates : nil, dates: dates)
@@ -76,7 +76,7 @@ struct CommandLineActions {
 
     /// `--import`: the file merged (or the list replaced) in one record (`TaskStore.importTasks`).
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
-        let messages = try store.importTasks(from: path, as: format, replacing: replacing)
+        let messages = try store.importTasks(from: path, as: format, replacing: replacing, dates: dates)
         // Files beside the store that could not be written first, then the log's warnings.
         say(messages.filter { if case .warning = $0 { true } else { false } })
         reportWarnings()

@@ -97,8 +97,9 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: .long, help: "With --list: only tasks not completed.")
     var open = false
 
+    // Unconditional: `--filter -work` (without the tag) is a value, not an unknown flag.
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "With --list: only tasks that match, as the app's filter: +tag and -tag, due:today, due:overdue, due:week, due:none, and any other words in the caption (case and accents ignored).",
             valueName: "text"))

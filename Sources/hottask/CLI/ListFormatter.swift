@@ -10,7 +10,8 @@ struct ListSelection {
     /// `--overdue`: only open tasks whose due date has passed as of this.
     let overdueAsOf: DueDisplay?
 
-    init(openOnly: Bool = false, filter: String? = nil, overdueAsOf: DueDisplay? = nil, dates: DueDisplay = DueDisplay(now: Date())) {
+    init(openOnly: Bool = false, filter: String? = nil, overdueAsOf: DueDisplay? = nil, dates: DueDisplay = DueDisplay(now: Date(), local: .current))
+    {
         self.openOnly = openOnly || overdueAsOf != nil
         matcher = (filter ?? "").isEmpty ? nil : TaskFilter.Matcher(filter ?? "", dates: dates)
         self.overdueAsOf = overdueAsOf
@@ -45,7 +46,7 @@ enum ListFormatter {
     /// cost a tenth of `--list`), and the whole text is never held.
     static func write(
         _ list: TaskList, styled: Bool = false, selection: ListSelection = ListSelection(), showingIDs: Bool = false,
-        dates: DueDisplay = DueDisplay(now: Date()), emit: ([UInt8]) -> Void
+        dates: DueDisplay = DueDisplay(now: Date(), local: .current), emit: ([UInt8]) -> Void
     ) {
         let pieceSize = 1 << 18
         var out: [UInt8] = []
