@@ -100,6 +100,8 @@ enum UIBenchmarks {
                     _ = AppUpdate.update(&state, .saved(save, clock: clock, outside: []), now: Timestamp.now())
                 case .busy, .needsList:
                     throw BenchError("the store's lock was busy")
+                case .refused(let reason):
+                    throw BenchError("the store refused a save: \(reason)")
                 }
             }
             result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)

@@ -42,6 +42,41 @@ struct StoreSessionTests {
         #expect(try store.load().task(withID: Fixtures.id(1))?.completed == false)
     }
 
+    @Test("a save whose condition no longer holds in the store writes nothing and says why")
+    func conditionCheckedInTheTransaction() throws {
+        let (session, list) = try opened()
+        let id = Fixtures.id(1)
+        let position = try #require(list.position(of: id))
+        let typed = try #require(list.noting(at: position, to: "Landlord: 555-0199"))
+        let condition = SaveCondition.note(of: id, was: list[position].note, becomes: "Landlord: 555-0199")
+        // Another program sets the note after the editor opened, before the save: it stands.
+        try store.change { [$0.noting(at: position, to: "Cash only")!] }
+        let journal = fileBytes(store.journalPath)
+        let refused = try session.save([typed], what: "Note added", count: list.count, list: nil, condition: condition)
+        #expect(refused == .refused(reason: "the note was changed elsewhere meanwhile"))
+        #expect(fileBytes(store.journalPath) == journal, "nothing was written")
+        #expect(try store.load().task(withID: id)?.note == "Cash only")
+        // Deleted meanwhile: refused too, and the task is not brought back.
+        try store.change { list in [.delete(list[list.position(of: id)!])] }
+        #expect(
+            try session.save([typed], what: "Note added", count: list.count, list: nil, condition: condition)
+                == .refused(reason: "its task was deleted elsewhere meanwhile"))
+        #expect(try store.load().task(withID: id) == nil)
+        // Unchanged since: the condition holds and the note is saved.
+        let other = Fixtures.id(2)
+        let otherPosition = try #require(list.position(of: other))
+        let note = try #require(list.noting(at: otherPosition, to: "Ask about the lease"))
+        guard
+            case .committed = try session.save(
+                [note], what: "Note added", count: list.count - 1, list: nil,
+                condition: .note(of: other, was: list[otherPosition].note, becomes: "Ask about the lease"))
+        else {
+            Issue.record("expected a commit")
+            return
+        }
+        #expect(try store.load().task(withID: other)?.note == "Ask about the lease")
+    }
+
     @Test("other processes' commits arrive as records, and only new ones")
     func pollRecords() throws {
         let (session, _) = try opened()

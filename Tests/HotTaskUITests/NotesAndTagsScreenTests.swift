@@ -179,6 +179,33 @@ struct NotesAndTagsScreenTests {
             ])
     }
 
+    /// What this UI had not seen yet is checked in the store as the note is saved: a refused
+    /// save is taken back on screen, leaves no undo step, and keeps the text and its file.
+    @Test func aNoteSaveTheStoreRefusesIsTakenBackAndItsTextKept() throws {
+        var state = tagged()
+        state.press(.tab)
+        let payRent = state.tasks[0]
+        let written = AppUpdate.update(
+            &state, .noteEdited(.edited(taskID: payRent.id, text: "Landlord: 555-0199", base: payRent.note, file: "/tmp/n.txt")),
+            now: testNow)
+        guard case .save(let save)? = written.first else {
+            Issue.record("expected a save, got \(written)")
+            return
+        }
+        #expect(save.condition == .note(of: payRent.id, was: payRent.note, becomes: "Landlord: 555-0199"))
+        #expect(save.keptFile == "/tmp/n.txt")
+        #expect(state.tasks[0].note == "Landlord: 555-0199", "shown at once")
+        _ = AppUpdate.update(&state, .saveRefused(save, reason: "the note was changed elsewhere meanwhile"), now: testNow)
+        #expect(state.tasks[0].note == payRent.note, "taken back: the store never had it")
+        #expect(state.keptNote == NoteEditing.Kept(taskID: payRent.id, text: "Landlord: 555-0199"))
+        #expect(
+            state.message?.text
+                == "Note not saved: the note was changed elsewhere meanwhile; your text is kept in /tmp/n.txt, and n opens it again")
+        state.press(.character("u"))
+        #expect(state.tasks[0].note == payRent.note)
+        #expect(state.message?.text == "Nothing to undo")
+    }
+
     @Test func theWheelLeavesAnOpenDueOrRepeatPromptOnItsTask() {
         for key in ["w", "r"] {
             var state = tagged(Size(width: 80, height: 8))

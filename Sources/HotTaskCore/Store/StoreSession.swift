@@ -42,6 +42,8 @@ public final class StoreSession {
         /// Every file of the store has vanished (its folder removed) and no list was given to
         /// write in its place: nothing was written; save again with the UI's whole list.
         case needsList
+        /// The save's condition (`SaveCondition`) failed: nothing was written; why.
+        case refused(reason: String)
     }
 
     /// What changed outside since the last look.
@@ -99,18 +101,24 @@ public final class StoreSession {
     /// `save` for a caller that does not hold the UI's list (the UI's store thread): `count` is
     /// how many tasks the UI's list holds with these changes; `list` is the whole list, when the
     /// caller has it (without it a vanished store gives `.needsList`).
+    /// `condition`: what must hold of the store for the changes to be written (checked under
+    /// the lock, `SaveCondition`).
     public func save(
-        _ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date(), count: Int, list: TaskList?
+        _ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date(), count: Int, list: TaskList?,
+        condition: SaveCondition? = nil
     ) throws(StoreError) -> Saved {
-        try save(changes, what: what, undoes: undoes, now: now, count: { count }, list: { list })
+        try save(changes, what: what, undoes: undoes, now: now, count: { count }, list: { list }, condition: condition)
     }
 
     private func save(
         _ changes: [TaskChange], what: String, undoes: Clock?, now: Date, count currentCount: () -> Int,
-        list current: () -> TaskList?
+        list current: () -> TaskList?, condition: SaveCondition? = nil
     ) throws(StoreError) -> Saved {
         do {
             return try store.storeTransaction(.nothing, wait: 0) { txn throws(StoreError) -> Saved in
+                if let condition, let reason = condition.failure(on: try store.taskNow(withID: condition.taskID)) {
+                    return .refused(reason: reason)
+                }
                 txn.recordInLogLimit = StoreLimits.uiRecordInLog
                 txn.foldLogPastBytes = StoreLimits.uiFoldsLogPastBytes
                 var log = try generation.flatMap { generation throws(StoreError) in try logSinceLastLook(generation) }

@@ -23,6 +23,8 @@ public enum Event: Equatable, Sendable {
     /// The background compaction could not fold the log (the changes are safe in it).
     case compactionFailed(reason: String)
     case saveFailed(reason: String)
+    /// The save's condition failed in the store: nothing was written (`Save.condition`).
+    case saveRefused(Save, reason: String)
     /// The store reads again after a failed look: the footer's problem is over.
     case storeRecovered
     /// Other processes committed these records.
@@ -65,6 +67,11 @@ public struct Save: Equatable, Sendable {
     /// The undo step they take back when its save had not come back yet (so `undoes` is nil):
     /// the store thread names that step's record once it is committed.
     public internal(set) var undoesStep: Int?
+    /// What must hold of the store for them to be written (the note editor's "unchanged since
+    /// I opened it"), checked inside the save's transaction.
+    public internal(set) var condition: SaveCondition?
+    /// A file that keeps what the save writes (the note editor's), removed once it is committed.
+    public internal(set) var keptFile: String?
 
     init(_ changes: [TaskChange], what: String, undoes: Clock? = nil, stepID: Int? = nil, undoesStep: Int? = nil) {
         self.changes = changes

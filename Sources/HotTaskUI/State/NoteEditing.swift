@@ -20,8 +20,9 @@ public enum NoteEditing {
 
     /// How it went.
     public enum Outcome: Equatable, Sendable {
-        /// The editor exited 0: the file's text now, and the note it was opened on.
-        case edited(taskID: UUID, text: String, base: String? = nil)
+        /// The editor exited 0: the file's text now, the note it was opened on, and the file
+        /// that keeps the text until its save is committed.
+        case edited(taskID: UUID, text: String, base: String? = nil, file: String? = nil)
         /// The editor could not be run or failed: why, and the text it left (kept for the next try).
         case failed(taskID: UUID, reason: String, text: String?)
         /// The editor ended well but the text cannot be the note (too long, its task deleted or
@@ -34,7 +35,7 @@ public enum NoteEditing {
 
         public var taskID: UUID {
             switch self {
-            case .edited(let id, _, _), .failed(let id, _, _), .refused(let id, _, _, _), .notWritten(let id): id
+            case .edited(let id, _, _, _), .failed(let id, _, _), .refused(let id, _, _, _), .notWritten(let id): id
             }
         }
     }
@@ -86,12 +87,13 @@ extension AppUpdate {
                 "Note not saved: \(reason); your text is kept in \(file), and \(key) opens it again", kind: .warning,
                 shorter: ["Note not saved; your text is kept (\(key))"])
             return []
-        case .edited(let id, let text, let base):
+        case .edited(let id, let text, let base, let file):
             let key = state.bindings.firstLabel(of: .note) ?? "n"
+            let keptIn = file.map { " in \($0)" } ?? ""
             guard let position = state.tasks.position(of: id) else {
                 state.keptNote = NoteEditing.Kept(taskID: id, text: text)
                 state.message = Message(
-                    "That task was deleted elsewhere; your note is kept: \(key) on any task opens it again", kind: .warning,
+                    "That task was deleted elsewhere; your note is kept\(keptIn): \(key) on any task opens it again", kind: .warning,
                     shorter: ["Task deleted elsewhere; note kept (\(key))"])
                 return []
             }
@@ -99,8 +101,8 @@ extension AppUpdate {
             if let base, state.tasks[position].note != base, state.tasks[position].note != text {
                 state.keptNote = NoteEditing.Kept(taskID: id, text: text)
                 state.message = Message(
-                    "The note was changed elsewhere while you wrote; yours is kept: \(key) opens it on the new note's place", kind: .warning,
-                    shorter: ["Note changed elsewhere; yours kept (\(key))"])
+                    "The note was changed elsewhere while you wrote; yours is kept\(keptIn): \(key) opens it on the new note's place",
+                    kind: .warning, shorter: ["Note changed elsewhere; yours kept (\(key))"])
                 return []
             }
             let note: String
@@ -119,10 +121,38 @@ extension AppUpdate {
             }
             let what =
                 note.isEmpty ? "Note cleared: \(quoted(task))" : task.note.isEmpty ? "Note added: \(quoted(task))" : "Note changed: \(quoted(task))"
-            let effects = commit([change], what, &state)
+            // What this UI has not seen yet is checked in the store, as the save commits.
+            let effects = commit([change], what, &state).map { effect -> Effect in
+                guard case .save(var save) = effect, let base else { return effect }
+                save.condition = .note(of: id, was: base, becomes: note)
+                save.keptFile = file
+                return .save(save)
+            }
             select(id: id, &state)
             state.message = Message(what)
             return effects
         }
+    }
+}
+
+extension AppUpdate {
+    /// The store refused a save whose condition no longer held (the note was changed or its
+    /// task deleted by another program while the editor had it): the change, shown at once, is
+    /// taken back (the other program's record brings the store's value), its undo step goes,
+    /// and a note's text is kept for `n`, in its file too.
+    static func saveRefused(_ save: Save, reason: String, _ state: inout AppState) {
+        keepingSelection(&state) { state in
+            perform(StillApplicable(save.changes.inverse, on: state.tasks).changes, &state)
+        }
+        if let step = save.stepID { state.history.drop(step) }
+        let key = state.bindings.firstLabel(of: .note) ?? "n"
+        guard let condition = save.condition, let text = condition.noteWritten else {
+            state.message = Message("Not saved: \(reason)", kind: .warning)
+            return
+        }
+        state.keptNote = NoteEditing.Kept(taskID: condition.taskID, text: text)
+        state.message = Message(
+            "Note not saved: \(reason); your text is kept\(save.keptFile.map { " in \($0)," } ?? "") and \(key) opens it again",
+            kind: .warning, shorter: ["Note not saved; your text is kept (\(key))"])
     }
 }

@@ -59,6 +59,12 @@ struct UndoHistory: Equatable, Sendable {
         return step
     }
 
+    /// Forgets a step the store never took (its save was refused).
+    mutating func drop(_ id: Int) {
+        undoSteps.removeAll { $0.id == id }
+        redoSteps.removeAll { $0.id == id }
+    }
+
     /// Notes the stamp the store gave a step's record.
     mutating func stamp(_ id: Int, clock: Clock) {
         if let index = undoSteps.lastIndex(where: { $0.id == id }) { undoSteps[index].clock = clock }

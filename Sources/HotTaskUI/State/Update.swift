@@ -72,6 +72,10 @@ public enum AppUpdate {
             state.message = Message("Could not fold the store's log: \(reason) (your changes are saved in it)", kind: .warning)
         case .saveFailed(let reason):
             state.saveError = reason
+        case .saveRefused(let save, let reason):
+            state.saveError = nil
+            state.saveWaiting = false
+            saveRefused(save, reason: reason, &state)
         case .storeRecovered:
             state.saveError = nil
         case .changedOutside(let records):

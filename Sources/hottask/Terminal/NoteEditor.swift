@@ -12,8 +12,7 @@ import HotTaskUI
 /// exits 0 gives the file's text; one that fails (a non-zero exit, a signal, no such program)
 /// changes nothing, and the text it left is kept, in the UI and in its file (named).
 enum NoteEditor {
-    /// `stored` reads the store as it is when the editor ends (nil when it cannot be read).
-    static func edit(_ request: NoteEditing.Request, environment: [String: String], stored: () -> TaskList?) -> NoteEditing.Outcome {
+    static func edit(_ request: NoteEditing.Request, environment: [String: String]) -> NoteEditing.Outcome {
         let id = request.taskID
         let command = editorCommand(environment)
         let folder = (environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
@@ -49,19 +48,14 @@ enum NoteEditor {
             guard text == whole else {
                 return .refused(taskID: id, reason: "the note is over \(StoreLimits.noteBytes >> 10) KB", text: text, file: path)
             }
-            // The loop waited while the editor had the terminal: another writer may have deleted
-            // the task or changed its note meanwhile. Then nothing is written over (a save would
-            // bring the deleted task back) and the file stays.
-            if let base = request.base, let list = stored() {
-                guard let task = list.position(of: id).map({ list[$0] }) else {
-                    return .refused(taskID: id, reason: "its task was deleted elsewhere meanwhile", text: text, file: path)
-                }
-                if task.note != base && task.note != text {
-                    return .refused(taskID: id, reason: "the note was changed elsewhere meanwhile", text: text, file: path)
-                }
+            // Another writer may have deleted the task or changed its note while the editor had
+            // the terminal: the save checks that in the store (`SaveCondition`), and the file
+            // keeps the text until the save is committed (the store thread removes it then).
+            guard request.base != nil else {
+                unlink(path)
+                return .edited(taskID: id, text: text)
             }
-            unlink(path)
-            return .edited(taskID: id, text: text, base: request.base)
+            return .edited(taskID: id, text: text, base: request.base, file: path)
         case .failure(let reason):
             // Kept on disk too, so that a quit does not lose it.
             let changed = text.map { $0 != written } ?? false

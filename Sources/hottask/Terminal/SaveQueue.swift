@@ -1,3 +1,4 @@
+import Foundation
 import HotTaskCore
 import HotTaskUI
 
@@ -42,13 +43,17 @@ struct SaveQueue {
             var undoes = save.undoes
             if undoes == nil, let step = save.undoesStep { undoes = stamps[step] }
             do {
-                switch try session.save(save.changes, what: save.what, undoes: undoes, count: list?.count ?? count, list: list) {
+                switch try session.save(
+                    save.changes, what: save.what, undoes: undoes, count: list?.count ?? count, list: list, condition: save.condition)
+                {
                 case .committed(let clock, let outside):
                     flushed.events.append(.saved(save, clock: clock, outside: outside))
+                    if let file = save.keptFile { unlink(file) }
                     if let step = save.stepID { stamps[step] = clock }
                 case .reloaded(let list, let clock):
                     // The store's list: the UI puts its changes still unsaved back on top of it.
                     flushed.events += [.reloaded(list), .saved(save, clock: clock, outside: [])]
+                    if let file = save.keptFile { unlink(file) }
                     if let step = save.stepID { stamps[step] = clock }
                 case .busy:
                     // Waiting for a lock is not failing: an earlier failure is over.
@@ -58,6 +63,9 @@ struct SaveQueue {
                 case .needsList:
                     flushed.needsList = true
                     return flushed
+                case .refused(let reason):
+                    // Nothing written, and nothing to try again: the UI takes its change back.
+                    flushed.events.append(.saveRefused(save, reason: reason))
                 }
                 queue.removeFirst()
                 lastError = nil

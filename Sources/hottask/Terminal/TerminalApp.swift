@@ -110,7 +110,7 @@ enum TerminalApp {
                     case .editNote(let request):
                         // The editor has the terminal meanwhile, as after Ctrl-Z; then all is drawn again.
                         curses.stop()
-                        let outcome = NoteEditor.edit(request, environment: environment) { try? store.load() }
+                        let outcome = NoteEditor.edit(request, environment: environment)
                         curses.resume()
                         fullRepaint = true
                         produced += [.resized(curses.size), .noteEdited(outcome)]
@@ -119,7 +119,7 @@ enum TerminalApp {
                 // The store's version of something came in: the changes still on their way to it
                 // go back on top, as it will have them once they are committed.
                 switch event {
-                case .saved:
+                case .saved, .saveRefused:
                     if !unsaved.isEmpty { unsaved.removeFirst() }
                     if !unsaved.isEmpty { produced.append(.stillUnsaved(unsaved)) }
                 case .changedOutside, .reloaded:
