@@ -91,7 +91,7 @@ struct HostileServerEndToEndTests {
         #expect(!moved.isEmpty && moved.allSatisfy { $0.body_length > 0 }, "\(moved.map { "\($0.method) \($0.body_length)" })")
     }
 
-    @Test("no byte a server sends reaches the terminal unescaped: href, body, Digest and error page, through --sync and --sync-setup")
+    @Test("no byte a server sends reaches the terminal unescaped: href, body, Digest and error page, through --sync, --sync-setup and the app's sync")
     func hostileBytesEscaped() throws {
         var outputs: [(String, String)] = []
         let members = try HostileServer(#"{"tasks": 1, "hostile_href": true, "unreadable": true}"#)
@@ -99,6 +99,12 @@ struct HostileServerEndToEndTests {
         #expect(synced.status == 0, "\(synced.stderr)")
         #expect(synced.stderr.contains("\\u001B]52;c;aGk=\\u0007"), "the href and the body's line are shown, escaped: \(synced.stderr)")
         outputs.append(("href and body", synced.stdout + synced.stderr))
+        // What the app reads from the helper for its footer and help overlay (`--quiet`).
+        let helper = HotTaskBinary.url.deletingLastPathComponent().appendingPathComponent("hottask-sync").path
+        let forTheApp = runProcess([
+            helper, "--store", folder.path("app.json"), "--url", members.url, "--username", "u", "--password-command", "printf 'p\\n'", "--quiet",
+        ])
+        outputs.append(("the app's sync", forTheApp.stdout + forTheApp.stderr))
         let hostileName = "\u{1B}]0;pwned\u{07}Tasks\u{9B}31m\u{202E}"
         let named = try HostileServer(
             #"{"tasks": 1, "display_name": "\#(hostileName.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined())"}"#)
@@ -112,8 +118,14 @@ struct HostileServerEndToEndTests {
             let viaSetUp = setUp(server.url, ["--username", "u", "--password-command", "printf 'p\\n'"], config: what)
             #expect(viaSetUp.status == 5, "\(what): \(viaSetUp.stderr)")
             outputs.append(("\(what) via --sync-setup", viaSetUp.stdout + viaSetUp.stderr))
+            let viaApp = runProcess([
+                helper, "--store", folder.path("app-\(what).json"), "--url", server.url, "--username", "u", "--password-command", "printf 'p\\n'",
+                "--quiet",
+            ])
+            outputs.append(("\(what) via the app's sync", viaApp.stdout + viaApp.stderr))
         }
         #expect(outputs.contains { $0.1.contains("\\u001B") && $0.0.hasPrefix("Digest") }, "Digest's parameters are quoted: \(outputs)")
+        #expect(outputs.contains { $0.1.contains("\\u001B") && $0.0 == "Digest via the app's sync" }, "the app is told, escaped: \(outputs)")
         #expect(outputs.contains { $0.1.contains("\\u001B") && $0.0.hasPrefix("error page") }, "the error page is quoted: \(outputs)")
         for (what, text) in outputs {
             #expect(terminalControls(in: text).isEmpty, "\(what) let through: \(text.debugDescription)")
