@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "HotTaskCoreTests", dependencies: ["HotTaskCore", "TestSupport"]),
         .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "HotTaskSettings", "TestSupport"]),
         // Authentication and discovery, without a server.
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HotTaskCore"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HotTaskCore", "Seeded"]),
         // Runs the built `hottask` binary; depends on it so `swift test` builds it first.
         .testTarget(
             name: "EndToEndTests", dependencies: ["hottask", "hottask-sync", "HotTaskCore", "TestSupport"],

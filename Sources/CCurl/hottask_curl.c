@@ -3,14 +3,19 @@
 #include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-/// Answers larger than this are cut off: no calendar HotTask reads is near it.
-static const size_t maximum_answer = 64 * 1024 * 1024;
+/// Answers larger than this are cut off and said to be too large (HT_TOO_LARGE): a listing of
+/// the store's 250,000 tasks is about 80 MB.
+static const size_t maximum_answer = (size_t)HT_MAXIMUM_ANSWER_MB * 1024 * 1024;
 
 static size_t collect(char *data, size_t size, size_t count, void *target) {
     ht_buffer *buffer = target;
     size_t length = size * count;
-    if (buffer->length + length > maximum_answer) return 0;
+    if (buffer->length + length > maximum_answer) {
+        buffer->too_large = 1;
+        return 0;
+    }
     if (buffer->length + length + 1 > buffer->capacity) {
         size_t capacity = buffer->capacity ? buffer->capacity : 4096;
         while (capacity < buffer->length + length + 1) capacity *= 2;
@@ -42,7 +47,11 @@ int ht_curl_perform(void *handle, const ht_request *request, ht_response *respon
     curl_easy_setopt(curl, CURLOPT_URL, request->url);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    // An https address is never followed to plain http (the tasks and the login would travel
+    // unencrypted); libcurl drops the login itself on a redirect to another host or port.
+    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, strncasecmp(request->url, "https:", 6) == 0 ? "https" : "http,https");
+    // A 301 or 302 keeps the method and its body (libcurl would otherwise send a REPORT empty).
+    curl_easy_setopt(curl, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL);
     curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, request->follow_redirects ? 1L : 0L);
     curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
     // One limit for the whole request (libcurl's low-speed check lags by its ~6 s average).
@@ -71,12 +80,22 @@ int ht_curl_perform(void *handle, const ht_request *request, ht_response *respon
 
     CURLcode code = curl_easy_perform(curl);
     curl_slist_free_all(headers);
-    response->curl_code = code;
-    if (code == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+    if (code == CURLE_OK) {
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+        char *final_url = NULL;
+        if (curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &final_url) == CURLE_OK && final_url &&
+            strlen(final_url) < sizeof response->final_url) {
+            strcpy(response->final_url, final_url);
+        }
+    }
     if (code != CURLE_OK && response->error[0] == 0) {
         strncpy(response->error, curl_easy_strerror(code), sizeof response->error - 1);
     }
-    return code;
+    int result = code;
+    if (code == CURLE_WRITE_ERROR && response->body.too_large) result = HT_TOO_LARGE;
+    if (code == CURLE_UNSUPPORTED_PROTOCOL && strncasecmp(request->url, "https:", 6) == 0) result = HT_DOWNGRADE;
+    response->curl_code = result;
+    return result;
 }
 
 void ht_response_free(ht_response *response) {

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// An XML element as a small tree, names resolved to their namespaces: enough to read a
 /// WebDAV multistatus whatever prefixes the server chose.
 struct XMLNode {
@@ -22,39 +18,9 @@ struct XMLNode {
         children.filter { $0.name == name && $0.namespace == namespace }
     }
 
+    /// The document's root, nil when it is not well-formed (`XMLReader`).
     static func parse(_ data: Data) -> XMLNode? {
-        let builder = TreeBuilder()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = builder
-        guard parser.parse(), let root = builder.root else { return nil }
-        return root
-    }
-
-    private final class TreeBuilder: NSObject, XMLParserDelegate {
-        var stack: [XMLNode] = []
-        var root: XMLNode?
-
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            stack.append(XMLNode(namespace: namespaceURI ?? "", name: elementName, attributes: attributes))
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if !stack.isEmpty { stack[stack.count - 1].text += string }
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-            if !stack.isEmpty { stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self) }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-            guard let node = stack.popLast() else { return }
-            if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
-        }
+        XMLReader.parse(data)
     }
 }
 

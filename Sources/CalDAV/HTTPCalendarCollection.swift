@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskCore
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -20,10 +21,22 @@ public final class HTTPCalendarCollection: CalendarCollection {
     static let fetchBatch = 100
     /// Requests in flight at once (writes, multiget batches): each on a kept-alive connection.
     public let parallelRequests: Int
+    /// Which hrefs are members; the ones refused so far, for the sync to name.
+    private let members: MemberHref
+    private let refused = Mutex<[String]>([])
+    /// Where the calendar answers from when the server redirected it (a 301 to a new path on
+    /// the same host): its members are there.
+    private let moved = Mutex<MemberHref?>(nil)
+    /// When the whole sync must be done: no request starts after it (`SyncDeadline`).
+    private let deadline: Date
+    private let allowed: TimeInterval
 
     public init(
-        url: String, username: String?, password: String?, timeout: TimeInterval = 30, parallelRequests: Int = 8, caFile: String? = nil
+        url: String, username: String?, password: String?, timeout: TimeInterval = 30, parallelRequests: Int = 8, caFile: String? = nil,
+        deadline: TimeInterval = 1800
     ) throws(SyncFailure) {
+        allowed = deadline
+        self.deadline = Date().addingTimeInterval(deadline)
         let withSlash = url.hasSuffix("/") ? url : url + "/"
         guard let parsed = URL(string: withSlash), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
             parsed.host != nil
@@ -33,6 +46,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
         self.url = withSlash
         collection = parsed
         collectionPath = Self.normalized(withSlash)
+        members = MemberHref(collection: parsed, collectionPath: collectionPath)
         exchange = HTTPExchange(authenticator: Authenticator(username: username, password: password), timeout: timeout, caFile: caFile)
         self.parallelRequests = max(1, min(parallelRequests, 32))
     }
@@ -97,7 +111,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
             }
             guard let multistatus = answer.multistatus else { return nil }
             var truncated = false
-            for response in multistatus.responses {
+            for response in multistatus.responses where admits(response.href) {
                 let href = Self.normalized(response.href)
                 if response.status == 507 || Self.sameFolder(href, collectionPath) {
                     truncated = truncated || response.status == 507
@@ -125,7 +139,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
             throw failure(answer, doing: "listing the tasks")
         }
         var members: [String: String?] = [:]
-        for response in multistatus.responses {
+        for response in multistatus.responses where admits(response.href) {
             let href = Self.normalized(response.href)
             guard !Self.sameFolder(href, collectionPath), response.status == nil || response.status == 200 else { continue }
             members[href] = .some(Self.opaque(response.properties["getetag"]))
@@ -155,11 +169,39 @@ public final class HTTPCalendarCollection: CalendarCollection {
             throw failure(answer, doing: "fetching tasks")
         }
         var resources: [String: CalendarResource] = [:]
-        for response in multistatus.responses {
+        for response in multistatus.responses where admits(response.href) {
             guard let data = response.properties["calendar-data"] else { continue }
             resources[Self.normalized(response.href)] = CalendarResource(etag: Self.opaque(response.properties["getetag"]), body: data)
         }
         return resources
+    }
+
+    public func takeRefusedHrefs() -> [String] {
+        refused.withLock { taken in
+            defer { taken = [] }
+            return taken
+        }
+    }
+
+    /// True for a member of this calendar; anything else is kept to be named once, and skipped.
+    private func admits(_ href: String) -> Bool {
+        if isMember(href) { return true }
+        refused.withLock { if !$0.contains(href) && $0.count < 100 { $0.append(href) } }
+        return false
+    }
+
+    private func isMember(_ href: String) -> Bool {
+        members.isInside(href) || moved.withLock { $0?.isInside(href) ?? false }
+    }
+
+    /// Notes where the calendar answered from, when a redirect on the same host moved it.
+    private func follow(_ finalURL: String?) {
+        guard let finalURL, let url = URL(string: finalURL), finalURL != collection.absoluteString,
+            url.scheme?.lowercased() == collection.scheme?.lowercased(), url.host?.lowercased() == collection.host?.lowercased(),
+            MemberHref.port(url) == MemberHref.port(collection)
+        else { return }
+        let folder = Self.normalized(finalURL.hasSuffix("/") ? finalURL : finalURL + "/")
+        moved.withLock { $0 = MemberHref(collection: url, collectionPath: folder) }
     }
 
     public func put(_ href: String, body: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
@@ -216,6 +258,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
         var status: Int
         var body: Data
         var etag: String?
+        /// The address that answered, after redirects.
+        var finalURL: String?
         /// A 207's body, read once (`send` asks again when it cannot be read: cut short).
         var multistatus: DAV.Multistatus?
         /// For a 401: the login refused, or the schemes HotTask does not speak.
@@ -225,8 +269,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
     }
 
     private func member(_ href: String) throws(SyncFailure) -> URL {
-        guard let url = URL(string: Self.encoded(href), relativeTo: collection)?.absoluteURL else {
-            throw SyncFailure("\(self.url): cannot make an address for \(href)")
+        guard isMember(Self.encoded(href)), let url = URL(string: Self.encoded(href), relativeTo: collection)?.absoluteURL else {
+            throw SyncFailure("\(self.url): will not write \(href): it is not in the calendar's folder on its host")
         }
         return url
     }
@@ -247,6 +291,12 @@ public final class HTTPCalendarCollection: CalendarCollection {
         var timeouts = 0
         for attempt in 0..<Self.attempts {
             if attempt > 0 { usleep(useconds_t(200_000 * attempt)) }
+            // A server slow enough to keep each request under its limit still ends here.
+            guard Date() < deadline else {
+                throw SyncFailure(
+                    "the sync took longer than its limit of \(Self.minutes(allowed)) and was stopped; what it did is kept, run it again",
+                    final: true)
+            }
             let outcome = perform(request)
             switch outcome {
             case .success(let answer) where answer.status == 429 || answer.status == 503:
@@ -257,17 +307,20 @@ public final class HTTPCalendarCollection: CalendarCollection {
                 lastError = "the server is out of space (507)"
                 outOfSpace = answer
             case .success(var answer) where answer.status == 207:
+                if target == collection { follow(answer.finalURL) }
                 answer.multistatus = DAV.multistatus(answer.body)
                 if answer.multistatus != nil { return answer }
                 lastError = "its answer was cut short"
             case .success(let answer):
                 return answer
-            case .failure(let reason, timedOut: true):
+            case .failure(let reason, _, final: true):
+                throw SyncFailure("\(url): \(reason)", final: true)
+            case .failure(let reason, timedOut: true, _):
                 // Each try waits half the limit: the second time-out ends the request.
                 if timeouts > 0 { throw SyncFailure("cannot reach \(url): \(reason)", timedOut: true) }
                 timeouts += 1
                 lastError = reason
-            case .failure(let reason, _):
+            case .failure(let reason, _, _):
                 lastError = reason
             }
         }
@@ -275,9 +328,14 @@ public final class HTTPCalendarCollection: CalendarCollection {
         throw SyncFailure("cannot reach \(url): \(lastError)")
     }
 
+    /// "30 min", "2 s".
+    static func minutes(_ seconds: TimeInterval) -> String {
+        seconds >= 120 ? "\(Int(seconds / 60)) min" : "\(Int(seconds)) s"
+    }
+
     private enum Outcome {
         case success(Answer)
-        case failure(String, timedOut: Bool)
+        case failure(String, timedOut: Bool, final: Bool)
     }
 
     private func perform(_ request: URLRequest) -> Outcome {
@@ -285,9 +343,9 @@ public final class HTTPCalendarCollection: CalendarCollection {
         case .success(let reply):
             .success(
                 Answer(
-                    status: reply.status, body: reply.body, etag: reply.header("ETag"), refusal: reply.refusal,
+                    status: reply.status, body: reply.body, etag: reply.header("ETag"), finalURL: reply.finalURL, refusal: reply.refusal,
                     retryAfter: reply.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }))
-        case .failure(let failure): .failure(failure.message, timedOut: failure.timedOut)
+        case .failure(let failure): .failure(failure.message, timedOut: failure.timedOut, final: failure.final)
         }
     }
 

@@ -34,6 +34,9 @@ enum SetupCommand {
             var calendars = found.calendars
             if let given = found.given, !calendars.contains(given) { calendars.insert(given, at: 0) }
             for calendar in calendars { say("found", calendar.name, calendar.url) }
+            for url in found.elsewhere {
+                note("skipped the calendar \(url): it is on another host or scheme than the address given")
+            }
             let chosen: TaskCalendar
             if let name = options["--calendar"] {
                 if let match = TaskCalendar.named(name, in: calendars) {
@@ -70,7 +73,8 @@ enum SetupCommand {
 
     private static func say(_ fields: String...) {
         // A tab or line break in a server's display name must not split the line.
-        let cleaned = fields.map { $0.map { $0 == "\t" || $0.isNewline ? " " : String($0) }.joined() }
+        // Controls a server put in a name or URL are escaped (`TerminalText`) before hottask sees them.
+        let cleaned = fields.map { TerminalText.escaped($0.map { $0 == "\t" || $0.isNewline ? " " : String($0) }.joined()) }
         print(cleaned.joined(separator: "\t"))
     }
 }

@@ -11,6 +11,13 @@ enum SyncSetup {
         return min(max(given, 0.5), 30)
     }
 
+    /// How long a whole sync may take: 30 min (`HOTTASK_SYNC_DEADLINE` seconds, for tests, up
+    /// to it). Past it no request starts, and the sync stops saying so; what it did is kept.
+    static var deadline: TimeInterval {
+        let given = ProcessInfo.processInfo.environment["HOTTASK_SYNC_DEADLINE"].flatMap(Double.init) ?? 1800
+        return min(max(given, 1), 1800)
+    }
+
     /// `password` is the one written in the URL, when there is no password_command.
     static func collection(
         url: String, username: String?, passwordCommand: String?, password: String? = nil, quiet: Bool, caFile: String? = nil,
@@ -19,10 +26,11 @@ enum SyncSetup {
         let password = try passwordCommand.map { command throws(SyncFailure) in try runPasswordCommand(command, quiet: quiet) } ?? password
         if password != nil, url.lowercased().hasPrefix("http://"), !SyncURL.isLoopback(url), !quiet {
             let host = URLComponents(string: url)?.host ?? url
-            FileHandle.standardError.write(Data("hottask: warning: the password goes to \(host) unencrypted (http://); use https://\n".utf8))
+            say("hottask: warning: the password goes to \(TerminalText.escaped(host)) unencrypted (http://); use https://")
         }
         return try HTTPCalendarCollection(
-            url: url, username: username, password: password, timeout: timeout, parallelRequests: connections ?? 8, caFile: caFile)
+            url: url, username: username, password: password, timeout: timeout, parallelRequests: connections ?? 8, caFile: caFile,
+            deadline: deadline)
     }
 
     /// Runs the command by `/bin/sh`; its first line is the password. It is never stored.

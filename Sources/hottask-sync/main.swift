@@ -26,13 +26,29 @@ var forgetBase = false
 /// Says why on stderr and exits with its status: the statuses are `ExitStatus`'s, named once
 /// in Core for both programs.
 @MainActor func fail(_ error: UserFacingError) -> Never {
-    FileHandle.standardError.write(Data(((quiet ? "" : "hottask: ") + error.message + "\n").utf8))
+    // Line breaks are kept for the UI's two-line reason; each part was escaped on its own.
+    say((quiet ? "" : "hottask: ") + TerminalText.escaped(error.message, keepingLineBreaks: quiet))
     exit(error.status.rawValue)
+}
+
+/// One line on stderr, every control a server may have put in it escaped (`TerminalText`).
+func say(_ line: String) {
+    FileHandle.standardError.write(Data((TerminalText.escaped(line, keepingLineBreaks: true) + "\n").utf8))
+}
+
+/// A note on stderr: "hottask: note: …".
+func note(_ text: String) {
+    say("hottask: note: " + TerminalText.escaped(text))
 }
 
 @MainActor func fail(_ message: String, _ status: ExitStatus) -> Never {
     fail(UserFacingError(status, message))
 }
+// A password is in this process's memory (from the command, the terminal or the URL): a
+// crash must not write it into a core file.
+var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+_ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
     if ["--quiet", "--setup", "--password-stdin", "--force-delete", "--resync", "--die-with-parent"].contains(name) {
@@ -75,20 +91,22 @@ do {
         forTheUI.show(sent: sent, of: total)
     }
     progress.finish()
-    print("Synced with \(url): \(report)")
-    for note in report.notes { FileHandle.standardError.write(Data("hottask: note: \(note)\n".utf8)) }
+    print(TerminalText.escaped("Synced with \(url): \(report)"))
+    for text in report.notes { note(text) }
     if !report.problems.isEmpty {
         // The UI's footer has one line: the first problem and how many more.
         if quiet {
             // The first line is the footer's; the rest is the whole story, for the help overlay.
             let first = report.problems[0] + (report.problems.count > 1 ? " (and \(report.problems.count - 1) more)" : "")
-            fail(first + "\n" + report.problems.joined(separator: "; "), .syncFailed)
+            fail(TerminalText.escaped(first) + "\n" + TerminalText.escaped(report.problems.joined(separator: "; ")), .syncFailed)
         }
-        for problem in report.problems.dropLast() { FileHandle.standardError.write(Data("hottask: \(problem)\n".utf8)) }
+        for problem in report.problems.dropLast() { say("hottask: " + TerminalText.escaped(problem)) }
         fail(report.problems[report.problems.count - 1], .syncFailed)
     }
 } catch let refusal as SyncRefusal {
-    fail(quiet ? refusal.summary + "\n" + refusal.message : "sync with \(url) refused: \(refusal.message)", .syncFailed)
+    fail(
+        quiet ? TerminalText.escaped(refusal.summary) + "\n" + TerminalText.escaped(refusal.message) : "sync with \(url) refused: \(refusal.message)",
+        .syncFailed)
 } catch let failure as SyncFailure {
     // The UI (--quiet) shows the reason alone in its footer.
     fail(quiet ? failure.message : "sync with \(url) failed: \(failure.message); every local change is kept", .syncFailed)

@@ -108,4 +108,15 @@ struct ICalendarRoundTripTests {
             #expect(!FileManager.default.fileExists(atPath: other + ".carried"), "\(format)")
         }
     }
+
+    @Test("to-dos that share one UID are one task, and the report says how many were skipped for it")
+    func duplicateUIDsSaid() {
+        let todo = "BEGIN:VTODO\r\nUID:same\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Copy\r\nEND:VTODO\r\n"
+        let file = folder.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + String(repeating: todo, count: 500) + "END:VCALENDAR\r\n", to: "same.ics")
+        let imported = hottask("--import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(
+            imported.stdout.contains("added 1, updated 0, unchanged 0, skipped 499 (499 with the id or UID of an earlier task in the file)"),
+            "\(imported.stdout)")
+    }
 }

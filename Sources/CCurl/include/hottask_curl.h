@@ -15,6 +15,8 @@ typedef struct {
     char *bytes;
     size_t length;
     size_t capacity;
+    /// Set when the answer went over HT_MAXIMUM_ANSWER_MB and was cut off.
+    int too_large;
 } ht_buffer;
 
 /// What a request needs. `body` may be NULL. `headers` holds `header_count` lines "Name: value".
@@ -39,6 +41,8 @@ typedef struct {
     ht_buffer headers;
     int curl_code;
     char error[256];
+    /// The address that answered, after any redirects ("" when too long to keep).
+    char final_url[2048];
 } ht_response;
 
 /// libcurl once per process (not thread-safe itself: call before any thread uses it).
@@ -68,7 +72,14 @@ enum {
     HT_SEND_ERROR = 55,
     HT_RECV_ERROR = 56,
     HT_PARTIAL_FILE = 18,
+    /// HotTask's own: the answer was larger than HT_MAXIMUM_ANSWER.
+    HT_TOO_LARGE = 1001,
+    /// HotTask's own: an https address redirected to plain http, which is not followed.
+    HT_DOWNGRADE = 1002,
 };
+
+/// The largest answer read, in MB (a listing of the store's 250,000 tasks is about 80 MB).
+enum { HT_MAXIMUM_ANSWER_MB = 256 };
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,8 @@ public final class CalendarDiscovery {
         /// Where new calendars go.
         public var homes: [URL] = []
         public var calendars: [TaskCalendar] = []
+        /// Calendars the server named on another host or scheme: left out, for set-up to name.
+        public var elsewhere: [String] = []
     }
 
     let start: URL
@@ -121,7 +123,11 @@ public final class CalendarDiscovery {
             let (answer, _) = try propfind(
                 Self.folder(home), depth: 1, Self.calendarProperties, step: "listing the calendars in \(home.absoluteString)")
             for calendar in Self.taskCalendars(in: answer, home: home) where !found.calendars.contains(calendar) {
-                found.calendars.append(calendar)
+                if let url = URL(string: calendar.url), refusal(of: url, step: "") != nil {
+                    found.elsewhere.append(calendar.url)
+                } else {
+                    found.calendars.append(calendar)
+                }
             }
         }
         return found
@@ -165,6 +171,7 @@ public final class CalendarDiscovery {
     {
         var target = url
         for _ in 0...Self.redirects {
+            if let refusal = refusal(of: target, step: step) { throw refusal }
             var request = URLRequest(url: target)
             request.httpMethod = method
             request.httpBody = Data(body.utf8)
@@ -175,6 +182,7 @@ public final class CalendarDiscovery {
             let reply: HTTPExchange.Reply
             switch exchange.perform(request) {
             case .success(let answer): reply = answer
+            case .failure(let failure) where failure.final: throw SyncFailure("\(step): \(failure.message)", final: true)
             case .failure(let failure): throw SyncFailure("\(step): cannot reach \(target.absoluteString): \(failure.message)")
             }
             guard [301, 302, 303, 307, 308].contains(reply.status), let location = reply.header("Location"),
@@ -183,6 +191,27 @@ public final class CalendarDiscovery {
             target = next
         }
         throw SyncFailure("\(step): more than \(Self.redirects) redirects from \(url.absoluteString)")
+    }
+
+    /// Why a request to `url` is not sent, nil when it may be: the login goes only to the host
+    /// and port given, over the scheme given or https (never from https down to http), as a
+    /// sync's libcurl does; a redirect or an href elsewhere is refused, naming it.
+    func refusal(of url: URL, step: String) -> SyncFailure? {
+        let scheme = url.scheme?.lowercased()
+        let started = start.scheme?.lowercased()
+        let prefix = step.isEmpty ? "" : step + ": "
+        if started == "https" && scheme != "https" {
+            return SyncFailure(
+                "\(prefix)the server sent HotTask to \(url.absoluteString), plain http from an https address; "
+                    + "nothing was sent there (HotTask sends no login unencrypted)", final: true)
+        }
+        let upgrade = started == "http" && scheme == "https"
+        if url.host?.lowercased() != start.host?.lowercased() || (!upgrade && MemberHref.port(url) != MemberHref.port(start)) {
+            return SyncFailure(
+                "\(prefix)the server sent HotTask to \(url.absoluteString), another host than the one given; nothing was sent there "
+                    + "(if you trust it, run hottask --sync-setup with that address)", final: true)
+        }
+        return nil
     }
 
     /// "STEP: the server answered 405 (and what it said)".

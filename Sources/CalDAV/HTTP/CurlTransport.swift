@@ -77,7 +77,10 @@ final class CurlTransport: @unchecked Sendable {
         let bodyData = response.body.bytes.map { Data(bytes: $0, count: response.body.length) } ?? Data()
         let headerText =
             response.headers.bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: response.headers.length), as: UTF8.self) } ?? ""
-        return .success(Reply(status: Int(response.status), body: bodyData, headers: Self.lastHeaderBlock(headerText)))
+        let finalURL = withUnsafeBytes(of: response.final_url) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return .success(
+            Reply(
+                status: Int(response.status), body: bodyData, headers: Self.lastHeaderBlock(headerText), finalURL: finalURL.isEmpty ? nil : finalURL))
     }
 
     /// The headers of the final answer (after redirects and 1xx answers, each with its own block).

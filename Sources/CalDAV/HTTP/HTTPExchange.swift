@@ -16,6 +16,8 @@ final class HTTPExchange: Sendable {
         var headers: [String: String]
         /// For a 401: why the login failed ("login refused", or the schemes not supported).
         var refusal: String?
+        /// The address that answered, after redirects.
+        var finalURL: String?
 
         func header(_ name: String) -> String? { headers[name.lowercased()] }
     }
@@ -53,7 +55,7 @@ final class HTTPExchange: Sendable {
                 return .success(reply)
             }
         }
-        return .success(Reply(status: 401, body: Data(), headers: [:], refusal: "login refused"))
+        return .success(Reply(status: 401, body: Data(), headers: [:], refusal: "login refused", finalURL: nil))
     }
 
     /// What a request line names: the path (as encoded) and the query. Digest hashes it.

@@ -23,6 +23,14 @@ enum NetworkFailure {
             return SyncFailure("\(host)'s certificate or TLS connection was refused: \(words)")
         case Int(HT_SSL_CA_FILE):
             return SyncFailure("the CA certificates file cannot be read (ca_file or SSL_CERT_FILE): \(words)")
+        case Int(HT_TOO_LARGE):
+            return SyncFailure(
+                "\(host) sent an answer over \(HT_MAXIMUM_ANSWER_MB) MB, more than HotTask reads (larger than a calendar of the store's 250,000 tasks)",
+                final: true)
+        case Int(HT_DOWNGRADE):
+            return SyncFailure(
+                "\(host) redirected the https address to plain http; HotTask sends no task and no login unencrypted (ask the server's owner to fix it)",
+                final: true)
         case Int(HT_GOT_NOTHING), Int(HT_SEND_ERROR), Int(HT_RECV_ERROR), Int(HT_PARTIAL_FILE):
             return SyncFailure("the connection to \(host) was lost")
         default:

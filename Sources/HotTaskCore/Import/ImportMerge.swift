@@ -10,6 +10,8 @@ struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
     var deleted = 0
     /// Of `skipped`: older copies of tasks deleted here (the file still has them).
     var deletedHere = 0
+    /// Of `skipped`: to-dos whose UID an earlier one in the file has (one UID is one task).
+    var duplicates = 0
 
     init(added: Int = 0, updated: Int = 0, unchanged: Int = 0, skipped: Int = 0) {
         self.added = added
@@ -24,7 +26,9 @@ struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        "added \(added), updated \(updated), unchanged \(unchanged), skipped \(skipped)" + (deleted > 0 ? ", deleted \(deleted)" : "")
+        "added \(added), updated \(updated), unchanged \(unchanged), skipped \(skipped)"
+            + (duplicates > 0 ? " (\(duplicates) with the id or UID of an earlier task in the file)" : "")
+            + (deleted > 0 ? ", deleted \(deleted)" : "")
     }
 }
 
@@ -188,7 +192,15 @@ extension TaskList {
         // Taskwarrior and iCalendar write whole seconds: a file's change in the same second as
         // one here is not older than it (it was cut to the second), so it counts as at its end.
         let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar
-        for (position, given) in batch.tasks.enumerated() where firstOfEach.position(of: given.id) == position {
+        for (position, given) in batch.tasks.enumerated() {
+            guard firstOfEach.position(of: given.id) == position else {
+                // todo.txt names its own (a line with the id of another is said by its reader).
+                if batch.format != .todoTxt {
+                    counts.skipped += 1
+                    counts.duplicates += 1
+                }
+                continue
+            }
             var task = given
             if let current = byID.position(of: task.id).map({ self[$0] }) {
                 // todo.txt says only the day of a due time: the same day is the same due date.

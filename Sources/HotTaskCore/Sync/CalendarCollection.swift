@@ -6,9 +6,12 @@ public struct SyncFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     /// The server did not answer in time: asking again would only wait as long again.
     public let timedOut: Bool
-    public init(_ message: String, timedOut: Bool = false) {
+    /// Asking again would get the same answer (an answer too large, a redirect refused).
+    public let final: Bool
+    public init(_ message: String, timedOut: Bool = false, final: Bool = false) {
         self.message = message
         self.timedOut = timedOut
+        self.final = final
     }
     public var description: String { message }
 }
@@ -91,4 +94,11 @@ public protocol CalendarCollection {
     /// How many requests may be in flight at once: writes go out over this many connections.
     /// 1 for a collection that is not safe to use from several threads.
     var parallelRequests: Int { get }
+    /// Hrefs the server named that are not members of this calendar (another host, a `../`
+    /// out of it), left out of every answer so far and never sent to: the sync names them.
+    func takeRefusedHrefs() -> [String]
+}
+
+extension CalendarCollection {
+    public func takeRefusedHrefs() -> [String] { [] }
 }

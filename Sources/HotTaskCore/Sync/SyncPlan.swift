@@ -340,11 +340,21 @@ struct SyncPlan {
 
     private mutating func place() {
         var known = knownSortOrders()
-        for (_, placement) in placements.map({ ($0.id.uuidString, $0) }).sorted(by: { ($0.1.sortOrder, $0.0) < ($1.1.sortOrder, $1.0) }) {
+        let ordered = placements.map({ ($0.id.uuidString, $0) }).sorted(by: { ($0.1.sortOrder, $0.0) < ($1.1.sortOrder, $1.0) }).map(\.1)
+        // Only new tasks (a first pull of 60,000): the first task here with a higher known order
+        // only moves on as the orders rise, so one walk per section finds every place.
+        let walking = ordered.allSatisfy { $0.adding != nil }
+        let here = walking ? [Section.priority: working.tasks(in: .priority), .bonus: working.tasks(in: .bonus)] : [:]
+        var walked: [Section: (next: Int, last: OrderKey)] = [:]
+        for placement in ordered {
             known[placement.id] = nil
-            let others = working.tasks(in: placement.section).filter { $0.id != placement.id }
-            let next = others.firstIndex { known[$0.id].map { $0 > placement.sortOrder } ?? false } ?? others.count
-            let orderKey = OrderKey.between(next > 0 ? others[next - 1].order : nil, next < others.count ? others[next].order : nil)
+            let others = here[placement.section] ?? working.tasks(in: placement.section).filter { $0.id != placement.id }
+            var next = walking ? walked[placement.section]?.next ?? 0 : 0
+            while next < others.count && !(known[others[next].id].map { $0 > placement.sortOrder } ?? false) { next += 1 }
+            // After the tasks placed before the same neighbour already.
+            let placed = walked[placement.section].flatMap { $0.next == next ? $0.last : nil }
+            let orderKey = OrderKey.between(placed ?? (next > 0 ? others[next - 1].order : nil), next < others.count ? others[next].order : nil)
+            if walking { walked[placement.section] = (next, orderKey) }
             if var task = placement.adding {
                 task.order = orderKey
                 apply(.add(task))

@@ -69,30 +69,10 @@ final class CommandOutput {
 
 /// Text from files and arguments made safe to print: control characters (an escape sequence in
 /// an import file's id could clear the screen or write the clipboard) are shown as `\u001B`.
+/// `TerminalText` does it, for hottask-sync's messages too.
 enum MessageText {
     /// `keepingLineBreaks`: for the multi-line help and usage texts.
     static func escaped(_ text: String, keepingLineBreaks: Bool = false) -> String {
-        let escapes = { (scalar: Unicode.Scalar) in isControl(scalar) && !(keepingLineBreaks && scalar == "\n") }
-        guard text.unicodeScalars.contains(where: escapes) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if escapes(scalar) {
-                result += "\\u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// C0, DEL and C1: what a terminal may act on.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
+        TerminalText.escaped(text, keepingLineBreaks: keepingLineBreaks)
     }
 }

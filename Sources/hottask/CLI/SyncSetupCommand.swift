@@ -6,7 +6,11 @@ import HotTaskSettings
 /// network; this side prints what it found and writes `[sync]` into the config file. The
 /// networking stays in hottask-sync, so no other command loads it.
 struct SyncSetupCommand {
+    /// The address without the user name and password it may have been written with
+    /// (`https://me:secret@host/`): only this one is printed, stored or passed on.
     let url: String
+    /// A password written in the address: used for this set-up only, by a pipe, never stored.
+    let passwordInURL: String?
     let username: String?
     let passwordCommand: String?
     let calendar: String?
@@ -14,6 +18,17 @@ struct SyncSetupCommand {
     let caFile: String?
     /// The config file to write.
     let configPath: String
+
+    init(url written: String, username: String?, passwordCommand: String?, calendar: String?, caFile: String?, configPath: String) {
+        let parts = SyncURL(written)
+        url = parts.url
+        passwordInURL = parts.password
+        self.username = username ?? parts.username
+        self.passwordCommand = passwordCommand
+        self.calendar = calendar
+        self.caFile = caFile
+        self.configPath = configPath
+    }
 
     /// Runs the set-up; prints one `NAME<TAB>URL` line per task calendar on stdout, says on
     /// stderr what was written.
@@ -30,8 +45,8 @@ struct SyncSetupCommand {
         let username = self.username ?? before?.username
         let passwordCommand = self.passwordCommand ?? before?.passwordCommand
         let caFile = self.caFile ?? before?.caFile
-        var password: String?
-        if passwordCommand == nil, let username {
+        var password: String? = passwordCommand == nil ? passwordInURL : nil
+        if password == nil, passwordCommand == nil, let username {
             password = PasswordPrompt.ask("Password for \(username) (used for this set-up only, not stored): ")
         }
         var arguments = ["--setup", "--url", url]
@@ -48,9 +63,9 @@ struct SyncSetupCommand {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch fields.first {
             // A server's display name may hold anything: escaped for the terminal.
-            case "found" where fields.count == 3: output.text("\(MessageText.escaped(fields[1]))\t\(fields[2])\n")
+            case "found" where fields.count == 3: output.text("\(MessageText.escaped(fields[1]))\t\(MessageText.escaped(fields[2]))\n")
             case "created" where fields.count == 3:
-                output.text("\(MessageText.escaped(fields[1]))\t\(fields[2])\n")
+                output.text("\(MessageText.escaped(fields[1]))\t\(MessageText.escaped(fields[2]))\n")
                 HotTaskCommand.fail("created the calendar \"\(fields[1])\" for tasks")
             case "use" where fields.count == 2: chosen = fields[1]
             default: break

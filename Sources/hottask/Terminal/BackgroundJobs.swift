@@ -64,6 +64,8 @@ final class BackgroundJobs: Sendable {
             let outcome = SyncRunner.run(store: store, settings: settings, report: .collected, origin: origin) { [self] sent, total in
                 report(.syncProgress(sent: sent, total: total))
             }
+            // hottask-sync escaped what it said; again here (it changes nothing then) for any other writer.
+            let message = TerminalText.escaped(outcome.message, keepingLineBreaks: true)
             let time = Self.clock(Date())
             report(
                 .synced(
@@ -72,8 +74,8 @@ final class BackgroundJobs: Sendable {
                         : SyncStatus(
                             summary: "sync failed \(time)",
                             // hottask-sync --quiet: a line for the footer, then (maybe) the whole reason.
-                            failure: String(outcome.message.prefix { $0 != "\n" }),
-                            detail: outcome.message.contains("\n") ? String(outcome.message.drop { $0 != "\n" }.dropFirst()) : nil)))
+                            failure: String(message.prefix { $0 != "\n" }),
+                            detail: message.contains("\n") ? String(message.drop { $0 != "\n" }.dropFirst()) : nil)))
         }
     }
 
