@@ -50,8 +50,6 @@ extension TaskStore {
                 "cannot import \(source): it holds \(read.tasks.count) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"
             )
         }
-        // Read before anything changes: records that cannot be read stop the import.
-        let carriedBefore = try carriedBeforeImport(of: read, source: source)
         // The todo.txt file read, by its real path: lines gone from the one HotTask last read or
         // wrote are deletions.
         let todoTxtFile = read.format == .todoTxt && path != "-" ? Self.realPath(path) : nil
@@ -61,16 +59,31 @@ extension TaskStore {
         // Lines whose task is unclear, ids given twice: said even with --quiet.
         var notes: [String] = []
         var carriedRecords: CarriedSaid?
-        let (line, said) = try update {
-            state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: (String, ImportBase.Said)) in
+        var messages: [CommandMessage] = []
+        // One transaction: the two base files are read, and written after the commit, under the
+        // store's lock, so that an import running at the same time can neither overwrite them
+        // nor read them half done. Killed between the commit and their write, they are the
+        // ones before it: the next import then takes nothing back and deletes nothing.
+        let line = try transaction(.everything) { txn throws -> String in
+            let state = try txn.whole()
+            // The plan takes the batch: its tasks are gone before the commit writes the store.
+            guard let taken = parsed.take() else { throw UserFacingError(.refused, "cannot import \(source): it was read once already") }
+            // Read before anything changes: records that cannot be read stop the import.
+            let carriedBefore = try carriedBeforeImport(of: taken, source: source)
             // Loaded once the store is read, not held through the read (6 MB at 100,000 tasks).
             do {
                 importBase = try ImportBase.load(besides: self)
             } catch {
                 throw UserFacingError(.refused, "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
             }
-            // The plan takes the batch: its tasks are gone before the commit writes the store.
-            guard let taken = parsed.take() else { throw UserFacingError(.refused, "cannot import \(source): it was read once already") }
+            /// The commit, then what the file said as the next import's bases, still under the lock.
+            func commit(_ changes: consuming [TaskChange], _ line: String, said: ImportBase.Said) throws -> String {
+                try txn.commit(changes, what: line)
+                importBase.record(said)
+                messages = save(importBase)
+                if let carriedRecords, let carriedBefore { messages += record(carriedRecords, onto: carriedBefore) }
+                return line
+            }
             // todo.txt lines find the tasks they were exported from.
             let batch = state.list.resolvingIdentity(of: taken, base: importBase)
             notes = batch.todoTxtLines?.notes ?? []
@@ -79,7 +92,7 @@ extension TaskStore {
             if carriedBefore != nil { carriedRecords = carriedSaid(by: batch, todoTxtFile: todoTxtFile) }
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
-                return (state.list.replacing(with: batch.tasks), line, nil, (line, said))
+                return try commit(state.list.replacing(with: batch.tasks), line, said: said)
             }
             var (changes, counts) = state.list.importing(batch, base: importBase, dates: dates)
             if let todoTxtFile, let carriedBefore {
@@ -108,12 +121,8 @@ extension TaskStore {
                     "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"
                 )
             }
-            let line = "Imported from \(source): \(counts)"
-            return (changes, line, nil, (line, said))
+            return try commit(changes, "Imported from \(source): \(counts)", said: said)
         }
-        importBase.record(said)
-        var messages = save(importBase)
-        if let carriedRecords, let carriedBefore { messages += record(carriedRecords, onto: carriedBefore) }
         messages.append(.status(line))
         // What the file held that HotTask did not keep is a note: said even with --quiet.
         messages += losses.sentences.map(CommandMessage.note)
