@@ -360,7 +360,9 @@ struct ReliabilityTests {
         try handle.close()
         expectRun(
             ["--file", folder.storePath, "--import", path],
-            stderr: "hottask: cannot import \(path): it holds more than 250000 tasks; HotTask keeps at most 250000. Nothing was changed\n", status: 1)
+            stderr:
+                "hottask: cannot import \(path): it holds more than 250000 tasks, and HotTask keeps at most 250000; split it into smaller files, or leave out the completed tasks, and import each. Nothing was changed\n",
+            status: 1)
         #expect(fileBytes(folder.storePath) == before)
     }
 }
