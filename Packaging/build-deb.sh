@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds hottask_VERSION_amd64.deb from the release binaries, laid out as Debian policy asks:
 # programs in /usr/bin, man pages gzipped in /usr/share/man/man1, completions where bash, zsh
-# and fish look for packaged ones, copyright and changelog in /usr/share/doc/hottask.
+# and fish look for packaged ones, the README, copyright and changelog in /usr/share/doc/hottask.
 #
 #     Packaging/build-deb.sh VERSION RELEASE_FOLDER OUTPUT.deb
 #
@@ -30,9 +30,11 @@ install -m 644 Assets/completions/hottask.bash "$root/usr/share/bash-completion/
 install -m 644 Assets/completions/_hottask "$root/usr/share/zsh/vendor-completions/_hottask"
 install -m 644 Assets/completions/hottask.fish "$root/usr/share/fish/vendor_completions.d/hottask.fish"
 install -m 644 Packaging/copyright "$doc/copyright"
+# The README, where a person looks after installing; gzipped, as policy asks above 4 kB.
+gzip -9n <README.md >"$doc/README.md.gz"
 # A native package (no Debian revision): its changelog is changelog.gz.
 gzip -9n <Packaging/changelog >"$doc/changelog.gz"
-chmod 644 "$root"/usr/share/man/man1/*.gz "$doc/changelog.gz"
+chmod 644 "$root"/usr/share/man/man1/*.gz "$doc/changelog.gz" "$doc/README.md.gz"
 
 # The libraries the binaries link, as package names and versions: dpkg-shlibdeps reads them
 # from the ELF files and the system's shlibs, and wants a debian/control to be run beside.
@@ -48,6 +50,7 @@ Architecture: amd64
 Maintainer: HotTask maintainers <maintainers@users.noreply.a-seed-efe50a9a.example>
 Installed-Size: $size
 Depends: $depends
+Recommends: bash-completion
 Section: utils
 Priority: optional
 Description: task list for the terminal: Top Priority, Bonus, nothing lost

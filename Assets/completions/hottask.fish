@@ -1,5 +1,24 @@
 # fish completion for hottask(1). Installed by `make install`.
 complete -c hottask -f
+# The store's tags: what `hottask --list --tags` prints for the store and config this command
+# line names.
+function __hottask_tags
+    set -l words (commandline -opc)
+    set -l store
+    for i in (seq 2 (count $words))
+        if contains -- $words[$i] --file --config; and test $i -lt (count $words)
+            set -a store $words[$i] $words[(math $i + 1)]
+        end
+    end
+    $words[1] $store --list --tags 2>/dev/null
+end
+# After --filter: +tag and -tag (a tag with a space cannot be named there) and the due: words.
+function __hottask_filter
+    for tag in (__hottask_tags | string match -v '* *')
+        printf '+%s\n-%s\n' $tag $tag
+    end
+    printf '%s\n' due:today due:overdue due:week due:none
+end
 complete -c hottask -l file -r -F -d 'Use this store file'
 complete -c hottask -l add -x -d 'Add a task on top of Top Priority'
 complete -c hottask -l bonus -d 'With --add: put the new tasks in Bonus'
@@ -9,7 +28,8 @@ complete -c hottask -l list -d 'Print the summary and both sections, numbered'
 complete -c hottask -l json -d 'With --list or --add: print the store document as JSON'
 complete -c hottask -l ids -d 'With --list: show short ids'
 complete -c hottask -l open -d 'With --list: only open tasks'
-complete -c hottask -l filter -x -d 'With --list: only tasks whose caption contains this text'
+complete -c hottask -l tags -d 'With --list: print only the tags in use'
+complete -c hottask -l filter -x -a '(__hottask_filter)' -d 'With --list: only tasks that match (+tag -tag due:today words)'
 complete -c hottask -s q -l quiet -d 'Leave out the lines that say what a command did'
 complete -c hottask -l done -x -d 'Mark a task completed'
 complete -c hottask -l undone -x -d 'Mark a task not completed'
@@ -18,8 +38,8 @@ complete -c hottask -l edit -x -d 'Give a task a new caption'
 complete -c hottask -l due -x -a 'today tomorrow mon tue wed thu fri sat sun +1d +1w none' -d 'With --add or --edit: the due date'
 complete -c hottask -l repeat -x -a 'daily weekly monthly yearly weekdays none' -d 'With --add or --edit: how the task repeats'
 complete -c hottask -l note -x -a '- none' -d 'With --add or --edit: the note (- reads stdin, none clears it)'
-complete -c hottask -l tag -x -d 'With --add or --edit: give the task this tag'
-complete -c hottask -l untag -x -d 'With --edit: take this tag away'
+complete -c hottask -l tag -x -a '(__hottask_tags)' -d 'With --add or --edit: give the task this tag'
+complete -c hottask -l untag -x -a '(__hottask_tags)' -d 'With --edit: take this tag away'
 complete -c hottask -l overdue -d 'With --list: only open tasks whose due date has passed'
 complete -c hottask -l sort -x -a 'manual due' -d 'With --list: the order (due: by due date)'
 complete -c hottask -l undo -d 'Take back the last change'

@@ -72,6 +72,7 @@ public struct AppConfig: Equatable, Sendable {
             found.append(Problem(file: file, line: entry.line, reason: reason, consequence: consequence))
         }
         var config = AppConfig()
+        var preset = KeyPreset.hottask
         var replacements: [ListAction: [Key]] = [:]
         var bindingLines: [ListAction: Int] = [:]
         var keysProblems = 0
@@ -106,6 +107,11 @@ public struct AppConfig: Equatable, Sendable {
                     return problem(entry, "\(name) in [colors] takes \(TerminalColor.forms), not \(SharedSettings.shown(entry.value))")
                 }
                 config.colors[role] = color
+            case (nil, "keys"):
+                guard case .string(let name) = entry.value, let chosen = KeyPreset(rawValue: name) else {
+                    return keysProblem(entry, "keys must be \(KeyPreset.names), not \(SharedSettings.shown(entry.value))")
+                }
+                preset = chosen
             case ("keys", let name):
                 guard let action = ListAction(rawValue: name) else {
                     return keysProblem(
@@ -142,7 +148,8 @@ public struct AppConfig: Equatable, Sendable {
                 } else {
                     problem(
                         entry,
-                        "unknown setting \"\(entry.key)\" (known: theme, default_section, details, mouse, date_format, [keys], [colors], [sync])")
+                        "unknown setting \"\(entry.key)\" (known: theme, default_section, details, mouse, date_format, keys, [keys], [colors], [sync])"
+                    )
                 }
             }
         }
@@ -159,7 +166,7 @@ public struct AppConfig: Equatable, Sendable {
         }
         if keysProblems == 0 {
             do {
-                config.bindings = try KeyBindings.standard(replacing: replacements)
+                config.bindings = try KeyBindings.preset(preset, replacing: replacements)
             } catch {
                 // The line of the binding that collided, else the person's own one.
                 warnings.append(

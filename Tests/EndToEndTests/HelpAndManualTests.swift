@@ -65,7 +65,7 @@ struct HelpAndManualTests {
         #expect(added.stdout == "Added to Bonus: Walk the dog\n", "the rest of the file is used")
         #expect(
             added.stderr
-                == "hottask: warning: config \(config) line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, [keys], [colors], [sync]); skipped\n"
+                == "hottask: warning: config \(config) line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, keys, [keys], [colors], [sync]); skipped\n"
         )
         let emptied = folder.write("[keys]\nundo = []\n", to: "emptied.toml")
         let refused = runHotTask(["--file", folder.storePath, "--config", emptied, "--list"])

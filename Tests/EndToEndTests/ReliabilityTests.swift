@@ -205,6 +205,21 @@ struct ReliabilityTests {
 
     // MARK: Failing disk
 
+    @Test func aFullDiskSaysWhichDiskAndTheNextStep() throws {
+        try requireTool("strace", from: "strace")
+        let folder = TemporaryFolder()
+        #expect(runHotTask(["--file", folder.storePath, "--add", "first"]).status == 0)
+        let before = fileBytes(folder.storePath)
+        // The change's first write (the log's) finds the disk full.
+        expectRun(
+            ["--file", folder.storePath, "--add", "second"],
+            prefix: ["strace", "-qq", "-o", "/dev/null", "-e", "trace=write", "-e", "inject=write:error=ENOSPC:when=1"],
+            stderr:
+                "hottask: could not save the task store \(folder.storePath): No space left on device. The previous file is unchanged; free some space on the disk that holds \(folder.path) (df -h '\(folder.path)') and try again\n",
+            status: 3)
+        #expect(fileBytes(folder.storePath) == before)
+    }
+
     @Test func aWriteThatFailsLeavesTheOldFileAndNoDebris() throws {
         let folder = TemporaryFolder()
         #expect(runHotTask(["--file", folder.storePath, "--add", "first"]).status == 0)
@@ -360,7 +375,9 @@ struct ReliabilityTests {
         try handle.close()
         expectRun(
             ["--file", folder.storePath, "--import", path],
-            stderr: "hottask: cannot import \(path): it holds more than 250000 tasks; HotTask keeps at most 250000. Nothing was changed\n", status: 1)
+            stderr:
+                "hottask: cannot import \(path): it holds more than 250000 tasks, and HotTask keeps at most 250000; split it into smaller files, or leave out the completed tasks, and import each. Nothing was changed\n",
+            status: 1)
         #expect(fileBytes(folder.storePath) == before)
     }
 }

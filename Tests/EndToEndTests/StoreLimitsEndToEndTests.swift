@@ -24,6 +24,35 @@ struct StoreLimitsEndToEndTests {
         runHotTask(["--file", folder.storePath] + arguments, timeout: 300)
     }
 
+    @Test("an export over the limit is refused from its count: a 200 MB one with annotations, then bytes that are not JSON")
+    func anOverLimitImportIsRefusedBeforeItIsParsed() throws {
+        #expect(run("--add", "mine").status == 0)
+        let before = stamps()
+        let path = folder.write("[", to: "huge.json")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        let note = String(repeating: "n", count: 300)
+        var chunk = ""
+        // 250,001 tasks, then what a parser would stop at: the count has to refuse it first.
+        for number in 0...StoreLimits.tasks {
+            chunk +=
+                #"{"uuid":"\#(UUID().uuidString.lowercased())","description":"Task \#(number)","status":"pending","entry":"20261121T100000Z","annotations":[{"entry":"20261121T100000Z","description":"\#(note)"}]},"#
+            if chunk.utf8.count > 1 << 20 {
+                handle.write(Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        handle.write(Data((chunk + String(repeating: "\u{1}not json ", count: 1 << 20)).utf8))
+        try handle.close()
+        let refused = run("--import", path)
+        #expect(
+            refused.stderr
+                == "hottask: cannot import \(path): it holds more than 250000 tasks, and HotTask keeps at most 250000; split it into smaller files, or leave out the completed tasks, and import each. Nothing was changed\n"
+        )
+        #expect(refused.status == 1)
+        #expect(stamps() == before)
+    }
+
     @Test("250,000 tasks with the longest captions allowed read and write; one more task is refused, changing nothing")
     func aFullStoreReadsAndWrites() throws {
         let caption = String(repeating: "x", count: CaptionRule.maximumLength)

@@ -44,7 +44,7 @@ struct ConfigTests {
         #expect(config.bindings.action(for: .character("M")) == .move)
         #expect(
             config.warnings.map(\.description) == [
-                "config /home/a/config.toml line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, [keys], [colors], [sync]); skipped",
+                "config /home/a/config.toml line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, keys, [keys], [colors], [sync]); skipped",
                 "config /home/a/config.toml line 7: unknown setting \"password\" in [sync] (known: url, username, password_command, ca_file, connections); skipped",
                 "config /home/a/config.toml line 9: unknown table [colours] (known: [keys], [colors], [sync]); skipped",
             ])
@@ -127,7 +127,7 @@ struct ConfigTests {
             "the lines of a table whose header does not read are passed over")
         #expect(
             problem("\n\ncolour = \"red\"")
-                == "config /home/a/config.toml line 3: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, [keys], [colors], [sync]); skipped"
+                == "config /home/a/config.toml line 3: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, keys, [keys], [colors], [sync]); skipped"
         )
         #expect(
             problem("[keys]\ntoggel = \"t\"")?.hasPrefix("config /home/a/config.toml line 2: unknown action \"toggel\" in [keys] (actions: up, down,")

@@ -114,6 +114,11 @@ struct ImportBatch: Equatable, Sendable {
         }
     }
 
+    /// Why a file over the store's limit is refused, and what to do instead.
+    static let tooManyTasks =
+        "it holds more than \(StoreLimits.tasks) tasks, and HotTask keeps at most \(StoreLimits.tasks); "
+        + "split it into smaller files, or leave out the completed tasks, and import each"
+
     /// The HotTask document in the regular file at `path`, read through a window as the store
     /// is (a 100,000-task export is 30 MB, which `parse` would hold while the tasks are made).
     /// nil for anything else, or anything unusual: `readFile` and `parse` then read it whole,
@@ -136,7 +141,7 @@ struct ImportBatch: Equatable, Sendable {
         do {
             return try JSONParser.decodeTaskwarriorFast(file, limit: StoreLimits.readBytes)
         } catch {
-            throw .invalid("it holds more than \(StoreLimits.tasks) tasks; HotTask keeps at most \(StoreLimits.tasks)")
+            throw .invalid(tooManyTasks)
         }
     }
 
@@ -189,7 +194,7 @@ struct ImportBatch: Equatable, Sendable {
         var lines = 0
         for byte in bytes where byte == 0x0A { lines += 1 }
         if lines > StoreLimits.tasks {
-            throw .invalid("it holds more than \(StoreLimits.tasks) tasks; HotTask keeps at most \(StoreLimits.tasks)")
+            throw .invalid(tooManyTasks)
         }
         do {
             return try JSONParser.parseLines(bytes)

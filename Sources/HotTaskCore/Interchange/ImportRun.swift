@@ -12,6 +12,10 @@ extension TaskStore {
         if path != "-", access(path, F_OK) != 0, errno == ENOENT {
             throw UserFacingError(.refused, "cannot import \(path): there is no such file or folder; check the path. Nothing was changed")
         }
+        // Refused from its count, before a parse that takes seconds and memory to say the same.
+        if path != "-", ImportCount.exceeds(StoreLimits.tasks, path: path) {
+            throw UserFacingError(.refused, "cannot import \(path): \(ImportBatch.tooManyTasks). Nothing was changed")
+        }
         var archiveName: String?
         // Read and parsed before the store's lock is taken: a large file takes seconds, and
         // other writers wait for the lock only so long. The bytes are dropped once parsed.

@@ -54,7 +54,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 } ?? "to keep every change that can still be read and set the damaged file aside: \(Self.recoverCommand(path))")
         case .unwritable(let reason):
             "could not save the task store \(path): \(reason). "
-                + (access(path, F_OK) == 0 ? "The previous file is unchanged" : "Nothing was written")
+                + (access(path, F_OK) == 0 ? "The previous file is unchanged" : "Nothing was written") + fullDiskStep(reason)
         case .locked(let reason):
             "could not change the task store \(path): \(reason)"
         case .missing(let message):
@@ -63,6 +63,13 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "the change log \(path) \(reason). Nothing was changed. "
                 + "To keep every change that can still be read and set the damaged file aside: \(Self.recoverCommand(store))"
         }
+    }
+
+    /// Where a full disk (or quota) is and what to do, after a save it stopped; empty otherwise.
+    private func fullDiskStep(_ reason: String) -> String {
+        guard [ENOSPC, EDQUOT].contains(where: { reason.hasSuffix(String(cString: strerror($0))) }) else { return "" }
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        return "; free some space on the disk that holds \(folder) (df -h '\(folder)') and try again"
     }
 
     /// The command that recovers `store`, as a user types it.

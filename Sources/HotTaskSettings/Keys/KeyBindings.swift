@@ -1,5 +1,6 @@
-/// Which keys do which list action. The defaults are HotTask's own keys; the config file's
-/// `[keys]` table replaces the keys of the actions it names.
+/// Which keys do which list action. The defaults are HotTask's own keys, or a preset's
+/// (`keys = "taskwarrior-tui"`); the config file's `[keys]` table replaces the keys of the
+/// actions it names.
 ///
 /// Only the list focus is rebindable: the input row, the filter and the caption editor keep
 /// their line-editing keys, and the keys every focus shares (Ctrl-C and Ctrl-Q quit, Ctrl-Z,
@@ -8,6 +9,8 @@ public struct KeyBindings: Equatable, Sendable {
     /// Keys of each action, in the order the help shows them.
     package private(set) var keys: [ListAction: [Key]]
     private var actions: [Key: ListAction]
+    /// The preset the keys start from.
+    package private(set) var preset: KeyPreset = .hottask
 
     /// Keys no binding may take, with what they do.
     package static let reserved: [Key: String] = [
@@ -64,7 +67,13 @@ public struct KeyBindings: Equatable, Sendable {
     /// The standard bindings with the keys of some actions replaced. An action given no keys
     /// is unbound. A key that ends up on two actions is refused, naming both.
     package static func standard(replacing replacements: [ListAction: [Key]]) throws(Conflict) -> KeyBindings {
+        try preset(.hottask, replacing: replacements)
+    }
+
+    /// A preset's bindings with the keys of some actions replaced, as `standard(replacing:)`.
+    package static func preset(_ preset: KeyPreset, replacing replacements: [ListAction: [Key]]) throws(Conflict) -> KeyBindings {
         var keys = standard.keys
+        for (action, newKeys) in preset.replacements { keys[action] = newKeys }
         for (action, newKeys) in replacements { keys[action] = newKeys }
         var owner: [Key: ListAction] = [:]
         // Replaced actions first, so the message names the person's own binding first.
@@ -75,7 +84,15 @@ public struct KeyBindings: Equatable, Sendable {
                 owner[key] = action
             }
         }
-        return KeyBindings(uncheckedKeys: keys)
+        var bindings = KeyBindings(uncheckedKeys: keys)
+        bindings.preset = preset
+        return bindings
+    }
+
+    /// What a key the preset's tool has, and HotTask has not, would have done; nil for a bound
+    /// key or one the preset says nothing about.
+    package func absentNote(for key: Key) -> String? {
+        actions[key] == nil ? preset.absent[key] : nil
     }
 
     /// The action bound to `key`, if any.

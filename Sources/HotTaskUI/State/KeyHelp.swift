@@ -151,6 +151,9 @@ enum KeyHelp {
                 ? firsts.joined() : (firsts.first ?? line.fixed.first ?? "")
             return Entry(keys, line.text, hint: line.hint.map { (line.hintKeys ?? hintKeys, $0) }, rank: line.rank)
         } + [Entry("^Z ^L", "suspend, redraw")]
+            // The preset's tool's keys that HotTask has nothing for, so a switcher sees why.
+            + bindings.preset.absent.keys.compactMap { key in bindings.absentNote(for: key).map { Entry(KeyName.label(of: key), $0) } }
+            .sorted { $0.keys < $1.keys }
     }
 
     static let filter: [Entry] =

@@ -12,7 +12,9 @@ extension AppUpdate {
             return []
         }
         guard let action = state.bindings.action(for: key) else {
-            if case .character = key {
+            if let note = state.bindings.absentNote(for: key) {
+                state.message = Message("\(KeyName.label(of: key)) is \(note)", kind: .warning)
+            } else if case .character = key {
                 let ways = (KeyBindings.fixed[.input] ?? []) + (state.bindings.keys[.input] ?? []).prefix(1)
                 let input = ways.map(KeyName.label(of:)).joined(separator: " or ")
                 let help = state.bindings.firstLabel(of: .help) ?? "F1"

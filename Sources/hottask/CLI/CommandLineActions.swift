@@ -60,10 +60,16 @@ struct CommandLineActions {
     /// as in the whole list, so that a number shown works with --done.
     mutating func printList(
         asJSON: Bool, openOnly: Bool = false, filter: String? = nil, showingIDs: Bool = false, overdueOnly: Bool = false,
-        byDue: Bool = false, dates: DueDisplay = DueDisplay(now: Date(), local: .current)
+        byDue: Bool = false, onlyTags: Bool = false, dates: DueDisplay = DueDisplay(now: Date(), local: .current)
     ) throws {
         let list = try read()
         let selection = ListSelection(openOnly: openOnly || byDue, filter: filter, overdueAsOf: overdueOnly ? dates : nil, dates: dates)
+        if onlyTags {
+            // As `--tag` takes them, one a line; control characters escaped, as in every list.
+            let tags = (selection.isEverything ? list : TaskList(list.all.filter(selection.includes))).tagsInUse
+            output.text(tags.map { MessageText.escaped($0) + "\n" }.joined())
+            return
+        }
         let styled = { ListFormatter.wantsStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment) }
         if byDue && !asJSON {
             ListFormatter.writeByDue(list, styled: styled(), selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }

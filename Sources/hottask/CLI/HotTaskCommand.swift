@@ -97,6 +97,9 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: .long, help: "With --list: only tasks not completed.")
     var open = false
 
+    @Flag(name: .long, help: "With --list: print only the tags in use, one a line, the most used first (what shell completion offers).")
+    var tags = false
+
     // Unconditional: `--filter -work` (without the tag) is a value, not an unknown flag.
     @Option(
         name: .long, parsing: .unconditional,
@@ -349,7 +352,7 @@ struct HotTaskCommand: ParsableCommand {
             }
             if list {
                 try commands.printList(
-                    asJSON: json, openOnly: open, filter: filter, showingIDs: ids, overdueOnly: overdue, byDue: sort == .due,
+                    asJSON: json, openOnly: open, filter: filter, showingIDs: ids, overdueOnly: overdue, byDue: sort == .due, onlyTags: tags,
                     dates: DueDisplay(now: Date(), local: .current, format: settings.dateFormat))
             }
             if let export { try commands.export(to: export, format: exportFormat) }

@@ -20,9 +20,10 @@ extension HotTaskCommand {
             throw ValidationError("--export-format vdir writes a folder of .ics files; give the folder, not standard output.")
         }
         if json && !list && add.isEmpty { throw ValidationError("--json goes with --list or --add.") }
-        for (given, name) in [(ids, "--ids"), (open, "--open"), (filter != nil, "--filter")] where given && !list {
+        for (given, name) in [(ids, "--ids"), (open, "--open"), (filter != nil, "--filter"), (tags, "--tags")] where given && !list {
             throw ValidationError("\(name) goes with --list.")
         }
+        if tags && (json || ids) { throw ValidationError("--tags prints tag names, one a line; leave out \(json ? "--json" : "--ids").") }
         if ids && json { throw ValidationError("--ids goes with the list as text; the JSON has whole ids.") }
         if (list || json) && printsExportToStandardOutput {
             throw ValidationError("--export - and \(list ? "--list" : "--json") would both write to standard output; give one.")

@@ -20,6 +20,7 @@ struct PackageTests {
         /usr/share/bash-completion/completions/hottask
         /usr/share/doc
         /usr/share/doc/hottask
+        /usr/share/doc/hottask/README.md.gz
         /usr/share/doc/hottask/changelog.gz
         /usr/share/doc/hottask/copyright
         /usr/share/fish
