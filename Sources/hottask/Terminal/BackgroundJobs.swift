@@ -65,6 +65,7 @@ final class BackgroundJobs: Sendable {
                 report(.syncProgress(sent: sent, total: total))
             }
             let time = Self.clock(Date())
+            report(.unsteppable(store.unsteppableSeries()))
             report(
                 .synced(
                     outcome.status == 0
@@ -75,6 +76,13 @@ final class BackgroundJobs: Sendable {
                             failure: String(outcome.message.prefix { $0 != "\n" }),
                             detail: outcome.message.contains("\n") ? String(outcome.message.drop { $0 != "\n" }.dropFirst()) : nil)))
         }
+    }
+
+    /// Looks up the synced tasks whose series HotTask cannot step, on a thread of its own (the
+    /// sync state is read), when sync is set up.
+    func findUnsteppable() {
+        guard syncSettings != nil else { return }
+        Thread.detachNewThread { [self] in report(.unsteppable(store.unsteppableSeries())) }
     }
 
     /// Writes `draft` to the draft file on a thread of its own; drafts handed over meanwhile
