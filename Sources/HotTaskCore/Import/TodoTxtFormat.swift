@@ -114,6 +114,13 @@ enum TodoTxtFormat {
     private static func lineTask(_ read: Line, archived: Bool) -> (TaskItem, TodoTxtRecord) {
         var record = TodoTxtRecord(letter: read.letter.flatMap { $0 == "A" ? nil : String($0) }, undated: read.noCreationDate, archived: archived)
         if read.dueAssumed { record.assumedDue = read.task.due?.dayText }
+        // The due day the file now says for a repeating task: its open line's, or after a done
+        // line the next occurrence the import moves it to.
+        // (None for a line without `due:`: its day is the import's, not the file's.)
+        if !read.task.repeatRule.isNone, !read.dueAssumed, let due = read.task.due {
+            let doneOn = read.task.completedAt.map { DueDate.localDay(of: $0, in: .current) }
+            record.lineDue = (read.task.completed ? doneOn.flatMap { read.task.repeatRule.next(after: due, doneOn: $0)?.due } : due)?.dayText
+        }
         // Words in another order than an export writes them are kept, to go back as they came.
         let written = words(of: read.task, caption: read.task.caption, record: record)
         if written.caption + written.tail != read.body { record.words = (ImportBase.hash(written.caption + written.tail), read.body) }
@@ -311,6 +318,8 @@ enum TodoTxtFormat {
     struct Written: Sendable {
         var archived: Set<UUID> = []
         var folded: [UUID: String] = [:]
+        /// The done lines written for occurrences done here since the file last had the line.
+        var doneHere: [UUID: [String]] = [:]
     }
 
     /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full.
@@ -354,6 +363,25 @@ enum TodoTxtFormat {
                 }
                 // The occurrences done there before, until todo.sh archives them.
                 if !task.completed { for done in record.doneLines { piece.append(contentsOf: (done + "\n").utf8) } }
+                // The occurrences done here since the file had the line: a done line each, as
+                // todo.sh's `do` leaves, so that its archive has every completion.
+                if !task.completed, let lineDue = record.lineDue.flatMap({ DueDate(text: $0) }), let due = task.due {
+                    var occurrence = task
+                    occurrence.due = lineDue
+                    var lines: [String] = []
+                    // A rule counted from the day done moved on once per completion: one line.
+                    let steps = task.repeatRule.afterDone ? (lineDue == due ? 0 : 1) : 1000
+                    while let current = occurrence.due, task.repeatRule.afterDone || current.wallSeconds < due.wallSeconds,
+                        lines.count < steps
+                    {
+                        let (doneCaption, doneTail) = words(of: occurrence, caption: lineCaption(task.caption), record: TodoTxtRecord())
+                        lines.append("x \(day(task.modifiedAt)) \(created)\(doneCaption)\(doneTail) id:\(shortIDs[position])")
+                        guard let next = occurrence.repeatRule.next(after: current) else { break }
+                        (occurrence.due, occurrence.repeatRule) = (next.due, next.rule)
+                    }
+                    for done in lines { piece.append(contentsOf: (done + "\n").utf8) }
+                    if !lines.isEmpty { written.doneHere[task.id] = lines }
+                }
                 piece.append(contentsOf: line.utf8)
                 if piece.count >= pieceSize {
                     emit(piece)
