@@ -363,25 +363,10 @@ enum TodoTxtFormat {
                 }
                 // The occurrences done there before, until todo.sh archives them.
                 if !task.completed { for done in record.doneLines { piece.append(contentsOf: (done + "\n").utf8) } }
-                // The occurrences done here since the file had the line: a done line each, as
-                // todo.sh's `do` leaves, so that its archive has every completion.
-                if !task.completed, let lineDue = record.lineDue.flatMap({ DueDate(text: $0) }), let due = task.due {
-                    var occurrence = task
-                    occurrence.due = lineDue
-                    var lines: [String] = []
-                    // A rule counted from the day done moved on once per completion: one line.
-                    let steps = task.repeatRule.afterDone ? (lineDue == due ? 0 : 1) : 1000
-                    while let current = occurrence.due, task.repeatRule.afterDone || current.wallSeconds < due.wallSeconds,
-                        lines.count < steps
-                    {
-                        let (doneCaption, doneTail) = words(of: occurrence, caption: lineCaption(task.caption), record: TodoTxtRecord())
-                        lines.append("x \(day(task.modifiedAt)) \(created)\(doneCaption)\(doneTail) id:\(shortIDs[position])")
-                        guard let next = occurrence.repeatRule.next(after: current) else { break }
-                        (occurrence.due, occurrence.repeatRule) = (next.due, next.rule)
-                    }
-                    for done in lines { piece.append(contentsOf: (done + "\n").utf8) }
-                    if !lines.isEmpty { written.doneHere[task.id] = lines }
-                }
+                // The occurrences done here since the file had the line: a done line each.
+                let doneHere = task.completed ? [] : doneLines(doneHere: task, record: record, created: created, id: shortIDs[position])
+                for done in doneHere { piece.append(contentsOf: (done + "\n").utf8) }
+                if !doneHere.isEmpty { written.doneHere[task.id] = doneHere }
                 piece.append(contentsOf: line.utf8)
                 if piece.count >= pieceSize {
                     emit(piece)
@@ -446,7 +431,7 @@ enum TodoTxtFormat {
         return !completed && (first == "x" || priority(from: first) != nil)
     }
 
-    private static func day(_ date: Date) -> String {
+    static func day(_ date: Date) -> String {
         String(Timestamp.format(date).prefix(10))
     }
 }
