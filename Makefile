@@ -49,7 +49,7 @@ package-deps:
 test-deps:
 	@$(MAKE) --no-print-directory install-missing \
 		PACKAGES="dpkg-dev:dpkg-shlibdeps lintian:lintian util-linux:setpriv libncurses-dev:/usr/include/ncursesw/curses.h libcurl4-openssl-dev:curl-config tmux:tmux procps:pgrep strace:strace radicale:radicale xandikos:xandikos openssl:openssl python3-pip:pip3 taskwarrior:task todotxt-cli:todo-txt jq:jq php-cli:php php-sabre-dav:/usr/share/php/Sabre/autoload.php php-sqlite3:/usr/lib/php/*/pdo_sqlite.so php-xml:/usr/lib/php/*/dom.so php-mbstring:/usr/lib/php/*/mbstring.so cyrus-imapd:/usr/lib/cyrus/bin/master cyrus-caldav:/usr/lib/cyrus/bin/httpd sasl2-bin:saslpasswd2 davical:/usr/share/davical/dba/create-database.sh apache2:/usr/sbin/apache2 libapache2-mod-php:/usr/lib/apache2/modules/libphp*.so postgresql:/usr/lib/postgresql/*/bin/postgres sogo:/usr/sbin/sogod memcached:memcached faketime:faketime groff-base:groff bsdextrautils:col zsh:zsh fish:fish"
-	@python3 -c "import caldav, icalendar, ical" 2>/dev/null || python3 -m pip install -q caldav icalendar ical || python3 -m pip install -q --break-system-packages caldav icalendar ical
+	@python3 -c "import caldav, icalendar, ical, vobject" 2>/dev/null || python3 -m pip install -q caldav icalendar ical vobject || python3 -m pip install -q --break-system-packages caldav icalendar ical vobject
 	@command -v todo >/dev/null || python3 -m pip install -q todoman || python3 -m pip install -q --break-system-packages todoman
 
 # PACKAGES is a list of package:file-or-command pairs; each whose file or command is missing

@@ -248,10 +248,19 @@ extension SyncEndToEndTests {
         let laptop = device("laptop", url: server.url)
         laptop.sync()
         laptop.run("--done", try #require(laptop.number(of: "Water plants")))
-        laptop.run("--done", try #require(laptop.number(of: "Pay rent")))
+        // Issue 52 item 5: refused here, with one line, and nothing changed (it said "Completed",
+        // and every later sync exited 5 until --undone).
+        let before = storeFiles(laptop)
+        let refused = laptop.run("--done", try #require(laptop.number(of: "Pay rent")))
+        #expect(refused.status == 1 && refused.stdout.isEmpty)
+        #expect(
+            refused.stderr
+                == "hottask: --done: 'Pay rent' repeats in your calendar by a rule HotTask cannot step (BYMONTHDAY=1); complete it in your calendar app, or give it a rule here with --repeat. Nothing was changed\n"
+        )
+        #expect(storeFiles(laptop) == before, "nothing written")
         let result = laptop.run("--sync")
-        #expect(result.status == 5)
-        #expect(result.stderr.contains("\"Pay rent\" repeats by a rule HotTask cannot step (BYMONTHDAY=1)"), "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(laptop.tasks()["Pay rent"]?.completed == false)
         let phone = try server.phoneTasks()
         #expect(phone["Water plants"]?["due"] as? String == "20261204")
         #expect(phone["Water plants"]?["completed"] as? Bool == false)

@@ -143,7 +143,9 @@ struct DueInputTests {
         #expect(parsed("nov 27", at: "2026-11-27T23:00:00") == "2026-11-27")
         #expect(parsed("nov 26", at: "2026-11-27T10:00:00") == "2027-11-26")
         #expect(parsed("jan 5", at: "2026-12-31T10:00:00") == "2027-01-05")
-        #expect(parsed("29 feb", at: "2026-11-27T10:00:00") == "2028-02-29")
+        // Issue 52: the next 29 February is more than a year away: refused, naming it.
+        #expect(parsed("29 feb", at: "2026-11-27T10:00:00") == "refused: there is none in the next 12 months; give the year: 29 feb 2028")
+        #expect(parsed("feb 29", at: "2027-03-01T10:00:00") == "2028-02-29")
         #expect(parsed("1 sept", at: "2026-11-27T10:00:00") == "2027-09-01")
         #expect(parsed("1 dec 2027", at: "2026-11-27T10:00:00") == "2027-12-01")
         #expect(parsed("feb 30", at: "2026-11-27T10:00:00") == "refused: there is no such day")

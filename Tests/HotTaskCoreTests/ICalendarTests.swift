@@ -35,6 +35,15 @@ struct ICalendarTests {
         #expect(batch.tasks.map(\.caption).sorted() == captions.sorted())
     }
 
+    /// Issue 52: RFC 5545 folds by octets, and some writers fold inside a UTF-8 sequence; the
+    /// strict parsers (`ical`, `icalendar`) join the octets first, and so does HotTask.
+    @Test("a fold inside a UTF-8 character is joined as octets")
+    func foldInsideACharacter() throws {
+        var bytes = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:f1\r\nSUMMARY:Caf".utf8)
+        bytes += [0xC3, 0x0D, 0x0A, 0x20, 0xA9] + Array(" au lait\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+        #expect(try ImportBatch.parse(bytes).tasks.map(\.caption) == ["Café au lait"])
+    }
+
     @Test(
         "a broken file is an error naming the line, never a crash",
         arguments: [

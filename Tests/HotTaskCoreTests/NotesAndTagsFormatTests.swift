@@ -126,6 +126,17 @@ struct NotesAndTagsFormatTests {
         #expect(!edited.contains("project"))
     }
 
+    /// Issue 52: an annotation's tab is a tab in the note (it became a space), and goes back so.
+    @Test("a Taskwarrior annotation's tab stays a tab in the note and in the export")
+    func annotationTab() throws {
+        let file = folder.write(
+            #"[{"uuid":"5b7c6f2e-1d2a-4b8e-9f00-0000000000a1","description":"Pack","status":"pending","entry":"20261101T090000Z","annotations":[{"entry":"20261102T090000Z","description":"socks\t3 pairs"}]}]"#,
+            to: "tab.json")
+        _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false)
+        #expect(try task("Pack").note == "socks\t3 pairs")
+        #expect(try export(.taskwarrior).text.contains(#""description":"socks\t3 pairs""#))
+    }
+
     @Test("a Taskwarrior record an older HotTask carried whole writes its annotations, tags and project until the task is given its own")
     func olderTaskwarriorRecords() throws {
         let file = folder.write(Self.taskwarrior, to: "tw.json")

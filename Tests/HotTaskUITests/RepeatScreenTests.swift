@@ -82,4 +82,24 @@ struct RepeatScreenTests {
         #expect(KeyHelp.entries(for: .list).contains { $0.keys == "w / r" && $0.action == "set or clear the due date / repeat rule" })
         #expect(KeyHelp.entries(for: .repeating).contains { $0.action.hasPrefix("a repeat rule: daily, weekly") })
     }
+
+    /// Issue 52 item 5: a synced task whose calendar series HotTask cannot step (a phone's
+    /// BYMONTHDAY) is not completed by Space: the footer says why and what to do instead.
+    @Test func spaceOnASeriesHotTaskCannotStepSaysSoAndChangesNothing() {
+        var state = state()
+        let rent = state.tasks[1]
+        _ = AppUpdate.update(&state, .unsteppable([rent.id: "BYMONTHDAY=1"]), now: testNow)
+        state.press(.tab, .down)
+        let before = state.tasks
+        let effects = state.press(.character(" "))
+        #expect(savedChanges(effects).isEmpty)
+        #expect(state.tasks == before)
+        #expect(
+            state.message?.text
+                == "Not completed: 'Pay rent' repeats in your calendar by a rule HotTask cannot step (BYMONTHDAY=1); complete it in your calendar app"
+        )
+        // The other task completes as ever.
+        state.press(.up)
+        #expect(savedChanges(state.press(.character(" "))).count == 1)
+    }
 }

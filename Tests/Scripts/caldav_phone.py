@@ -228,6 +228,51 @@ def cmd_edit(client, cal, args):
     return {"ok": True}
 
 
+def cmd_complete_occurrence(client, cal, args):
+    """Completes the current occurrence of a repeating to-do as Tasks.org does: DTSTART and DUE
+    move to the rule's next occurrence (dateutil from DTSTART), COUNT one less, still open."""
+    from dateutil.rrule import rrulestr
+
+    todo = find_one(cal, args.summary_match)
+    now = now_utc()
+    with todo.edit_icalendar_component() as comp:
+        start = comp.get("DTSTART").dt
+        rule = comp.get("RRULE").to_ical().decode()
+        import datetime as _datetime
+
+        naive = start.replace(tzinfo=None) if hasattr(start, "hour") else _datetime.datetime.combine(start, _datetime.time())
+        occurrences = list(rrulestr(rule, dtstart=naive)[:2])
+        if len(occurrences) < 2:
+            comp.pop("STATUS", None)
+            comp.add("STATUS", "COMPLETED")
+            comp.add("COMPLETED", now)
+        else:
+            step = occurrences[1] - occurrences[0]
+            for name in ("DTSTART", "DUE"):
+                value = comp.get(name)
+                if value is not None:
+                    moved = value.dt + step
+                    comp.pop(name)
+                    comp.add(name, moved)
+            parts = [p for p in rule.split(";")]
+            parts = [("COUNT=%d" % (int(p[6:]) - 1)) if p.upper().startswith("COUNT=") else p for p in parts]
+            comp.pop("RRULE")
+            comp.add("RRULE", rrulestr_parts(";".join(parts)))
+        for name in ("LAST-MODIFIED", "DTSTAMP"):
+            comp.pop(name, None)
+            comp.add(name, now)
+        sequence = int_or_none(comp.pop("SEQUENCE", None)) or 0
+        comp.add("SEQUENCE", sequence + 1)
+    todo.save(increase_seqno=False)
+    return {"ok": True}
+
+
+def rrulestr_parts(text):
+    from icalendar import vRecur
+
+    return vRecur.from_ical(text)
+
+
 def cmd_delete(client, cal, args):
     find_one(cal, args.summary_match).delete()
     return {"ok": True}
@@ -281,6 +326,10 @@ def main():
     p.add_argument("--categories", help="a,b (empty string removes them)")
     p.add_argument("--description", help="TEXT (\\n is a line break; empty removes it)")
     p.set_defaults(run=cmd_edit)
+
+    p = sub.add_parser("complete-occurrence")
+    p.add_argument("summary_match")
+    p.set_defaults(run=cmd_complete_occurrence)
 
     p = sub.add_parser("delete")
     p.add_argument("summary_match")

@@ -5,12 +5,18 @@ Usage: ics_strict.py PATH...   (files, or folders whose *.ics files are checked)
 
 Each file must:
   - be UTF-8 with every line ended by CRLF and no line longer than 75 octets (RFC 5545 §3.1);
-  - parse with the `ical` library (PyPI: pydantic models of RFC 5545, strict about values);
+  - parse with the `ical` library (PyPI: pydantic models of RFC 5545, strict about values),
+    with `icalendar` and with `vobject` (each repeating VTODO's rule expanded by vobject);
   - hold VERSION and PRODID in its VCALENDAR, and one UID and one DTSTAMP in each VTODO;
   - hold, for every TZID= a property names, a VTIMEZONE with that TZID (§3.2.19), each with
     at least one STANDARD or DAYLIGHT holding DTSTART, TZOFFSETFROM and TZOFFSETTO;
   - give every DUE or DTSTART with a TZID this system knows the same offset through its
-    VTIMEZONE as the system's zone data gives.
+    VTIMEZONE as the system's zone data gives;
+  - in each repeating VTODO (RRULE, §3.3.10 and §3.8.5.3): DTSTART and DUE of one value type,
+    UNTIL of DTSTART's (else DUE's) type (a DATE for a dated series, a local time for a
+    floating one, a UTC time for one in UTC or a named zone), DTSTART one of the rule's
+    occurrences (the first that python-dateutil's rrule gives from it), and every
+    RECURRENCE-ID of an override of the series' DTSTART type.
 
 Prints "ok: N files" and exits 0, or prints each problem and exits 1.
 """
@@ -20,11 +26,16 @@ import re
 import sys
 import zoneinfo
 
+from dateutil import rrule as dateutil_rrule
+
 try:
     from ical.calendar_stream import IcsCalendarStream
     from ical.timezone import IcsTimezoneInfo
+    import icalendar
+    import vobject
 except ImportError:
-    print("ics_strict.py needs the ical library: python3 -m pip install ical (make test-deps installs it)", file=sys.stderr)
+    print("ics_strict.py needs ical, icalendar and vobject: python3 -m pip install ical icalendar vobject (make test-deps installs them)",
+          file=sys.stderr)
     sys.exit(2)
 
 
@@ -71,7 +82,18 @@ def check(path):
         calendar = IcsCalendarStream.calendar_from_ics(text)
     except Exception as error:  # the library's own words
         return problems + [f"{path}: ical refuses it: {error}"]
+    try:
+        icalendar.Calendar.from_ical(text)
+    except Exception as error:
+        problems.append(f"{path}: icalendar refuses it: {error}")
+    try:
+        for component in vobject.readOne(text).getChildren():
+            if component.name == "VTODO" and "rrule" in component.contents:
+                list(component.getrruleset(addRDate=True))[:3]
+    except Exception as error:
+        problems.append(f"{path}: vobject refuses it: {error!r}")
     stack, counts, zones, named, timed = [], [], {}, [], []
+    todos, todo = [], None
     zone = None
     for line in unfolded(text):
         name, params, value = name_and_params(line)
@@ -79,6 +101,9 @@ def check(path):
             problems.append(f"{path}: not a content line: {line[:60]!r}")
             continue
         if name == "BEGIN":
+            if value.upper() == "VTODO":
+                todo = {}
+                todos.append(todo)
             stack.append(value.upper())
             counts.append({})
             if value.upper() == "VTIMEZONE":
@@ -110,6 +135,8 @@ def check(path):
             continue
         if counts:
             counts[-1][name] = counts[-1].get(name, 0) + 1
+        if stack and stack[-1] == "VTODO" and todo is not None and name in ("DTSTART", "DUE", "RRULE", "RECURRENCE-ID", "UID"):
+            todo[name] = (params, value)
         if stack and stack[-1] == "VTIMEZONE" and name == "TZID":
             zone["tzid"] = value
         if stack and stack[-1] in ("STANDARD", "DAYLIGHT") and zone is not None and zone["observances"]:
@@ -135,6 +162,69 @@ def check(path):
         ours = local.replace(tzinfo=system).utcoffset()
         if theirs != ours:
             problems.append(f"{path}: {tzid} {value} is {theirs} by its VTIMEZONE but {ours} by the system's zone data")
+    problems += [f"{path}: {problem}" for problem in series_problems(todos)]
+    return problems
+
+
+def kind(params, value):
+    """The value type of a DATE or DATE-TIME: date, floating, utc or zone."""
+    value = value.strip()
+    if params.get("VALUE", "").upper() == "DATE" or len(value) == 8:
+        return "date"
+    if value.endswith("Z"):
+        return "utc"
+    return "zone" if "TZID" in params else "floating"
+
+
+def moment(params, value):
+    value = value.strip()
+    if len(value) == 8:
+        return datetime.datetime.strptime(value, "%Y%m%d")
+    if value.endswith("Z"):
+        return datetime.datetime.strptime(value, "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.timezone.utc)
+    local = datetime.datetime.strptime(value, "%Y%m%dT%H%M%S")
+    if "TZID" in params:
+        try:
+            return local.replace(tzinfo=zoneinfo.ZoneInfo(params["TZID"]))
+        except Exception:
+            return local.replace(tzinfo=datetime.timezone.utc)
+    return local
+
+
+def series_problems(todos):
+    problems = []
+    masters = {todo["UID"][1]: todo for todo in todos if "UID" in todo and "RECURRENCE-ID" not in todo}
+    for todo in todos:
+        uid = todo.get("UID", ({}, "?"))[1]
+        if "RECURRENCE-ID" in todo:
+            master = masters.get(uid)
+            start = master and (master.get("DTSTART") or master.get("DUE"))
+            if start and kind(*todo["RECURRENCE-ID"]) != kind(*start):
+                problems.append(f"{uid}: RECURRENCE-ID {todo['RECURRENCE-ID'][1]} is not of DTSTART's type ({kind(*start)})")
+            continue
+        if "RRULE" not in todo:
+            continue
+        start = todo.get("DTSTART") or todo.get("DUE")
+        if start is None:
+            problems.append(f"{uid}: RRULE without DTSTART or DUE")
+            continue
+        if "DTSTART" in todo and "DUE" in todo and (kind(*todo["DTSTART"]) == "date") != (kind(*todo["DUE"]) == "date"):
+            problems.append(f"{uid}: DTSTART {todo['DTSTART'][1]} and DUE {todo['DUE'][1]} are not of one value type")
+        rule = todo["RRULE"][1]
+        parts = dict(part.split("=", 1) for part in rule.upper().split(";") if "=" in part)
+        until = parts.get("UNTIL")
+        if until is not None:
+            wanted = {"date": "date", "floating": "floating", "utc": "utc", "zone": "utc"}[kind(*start)]
+            if kind({}, until) != wanted:
+                problems.append(f"{uid}: UNTIL={until} is a {kind({}, until)} value but the series starts with a {kind(*start)} one")
+                continue
+        try:
+            first = next(iter(dateutil_rrule.rrulestr(rule, dtstart=moment(*start))), None)
+        except Exception as error:
+            problems.append(f"{uid}: dateutil cannot read RRULE {rule}: {error}")
+            continue
+        if first is not None and first != moment(*start):
+            problems.append(f"{uid}: DTSTART {start[1]} is not an occurrence of {rule} (the first is {first})")
     return problems
 
 

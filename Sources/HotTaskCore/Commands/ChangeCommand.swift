@@ -68,7 +68,8 @@ extension TaskStore {
             }
             newTasks.append(
                 TaskItem(
-                    caption: caption, section: section, createdAt: now, due: newDue ?? typedDue ?? firstRepeat, note: newNote ?? "", tags: tags,
+                    caption: caption, section: section, createdAt: now,
+                    due: (newDue ?? typedDue).map { (repeating ?? .none).onOccurrence($0) } ?? firstRepeat, note: newNote ?? "", tags: tags,
                     repeatRule: repeating ?? .none))
         }
         let withNote = newNote.map { !$0.isEmpty } ?? false ? " (with a note)" : ""
@@ -153,6 +154,15 @@ extension TaskStore {
         } catch {
             throw UserFacingError(.refused, "\(quotedCaption(CaptionRule.shown(error.task.caption))) is given to both --done and --undone")
         }
+        // A synced series HotTask cannot step stays open: completing it would complete it all there.
+        let completedHere = planned.steps.compactMap { step -> TaskItem? in
+            if case .completed(let task, true) = step, task.repeatRule.isNone { return task }
+            return nil
+        }
+        let refused = unsteppableSeries(completedHere.map(\.id))
+        if let task = completedHere.first(where: { refused[$0.id] != nil }), let reason = refused[task.id] {
+            throw UserFacingError(.refused, "--done: " + TaskStore.unsteppableMessage(caption: task.caption, reason: reason))
+        }
         for case .tagged(_, let after) in planned.steps where after.count > StoreLimits.tagsPerTask {
             throw UserFacingError(.refused, "--tag: \(TagError.tooMany(after.count))")
         }
@@ -160,7 +170,7 @@ extension TaskStore {
             switch step {
             case .edited(let from, let to): "Edited: \(CaptionRule.shown(from)) → \(to)"
             case .alreadyCaptioned(let caption): "Already so: \(caption)"
-            case .dated(let task, let request): dueLine(task, request, dates: dates)
+            case .dated(let task, let request, let taken): dueLine(task, request, taken: taken, dates: dates)
             case .tagged(let task, let after):
                 task.tags == after
                     ? "Tags unchanged: \(CaptionRule.shown(task.caption))"
@@ -192,14 +202,18 @@ extension TaskStore {
     }
 
     /// What `--edit N --due WHEN` says it did.
-    private func dueLine(_ task: TaskItem, _ request: DueInput.Request, dates: DueDisplay) -> String {
-        switch request {
+    private func dueLine(_ task: TaskItem, _ request: DueInput.Request, taken: DueInput.Request, dates: DueDisplay) -> String {
+        switch taken {
         case .clear:
-            task.due == nil
+            return task.due == nil
                 ? "Already without a due date: \(CaptionRule.shown(task.caption))" : "Due date cleared: \(CaptionRule.shown(task.caption))"
         case .set(let due):
-            task.due == due
-                ? "Already due \(dates.text(due)): \(CaptionRule.shown(task.caption))" : "Due \(dates.text(due)): \(CaptionRule.shown(task.caption))"
+            // A task repeating on some days says which of them the date asked for became.
+            var moved = ""
+            if request != taken, case .set(let asked) = request { moved = " (the first of its days from \(dates.text(asked)))" }
+            return task.due == due
+                ? "Already due \(dates.text(due))\(moved): \(CaptionRule.shown(task.caption))"
+                : "Due \(dates.text(due))\(moved): \(CaptionRule.shown(task.caption))"
         }
     }
 }

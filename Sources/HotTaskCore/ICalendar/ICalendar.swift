@@ -141,33 +141,36 @@ enum ICalendar {
 
     /// Each line with its continuations joined (a line starting with a space or tab continues
     /// the one before), with the number of the line it starts on; empty lines skipped. Lines
-    /// end at CRLF, LF or CR; each is checked as UTF-8 on its own, so the whole text is never
-    /// copied into one String.
+    /// end at CRLF, LF or CR. Folds are joined as octets, as RFC 5545 §3.1 folds (a writer may
+    /// fold inside a UTF-8 sequence, and strict parsers join first): each joined line is then
+    /// checked as UTF-8 on its own, so the whole text is never copied into one String.
     static func forEachUnfoldedLine(
         _ bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, String) throws(ParseError) -> Void
     ) throws(ParseError) {
-        var pending: (number: Int, line: String)?
+        var pending: (number: Int, line: [UInt8])?
+        func hand(_ done: (number: Int, line: [UInt8])) throws(ParseError) {
+            guard let line = String(validating: done.line, as: UTF8.self) else { throw ParseError(line: done.number, reason: notUTF8) }
+            try body(done.number, line)
+        }
         var number = 0
         var start = 0
         while start <= bytes.count {
             var end = start
             while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
             number += 1
-            guard let line = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else {
-                throw ParseError(line: number, reason: notUTF8)
-            }
-            if let first = line.utf8.first, first == 0x20 || first == 0x09, pending != nil {
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if let first = line.first, first == 0x20 || first == 0x09, pending != nil {
                 // Exactly the fold's one byte: a Character would take a combining mark after the
-                // space with it, and folds fall between scalars (`appendFolded`).
-                pending!.line += String(decoding: line.utf8.dropFirst(), as: UTF8.self)
+                // space with it.
+                pending!.line += line.dropFirst()
             } else if !line.isEmpty {
-                if let done = pending { try body(done.number, done.line) }
-                pending = (number, line)
+                if let done = pending { try hand(done) }
+                pending = (number, Array(line))
             }
             // CRLF is one line end.
             start = end < bytes.count && bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? end + 2 : end + 1
         }
-        if let done = pending { try body(done.number, done.line) }
+        if let done = pending { try hand(done) }
     }
 
     /// `NAME;PARAM=x;PARAM="a:b":value`: the name upper-cased, the parameters kept as written.

@@ -24,7 +24,8 @@ enum Recurrence {
     /// The VTODO with this occurrence completed.
     static func advance(_ todo: ICalComponent) -> Advance {
         let rules = todo.properties.filter { $0.name == "RRULE" }
-        guard let ruleText = rules.first?.value else { return .notRepeating }
+        guard let written = rules.first?.value else { return .notRepeating }
+        let ruleText = RuleUntil.forStepping(written, start: todo.first("DTSTART") ?? todo.first("DUE"))
         guard rules.count == 1 else { return .unsupported("more than one RRULE") }
         for name in ["RDATE", "EXDATE", "EXRULE"] where todo.first(name) != nil { return .unsupported("\(name) is set") }
         let rule: Rule
@@ -47,7 +48,7 @@ enum Recurrence {
             advanced.properties[index].value = time.moved(by: shift)
         }
         if let count = rule.count, let index = advanced.properties.firstIndex(where: { $0.name == "RRULE" }) {
-            advanced.properties[index].value = Rule.replacingCount(in: ruleText, with: count - 1)
+            advanced.properties[index].value = Rule.replacingCount(in: written, with: count - 1)
         }
         advanced.set("STATUS", "NEEDS-ACTION")
         advanced.set("COMPLETED", nil)

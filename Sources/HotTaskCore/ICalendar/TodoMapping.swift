@@ -270,6 +270,8 @@ public enum TodoMapping {
         if let order = fields.sortOrder, order != sortOrderBefore || (base == nil && todo.first("X-APPLE-SORT-ORDER") == nil) {
             todo.set("X-APPLE-SORT-ORDER", String(order))
         }
+        // UNTIL in the type the (maybe newly timed or dated) start has.
+        RuleUntil.match(&todo)
         if todo != before || base == nil { stamp(&todo, clocks: clocks, isNew: base == nil, now: now) }
         calendar.components[index!] = todo
         // Every TZID written has its VTIMEZONE in the object (RFC 5545 §3.2.19).
@@ -325,6 +327,7 @@ public enum TodoMapping {
         }
         if case .repeatRule(let rule)? = fields[.repeatRule], readRepeat(master) != rule {
             setRepeat(rule, on: &master)
+            RuleUntil.match(&master)
             stamp(&master, clocks: clocks, isNew: false, now: now)
             calendar.components[series] = master
         }
@@ -357,106 +360,10 @@ public enum TodoMapping {
         todo.set("DURATION", nil)
     }
 
-    /// The repeat rule HotTask reads from a VTODO's RRULE: one it can step exactly, alone (no
-    /// RDATE, EXDATE or a second RRULE); `.none` for any other, which is then never written over
-    /// unless a rule is set here.
-    /// `X-HOTTASK-REPEAT-FROM:DONE` beside it says the rule counts from the day the task is done.
-    static func readRepeat(_ todo: ICalComponent) -> RepeatRule {
-        let rules = todo.properties.filter { $0.name == "RRULE" }
-        guard rules.count == 1, todo.first("RDATE") == nil, todo.first("EXDATE") == nil, todo.first("EXRULE") == nil else { return .none }
-        let afterDone = todo.first(repeatFromProperty)?.value.uppercased() == "DONE"
-        return RepeatRule(rrule: rules[0].value)?.counting(afterDone: afterDone) ?? .none
-    }
-
-    /// Says, beside the RRULE, that HotTask counts the rule from the day the task is done (a
-    /// calendar has no such rule: it steps the RRULE from DUE). An X- property, as RFC 5545
-    /// allows; the RRULE itself stays standard.
-    static let repeatFromProperty = "X-HOTTASK-REPEAT-FROM"
-
-    /// RRULE as `rule` (none removes it), and `repeatFromProperty` for a rule counted from the
-    /// day it is done. A rule needs a start (RFC 5545 §3.8.5.3): a VTODO without DTSTART gets
-    /// its DUE's.
-    static func setRepeat(_ rule: RepeatRule, on todo: inout ICalComponent) {
-        todo.set(repeatFromProperty, rule.afterDone ? "DONE" : nil)
-        guard !rule.isNone else {
-            todo.set("RRULE", nil)
-            return
-        }
-        todo.set("RRULE", rule.rrule)
-        if todo.first("DTSTART") == nil, let due = todo.first("DUE") {
-            todo.properties.append(ICalProperty(name: "DTSTART", parameters: due.parameters, value: due.value))
-        }
-    }
-
-    /// The next occurrence of a series starts open and not begun.
-    static func reopenForNextOccurrence(_ todo: inout ICalComponent) {
-        todo.set("STATUS", "NEEDS-ACTION")
-        todo.set("COMPLETED", nil)
-        if todo.first("PERCENT-COMPLETE") != nil { todo.set("PERCENT-COMPLETE", "0") }
-        todo.set(openStatusProperty, nil)
-    }
-
-    /// A repeating VTODO's DTSTART moves with its DUE (a completion here advanced it), by the
-    /// same wall-clock time, as a phone moves both.
-    static func moveStart(from old: DueDate?, to new: DueDate?, on todo: inout ICalComponent) {
-        guard let old, let new, old != new, todo.first("RRULE") != nil,
-            let index = todo.properties.firstIndex(where: { $0.name == "DTSTART" }),
-            let start = Recurrence.WallTime(todo.properties[index].value)
-        else { return }
-        todo.properties[index].value = start.moved(by: TimeInterval(new.wallSeconds - old.wallSeconds))
-    }
-
     /// The note HotTask reads from a VTODO's DESCRIPTION (the rule applied, cut at the limit).
     static func readNote(_ todo: ICalComponent) -> String {
         guard let description = todo.first("DESCRIPTION") else { return "" }
         return NoteRule.cleanCutting(description.text).note
-    }
-
-    /// The tags HotTask reads from a VTODO's CATEGORIES (every one of them: a list of
-    /// comma-separated values each), the rule applied.
-    static func readTags(_ todo: ICalComponent) -> [String] {
-        var categories: [String] = []
-        for property in todo.properties where property.name == "CATEGORIES" {
-            categories += splitList(property.value).map(ICalendar.unescape)
-        }
-        return TagRule.cleanKeeping(categories).tags
-    }
-
-    /// A list value split at its commas (not at an escaped `\,`), each part still escaped.
-    static func splitList(_ value: String) -> [String] {
-        var parts: [String] = []
-        var part = ""
-        var escaping = false
-        for character in value {
-            if escaping {
-                part.append(character)
-                escaping = false
-            } else if character == "\\" {
-                part.append(character)
-                escaping = true
-            } else if character == "," {
-                parts.append(part)
-                part = ""
-            } else {
-                part.append(character)
-            }
-        }
-        parts.append(part)
-        return parts.filter { !$0.isEmpty }
-    }
-
-    /// CATEGORIES as `tags`: one property, at the place (and with the parameters) of the first
-    /// there was; none for no tags.
-    static func setTags(_ tags: [String], on todo: inout ICalComponent) {
-        let value = tags.map(ICalendar.escape).joined(separator: ",")
-        guard let first = todo.properties.firstIndex(where: { $0.name == "CATEGORIES" }) else {
-            if !tags.isEmpty { todo.properties.append(ICalProperty(name: "CATEGORIES", value: value)) }
-            return
-        }
-        var property = todo.properties[first]
-        property.value = value
-        todo.properties.removeAll { $0.name == "CATEGORIES" }
-        if !tags.isEmpty { todo.properties.insert(property, at: min(first, todo.properties.count)) }
     }
 
     /// The caption HotTask reads from a VTODO's SUMMARY: its text kept as it came

@@ -102,6 +102,21 @@ struct CarriedFields: Sendable {
 
     /// These tasks' todo.txt lines are no longer archived (they are open again, and written
     /// back into todo.txt).
+    /// Each repeating task's todo.txt record after an export wrote it: its line's due day, and
+    /// the done lines written for occurrences done here (`doneHere`), until todo.sh archives them.
+    mutating func wroteTodoTxt(_ tasks: some Sequence<TaskItem>, doneHere: [UUID: [String]]) {
+        for task in tasks where !task.repeatRule.isNone && !task.completed {
+            let key = Key(id: task.id, format: .todoTxt)
+            var record = TodoTxtRecord(records[key])
+            record.lineDue = task.due?.dayText
+            record.doneLines += doneHere[task.id] ?? []
+            guard records[key] != record.text else { continue }
+            records[key] = record.text
+            members.insert(key)
+            changed = true
+        }
+    }
+
     mutating func unarchive(_ ids: some Sequence<UUID>) {
         // Most files have no archived line: then no id is looked up.
         let anyArchived = records.contains { $0.key.format == .todoTxt && $0.key != Self.fileKey && TodoTxtRecord($0.value).archived }
@@ -305,6 +320,9 @@ struct TodoTxtRecord: Equatable, Sendable {
     var archived = false
     /// The day (`YYYY-MM-DD`) an import gave a `rec:` line without `due:`.
     var assumedDue: String?
+    /// The due day of a repeating task's open line as the file last had it (read or written):
+    /// the occurrences done here since are written as done lines (issue 52).
+    var lineDue: String?
     /// The line's words as they came, and the hash of the words an export would write for them.
     var words: (said: UInt64, text: String)?
     /// Done lines of past occurrences still in todo.txt, as they came.
@@ -331,7 +349,9 @@ struct TodoTxtRecord: Equatable, Sendable {
                     words = (said, String(rest))
                     return
                 }
-                if word.hasPrefix("nodue:") {
+                if word.hasPrefix("at:") {
+                    lineDue = String(word.dropFirst(3))
+                } else if word.hasPrefix("nodue:") {
                     assumedDue = String(word.dropFirst(6))
                 } else if word.count == 1 {
                     letter = String(word)
@@ -342,7 +362,8 @@ struct TodoTxtRecord: Equatable, Sendable {
 
     /// The record's text; nil when it says nothing.
     var text: String? {
-        var parts = [letter, undated ? "undated" : nil, archived ? "archived" : nil, assumedDue.map { "nodue:" + $0 }].compactMap { $0 }
+        var parts = [letter, undated ? "undated" : nil, archived ? "archived" : nil, assumedDue.map { "nodue:" + $0 }, lineDue.map { "at:" + $0 }]
+            .compactMap { $0 }
         if let words { parts.append("as:" + String(words.said, radix: 16) + " " + words.text) }
         guard !parts.isEmpty || !doneLines.isEmpty else { return nil }
         return ([parts.joined(separator: " ")] + doneLines).joined(separator: "\n")

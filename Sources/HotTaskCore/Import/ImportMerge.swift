@@ -100,18 +100,26 @@ extension TaskList {
         }
         let untagged = batch.tasks.indices.filter { batch.idPrefixes[$0] == nil }
         var unmatched: [Int] = []
+        // How many of each caption's tasks, from the first, are claimed already: claims only
+        // grow, so 20,000 identical lines do not each look past all the ones before (issue 50).
+        var claimedFirst: [String: Int] = [:]
         for position in (unresolved + untagged).sorted() {
             let line = batch.tasks[position]
             let undated = lines.undated.contains(position)
-            // A line with tags also finds the task an older HotTask made of it (the tags in its caption).
-            let candidates = (byCaption[line.caption] ?? []) + (lines.captionsWithTags[position].flatMap { byCaption[$0] } ?? [])
-            let match = candidates.first { index in
+            let taken = { (index: Int) -> Bool in
                 let task = known[index]
                 // An undated line has no time to compare: it is the task a file said before (it
                 // was completed here since), never a chore only ever done here.
                 let writtenSince = undated ? base[task.id] == nil : (task.completedAt ?? task.modifiedAt) < line.createdAt
                 return !claimed.contains(task.id) && !(task.completed && !line.completed && writtenSince)
             }
+            let own = byCaption[line.caption] ?? []
+            var first = claimedFirst[line.caption, default: 0]
+            while first < own.count, claimed.contains(known[own[first]].id) { first += 1 }
+            claimedFirst[line.caption] = first
+            // A line with tags also finds the task an older HotTask made of it (the tags in its caption).
+            let match =
+                own[first...].first(where: taken) ?? lines.captionsWithTags[position].flatMap { byCaption[$0] }?.first(where: taken)
             guard let match else {
                 unmatched.append(position)
                 continue

@@ -124,7 +124,7 @@ enum TaskwarriorCarry {
     // MARK: Notes and tags
 
     /// The note and tags a task's `annotations`, `tags` and `project` make: each annotation a
-    /// line of the note, in entry order (its line breaks become spaces); the tags as they
+    /// line of the note, in entry order (its line breaks become spaces, its tabs stay); the tags as they
     /// are, after the project as `project:NAME`. What does not pass the rules is left out.
     static func noteAndTags(annotations: JSONValue?, tags: JSONValue?, project: JSONValue?) -> (note: String, tags: [String]) {
         let lines = annotationTexts(annotations).map(\.text)
@@ -142,7 +142,9 @@ enum TaskwarriorCarry {
         var texts: [(entry: String, text: String, raw: String)] = []
         for case .object(let annotation) in items {
             guard case .string(let description)? = annotation["description"] else { continue }
-            let line = CaptionRule.cleanFragment(description).trimmingWhitespace()
+            // A tab stays a tab, as a note keeps it (issue 52); the rest is cleaned as a caption.
+            let line = description.split(separator: "\t", omittingEmptySubsequences: false).map { CaptionRule.cleanFragment(String($0)) }
+                .joined(separator: "\t").trimmingWhitespace()
             guard !line.isEmpty else { continue }
             let entry: String = if case .string(let entry)? = annotation["entry"] { entry } else { "" }
             texts.append((entry, line, description))

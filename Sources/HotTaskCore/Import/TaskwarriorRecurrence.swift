@@ -265,8 +265,10 @@ enum TaskwarriorRecurrence {
                         task: written, status: TaskwarriorCarry.status(for: written, record: text(current.record)), record: text(current.record),
                         deletedAt: nil))
             } else if index >= mask.count {
-                // Taskwarrior has not made it yet: made here, its place in the mask taken.
-                while mask.count < index { mask.append("+") }
+                // Taskwarrior has not made it yet: made here, its place in the mask taken. The
+                // occurrences before it that Taskwarrior never made were completed here: each is
+                // written done, so that `task completed` lists every completion (issue 52).
+                writes += doneHere(task, plain: plain, from: anchor, through: index, mask: &mask, mapped: mapped, when: when)
                 mask.append("-")
                 var written = plain
                 written.id = occurrenceID(task.id, anchor: anchor, index: index)
@@ -283,6 +285,33 @@ enum TaskwarriorRecurrence {
         // A new rule, or a due date off the series: the series starts again at `due`.
         settle(done: { $0.wallSeconds < due.wallSeconds }, deleteRest: true, mask: &mask)
         return fresh(task, due: due, mapped: mapped, templateRecord: templateRecord, entry: template.entry, instanceRecord: [:]) + writes
+    }
+
+    /// The occurrences of the series from `anchor` past the end of `mask`, up to `index`
+    /// (not included), written completed at `when`, each marked `+` in the mask.
+    private static func doneHere(
+        _ task: TaskItem, plain: TaskItem, from anchor: DueDate, through index: Int, mask: inout [Character],
+        mapped: (recur: String, until: String?), when: Date
+    ) -> [Write] {
+        var writes: [Write] = []
+        var current = anchor
+        var stepping = task.repeatRule
+        for position in 0..<index {
+            if position >= mask.count {
+                mask.append("+")
+                var done = plain
+                done.id = occurrenceID(task.id, anchor: anchor, index: position)
+                done.due = current
+                done.completed = true
+                done.completedAt = when
+                done.modifiedAt = when
+                let record = instanceRecord(task.id, index: position, mapped: mapped, base: [:])
+                writes.append(Write(task: done, status: "completed", record: text(record), deletedAt: nil))
+            }
+            guard let next = stepping.next(after: current) else { break }
+            (current, stepping) = next
+        }
+        return writes
     }
 
     /// A series starting at `due`: the template (the task's own uuid) and its first occurrence.

@@ -114,6 +114,13 @@ enum TodoTxtFormat {
     private static func lineTask(_ read: Line, archived: Bool) -> (TaskItem, TodoTxtRecord) {
         var record = TodoTxtRecord(letter: read.letter.flatMap { $0 == "A" ? nil : String($0) }, undated: read.noCreationDate, archived: archived)
         if read.dueAssumed { record.assumedDue = read.task.due?.dayText }
+        // The due day the file now says for a repeating task: its open line's, or after a done
+        // line the next occurrence the import moves it to.
+        // (None for a line without `due:`: its day is the import's, not the file's.)
+        if !read.task.repeatRule.isNone, !read.dueAssumed, let due = read.task.due {
+            let doneOn = read.task.completedAt.map { DueDate.localDay(of: $0, in: .current) }
+            record.lineDue = (read.task.completed ? doneOn.flatMap { read.task.repeatRule.next(after: due, doneOn: $0)?.due } : due)?.dayText
+        }
         // Words in another order than an export writes them are kept, to go back as they came.
         let written = words(of: read.task, caption: read.task.caption, record: record)
         if written.caption + written.tail != read.body { record.words = (ImportBase.hash(written.caption + written.tail), read.body) }
@@ -311,6 +318,8 @@ enum TodoTxtFormat {
     struct Written: Sendable {
         var archived: Set<UUID> = []
         var folded: [UUID: String] = [:]
+        /// The done lines written for occurrences done here since the file last had the line.
+        var doneHere: [UUID: [String]] = [:]
     }
 
     /// `text(for:)` in pieces of about `pieceSize` bytes, each given to `emit` when full.
@@ -354,6 +363,10 @@ enum TodoTxtFormat {
                 }
                 // The occurrences done there before, until todo.sh archives them.
                 if !task.completed { for done in record.doneLines { piece.append(contentsOf: (done + "\n").utf8) } }
+                // The occurrences done here since the file had the line: a done line each.
+                let doneHere = task.completed ? [] : doneLines(doneHere: task, record: record, created: created, id: shortIDs[position])
+                for done in doneHere { piece.append(contentsOf: (done + "\n").utf8) }
+                if !doneHere.isEmpty { written.doneHere[task.id] = doneHere }
                 piece.append(contentsOf: line.utf8)
                 if piece.count >= pieceSize {
                     emit(piece)
@@ -418,7 +431,7 @@ enum TodoTxtFormat {
         return !completed && (first == "x" || priority(from: first) != nil)
     }
 
-    private static func day(_ date: Date) -> String {
+    static func day(_ date: Date) -> String {
         String(Timestamp.format(date).prefix(10))
     }
 }

@@ -67,6 +67,7 @@ extension TaskStore {
                 // Ids, not `list.all`: a copy of every task.
                 carried.keepOnly(list.priority.map(\.id) + list.bonus.map(\.id), .todoTxt)
                 carried.unarchive([list.priority, list.bonus].joined().lazy.filter { !$0.completed }.map(\.id))
+                carried.wroteTodoTxt([list.priority, list.bonus].joined(), doneHere: written.doneHere)
                 carried.todoTxtFile = CarriedFields.TodoTxtFile(path: Self.realPath(path), comments: comments)
                 saveCarried(carried).forEach(say)
             }

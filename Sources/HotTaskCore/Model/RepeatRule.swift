@@ -148,6 +148,17 @@ public struct RepeatRule: Hashable, Sendable {
             .next(after: before)?.due
     }
 
+    /// `due`, or when the rule's days (BYDAY) do not hold it, the first of them after it, at
+    /// its time of day: a series starts on one of its occurrences (RFC 5545 §3.8.5.3), as
+    /// dateutil and the calendar apps built on it count COUNT from there. `due` when no day
+    /// after it is within the rule (past UNTIL).
+    public func onOccurrence(_ due: DueDate) -> DueDate {
+        guard parts["BYDAY"] != nil, let rule = stepping else { return due }
+        let dayBefore = Date(timeIntervalSince1970: TimeInterval(due.wallSeconds - 86_400))
+        guard let first = rule.occurrence(after: dayBefore) else { return due }
+        return stepped(due, to: first, by: rule)?.due ?? due
+    }
+
     // MARK: Words
 
     private static let dayNames = ["MO": "Mon", "TU": "Tue", "WE": "Wed", "TH": "Thu", "FR": "Fri", "SA": "Sat", "SU": "Sun"]

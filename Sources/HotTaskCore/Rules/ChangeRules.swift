@@ -16,9 +16,10 @@ public enum ChangeRules {
         set(TaskFields(caption: caption), on: task)
     }
 
-    /// A due date; nil clears it.
+    /// A due date; nil clears it. A task repeating on some days (`every mon,thu`) is due on
+    /// the first of them from that date on (`RepeatRule.onOccurrence`).
     public static func date(_ task: TaskItem, to due: DueDate?) -> TaskChange? {
-        set(TaskFields(due: .some(due)), on: task)
+        set(TaskFields(due: .some(due.map(task.repeatRule.onOccurrence))), on: task)
     }
 
     /// A note (already through `NoteRule`); an empty one clears it.
@@ -66,9 +67,12 @@ public enum ChangeRules {
 
     /// A repeat rule (`.none` stops it). A task that starts repeating without a due date takes
     /// the rule's first day from `today` on (days since 1970-01-01): today, or for `every sun`
-    /// the next Sunday.
+    /// the next Sunday; one with a due date that is not one of the rule's days moves to the
+    /// first of them after it (`RepeatRule.onOccurrence`).
     public static func repeating(_ task: TaskItem, by rule: RepeatRule, today: Int) -> TaskChange? {
-        let due: DueDate?? = task.due == nil && !rule.isNone ? .some(rule.first(onOrAfter: today)) : nil
+        let onOccurrence = task.due.map(rule.onOccurrence)
+        let due: DueDate?? =
+            task.due == nil && !rule.isNone ? .some(rule.first(onOrAfter: today)) : onOccurrence != task.due ? .some(onOccurrence) : nil
         return set(TaskFields(due: due, repeatRule: rule), on: task)
     }
 

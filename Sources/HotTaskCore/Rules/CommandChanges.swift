@@ -36,7 +36,9 @@ struct CommandChanges: Sendable {
     enum Step: Equatable, Sendable {
         case edited(from: String, to: String)
         case alreadyCaptioned(String)
-        case dated(TaskItem, DueInput.Request)
+        /// The task as it was, the date asked for, and the date it took (a task repeating on
+        /// some days takes the first of them from the date asked).
+        case dated(TaskItem, DueInput.Request, taken: DueInput.Request)
         case noted(TaskItem, String)
         /// The task as it was, and its tags after.
         case tagged(TaskItem, [String])
@@ -76,7 +78,9 @@ struct CommandChanges: Sendable {
         if let due, let task = target.task(due.handle) {
             let date: DueDate? = if case .set(let date) = due.request { date } else { nil }
             make(due.handle) { ChangeRules.date($0, to: date) }
-            steps.append(.dated(task, due.request))
+            // The date it took: a task repeating on some days takes the first of them.
+            let taken: DueInput.Request = if case .set = due.request, let after = target.task(due.handle)?.due { .set(after) } else { due.request }
+            steps.append(.dated(task, due.request, taken: taken))
         }
         if let note, let task = target.task(note.handle) {
             make(note.handle) { ChangeRules.note($0, to: note.text) }

@@ -60,6 +60,7 @@ public enum DueInput {
         case .today where clock != nil: day = today
         case .today, .unknown: return refused
         case .noSuchDay: return .failure(Refusal(value: text, reason: "there is no such day"))
+        case .notWithinAYear(let next): return .failure(Refusal(value: text, reason: "there is none in the next 12 months; give the year: \(next)"))
         }
         guard let clock else {
             guard let date = DueDate.day(day) else { return .failure(Refusal(value: text, reason: "past the year 9999")) }
@@ -74,6 +75,8 @@ public enum DueInput {
         /// No words: today, when a time follows.
         case today
         case noSuchDay
+        /// A day without a year whose next one is more than a year away (29 feb): not guessed.
+        case notWithinAYear(String)
         case unknown
     }
 
@@ -143,10 +146,13 @@ public enum DueInput {
             guard words[2].utf8.count == 4, let year = DateWords.count(words[2]) else { return .unknown }
             return DueDate.date(year: year, month: month, day: dayOfMonth).map { .day($0.days) } ?? .noSuchDay
         }
-        // This year's, or next year's once it has passed; 29 feb is the next one there is.
+        // This year's, or next year's once it has passed. 29 feb without a year when neither
+        // has one is refused naming the next one (silently four years on was never meant).
         for year in thisYear...(thisYear + 8) {
             guard let date = DueDate.date(year: year, month: month, day: dayOfMonth) else { continue }
-            if date.days >= today { return .day(date.days) }
+            guard date.days >= today else { continue }
+            if date.days - today > 366 { return .notWithinAYear("\(words[0]) \(words[1]) \(year)") }
+            return .day(date.days)
         }
         return .noSuchDay
     }

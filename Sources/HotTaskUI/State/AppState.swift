@@ -110,6 +110,8 @@ public struct AppState: Equatable, Sendable {
     /// The first list row on screen.
     var scrollOffset = 0
     var message: Message?
+    /// Synced tasks whose calendar series HotTask cannot step, with why (`Event.unsteppable`).
+    var unsteppable: [UUID: String] = [:]
     /// What the config file had that could not be used: listed over the list at start until the
     /// next key (`showsConfigProblems`), and by the help overlay for as long as the app runs.
     var configProblems: [String] = []

@@ -1,3 +1,4 @@
+import Foundation
 import HotTaskCore
 import HotTaskSettings
 
@@ -34,6 +35,9 @@ public enum Event: Equatable, Sendable {
     case reloaded(TaskList)
     /// A background sync ended (its changes to the list arrive as outside changes).
     case synced(SyncStatus)
+    /// The synced tasks whose calendar series HotTask cannot step, with why (looked up after
+    /// the first frame and after each sync): Space refuses to complete them.
+    case unsteppable([UUID: String])
     /// The running sync has sent `sent` of `total` tasks.
     case syncProgress(sent: Int, total: Int)
     /// The time the run loop was asked to wake at came (`AppUpdate.nextTimedEvent`): a due

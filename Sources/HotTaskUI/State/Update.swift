@@ -91,6 +91,8 @@ public enum AppUpdate {
             }
             state.syncStatus = status
             state.syncSchedule?.finished(succeeded: status.failure == nil, now: now)
+        case .unsteppable(let series):
+            state.unsteppable = series
         case .syncProgress(let sent, let total):
             state.syncStatus = SyncStatus(
                 summary: "syncing \(sent)/\(total)", failure: state.syncStatus?.failure, detail: state.syncStatus?.detail, running: true)

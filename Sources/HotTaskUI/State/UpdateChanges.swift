@@ -107,6 +107,12 @@ extension AppUpdate {
     static func toggleCompleted(_ state: inout AppState, now: Date) -> [Effect] {
         guard let position = state.selectedPosition else { return [] }
         let task = state.tasks[position]
+        if !task.completed, task.repeatRule.isNone, let reason = state.unsteppable[task.id] {
+            // Completing it would complete the whole series in the calendar (issue 52).
+            state.message = Message(
+                "Not completed: " + TaskStore.unsteppableMessage(caption: task.caption, reason: reason, here: false), kind: .warning)
+            return []
+        }
         guard let change = state.tasks.completing(!task.completed, at: position, now: now, local: state.dates.local) else { return [] }
         // A repeating task moves on to its next occurrence, and says when that is.
         let next =

@@ -67,6 +67,7 @@ final class BackgroundJobs: Sendable {
             // hottask-sync escaped what it said; again here (it changes nothing then) for any other writer.
             let message = TerminalText.escaped(outcome.message, keepingLineBreaks: true)
             let time = Self.clock(Date())
+            report(.unsteppable(store.unsteppableSeries()))
             report(
                 .synced(
                     outcome.status == 0
@@ -77,6 +78,13 @@ final class BackgroundJobs: Sendable {
                             failure: String(message.prefix { $0 != "\n" }),
                             detail: message.contains("\n") ? String(message.drop { $0 != "\n" }.dropFirst()) : nil)))
         }
+    }
+
+    /// Looks up the synced tasks whose series HotTask cannot step, on a thread of its own (the
+    /// sync state is read), when sync is set up.
+    func findUnsteppable() {
+        guard syncSettings != nil else { return }
+        Thread.detachNewThread { [self] in report(.unsteppable(store.unsteppableSeries())) }
     }
 
     /// Writes `draft` to the draft file on a thread of its own; drafts handed over meanwhile

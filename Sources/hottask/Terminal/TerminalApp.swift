@@ -47,6 +47,7 @@ enum TerminalApp {
         _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
         let worker = StoreWorker(session: session, store: store, wake: wake.wake)
         let jobs = BackgroundJobs(store: store, sync: config.sync, origin: syncOrigin, wake: wake.wake)
+        jobs.findUnsteppable()
         var drafts = DraftKeeper(onDisk: restored) { draft in jobs.keepDraft(draft, environment: environment) }
         /// The saves handed to the store thread and not committed yet, oldest first.
         var unsaved: [Save] = []
