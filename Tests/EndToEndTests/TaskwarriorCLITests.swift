@@ -362,7 +362,7 @@ struct TaskwarriorCLITests {
         let due = (10..<20).map(Self.day).first { Int($0.suffix(2))! <= 28 }!
         #expect(hottask("--add", "Pay rent", "--due", due, "--repeat", "monthly").status == 0)
         // Due on a Monday or Thursday: a series starts on one of its days (issue 52).
-        let gymDue = (10..<20).map { DueDisplay(now: Date()).today + $0 }.first { [1, 4].contains(DateWords.weekday(ofDay: $0)) }
+        let gymDue = (10..<20).map { DueDisplay(now: Date(), local: .current).today + $0 }.first { [1, 4].contains(DateWords.weekday(ofDay: $0)) }
             .flatMap(DueDate.day)!.dayText
         #expect(hottask("--add", "Gym", "--due", gymDue, "--repeat", "every mon,thu").status == 0)
         task("import", "-", stdin: hottask("--export", "-", "--export-format", "taskwarrior").stdout)

@@ -132,7 +132,7 @@ struct NotesAndTagsFormatTests {
         let file = folder.write(
             #"[{"uuid":"5b7c6f2e-1d2a-4b8e-9f00-0000000000a1","description":"Pack","status":"pending","entry":"20261101T090000Z","annotations":[{"entry":"20261102T090000Z","description":"socks\t3 pairs"}]}]"#,
             to: "tab.json")
-        _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false)
+        _ = try store.importTasks(from: file, as: .taskwarrior, replacing: false, dates: .runningNow)
         #expect(try task("Pack").note == "socks\t3 pairs")
         #expect(try export(.taskwarrior).text.contains(#""description":"socks\t3 pairs""#))
     }
