@@ -30,16 +30,7 @@ struct RepeatBodiesStrictTests {
 
     @discardableResult
     private func todo(_ args: String...) -> (status: Int32, stdout: String, stderr: String) {
-        let config = folder.write(
-            """
-            path = "\(folder.path("calendars"))/*"
-            date_format = "%Y-%m-%d"
-            time_format = "%H:%M"
-            default_list = "tasks"
-            cache_path = "\(folder.path("todoman-cache.sqlite3"))"
-
-            """, to: "todoman.py")
-        let run = runProcess(["todo", "--config", config] + args, environment: environment)
+        let run = runTodoman(in: folder, args, environment: environment)
         #expect(run.status == 0 && !run.stderr.contains("Traceback"), "todo \(args): \(run.stdout) \(run.stderr)")
         return run
     }

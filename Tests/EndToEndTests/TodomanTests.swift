@@ -19,16 +19,7 @@ struct TodomanTests {
     /// Runs todoman on this test's vdir, with its own config and cache.
     @discardableResult
     private func todo(_ args: String..., stdin: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
-        let config = folder.write(
-            """
-            path = "\(folder.path("calendars"))/*"
-            date_format = "%Y-%m-%d"
-            time_format = "%H:%M"
-            default_list = "tasks"
-            cache_path = "\(folder.path("todoman-cache.sqlite3"))"
-
-            """, to: "todoman.py")
-        let run = runProcess(["todo", "--config", config] + args, stdin: stdin)
+        let run = runTodoman(in: folder, args, stdin: stdin)
         #expect(run.status == 0, "todo \(args): \(run.stdout) \(run.stderr)")
         return run
     }
