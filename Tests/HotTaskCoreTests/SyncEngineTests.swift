@@ -198,6 +198,18 @@ struct SyncEngineTests {
         #expect(report.deletedHere == 0 && report.deletedThere == 0 && a.list.count == 20 && server.objects.count == 20)
     }
 
+    @Test("a listing that names a synced member under another host deletes nothing here: its absence proves nothing")
+    func memberUnderAnotherHost() throws {
+        let a = try syncedReplica(20)
+        let proxied = ForgetfulCalendar(server)
+        proxied.proxiedMember = true
+        let replica = Replica(a.store.path, server: proxied, now: a.now)
+        let report = try replica.sync()
+        #expect(report.deletedHere == 0 && a.list.count == 20, "\(report)")
+        #expect(report.notes.contains { $0.hasPrefix("skipped https://proxy.invalid/") }, "\(report.notes)")
+        #expect(try replica.sync().deletedHere == 0 && a.list.count == 20 && server.objects.count == 20)
+    }
+
     @Test("a calendar deleted and made again under the same address is no proof of deletion; --resync keeps both sides")
     func calendarReplaced() throws {
         let a = try syncedReplica(3, offersSyncCollection: false)

@@ -44,37 +44,43 @@ extension TaskStore {
         if format == .todotxt {
             // Under the store's lock, as an import reads and writes them: an import at the same
             // time neither overwrites these bases nor reads them half done.
-            try withLock {
-                // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
-                // what the file says now is the base its next import is merged against.
-                let lines = [list.priority, list.bonus].joined().lazy.filter { !written.archived.contains($0.id) }
-                do {
-                    let base = try ImportBase.load(besides: self)
-                    if written.folded.isEmpty {
-                        record(lines, onto: base).forEach(say)
-                    } else {
-                        let said = lines.map { task in
-                            var said = task
-                            said.caption = written.folded[task.id] ?? task.caption
-                            return said
+            // The file is written already: a lock that cannot be had (a read-only folder, a writer
+            // holding it) leaves the bases as they were, said, never the export failed.
+            do {
+                try withLock {
+                    // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
+                    // what the file says now is the base its next import is merged against.
+                    let lines = [list.priority, list.bonus].joined().lazy.filter { !written.archived.contains($0.id) }
+                    do {
+                        let base = try ImportBase.load(besides: self)
+                        if written.folded.isEmpty {
+                            record(lines, onto: base).forEach(say)
+                        } else {
+                            let said = lines.map { task in
+                                var said = task
+                                said.caption = written.folded[task.id] ?? task.caption
+                                return said
+                            }
+                            record(said, onto: base).forEach(say)
                         }
-                        record(said, onto: base).forEach(say)
+                    } catch {
+                        say(.warning("\(error); it was not updated for this export"))
                     }
-                } catch {
-                    say(.warning("\(error); it was not updated for this export"))
+                    // Every task is in the file followed now, or archived in done.txt: a line removed
+                    // from it later is a deletion (`ImportRun`). Reopened tasks are no longer archived.
+                    if sameFile {
+                        // Read again under the lock: an import at the same time wrote it meanwhile.
+                        var carried = (try? CarriedFields.load(besides: self)) ?? carried
+                        // Ids, not `list.all`: a copy of every task.
+                        carried.keepOnly(list.priority.map(\.id) + list.bonus.map(\.id), .todoTxt)
+                        carried.unarchive([list.priority, list.bonus].joined().lazy.filter { !$0.completed }.map(\.id))
+                        carried.wroteTodoTxt([list.priority, list.bonus].joined(), doneHere: written.doneHere)
+                        carried.todoTxtFile = CarriedFields.TodoTxtFile(path: Self.realPath(path), comments: comments)
+                        saveCarried(carried).forEach(say)
+                    }
                 }
-                // Every task is in the file followed now, or archived in done.txt: a line removed
-                // from it later is a deletion (`ImportRun`). Reopened tasks are no longer archived.
-                if sameFile {
-                    // Read again under the lock: an import at the same time wrote it meanwhile.
-                    var carried = (try? CarriedFields.load(besides: self)) ?? carried
-                    // Ids, not `list.all`: a copy of every task.
-                    carried.keepOnly(list.priority.map(\.id) + list.bonus.map(\.id), .todoTxt)
-                    carried.unarchive([list.priority, list.bonus].joined().lazy.filter { !$0.completed }.map(\.id))
-                    carried.wroteTodoTxt([list.priority, list.bonus].joined(), doneHere: written.doneHere)
-                    carried.todoTxtFile = CarriedFields.TodoTxtFile(path: Self.realPath(path), comments: comments)
-                    saveCarried(carried).forEach(say)
-                }
+            } catch {
+                say(.warning("\(error); the todo.txt file's import base was not updated for this export"))
             }
         }
         let archived = written.archived.count

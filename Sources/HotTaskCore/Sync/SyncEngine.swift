@@ -187,7 +187,7 @@ final class SyncEngine {
         report.problems += counts.problems
         report.notes += counts.notes
         report.problems += Self.undeliveredProblems(view.undelivered)
-        report.notes += collection.takeRefusedHrefs().map {
+        report.notes += (view.refusedHrefs + collection.takeRefusedHrefs()).map {
             "skipped \($0): the server named it outside the calendar (another host, or out of its folder); nothing is sent there"
         }
 
@@ -320,6 +320,9 @@ final class SyncEngine {
         var readable: [String] = []
         /// The collection changed while it was listed: its absences prove nothing this round.
         var listingMoved = false
+        /// Members the listing named outside the calendar (another host, out of its folder):
+        /// skipped, so their absence from it proves nothing.
+        var refusedHrefs: [String] = []
     }
 
     /// What changed on the server since the base: by sync token where the server keeps one,
@@ -351,8 +354,13 @@ final class SyncEngine {
             changed = try collection.listing()
             view.evidence = .listing
             view.listed = changed.count
-            // Absence from a listing is evidence only if nothing changed while it was made.
-            if !heardBack.isEmpty, heardBack.keys.contains(where: { changed[$0] == nil }) {
+            view.refusedHrefs = collection.takeRefusedHrefs()
+            // Absence from a listing is evidence only if nothing changed while it was made, and
+            // only if it skipped no member: a synced task the server now names under another
+            // host (a proxy) is missing from it, not deleted. Looked at again next time.
+            if !view.refusedHrefs.isEmpty {
+                view.listingMoved = true
+            } else if !heardBack.isEmpty, heardBack.keys.contains(where: { changed[$0] == nil }) {
                 let after = try collection.version()
                 if after.isKnown && after == version {
                     removed = heardBack.keys.filter { changed[$0] == nil }
