@@ -24,6 +24,7 @@ struct TaskFieldTests {
         task.due = DueDate(text: "2026-12-01T09:30", zone: "Europe/Berlin")
         task.note = "Line one\n\tindented\nlast"
         task.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;COUNT=5")!
+        task.list = "Work"
         let list = TaskList([task])
         let header = SnapshotHeader(generation: .random(), clock: Clock(milliseconds: 9_000), list: list)
         let read = try StoreDocument.decode(StoreDocument.encode(list, header: header)).list[0]
@@ -61,6 +62,7 @@ struct TaskFieldTests {
         full.note = "Line one\n\tindented"
         full.tags = ["home", "@phone"]
         full.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;BYDAY=MO")!
+        full.list = "Errands and shopping"
         full.order = try #require(OrderKey("b00"))
         let blank = TaskItem(id: full.id, caption: "", createdAt: full.createdAt)
         for field in TaskField.allCases {
@@ -140,7 +142,7 @@ struct TaskFieldTests {
         #expect(task.clocks[.note] == Clock(milliseconds: 100))
         #expect(task.clocks[.due] == Clock(milliseconds: 100))
         let text = StoreDocument.clockText(task.clocks)
-        #expect(text == "500.0 500.0 500.0 500.0 100.0 100.0 100.0 100.0")
+        #expect(text == "500.0 500.0 500.0 500.0 100.0 100.0 100.0 100.0 100.0")
         #expect(StoreDocument.clocks(from: Substring(text)) == task.clocks)
     }
 
@@ -178,6 +180,7 @@ struct TaskFieldTests {
         full.note = "Line one\nLine two"
         full.tags = ["home", "@phone"]
         full.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;BYDAY=MO")!
+        full.list = "Errands and shopping"
         tasks.append(full)
         for (number, day) in ["2026-12-01", "0007-03-09", "9999-12-31", "1969-07-20"].enumerated() {
             var dayOnly = Fixtures.task("Dentist", id: 5 + number)

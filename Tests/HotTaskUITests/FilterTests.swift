@@ -267,7 +267,7 @@ struct FilterTests {
             let query = (0..<Int.random(in: 1...2, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let expected = reference(query).isEmpty || reference(caption).contains(reference(query))
             #expect(
-                TaskFilter.Matcher(query, dates: .runningNow).matches(caption: caption) == expected,
+                TaskFilter.Matcher(query, dates: .runningNow, lists: .initial).matches(caption: caption) == expected,
                 "\(caption.debugDescription) ~ \(query.debugDescription)")
         }
     }

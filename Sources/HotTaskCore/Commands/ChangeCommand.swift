@@ -16,7 +16,7 @@ extension TaskStore {
     public func change(
         adding captions: [String], to section: Section, editing: (handle: String, caption: String?)? = nil,
         due: DueInput.Request? = nil, note: String? = nil, repeating: RepeatRule? = nil, tagging: [String] = [], untagging: [String] = [],
-        plusTags: Bool = true,
+        plusTags: Bool = true, inList: String? = nil,
         completing: [String], reopening: [String], moving: [String], deleting: [String], dates: DueDisplay
     ) throws -> ChangeOutcome {
         // Typed text is read by the one rule the app's input row uses (`TypedTaskRule`): `+word`
@@ -73,9 +73,12 @@ extension TaskStore {
                     repeatRule: repeating ?? .none))
         }
         let withNote = newNote.map { !$0.isEmpty } ?? false ? " (with a note)" : ""
-        let addedLines = newTasks.map { task in
-            "Added to \(section.title): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
-                + "\(task.due.map { " (due \(dates.text($0))" + (task.repeatRule.isNone ? "" : ", " + task.repeatRule.words) + ")" } ?? "")\(withNote)"
+        var listLabel = ""
+        var addedLines: [String] {
+            newTasks.map { task in
+                "Added to \(section.title)\(listLabel): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
+                    + "\(task.due.map { " (due \(dates.text($0))" + (task.repeatRule.isNone ? "" : ", " + task.repeatRule.words) + ")" } ?? "")\(withNote)"
+            }
         }
         let dueEdit = editing == nil ? nil : due ?? edited?.due.map(DueInput.Request.set)
         let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
@@ -100,6 +103,13 @@ extension TaskStore {
         // cost does not grow with the list. Anything else reads it whole.
         let reads: ReadPlan = onlyAdds ? .header : newTasks.isEmpty ? .ids(handles) : .everything
         return try transaction(reads) { txn in
+            // The list named, as the store has it: a name no list has is refused, never made.
+            if let inList {
+                let (name, stored) = try txn.list(named: inList, flag: "--in")
+                for index in newTasks.indices { newTasks[index].list = stored }
+                if let editing { asked.list = (editing.handle, stored, name) }
+                listLabel = " of \(quotedCaption(name))"
+            }
             if onlyAdds {
                 let committed = try txn.commit(try txn.addingOnTop(newTasks), what: addedLines.joined(separator: "; "))
                 return ChangeOutcome(lines: addedLines, added: newTasks, logKnownClean: committed.list == nil)
@@ -196,6 +206,8 @@ extension TaskStore {
             case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(CaptionRule.shown(task.caption))"
             case .moved(let task, let section): "Moved to \(section.title): \(CaptionRule.shown(task.caption))"
             case .deleted(let task): "Deleted: \(CaptionRule.shown(task.caption))"
+            case .listed(let task, let name, let changed):
+                "\(changed ? "Moved to" : "Already in") the list \(quotedCaption(name)): \(CaptionRule.shown(task.caption))"
             }
         }
         return (planned.changes, lines)

@@ -3,7 +3,8 @@
 extension TaskStore {
     /// The lines to print: what was undone, and each part left as it is.
     public func undoLastChange() throws -> [String] {
-        try update { state throws -> (changes: [TaskChange], what: String, undoes: Clock?, result: [String]) in
+        try transaction(.everything) { txn in
+            let state = try txn.whole()
             var undone = Set<Clock>()
             var target: LogRecord?
             for record in state.history.reversed() {
@@ -12,7 +13,7 @@ extension TaskStore {
                     continue
                 }
                 // What a sync only learned of the server changed no task: nothing to take back.
-                if undone.contains(record.clock) || record.changes.isEmpty { continue }
+                if undone.contains(record.clock) || (record.changes.isEmpty && record.lists == nil) { continue }
                 target = record
                 break
             }
@@ -40,8 +41,19 @@ extension TaskStore {
                 case .goneAlready: nil
                 }
             }
-            let lines = ["Undone: \(target.what)"] + notes.map { "  (\($0))" }
-            return (still.changes, "Undo: \(target.what)", target.clock, lines)
+            // The lists go back as they were when nobody changed them since.
+            var lists: ListNamesChange?
+            var listNotes: [String] = []
+            if let change = target.lists {
+                if state.list.lists == change.after {
+                    lists = change.inverse
+                } else {
+                    listNotes = ["the lists were changed again since; left as they are"]
+                }
+            }
+            let lines = ["Undone: \(target.what)"] + (notes + listNotes).map { "  (\($0))" }
+            try txn.commit(still.changes, what: "Undo: \(target.what)", undoes: target.clock, lists: lists)
+            return lines
         }
     }
 }

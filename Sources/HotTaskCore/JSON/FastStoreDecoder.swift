@@ -45,6 +45,7 @@ extension JSONParser {
         var sawTop = false
         var follows: Generation??
         var folded: Int?
+        var lists: ListNames?
         try forEachKey { parser, key in
             switch key {
             case "version" where version == nil:
@@ -81,6 +82,7 @@ extension JSONParser {
                 guard parser.skipDigits() else { throw GiveUp() }
                 // At most nine digits (skipDigits); whitespace before them is passed over.
                 folded = parser.bytes[start..<parser.index].reduce(0) { (0x30...0x39).contains($1) ? $0 * 10 + Int($1 - 0x30) : $0 }
+            case "lists" where lists == nil: lists = try required(ListNames(stored: try parser.stringArray()))
             case "tasks" where tasks == nil: tasks = try parser.taskArray(expected: min(expected, StoreLimits.tasks))
             case "deleted" where tombstones == nil: tombstones = try parser.tombstoneArray()
             default:
@@ -105,7 +107,9 @@ extension JSONParser {
         let keyed = version == 2 && tasks.allKeyed
         guard keyed || generation == nil else { throw GiveUp() }
         let (priority, bonus) = tasks.take()
-        let list = TaskList(priority: priority, bonus: bonus, keyed: keyed, deleted: keyed ? tombstones ?? [] : [])
+        guard lists == nil || generation != nil else { throw GiveUp() }
+        var list = TaskList(priority: priority, bonus: bonus, keyed: keyed, deleted: keyed ? tombstones ?? [] : [])
+        list.lists = lists ?? .initial
         let folds = follows.map { FoldedLog(generation: $0, records: folded ?? 0) }
         let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list, folds: folds) } }
         return StoreSnapshot(header: header, list: list)
@@ -317,7 +321,8 @@ extension JSONParser {
         let task = TaskItem(
             id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
             completedAt: completedAt ?? modified, modifiedAt: modified, order: fields.order ?? .middle, due: due,
-            note: fields.note ?? "", tags: fields.tags ?? [], repeatRule: fields.repeatRule ?? .none, clocks: clocks ?? FieldClocks())
+            note: fields.note ?? "", tags: fields.tags ?? [], repeatRule: fields.repeatRule ?? .none, list: fields.list ?? "",
+            clocks: clocks ?? FieldClocks())
         return (task, fields.order != nil, deletedClock)
     }
 
@@ -337,6 +342,7 @@ extension JSONParser {
         var note: String?
         var tags: [String]?
         var repeatRule: RepeatRule?
+        var list: String?
 
         /// Reads `field`'s value where `parser` is; gives up on a second one.
         mutating func read(_ field: TaskField, from parser: inout JSONParser) throws {
@@ -353,7 +359,11 @@ extension JSONParser {
             case .repeatRule where repeatRule == nil:
                 let text = try parser.quotedString()
                 repeatRule = text.isEmpty ? RepeatRule.none : try required(RepeatRule(stored: text))
-            case .caption, .section, .completed, .order, .due, .note, .tags, .repeatRule: throw GiveUp()
+            case .list where list == nil:
+                let text = try parser.quotedString()
+                if !text.isEmpty, ListNameRule.check(text) != nil { throw GiveUp() }
+                list = text
+            case .caption, .section, .completed, .order, .due, .note, .tags, .repeatRule, .list: throw GiveUp()
             }
         }
 
@@ -365,6 +375,20 @@ extension JSONParser {
             }
             return try required(dueText.withUnsafeBufferPointer { DueDate.parse(utf8: $0, zone: dueZone) })
         }
+    }
+
+    /// `["a", "b"]`, each string as written.
+    fileprivate mutating func stringArray() throws -> [String] {
+        var strings: [String] = []
+        try expect(UInt8(ascii: "["))
+        if !take(UInt8(ascii: "]")) {
+            repeat {
+                skipWhitespace()
+                strings.append(try quotedString())
+            } while take(UInt8(ascii: ","))
+            try expect(UInt8(ascii: "]"))
+        }
+        return strings
     }
 
     fileprivate mutating func storedTags() throws -> [String] {

@@ -79,6 +79,16 @@ struct JSONWriter {
         }
     }
 
+    /// `["a", "b"]`: an array of strings on one line.
+    mutating func strings(_ texts: [String]) {
+        raw("[")
+        for (offset, text) in texts.enumerated() {
+            if offset > 0 { raw(", ") }
+            string(text)
+        }
+        raw("]")
+    }
+
     mutating func string(_ text: String) {
         bytes.append(0x22)
         var text = text

@@ -15,6 +15,8 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     var tags: [String]?
     /// `RepeatRule.none` stops the repeat.
     var repeatRule: RepeatRule?
+    /// The list it moves to, as `ListNames` stores it (empty: the default list).
+    var list: String?
     var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
     var completed: Bool?
@@ -22,9 +24,10 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
         order: OrderKey? = nil, due: DueDate?? = nil, note: String? = nil, tags: [String]? = nil,
-        repeatRule: RepeatRule? = nil
+        repeatRule: RepeatRule? = nil, list: String? = nil
     ) {
         self.repeatRule = repeatRule
+        self.list = list
         self.due = due
         self.note = note
         self.tags = tags

@@ -10,7 +10,7 @@ import Foundation
 /// written before a field existed has fewer stamps, and the missing ones mean "set when the
 /// task was added" (see `FieldClocks`).
 public enum TaskField: Int, CaseIterable, Sendable {
-    case caption, section, completed, order, due, note, tags, repeatRule
+    case caption, section, completed, order, due, note, tags, repeatRule, list
 
     /// Its key in the store's task objects, in the log's `set` records and in the sync base.
     var key: String { staticKey.description }
@@ -26,6 +26,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .note: "note"
         case .tags: "tags"
         case .repeatRule: "repeat"
+        case .list: "list"
         }
     }
 
@@ -33,7 +34,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     /// The boxed fields come after the others in the table.
     var isBoxed: Bool {
         switch self {
-        case .note, .tags, .repeatRule: true
+        case .note, .tags, .repeatRule, .list: true
         case .caption, .section, .completed, .order, .due: false
         }
     }
@@ -68,7 +69,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var merge: Merge {
         switch self {
         case .order: .placement
-        case .caption, .section, .completed, .due, .note, .repeatRule: .laterChange
+        case .caption, .section, .completed, .due, .note, .repeatRule, .list: .laterChange
         case .tags: .elementwise
         }
     }
@@ -85,7 +86,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var placement: Placement {
         switch self {
         case .caption, .section, .completed: .beforeDates
-        case .due, .note, .tags, .repeatRule: .afterDatesWhenSet
+        case .due, .note, .tags, .repeatRule, .list: .afterDatesWhenSet
         case .order: .snapshotOnly
         }
     }
@@ -100,8 +101,9 @@ public enum TaskField: Int, CaseIterable, Sendable {
     static let firstStamped: [TaskField] = [.caption, .section, .completed, .order]
 
     /// The fields a calendar holds too (`SharedFields`): all but the order key (a calendar's
-    /// order is its sort order).
-    static let shared: [TaskField] = allCases.filter { $0.merge != .placement }
+    /// order is its sort order) and the list (a calendar is one list; which one is not said
+    /// inside a task). An import never moves a task to another list either.
+    static let shared: [TaskField] = allCases.filter { $0.merge != .placement && $0 != .list }
 
     /// What a base (`tasks.json.sync`, `tasks.json.imported`) written before this field existed
     /// holds for it.
@@ -122,6 +124,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .note: .meant(.note(""))
         case .tags: .meant(.tags([]))
         case .repeatRule: .meant(.repeatRule(.none))
+        case .list: .meant(.list(""))
         }
     }
 
@@ -143,9 +146,9 @@ public enum TaskField: Int, CaseIterable, Sendable {
 /// A value for each field of the table, by the field's place (`rawValue`), held inline; and
 /// for each field kept inline in a task, and each boxed one (`TaskField.isBoxed`). Their sizes
 /// are the table's counts (Swift cannot take them from the enum): `TaskFieldTests` checks them.
-typealias PerField<Element> = InlineArray<8, Element>
+typealias PerField<Element> = InlineArray<9, Element>
 typealias PerInlineField<Element> = InlineArray<5, Element>
-typealias PerBoxedField<Element> = InlineArray<3, Element>
+typealias PerBoxedField<Element> = InlineArray<4, Element>
 
 /// One field's value, whatever its type: what the field table reads, writes, compares and
 /// merges. `completed` alone says done or open: when it was done (`completedAt`) goes with it
@@ -161,6 +164,8 @@ enum FieldValue: Hashable, Sendable {
     case tags([String])
     /// `RepeatRule.none` for none.
     case repeatRule(RepeatRule)
+    /// The list it is in (`ListName`); empty for the default list.
+    case list(String)
 
     /// The field it is a value of.
     var field: TaskField {
@@ -173,6 +178,7 @@ enum FieldValue: Hashable, Sendable {
         case .note: .note
         case .tags: .tags
         case .repeatRule: .repeatRule
+        case .list: .list
         }
     }
 
@@ -187,6 +193,7 @@ enum FieldValue: Hashable, Sendable {
         case .note(let note): note
         case .tags(let tags): tags.joined(separator: "\n")
         case .repeatRule(let rule): rule.stored
+        case .list(let list): list
         }
     }
 }

@@ -25,6 +25,7 @@ extension TaskField {
         case .note(let note): try container.encode(note, forKey: name)
         case .tags(let tags): try container.encode(tags, forKey: name)
         case .repeatRule(let rule): try container.encode(rule.stored, forKey: name)
+        case .list(let list): try container.encode(list, forKey: name)
         }
     }
 
@@ -46,6 +47,7 @@ extension TaskField {
         case .repeatRule:
             let text = try container.decode(String.self, forKey: name)
             return text.isEmpty ? .repeatRule(.none) : RepeatRule(stored: text).map(FieldValue.repeatRule)
+        case .list: return .list(try container.decode(String.self, forKey: name))
         }
     }
 }
@@ -65,7 +67,7 @@ extension TaskField {
         case .completed:
             out[0] = print == ImportBase.donePrint ? UInt8(ascii: "1") : UInt8(ascii: "0")
             return 1
-        case .caption, .order, .due, .note, .tags, .repeatRule:
+        case .caption, .order, .due, .note, .tags, .repeatRule, .list:
             out[0] = 0x20
             return 1 + UUIDBytes.writeHex(print, to: out + 1)
         }
@@ -76,7 +78,7 @@ extension TaskField {
         switch self {
         case .section: 2
         case .completed: 1
-        case .caption, .order, .due, .note, .tags, .repeatRule: 17
+        case .caption, .order, .due, .note, .tags, .repeatRule, .list: 17
         }
     }
 
@@ -98,6 +100,7 @@ extension TaskField {
         case .note: return task.note.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .tags: return task.tags.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .repeatRule: return task.repeatRule.isNone ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
+        case .list: return task.list.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .order: return ImportBase.fingerprint(value(of: task))
         }
     }
@@ -112,7 +115,7 @@ extension TaskField {
         case .completed:
             guard start < line.count else { return nil }
             return (line[start] == UInt8(ascii: "1") ? ImportBase.donePrint : ImportBase.openPrint, start + 1)
-        case .caption, .order, .due, .note, .tags, .repeatRule:
+        case .caption, .order, .due, .note, .tags, .repeatRule, .list:
             guard start + 17 <= line.count, line[start] == 0x20 else { return nil }
             var print: UInt64 = 0
             for byte in line[(start + 1)..<(start + 17)] {

@@ -40,6 +40,7 @@ extension TaskField {
             }
             writer.raw("]")
         case .repeatRule(let rule): writer.string(rule.stored)
+        case .list(let list): writer.string(list)
         }
     }
 
@@ -107,6 +108,10 @@ extension TaskField {
         case .repeatRule:
             guard let text = try fields.optionalString(key) else { return nil }
             return .repeatRule(try Self.readRepeat(text, fields.problem))
+        case .list:
+            guard let text = try fields.optionalString(key) else { return nil }
+            if !text.isEmpty, let problem = ListNameRule.check(text) { throw fields.problem("\"list\": \(problem)") }
+            return .list(text)
         }
     }
 }

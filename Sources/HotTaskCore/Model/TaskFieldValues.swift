@@ -14,6 +14,7 @@ extension TaskField {
         case .note: .note(task.note)
         case .tags: .tags(task.tags)
         case .repeatRule: .repeatRule(task.repeatRule)
+        case .list: .list(task.list)
         }
     }
 
@@ -33,6 +34,7 @@ extension TaskField {
         case .note(let note): task.note = note
         case .tags(let tags): task.tags = tags
         case .repeatRule(let rule): task.repeatRule = rule
+        case .list(let list): task.list = list
         }
     }
 
@@ -43,6 +45,7 @@ extension TaskField {
         case .note(let note): note.isEmpty
         case .tags(let tags): tags.isEmpty
         case .repeatRule(let rule): rule.isNone
+        case .list(let list): list.isEmpty
         case .caption, .section, .completed, .order: false
         }
     }
@@ -63,6 +66,7 @@ extension TaskFields {
             case .note: note.map(FieldValue.note)
             case .tags: tags.map(FieldValue.tags)
             case .repeatRule: repeatRule.map(FieldValue.repeatRule)
+            case .list: list.map(FieldValue.list)
             }
         }
         set {
@@ -78,6 +82,7 @@ extension TaskFields {
                 case .note: note = nil
                 case .tags: tags = nil
                 case .repeatRule: repeatRule = nil
+                case .list: list = nil
                 }
                 return
             }
@@ -91,6 +96,7 @@ extension TaskFields {
             case .note(let value): note = value
             case .tags(let value): tags = value
             case .repeatRule(let value): repeatRule = value
+            case .list(let value): list = value
             }
         }
     }

@@ -18,7 +18,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     private var completedBits: UInt64
     /// The due date packed (`DueDate.noneBits` for none), for the same reason.
     private var dueBits: UInt64
-    /// The boxed fields (`TaskField.isBoxed`: a note, tags) and their stamps; nil while they are
+    /// The boxed fields (`TaskField.isBoxed`: a note, tags, a repeat, a list) and their stamps; nil while they are
     /// empty and stamped as the add stamped them, as for most tasks.
     private var boxed: BoxedFields?
     /// The stamps of the fields kept inline.
@@ -45,19 +45,25 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     /// Free text of several lines (`NoteRule`); empty for none.
     public var note: String {
         get { boxed?.note ?? "" }
-        set { rebox(note: newValue, tags: tags, repeatRule: repeatRule, clocks: clocks) }
+        set { rebox(note: newValue, tags: tags, repeatRule: repeatRule, list: list, clocks: clocks) }
     }
 
     /// Words (`TagRule`), in the order given, without a leading `+`; empty for none.
     public var tags: [String] {
         get { boxed?.tags ?? [] }
-        set { rebox(note: note, tags: newValue, repeatRule: repeatRule, clocks: clocks) }
+        set { rebox(note: note, tags: newValue, repeatRule: repeatRule, list: list, clocks: clocks) }
     }
 
     /// How it repeats (`RepeatRule`); `.none` for a task that does not.
     public var repeatRule: RepeatRule {
         get { boxed?.repeatRule ?? .none }
-        set { rebox(note: note, tags: tags, repeatRule: newValue, clocks: clocks) }
+        set { rebox(note: note, tags: tags, repeatRule: newValue, list: list, clocks: clocks) }
+    }
+
+    /// The list it is in, as `ListNames` stores it: empty for the default list.
+    public var list: String {
+        get { boxed?.list ?? "" }
+        set { rebox(note: note, tags: tags, repeatRule: repeatRule, list: newValue, clocks: clocks) }
     }
 
     /// When each field was last set: merging keeps, field by field, the later change.
@@ -65,19 +71,21 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         get { FieldClocks(inline: inlineClocks, boxed: boxed?.clocks) }
         set {
             inlineClocks = newValue.inline
-            rebox(note: note, tags: tags, repeatRule: repeatRule, clocks: newValue)
+            rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, clocks: newValue)
         }
     }
 
     /// The box for these values, or none when they are what a task without a box has.
-    private mutating func rebox(note: String, tags: [String], repeatRule: RepeatRule, clocks: FieldClocks) {
-        if note.isEmpty, tags.isEmpty, repeatRule.isNone, clocks.boxedAreImplied {
+    private mutating func rebox(note: String, tags: [String], repeatRule: RepeatRule, list: String, clocks: FieldClocks) {
+        if note.isEmpty, tags.isEmpty, repeatRule.isNone, list.isEmpty, clocks.boxedAreImplied {
             boxed = nil
             return
         }
         let boxedClocks = clocks.boxed
-        if boxed?.note != note || boxed?.tags != tags || boxed?.repeatRule != repeatRule || boxed?.clocks != boxedClocks {
-            boxed = BoxedFields(note: note, tags: tags, repeatRule: repeatRule, clocks: boxedClocks)
+        if boxed?.note != note || boxed?.tags != tags || boxed?.repeatRule != repeatRule || boxed?.list != list
+            || boxed?.clocks != boxedClocks
+        {
+            boxed = BoxedFields(note: note, tags: tags, repeatRule: repeatRule, list: list, clocks: boxedClocks)
         }
     }
 
@@ -94,6 +102,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         note: String = "",
         tags: [String] = [],
         repeatRule: RepeatRule = .none,
+        list: String = "",
         clocks: FieldClocks = FieldClocks()
     ) {
         self.dueBits = due?.bits ?? DueDate.noneBits
@@ -107,7 +116,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.order = order
         self.inlineClocks = clocks.inline
         self.boxed = nil
-        rebox(note: note, tags: tags, repeatRule: repeatRule, clocks: clocks)
+        rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, clocks: clocks)
     }
 
     /// The same task with the clocks of the fields a person sees reset: for comparing what a
@@ -129,23 +138,26 @@ final class BoxedFields: Hashable, Sendable {
     let note: String
     let tags: [String]
     let repeatRule: RepeatRule
+    let list: String
     let clocks: FieldClocks.Boxed
 
-    init(note: String, tags: [String], repeatRule: RepeatRule, clocks: FieldClocks.Boxed) {
+    init(note: String, tags: [String], repeatRule: RepeatRule, list: String, clocks: FieldClocks.Boxed) {
         self.note = note
         self.tags = tags
         self.repeatRule = repeatRule
+        self.list = list
         self.clocks = clocks
     }
 
     static func == (a: BoxedFields, b: BoxedFields) -> Bool {
-        a === b || (a.note == b.note && a.tags == b.tags && a.repeatRule == b.repeatRule && a.clocks == b.clocks)
+        a === b || (a.note == b.note && a.tags == b.tags && a.repeatRule == b.repeatRule && a.list == b.list && a.clocks == b.clocks)
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(note)
         hasher.combine(tags)
         hasher.combine(repeatRule)
+        hasher.combine(list)
         hasher.combine(clocks)
     }
 }

@@ -15,6 +15,8 @@ public struct TaskList: Equatable, Sendable {
     public internal(set) var priority: [TaskItem] = []
     public internal(set) var bonus: [TaskItem] = []
     public internal(set) var completedCount = 0
+    /// The lists the store names (see `ListNames`), as its snapshot and log say.
+    public internal(set) var lists = ListNames.initial
     /// Deleted tasks by id.
     var deleted: [UUID: Tombstone] = [:]
     /// Where each task is, built on the first change applied by id and kept up to date after:
@@ -89,7 +91,7 @@ public struct TaskList: Equatable, Sendable {
 
     /// Equal when they show the same tasks with the same fields and keep the same tombstones.
     public static func == (a: TaskList, b: TaskList) -> Bool {
-        a.priority == b.priority && a.bonus == b.bonus && a.deleted == b.deleted
+        a.priority == b.priority && a.bonus == b.bonus && a.deleted == b.deleted && a.lists == b.lists
     }
 
     /// Display order: by key, then by id (as its text sorts, compared as numbers).

@@ -81,6 +81,11 @@ public enum ChangeRules {
         set(TaskFields(section: task.section == section ? nil : section, order: key), on: task)
     }
 
+    /// Into another list (`stored` as `ListNames` stores it), keeping its place in the order.
+    public static func moveToList(_ task: TaskItem, _ stored: String) -> TaskChange? {
+        set(TaskFields(list: stored), on: task)
+    }
+
     /// Deleted (a tombstone keeps it, so that an older copy never brings it back).
     public static func delete(_ task: TaskItem) -> TaskChange {
         .delete(task)

@@ -25,6 +25,8 @@ struct CommandChanges: Sendable {
     var tags: (handle: String, adding: [String], removing: [String])?
     /// A repeat rule (`.none` stops it); `today` is the first day one may start on.
     var repeating: (handle: String, rule: RepeatRule, today: Int)?
+    /// Another list: what the task stores for it (`ListNames.stored`) and its name.
+    var list: (handle: String, stored: String, name: String)?
     var completing: [String] = []
     var reopening: [String] = []
     var moving: [String] = []
@@ -49,6 +51,8 @@ struct CommandChanges: Sendable {
         case advanced(TaskItem, next: DueDate)
         case reopened(TaskItem, changed: Bool)
         case moved(TaskItem, to: Section)
+        /// The task as it was, and the list it is in after.
+        case listed(TaskItem, to: String, changed: Bool)
         case deleted(TaskItem)
     }
 
@@ -93,6 +97,10 @@ struct CommandChanges: Sendable {
         if let repeating, let task = target.task(repeating.handle) {
             make(repeating.handle) { ChangeRules.repeating($0, by: repeating.rule, today: repeating.today) }
             steps.append(.repeated(task, after: target.task(repeating.handle) ?? task))
+        }
+        if let list, let task = target.task(list.handle) {
+            make(list.handle) { ChangeRules.moveToList($0, list.stored) }
+            steps.append(.listed(task, to: list.name, changed: task.list != list.stored))
         }
         for (handles, completed) in [(completing, true), (reopening, false)] {
             for handle in handles {

@@ -52,6 +52,8 @@ public enum TaskFilter {
         public private(set) var withTags: [String] = []
         public private(set) var withoutTags: [String] = []
         public private(set) var due: Due?
+        /// `list:NAME`: only tasks in that list (a name with spaces written with `_` for them).
+        public private(set) var list: String?
         /// A `due:` word that is none of the forms (free text in the UI; `--filter` refuses it).
         public private(set) var unknownDue: String?
 
@@ -81,6 +83,8 @@ public enum TaskFilter {
                     withTags.append(name)
                 } else if word.hasPrefix("-"), let name = Self.tagName(word.dropFirst()) {
                     withoutTags.append(name)
+                } else if word.lowercased().hasPrefix("list:"), word.count > 5 {
+                    list = String(word.dropFirst(5))
                 } else if word.lowercased().hasPrefix("due:"), word.count > 4 {
                     if let form = Due(rawValue: word.dropFirst(4).lowercased()) {
                         due = form
@@ -114,7 +118,7 @@ public enum TaskFilter {
         /// Only free text: the query as typed.
         public private(set) var isPlainText = true
 
-        public var isEmpty: Bool { text.isEmpty && withTags.isEmpty && withoutTags.isEmpty && due == nil }
+        public var isEmpty: Bool { text.isEmpty && withTags.isEmpty && withoutTags.isEmpty && due == nil && list == nil }
     }
 
     /// A query folded once for a scan of many tasks (the UI's filter, `--list --filter`).
@@ -124,20 +128,30 @@ public enum TaskFilter {
         private let withoutTags: [[UInt8]]
         private let due: Query.Due?
         private let dates: DueDisplay
+        /// `list:NAME`: what the tasks of that list store (`ListNames.stored`); none when no list
+        /// has that name (then no task matches).
+        private let wantedList: String??
         /// Whether a task's tags or due date decide too, beyond its caption.
         package let looksAtTasks: Bool
 
-        public init(_ query: String, dates: DueDisplay) {
-            self.init(Query(query), dates: dates)
+        public init(_ query: String, dates: DueDisplay, lists: ListNames) {
+            self.init(Query(query), dates: dates, lists: lists)
         }
 
-        public init(_ query: Query, dates: DueDisplay) {
+        /// `lists`: the store's, which say what `list:NAME` matches (any list a task names also
+        /// matches by name).
+        public init(_ query: Query, dates: DueDisplay, lists: ListNames) {
+            wantedList = query.list.map { typed in
+                let folded = TaskFilter.foldedBytes(typed.replacingOccurrences(of: "_", with: " "))
+                let name = lists.names.first { TaskFilter.foldedBytes($0) == folded } ?? typed.replacingOccurrences(of: "_", with: " ")
+                return lists.stored(for: name)
+            }
             needle = foldedBytes(query.text)
             withTags = query.withTags.map(TaskFilter.foldedTag)
             withoutTags = query.withoutTags.map(TaskFilter.foldedTag)
             due = query.due
             self.dates = dates
-            looksAtTasks = !withTags.isEmpty || !withoutTags.isEmpty || due != nil
+            looksAtTasks = !withTags.isEmpty || !withoutTags.isEmpty || due != nil || wantedList != nil
         }
 
         /// Whether `folded` (a caption already folded by `foldedBytes`) contains the free text.
@@ -153,6 +167,11 @@ public enum TaskFilter {
         /// Whether `task` has the tags asked for, none of those excluded, and the due date asked.
         public func matchesTagsAndDue(_ task: TaskItem) -> Bool {
             guard looksAtTasks else { return true }
+            if let wantedList, let stored = wantedList,
+                task.list != stored && TaskFilter.foldedBytes(task.list) != TaskFilter.foldedBytes(stored)
+            {
+                return false
+            }
             if !withTags.isEmpty || !withoutTags.isEmpty {
                 let tags = task.tags
                 if tags.isEmpty {

@@ -9,7 +9,7 @@ public struct LogRecord: Equatable, Sendable {
     public var isSyncMerge: Bool { what.hasPrefix(Self.syncMergePrefix) && undoes == nil }
     /// Changed no task and undid nothing (what a sync only learned of the server): undo has
     /// nothing in it to take back.
-    var changesNothing: Bool { changes.isEmpty && undoes == nil && !changesLetGo }
+    var changesNothing: Bool { changes.isEmpty && undoes == nil && !changesLetGo && lists == nil }
     /// Its changes were let go before it was folded into a snapshot (too large to keep for
     /// undo): it changed tasks, so undo must not pass over it. Never written to the log.
     var changesLetGo = false
@@ -31,6 +31,9 @@ public struct LogRecord: Equatable, Sendable {
     /// What a sync agreed with the server, committed with the changes it belongs to (see
     /// `SyncDelta`); nil in every other record.
     var sync: SyncDelta? = nil
+    /// The store's lists after this record and before it, when it changed them (a list made,
+    /// renamed or deleted; see `ListNames`); nil in every other record.
+    var lists: ListNamesChange? = nil
 
     init(
         generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange], sequence: Int? = nil,
@@ -118,9 +121,24 @@ extension ChangeLog {
             guard let delta = SyncDelta(json: text) else { throw LineProblem(reason: "\"sync\" is not sync state") }
             sync = delta
         }
-        return LogRecord(
+        var record = LogRecord(
             generation: generation, clock: clock, what: try fields.string("what"), undoes: undoes, changes: changes, sequence: sequence,
             by: try fields.optionalString("by"), sync: sync)
+        if fields.object["lists"] != nil {
+            guard let after = ListNames(stored: try listNames(fields, "lists")),
+                let before = ListNames(stored: try listNames(fields, "listsWas"))
+            else { throw LineProblem(reason: "\"lists\" is not a list of lists") }
+            record.lists = ListNamesChange(after: after, before: before)
+        }
+        return record
+    }
+
+    private static func listNames(_ fields: FieldReader, _ key: String) throws -> [String] {
+        guard case .array(let items)? = fields.object[key] else { throw LineProblem(reason: "\"\(key)\" is not an array") }
+        return try items.map { item in
+            guard case .string(let name) = item else { throw LineProblem(reason: "\"\(key)\" holds a name that is not text") }
+            return name
+        }
     }
 
     private static func fieldsValue(_ value: JSONValue) throws -> TaskFields {
@@ -183,6 +201,12 @@ extension ChangeLog {
         if let sync = record.sync {
             writer.raw(#", "sync": "#)
             writer.string(sync.json)
+        }
+        if let lists = record.lists {
+            writer.raw(#", "lists": "#)
+            writer.strings(lists.after.names)
+            writer.raw(#", "listsWas": "#)
+            writer.strings(lists.before.names)
         }
         var bytes = writer.bytes
         let sum = checksum(bytes[...])

@@ -52,6 +52,13 @@ enum SnapshotHeaderReader {
             }
         default: return nil
         }
-        return SnapshotHeader(generation: generation, clock: clock, count: Int(countValue), top: top, folds: folds)
+        var lists = ListNames.initial
+        if let value = object["lists"] {
+            guard case .array(let items) = value else { return nil }
+            let names = items.compactMap { item -> String? in if case .string(let name) = item { name } else { nil } }
+            guard names.count == items.count, let stored = ListNames(stored: names) else { return nil }
+            lists = stored
+        }
+        return SnapshotHeader(generation: generation, clock: clock, count: Int(countValue), top: top, folds: folds, lists: lists)
     }
 }

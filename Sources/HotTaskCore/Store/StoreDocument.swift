@@ -71,13 +71,23 @@ public enum StoreDocument {
                 head.key("folded", indent: 2, first: false)
                 head.raw(String(folds.records))
             }
+            if header.lists != .initial {
+                head.key("lists", indent: 2, first: false)
+                head.strings(header.lists.names)
+            }
         }
         head.key("tasks", indent: 2, first: false)
         head.raw("[")
         var written = head.bytes.count
         emit(head.bytes)
 
-        let runs = [TaskRun(capacity: pieceSize, stamped: header != nil), TaskRun(capacity: pieceSize, stamped: header != nil)]
+        // An export names each task's list once the store has more than one (a one-list store's
+        // export is as it was before lists); a snapshot stores it only for the other lists.
+        let listNames = header == nil && list.hasSeveralLists ? list.lists : nil
+        let runs = [
+            TaskRun(capacity: pieceSize, stamped: header != nil, listNames: listNames),
+            TaskRun(capacity: pieceSize, stamped: header != nil, listNames: listNames),
+        ]
         let used = (twoThreads ?? Self.twoThreads(for: list)) ? 2 : 1
         // Tasks per run: a piece's worth at about 380 bytes a task in a snapshot, 280 in an export.
         let runLength = max(1, pieceSize / (header == nil ? 280 : 380))
@@ -129,10 +139,13 @@ public enum StoreDocument {
         var writer: JSONWriter
         var entries: [SnapshotIndex.Entry] = []
         let stamped: Bool
+        /// An export's lists, when it names each task's (see `StoreDocument.write`).
+        let listNames: ListNames?
 
-        init(capacity: Int, stamped: Bool) {
+        init(capacity: Int, stamped: Bool, listNames: ListNames?) {
             writer = JSONWriter(capacity: capacity + 16 << 10)
             self.stamped = stamped
+            self.listNames = listNames
         }
 
         func write(_ list: TaskList, _ positions: Range<Int>) {
@@ -141,7 +154,7 @@ public enum StoreDocument {
                 writer.newline(indent: 4)
                 let task = list[position]
                 let offset = writer.bytes.count
-                StoreDocument.write(task, to: &writer, stamped: stamped)
+                StoreDocument.write(task, to: &writer, stamped: stamped, listNames: listNames)
                 if stamped { entries.append(SnapshotIndex.Entry(id: task.id, offset: offset, length: writer.bytes.count - offset)) }
             }
         }
@@ -170,7 +183,10 @@ public enum StoreDocument {
     /// out the order key and stamps (`stamped` false): their order is the array's, and stamps
     /// mean something only in the store that made them. The fields come from the field table,
     /// each where its `placement` says.
-    static func write(_ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false, stamped: Bool = true, deletedAt: Clock? = nil) {
+    static func write(
+        _ task: TaskItem, to writer: inout JSONWriter, compact: Bool = false, stamped: Bool = true, deletedAt: Clock? = nil,
+        listNames: ListNames? = nil
+    ) {
         writer.compact = compact
         writer.raw("{")
         writer.key("id", indent: 6, first: true)
@@ -191,6 +207,10 @@ public enum StoreDocument {
         writer.date(task.modifiedAt)
         // Only when set: a store without due dates is byte for byte what it was before them.
         for field in TaskField.writtenAfterDates {
+            if field == .list, let listNames {
+                field.write(.list(listNames.name(of: task.list)), to: &writer, name: name)
+                continue
+            }
             let value = field.value(of: task)
             if !field.isUnset(value) { field.write(value, to: &writer, name: name) }
         }

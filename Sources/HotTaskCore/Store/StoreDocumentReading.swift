@@ -63,8 +63,10 @@ extension StoreDocument {
                 tombstones.append(Tombstone(task: task, clock: clock))
             }
         }
-        let list = keyed ? TaskList(keyed: tasks, deleted: tombstones) : TaskList(tasks)
-        return StoreSnapshot(header: documentVersion >= 2 ? try decodeHeader(object, list: list) : nil, list: list)
+        var list = keyed ? TaskList(keyed: tasks, deleted: tombstones) : TaskList(tasks)
+        let header = documentVersion >= 2 ? try decodeHeader(object, list: list) : nil
+        if let header { list.lists = header.lists }
+        return StoreSnapshot(header: header, list: list)
     }
 
     /// The header of a version 2 snapshot, or nil for an export (no generation).
@@ -77,7 +79,17 @@ extension StoreDocument {
         guard let clock = Clock(try fields.string("clock")) else {
             throw fields.problem("\"clock\" is not a clock like \"1795255200123.0\"")
         }
-        return SnapshotHeader(generation: generation, clock: clock, list: list, folds: try decodeFolds(fields))
+        var lists = ListNames.initial
+        if let value = fields.object["lists"] {
+            guard case .array(let items) = value,
+                let stored = ListNames(stored: items.compactMap { if case .string(let name) = $0 { name } else { nil } }),
+                stored.names.count == items.count
+            else { throw fields.problem("\"lists\" must be an array of list names, each once") }
+            lists = stored
+        }
+        var header = SnapshotHeader(generation: generation, clock: clock, list: list, folds: try decodeFolds(fields))
+        header.lists = lists
+        return header
     }
 
     /// `follows` and `folded`, both or neither (a snapshot of an older HotTask).

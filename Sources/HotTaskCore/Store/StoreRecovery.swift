@@ -107,6 +107,7 @@ extension TaskStore {
                 list.applyAll(contents.legacyAdds.map { .add($0) }, clock: base?.header?.clock ?? .zero)
             }
             list.applyAll(records: records.map { ($0.changes, $0.clock) })
+            list.follow(listsOf: records)
             report.recordsKept = records.count
             if let contents, !contents.damaged.isEmpty {
                 report.notKept.append(

@@ -32,20 +32,26 @@ struct SnapshotHeader: Equatable, Sendable {
     var top: [Section: OrderKey]
     /// The log this snapshot folded; nil for a snapshot written before snapshots said so.
     var folds: FoldedLog?
+    /// The store's lists as the snapshot holds them (written only when not `ListNames.initial`).
+    var lists: ListNames
 
-    init(generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey], folds: FoldedLog? = nil) {
+    init(
+        generation: Generation, clock: Clock, count: Int, top: [Section: OrderKey], folds: FoldedLog? = nil,
+        lists: ListNames = .initial
+    ) {
         self.generation = generation
         self.clock = clock
         self.count = count
         self.top = top
         self.folds = folds
+        self.lists = lists
     }
 
     /// The header for a snapshot of `list`.
     init(generation: Generation, clock: Clock, list: TaskList, folds: FoldedLog? = nil) {
         var top: [Section: OrderKey] = [:]
         for section in Section.allCases { top[section] = list.tasks(in: section).first?.order }
-        self.init(generation: generation, clock: clock, count: list.count, top: top, folds: folds)
+        self.init(generation: generation, clock: clock, count: list.count, top: top, folds: folds, lists: list.lists)
     }
 }
 

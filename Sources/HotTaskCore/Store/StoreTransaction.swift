@@ -1,19 +1,5 @@
 import Foundation
 
-/// What a transaction reads before its body runs. Each plan gives the same view of the store;
-/// a plan that cannot answer (a damaged or long log, a snapshot changed by hand) reads
-/// everything instead, inside the same lock.
-enum ReadPlan: Sendable {
-    /// The snapshot's header and the log (adds, and records that only carry sync state).
-    case header
-    /// The tasks these id handles name, found without reading every task.
-    case ids([String])
-    /// The whole store.
-    case everything
-    /// Nothing yet: the body asks (the UI's session follows the log itself).
-    case nothing
-}
-
 extension TaskStore {
     /// Runs `body` holding the store's lock, with a transaction that has read what `plan` asks
     /// for. Every writer's way in: the UI's session, the command line's changes, import, sync,
@@ -79,6 +65,8 @@ final class StoreTransaction {
         var logBytes: Int
         /// The sync state the log's records carry (see `SyncDelta`).
         var pendingSync: [SyncDelta]
+        /// The store's lists: the snapshot's, as the log's records left them.
+        var lists: ListNames = .initial
     }
 
     /// What a commit did.
@@ -174,10 +162,10 @@ final class StoreTransaction {
     /// with them, when the caller knows better than the log (the UI's session).
     @discardableResult
     func commit(
-        _ changes: consuming [TaskChange], what: String, undoes: Clock? = nil, sync: SyncDelta? = nil, now: Date = Date(),
-        wasIsCurrent: Bool = true, countAfter: Int? = nil
+        _ changes: consuming [TaskChange], what: String, undoes: Clock? = nil, sync: SyncDelta? = nil, lists: ListNamesChange? = nil,
+        now: Date = Date(), wasIsCurrent: Bool = true, countAfter: Int? = nil
     ) throws(StoreError) -> Committed {
-        guard !changes.isEmpty || sync != nil else {
+        guard !changes.isEmpty || sync != nil || lists != nil else {
             return Committed(clock: try latestClock(), record: nil, list: wholeRead?.list)
         }
         try store.requireWritableFolder()
@@ -186,9 +174,9 @@ final class StoreTransaction {
         }
         if wholeRead == nil, var view = try log() {
             let clock = Clock.next(after: view.clock, now: now)
-            let record = LogRecord(
-                generation: view.generation, clock: clock, what: what, undoes: undoes, changes: copy changes, by: TaskStore.origin,
-                sync: sync)
+            var record = LogRecord(
+                generation: view.generation, clock: clock, what: what, undoes: undoes, changes: copy changes, by: TaskStore.origin, sync: sync)
+            record.lists = lists
             let count = countAfter ?? view.count + changes.netTaskCount
             try checkLimits(changes, countBefore: view.count, countAfter: count, storeBytes: view.snapshotSize + view.logBytes)
             let folds = foldLogPastBytes.map { view.logBytes >= $0 } ?? false
@@ -220,9 +208,11 @@ final class StoreTransaction {
         } else {
             list.applyAll(changes, clock: clock)
         }
+        if let lists { list.lists = lists.after }
         let generation = state.header?.generation ?? Generation.random()
         var record = LogRecord(
             generation: generation, clock: clock, what: what, undoes: undoes, changes: copy changes, by: TaskStore.origin, sync: sync)
+        record.lists = lists
         try checkLimits(
             changes, countBefore: countBefore, countAfter: list.count,
             storeBytes: Int(state.snapshotStamp?.size ?? 0) + Int(state.logStamp?.size ?? 0))

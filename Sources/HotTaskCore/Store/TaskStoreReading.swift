@@ -91,6 +91,7 @@ extension TaskStore {
         if belongs {
             let replayed = state.history.filter { $0.generation == header.generation }
             list.applyAll(records: replayed.map { ($0.changes, $0.clock) })
+            list.follow(listsOf: replayed)
             state.replayed = replayed.count
             state.pendingSync = replayed.compactMap(\.sync)
         }

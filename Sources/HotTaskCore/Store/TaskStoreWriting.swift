@@ -71,7 +71,7 @@ extension TaskStore {
         var view = StoreTransaction.LogView(
             generation: header.generation, clock: header.clock, count: header.count,
             top: TopBounds(header.top), records: [], snapshotSize: Int(stamp.size),
-            snapshotCount: header.count, logBytes: 0, pendingSync: [])
+            snapshotCount: header.count, logBytes: 0, pendingSync: [], lists: header.lists)
         // Records of older generations (kept for undo) may carry a later stamp than the header's.
         for record in contents.records { view.clock = max(view.clock, record.clock) }
         // Any key a record gives is a bound the new top must stay below.
@@ -91,6 +91,7 @@ extension StoreTransaction.LogView {
         self.count = count
         logBytes += lineBytes
         if let sync = record.sync { pendingSync.append(sync) }
+        if let change = record.lists { lists = change.after }
         top.include(record)
     }
 }

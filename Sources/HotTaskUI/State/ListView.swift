@@ -141,7 +141,7 @@ public struct ListView: Equatable, Sendable {
     mutating func setQuery(_ query: String, list: TaskList, dates: DueDisplay) {
         let previous = self.query
         self.query = query
-        matcher = QueryMatcher(TaskFilter.Matcher(query, dates: dates))
+        matcher = QueryMatcher(TaskFilter.Matcher(query, dates: dates, lists: list.lists))
         if folded.check(list) {
             earlier = EarlierResults()  // the list was replaced: the current result is stale too
         } else if let current = filtered, !previous.isEmpty {
@@ -270,7 +270,8 @@ private struct EarlierResults: Equatable, Sendable {
 /// differ only here are equal.
 private struct QueryMatcher: Equatable, Sendable {
     /// No query: it matches every task and never reads a date, so any day and zone will do.
-    var value = TaskFilter.Matcher("", dates: DueDisplay(now: Date(timeIntervalSince1970: 0), local: TimeZone(secondsFromGMT: 0)!))
+    var value = TaskFilter.Matcher(
+        "", dates: DueDisplay(now: Date(timeIntervalSince1970: 0), local: TimeZone(secondsFromGMT: 0)!), lists: .initial)
 
     init() {}
 

@@ -49,7 +49,7 @@ extension AppUpdate {
         let effects = commit([change], "Edited \(quoted(old))", &state)
         select(id: old.id, &state)
         if let edited = state.tasks.position(of: old.id).map({ state.tasks[$0] }),
-            !TaskFilter.Matcher(state.view.query, dates: state.dates).matches(edited)
+            !TaskFilter.Matcher(state.view.query, dates: state.dates, lists: state.tasks.lists).matches(edited)
         {
             state.message = Message("Saved — the filter now hides “\(typed.caption.truncated(toWidth: 40))”")
         }

@@ -21,11 +21,11 @@ struct CommandLineActions {
         adding captions: [String], section: Section, editing: (handle: String, caption: String?)? = nil,
         due: DueInput.Request? = nil, note: String? = nil, repeating: RepeatRule? = nil, tagging: [String] = [], untagging: [String] = [],
         plusTags: Bool = true,
-        completing: [String], reopening: [String], moving: [String], deleting: [String]
+        inList: String? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String]
     ) throws -> [TaskItem] {
         let outcome = try store.change(
             adding: captions, to: section, editing: editing, due: due, note: note, repeating: repeating, tagging: tagging, untagging: untagging,
-            plusTags: plusTags, completing: completing, reopening: reopening, moving: moving, deleting: deleting, dates: dates)
+            plusTags: plusTags, inList: inList, completing: completing, reopening: reopening, moving: moving, deleting: deleting, dates: dates)
         reportWarnings(knownClean: outcome.logKnownClean)
         outcome.lines.forEach { output.status($0) }
         return outcome.added
@@ -59,11 +59,15 @@ struct CommandLineActions {
     /// `--list`: all tasks, or those `openOnly` and `filter` (the UI's matching) leave; numbered
     /// as in the whole list, so that a number shown works with --done.
     mutating func printList(
-        asJSON: Bool, openOnly: Bool = false, filter: String? = nil, showingIDs: Bool = false, overdueOnly: Bool = false,
+        inList: String? = nil, asJSON: Bool, openOnly: Bool = false, filter: String? = nil, showingIDs: Bool = false, overdueOnly: Bool = false,
         byDue: Bool = false, onlyTags: Bool = false, dates: DueDisplay = DueDisplay(now: Date(), local: .current)
     ) throws {
         let list = try read()
-        let selection = ListSelection(openOnly: openOnly || byDue, filter: filter, overdueAsOf: overdueOnly ? dates : nil, dates: dates)
+        var selection = ListSelection(
+            openOnly: openOnly || byDue, filter: filter, overdueAsOf: overdueOnly ? dates : nil, dates: dates, lists: list.lists)
+        // Numbered as in the whole list even then, so that the number shown is the one --done takes.
+        selection.onlyList = try inList.map { try TaskStore.existingList($0, in: list, flag: "--in") }
+        let showingLists = inList == nil && list.hasSeveralLists
         if onlyTags {
             // As `--tag` takes them, one a line; control characters escaped, as in every list.
             let tags = (selection.isEverything ? list : TaskList(list.all.filter(selection.includes))).tagsInUse
@@ -72,11 +76,17 @@ struct CommandLineActions {
         }
         let styled = { ListFormatter.wantsStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment) }
         if byDue && !asJSON {
-            ListFormatter.writeByDue(list, styled: styled(), selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }
+            ListFormatter.writeByDue(
+                list, styled: styled(), selection: selection, showingIDs: showingIDs, dates: dates, showingLists: showingLists
+            ) { output.bytes($0) }
         } else if asJSON {
-            StoreDocument.encode(selection.isEverything ? list : TaskList(list.all.filter(selection.includes))) { output.bytes($0) }
+            var shown = selection.isEverything ? list : TaskList(list.all.filter(selection.includes))
+            shown.keepLists(of: list)
+            StoreDocument.encode(shown) { output.bytes($0) }
         } else {
-            ListFormatter.write(list, styled: styled(), selection: selection, showingIDs: showingIDs, dates: dates) { output.bytes($0) }
+            ListFormatter.write(list, styled: styled(), selection: selection, showingIDs: showingIDs, dates: dates, showingLists: showingLists) {
+                output.bytes($0)
+            }
         }
     }
 
@@ -90,10 +100,18 @@ struct CommandLineActions {
     }
 
     /// `--export`: the list written in `format` (`TaskStore.export`); "-" is standard output.
-    mutating func export(to path: String, format: ExportFormat = .hottask) throws {
-        let list = try read()
+    mutating func export(to path: String, format: ExportFormat = .hottask, inList: String? = nil) throws {
+        let list = try Self.only(inList, of: try read())
         let output = output
         try store.export(list, as: format, to: path, standardOutput: { output.bytes($0) }, say: { Self.say($0, to: output) })
+    }
+
+    /// The tasks of the list `--in` names (all without it), with the store's lists: a name no
+    /// list has is refused.
+    static func only(_ inList: String?, of list: TaskList) throws -> TaskList {
+        guard let inList else { return list }
+        let name = try TaskStore.existingList(inList, in: list, flag: "--in")
+        return list.onlyList(name)
     }
 
     /// Status lines on stdout; notes and warnings on stderr, even with --quiet.

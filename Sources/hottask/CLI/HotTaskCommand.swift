@@ -250,17 +250,20 @@ struct HotTaskCommand: ParsableCommand {
             valueName: "path"))
     var caFile: String?
 
+    @OptionGroup var lists: ListOptions
+
     var changesTasks: Bool {
         !add.isEmpty || !edit.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
     }
 
     var opensUI: Bool {
         !changesTasks && !undo && !list && export == nil && importPath == nil && !sync && syncSetup == nil && !recover
+            && !lists.changesLists && !lists.printLists
     }
 
     /// Whether stdout carries data, so that what the command did goes to stderr.
     var printsData: Bool {
-        list || (json && !add.isEmpty) || printsExportToStandardOutput
+        list || lists.printLists || (json && !add.isEmpty) || printsExportToStandardOutput
     }
 
     var printsExportToStandardOutput: Bool {
@@ -320,13 +323,17 @@ struct HotTaskCommand: ParsableCommand {
                 try commands.undoLastChange()
                 saved = true
             }
+            if lists.changesLists {
+                try lists.changeLists(in: store, output: output)
+                saved = true
+            }
             if changesTasks {
                 let added = try commands.change(
                     adding: add, section: bonus ? .bonus : priority ? .priority : settings.defaultSection,
                     editing: edit.isEmpty ? nil : (edit[0], edit.count == 2 ? edit[1] : nil),
                     due: try due.map(Self.dueRequest), note: try noteText(), repeating: try repeatText.map(Self.repeatRule), tagging: tag,
                     untagging: untag,
-                    plusTags: settings.plusTags,
+                    plusTags: settings.plusTags, inList: lists.inList,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
                 saved = true
@@ -350,12 +357,14 @@ struct HotTaskCommand: ParsableCommand {
                 if !outcome.message.isEmpty { Self.fail(outcome.message) }
                 if outcome.status != 0 { throw ExitCode(outcome.status) }
             }
+            if lists.printLists { try lists.printLists(of: store, asJSON: json, output: output) }
             if list {
                 try commands.printList(
+                    inList: lists.inList,
                     asJSON: json, openOnly: open, filter: filter, showingIDs: ids, overdueOnly: overdue, byDue: sort == .due, onlyTags: tags,
                     dates: DueDisplay(now: Date(), local: .current, format: settings.dateFormat))
             }
-            if let export { try commands.export(to: export, format: exportFormat) }
+            if let export { try commands.export(to: export, format: exportFormat, inList: lists.inList) }
             if let failure = output.failure { throw UserFacingError.output("could not write to standard output: \(failure)") }
         } catch let error as StoreError {
             throw Self.report(UserFacingError(error))

@@ -6,7 +6,7 @@ extension ListFormatter {
     /// soonest due first and undated last (each in the list's own order among equals), numbered
     /// as `--list` numbers them, so that `--done N` takes the number shown.
     static func writeByDue(
-        _ list: TaskList, styled: Bool, selection: ListSelection, showingIDs: Bool, dates: DueDisplay,
+        _ list: TaskList, styled: Bool, selection: ListSelection, showingIDs: Bool, dates: DueDisplay, showingLists: Bool = false,
         emit: ([UInt8]) -> Void
     ) {
         // Keys made once per task, not once per comparison.
@@ -27,7 +27,7 @@ extension ListFormatter {
             if styled && bold { out += "\u{1B}[0m".utf8 }
             out.append(0x0A)
         }
-        line(Progress(list).summary, bold: true)
+        line(selection.summary(of: list), bold: true)
         line("", bold: false)
         line("Open tasks by due date (\(positions.count))", bold: true)
         if positions.isEmpty { line("  (none shown)", bold: false) }
@@ -42,7 +42,7 @@ extension ListFormatter {
             if showingIDs { out += (" " + shortIDs[position]).utf8 }
             out += " [ ] ".utf8
             out += CaptionRule.shown(task.caption).utf8
-            appendTagsAndNote(task, styled: styled, to: &out)
+            appendTagsAndNote(task, styled: styled, list: showingLists ? list.listName(of: task) : nil, to: &out)
             if let due = task.due { appendDue(due, repeating: task.repeatRule, completed: false, styled: styled, dates: dates, to: &out) }
             out.append(0x0A)
             if out.count >= 1 << 18 {

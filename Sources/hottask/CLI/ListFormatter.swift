@@ -9,17 +9,32 @@ struct ListSelection {
     private let matcher: TaskFilter.Matcher?
     /// `--overdue`: only open tasks whose due date has passed as of this.
     let overdueAsOf: DueDisplay?
+    /// The store's lists (what a task's list is called).
+    let lists: ListNames
 
-    init(openOnly: Bool = false, filter: String? = nil, overdueAsOf: DueDisplay? = nil, dates: DueDisplay = DueDisplay(now: Date(), local: .current))
-    {
+    init(
+        openOnly: Bool = false, filter: String? = nil, overdueAsOf: DueDisplay? = nil, dates: DueDisplay = DueDisplay(now: Date(), local: .current),
+        lists: ListNames = .initial
+    ) {
         self.openOnly = openOnly || overdueAsOf != nil
-        matcher = (filter ?? "").isEmpty ? nil : TaskFilter.Matcher(filter ?? "", dates: dates)
+        self.lists = lists
+        matcher = (filter ?? "").isEmpty ? nil : TaskFilter.Matcher(filter ?? "", dates: dates, lists: lists)
         self.overdueAsOf = overdueAsOf
     }
 
-    var isEverything: Bool { !openOnly && matcher == nil }
+    /// `--in`: only the tasks of this list (by name).
+    var onlyList: String?
+
+    var isEverything: Bool { !openOnly && matcher == nil && onlyList == nil }
+
+    /// The progress summary: of the list `--in` names, else of every task.
+    func summary(of list: TaskList) -> String {
+        guard let onlyList else { return Progress(list).summary }
+        return Progress(list.onlyList(onlyList)).summary
+    }
 
     func includes(_ task: TaskItem) -> Bool {
+        if let onlyList, lists.name(of: task.list) != onlyList { return false }
         if openOnly && task.completed { return false }
         if let overdueAsOf, !overdueAsOf.isOverdue(task.due) { return false }
         return matcher?.matches(task) ?? true
@@ -46,7 +61,7 @@ enum ListFormatter {
     /// cost a tenth of `--list`), and the whole text is never held.
     static func write(
         _ list: TaskList, styled: Bool = false, selection: ListSelection = ListSelection(), showingIDs: Bool = false,
-        dates: DueDisplay = DueDisplay(now: Date(), local: .current), emit: ([UInt8]) -> Void
+        dates: DueDisplay = DueDisplay(now: Date(), local: .current), showingLists: Bool = false, emit: ([UInt8]) -> Void
     ) {
         let pieceSize = 1 << 18
         var out: [UInt8] = []
@@ -57,7 +72,7 @@ enum ListFormatter {
             if styled, code != nil { out += reset.utf8 }
             out.append(0x0A)
         }
-        line(Progress(list).summary, bold)
+        line(selection.summary(of: list), bold)
         line("")
         let width = String(max(list.count, 1)).utf8.count
         let shortIDs = showingIDs ? list.shortIDs() : []
@@ -92,7 +107,7 @@ enum ListFormatter {
                 out.append(contentsOf: task.completed ? [0x20, 0x5B, 0x78, 0x5D, 0x20] : [0x20, 0x5B, 0x20, 0x5D, 0x20])
                 var caption = CaptionRule.shown(task.caption)
                 caption.withUTF8 { out.append(contentsOf: $0) }
-                appendTagsAndNote(task, styled: styled, to: &out)
+                appendTagsAndNote(task, styled: styled, list: showingLists ? list.listName(of: task) : nil, to: &out)
                 if let due = task.due {
                     appendDue(due, repeating: task.repeatRule, completed: task.completed, styled: styled, dates: dates, to: &out)
                 }
@@ -127,8 +142,16 @@ enum ListFormatter {
 
     /// What a task shows after its caption, as the app shows it: the mark ` ✎` when it has a
     /// note, then its tags (` +work @phone`, dim when styled).
-    static func appendTagsAndNote(_ task: TaskItem, styled: Bool, to out: inout [UInt8]) {
+    /// `list`: the name of its list, shown last in brackets (`--list` of a store with several lists).
+    static func appendTagsAndNote(_ task: TaskItem, styled: Bool, list: String? = nil, to out: inout [UInt8]) {
         if !task.note.isEmpty { out += " \(noteMark)".utf8 }
+        defer {
+            if let list {
+                if styled && !task.completed { out += dim.utf8 }
+                out += "  [\(MessageText.escaped(list))]".utf8
+                if styled && !task.completed { out += reset.utf8 }
+            }
+        }
         let tags = task.tags
         if !tags.isEmpty {
             if styled && !task.completed { out += dim.utf8 }

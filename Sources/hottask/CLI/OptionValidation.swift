@@ -19,7 +19,8 @@ extension HotTaskCommand {
         if exportFormat == .vdir && printsExportToStandardOutput {
             throw ValidationError("--export-format vdir writes a folder of .ics files; give the folder, not standard output.")
         }
-        if json && !list && add.isEmpty { throw ValidationError("--json goes with --list or --add.") }
+        if json && !list && add.isEmpty && !lists.printLists { throw ValidationError("--json goes with --list, --lists or --add.") }
+        try validateListOptions()
         for (given, name) in [(ids, "--ids"), (open, "--open"), (filter != nil, "--filter"), (tags, "--tags")] where given && !list {
             throw ValidationError("\(name) goes with --list.")
         }

@@ -1,0 +1,133 @@
+import Foundation
+
+/// The lists a store knows, in the order they are shown; the first is the default list, where
+/// new tasks go unless told otherwise. A task keeps the name of its list (`TaskField.list`),
+/// or nothing for the default list, so that renaming the default list changes no task and an
+/// older store's tasks are all in it.
+///
+/// A list exists while it is named here or a task is in it: a task that arrives in a list this
+/// store never made (another writer's, an import's) shows in that list, never nowhere.
+public struct ListNames: Equatable, Hashable, Sendable {
+    /// The names, the default list's first; never empty, no two the same.
+    public private(set) var names: [String]
+
+    /// What a store that never named its lists has: one list, "Tasks".
+    public static let initial = ListNames(checked: ["Tasks"])
+
+    init(checked names: [String]) {
+        precondition(!names.isEmpty)
+        self.names = names
+    }
+
+    /// Names read from a store; nil when they are not a list of lists (none, a repeat, a name
+    /// `ListNameRule` refuses).
+    init?(stored names: [String]) {
+        guard !names.isEmpty, Set(names).count == names.count, names.allSatisfy({ ListNameRule.check($0) == nil }) else {
+            return nil
+        }
+        self.names = names
+    }
+
+    public var defaultName: String { names[0] }
+
+    /// The name shown for a task's stored list.
+    public func name(of stored: String) -> String { stored.isEmpty ? names[0] : stored }
+
+    /// What a task in list `name` stores: nothing for the default list.
+    public func stored(for name: String) -> String { name == names[0] ? "" : name }
+
+    /// The names known here, then the lists of `tasks` not named here (by name), in the order
+    /// first met: every list a person can see.
+    public func all(with tasks: some Sequence<TaskItem>) -> [String] {
+        var seen = Set(names)
+        var all = names
+        for task in tasks where !task.list.isEmpty && !seen.contains(task.list) {
+            seen.insert(task.list)
+            all.append(task.list)
+        }
+        return all
+    }
+
+    /// Adds a list at the end.
+    mutating func add(_ name: String) {
+        if !names.contains(name) { names.append(name) }
+    }
+
+    /// Renames a list in its place (a list not named here yet is added).
+    mutating func rename(_ old: String, to new: String) {
+        if let index = names.firstIndex(of: old) { names[index] = new } else { add(new) }
+    }
+
+    /// Forgets a list other than the default.
+    mutating func remove(_ name: String) {
+        if name != names[0] { names.removeAll { $0 == name } }
+    }
+}
+
+/// What may name a list: a word or a few, as a person types them (trimmed), short enough for
+/// the list bar, without control characters.
+public enum ListNameRule {
+    public static let maximumLength = 60
+
+    /// Why `name` cannot name a list, or nil when it can.
+    public static func check(_ name: String) -> String? {
+        if name.isEmpty || name.allSatisfy(\.isWhitespace) { return "a list's name cannot be empty" }
+        if name != name.trimmingCharacters(in: .whitespacesAndNewlines) { return "a list's name cannot start or end with a space" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
+            return "a list's name cannot hold control characters"
+        }
+        if name.count > maximumLength { return "a list's name can be at most \(maximumLength) characters" }
+        return nil
+    }
+
+    /// The list `typed` names among `known`: the same name, else the one name equal to it
+    /// ignoring case; nil when none is (a typo never makes or picks a list).
+    public static func find(_ typed: String, in known: [String]) -> String? {
+        let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        if known.contains(name) { return name }
+        let folded = known.filter { $0.caseInsensitiveCompare(name) == .orderedSame }
+        return folded.count == 1 ? folded[0] : nil
+    }
+}
+
+/// What a record did to the store's lists: the names after it and before (undo puts these back).
+struct ListNamesChange: Equatable, Sendable {
+    var after: ListNames
+    var before: ListNames
+
+    var inverse: ListNamesChange { ListNamesChange(after: before, before: after) }
+}
+
+extension TaskList {
+    /// Takes the lists the last of `records` that changed them left (a replay of the log).
+    mutating func follow(listsOf records: some BidirectionalCollection<LogRecord>) {
+        if let change = records.last(where: { $0.lists != nil })?.lists { lists = change.after }
+    }
+
+    /// The lists a person can see: those the store names, then any a task is in.
+    public var allListNames: [String] { lists.all(with: [priority, bonus].joined()) }
+
+    /// The display name of `task`'s list.
+    public func listName(of task: TaskItem) -> String { lists.name(of: task.list) }
+}
+
+extension TaskList {
+    /// True when the store names more than one list, or a task is in a list other than the default.
+    public var hasSeveralLists: Bool {
+        lists.names.count > 1 || [priority, bonus].joined().contains { !$0.list.isEmpty }
+    }
+}
+
+extension TaskList {
+    /// The tasks of list `name` only, in their order, with the store's lists.
+    public func onlyList(_ name: String) -> TaskList {
+        var only = TaskList(keyed: [priority, bonus].joined().filter { lists.name(of: $0.list) == name })
+        only.lists = lists
+        return only
+    }
+}
+
+extension TaskList {
+    /// Takes `other`'s lists (a list made of some of its tasks).
+    public mutating func keepLists(of other: TaskList) { lists = other.lists }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import HotTaskCore
+
+/// The flags of several lists: `--in`, `--lists`, and making, renaming and deleting a list.
+struct ListOptions: ParsableArguments {
+    @Option(
+        name: .customLong("in"),
+        help: ArgumentHelp(
+            "The list a task is in or goes to: with --add the new tasks go there, with --list and --export only that list, with --edit N the task moves there. The list must exist (--new-list).",
+            valueName: "list"))
+    var inList: String?
+
+    @Flag(name: .customLong("lists"), help: "Print each list with its open and done counts, the default list first (--json: as JSON).")
+    var printLists = false
+
+    @Option(name: .customLong("new-list"), help: ArgumentHelp("Make an empty list.", valueName: "name"))
+    var newList: String?
+
+    @Option(
+        name: .customLong("rename-list"), parsing: .upToNextOption,
+        help: ArgumentHelp("Rename a list; its tasks follow: --rename-list Work Office.", valueName: "old> <new"))
+    var renameList: [String] = []
+
+    @Option(
+        name: .customLong("delete-list"),
+        help: ArgumentHelp(
+            "Delete a list (not the default one). A list that holds tasks needs --move-to LIST or --with-tasks; one --undo takes it all back.",
+            valueName: "name"))
+    var deleteList: String?
+
+    @Option(name: .customLong("move-to"), help: ArgumentHelp("With --delete-list: move its tasks to this list.", valueName: "list"))
+    var moveTo: String?
+
+    @Flag(name: .customLong("with-tasks"), help: "With --delete-list: delete its tasks too.")
+    var withTasks = false
+
+    var changesLists: Bool { newList != nil || !renameList.isEmpty || deleteList != nil }
+
+    func validate() throws {
+        if !renameList.isEmpty && renameList.count != 2 {
+            throw ValidationError("--rename-list takes two names, the old and the new: --rename-list Work Office.")
+        }
+        if (moveTo != nil || withTasks) && deleteList == nil {
+            throw ValidationError("\(moveTo != nil ? "--move-to" : "--with-tasks") goes with --delete-list.")
+        }
+        if moveTo != nil && withTasks { throw ValidationError("--delete-list takes --move-to or --with-tasks, not both.") }
+        if [newList != nil, !renameList.isEmpty, deleteList != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("--new-list, --rename-list and --delete-list go in separate commands.")
+        }
+    }
+
+    /// Makes, renames or deletes the list asked for, saying what it did.
+    func changeLists(in store: TaskStore, output: CommandOutput) throws {
+        let lines: [String]
+        if let newList {
+            lines = try store.newList(newList)
+        } else if renameList.count == 2 {
+            lines = try store.renameList(renameList[0], to: renameList[1])
+        } else if let deleteList {
+            lines = try store.deleteList(deleteList, tasks: moveTo.map(DeletedListTasks.moveTo) ?? (withTasks ? .delete : .refuse))
+        } else {
+            return
+        }
+        lines.forEach { output.status($0) }
+    }
+
+    /// `--lists`: a line per list (name, open, done; the default marked), or a JSON array.
+    func printLists(of store: TaskStore, asJSON: Bool, output: CommandOutput) throws {
+        let (lists, defaultName) = try store.listSummaries()
+        if asJSON {
+            var writer = JSONLines()
+            let objects = lists.map { list in
+                "{\"name\": \(JSONLines.quoted(list.name)), \"open\": \(list.open), \"done\": \(list.done), \"default\": \(list.name == defaultName)}"
+            }
+            writer.text = "[" + objects.joined(separator: ",\n ") + "]\n"
+            output.text(writer.text)
+            return
+        }
+        let width = lists.map { $0.name.count }.max() ?? 0
+        let lines = lists.map { list in
+            let name = MessageText.escaped(list.name)
+            let padding = String(repeating: " ", count: max(0, width - list.name.count))
+            return "\(name)\(padding)  \(list.open) open, \(list.done) done\(list.name == defaultName ? "  (default)" : "")\n"
+        }
+        output.text(lines.joined())
+    }
+}
+
+/// A JSON document built as text (small: one object per list).
+struct JSONLines {
+    var text = ""
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension HotTaskCommand {
+    /// `--in` and the list commands: where they go (a usage error, exit 64).
+    func validateListOptions() throws {
+        if lists.inList != nil && add.isEmpty && edit.isEmpty && !list && export == nil {
+            throw ValidationError("--in goes with --add, --edit, --list or --export.")
+        }
+        if lists.inList != nil && !add.isEmpty && !edit.isEmpty {
+            throw ValidationError("--in goes with --add or with --edit, not both: give them in two commands.")
+        }
+        if lists.changesLists && (changesTasks || undo || importPath != nil || recover || syncSetup != nil) {
+            throw ValidationError("--new-list, --rename-list and --delete-list go alone (with --list, --lists or --sync after them).")
+        }
+    }
+}
