@@ -64,7 +64,17 @@ extension StoreDocument {
             }
         }
         let list = keyed ? TaskList(keyed: tasks, deleted: tombstones) : TaskList(tasks)
-        return StoreSnapshot(header: documentVersion >= 2 ? try decodeHeader(object, list: list) : nil, list: list)
+        let header = documentVersion >= 2 ? try decodeHeader(object, list: list) : nil
+        return StoreSnapshot(header: header, list: list, activity: header == nil ? ActivityHistory() : try decodeActivity(object["history"]))
+    }
+
+    /// `"history": {"all": "…"}` (see `ActivityHistory.text`); other keys are a later HotTask's.
+    private static func decodeActivity(_ value: JSONValue?) throws(DocumentError) -> ActivityHistory {
+        guard let value else { return ActivityHistory() }
+        guard case .object(let object) = value, case .string(let text)? = object["all"], let activity = ActivityHistory(text: text) else {
+            throw .invalid("\"history\" must be {\"all\": \"quarter:added:completed …\"}")
+        }
+        return activity
     }
 
     /// The header of a version 2 snapshot, or nil for an export (no generation).
