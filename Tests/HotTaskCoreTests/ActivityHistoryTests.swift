@@ -161,6 +161,20 @@ struct ActivityHistoryTests {
         #expect(days(try store.read().activity).last == "2026-11-23: 5001/10")
     }
 
+    @Test("a phone's task counts as added on its CREATED day and completed on its COMPLETED day, through a sync")
+    func phoneThroughSync() throws {
+        let server = InMemoryCalendar()
+        server.store("/calendar/phone-1.ics", SyncEngineTests.phoneObject(uid: "phone-1", summary: "Renew passport", priority: nil))
+        let now = Fixtures.date(hours: 120)
+        try SyncEngine(store: store, collection: server, now: { now }).run()
+        server.edit("/calendar/phone-1.ics", "STATUS", "COMPLETED", now: now)
+        server.edit("/calendar/phone-1.ics", "COMPLETED", "20261122T230000Z", now: now)
+        try SyncEngine(store: store, collection: server, now: { now + 60 }).run()
+        #expect(try store.load().all.first?.completed == true)
+        #expect(days(try store.read().activity) == ["2026-11-20: 1/0", "2026-11-22: 0/1"])
+        #expect(days(try store.read().activity, in: TimeZone(identifier: "Europe/Berlin")!) == ["2026-11-20: 1/0", "2026-11-23: 0/1"])
+    }
+
     @Test("statistics: today, this week from Monday, this month, open, overdue and the oldest open task, in the zone given")
     func statistics() {
         var activity = ActivityHistory()

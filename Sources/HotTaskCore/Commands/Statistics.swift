@@ -60,7 +60,8 @@ public struct Statistics: Equatable, Sendable {
         var open = 0
         var overdue = 0
         var oldest: TaskItem?
-        for task in list.all where !task.completed && matching?(task) ?? true {
+        // Section by section: `list.all` would copy every task (15 MB at 100,000).
+        for task in [list.priority, list.bonus].joined() where !task.completed && matching?(task) ?? true {
             open += 1
             if dates.isOverdue(task.due) { overdue += 1 }
             if oldest.map({ task.createdAt < $0.createdAt }) ?? true { oldest = task }
@@ -77,7 +78,7 @@ extension ActivityHistory {
     /// each added on its `createdAt`, and completed on its `completedAt` when done.
     init(tasksOf list: TaskList, matching: (TaskItem) -> Bool) {
         self.init()
-        for task in list.all where matching(task) { tally(task) }
+        for task in [list.priority, list.bonus].joined() where matching(task) { tally(task) }
         for tombstone in list.deleted.values where matching(tombstone.task) { tally(tombstone.task) }
     }
 
