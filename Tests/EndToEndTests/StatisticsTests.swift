@@ -83,6 +83,27 @@ struct StatisticsTests {
         #expect(try days(at: "2026-11-29 10:00:05") == ["2026-11-01: 4000/0"] + expected)
     }
 
+    @Test("local days across the end of summer time and a month change (Europe/Berlin)")
+    func summerTimeAndMonthChange() throws {
+        let berlin = ["TZ": "Europe/Berlin"]
+        // 25 October 2026 has 25 hours there; 23:30 is after the clocks went back.
+        for (time, caption) in [
+            ("2026-10-24 23:30:00", "Late Saturday"), ("2026-10-25 01:30:00", "Before the change"), ("2026-10-25 23:30:00", "Late Sunday"),
+            ("2026-10-31 23:59:00", "Last of October"), ("2026-11-01 00:01:00", "First of November"),
+        ] {
+            hottask(at: time, ["--add", caption], environment: berlin)
+            hottask(at: String(time.prefix(17)) + "30", ["--done", try id(caption)], environment: berlin)
+        }
+        let json = hottask(at: "2026-11-01 09:00:00", ["--stats", "--json"], environment: berlin).stdout
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let days = try #require(object["days"] as? [[String: Any]]).filter { ($0["added"] as? Int ?? 0) > 0 }
+        #expect(
+            days.map { "\($0["date"] ?? ""): \($0["added"] ?? "")/\($0["completed"] ?? "")" } == [
+                "2026-10-24: 1/1", "2026-10-25: 2/2", "2026-10-31: 1/1", "2026-11-01: 1/1",
+            ])
+        #expect(object["completedThisMonth"] as? Int == 1 && object["completedToday"] as? Int == 1)
+    }
+
     @Test("a daily task done three days running counts three completions")
     func repeatingThreeDays() throws {
         hottask(at: "2026-11-23 08:00:00", ["--add", "Water plants", "--due", "2026-11-23", "--repeat", "every day"])
