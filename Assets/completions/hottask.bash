@@ -73,7 +73,7 @@ _hottask() {
             return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--json\n--ids\n--open\n--tags\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--due\n--repeat\n--note\n--tag\n--untag\n--overdue\n--sort\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--version\n--help' -- "$cur"))
+        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--stats\n--json\n--ids\n--open\n--tags\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--due\n--repeat\n--note\n--tag\n--untag\n--overdue\n--sort\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--version\n--help' -- "$cur"))
     fi
 }
 complete -F _hottask hottask

@@ -80,9 +80,9 @@ struct TagCompletionTests {
                 home\tWith --add or --edit: give the task this tag
                 work\tWith --add or --edit: give the task this tag
                 --
-                +@phone\tWith --list: only tasks that match (+tag -tag due:today words)
-                +home\tWith --list: only tasks that match (+tag -tag due:today words)
-                +work\tWith --list: only tasks that match (+tag -tag due:today words)
+                +@phone\tWith --list or --stats: only tasks that match (+tag -tag due:today words)
+                +home\tWith --list or --stats: only tasks that match (+tag -tag due:today words)
+                +work\tWith --list or --stats: only tasks that match (+tag -tag due:today words)
 
                 """, "\(run.stderr)")
     }

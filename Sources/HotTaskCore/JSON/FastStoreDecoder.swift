@@ -46,6 +46,7 @@ extension JSONParser {
         var follows: Generation??
         var folded: Int?
         var lists: ListNames?
+        var activity: ActivityHistory?
         try forEachKey { parser, key in
             switch key {
             case "version" where version == nil:
@@ -85,13 +86,14 @@ extension JSONParser {
             case "lists" where lists == nil: lists = try required(ListNames(stored: try parser.stringArray()))
             case "tasks" where tasks == nil: tasks = try parser.taskArray(expected: min(expected, StoreLimits.tasks))
             case "deleted" where tombstones == nil: tombstones = try parser.tombstoneArray()
+            case "history" where activity == nil: activity = try parser.element { try $0.activityHistory() }
             default:
                 throw GiveUp()
             }
         }
         guard atEndOfInput(), let version, var tasks else { throw GiveUp() }
         // Version 1 has the tasks only.
-        if version == 1, generation != nil || clock != nil || sawCount || sawTop || tombstones != nil { throw GiveUp() }
+        if version == 1, generation != nil || clock != nil || sawCount || sawTop || tombstones != nil || activity != nil { throw GiveUp() }
         // The ids must be unique across tasks and tombstones.
         let distinct = IDTable(distinct: tasks.priority.count + tasks.bonus.count + (tombstones?.count ?? 0)) { add in
             // By index: `for task in` copies each task out, a retain and release of its caption.
@@ -112,7 +114,17 @@ extension JSONParser {
         list.lists = lists ?? .initial
         let folds = follows.map { FoldedLog(generation: $0, records: folded ?? 0) }
         let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list, folds: folds) } }
-        return StoreSnapshot(header: header, list: list)
+        return StoreSnapshot(header: header, list: list, activity: activity ?? ActivityHistory())
+    }
+
+    /// `{"all": "…"}`: the history of the whole list (see `ActivityHistory.text`).
+    private mutating func activityHistory() throws -> ActivityHistory {
+        var found: ActivityHistory?
+        try forEachKey { parser, key in
+            guard "all" ~= key, found == nil else { throw GiveUp() }
+            found = try required(ActivityHistory(text: String(decoding: try parser.plainString(), as: UTF8.self)))
+        }
+        return try required(found)
     }
 
     private mutating func skipDigits() -> Bool {

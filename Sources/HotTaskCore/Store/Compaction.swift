@@ -51,7 +51,7 @@ extension TaskStore {
                 snapshot.abandon()
                 throw error
             }
-            let entries = StoreDocument.write(list, header: header) { piece in
+            let entries = StoreDocument.write(list, header: header, activity: Self.activity(of: state, history: history)) { piece in
                 snapshot.write(piece)
                 backup.write(piece)
                 snapshotSize += piece.count
@@ -87,6 +87,17 @@ extension TaskStore {
         // Only a help for changes by id, checked on every use: a failure here costs speed only.
         try? FileSystem.writeAtomically(
             SnapshotIndex.encode(consume entries, generation: header.generation, snapshotSize: snapshotSize), to: indexPath)
+    }
+
+    /// The history the new snapshot keeps: the state's (its snapshot's and the records replayed
+    /// on it) and that of the records `history` adds to the state's, those of the snapshot's
+    /// generation (the record being committed; `--recover`'s log), never a record kept for undo
+    /// from an older snapshot, which that one counted.
+    static func activity(of state: State, history: [LogRecord]) -> ActivityHistory {
+        let added = history.dropFirst(state.history.count).filter { record in
+            state.header.map { record.generation == $0.generation } ?? true
+        }
+        return state.activity + ActivityHistory(counting: added)
     }
 
     /// What the new snapshot says of the log it folds: the log's generation and how many of its

@@ -13,6 +13,8 @@ public struct LogRecord: Equatable, Sendable {
     /// Its changes were let go before it was folded into a snapshot (too large to keep for
     /// undo): it changed tasks, so undo must not pass over it. Never written to the log.
     var changesLetGo = false
+    /// What its let-go changes added to the history (`letChangesGo`). Never written to the log.
+    var activityLetGo: ActivityHistory? = nil
     /// The snapshot this record extends; it is replayed only on that snapshot.
     var generation: Generation
     public var clock: Clock

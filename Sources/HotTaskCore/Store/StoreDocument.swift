@@ -14,9 +14,9 @@ public enum StoreDocument {
 
     /// The snapshot as pretty-printed UTF-8 JSON with a fixed key order and a final newline.
     /// Without a header it is an export: the tasks only.
-    static func encode(_ list: TaskList, header: SnapshotHeader?) -> [UInt8] {
+    static func encode(_ list: TaskList, header: SnapshotHeader?, activity: ActivityHistory = ActivityHistory()) -> [UInt8] {
         var bytes: [UInt8] = []
-        _ = write(list, header: header) { bytes.append(contentsOf: $0) }
+        _ = write(list, header: header, activity: activity) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
@@ -40,8 +40,8 @@ public enum StoreDocument {
     /// at a time, one on each, and go out in order: every object is exactly as one thread
     /// writes it, and at most two runs are held.
     static func write(
-        _ list: TaskList, header: SnapshotHeader?, pieceSize: Int = 1 << 20, twoThreads: Bool? = nil,
-        emit: ([UInt8]) -> Void
+        _ list: TaskList, header: SnapshotHeader?, activity: ActivityHistory = ActivityHistory(), pieceSize: Int = 1 << 20,
+        twoThreads: Bool? = nil, emit: ([UInt8]) -> Void
     ) -> [SnapshotIndex.Entry] {
         var entries: [SnapshotIndex.Entry] = []
         if header != nil { entries.reserveCapacity(list.count) }
@@ -123,6 +123,13 @@ public enum StoreDocument {
             // By id as its text sorts, compared as numbers (no String per comparison).
             let tombstones = list.deleted.values.sorted { UUIDBytes.sortKey($0.task.id) < UUIDBytes.sortKey($1.task.id) }
             writeArray(tombstones, to: &tail) { write($0.task, to: &$1, deletedAt: $0.clock) }
+            // Only when there is any: a store without history is byte for byte what it was before it.
+            if !activity.isEmpty {
+                tail.key("history", indent: 2, first: false)
+                tail.raw(#"{"all": "#)
+                tail.string(activity.text)
+                tail.raw("}")
+            }
         }
         tail.newline(indent: 0)
         tail.raw("}\n")

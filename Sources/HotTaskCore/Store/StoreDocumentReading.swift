@@ -66,7 +66,16 @@ extension StoreDocument {
         var list = keyed ? TaskList(keyed: tasks, deleted: tombstones) : TaskList(tasks)
         let header = documentVersion >= 2 ? try decodeHeader(object, list: list) : nil
         if let header { list.lists = header.lists }
-        return StoreSnapshot(header: header, list: list)
+        return StoreSnapshot(header: header, list: list, activity: header == nil ? ActivityHistory() : try decodeActivity(object["history"]))
+    }
+
+    /// `"history": {"all": "…"}` (see `ActivityHistory.text`); other keys are a later HotTask's.
+    private static func decodeActivity(_ value: JSONValue?) throws(DocumentError) -> ActivityHistory {
+        guard let value else { return ActivityHistory() }
+        guard case .object(let object) = value, case .string(let text)? = object["all"], let activity = ActivityHistory(text: text) else {
+            throw .invalid("\"history\" must be {\"all\": \"quarter:added:completed …\"}")
+        }
+        return activity
     }
 
     /// The header of a version 2 snapshot, or nil for an export (no generation).

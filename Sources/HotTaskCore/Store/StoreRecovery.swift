@@ -125,9 +125,10 @@ extension TaskStore {
 
             var clock = base?.header?.clock ?? .zero
             for record in records { clock = max(clock, record.clock) }
-            let state = State(
+            var state = State(
                 list: TaskList(), header: base?.header, clock: clock, history: [], replayed: 0, warnings: [], damaged: [],
                 needsCompaction: true, snapshotStamp: FileSystem.stamp(of: path))
+            state.activity = base?.activity ?? ActivityHistory()
             try compactLocked(list, clock: clock, state: state, history: records, sync: records.compactMap(\.sync))
             report.taskCount = list.count
             return report

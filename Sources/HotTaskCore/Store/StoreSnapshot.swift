@@ -89,4 +89,6 @@ struct Generation: Hashable, Sendable, CustomStringConvertible {
 struct StoreSnapshot: Equatable, Sendable {
     var header: SnapshotHeader?
     var list: TaskList
+    /// The history of the records this snapshot folded (`"history"`, after the tasks).
+    var activity = ActivityHistory()
 }

@@ -221,6 +221,7 @@ final class StoreTransaction {
             state.list = list
             state.clock = clock
             state.history.append(numbered)
+            state.activity.count(numbered)
             state.replayed += 1
             if let sync { state.pendingSync.append(sync) }
             wholeRead = state
@@ -230,8 +231,7 @@ final class StoreTransaction {
         // A record too large to keep for undo (a big import) lets its changes go before the
         // snapshot is written: at 100,000 tasks they are 15 MB on top of the list.
         if TaskStore.certainlyLarger(record, than: TaskStore.historyRecordLimit) {
-            record.changes = []
-            record.changesLetGo = true
+            record.letChangesGo()
             changes = []
         }
         try store.compactLocked(

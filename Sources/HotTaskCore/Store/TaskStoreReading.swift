@@ -29,6 +29,8 @@ extension TaskStore {
         /// The sync state the replayed records carry, in order: the sync base is the base file
         /// with these on top (see `SyncDelta`).
         var pendingSync: [SyncDelta] = []
+        /// What was added and completed when: the snapshot's history and the replayed records'.
+        public var activity = ActivityHistory()
     }
 
     /// Reads the list (snapshot plus log); no files is an empty list.
@@ -64,6 +66,7 @@ extension TaskStore {
         _ snapshot: consuming StoreSnapshot, stamp: FileStamp?, log contents: ChangeLog.Contents?, standing: LogStanding?
     ) -> State {
         let snapshotHeader = snapshot.header
+        let snapshotActivity = snapshot.activity
         var list = snapshot.list
         _ = consume snapshot
         // The state gets the list once it is made: holding it meanwhile would make the first
@@ -73,6 +76,7 @@ extension TaskStore {
             replayed: 0, warnings: [], damaged: contents?.damaged ?? [], needsCompaction: true, snapshotStamp: stamp,
             logStamp: contents?.stamp, logGeneration: contents?.header?.generation, undoFloor: contents?.header?.undoFloor)
         state.warnings = warnings(state.damaged)
+        state.activity = snapshotActivity
         for record in state.history { state.clock = max(state.clock, record.clock) }
         guard let header = snapshotHeader else {
             // A version 1 store: its journal's adds go on top, by id (they may be in it already).
@@ -94,6 +98,7 @@ extension TaskStore {
             list.follow(listsOf: replayed)
             state.replayed = replayed.count
             state.pendingSync = replayed.compactMap(\.sync)
+            state.activity += ActivityHistory(counting: replayed)
         }
         state.list = list
         // A snapshot that does not say which log it folded (an older HotTask's) is written

@@ -11,12 +11,12 @@
 /// Computed here rather than with libc `wcwidth` so that rendering is the same in every
 /// locale and in tests; the values follow Unicode's East Asian Width (checked against Python's `unicodedata` by
 /// DisplayWidthTests) and Emoji_Presentation.
-enum DisplayWidth {
+package enum DisplayWidth {
     /// The widest a cluster is taken to be: a pile of spacing marks could be wider, but no
     /// caption needs it and the grid looks this far left for a cell that covers another.
     static let maximumClusterWidth = 8
 
-    static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         if let ascii = character.asciiValue { return ascii >= 0x20 && ascii != 0x7F ? 1 : 0 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
@@ -44,7 +44,7 @@ enum DisplayWidth {
         return isWide(value) ? 2 : 1
     }
 
-    static func of<S: StringProtocol>(_ text: S) -> Int {
+    package static func of<S: StringProtocol>(_ text: S) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 

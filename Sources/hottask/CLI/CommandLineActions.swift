@@ -90,6 +90,22 @@ struct CommandLineActions {
         }
     }
 
+    /// `--stats`: the lasting history and the list as it stands (`TaskStore.statistics`), as text
+    /// or JSON; `filter` narrows it as it narrows `--list`.
+    mutating func printStatistics(asJSON: Bool, filter: String?, inList: String? = nil, dates: DueDisplay) throws {
+        let (statistics, warnings) = try store.statistics(dates: dates, filter: filter, inList: inList)
+        if !warned {
+            warned = true
+            for warning in warnings { HotTaskCommand.fail("warning: \(warning)") }
+        }
+        if asJSON {
+            output.bytes(statistics.json)
+        } else {
+            let blocks = StatisticsFormatter.wantsBlocks(environment: ProcessInfo.processInfo.environment)
+            output.text(StatisticsFormatter.text(statistics, blocks: blocks))
+        }
+    }
+
     /// `--import`: the file merged (or the list replaced) in one record (`TaskStore.importTasks`).
     mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
         let messages = try store.importTasks(from: path, as: format, replacing: replacing, dates: dates)

@@ -88,7 +88,12 @@ struct HotTaskCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the progress summary and both sections, numbered.")
     var list = false
 
-    @Flag(name: .long, help: "With --list: print the store document as JSON instead. With --add: print the added tasks so.")
+    @Flag(name: .long, help: "Print what was added and completed per day (kept for good), open and overdue tasks, and the last 14 days as a chart.")
+    var stats = false
+
+    @Flag(
+        name: .long,
+        help: "With --list: print the store document as JSON instead. With --stats: every day's counts. With --add: print the added tasks so.")
     var json = false
 
     @Flag(name: .long, help: "With --list: show each task's short id (a handle that does not change).")
@@ -104,7 +109,7 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long, parsing: .unconditional,
         help: ArgumentHelp(
-            "With --list: only tasks that match, as the app's filter: +tag and -tag, due:today, due:overdue, due:week, due:none, and any other words in the caption (case and accents ignored).",
+            "With --list or --stats: only tasks that match, as the app's filter: +tag and -tag, due:today, due:overdue, due:week, due:none, and any other words in the caption (case and accents ignored).",
             valueName: "text"))
     var filter: String?
 
@@ -257,13 +262,13 @@ struct HotTaskCommand: ParsableCommand {
     }
 
     var opensUI: Bool {
-        !changesTasks && !undo && !list && export == nil && importPath == nil && !sync && syncSetup == nil && !recover
+        !changesTasks && !undo && !list && !stats && export == nil && importPath == nil && !sync && syncSetup == nil && !recover
             && !lists.changesLists && !lists.printLists
     }
 
     /// Whether stdout carries data, so that what the command did goes to stderr.
     var printsData: Bool {
-        list || lists.printLists || (json && !add.isEmpty) || printsExportToStandardOutput
+        list || stats || lists.printLists || (json && !add.isEmpty) || printsExportToStandardOutput
     }
 
     var printsExportToStandardOutput: Bool {
@@ -363,6 +368,10 @@ struct HotTaskCommand: ParsableCommand {
                     inList: lists.inList,
                     asJSON: json, openOnly: open, filter: filter, showingIDs: ids, overdueOnly: overdue, byDue: sort == .due, onlyTags: tags,
                     dates: DueDisplay(now: Date(), local: .current, format: settings.dateFormat))
+            }
+            if stats {
+                try commands.printStatistics(
+                    asJSON: json, filter: filter, inList: lists.inList, dates: DueDisplay(now: Date(), local: .current, format: settings.dateFormat))
             }
             if let export { try commands.export(to: export, format: exportFormat, inList: lists.inList) }
             if let failure = output.failure { throw UserFacingError.output("could not write to standard output: \(failure)") }

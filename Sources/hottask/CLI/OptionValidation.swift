@@ -19,15 +19,21 @@ extension HotTaskCommand {
         if exportFormat == .vdir && printsExportToStandardOutput {
             throw ValidationError("--export-format vdir writes a folder of .ics files; give the folder, not standard output.")
         }
-        if json && !list && add.isEmpty && !lists.printLists { throw ValidationError("--json goes with --list, --lists or --add.") }
+        if json && !list && !stats && add.isEmpty && !lists.printLists {
+            throw ValidationError("--json goes with --list, --lists, --stats or --add.")
+        }
         try validateListOptions()
-        for (given, name) in [(ids, "--ids"), (open, "--open"), (filter != nil, "--filter"), (tags, "--tags")] where given && !list {
+        if stats && list { throw ValidationError("--stats and --list both print to standard output; give one.") }
+        if stats && json && !add.isEmpty { throw ValidationError("--json with --stats prints the statistics; leave out --add or --json.") }
+        if filter != nil && !list && !stats { throw ValidationError("--filter goes with --list or --stats.") }
+        for (given, name) in [(ids, "--ids"), (open, "--open"), (tags, "--tags")] where given && !list {
             throw ValidationError("\(name) goes with --list.")
         }
         if tags && (json || ids) { throw ValidationError("--tags prints tag names, one a line; leave out \(json ? "--json" : "--ids").") }
         if ids && json { throw ValidationError("--ids goes with the list as text; the JSON has whole ids.") }
-        if (list || json) && printsExportToStandardOutput {
-            throw ValidationError("--export - and \(list ? "--list" : "--json") would both write to standard output; give one.")
+        if (list || stats || json) && printsExportToStandardOutput {
+            throw ValidationError(
+                "--export - and \(list ? "--list" : stats ? "--stats" : "--json") would both write to standard output; give one.")
         }
         if replace && importPath == nil { throw ValidationError("--replace goes with --import.") }
         if forceDelete && !sync { throw ValidationError("--force-delete goes with --sync.") }
@@ -52,10 +58,10 @@ extension HotTaskCommand {
         where given && syncSetup == nil {
             throw ValidationError("\(name) goes with --sync-setup.")
         }
-        if syncSetup != nil && (changesTasks || undo || list || export != nil || importPath != nil || sync) {
+        if syncSetup != nil && (changesTasks || undo || list || stats || export != nil || importPath != nil || sync) {
             throw ValidationError("--sync-setup is a command of its own; run --sync (or anything else) after it.")
         }
-        if recover && (changesTasks || undo || importPath != nil || sync || list || export != nil) {
+        if recover && (changesTasks || undo || importPath != nil || sync || list || stats || export != nil) {
             throw ValidationError("--recover goes alone: run it, read what it says, then go on.")
         }
         if importPath == "-" && export == "-" {
