@@ -1,3 +1,4 @@
+import Foundation
 import HotTaskSettings
 import Testing
 
@@ -20,6 +21,11 @@ struct HelpOverlayTests {
         case .editing: state.press(.tab, .character("e"))
         case .due: state.press(.tab, .character("w"))
         case .repeating: state.press(.tab, .character("r"))
+        case .listing:
+            // The prompt opens only when there is another list to move to.
+            let work = TaskItem(caption: "Plan the week", createdAt: Date(timeIntervalSince1970: 0), list: "Work")
+            state = makeState(TaskList(state.tasks.all + [work]), size: size)
+            state.press(.tab, .character("T"))
         }
         state.press(.function(1))
         guard let help = HelpLayout.of(state) else {

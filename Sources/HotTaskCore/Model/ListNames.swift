@@ -100,7 +100,7 @@ struct ListNamesChange: Equatable, Sendable {
 
 extension TaskList {
     /// Takes the lists the last of `records` that changed them left (a replay of the log).
-    mutating func follow(listsOf records: some BidirectionalCollection<LogRecord>) {
+    public mutating func follow(listsOf records: some BidirectionalCollection<LogRecord>) {
         if let change = records.last(where: { $0.lists != nil })?.lists { lists = change.after }
     }
 

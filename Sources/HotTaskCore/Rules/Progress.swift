@@ -3,7 +3,7 @@ public struct Progress: Equatable, Sendable {
     public let completed: Int
     public let total: Int
 
-    init(completed: Int, total: Int) {
+    public init(completed: Int, total: Int) {
         self.completed = completed
         self.total = total
     }

@@ -131,6 +131,8 @@ public enum TaskFilter {
         /// `list:NAME`: what the tasks of that list store (`ListNames.stored`); none when no list
         /// has that name (then no task matches).
         private let wantedList: String??
+        /// The one list shown (the app's current list), as its tasks store it; nil for all.
+        private let onlyStored: String?
         /// Whether a task's tags or due date decide too, beyond its caption.
         package let looksAtTasks: Bool
 
@@ -140,7 +142,8 @@ public enum TaskFilter {
 
         /// `lists`: the store's, which say what `list:NAME` matches (any list a task names also
         /// matches by name).
-        public init(_ query: Query, dates: DueDisplay, lists: ListNames) {
+        public init(_ query: Query, dates: DueDisplay, lists: ListNames, onlyStored: String? = nil) {
+            self.onlyStored = onlyStored
             wantedList = query.list.map { typed in
                 let folded = TaskFilter.foldedBytes(typed.replacingOccurrences(of: "_", with: " "))
                 let name = lists.names.first { TaskFilter.foldedBytes($0) == folded } ?? typed.replacingOccurrences(of: "_", with: " ")
@@ -151,7 +154,7 @@ public enum TaskFilter {
             withoutTags = query.withoutTags.map(TaskFilter.foldedTag)
             due = query.due
             self.dates = dates
-            looksAtTasks = !withTags.isEmpty || !withoutTags.isEmpty || due != nil || wantedList != nil
+            looksAtTasks = !withTags.isEmpty || !withoutTags.isEmpty || due != nil || wantedList != nil || onlyStored != nil
         }
 
         /// Whether `folded` (a caption already folded by `foldedBytes`) contains the free text.
@@ -167,6 +170,7 @@ public enum TaskFilter {
         /// Whether `task` has the tags asked for, none of those excluded, and the due date asked.
         public func matchesTagsAndDue(_ task: TaskItem) -> Bool {
             guard looksAtTasks else { return true }
+            if let onlyStored, task.list != onlyStored { return false }
             if let wantedList, let stored = wantedList,
                 task.list != stored && TaskFilter.foldedBytes(task.list) != TaskFilter.foldedBytes(stored)
             {

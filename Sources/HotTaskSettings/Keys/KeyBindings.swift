@@ -34,7 +34,8 @@ public struct KeyBindings: Equatable, Sendable {
         .edit: [.character("e"), .function(2)], .delete: [.character("d"), .delete],
         .clearCompleted: [.character("C")], .undo: [.character("u")], .redo: [.control("r")],
         .filter: [.character("/"), .control("f")], .sort: [.character("s")], .completedLast: [.character("c")],
-        .details: [.character("v")], .due: [.character("w")], .repeatRule: [.character("r")], .note: [.character("n")],
+        .details: [.character("v")], .nextList: [.character(">")], .previousList: [.character("<")], .moveToList: [.character("T")],
+        .due: [.character("w")], .repeatRule: [.character("r")], .note: [.character("n")],
         .input: [.character("i"), .enter, .escape, .backTab],
         .help: [.character("?")], .quit: [.character("q")],
     ])

@@ -22,6 +22,11 @@ package enum ListAction: String, CaseIterable, Sendable {
     case completedLast = "completed_last"
     /// A second, dimmer line under each task: when it was added and completed.
     case details
+    /// The next list, the one before (the last stop is every list at once).
+    case nextList = "next_list"
+    case previousList = "previous_list"
+    /// Move the selected task to another list (a prompt that finds the list as you type).
+    case moveToList = "move_to_list"
     /// Back to the new-task input.
     case input
     case help, quit

@@ -41,8 +41,8 @@ public enum AppRender {
     private static func drawTitle(_ state: AppState, _ screen: ScreenLayout, _ grid: inout Grid) {
         let width = screen.size.width
         let y = screen.titleRow
-        let progress = Progress(state.tasks)
-        let x = grid.put(" HotTask ", x: 0, y: y, style: .title) + 1
+        let progress = currentProgress(state)
+        let x = grid.put(state.currentList.map { " \($0) " } ?? " HotTask ", x: 0, y: y, style: .title) + 1
         let summaryWidth = DisplayWidth.of(progress.summary)
         let count = progress.total > 0 ? "\(progress.completed)/\(progress.total)" : ""
         let room = width - x - summaryWidth - 2  // a space before the gauge and one at the edge
@@ -193,6 +193,7 @@ extension AppRender {
         case .editing: "Editing:"
         case .due: "Due date:"
         case .repeating: "Repeat:"
+        case .listing: "List:"
         default: nil
         }
     }

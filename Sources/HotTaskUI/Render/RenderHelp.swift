@@ -59,6 +59,7 @@ extension Focus {
         case .editing: "editing a caption"
         case .due: "setting a due date"
         case .repeating: "setting a repeat rule"
+        case .listing: "moving a task to another list"
         }
     }
 }

@@ -9,6 +9,8 @@ extension AppRender {
         let width = screen.size.width
         let filtering = state.view.isFiltering
         let dates = state.dates
+        // Every list shown at once: each task says which it is in.
+        let showsListNames = state.currentList == nil && state.tasks.lists.names.count > 1
         var promptRow: Int?
         defer {
             if state.focus == .due { drawDueForms(screen, promptRow: promptRow, "Forms: " + DueInput.forms, &grid) }
@@ -21,8 +23,16 @@ extension AppRender {
             guard y < screen.footerRow else { break }
             switch layout.content(ofRow: row) {
             case .header(let section):
-                let total = state.tasks.count(in: section)
-                let count = filtering ? "\(state.view.count(in: section, of: state.tasks)) of \(total)" : "\(total)"
+                // Of the list shown: its own count, or (while a filter is on too) one pass to count it.
+                let shown = state.view.count(in: section, of: state.tasks)
+                let stored = state.view.onlyList
+                let count: String
+                if !filtering {
+                    count = "\(stored == nil ? state.tasks.count(in: section) : shown)"
+                } else {
+                    let total = stored.map { stored in state.tasks.tasks(in: section).count { $0.list == stored } } ?? state.tasks.count(in: section)
+                    count = "\(shown) of \(total)"
+                }
                 grid.put("\(section.title) (\(count))", x: 0, y: y, style: .header)
             case .hint(let section):
                 let hint =
@@ -43,12 +53,17 @@ extension AppRender {
                     let preview = RepeatEntry.preview(state.editor.text, task: task, dates: dates)
                     drawRowPrompt(state, task, label: "Repeat", captionShare: 4, preview: preview, y: y, width: width, &grid)
                     promptRow = y
+                } else if selected, state.focus == .listing {
+                    let preview = ListEntry.preview(state.editor.text, names: state.tasks.allListNames)
+                    drawRowPrompt(state, task, label: "List", captionShare: 3, preview: preview, y: y, width: width, &grid)
+                    promptRow = y
                 } else if selected, state.focus == .due {
                     let preview = DueEntry.preview(state.editor.text, dates: dates)
                     drawRowPrompt(state, task, label: "Due", captionShare: 3, preview: preview, y: y, width: width, &grid)
                     promptRow = y
                 } else {
-                    drawTask(task, selected: selected, state.focus, query: state.view.query, dates: dates, y: y, width: width, &grid)
+                    let list = showsListNames ? state.tasks.listName(of: task) : nil
+                    drawTask(task, selected: selected, state.focus, query: state.view.query, dates: dates, list: list, y: y, width: width, &grid)
                 }
             case .details(let display):
                 let task = state.tasks[state.view.position(ofDisplay: display, in: state.tasks)]
@@ -62,7 +77,8 @@ extension AppRender {
     }
 
     private static func drawTask(
-        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, dates: DueDisplay, y: Int, width: Int, _ grid: inout Grid
+        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, dates: DueDisplay, list: String? = nil, y: Int, width: Int,
+        _ grid: inout Grid
     ) {
         let style: CellStyle
         switch (selected, focus == .list, task.completed) {
@@ -99,8 +115,9 @@ extension AppRender {
         x = grid.put(caption[start...], x: x, y: y, style: style)
         if markFits { x = grid.put(mark, x: x, y: y, style: style) }
         let tags = task.tags
-        if !tags.isEmpty, end - x >= 3 {
-            let text = tags.map { " " + TagRule.label($0) }.joined().truncated(toWidth: end - x)
+        // The list's name (all lists shown) goes with the tags, dim, and gives way as they do.
+        if !tags.isEmpty || list != nil, end - x >= 3 {
+            let text = (tags.map { " " + TagRule.label($0) }.joined() + (list.map { "  · " + $0 } ?? "")).truncated(toWidth: end - x)
             x = grid.put(text, x: x, y: y, style: selected && focus == .list ? .selectedDone : .hint)
         }
         if selected { grid.paint(y: y, from: x, to: width, style: style) }

@@ -21,8 +21,11 @@ extension AppRender {
             }
         }
 
-        // Left: the filter.
-        guard state.focus == .filter || state.view.isFiltering else { return }
+        // Left: the filter, else the lists.
+        guard state.focus == .filter || state.view.isFiltering else {
+            drawListBar(state, until: controlStart - 1, y: y, &grid)
+            return
+        }
         let focused = state.focus == .filter
         let fieldStart = grid.put(" " + BarGeometry.filterPrompt, x: 1, y: y, style: focused ? .prompt : .promptInactive)
         let fieldEnd = controlStart - 2
@@ -37,5 +40,38 @@ extension AppRender {
         let (cursorX, end) = drawField(state.filter, from: fieldStart, to: fieldEnd, y: y, style: .filterText, &grid)
         grid.put(String(repeating: "─", count: max(0, fieldEnd - end - 1)), x: end + 1, y: y, style: .rule)
         if focused { grid.cursor = (cursorX, y) }
+    }
+}
+
+extension AppRender {
+    /// The progress of the list shown: every task's when all lists are, else one pass over
+    /// the tasks to count that list's.
+    static func currentProgress(_ state: AppState) -> Progress {
+        guard let name = state.currentList else { return Progress(state.tasks) }
+        let stored = state.tasks.lists.stored(for: name)
+        var total = 0
+        var completed = 0
+        for section in [state.tasks.priority, state.tasks.bonus] {
+            for index in section.indices where section[index].list == stored {
+                total += 1
+                if section[index].completed { completed += 1 }
+            }
+        }
+        return Progress(completed: completed, total: total)
+    }
+
+    /// The lists on the rule's left while no filter is there: each name, the shown one in
+    /// brackets, and "All" last; nothing for a store of one list.
+    static func drawListBar(_ state: AppState, until end: Int, y: Int, _ grid: inout Grid) {
+        let names = state.tasks.allListNames
+        guard names.count > 1 else { return }
+        var x = 1
+        for name in names.map({ Optional($0) }) + [nil] {
+            let label = name ?? "All"
+            let active = name == state.currentList
+            let text = active ? "[\(label)]" : " \(label) "
+            guard x + DisplayWidth.of(text) + 1 < end else { return }
+            x = grid.put(text, x: x, y: y, style: active ? .segmentActive : .segment)
+        }
     }
 }

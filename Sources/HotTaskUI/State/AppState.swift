@@ -15,6 +15,8 @@ public enum Focus: Equatable, Sendable {
     case due
     /// The selected task's repeat rule, typed in a prompt on its row.
     case repeating
+    /// The prompt that moves the selected task to another list.
+    case listing
 }
 
 /// A question in the footer that the next key answers (y or anything else).
@@ -153,6 +155,8 @@ public struct AppState: Equatable, Sendable {
     var keptNote: NoteEditing.Kept?
     /// What the last key's Tab completion offered (any other key drops it): Tab again cycles.
     var tabCycle: TagCompletion.Cycle?
+    /// The list shown, by name; nil shows every list (the only view of a one-list store).
+    public internal(set) var currentList: String?
 
     /// Due dates as of `now`, in the calendar's zone.
     var dates: DueDisplay { DueDisplay(now: now, local: calendar.timeZone, format: dateFormat) }

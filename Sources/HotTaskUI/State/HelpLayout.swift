@@ -23,8 +23,8 @@ struct HelpLayout {
     var maximumScroll: Int { max(0, rows.count - room) }
     var boxHeight: Int { min(room, rows.count) + 2 }
 
-    init(for focus: Focus, bindings: KeyBindings, section: Section, notes: [String], _ screen: ScreenLayout) {
-        let keys = KeyHelp.entries(for: focus, bindings: bindings, section: section)
+    init(for focus: Focus, bindings: KeyBindings, section: Section, severalLists: Bool = false, notes: [String], _ screen: ScreenLayout) {
+        let keys = KeyHelp.entries(for: focus, bindings: bindings, section: section, severalLists: severalLists)
         let width = screen.size.width
         title = " Keys: \(focus.helpTitle) "
         let actionColumn = keys.map { DisplayWidth.of($0.action) }.max() ?? 0
@@ -60,7 +60,7 @@ extension HelpLayout {
     static func of(_ state: AppState) -> HelpLayout? {
         state.help.map {
             HelpLayout(
-                for: $0, bindings: state.bindings, section: state.newTaskSection,
+                for: $0, bindings: state.bindings, section: state.newTaskSection, severalLists: state.tasks.lists.names.count > 1,
                 notes: (state.syncStatus.flatMap { $0.detail ?? $0.failure }.map { ["Sync failed: " + $0] } ?? [])
                     + state.configProblems.map { "Config " + $0 }, state.screen)
         }

@@ -31,14 +31,18 @@ enum KeyHelp {
 
     /// The list's entries come from `bindings`, so the help shows the person's own keys.
     /// `section` is where Enter puts a new task (the config's `default_section`).
-    static func entries(for focus: Focus, bindings: KeyBindings = .standard, section: Section = .priority) -> [Entry] {
+    /// `severalLists`: the store has more than one list, so the list keys are worth a line.
+    static func entries(for focus: Focus, bindings: KeyBindings = .standard, section: Section = .priority, severalLists: Bool = false)
+        -> [Entry]
+    {
         switch focus {
         case .input: input(section)
-        case .list: list(bindings)
+        case .list: list(bindings, severalLists: severalLists)
         case .filter: filter
         case .editing: editing
         case .due: due
         case .repeating: repeating
+        case .listing: listing
         }
     }
 
@@ -131,16 +135,22 @@ enum KeyHelp {
         ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z, Due", hint: "sort", rank: 11),
         ListLine(actions: [.completedLast], text: "completed tasks last (on/off)"),
         ListLine(actions: [.details], text: "when each task was added and done (on/off)"),
+        ListLine(actions: [.nextList, .previousList], text: "next / previous list (then all lists)"),
+        ListLine(actions: [.moveToList], text: "move the task to another list"),
         ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)", hint: "input", rank: 1, fixed: ["Tab"], hintKeys: "Tab"),
         ListLine(actions: [.help], text: "this help", hint: "help", rank: 2, fixed: ["F1"]),
         ListLine(actions: [.quit], text: "quit", hint: "quit", rank: 13, fixed: ["^C ^Q"]),
     ]
 
+    /// The keys of several lists: in the help only once there are several.
+    private static let listActions: Set<ListAction> = [.nextList, .previousList, .moveToList]
+
     /// The order the list's footer shows its hints in: the way back first.
     private static let footerOrder = ["input", "select", "done", "edit", "due", "move", "delete", "clear", "undo", "find", "sort", "help", "quit"]
 
-    static func list(_ bindings: KeyBindings) -> [Entry] {
+    static func list(_ bindings: KeyBindings, severalLists: Bool = false) -> [Entry] {
         listLines.compactMap { line in
+            if !severalLists, line.actions.contains(where: Self.listActions.contains) { return nil }
             let labels = line.actions.map { bindings.label(of: $0) }.filter { !$0.isEmpty }
             let keys = ([labels.joined(separator: " / ")] + line.fixed).filter { !$0.isEmpty }.joined(separator: " ")
             guard !keys.isEmpty else { return nil }
@@ -189,5 +199,13 @@ enum KeyHelp {
             lineEditing, wordMoving, lineDeleting, pasting,
             Entry("Enter", "set it (an empty entry stops the repeat)", hint: ("Enter", "set")),
             Entry("Esc", "cancel, the rule unchanged", hint: ("Esc", "cancel")),
+        ] + everywhere
+
+    static let listing: [Entry] =
+        [
+            Entry("letters", "the list to move the task to: its name, or its start; the list found shows as you type"),
+            lineEditing, wordMoving, lineDeleting, pasting,
+            Entry("Enter", "move it there", hint: ("Enter", "move")),
+            Entry("Esc", "cancel, the task stays in its list", hint: ("Esc", "cancel")),
         ] + everywhere
 }

@@ -16,6 +16,10 @@ public struct ListView: Equatable, Sendable {
     private(set) var query = ""
     /// The query folded, with the day it was typed on (for `due:`): derived from `query`.
     private var matcher = QueryMatcher()
+    /// The one list shown, as its tasks store it (`ListNames.stored`); nil for every list.
+    private(set) var onlyList: String?
+    /// A filter or one list: the view keeps the indices it shows.
+    private var narrows: Bool { !query.isEmpty || onlyList != nil }
 
     /// Sorted indices per section (before filtering); nil for the identity.
     private var sorted: SectionOrders?
@@ -141,13 +145,13 @@ public struct ListView: Equatable, Sendable {
     mutating func setQuery(_ query: String, list: TaskList, dates: DueDisplay) {
         let previous = self.query
         self.query = query
-        matcher = QueryMatcher(TaskFilter.Matcher(query, dates: dates, lists: list.lists))
+        matcher = QueryMatcher(TaskFilter.Matcher(TaskFilter.Query(query), dates: dates, lists: list.lists, onlyStored: onlyList))
         if folded.check(list) {
             earlier = EarlierResults()  // the list was replaced: the current result is stale too
         } else if let current = filtered, !previous.isEmpty {
             earlier.remember(previous, current)
         }
-        if query.isEmpty {
+        if !narrows {
             filtered = nil
         } else if let known = earlier.result(for: query) {
             filtered = known
@@ -156,6 +160,14 @@ public struct ListView: Equatable, Sendable {
         } else {
             filterFromSorted(list)
         }
+    }
+
+    /// Shows only the list whose tasks store `stored` (nil: every list): one scan.
+    mutating func setList(_ stored: String?, list: TaskList, dates: DueDisplay) {
+        onlyList = stored
+        earlier = EarlierResults()
+        matcher = QueryMatcher(TaskFilter.Matcher(TaskFilter.Query(query), dates: dates, lists: list.lists, onlyStored: stored))
+        if narrows { filterFromSorted(list) } else { filtered = nil }
     }
 
     /// Brings the view up to date after `change` was applied to `list` (which is the list
@@ -202,7 +214,7 @@ public struct ListView: Equatable, Sendable {
             : SectionOrders(
                 priority: ordering.order(of: list.tasks(in: .priority), folded: folded.priority),
                 bonus: ordering.order(of: list.tasks(in: .bonus), folded: folded.bonus))
-        if isFiltering { filterFromSorted(list) }
+        if narrows { filterFromSorted(list) }
     }
 
     private mutating func filterFromSorted(_ list: TaskList) {

@@ -55,7 +55,7 @@ public enum AppUpdate {
             // selection: Enter saves to the task it was opened on.
             if state.help != nil {
                 scrollHelp(lines: lines, &state)
-            } else if ![.editing, .due, .repeating].contains(state.focus) {
+            } else if ![.editing, .due, .repeating, .listing].contains(state.focus) {
                 scrollView(by: lines, &state)
             }
         case .saved(let save, let clock, let outside):
@@ -81,7 +81,9 @@ public enum AppUpdate {
         case .changedOutside(let records):
             keepingSelection(&state) { state in
                 for record in records { perform(record.changes, clock: record.clock, &state) }
+                state.tasks.follow(listsOf: records)
             }
+            followLists(&state)
             offerSyncsForUndo(records, &state)
             closePromptIfItsTaskWent(&state)
         case .synced(let status):
@@ -164,6 +166,7 @@ public enum AppUpdate {
         case .editing: return handleEditingKey(key, &state, now: now)
         case .due: return handleDueKey(key, &state, now: now)
         case .repeating: return handleRepeatKey(key, &state, now: now)
+        case .listing: return handleListingKey(key, &state, now: now)
         }
     }
 

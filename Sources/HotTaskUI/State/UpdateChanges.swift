@@ -47,7 +47,9 @@ extension AppUpdate {
                 perform(save.changes, clock: clock, &state)
             }
             for record in outside { perform(record.changes, clock: record.clock, &state) }
+            state.tasks.follow(listsOf: outside)
         }
+        followLists(&state)
         if let stepID = save.stepID { state.history.stamp(stepID, clock: clock) }
         offerSyncsForUndo(outside, &state)
     }
@@ -90,7 +92,8 @@ extension AppUpdate {
         else { return [] }
         let section = state.newTaskSection
         let change = state.tasks.adding(
-            onTop: TaskItem(id: id, caption: typed.caption, section: section, createdAt: now, due: typed.due, tags: typed.tags))
+            onTop: TaskItem(
+                id: id, caption: typed.caption, section: section, createdAt: now, due: typed.due, tags: typed.tags, list: newTaskList(state)))
         let effects = commit([change], "Added \(quoted(change.task))", &state)
         state.input.clear()
         // Select the new task so the person sees it land, wherever the list was scrolled.

@@ -106,7 +106,7 @@ extension AppUpdate {
     /// list hears of it, rather than staying on the row that took the task's place, and nothing
     /// is set. A caption being edited keeps its words in the new-task input.
     static func closePromptIfItsTaskWent(_ state: inout AppState) {
-        guard [.editing, .due, .repeating].contains(state.focus), let id = state.editingTaskID, state.tasks.position(of: id) == nil
+        guard [.editing, .due, .repeating, .listing].contains(state.focus), let id = state.editingTaskID, state.tasks.position(of: id) == nil
         else { return }
         closeDeletedElsewhere(&state)
     }
@@ -119,6 +119,7 @@ extension AppUpdate {
             keepInInput(state.editor.text, &state)
             lost = "your text is in the new-task input"
         case .due: lost = "no due date was set"
+        case .listing: lost = "it was not moved"
         default: lost = "no repeat was set"
         }
         state.editingTaskID = nil
@@ -128,7 +129,7 @@ extension AppUpdate {
     /// Opens a prompt on the selected row (`.editing`, `.due`), remembering where the keys were,
     /// so that Enter and Esc give them back there.
     static func openPrompt(_ prompt: Focus, _ state: inout AppState) {
-        if ![.editing, .due, .repeating].contains(state.focus) { state.promptOrigin = state.focus }
+        if ![.editing, .due, .repeating, .listing].contains(state.focus) { state.promptOrigin = state.focus }
         state.focus = prompt
     }
 
@@ -163,6 +164,7 @@ extension AppUpdate {
         case .editing: "keys edit the caption (Enter saves, Esc cancels)"
         case .due: "keys set the due date (Enter sets, Esc cancels)"
         case .repeating: "keys set the repeat rule (Enter sets, Esc cancels)"
+        case .listing: "keys find the list (Enter moves the task, Esc cancels)"
         }
     }
 }

@@ -47,6 +47,9 @@ extension AppUpdate {
         case .sort: setOrder(state.view.sort.next, completedLast: state.view.completedLast, &state)
         case .completedLast: setOrder(state.view.sort, completedLast: !state.view.completedLast, &state)
         case .details: toggleDetails(&state)
+        case .nextList: switchList(by: 1, &state)
+        case .previousList: switchList(by: -1, &state)
+        case .moveToList: startListing(&state)
         case .help: openHelp(.list, &state)
         case .input: state.focus = .input
         case .quit: return [.quit]

@@ -32,6 +32,9 @@ extension AppUpdate {
         case .repeating:
             state.message = Message("Enter sets the repeat rule, Esc cancels it")
             return []
+        case .listing:
+            state.message = Message("Enter moves the task to the list, Esc cancels it")
+            return []
         case .input, .list, .filter: break
         }
         let lastClick = state.lastClick

@@ -20,7 +20,7 @@ extension AppUpdate {
         let present: Int
         switch state.focus {
         case .filter: present = state.filter.characters.count
-        case .editing, .due, .repeating: present = state.editor.characters.count
+        case .editing, .due, .repeating, .listing: present = state.editor.characters.count
         case .input, .list: present = state.input.characters.count
         }
         let room = max(0, pasteLimit - present)
@@ -33,7 +33,7 @@ extension AppUpdate {
         case .filter:
             state.filter.insert(contentsOf: kept)
             applyFilter(&state)
-        case .editing, .due, .repeating:
+        case .editing, .due, .repeating, .listing:
             state.editor.insert(contentsOf: kept)
         case .input, .list:
             state.input.insert(contentsOf: kept)

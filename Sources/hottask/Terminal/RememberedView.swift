@@ -15,6 +15,8 @@ enum RememberedView {
         /// By terminal (`backgroundKey`): `#rrggbb`, or `none` for a terminal that answers
         /// without a colour.
         var backgrounds: [String: String] = [:]
+        /// By store path: the list shown when the app last quit ("" for all lists).
+        var lists: [String: String] = [:]
     }
 
     /// At most this many terminals are remembered (the last ones said).
@@ -35,6 +37,7 @@ enum RememberedView {
             switch (entry.table, entry.key, entry.value) {
             case (nil, "details", .boolean(let details)): kept.details = details
             case ("backgrounds", let key, .string(let value)): kept.backgrounds[key] = value
+            case ("lists", let key, .string(let value)): kept.lists[key] = value
             default: break
             }
         }
@@ -46,6 +49,16 @@ enum RememberedView {
         load(environment: environment).details
     }
 
+    /// The list shown when the app last quit on `store`; nil for all lists or none remembered.
+    static func list(store: String, environment: [String: String]) -> String? {
+        load(environment: environment).lists[fileKey(store)].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Text the file can hold as a key or value (no quotes, backslashes or control characters).
+    static func fileKey(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" }.prefix(512))
+    }
+
     /// The terminal a background belongs to: its `TERM` and `COLORFGBG`, as a key the file
     /// can hold (no quotes, backslashes or control characters).
     static func backgroundKey(environment: [String: String]) -> String {
@@ -55,7 +68,10 @@ enum RememberedView {
 
     /// Writes what changed (`details`, one terminal's background) beside what is there. Nil
     /// when remembered, else why not (for stderr).
-    static func remember(details: Bool?, background: (key: String, value: String)?, environment: [String: String]) -> String? {
+    static func remember(
+        details: Bool?, background: (key: String, value: String)?, list: (store: String, name: String)? = nil,
+        environment: [String: String]
+    ) -> String? {
         guard let path = path(environment: environment) else { return "no HOME to remember it in" }
         var kept = load(environment: environment)
         if let details { kept.details = details }
@@ -65,11 +81,21 @@ enum RememberedView {
                 kept.backgrounds[other] = nil
             }
         }
+        if let list {
+            kept.lists[Self.fileKey(list.store)] = list.name
+            while kept.lists.count > terminalsKept, let other = kept.lists.keys.first(where: { $0 != Self.fileKey(list.store) }) {
+                kept.lists[other] = nil
+            }
+        }
         var text = "# Written by HotTask: what the list showed when you last chose, and each terminal's background.\n"
         if let details = kept.details { text += "details = \(details)\n" }
         if !kept.backgrounds.isEmpty {
             text += "\n[backgrounds]\n"
             for (key, value) in kept.backgrounds.sorted(by: { $0.key < $1.key }) { text += "\"\(key)\" = \"\(value)\"\n" }
+        }
+        if !kept.lists.isEmpty {
+            text += "\n[lists]\n"
+            for (key, value) in kept.lists.sorted(by: { $0.key < $1.key }) { text += "\"\(key)\" = \"\(Self.fileKey(value))\"\n" }
         }
         return SmallFile.replace(path, with: text).map { "could not remember it in \(path): \($0)" }
     }

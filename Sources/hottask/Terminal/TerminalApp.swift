@@ -42,6 +42,9 @@ enum TerminalApp {
                 ? nil : SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry),
             syncOrigin: syncOrigin, watchesStore: watch != nil)
         _ = AppUpdate.update(&state, .started(startup), now: Timestamp.now())
+        // The list shown when the app last quit on this store comes back.
+        let listBefore = RememberedView.list(store: store.path, environment: environment)
+        if listBefore != nil { AppUpdate.showList(listBefore, &state) }
         curses.draw(AppRender.render(state, size: state.size))
         curses.askAfterTheFirstFrame()
         _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
@@ -137,7 +140,7 @@ enum TerminalApp {
         var (saves, storeProblem) = worker.stop()
         return try leave(
             state, saves: &saves, storeProblem: storeProblem, jobs: jobs, store: store, environment: environment,
-            detailsBefore: rememberedDetails ?? config.details, background: curses.backgroundToRemember)
+            detailsBefore: rememberedDetails ?? config.details, listBefore: listBefore, background: curses.backgroundToRemember)
     }
 
     /// What woke the loop.
@@ -170,7 +173,7 @@ enum TerminalApp {
     /// rescue file and is an error (exit 3). Returns a warning for stderr.
     private static func leave(
         _ state: AppState, saves: inout SaveQueue, storeProblem: String?, jobs: BackgroundJobs, store: TaskStore,
-        environment: [String: String], detailsBefore: Bool, background: (key: String, value: String)?
+        environment: [String: String], detailsBefore: Bool, listBefore: String?, background: (key: String, value: String)?
     ) throws -> String? {
         var storeProblem = storeProblem
         // Text typed and not added is kept first, after any write of an earlier draft still
@@ -197,9 +200,10 @@ enum TerminalApp {
         // on the way out, when it changed: not on the key, where a file write and two fsyncs
         // would hold up the screen.
         let details = state.showsDetails == detailsBefore ? nil : state.showsDetails
+        let list = state.currentList == listBefore ? nil : (store: store.path, name: state.currentList ?? "")
         let viewProblem =
-            details == nil && background == nil
-            ? nil : RememberedView.remember(details: details, background: background, environment: environment)
+            details == nil && background == nil && list == nil
+            ? nil : RememberedView.remember(details: details, background: background, list: list, environment: environment)
         // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
         if !saves.isEmpty || storeProblem != nil {
             let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"
