@@ -49,6 +49,19 @@ if arguments.contains("--heavy-keys") {
     exit(0)
 }
 
+// `--list-switch`: only issue 53's `>` through 50 lists, in-process, each key's time.
+if arguments.contains("--list-switch") {
+    for count in sizes {
+        let list = ListBenchmarks.spread(StoreGenerator.list(count: count), over: 50)
+        for _ in 0..<max(1, runs) {
+            let result = ListBenchmarks.switching(list, label: label(count))
+            print(result.row)
+            print("  per key (ms): " + result.milliseconds.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        }
+    }
+    exit(0)
+}
+
 // `--tag-filter`: only issue 39's `/` with `+work due:week`, in-process, each key's time.
 if arguments.contains("--tag-filter") {
     for count in sizes {
@@ -205,6 +218,7 @@ for count in sizes {
     measurements.append(try UIBenchmarks.start(store: TaskStore(path: store), label: name, runs: repeats))
     measurements += UIBenchmarks.keystrokes(try TaskStore(path: store).load(), label: name)
     measurements.append(UIBenchmarks.tagFilter(taggedList, label: name))
+    measurements.append(ListBenchmarks.switching(ListBenchmarks.spread(generated, over: 50), label: name))
     measurements += try UIBenchmarks.changingKeys(store: TaskStore(path: store), label: name, runs: repeats)
     measurements += HeavyKeyBenchmarks.run(generated, label: name, rounds: max(1, repeats / 2))
 }
