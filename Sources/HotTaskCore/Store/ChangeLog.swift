@@ -152,7 +152,7 @@ struct ChangeLog {
 
     /// FNV-1a, 64 bits, as 16 hex digits: enough to tell a damaged or torn line from a whole one.
     static func checksum(_ bytes: ArraySlice<UInt8>) -> String {
-        let hex = String(FNV1a.hash(bytes), radix: 16)
+        let hex = String(bytes.withUnsafeBufferPointer { FNV1a.hash($0) }, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
