@@ -273,7 +273,12 @@ final class StoreTransaction {
             recordInLogLimit = limit
             appendsSyncState = false
         }
-        let size = ChangeLog.encode(LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)).count
+        // Sync state alone that surely fits (a group of acknowledgements) is not encoded only to be measured.
+        let surelyFits =
+            changes.isEmpty && sync.lineBytesBound + 7 * (what.utf8.count + (TaskStore.origin?.utf8.count ?? 0)) + 512 <= recordInLogLimit
+        let size =
+            surelyFits
+            ? 0 : ChangeLog.encode(LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)).count
         if size <= recordInLogLimit {
             try foldIfDue()
             let committed = try commit(changes, what: what, undoes: undoes, sync: sync, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
