@@ -274,11 +274,8 @@ final class StoreTransaction {
             appendsSyncState = false
         }
         // Sync state alone that surely fits (a group of acknowledgements) is not encoded only to be measured.
-        let surelyFits =
-            changes.isEmpty && sync.lineBytesBound + 7 * (what.utf8.count + (TaskStore.origin?.utf8.count ?? 0)) + 512 <= recordInLogLimit
-        let size =
-            surelyFits
-            ? 0 : ChangeLog.encode(LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)).count
+        let record = LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)
+        let size = changes.isEmpty && sync.surelyFits(what: what, in: recordInLogLimit) ? 0 : ChangeLog.encode(record).count
         if size <= recordInLogLimit {
             try foldIfDue()
             let committed = try commit(changes, what: what, undoes: undoes, sync: sync, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)

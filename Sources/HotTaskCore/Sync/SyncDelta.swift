@@ -125,6 +125,12 @@ extension SyncDelta {
         return 7 * text + 2 * other
     }
 
+    /// True when a record of this delta alone, named `what`, surely takes at most `limit` bytes
+    /// in the log (its header, numbers, origin and checksum well under 512).
+    func surelyFits(what: String, in limit: Int) -> Bool {
+        lineBytesBound + 7 * (what.utf8.count + (TaskStore.origin?.utf8.count ?? 0)) + 512 <= limit
+    }
+
     /// More than an entry's keys, separators, sort order and flags take as JSON.
     private static let entryBytes = 1024
 }
