@@ -16,11 +16,12 @@ extension SyncEndToEndTests {
         return "[\n" + tasks.joined(separator: ",\n") + "\n]\n"
     }
 
-    /// The CPU seconds of a first upload of `count` tasks to a calendar of its own.
-    func firstUploadCPU(_ count: Int) throws -> Double {
+    /// The CPU seconds of a first upload of `count` tasks to a calendar of its own, from a store
+    /// of its own (`run` tells the runs of one size apart).
+    func firstUploadCPU(_ count: Int, run: Int = 1) throws -> Double {
         let server = try CalDAVTestServer(.radicale)
-        let uploader = device("upload-\(count)", url: server.url)
-        let imported = uploader.run("--import", folder.write(Self.taskwarriorExport(count), to: "tasks-\(count).json"))
+        let uploader = device("upload-\(count)-\(run)", url: server.url)
+        let imported = uploader.run("--import", folder.write(Self.taskwarriorExport(count), to: "tasks-\(count)-\(run).json"))
         #expect(imported.status == 0, "\(imported.stderr)")
         let sync = runProcessMeasuringCPU(
             [HotTaskBinary.url.path, "--file", uploader.store, "--config", uploader.config, "--sync"], timeout: 300)
@@ -29,10 +30,15 @@ extension SyncEndToEndTests {
         return sync.cpuSeconds
     }
 
+    /// Each size's CPU is the least of its runs: other tests running beside this one only ever
+    /// add CPU (cache misses, a busier kernel), so the least is the nearest to the upload's own
+    /// cost. The small upload runs twice (a few seconds); the large one runs again only when the
+    /// ratio is over the limit, so a quadratic cost, which is over it every time, still fails.
     @Test("the first upload of 1,000 tasks to Radicale costs at most 12 times the CPU of 100 tasks")
     func firstUploadScalesLinearly() throws {
-        let small = try firstUploadCPU(100)
-        let large = try firstUploadCPU(1000)
+        let small = min(try firstUploadCPU(100), try firstUploadCPU(100, run: 2))
+        var large = try firstUploadCPU(1000)
+        if large / max(small, 0.001) > 12 { large = min(large, try firstUploadCPU(1000, run: 2)) }
         let ratio = large / max(small, 0.001)
         #expect(ratio <= 12, "100 tasks: \(small) s of CPU, 1,000 tasks: \(large) s (\(ratio)×; at most 12× is linear)")
     }

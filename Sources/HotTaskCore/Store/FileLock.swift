@@ -53,9 +53,15 @@ final class FileLock {
             }
             usleep(5_000)
         }
-        // Say who holds it (best effort; only messages read it).
+        // Say who holds it (best effort; only messages read it). Not written again when it says
+        // so already: a sync takes the lock once per acknowledged write, and each truncation
+        // was a metadata write for the file system.
         let pid = Array("\(getpid())\n".utf8)
-        if ftruncate(fd, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+        var said = [UInt8](repeating: 0, count: pid.count + 1)
+        let read = said.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        if read != pid.count || !said.starts(with: pid), ftruncate(fd, 0) == 0 {
+            _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        }
     }
 
     /// The process that holds the lock on `fd`'s file now, from the kernel's table of locks

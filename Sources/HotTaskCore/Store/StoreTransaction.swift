@@ -263,7 +263,9 @@ final class StoreTransaction {
             recordInLogLimit = limit
             appendsSyncState = false
         }
-        let size = ChangeLog.encode(LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)).count
+        // Sync state alone that surely fits (a group of acknowledgements) is not encoded only to be measured.
+        let record = LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)
+        let size = changes.isEmpty && sync.surelyFits(what: what, in: recordInLogLimit) ? 0 : ChangeLog.encode(record).count
         if size <= recordInLogLimit {
             try foldIfDue()
             let committed = try commit(changes, what: what, undoes: undoes, sync: sync, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)

@@ -272,7 +272,9 @@ final class SyncEngine {
         let folds = pushes.count >= Self.foldAfterWrites
         if version != base.server || folds {
             let agreed = SyncDelta(collection: collection.url, server: version)
-            try store.storeTransaction(.header) { txn throws(StoreError) in
+            // A fold reads the whole store: read once, the version's record is appended to it
+            // (reading the log's header view first decoded every acknowledgement twice).
+            try store.storeTransaction(folds ? .everything : .header) { txn throws(StoreError) in
                 if version != base.server {
                     try txn.commit([], what: AcknowledgedWrites.recordName(collection.url), sync: agreed, now: startedAt)
                 }

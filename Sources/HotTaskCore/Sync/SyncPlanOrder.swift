@@ -111,9 +111,10 @@ extension SyncPlan {
                 fields, uid: write.uid, clocks: write.times, created: write.created, onto: write.calendar, now: now)
             // The series moved on there: completed here, or stepped from its DTSTART, or past an
             // occurrence a phone changed on its own (its text goes with it). What the phone now
-            // shows is what this list shows too, so that both sides agree.
-            if let shown = TodoMapping.read(calendar).todo?.fields,
-                nextOccurrence || (!fields.completed && fields.due != nil && shown.due != fields.due)
+            // shows is what this list shows too, so that both sides agree. (Read back only where
+            // it can have moved: a first upload read every task it wrote a second time.)
+            if nextOccurrence || (!fields.completed && fields.due != nil), let shown = TodoMapping.read(calendar).todo?.fields,
+                nextOccurrence || shown.due != fields.due
             {
                 var adopted = TaskFields()
                 for field in TaskField.shared where shown[field] != field.value(of: task) { adopted[field] = shown[field] }
