@@ -26,7 +26,8 @@ enum ListBenchmarks {
         state.view.foldCaptions(state.tasks)
         _ = AppUpdate.update(&state, .keyPressed(.tab), now: now)
         var result = Measurement(operation: "UI: > (next list) and keys in it → frame", size: label, target: 16)
-        let keys: [Key] = Array(repeating: .character(">"), count: 12) + [.down, .down, .character(" "), .character(" ")]
+        let keys: [Key] =
+            Array(repeating: .character(">"), count: 12) + [.down, .down, .character(" "), .character(" ")]
             + Array(repeating: .character("<"), count: 12)
         for key in keys {
             let start = DispatchTime.now()

@@ -36,18 +36,6 @@ public struct ListNames: Equatable, Hashable, Sendable {
     /// What a task in list `name` stores: nothing for the default list.
     public func stored(for name: String) -> String { name == names[0] ? "" : name }
 
-    /// The names known here, then the lists of `tasks` not named here (by name), in the order
-    /// first met: every list a person can see.
-    public func all(with tasks: some Sequence<TaskItem>) -> [String] {
-        var seen = Set(names)
-        var all = names
-        for task in tasks where !task.list.isEmpty && !seen.contains(task.list) {
-            seen.insert(task.list)
-            all.append(task.list)
-        }
-        return all
-    }
-
     /// Adds a list at the end.
     mutating func add(_ name: String) {
         if !names.contains(name) { names.append(name) }
@@ -105,7 +93,10 @@ extension TaskList {
     }
 
     /// The lists a person can see: those the store names, then any a task is in.
-    public var allListNames: [String] { lists.all(with: [priority, bonus].joined()) }
+    public var allListNames: [String] {
+        let known = Set(lists.names)
+        return lists.names + listCounts.keys.filter { !known.contains($0) }.sorted()
+    }
 
     /// The display name of `task`'s list.
     public func listName(of task: TaskItem) -> String { lists.name(of: task.list) }
@@ -114,7 +105,7 @@ extension TaskList {
 extension TaskList {
     /// True when the store names more than one list, or a task is in a list other than the default.
     public var hasSeveralLists: Bool {
-        lists.names.count > 1 || [priority, bonus].joined().contains { !$0.list.isEmpty }
+        lists.names.count > 1 || !listCounts.isEmpty
     }
 }
 
@@ -130,4 +121,41 @@ extension TaskList {
 extension TaskList {
     /// Takes `other`'s lists (a list made of some of its tasks).
     public mutating func keepLists(of other: TaskList) { lists = other.lists }
+}
+
+/// How many tasks a list holds, and how many of them are done.
+public struct ListCount: Equatable, Hashable, Sendable {
+    public var total = 0
+    public var completed = 0
+}
+
+extension TaskList {
+    /// Counts `task` in (1) or out (-1) of its list's counts; the default list's are the rest.
+    mutating func countList(_ task: TaskItem, _ sign: Int) {
+        let name = task.list
+        guard !name.isEmpty else { return }
+        var count = listCounts[name] ?? ListCount()
+        count.total += sign
+        if task.completed { count.completed += sign }
+        listCounts[name] = count.total == 0 ? nil : count
+    }
+
+    /// Every list's counts again from the tasks (after a change made in bulk).
+    mutating func recountLists() {
+        listCounts = [:]
+        for section in [priority, bonus] {
+            for index in section.indices where !section[index].list.isEmpty { countList(section[index], 1) }
+        }
+    }
+
+    /// The tasks of the list whose tasks store `stored`: a look-up, whatever the length of the list.
+    public func count(ofList stored: String) -> ListCount {
+        if !stored.isEmpty { return listCounts[stored] ?? ListCount() }
+        var rest = ListCount(total: count, completed: completedCount)
+        for named in listCounts.values {
+            rest.total -= named.total
+            rest.completed -= named.completed
+        }
+        return rest
+    }
 }

@@ -12,11 +12,19 @@ import Foundation
 /// (`TaskListChangeBuilders`). The sections are set only there (`internal(set)`: Swift has no
 /// access level for one type's files).
 public struct TaskList: Equatable, Sendable {
-    public internal(set) var priority: [TaskItem] = []
-    public internal(set) var bonus: [TaskItem] = []
+    // A `didSet` that does not read the old value keeps changes in place (SE-0268).
+    public internal(set) var priority: [TaskItem] = [] { didSet { revision &+= 1 } }
+    public internal(set) var bonus: [TaskItem] = [] { didSet { revision &+= 1 } }
     public internal(set) var completedCount = 0
     /// The lists the store names (see `ListNames`), as its snapshot and log say.
-    public internal(set) var lists = ListNames.initial
+    public internal(set) var lists = ListNames.initial { didSet { revision &+= 1 } }
+    /// Counts changes to the tasks and lists: what is derived from them (the app's list bar)
+    /// is made again only when it moved. No part of equality.
+    public private(set) var revision = 0
+    /// The tasks and completed tasks of each list but the default one, by what its tasks store,
+    /// kept up to date where `completedCount` is: a list's progress costs a look-up, and a
+    /// store of one list pays a check of an empty name per change.
+    public internal(set) var listCounts: [String: ListCount] = [:]
     /// Deleted tasks by id.
     var deleted: [UUID: Tombstone] = [:]
     /// Where each task is, built on the first change applied by id and kept up to date after:
@@ -87,6 +95,7 @@ public struct TaskList: Equatable, Sendable {
     mutating func setSection(_ section: Section, _ tasks: [TaskItem]) {
         if section == .priority { priority = tasks } else { bonus = tasks }
         completedCount += tasks.reduce(0) { $0 + ($1.completed ? 1 : 0) }
+        for index in tasks.indices where !tasks[index].list.isEmpty { countList(tasks[index], 1) }
     }
 
     /// Equal when they show the same tasks with the same fields and keep the same tombstones.
@@ -226,6 +235,7 @@ public struct TaskList: Equatable, Sendable {
         let index = insertionIndex(of: task)
         if task.section == .priority { priority.insert(task, at: index) } else { bonus.insert(task, at: index) }
         if task.completed { completedCount += 1 }
+        countList(task, 1)
         placeIndex?[task.id] = Place(section: task.section, order: task.order)
         return .inserted(task, at: index)
     }
@@ -233,6 +243,7 @@ public struct TaskList: Equatable, Sendable {
     mutating func remove(_ section: Section, at index: Int) -> ListEdit {
         let task = section == .priority ? priority.remove(at: index) : bonus.remove(at: index)
         if task.completed { completedCount -= 1 }
+        countList(task, -1)
         placeIndex?[task.id] = nil
         return .removed(task, at: index)
     }
@@ -245,6 +256,10 @@ public struct TaskList: Equatable, Sendable {
         }
         if new.section == .priority { priority[index] = new } else { bonus[index] = new }
         completedCount += (new.completed ? 1 : 0) - (old.completed ? 1 : 0)
+        if old.list != new.list || old.completed != new.completed {
+            countList(old, -1)
+            countList(new, 1)
+        }
         return [.replaced(old: old, new: new, at: index)]
     }
 }

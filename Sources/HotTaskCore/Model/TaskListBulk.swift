@@ -15,6 +15,7 @@ extension TaskList {
             guard let added = admitting(task, clock: clock, force: force) else { continue }
             if added.section == .priority { priority.append(added) } else { bonus.append(added) }
             if added.completed { completedCount += 1 }
+            countList(added, 1)
         }
         Self.mergeAppended(&priority, from: priorityBefore)
         Self.mergeAppended(&bonus, from: bonusBefore)
@@ -135,6 +136,7 @@ extension TaskList {
             if task.section == .priority { priority.append(task) } else { bonus.append(task) }
         }
         completedCount = priority.reduce(0) { $0 + ($1.completed ? 1 : 0) } + bonus.reduce(0) { $0 + ($1.completed ? 1 : 0) }
+        recountLists()
         Self.sortIfNeeded(&priority)
         Self.sortIfNeeded(&bonus)
     }
@@ -252,6 +254,7 @@ extension TaskList {
         let swept = tombstones.count
         while let tombstone = tombstones.popLast() {
             if tombstone.task.completed { completedCount -= 1 }
+            countList(tombstone.task, -1)
             deleted[tombstone.task.id] = tombstone
         }
         // Some were gone already: theirs take this stamp if it is later.

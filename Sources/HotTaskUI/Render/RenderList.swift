@@ -10,7 +10,7 @@ extension AppRender {
         let filtering = state.view.isFiltering
         let dates = state.dates
         // Every list shown at once: each task says which it is in.
-        let showsListNames = state.currentList == nil && state.tasks.lists.names.count > 1
+        let showsListNames = state.currentList == nil && state.hasSeveralLists
         var promptRow: Int?
         defer {
             if state.focus == .due { drawDueForms(screen, promptRow: promptRow, "Forms: " + DueInput.forms, &grid) }
@@ -54,7 +54,7 @@ extension AppRender {
                     drawRowPrompt(state, task, label: "Repeat", captionShare: 4, preview: preview, y: y, width: width, &grid)
                     promptRow = y
                 } else if selected, state.focus == .listing {
-                    let preview = ListEntry.preview(state.editor.text, names: state.tasks.allListNames)
+                    let preview = ListEntry.preview(state.editor.text, names: state.listSummary.names)
                     drawRowPrompt(state, task, label: "List", captionShare: 3, preview: preview, y: y, width: width, &grid)
                     promptRow = y
                 } else if selected, state.focus == .due {

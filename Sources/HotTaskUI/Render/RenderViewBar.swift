@@ -44,26 +44,17 @@ extension AppRender {
 }
 
 extension AppRender {
-    /// The progress of the list shown: every task's when all lists are, else one pass over
-    /// the tasks to count that list's.
+    /// The progress of the list shown: every task's when all lists are, else that list's.
     static func currentProgress(_ state: AppState) -> Progress {
         guard let name = state.currentList else { return Progress(state.tasks) }
-        let stored = state.tasks.lists.stored(for: name)
-        var total = 0
-        var completed = 0
-        for section in [state.tasks.priority, state.tasks.bonus] {
-            for index in section.indices where section[index].list == stored {
-                total += 1
-                if section[index].completed { completed += 1 }
-            }
-        }
-        return Progress(completed: completed, total: total)
+        let count = state.tasks.count(ofList: state.tasks.lists.stored(for: name))
+        return Progress(completed: count.completed, total: count.total)
     }
 
     /// The lists on the rule's left while no filter is there: each name, the shown one in
     /// brackets, and "All" last; nothing for a store of one list.
     static func drawListBar(_ state: AppState, until end: Int, y: Int, _ grid: inout Grid) {
-        let names = state.tasks.allListNames
+        let names = state.listSummary.names
         guard names.count > 1 else { return }
         var x = 1
         for name in names.map({ Optional($0) }) + [nil] {

@@ -157,6 +157,10 @@ public struct AppState: Equatable, Sendable {
     var tabCycle: TagCompletion.Cycle?
     /// The list shown, by name; nil shows every list (the only view of a one-list store).
     public internal(set) var currentList: String?
+    /// The lists' names (made again only when the tasks change).
+    var listSummary = ListSummary()
+    /// More than one list to show: the bar, the list keys in the help, each task's list under "All".
+    var hasSeveralLists: Bool { listSummary.names.count > 1 }
 
     /// Due dates as of `now`, in the calendar's zone.
     var dates: DueDisplay { DueDisplay(now: now, local: calendar.timeZone, format: dateFormat) }

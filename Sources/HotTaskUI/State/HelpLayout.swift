@@ -60,7 +60,7 @@ extension HelpLayout {
     static func of(_ state: AppState) -> HelpLayout? {
         state.help.map {
             HelpLayout(
-                for: $0, bindings: state.bindings, section: state.newTaskSection, severalLists: state.tasks.lists.names.count > 1,
+                for: $0, bindings: state.bindings, section: state.newTaskSection, severalLists: state.hasSeveralLists,
                 notes: (state.syncStatus.flatMap { $0.detail ?? $0.failure }.map { ["Sync failed: " + $0] } ?? [])
                     + state.configProblems.map { "Config " + $0 }, state.screen)
         }

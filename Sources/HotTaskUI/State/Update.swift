@@ -122,6 +122,8 @@ public enum AppUpdate {
             }
             closePromptIfItsTaskWent(&state)
         }
+        // The lists' names, again only when the tasks changed (from counts the list keeps).
+        state.listSummary.follow(state.tasks)
         keepSelectionInView(&state)
         followCursors(&state)
         return effects

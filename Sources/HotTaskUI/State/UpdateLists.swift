@@ -7,12 +7,13 @@ import HotTaskSettings
 extension AppUpdate {
     /// The lists in the bar's order, then every list at once (nil).
     static func listStops(_ state: AppState) -> [String?] {
-        state.tasks.allListNames.map { Optional($0) } + [nil]
+        state.listSummary.names.map { Optional($0) } + [nil]
     }
 
     /// Shows the list `name` (nil: all); the selection goes to the top.
     public static func showList(_ name: String?, _ state: inout AppState) {
-        let known = name.flatMap { ListNameRule.find($0, in: state.tasks.allListNames) }
+        state.listSummary.follow(state.tasks)
+        let known = name.flatMap { ListNameRule.find($0, in: state.listSummary.names) }
         state.currentList = known
         state.view.setList(known.map { state.tasks.lists.stored(for: $0) }, list: state.tasks, dates: state.dates)
         state.selection = 0
@@ -35,7 +36,8 @@ extension AppUpdate {
     /// The lists changed under the view (a rename or delete elsewhere): a list that is gone
     /// shows every list.
     static func followLists(_ state: inout AppState) {
-        guard let current = state.currentList, !state.tasks.allListNames.contains(current) else { return }
+        state.listSummary.follow(state.tasks)
+        guard let current = state.currentList, !state.listSummary.names.contains(current) else { return }
         showList(nil, &state)
     }
 
@@ -46,7 +48,7 @@ extension AppUpdate {
 
     /// `T`: a prompt on the row for the list to move the task to.
     static func startListing(_ state: inout AppState) {
-        guard state.tasks.allListNames.count > 1 else {
+        guard state.hasSeveralLists else {
             state.message = Message("One list only: make another with hottask --new-list NAME", kind: .warning)
             return
         }
@@ -63,8 +65,8 @@ extension AppUpdate {
             closeDeletedElsewhere(&state)
             return []
         }
-        guard let name = ListEntry.found(state.editor.text, in: state.tasks.allListNames) else {
-            state.message = Message("No list is called that: \(state.tasks.allListNames.joined(separator: ", "))", kind: .error)
+        guard let name = ListEntry.found(state.editor.text, in: state.listSummary.names) else {
+            state.message = Message("No list is called that: \(state.listSummary.names.joined(separator: ", "))", kind: .error)
             return []
         }
         let task = state.tasks[position]
