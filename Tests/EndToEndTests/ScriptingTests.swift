@@ -407,7 +407,7 @@ struct ScriptingTests {
             done
             """,
         ])
-        #expect(run.stdout == "my tasks.txt|\nbackup.json|\ntodotxt|\n--list|\n", "\(run.stderr)")
+        #expect(run.stdout == "my tasks.txt|\nbackup.json|\ntodotxt|\n--list|--lists|\n", "\(run.stderr)")
     }
 
     @Test func everyOptionIsInEveryCompletionScriptAndNoHelpSubcommand() throws {
