@@ -28,12 +28,16 @@ enum ICalendarFormat {
     /// on from Top Priority into Bonus, so that apps sorting by it keep the sections apart.
     /// A task's DTSTAMP is its last change, not the export's time: exporting an unchanged list
     /// twice gives the same bytes (`now` only for a task that has no time at all).
+    /// `calendarName`, the one list exported, is the calendar's X-WR-CALNAME (the name Apple's,
+    /// Google's and Thunderbird's calendars read and write).
     static func write(
-        _ list: TaskList, carried: CarriedFields = CarriedFields(), now: Date = Date(), pieceSize: Int = 1 << 18, emit: ([UInt8]) -> Void
+        _ list: TaskList, carried: CarriedFields = CarriedFields(), calendarName: String? = nil, now: Date = Date(), pieceSize: Int = 1 << 18,
+        emit: ([UInt8]) -> Void
     ) {
-        let calendar = ICalComponent(
+        var calendar = ICalComponent(
             name: "VCALENDAR",
             properties: [ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: "-//HotTask//HotTask//EN")])
+        if let calendarName { calendar.set("X-WR-CALNAME", ICalendar.escape(calendarName)) }
         var text = ""
         var zonesWritten = Set<String>()
         var rank = 0
@@ -108,8 +112,9 @@ enum ICalendarFormat {
         var timezones: [String: ICalComponent] = [:]
         var losses = ImportLosses()
         losses.carriedFor = "iCalendar"
+        var roots: [ICalComponent] = []
         do throws(ICalendar.ParseError) {
-            _ = try bytes.withUnsafeBufferPointer { buffer throws(ICalendar.ParseError) in
+            roots = try bytes.withUnsafeBufferPointer { buffer throws(ICalendar.ParseError) in
                 try ICalendar.parse(buffer) { parent, component in
                     if parent == "VCALENDAR", component.name == "VTIMEZONE", let name = component.first("TZID")?.text {
                         timezones[name] = component
@@ -148,6 +153,13 @@ enum ICalendarFormat {
         }
         var batch = ImportBatch(format: .iCalendar, tasks: tasks, skipped: skipped, losses: losses)
         batch.carried = carried
+        // The calendar's name is a list's: its new tasks go there when this store has it.
+        if let name = roots.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(in: .whitespacesAndNewlines),
+            ListNameRule.check(name) == nil
+        {
+            for index in batch.tasks.indices { batch.tasks[index].list = name }
+            batch.namedLists = ImportBatch.NamedLists(names: [name], makesMissing: false)
+        }
         return batch
     }
 }

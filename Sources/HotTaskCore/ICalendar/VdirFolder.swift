@@ -47,7 +47,13 @@ enum VdirFolder {
             throw .invalid("the folder \(folder): \(error.reason)")
         }
         do {
-            return try ICalendarFormat.batch(from: all)
+            // A calendar name in a file is not the folder's: a folder's list is its `displayname`.
+            var batch = try ICalendarFormat.batch(from: all)
+            if batch.namedLists != nil {
+                batch.namedLists = nil
+                for index in batch.tasks.indices { batch.tasks[index].list = "" }
+            }
+            return batch
         } catch {
             // Which file: each read alone (only on this path, which stops the import anyway).
             for text in texts where !ICalendarFormat.looksLikeICalendar(text.bytes) || (try? ICalendarFormat.batch(from: text.bytes)) == nil {
@@ -74,13 +80,7 @@ enum VdirFolder {
     ) throws(StoreDocument.ExportFailure) -> ExportCounts {
         var counts = ExportCounts()
         do throws(FileSystem.Failure) {
-            if let link = ForeignLink.first(in: folder) { throw FileSystem.Failure(reason: link.reason + ". Nothing was changed") }
-            switch try FileSystem.kind(of: folder) {
-            case .directory: break
-            case .missing:
-                guard mkdir(folder, 0o700) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
-            case .file, .other: throw FileSystem.Failure(reason: "it is not a folder")
-            }
+            try prepare(folder)
             // What each file holds, by the id of its to-do's UID.
             var existing: [UUID: (name: String, todo: RemoteTodo)] = [:]
             var names = Set<String>()
@@ -133,6 +133,17 @@ enum VdirFolder {
             throw StoreDocument.ExportFailure(reason: error.reason)
         }
         return counts
+    }
+
+    /// Makes the folder when missing; refuses a file, or a path through another's link.
+    static func prepare(_ folder: String) throws(FileSystem.Failure) {
+        if let link = ForeignLink.first(in: folder) { throw FileSystem.Failure(reason: link.reason + ". Nothing was changed") }
+        switch try FileSystem.kind(of: folder) {
+        case .directory: break
+        case .missing:
+            guard mkdir(folder, 0o700) == 0 else { throw FileSystem.Failure(reason: FileSystem.reason()) }
+        case .file, .other: throw FileSystem.Failure(reason: "it is not a folder")
+        }
     }
 
     private static func fields(_ task: TaskItem, sortOrder: Int?) -> SharedFields {

@@ -8,12 +8,22 @@ extension TaskStore {
     /// the whole document is never held (30 MB for 100,000 tasks in HotTask's format, several
     /// times that as iCalendar). What it has to say goes to `say` as it happens: a note of what
     /// the format leaves out comes before the document, and is said even when the write fails.
+    /// `listName` is the one list `list` holds (`--in`), nil for all: an .ics file is then
+    /// named for it (X-WR-CALNAME), and a vdir of a store of several lists gets a sub-folder
+    /// per list.
     public func export(
-        _ list: TaskList, as format: ExportFormat, to path: String, standardOutput: ([UInt8]) -> Void,
+        _ list: TaskList, as format: ExportFormat, to path: String, listName: String? = nil, standardOutput: ([UInt8]) -> Void,
         say: (CommandMessage) -> Void
     ) throws {
         let (carried, said) = try carriedForExport(format, list: list)
         said.forEach(say)
+        // An .ics file is one list: the lists of all are not in it, said before it is written.
+        if format == .ics, listName == nil, list.hasSeveralLists {
+            say(
+                .note(
+                    "the .ics file holds the tasks of all \(list.allListNames.count) lists without their lists (an .ics file is one list); export one list with --in NAME, or every list with --export-format vdir"
+                ))
+        }
         // The todo.txt file HotTask follows (the one it last read, or first wrote): an export to
         // it writes its `#` lines back and leaves out what todo.sh archived from it; any other
         // file gets every task.
@@ -26,9 +36,10 @@ extension TaskStore {
             case .hottask: { StoreDocument.encode(list, emit: $0) }
             case .taskwarrior: { list.writeTaskwarriorExport(carried: carried, $0) }
             case .todotxt: { written = TodoTxtFormat.write(list, carried: carried, comments: comments, leavingOutArchived: sameFile, emit: $0) }
-            case .ics: { ICalendarFormat.write(list, carried: carried, emit: $0) }
+            case .ics: { ICalendarFormat.write(list, carried: carried, calendarName: listName, emit: $0) }
             case .vdir: { _ in }
             }
+        if format == .vdir, listName == nil, list.hasSeveralLists { return try exportLists(list, carried: carried, to: path).forEach(say) }
         if format == .vdir { return try exportFolder(list, carried: carried, to: path).forEach(say) }
         if path == "-" { return produce(standardOutput) }
         do {
@@ -106,6 +117,40 @@ extension TaskStore {
         var messages = [CommandMessage.status(line)]
         if counts.blocked > 0 {
             messages.append(.note("\(counts.blocked) task\(counts.blocked == 1 ? "" : "s") not written: a file of its name holds something else"))
+        }
+        return messages
+    }
+
+    /// Writes each list into its own sub-folder of the folder.
+    private func exportLists(_ list: TaskList, carried: CarriedFields, to path: String) throws -> [CommandMessage] {
+        let done: [VdirFolder.ListExport]
+        do {
+            done = try VdirFolder.exportLists(list, carried: carried, to: path)
+        } catch {
+            throw UserFacingError.output("could not write the vdir folder \(path): \(error.reason)")
+        }
+        var messages: [CommandMessage] = []
+        // A folder exported before the store had lists: its files are no list's now.
+        if let flat = try? VdirFolder.files(in: path), !flat.isEmpty {
+            messages.append(
+                .note(
+                    "\(flat.count) .ics file\(flat.count == 1 ? "" : "s") at the top of \(path) left as \(flat.count == 1 ? "it was" : "they were"): the lists are in its sub-folders now; remove \(flat.count == 1 ? "it" : "them") so that an import or todoman does not read \(flat.count == 1 ? "it" : "them") twice"
+                ))
+        }
+        for one in done {
+            let counts = one.counts
+            var line =
+                "Exported \(one.tasks) tasks of \(quotedCaption(one.name)) to the folder \(path)/\(one.folder): \(counts.added) files added, \(counts.changed) changed, \(counts.unchanged) unchanged"
+            if counts.others > 0 {
+                line += "; \(counts.others) other .ics file\(counts.others == 1 ? "" : "s") left as \(counts.others == 1 ? "it was" : "they were")"
+            }
+            messages.append(.status(line))
+            if counts.blocked > 0 {
+                messages.append(
+                    .note(
+                        "\(counts.blocked) task\(counts.blocked == 1 ? "" : "s") of \(quotedCaption(one.name)) not written: a file of its name holds something else"
+                    ))
+            }
         }
         return messages
     }

@@ -25,6 +25,18 @@ struct ImportBatch: Equatable, Sendable {
     /// What each task's record held that HotTask does not model, by the task's position in
     /// `tasks` (see `CarriedFields`); none for a record with nothing more.
     var carried: [Int: String] = [:]
+    /// The lists the file names for its tasks (a vdir's sub-folders, an .ics file's
+    /// X-WR-CALNAME): each task's `list` is then a name as the file gives it, placed by
+    /// `TaskList.placing`; nil when the file names none.
+    var namedLists: NamedLists?
+
+    struct NamedLists: Equatable, Sendable {
+        /// In the file's order.
+        var names: [String]
+        /// A list the store lacks is made (a vdir's sub-folder); else its tasks go to the
+        /// default list (an .ics file's name: a file is not a list made).
+        var makesMissing: Bool
+    }
 
     /// The side file's format for this batch's records; nil for formats that carry nothing.
     var carriedFormat: CarriedFields.Format? {

@@ -82,20 +82,28 @@ extension TaskStore {
             }
             /// The commit, then what the file said as the next import's bases, still under the lock.
             func commit(_ changes: consuming [TaskChange], _ line: String, said: ImportBase.Said) throws -> String {
-                try txn.commit(changes, what: line)
+                try txn.commit(changes, what: line, lists: placement.change)
                 importBase.record(said)
                 messages = save(importBase)
                 if let carriedRecords, let carriedBefore { messages += record(carriedRecords, onto: carriedBefore) }
                 return line
             }
             // todo.txt lines find the tasks they were exported from.
-            let batch = state.list.resolvingIdentity(of: taken, base: importBase)
-            notes = batch.todoTxtLines?.notes ?? []
+            var batch = state.list.resolvingIdentity(of: taken, base: importBase)
+            // New tasks go to the lists the file names (a vdir's made in this same record).
+            let placement = state.list.placing(&batch)
+            notes += placement.unknown.map { name in
+                "the file names the list \(quotedCaption(name)), which this store does not have: its new tasks went to the default list \(quotedCaption(state.list.lists.defaultName)) (make the list with --new-list before importing to keep them apart)"
+            }
+            let made =
+                placement.made.isEmpty
+                ? "" : "; made the list\(placement.made.count == 1 ? "" : "s") " + placement.made.map(quotedCaption).joined(separator: ", ")
+            notes += batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
             let said = ImportBase.Said(batch.tasks)
             if carriedBefore != nil { carriedRecords = carriedSaid(by: batch, todoTxtFile: todoTxtFile) }
             if replacing {
-                let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))"
+                let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))\(made)"
                 return try commit(state.list.replacing(with: batch.tasks), line, said: said)
             }
             var (changes, counts) = state.list.importing(batch, base: importBase, dates: dates)
@@ -125,7 +133,7 @@ extension TaskStore {
                     "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"
                 )
             }
-            return try commit(changes, "Imported from \(source): \(counts)", said: said)
+            return try commit(changes, "Imported from \(source): \(counts)\(made)", said: said)
         }
         messages.append(.status(line))
         // What the file held that HotTask did not keep is a note: said even with --quiet.
@@ -157,7 +165,9 @@ extension TaskStore {
         // A folder that is no calendar (no .ics in it, nor a vdir's displayname or color) is
         // refused, not read as an empty calendar: "added 0" and exit 0 said nothing was wrong.
         // A folder that cannot be listed is said by the vdir reader, with the reason.
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: path),
+        // A folder of calendars, as todoman and vdirsyncer keep several: one list each.
+        let lists = VdirFolder.listFolders(in: path)
+        if lists.isEmpty, let names = try? FileManager.default.contentsOfDirectory(atPath: path),
             !names.contains(where: { $0.lowercased().hasSuffix(".ics") || $0 == "displayname" || $0 == "color" })
         {
             throw UserFacingError(
@@ -166,6 +176,7 @@ extension TaskStore {
                     + "give a calendar folder or an export file. Nothing was changed")
         }
         do {
+            if !lists.isEmpty { return try VdirFolder.listsBatch(from: path, subfolders: lists) }
             return try VdirFolder.batch(from: path)
         } catch {
             throw UserFacingError(.refused, "cannot import \(path): \(error). Nothing was changed")

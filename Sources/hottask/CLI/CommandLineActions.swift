@@ -117,17 +117,11 @@ struct CommandLineActions {
 
     /// `--export`: the list written in `format` (`TaskStore.export`); "-" is standard output.
     mutating func export(to path: String, format: ExportFormat = .hottask, inList: String? = nil) throws {
-        let list = try Self.only(inList, of: try read())
+        let whole = try read()
+        let name = try inList.map { try TaskStore.existingList($0, in: whole, flag: "--in") }
+        let list = name.map { whole.onlyList($0) } ?? whole
         let output = output
-        try store.export(list, as: format, to: path, standardOutput: { output.bytes($0) }, say: { Self.say($0, to: output) })
-    }
-
-    /// The tasks of the list `--in` names (all without it), with the store's lists: a name no
-    /// list has is refused.
-    static func only(_ inList: String?, of list: TaskList) throws -> TaskList {
-        guard let inList else { return list }
-        let name = try TaskStore.existingList(inList, in: list, flag: "--in")
-        return list.onlyList(name)
+        try store.export(list, as: format, to: path, listName: name, standardOutput: { output.bytes($0) }, say: { Self.say($0, to: output) })
     }
 
     /// Status lines on stdout; notes and warnings on stderr, even with --quiet.
