@@ -117,6 +117,20 @@ extension JSONParser {
     }
 
     /// A string, which must start here (`parseString` expects its caller to have checked).
+    /// `["a", "b"]`, each string as written.
+    mutating func stringArray() throws -> [String] {
+        var strings: [String] = []
+        try expect(UInt8(ascii: "["))
+        if !take(UInt8(ascii: "]")) {
+            repeat {
+                skipWhitespace()
+                strings.append(try quotedString())
+            } while take(UInt8(ascii: ","))
+            try expect(UInt8(ascii: "]"))
+        }
+        return strings
+    }
+
     mutating func quotedString() throws -> String {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw GiveUp() }
         return try parseString()

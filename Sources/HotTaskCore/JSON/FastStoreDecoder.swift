@@ -389,20 +389,6 @@ extension JSONParser {
         }
     }
 
-    /// `["a", "b"]`, each string as written.
-    fileprivate mutating func stringArray() throws -> [String] {
-        var strings: [String] = []
-        try expect(UInt8(ascii: "["))
-        if !take(UInt8(ascii: "]")) {
-            repeat {
-                skipWhitespace()
-                strings.append(try quotedString())
-            } while take(UInt8(ascii: ","))
-            try expect(UInt8(ascii: "]"))
-        }
-        return strings
-    }
-
     fileprivate mutating func storedTags() throws -> [String] {
         var tags: [String] = []
         try expect(UInt8(ascii: "["))
