@@ -104,6 +104,20 @@ extension TaskStore {
         return (all, list.lists.defaultName)
     }
 
+    /// `--lists --json`: an array of `{"name", "open", "done", "default"}`, one line each.
+    public func listSummariesJSON() throws -> [UInt8] {
+        let (lists, defaultName) = try listSummaries()
+        var writer = JSONWriter(capacity: 64 * (lists.count + 1))
+        writer.raw("[")
+        for (offset, list) in lists.enumerated() {
+            writer.raw(offset == 0 ? "{\"name\": " : ",\n {\"name\": ")
+            writer.string(list.name)
+            writer.raw(", \"open\": \(list.open), \"done\": \(list.done), \"default\": \(list.name == defaultName)}")
+        }
+        writer.raw("]\n")
+        return writer.bytes
+    }
+
     static func checkedListName(_ typed: String, flag: String) throws -> String {
         let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         if let problem = ListNameRule.check(name) { throw UserFacingError(.refused, "\(flag): \(problem); nothing was changed") }

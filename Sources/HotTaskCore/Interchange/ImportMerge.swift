@@ -221,6 +221,9 @@ extension TaskList {
                 if batch.format == .todoTxt, task.repeatRule.isNone, !TodoTxtRecurrence.says(current.repeatRule) {
                     task.repeatRule = current.repeatRule
                 }
+                // The same tags in another order are the same tags: Taskwarrior keeps a `project:`
+                // tag apart from the others, and its file gives it back first.
+                if task.tags != current.tags, task.tags.sorted() == current.tags.sorted() { task.tags = current.tags }
                 var fields: TaskFields
                 // An undated todo.txt line was "written" at the import's now: never newer.
                 let undated = batch.todoTxtLines?.undated.contains(position) ?? false

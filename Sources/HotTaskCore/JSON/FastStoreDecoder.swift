@@ -390,16 +390,7 @@ extension JSONParser {
     }
 
     fileprivate mutating func storedTags() throws -> [String] {
-        var tags: [String] = []
-        try expect(UInt8(ascii: "["))
-        if !take(UInt8(ascii: "]")) {
-            repeat {
-                skipWhitespace()
-                tags.append(try quotedString())
-            } while take(UInt8(ascii: ","))
-            try expect(UInt8(ascii: "]"))
-        }
-        return try TagRule.cleanStored(tags)
+        try TagRule.cleanStored(try stringArray())
     }
 
     /// A caption as `CaptionRule.kept` leaves it. One with nothing the rule drops becomes a

@@ -182,7 +182,8 @@ enum FieldValue: Hashable, Sendable {
         }
     }
 
-    /// The same value as text, for a fingerprint (`ImportBase`): equal values give equal text.
+    /// The same value as text, for a fingerprint (`ImportBase`): equal values give equal text,
+    /// and tags in another order too.
     var fingerprintText: String {
         switch self {
         case .caption(let caption): caption
@@ -191,7 +192,9 @@ enum FieldValue: Hashable, Sendable {
         case .order(let key): key.text
         case .due(let due): DueDate.baseKey(due)
         case .note(let note): note
-        case .tags(let tags): tags.joined(separator: "\n")
+        // As a set: a format that keeps some tags apart (Taskwarrior's project) gives them back
+        // in another order, and an untouched file must not read as changed.
+        case .tags(let tags): tags.sorted().joined(separator: "\n")
         case .repeatRule(let rule): rule.stored
         case .list(let list): list
         }

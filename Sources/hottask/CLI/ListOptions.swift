@@ -67,16 +67,11 @@ struct ListOptions: ParsableArguments {
 
     /// `--lists`: a line per list (name, open, done; the default marked), or a JSON array.
     func printLists(of store: TaskStore, asJSON: Bool, output: CommandOutput) throws {
-        let (lists, defaultName) = try store.listSummaries()
         if asJSON {
-            var writer = JSONLines()
-            let objects = lists.map { list in
-                "{\"name\": \(JSONLines.quoted(list.name)), \"open\": \(list.open), \"done\": \(list.done), \"default\": \(list.name == defaultName)}"
-            }
-            writer.text = "[" + objects.joined(separator: ",\n ") + "]\n"
-            output.text(writer.text)
+            output.bytes(try store.listSummariesJSON())
             return
         }
+        let (lists, defaultName) = try store.listSummaries()
         let width = lists.map { $0.name.count }.max() ?? 0
         let lines = lists.map { list in
             let name = MessageText.escaped(list.name)
@@ -84,26 +79,6 @@ struct ListOptions: ParsableArguments {
             return "\(name)\(padding)  \(list.open) open, \(list.done) done\(list.name == defaultName ? "  (default)" : "")\n"
         }
         output.text(lines.joined())
-    }
-}
-
-/// A JSON document built as text (small: one object per list).
-struct JSONLines {
-    var text = ""
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 
