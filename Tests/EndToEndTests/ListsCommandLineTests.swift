@@ -166,4 +166,25 @@ struct ListsCommandLineTests {
         #expect(all.status == 0 && all.stdout.components(separatedBy: "\"list\": \"Tasks\"").count == 4)
         #expect(all.stdout.components(separatedBy: "\"list\": \"Work\"").count == 2)
     }
+
+    @Test func theFilterWordFindsANameWithUnderscoresOrSpaces() {
+        expectRun(hottask("--quiet", "--new-list", "big_box"))
+        expectRun(hottask("--quiet", "--new-list", "Errands and shopping"))
+        expectRun(hottask("--quiet", "--add", "Pack", "--in", "big_box"))
+        expectRun(hottask("--quiet", "--add", "Bread", "--in", "errands and shopping"))
+        expectRun(hottask("--quiet", "--add", "Elsewhere"))
+        for (word, shown) in [("list:big_box", "  3. [ ] Pack  [big_box]"), ("list:errands_and_shopping", "  2. [ ] Bread  [Errands and shopping]")] {
+            expectRun(
+                hottask("--list", "--filter", word),
+                stdout: """
+                    Get started - 3 to go!
+
+                    Top Priority (1 of 3)
+                    \(shown)
+                    Bonus (0)
+                      (none)
+
+                    """)
+        }
+    }
 }

@@ -93,14 +93,10 @@ extension TaskStore {
     /// `--lists`: each list with its open and done counts, the default first.
     public func listSummaries() throws -> (lists: [(name: String, open: Int, done: Int)], defaultName: String) {
         let list = try read().list
-        var counts: [String: (open: Int, done: Int)] = [:]
-        for task in [list.priority, list.bonus].joined() {
-            let name = list.listName(of: task)
-            var count = counts[name] ?? (0, 0)
-            if task.completed { count.done += 1 } else { count.open += 1 }
-            counts[name] = count
+        let all = list.allListNames.map { name in
+            let count = list.count(ofListNamed: name)
+            return (name: name, open: count.total - count.completed, done: count.completed)
         }
-        let all = list.allListNames.map { name in (name: name, open: counts[name]?.open ?? 0, done: counts[name]?.done ?? 0) }
         return (all, list.lists.defaultName)
     }
 

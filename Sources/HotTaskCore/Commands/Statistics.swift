@@ -93,12 +93,9 @@ extension TaskStore {
     /// narrows them as a filter does: to the tasks of that list the store still holds.
     public func statistics(dates: DueDisplay, filter: String?, inList: String? = nil) throws -> (Statistics, warnings: [String]) {
         let state = try read()
-        var query = filter ?? ""
-        if let inList {
-            let name = try Self.existingList(inList, in: state.list, flag: "--in")
-            query += " list:" + name.replacingOccurrences(of: " ", with: "_")
-        }
-        let matcher = query.isEmpty ? nil : TaskFilter.Matcher(query, dates: dates, lists: state.list.lists)
+        let only = try inList.map { state.list.lists.stored(for: try Self.existingList($0, in: state.list, flag: "--in")) }
+        let query = TaskFilter.Query(filter ?? "")
+        let matcher = query.isEmpty && only == nil ? nil : TaskFilter.Matcher(query, dates: dates, lists: state.list.lists, onlyStored: only)
         let statistics = Statistics.of(state.list, activity: state.activity, dates: dates, matching: matcher.map { $0.matches })
         return (statistics, state.warnings)
     }

@@ -148,6 +148,18 @@ extension TaskList {
         }
     }
 
+    /// The tasks of the list called `name` (the default list's are those that store nothing,
+    /// and any that store its name): look-ups, whatever the length of the list.
+    public func count(ofListNamed name: String) -> ListCount {
+        guard name == lists.defaultName else { return count(ofList: name) }
+        var count = count(ofList: "")
+        if let named = listCounts[name] {
+            count.total += named.total
+            count.completed += named.completed
+        }
+        return count
+    }
+
     /// The tasks of the list whose tasks store `stored`: a look-up, whatever the length of the list.
     public func count(ofList stored: String) -> ListCount {
         if !stored.isEmpty { return listCounts[stored] ?? ListCount() }

@@ -144,9 +144,13 @@ public enum TaskFilter {
         /// matches by name).
         public init(_ query: Query, dates: DueDisplay, lists: ListNames, onlyStored: String? = nil) {
             self.onlyStored = onlyStored
+            // As written first (a name may hold `_`), then with `_` for its spaces.
             wantedList = query.list.map { typed in
-                let folded = TaskFilter.foldedBytes(typed.replacingOccurrences(of: "_", with: " "))
-                let name = lists.names.first { TaskFilter.foldedBytes($0) == folded } ?? typed.replacingOccurrences(of: "_", with: " ")
+                let spaced = typed.replacingOccurrences(of: "_", with: " ")
+                let name =
+                    [typed, spaced].lazy.compactMap { form in
+                        lists.names.first { TaskFilter.foldedBytes($0) == TaskFilter.foldedBytes(form) }
+                    }.first ?? spaced
                 return lists.stored(for: name)
             }
             needle = foldedBytes(query.text)
@@ -171,11 +175,8 @@ public enum TaskFilter {
         public func matchesTagsAndDue(_ task: TaskItem) -> Bool {
             guard looksAtTasks else { return true }
             if let onlyStored, task.list != onlyStored { return false }
-            if let wantedList, let stored = wantedList,
-                task.list != stored && TaskFilter.foldedBytes(task.list) != TaskFilter.foldedBytes(stored)
-            {
-                return false
-            }
+            // Compared as stored: the name was matched (case and accents ignored) once, above.
+            if let wantedList, let stored = wantedList, task.list != stored { return false }
             if !withTags.isEmpty || !withoutTags.isEmpty {
                 let tags = task.tags
                 if tags.isEmpty {

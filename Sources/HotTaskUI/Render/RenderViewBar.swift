@@ -47,7 +47,7 @@ extension AppRender {
     /// The progress of the list shown: every task's when all lists are, else that list's.
     static func currentProgress(_ state: AppState) -> Progress {
         guard let name = state.currentList else { return Progress(state.tasks) }
-        let count = state.tasks.count(ofList: state.tasks.lists.stored(for: name))
+        let count = state.tasks.count(ofListNamed: name)
         return Progress(completed: count.completed, total: count.total)
     }
 

@@ -30,7 +30,8 @@ struct ListSelection {
     /// The progress summary: of the list `--in` names, else of every task.
     func summary(of list: TaskList) -> String {
         guard let onlyList else { return Progress(list).summary }
-        return Progress(list.onlyList(onlyList)).summary
+        let count = list.count(ofListNamed: onlyList)
+        return Progress(completed: count.completed, total: count.total).summary
     }
 
     func includes(_ task: TaskItem) -> Bool {
