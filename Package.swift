@@ -28,6 +28,8 @@ let package = Package(
             path: "Sources/CNcursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
+        // ICU's data trimmed to what HotTask reads, in place of Foundation's 34 MB (icu_data.S).
+        .target(name: "CICUData"),
         // glibc's malloc tuning (mallopt), which the Glibc module leaves out: one inline function.
         .systemLibrary(name: "CMallocTuning", path: "Sources/CMallocTuning"),
         .executableTarget(
@@ -38,11 +40,12 @@ let package = Package(
                 "HotTaskUI",
                 "CNcursesw",
                 "CMallocTuning",
+                "CICUData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // One sync, run by `hottask --sync` and the UI: the only binary that loads libcurl.
-        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskCore", "HotTaskSettings", "CalDAV"]),
+        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskCore", "HotTaskSettings", "CalDAV", "CICUData"]),
         // A repeatable random stream, shared by tests and benchmarks.
         .target(name: "Seeded"),
         // `make bench`: generated stores, the real binary timed per operation, the UI per key.
