@@ -52,7 +52,10 @@ let package = Package(
         .executableTarget(name: "HotTaskBench", dependencies: ["HotTaskCore", "HotTaskSettings", "HotTaskUI", "Seeded"]),
         .target(name: "TestSupport", dependencies: ["HotTaskCore", "Seeded"], path: "Tests/TestSupport"),
         .testTarget(name: "HotTaskCoreTests", dependencies: ["HotTaskCore", "TestSupport"]),
-        .testTarget(name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "HotTaskSettings", "TestSupport"]),
+        .testTarget(
+            name: "HotTaskUITests", dependencies: ["HotTaskUI", "HotTaskCore", "HotTaskSettings", "TestSupport"],
+            // The screens' snapshot files are read from the source tree, not bundled.
+            exclude: ["Snapshots"]),
         // Authentication and discovery, without a server.
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HotTaskCore", "Seeded"]),
         // Runs the built `hottask` binary; depends on it so `swift test` builds it first.

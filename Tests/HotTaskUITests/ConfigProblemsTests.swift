@@ -22,34 +22,7 @@ struct ConfigProblemsTests {
 
     @Test func everyProblemIsListedAtStartUntilTheNextKey() {
         var state = started()
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                viewBar80,
-                "Top Priority (2)",
-                "› [ ] Buy milk",
-                "  [ ] Call mum",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-                "",
-                "",
-                "",
-                "",
-                "",
-                "",
-                "",
-                "┌─ Config problems: used without these ────────────────────────────────────────┐",
-                "│ config.toml line 1: theme must be \"auto\", \"dark\", \"light\" or \"mono\", not     │",
-                "│ \"drak\"; skipped                                                              │",
-                "│ config.toml line 7: unknown key name \"spcae\" for toggle (a single character, │",
-                "│ or space, enter, tab, escape, up, ctrl-r, f2...); [keys] not used: the       │",
-                "│ standard keys                                                                │",
-                "└──────────────────────────────────────────────────────────────────────────────┘",
-                "The config file has 2 problems (above; F1 shows them again)                 1/2",
-            ])
+        expectScreenSnapshot(state, named: "ConfigProblemsTests.everyProblemIsListedAtStartUntilTheNextKey")
         state.type("a")
         #expect(!state.showsConfigProblems, "the next key clears them and is taken as usual")
         #expect(state.input.text == "a")

@@ -34,60 +34,16 @@ struct DetailRowsTests {
             return []
         }
         #expect(effects.isEmpty, "nothing to do but draw: the run loop remembers it at exit")
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (2)",
-                "› [ ] Task 1",
-                "      added 3 days ago",
-                "  [ ] Task 2",
-                "      added just now",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 12) + [
-                "Details on: when each task was added and done                               1/2"
-            ])
+        expectScreenSnapshot(state, named: "DetailRowsTests.vShowsASecondLineUnderEachTaskAndHidesItAgain")
         state.press(.character("v"))
         #expect(!state.showsDetails)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (2)",
-                "› [ ] Task 1",
-                "  [ ] Task 2",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 14) + [
-                "Details off                                                                 1/2"
-            ])
+        expectScreenSnapshot(state, named: "DetailRowsTests.vShowsASecondLineUnderEachTaskAndHidesItAgain-2")
     }
 
     @Test func aCompletedTaskSaysWhenItWasDone() {
         var state = state(ages: [10])
         state.press(.tab, .character(" "), .character("v"))
-        expectScreen(
-            state,
-            [
-                " HotTask  Well done - 1 completed!                               1/1 ▰▰▰▰▰▰▰▰▰▰",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [x] Task 1",
-                "      added 1 week ago · done just now",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 14) + [
-                "Details on: when each task was added and done                               1/1"
-            ])
+        expectScreenSnapshot(state, named: "DetailRowsTests.aCompletedTaskSaysWhenItWasDone")
     }
 
     private static let ages: [(TimeInterval, String)] = [
@@ -115,34 +71,7 @@ struct DetailRowsTests {
         state.press(.home, .pageDown)
         // 20 list rows: a page is 9 tasks of two rows.
         #expect(state.selection == 9)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 100 to go!                             0/100 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "  [ ] Task 1",
-                "      added yesterday",
-                "  [ ] Task 2",
-                "      added yesterday",
-                "  [ ] Task 3",
-                "      added yesterday",
-                "  [ ] Task 4",
-                "      added yesterday",
-                "  [ ] Task 5",
-                "      added yesterday",
-                "  [ ] Task 6",
-                "      added yesterday",
-                "  [ ] Task 7",
-                "      added yesterday",
-                "  [ ] Task 8",
-                "      added yesterday",
-                "  [ ] Task 9",
-                "      added yesterday",
-                "› [ ] Task 10",
-                "      added yesterday",
-                "Tab input  Space done  e edit  w due  m move  C clear  u undo  ? help    10/100",
-            ])
+        expectScreenSnapshot(state, named: "DetailRowsTests.pagingAndMovingKeepBothRowsOfTheSelectedTaskInView")
     }
 
     /// Turning details on keeps the selected task where it was on screen, unless its details
@@ -162,34 +91,7 @@ struct DetailRowsTests {
         let atBottom = selectedLine(state)!
         state.press(.character("v"))
         #expect(selectedLine(state) == atBottom - 1)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 100 to go!                             0/100 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "  [ ] Task 42",
-                "      added yesterday",
-                "  [ ] Task 43",
-                "      added yesterday",
-                "  [ ] Task 44",
-                "      added yesterday",
-                "  [ ] Task 45",
-                "      added yesterday",
-                "  [ ] Task 46",
-                "      added yesterday",
-                "  [ ] Task 47",
-                "      added yesterday",
-                "  [ ] Task 48",
-                "      added yesterday",
-                "  [ ] Task 49",
-                "      added yesterday",
-                "  [ ] Task 50",
-                "      added yesterday",
-                "› [ ] Task 51",
-                "      added yesterday",
-                "Details on: when each task was added and done                            51/100",
-            ])
+        expectScreenSnapshot(state, named: "DetailRowsTests.togglingKeepsTheSelectedTaskInItsPlace")
     }
 
     /// The filter, the wheel and a resize with two-line rows.
@@ -198,51 +100,13 @@ struct DetailRowsTests {
         state.press(.tab, .character("v"), .character("/"))
         state.type("Task 4")
         // Task 4 and Task 40...49, each match's details under it.
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 60 to go!                               0/60 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "─ / Task 4 ───────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (11 of 60)",
-                "› [ ] Task 4",
-                "      added 2 days ago",
-                "  [ ] Task 40",
-                "      added 2 days ago",
-                "  [ ] Task 41",
-                "      added 2 days ago",
-                "  [ ] Task 42",
-                "      added 2 days ago",
-                "  [ ] Task 43",
-                "      added 2 days ago",
-                "  [ ] Task 44",
-                "      added 2 days ago",
-                "  [ ] Task 45",
-                "      added 2 days ago",
-                "  [ ] Task 46",
-                "      added 2 days ago",
-                "  [ ] Task 47",
-                "      added 2 days ago",
-                "  [ ] Task 48",
-                "Enter keep  Esc clear  ↑↓ select  F1 help                                  1/11",
-            ])
+        expectScreenSnapshot(state, named: "DetailRowsTests.filterWheelAndResizeStayCorrect")
         state.press(.escape)
         _ = AppUpdate.update(&state, .wheelScrolled(lines: 30), now: testNow)
         #expect(state.visibleRows.contains(state.layout.row(ofTask: state.selection)))
         #expect(state.visibleRows.contains(state.layout.lastRow(ofTask: state.selection)))
         _ = AppUpdate.update(&state, .resized(Size(width: 40, height: 8)), now: testNow)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 60 to go!  0/60",
-                "+ Type a new task and press Enter [Add]",
-                "────────────────────────────────────────",
-                "› [ ] Task 15",
-                "      added 2 days ago",
-                "  [ ] Task 16",
-                "      added 2 days ago",
-                "Tab input  Space done  ? help     15/60",
-            ])
+        expectScreenSnapshot(state, named: "DetailRowsTests.filterWheelAndResizeStayCorrect-2")
     }
 
     @Test func theLayoutGivesEachTaskTwoRows() {

@@ -93,43 +93,9 @@ struct DueScreenTests {
         }
         // Typing replaces the selected date.
         state.type("mon")
-        expectScreen(
-            state,
-            [
-                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (4)",
-                "› [ ] Pay rent  Due: mon                                     → Mon (2026-11-23)",
-                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
-                "  [ ] Call mum                                                            today",
-                "  [ ] Dentist                                                  2026-12-24 09:30",
-                "",
-                "Bonus (2)",
-                "  [ ] Someday",
-                "  [x] Filed taxes                                                    2026-11-01",
-            ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
-            ])
+        expectScreenSnapshot(state, named: "DueScreenTests.thePromptShowsWhatTheEntryReadsAsAndEnterSetsIt")
         state.type("s")
-        expectScreen(
-            state,
-            [
-                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (4)",
-                "› [ ] Pay rent  Due: mons                                      ✗ not a due date",
-                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
-                "  [ ] Call mum                                                            today",
-                "  [ ] Dentist                                                  2026-12-24 09:30",
-                "",
-                "Bonus (2)",
-                "  [ ] Someday",
-                "  [x] Filed taxes                                                    2026-11-01",
-            ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
-            ])
+        expectScreenSnapshot(state, named: "DueScreenTests.thePromptShowsWhatTheEntryReadsAsAndEnterSetsIt-2")
         #expect(state.press(.enter).isEmpty, "a bad entry saves nothing")
         #expect(state.focus == .due)
         #expect(state.message?.text.contains("“mons” is not a due date") == true)
@@ -142,24 +108,7 @@ struct DueScreenTests {
         }
         #expect(savedChanges(effects) == [monday])
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 23))
-        expectScreen(
-            state,
-            [
-                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (4)",
-                "› [ ] Pay rent                                                              Mon",
-                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
-                "  [ ] Call mum                                                            today",
-                "  [ ] Dentist                                                  2026-12-24 09:30",
-                "",
-                "Bonus (2)",
-                "  [ ] Someday",
-                "  [x] Filed taxes                                                    2026-11-01",
-            ] + Array(repeating: "", count: 11) + [
-                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help"
-            ])
+        expectScreenSnapshot(state, named: "DueScreenTests.thePromptShowsWhatTheEntryReadsAsAndEnterSetsIt-3")
     }
 
     @Test func escapeCancelsAndAnEmptyEntryClears() {
@@ -175,24 +124,7 @@ struct DueScreenTests {
         #expect(state.tasks[0].due == .date(year: 2026, month: 11, day: 20))
         state.press(.character("w"))
         state.press(.backspace)  // clears the selected date
-        expectScreen(
-            state,
-            [
-                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (4)",
-                "› [ ] Pay rent  Due:                                              → no due date",
-                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
-                "  [ ] Call mum                                                            today",
-                "  [ ] Dentist                                                  2026-12-24 09:30",
-                "",
-                "Bonus (2)",
-                "  [ ] Someday",
-                "  [x] Filed taxes                                                    2026-11-01",
-            ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
-            ])
+        expectScreenSnapshot(state, named: "DueScreenTests.escapeCancelsAndAnEmptyEntryClears")
         let cleared = state.press(.enter)
         #expect(savedChanges(cleared).count == 1)
         #expect(state.tasks[0].due == nil)
@@ -238,24 +170,7 @@ struct DueScreenTests {
         var state = dated()
         state.press(.tab, .character("w"), .left)
         #expect(state.editor.text == "2026-11-20" && !state.editor.isAllSelected && state.editor.cursor == 0)
-        expectScreen(
-            state,
-            [
-                " HotTask  1 down 5 to go!                                        1/6 ▰▰▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (4)",
-                "› [ ] Pay rent  Due: 2026-11-20                              → Fri (2026-11-20)",
-                "  [ ] Return the library books before the fine doubles again       ! 2026-11-10",
-                "  [ ] Call mum                                                            today",
-                "  [ ] Dentist                                                  2026-12-24 09:30",
-                "",
-                "Bonus (2)",
-                "  [ ] Someday",
-                "  [x] Filed taxes                                                    2026-11-01",
-            ] + Array(repeating: "", count: 8) + Self.formsRows + [
-                "Due date: Enter set  Esc cancel  F1 help                                    1/6"
-            ])
+        expectScreenSnapshot(state, named: "DueScreenTests.leftInThePrefilledPromptKeepsTheDateWholeWithTheCursorBeforeIt")
         let grid = AppRender.render(state, size: state.size)
         #expect(grid.cursor?.x == 21 && grid.cursor?.y == 4, "the cursor stands before the date")
         #expect((21..<31).allSatisfy { grid[$0, 4].style == .editField }, "no longer selected")

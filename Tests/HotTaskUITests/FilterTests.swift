@@ -40,21 +40,7 @@ struct FilterTests {
         state.type("caf")
         #expect(state.scrollOffset == 0)
         #expect(state.selection == 0)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 120 to go!                             0/120 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "─ / caf ──────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (2 of 80)",
-                "› [ ] Café visit 3",
-                "  [ ] Café visit 57",
-                "",
-                "Bonus (1 of 40)",
-                "  [ ] Café visit 118",
-            ] + Array(repeating: "", count: 14) + [
-                "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/3"
-            ])
+        expectScreenSnapshot(state, named: "FilterTests.filteringWhileScrolledJumpsToTheFirstMatches")
         state.press(.escape)
         #expect(!state.view.isFiltering)
         #expect(state.filter.isEmpty)
@@ -107,20 +93,7 @@ struct FilterTests {
         state.press(.control("f"))
         state.type("caféx")
         #expect(state.layout.taskCount == 0)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 120 to go!                             0/120 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "─ / caféx ────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (0 of 80)",
-                "    No matches here",
-                "",
-                "Bonus (0 of 40)",
-                "    No matches here",
-            ] + Array(repeating: "", count: 15) + [
-                "Enter keep  Esc clear  ↑↓ select  F1 help"
-            ])
+        expectScreenSnapshot(state, named: "FilterTests.backspaceWidensAndAnEmptyFilterShowsEverything")
         state.press(.backspace)
         #expect(state.layout.taskCount == 3)
         state.press(.control("u"))
@@ -174,20 +147,7 @@ struct FilterTests {
         var state = makeState(makeList(priority: ["Un café noir", "Tea"]))
         state.press(.control("f"))
         state.type("CAFE")
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "─ / CAFE " + String(viewBar80.dropFirst(9)),
-                "Top Priority (1 of 2)",
-                "› [ ] Un café noir",
-                "",
-                "Bonus (0 of 0)",
-                "    No matches here",
-            ] + Array(repeating: "", count: 15) + [
-                "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/1"
-            ])
+        expectScreenSnapshot(state, named: "FilterTests.matchesAreHighlightedOnScreen")
         let grid = AppRender.render(state, size: state.size)
         #expect(grid[8, 4].style == .selectedInactive)
         #expect((9...12).allSatisfy { grid[$0, 4].style == .matchSelected }, "“café” is highlighted")

@@ -82,51 +82,12 @@ struct HelpOverlayTests {
     @Test func atFortyByTenItScrollsAndSaysWhere() {
         var state = makeState(makeList(priority: ["Buy milk"]), size: Size(width: 40, height: 10))
         state.press(.tab, .character("?"))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!    0/1",
-                "+┌─ Keys: list ───────────────────────┐",
-                "─│ ↑ k / ↓ j         select           │─",
-                "T│ PgUp / PgDn       page up, page    │",
-                "›│                   down             │",
-                " │ Home g / End G    first, last task │",
-                "B│ [ / ]             jump to Top      │",
-                " │                   Priority, Bonus  ▼…",
-                " └─ 1–6 of 37 · ↑↓ scroll ────────────┘",
-                "Tab input  Space done  w due  ? help",
-            ])
+        expectScreenSnapshot(state, named: "HelpOverlayTests.atFortyByTenItScrollsAndSaysWhere")
         state.press(.pageDown)
         #expect(state.helpScroll == 5)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!    0/1",
-                "+┌─ Keys: list ───────────────────────┐",
-                "─│                   Priority, Bonus  ▲─",
-                "T│ Space x           done / not done  │",
-                "›│ m                 move to the      │",
-                " │                   other section    │",
-                "B│ K ⇧↑ / J ⇧↓       reorder (Manual  │",
-                " │                   order)           ▼…",
-                " └─ 6–11 of 37 · ↑↓ scroll ───────────┘",
-                "Tab input  Space done  w due  ? help",
-            ])
+        expectScreenSnapshot(state, named: "HelpOverlayTests.atFortyByTenItScrollsAndSaysWhere-2")
         state.press(.end)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!    0/1",
-                "+┌─ Keys: list ───────────────────────┐",
-                "─│ Tab               input (Esc       ▲─",
-                "T│                   clears a filter  │",
-                "›│                   first)           │",
-                " │ ? F1              this help        │",
-                "B│ q ^C ^Q           quit             │",
-                " │ ^Z ^L             suspend, redraw  │…",
-                " └─ 32–37 of 37 · ↑↓ scroll ──────────┘",
-                "Tab input  Space done  w due  ? help",
-            ])
+        expectScreenSnapshot(state, named: "HelpOverlayTests.atFortyByTenItScrollsAndSaysWhere-3")
         state.press(.pageUp, .home)
         #expect(state.helpScroll == 0)
         _ = AppUpdate.update(&state, .wheelScrolled(lines: 3), now: testNow)
@@ -143,34 +104,7 @@ struct HelpOverlayTests {
         var state = makeState(makeList(priority: ["Buy milk"]))
         state.press(.tab, .character("?"))
         #expect(HelpLayout.of(state)?.maximumScroll == 0)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Ty┌─ Keys: list ────────────────────────────────────────────────────────┐Add]",
-                "────│ ↑ k / ↓ j             select                                        │Due ─",
-                "Top │ PgUp / PgDn           page up, page down                            │",
-                "› [ │ Home g / End G        first, last task                              │",
-                "    │ [ / ]                 jump to Top Priority, Bonus                   │",
-                "Bonu│ Space x               done / not done                               │",
-                "    │ m                     move to the other section                     │",
-                "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
-                "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
-                "    │ d Del                 delete                                        │",
-                "    │ w / r                 set or clear the due date / repeat rule       │",
-                "    │ C                     clear completed tasks                         │",
-                "    │ u / ^R                undo, redo                                    │",
-                "    │ / ^F                  filter                                        │",
-                "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
-                "    │ c                     completed tasks last (on/off)                 │",
-                "    │ v                     when each task was added and done (on/off)    │",
-                "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
-                "    │ ? F1                  this help                                     │",
-                "    │ q ^C ^Q               quit                                          │",
-                "    │ ^Z ^L                 suspend, redraw                               │",
-                "    └─ any key closes ────────────────────────────────────────────────────┘",
-                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help",
-            ])
+        expectScreenSnapshot(state, named: "HelpOverlayTests.whenEverythingFitsArrowsCloseItAsBefore")
         state.press(.down)
         #expect(state.help == nil)
         #expect(state.selection == 0, "the key only closed the help")
@@ -181,20 +115,7 @@ struct HelpOverlayTests {
         let reason = "the server refused the login: 401 Unauthorized; check the password_command in the [sync] table"
         _ = AppUpdate.update(&state, .synced(SyncStatus(summary: "sync failed 14:05", failure: reason)), now: testNow)
         state.press(.function(1))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!    0/1",
-                "+┌─ Keys: new task input ─────────────┐",
-                "─│ Sync failed: the server refused    │─",
-                "T│ the login: 401 Unauthorized; check │",
-                "›│ the password_command in the [sync] │",
-                " │ table                              │",
-                "B│                                    │",
-                " │ letters           type a new task  ▼…",
-                " └─ 1–6 of 48 · ↑↓ scroll ────────────┘",
-                "Enter add  Tab list   sync failed 14:05",
-            ])
+        expectScreenSnapshot(state, named: "HelpOverlayTests.aLongSyncFailureWrapsAndScrollsWithTheKeys")
     }
 
     @Test func wrapBreaksALongWordInsteadOfCuttingIt() {

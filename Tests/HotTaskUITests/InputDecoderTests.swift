@@ -217,48 +217,9 @@ struct PasteTests {
             return state
         }
         // A whole sentence in the footer, never a cut one.
-        expectScreen(
-            pasted(width: 80),
-            [
-                " HotTask  It's lonely here - add some tasks!",
-                "+ …xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx  [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (0)",
-                "    Nothing here yet — type a task above and press Enter",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 3) + [
-                "Paste cut: only its first 998 characters were kept (a task holds at most 1000)"
-            ])
-        expectScreen(
-            pasted(width: 40),
-            [
-                " HotTask  It's lonely here - add some…",
-                "+ …xxxxxxxxxxxxxxxxxxxxxxxxxxxxx  [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (0)",
-                "    Nothing here yet — type a task abov…",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to…",
-            ] + Array(repeating: "", count: 3) + [
-                "Paste cut to 998 characters"
-            ])
-        expectScreen(
-            pasted(width: 24),
-            [
-                " HotTask  It's lonely…",
-                "+ …xxxxxxxxxxxxx  [Add]",
-                "────────────────────────",
-                "Top Priority (0)",
-                "    Nothing here yet —…",
-                "",
-                "Bonus (0)",
-                "    Nothing here — pres…",
-            ] + Array(repeating: "", count: 3) + [
-                "Paste cut"
-            ])
+        expectScreenSnapshot(pasted(width: 80), named: "InputDecoderTests.aPasteLongerThanACaptionIsCutWithANoticeThatFits")
+        expectScreenSnapshot(pasted(width: 40), named: "InputDecoderTests.aPasteLongerThanACaptionIsCutWithANoticeThatFits-2")
+        expectScreenSnapshot(pasted(width: 24), named: "InputDecoderTests.aPasteLongerThanACaptionIsCutWithANoticeThatFits-3")
         var state = makeState()
         _ = AppUpdate.update(&state, .pasted("short", cut: true), now: testNow)
         #expect(state.input.text == "short")

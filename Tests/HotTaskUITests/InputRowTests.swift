@@ -83,260 +83,42 @@ struct InputRowTests {
         var state = makeState(size: Size(width: 40, height: 12))
         state.type("one two three four five six seven eight nine ten")
         // At 40 columns the field has 31: room for the cursor after the text.
-        expectScreen(
-            state,
-            [
-                " HotTask  It's lonely here - add some…",
-                "+ …five six seven eight nine ten  [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (0)",
-                "    Nothing here yet — type a task abov…",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to…",
-            ] + Array(repeating: "", count: 3) + [
-                "Enter add  Tab list  F1 help  ^C quit"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.aClippedInputShowsMarkersAndTheViewMovesOnlyAsFarAsTheCursorNeeds")
         // Left within the view: the text stays where it is.
         state.press(.left, .left, .left, .wordLeft, .wordLeft)
-        expectScreen(
-            state,
-            [
-                " HotTask  It's lonely here - add some…",
-                "+ …five six seven eight nine ten  [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (0)",
-                "    Nothing here yet — type a task abov…",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to…",
-            ] + Array(repeating: "", count: 3) + [
-                "Enter add  Tab list  F1 help  ^C quit"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.aClippedInputShowsMarkersAndTheViewMovesOnlyAsFarAsTheCursorNeeds-2")
         // Home: the start shows, the end is marked as hidden.
         state.press(.home)
-        expectScreen(
-            state,
-            [
-                " HotTask  It's lonely here - add some…",
-                "+ one two three four five six se… [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (0)",
-                "    Nothing here yet — type a task abov…",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to…",
-            ] + Array(repeating: "", count: 3) + [
-                "Enter add  Tab list  F1 help  ^C quit"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.aClippedInputShowsMarkersAndTheViewMovesOnlyAsFarAsTheCursorNeeds-3")
         let cursor = AppRender.render(state, size: state.size).cursor
         #expect(cursor?.x == 2)
         // Right within the view: nothing moves; past its edge, one character at a time.
         state.press(.wordRight, .wordRight)
-        expectScreen(
-            state,
-            [
-                " HotTask  It's lonely here - add some…",
-                "+ one two three four five six se… [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (0)",
-                "    Nothing here yet — type a task abov…",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to…",
-            ] + Array(repeating: "", count: 3) + [
-                "Enter add  Tab list  F1 help  ^C quit"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.aClippedInputShowsMarkersAndTheViewMovesOnlyAsFarAsTheCursorNeeds-4")
         state.press(.end, .home)
         for _ in 0..<31 { state.press(.right) }
         // Three characters off the left, no more.
-        expectScreen(
-            state,
-            [
-                " HotTask  It's lonely here - add some…",
-                "+ … two three four five six seve… [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (0)",
-                "    Nothing here yet — type a task abov…",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to…",
-            ] + Array(repeating: "", count: 3) + [
-                "Enter add  Tab list  F1 help  ^C quit"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.aClippedInputShowsMarkersAndTheViewMovesOnlyAsFarAsTheCursorNeeds-5")
     }
 
     @Test func theHelpNamesEveryWorkingKeyAndTheConfiguredSection() {
         var state = AppState(tasks: makeList(priority: ["A"]), size: Size(width: 80, height: 40), config: AppConfig(defaultSection: .bonus))
         state.press(.function(1))
         // Adding goes on top of Bonus; ^B ^D ^Q ^Z ^L ^← Alt-b and paste are all there.
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [ ] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-                "",
-                " ┌─ Keys: new task input ─────────────────────────────────────────────────────┐",
-                " │ letters               type a new task (+word: a tag; \\+word: text)         │",
-                " │ Enter                 add it on top of Bonus                               │",
-                " │ ←→ Home End ^A ^E ^B  move the cursor                                      │",
-                " │ ^← ^→ Alt-b Alt-f     move by words                                        │",
-                " │ ⌫ Del ^D ^K ^U        delete char, char after, to end, to start            │",
-                " │ ^W Alt-⌫ Alt-d        delete a word back, a word forward                   │",
-                " │ ^Y ^_                 put back the last deleted text, undo an edit         │",
-                " │ paste                 pasted text goes in as text (line breaks become      │",
-                " │                       spaces)                                              │",
-                " │ ↑↓ PgUp PgDn          move the selection in the list                       │",
-                " │ Tab ⇧Tab              go to the list (after +wo: complete the tag)         │",
-                " │ ^F                    filter the list                                      │",
-                " │ F2                    edit the selected task (Enter or Esc comes back      │",
-                " │                       here)                                                │",
-                " │ F3                    set the selected task's due date (Enter or Esc comes │",
-                " │                       back here)                                           │",
-                " │ ^R                    redo                                                 │",
-                " │ F1                    this help                                            │",
-                " │ ^C ^Q                 quit                                                 │",
-                " │ ^Z ^L                 suspend, redraw                                      │",
-                " └─ any key closes ───────────────────────────────────────────────────────────┘",
-            ] + Array(repeating: "", count: 8) + [
-                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit  1/1"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.theHelpNamesEveryWorkingKeyAndTheConfiguredSection")
         state.press(.escape, .tab, .function(1))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [ ] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-                "",
-                "    ┌─ Keys: list ────────────────────────────────────────────────────────┐",
-                "    │ ↑ k / ↓ j             select                                        │",
-                "    │ PgUp / PgDn           page up, page down                            │",
-                "    │ Home g / End G        first, last task                              │",
-                "    │ [ / ]                 jump to Top Priority, Bonus                   │",
-                "    │ Space x               done / not done                               │",
-                "    │ m                     move to the other section                     │",
-                "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
-                "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
-                "    │ d Del                 delete                                        │",
-                "    │ w / r                 set or clear the due date / repeat rule       │",
-                "    │ C                     clear completed tasks                         │",
-                "    │ u / ^R                undo, redo                                    │",
-                "    │ / ^F                  filter                                        │",
-                "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
-                "    │ c                     completed tasks last (on/off)                 │",
-                "    │ v                     when each task was added and done (on/off)    │",
-                "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
-                "    │ ? F1                  this help                                     │",
-                "    │ q ^C ^Q               quit                                          │",
-                "    │ ^Z ^L                 suspend, redraw                               │",
-                "    └─ any key closes ────────────────────────────────────────────────────┘",
-            ] + Array(repeating: "", count: 8) + [
-                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.theHelpNamesEveryWorkingKeyAndTheConfiguredSection-2")
         state.press(.escape, .control("f"), .function(1))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "─ / type to filter                         ─ [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [ ] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 3) + [
-                " ┌─ Keys: filter ─────────────────────────────────────────────────────────────┐",
-                " │ letters               narrow the list (case, accents and width ignored)    │",
-                " │ +tag -tag             with, without a tag (Tab completes it)               │",
-                " │ due:                  due:today, due:overdue, due:week, due:none           │",
-                " │ ←→ Home End ^A ^E ^B  move the cursor                                      │",
-                " │ ^← ^→ Alt-b Alt-f     move by words                                        │",
-                " │ ⌫ Del ^D ^K ^U        delete char, char after, to end, to start            │",
-                " │ ^W Alt-⌫ Alt-d        delete a word back, a word forward                   │",
-                " │ ^Y ^_                 put back the last deleted text, undo an edit         │",
-                " │ paste                 pasted text goes in as text (line breaks become      │",
-                " │                       spaces)                                              │",
-                " │ Enter Tab ⇧Tab        keep the filter, go to the list                      │",
-                " │ Esc                   clear the filter, back to where you were             │",
-                " │ ↑↓ PgUp PgDn          move the selection in the matches                    │",
-                " │ F1                    this help                                            │",
-                " │ ^C ^Q                 quit                                                 │",
-                " │ ^Z ^L                 suspend, redraw                                      │",
-                " └─ any key closes ───────────────────────────────────────────────────────────┘",
-            ] + Array(repeating: "", count: 10) + [
-                "Enter keep  Esc clear  ↑↓ select  F1 help                                   1/1"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.theHelpNamesEveryWorkingKeyAndTheConfiguredSection-3")
         state.press(.escape, .escape, .tab, .character("e"), .function(1))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ e                                                                       [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [ ] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-                "",
-                " ┌─ Keys: new task input ─────────────────────────────────────────────────────┐",
-                " │ letters               type a new task (+word: a tag; \\+word: text)         │",
-                " │ Enter                 add it on top of Bonus                               │",
-                " │ ←→ Home End ^A ^E ^B  move the cursor                                      │",
-                " │ ^← ^→ Alt-b Alt-f     move by words                                        │",
-                " │ ⌫ Del ^D ^K ^U        delete char, char after, to end, to start            │",
-                " │ ^W Alt-⌫ Alt-d        delete a word back, a word forward                   │",
-                " │ ^Y ^_                 put back the last deleted text, undo an edit         │",
-                " │ paste                 pasted text goes in as text (line breaks become      │",
-                " │                       spaces)                                              │",
-                " │ ↑↓ PgUp PgDn          move the selection in the list                       │",
-                " │ Tab ⇧Tab              go to the list (after +wo: complete the tag)         │",
-                " │ ^F                    filter the list                                      │",
-                " │ F2                    edit the selected task (Enter or Esc comes back      │",
-                " │                       here)                                                │",
-                " │ F3                    set the selected task's due date (Enter or Esc comes │",
-                " │                       back here)                                           │",
-                " │ ^R                    redo                                                 │",
-                " │ F1                    this help                                            │",
-                " │ ^C ^Q                 quit                                                 │",
-                " │ ^Z ^L                 suspend, redraw                                      │",
-                " └─ any key closes ───────────────────────────────────────────────────────────┘",
-            ] + Array(repeating: "", count: 8) + [
-                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit  1/1"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.theHelpNamesEveryWorkingKeyAndTheConfiguredSection-4")
     }
 
     @Test func theListFooterSaysHowToGetBackToTheInput() {
         var state = makeState(makeList(priority: ["A"]))
         state.press(.tab)
         // Issue 42: w, m and C were not in the footer. As many keys as fit, the way back first.
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [ ] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 15) + [
-                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help"
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.theListFooterSaysHowToGetBackToTheInput")
         // A list longer than the screen keeps room for where the selection is; keys give way.
         var long = makeState(makeList(priority: numberedTasks(100)))
         long.press(.tab)
@@ -348,31 +130,9 @@ struct InputRowTests {
     @Test func aWideFooterShowsTheMessageThenOnlyTheKeys() {
         var state = makeState(makeList(priority: ["Buy milk", "Call mum"]), size: Size(width: 200, height: 8))
         state.press(.tab, .character("d"))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                                                                                                                                         0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                                                                                                                                                 [Add]",
-                "──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [ ] Call mum",
-                "",
-                "Bonus (0)",
-                "Deleted “Buy milk” — u to undo                                                                                                                                                                      1/1",
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.aWideFooterShowsTheMessageThenOnlyTheKeys")
         state.press(.down)  // the message gives way to the keys, and only the keys
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                                                                                                                                         0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                                                                                                                                                 [Add]",
-                "──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [ ] Call mum",
-                "",
-                "Bonus (0)",
-                "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo  / find  s sort  ? help  q quit                                                                                  1/1",
-            ])
+        expectScreenSnapshot(state, named: "InputRowTests.aWideFooterShowsTheMessageThenOnlyTheKeys-2")
     }
 
     @Test func anOverlongCaptionIsRefusedWithTheReason() {

@@ -67,38 +67,7 @@ struct KeyPresetTests {
         var state = presetState(height: 28)
         state.press(.function(1))
         // The preset's keys, and s, which HotTask has nothing for, says so.
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 4 to go!                                 0/4 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "─┌─ Keys: list ──────────────────────────────────────────────────────────────┐ ─",
-                "T│ ↑ k / ↓ j               select                                            │",
-                "›│ PgUp K / PgDn J         page up, page down                                │",
-                " │ Home g / End G          first, last task                                  │",
-                " │ [ / ]                   jump to Top Priority, Bonus                       │",
-                " │ Space d                 done / not done                                   │",
-                "B│ M                       move to the other section                         │",
-                " │ ⇧↑ / ⇧↓                 reorder (Manual order)                            │",
-                " │ e m F2 / n A            edit the caption / the note ($EDITOR)             │",
-                " │ x Del                   delete                                            │",
-                " │ w / r                   set or clear the due date / repeat rule           │",
-                " │ C                       clear completed tasks                             │",
-                " │ u / ^R                  undo, redo                                        │",
-                " │ / ^F                    filter                                            │",
-                " │ S                       sort: Manual, Newest, Oldest, A–Z, Due            │",
-                " │ c                       completed tasks last (on/off)                     │",
-                " │ v                       when each task was added and done (on/off)        │",
-                " │ a i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first)     │",
-                " │ ? F1                    this help                                         │",
-                " │ q ^C ^Q                 quit                                              │",
-                " │ ^Z ^L                   suspend, redraw                                   │",
-                " │ s                       start/stop: HotTask does not time tasks (S sorts) │",
-                " └─ any key closes ──────────────────────────────────────────────────────────┘",
-                "",
-                "",
-                "Tab input  Space done  e edit  w due  M move  x delete  C clear  u undo  ? help",
-            ])
+        expectScreenSnapshot(state, named: "KeyPresetTests.theHelpShowsThePresetsKeys")
     }
 
     @Test("[keys] changes single actions on top of the preset; a bad preset name sets the keys aside")

@@ -204,53 +204,14 @@ struct ListActionTests {
         _ = AppUpdate.update(&state, .saveWaiting, now: testNow)
         #expect(state.saveError == nil, "waiting for the lock is not failing: the earlier failure is over")
         state.press(.down)  // the key clears the "Completed" message; the wait is still said
-        expectScreen(
-            state,
-            [
-                " HotTask  Well done - 1 completed!                               1/1 ▰▰▰▰▰▰▰▰▰▰",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [x] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 15) + [
-                "Saving… the store is busy; trying again                                     1/1"
-            ])
+        expectScreenSnapshot(state, named: "ListNavigationTests.aSaveWaitingForTheLockIsSaidUntilItLands")
         _ = AppUpdate.update(&state, .saved(Save([], what: ""), clock: Clock(milliseconds: 1), outside: []), now: testNow)
-        expectScreen(
-            state,
-            [
-                " HotTask  Well done - 1 completed!                               1/1 ▰▰▰▰▰▰▰▰▰▰",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [x] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 15) + [
-                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help"
-            ])
+        expectScreenSnapshot(state, named: "ListNavigationTests.aSaveWaitingForTheLockIsSaidUntilItLands-2")
     }
 
     @Test func aCompactionThatFailedIsSaid() {
         var state = makeState(makeList(priority: ["A"]))
         _ = AppUpdate.update(&state, .compactionFailed(reason: "No space left on device"), now: testNow)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [ ] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 15) + [
-                "Could not fold the store's log: No space left on device (your changes are saved…"
-            ])
+        expectScreenSnapshot(state, named: "ListNavigationTests.aCompactionThatFailedIsSaid")
     }
 }

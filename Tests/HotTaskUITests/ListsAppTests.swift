@@ -24,10 +24,10 @@ struct ListsAppTests {
     @Test func theRuleShowsTheListsAndTheKeysSwitchBetweenThem() {
         var state = twoLists()
         state.press(.tab)
-        expectScreen(state, Self.allLists)
+        expectScreenSnapshot(state, named: "ListsAppTests.theRuleShowsTheListsAndTheKeysSwitchBetweenThem")
         state.press(.character(">"))
         #expect(state.message?.text == "List: Tasks")
-        expectScreen(state, Self.tasksList)
+        expectScreenSnapshot(state, named: "ListsAppTests.theRuleShowsTheListsAndTheKeysSwitchBetweenThem-2")
         state.press(.character(">"))
         #expect(state.currentList == "Work")
         #expect(state.view.count(of: state.tasks) == 1)

@@ -70,20 +70,7 @@ struct OrganizeTests {
         var state = makeState(makeList(priority: ["A"], completed: ["A"]))
         _ = AppUpdate.update(&state, .saveFailed(reason: "disk full"), now: testNow)
         state.press(.tab, .character("C"))
-        expectScreen(
-            state,
-            [
-                " HotTask  Well done - 1 completed!                               1/1 ▰▰▰▰▰▰▰▰▰▰",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (1)",
-                "› [x] A",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 15) + [
-                "Clear 1 completed task? y to clear, any other key keeps them                1/1"
-            ])
+        expectScreenSnapshot(state, named: "OrganizeTests.theClearQuestionShowsEvenWhileASaveHasFailed")
     }
 
     @Test func bracketsJumpToTheSections() {
@@ -207,22 +194,7 @@ struct OrganizeTests {
                 $0.confirmation = .clearCompleted(count: 3)
                 return []
             }.isEmpty)
-        expectScreen(
-            state,
-            [
-                " HotTask  3 down 1 to go!                                        3/4 ▰▰▰▰▰▰▰▰▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (3)",
-                "› [x] A",
-                "  [ ] B",
-                "  [x] C",
-                "",
-                "Bonus (1)",
-                "  [x] D",
-            ] + Array(repeating: "", count: 13) + [
-                "Clear 3 completed tasks? y to clear, any other key keeps them               1/4"
-            ])
+        expectScreenSnapshot(state, named: "OrganizeTests.clearCompletedAsksFirstAndIsOneUndoStep")
         state.expectPress(.character("n")) { next in
             next.confirmation = nil
             next.message = Message("Nothing cleared")
@@ -253,85 +225,20 @@ struct OrganizeTests {
         state.press(.tab, .character("?"))
         #expect(state.help == .list)
         // Every list key fits at 80×24.
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Ty┌─ Keys: list ────────────────────────────────────────────────────────┐Add]",
-                "────│ ↑ k / ↓ j             select                                        │Due ─",
-                "Top │ PgUp / PgDn           page up, page down                            │",
-                "› [ │ Home g / End G        first, last task                              │",
-                "    │ [ / ]                 jump to Top Priority, Bonus                   │",
-                "Bonu│ Space x               done / not done                               │",
-                "    │ m                     move to the other section                     │",
-                "    │ K ⇧↑ / J ⇧↓           reorder (Manual order)                        │",
-                "    │ e F2 / n              edit the caption / the note ($EDITOR)         │",
-                "    │ d Del                 delete                                        │",
-                "    │ w / r                 set or clear the due date / repeat rule       │",
-                "    │ C                     clear completed tasks                         │",
-                "    │ u / ^R                undo, redo                                    │",
-                "    │ / ^F                  filter                                        │",
-                "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
-                "    │ c                     completed tasks last (on/off)                 │",
-                "    │ v                     when each task was added and done (on/off)    │",
-                "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
-                "    │ ? F1                  this help                                     │",
-                "    │ q ^C ^Q               quit                                          │",
-                "    │ ^Z ^L                 suspend, redraw                               │",
-                "    └─ any key closes ────────────────────────────────────────────────────┘",
-                "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help",
-            ])
+        expectScreenSnapshot(state, named: "OrganizeTests.helpShowsTheKeysOfTheFocusAndAnyKeyClosesIt")
         #expect(state.press(.character("d")).isEmpty, "the key only closes the help")
         #expect(state.help == nil)
         #expect(state.tasks.count == 1)
         state.press(.tab, .function(1))
         #expect(state.help == .input)
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to go!                                 0/1 ▱▱▱▱▱▱▱▱▱▱",
-                "+┌─ Keys: new task input ─────────────────────────────────────────────────────┐",
-                "─│ letters               type a new task (+word: a tag; \\+word: text)         │─",
-                "T│ Enter                 add it on top of Top Priority                        │",
-                "›│ ←→ Home End ^A ^E ^B  move the cursor                                      │",
-                " │ ^← ^→ Alt-b Alt-f     move by words                                        │",
-                "B│ ⌫ Del ^D ^K ^U        delete char, char after, to end, to start            │",
-                " │ ^W Alt-⌫ Alt-d        delete a word back, a word forward                   │",
-                " │ ^Y ^_                 put back the last deleted text, undo an edit         │",
-                " │ paste                 pasted text goes in as text (line breaks become      │",
-                " │                       spaces)                                              │",
-                " │ ↑↓ PgUp PgDn          move the selection in the list                       │",
-                " │ Tab ⇧Tab              go to the list (after +wo: complete the tag)         │",
-                " │ ^F                    filter the list                                      │",
-                " │ F2                    edit the selected task (Enter or Esc comes back      │",
-                " │                       here)                                                │",
-                " │ F3                    set the selected task's due date (Enter or Esc comes │",
-                " │                       back here)                                           │",
-                " │ ^R                    redo                                                 │",
-                " │ F1                    this help                                            │",
-                " │ ^C ^Q                 quit                                                 │",
-                " │ ^Z ^L                 suspend, redraw                                      │",
-                " └─ any key closes ───────────────────────────────────────────────────────────┘",
-                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit  1/1",
-            ])
+        expectScreenSnapshot(state, named: "OrganizeTests.helpShowsTheKeysOfTheFocusAndAnyKeyClosesIt-2")
         #expect(AppRender.render(state, size: state.size).cursor == nil)
     }
 
     @Test func helpFitsASmallScreen() {
         var state = makeState(makeList(priority: ["A"]), size: Size(width: 30, height: 8))
         state.press(.tab, .character("?"))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1 to…",
-                "+┌─ Keys: list ─────────────┐",
-                "─│ ↑ k / ↓ j    select      │─",
-                "T│ PgUp / PgDn  page up,    │",
-                "›│              page down   │",
-                " │ Home g /     first, last ▼",
-                "B└─ 1–4 of 52 · ↑↓ scroll ──┘",
-                "Tab input  w due  ? help  1/1",
-            ])
+        expectScreenSnapshot(state, named: "OrganizeTests.helpFitsASmallScreen")
     }
 }
 

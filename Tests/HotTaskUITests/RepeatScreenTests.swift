@@ -26,23 +26,7 @@ struct RepeatScreenTests {
         state.press(.tab, .character("r"))
         #expect(state.focus == .repeating)
         state.type("every sun")
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (2)",
-                "› [ ] Water plants  Repeat: every sun              → every Sun, from Sun 22 Nov",
-                "  [ ] Pay rent                                                       2026-11-30",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 12) + [
-                " Rules: daily, weekly, monthly, yearly, weekdays, every N",
-                " days|weeks|months|years, every mon,thu, or none",
-                "Repeat: Enter set  Esc cancel  F1 help                                      1/2",
-            ])
+        expectScreenSnapshot(state, named: "RepeatScreenTests.rShowsTheRuleAsItIsTypedEnterSetsItAndSpaceMovesTheTaskOn")
         let effects = state.press(.enter)
         #expect(savedChanges(effects).count == 1)
         #expect(state.tasks[0].repeatRule.rrule == "FREQ=WEEKLY;BYDAY=SU")

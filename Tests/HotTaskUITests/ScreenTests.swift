@@ -3,48 +3,16 @@ import Testing
 @testable import HotTaskCore
 @testable import HotTaskUI
 
-/// The rule under the input at 80 columns, with the sort modes (Manual active).
-let viewBar80 = String(repeating: "─", count: 44) + " [Manual] Newest  Oldest  A–Z  Due ─"
-
 @Suite("The screen at 80×24")
 struct ScreenTests {
-    let blank = ""
-
     @Test func anEmptyListInvitesTheFirstTask() {
-        expectScreen(
-            makeState(),
-            [
-                " HotTask  It's lonely here - add some tasks!",
-                "+ Type a new task and press Enter                                         [Add]",
-                viewBar80,
-                "Top Priority (0)",
-                "    Nothing here yet — type a task above and press Enter",
-                blank,
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: blank, count: 15) + [
-                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit"
-            ])
+        expectScreenSnapshot(makeState(), named: "ScreenTests.anEmptyListInvitesTheFirstTask")
     }
 
     @Test func sectionsProgressGaugeAndTheTypedText() {
         var state = makeState(makeList(priority: ["Buy milk", "Call mum"], bonus: ["Read a book"], completed: ["Buy milk"]))
         state.type("Walk the dog 🐕")
-        expectScreen(
-            state,
-            [
-                " HotTask  1 down 2 to go!                                        1/3 ▰▰▰▱▱▱▱▱▱▱",
-                "+ Walk the dog 🐕                                                         [Add]",
-                viewBar80,
-                "Top Priority (2)",
-                "› [x] Buy milk",
-                "  [ ] Call mum",
-                blank,
-                "Bonus (1)",
-                "  [ ] Read a book",
-            ] + Array(repeating: blank, count: 14) + [
-                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit  1/3"
-            ])
+        expectScreenSnapshot(state, named: "ScreenTests.sectionsProgressGaugeAndTheTypedText")
         let grid = AppRender.render(state, size: state.size)
         #expect(grid.cursor?.x == 2 + 15, "after 'Walk the dog 🐕': 13 columns and a 2-column emoji")
         #expect(grid.cursor?.y == 1)
@@ -78,21 +46,7 @@ struct ScreenTests {
         let wide = String(repeating: "漢", count: 50)
         let state = makeState(makeList(priority: [long, wide]))
         // One column stays free at the right edge; a wide character that does not fit goes whole.
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 2 to go!                                 0/2 ▱▱▱▱▱▱▱▱▱▱",
-                "+ Type a new task and press Enter                                         [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "Top Priority (2)",
-                "› [ ] word word word word word word word word word word word word word word wo…",
-                "  [ ] 漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢…",
-                "",
-                "Bonus (0)",
-                "    Nothing here — press m on a task to move it here",
-            ] + Array(repeating: "", count: 14) + [
-                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F3 due  F1 help  ^C quit  1/2"
-            ])
+        expectScreenSnapshot(state, named: "ScreenTests.longCaptionsAreCutAtTheWidthWithAnEllipsis")
     }
 
     @Test func wideCharactersTakeTwoCells() {
@@ -160,34 +114,7 @@ struct ScreenTests {
         var state = makeState(makeList(priority: numberedTasks(1_000)))
         state.type("half typed")
         for _ in 0..<30 { state.press(.pageDown) }
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 1000 to go!                           0/1000 ▱▱▱▱▱▱▱▱▱▱",
-                "+ half typed                                                              [Add]",
-                "──────────────────────────────────────────── [Manual] Newest  Oldest  A–Z  Due ─",
-                "  [ ] Task 552",
-                "  [ ] Task 553",
-                "  [ ] Task 554",
-                "  [ ] Task 555",
-                "  [ ] Task 556",
-                "  [ ] Task 557",
-                "  [ ] Task 558",
-                "  [ ] Task 559",
-                "  [ ] Task 560",
-                "  [ ] Task 561",
-                "  [ ] Task 562",
-                "  [ ] Task 563",
-                "  [ ] Task 564",
-                "  [ ] Task 565",
-                "  [ ] Task 566",
-                "  [ ] Task 567",
-                "  [ ] Task 568",
-                "  [ ] Task 569",
-                "  [ ] Task 570",
-                "› [ ] Task 571",
-                "Enter add  ↑↓ select  Tab list  ^F find  F2 edit  F1 help  ^C quit     571/1000",
-            ])
+        expectScreenSnapshot(state, named: "ScreenTests.aThousandTasksDrawOnlyWhatFitsAndTheInputStays")
     }
 
     @Test(arguments: [Size(width: 23, height: 24), Size(width: 80, height: 5), Size(width: 1, height: 1), Size(width: 0, height: 0)])
@@ -210,16 +137,7 @@ struct ScreenTests {
     @Test func theSmallestSupportedSizeStillShowsInputListAndFooter() {
         var state = makeState(makeList(priority: ["A task"], bonus: ["B"]), size: Size(width: 24, height: 6))
         state.type("typing")
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started…",
-                "+ typing          [Add]",
-                String(repeating: "─", count: 24),
-                "Top Priority (1)",
-                "› [ ] A task",
-                "Enter add  Tab list 1/2",
-            ])
+        expectScreenSnapshot(state, named: "ScreenTests.theSmallestSupportedSizeStillShowsInputListAndFooter")
     }
 
     /// Issue 48: at 40×12 an open caption edit looked like the selected row, and the due and
@@ -227,55 +145,10 @@ struct ScreenTests {
     @Test func atFortyByTwelveTheFooterSaysWhichPromptIsOpen() {
         var state = makeState(makeList(priority: ["Buy milk", "Call mum", "Pay rent"], bonus: ["Someday"]), size: Size(width: 40, height: 12))
         state.press(.function(2))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 4 to go!    0/4",
-                "+ Type a new task and press Enter [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (3)",
-                "› [ ] Buy milk",
-                "  [ ] Call mum",
-                "  [ ] Pay rent",
-                "",
-                "Bonus (1)",
-                "  [ ] Someday",
-                "",
-                "Editing: Enter save  Esc cancel  F1 help",
-            ])
+        expectScreenSnapshot(state, named: "ScreenTests.atFortyByTwelveTheFooterSaysWhichPromptIsOpen")
         state.press(.escape, .tab, .character("w"))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 4 to go!    0/4",
-                "+ Type a new task and press Enter [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (3)",
-                "› [ ] Buy milk  Due:          → no due…",
-                "  [ ] Call mum",
-                " Forms: YYYY-MM-DD, today, tomorrow,",
-                " fri or friday, next fri, eow, eom,",
-                " eoy, in N days, in N weeks, Nd, Nw,",
-                " dec 1, 1 dec, any of them with a time",
-                " (tomorrow 9:00), or none",
-                "Due date: Enter set  Esc cancel  F1 help",
-            ])
+        expectScreenSnapshot(state, named: "ScreenTests.atFortyByTwelveTheFooterSaysWhichPromptIsOpen-2")
         state.press(.escape, .character("r"))
-        expectScreen(
-            state,
-            [
-                " HotTask  Get started - 4 to go!    0/4",
-                "+ Type a new task and press Enter [Add]",
-                "────────────────────────────────────────",
-                "Top Priority (3)",
-                "› [ ] Buy milk  Repeat:          → no…",
-                "  [ ] Call mum",
-                "  [ ] Pay rent",
-                " Rules: daily, weekly, monthly, yearly,",
-                " weekdays, every N",
-                " days|weeks|months|years, every",
-                " mon,thu, or none",
-                "Repeat: Enter set  Esc cancel  F1 help",
-            ])
+        expectScreenSnapshot(state, named: "ScreenTests.atFortyByTwelveTheFooterSaysWhichPromptIsOpen-3")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HotTaskSettings
+import TestSupport
 import Testing
 
 @testable import HotTaskCore
@@ -123,20 +124,13 @@ func decode(_ text: String) -> [Event] {
 /// Key events, as the decoder gives them.
 func keys(_ keys: Key...) -> [Event] { keys.map { .keyPressed($0) } }
 
-/// Compares the whole rendered screen with `expected`, row by row, as ratatui's
-/// `assert_buffer_lines` does: the default check of a render test, since a row checked alone
-/// passes beside a wrong one. A failure names every row that differs and shows the whole screen
-/// as it was, written as the lines to expect.
-func expectScreen(_ state: AppState, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+/// Compares the whole rendered screen with the snapshot file `Snapshots/NAME.txt` beside the
+/// tests, row by row as it is drawn: the default check of a render test, since a row checked
+/// alone passes beside a wrong one. `HOTTASK_RECORD_SNAPSHOTS=1` writes the screens again (that
+/// run fails on purpose); review the files' diff before committing them.
+func expectScreenSnapshot(
+    _ state: AppState, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+) {
     let lines = AppRender.render(state, size: state.size).lines
-    guard lines != expected else { return }
-    let rows = (0..<max(lines.count, expected.count)).compactMap { row -> String? in
-        let actual = row < lines.count ? lines[row] : "(none)"
-        let wanted = row < expected.count ? expected[row] : "(none)"
-        return actual == wanted ? nil : "row \(row):\n  got:  |\(actual)|\n  want: |\(wanted)|"
-    }
-    let screen = lines.map { "    \"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"," }
-    Issue.record(
-        Comment(rawValue: rows.joined(separator: "\n") + "\nthe screen was:\n[\n" + screen.joined(separator: "\n") + "\n]"),
-        sourceLocation: sourceLocation)
+    expectSnapshot(lines.joined(separator: "\n") + "\n", named: name + ".txt", filePath: filePath, sourceLocation: sourceLocation)
 }
