@@ -100,7 +100,7 @@ struct ListsCommandLineTests {
         expectRun(
             hottask("--new-list", "work"), stderr: "hottask: --new-list: there is a list named 'Work' already; nothing was changed\n", status: 1)
         expectRun(hottask("--new-list", "  "), stderr: "hottask: --new-list: a list's name cannot be empty; nothing was changed\n", status: 1)
-        expectRun(hottask("--in", "Work"), stderr: "hottask: --in goes with --add, --edit, --list, --stats or --export.\n", status: 64)
+        expectRun(hottask("--in", "Work"), stderr: "hottask: --in goes with --add, --edit, --import, --list, --stats or --export.\n", status: 64)
         #expect(files() == before)
     }
 

@@ -5,8 +5,11 @@ import Foundation
 /// what it held that HotTask does not model (`CarriedFields`).
 extension TaskStore {
     /// Imports `path` ("-" for standard input, a folder of .ics files, or a file) read as
-    /// `format`. Refusals are `UserFacingError`s that change nothing.
-    public func importTasks(from path: String, as asked: ImportFormat, replacing: Bool, dates: DueDisplay) throws -> [CommandMessage] {
+    /// `format`; `into` (`--in`) names the list the new tasks go to, whatever lists the file
+    /// names. Refusals are `UserFacingError`s that change nothing.
+    public func importTasks(
+        from path: String, as asked: ImportFormat, replacing: Bool, into: String? = nil, dates: DueDisplay
+    ) throws -> [CommandMessage] {
         let format = asked.batchFormat
         let name = path == "-" ? "standard input" : path
         if path != "-", access(path, F_OK) != 0, errno == ENOENT {
@@ -90,8 +93,16 @@ extension TaskStore {
             }
             // todo.txt lines find the tasks they were exported from.
             var batch = state.list.resolvingIdentity(of: taken, base: importBase)
-            // New tasks go to the lists the file names (a vdir's made in this same record).
-            let placement = state.list.placing(&batch)
+            // New tasks go to the list --in names, else to the lists the file names (a vdir's
+            // made in this same record).
+            let placement: TaskList.ImportPlacement
+            if let into {
+                let stored = state.list.lists.stored(for: try TaskStore.existingList(into, in: state.list, flag: "--in"))
+                for index in batch.tasks.indices { batch.tasks[index].list = stored }
+                placement = TaskList.ImportPlacement()
+            } else {
+                placement = state.list.placing(&batch)
+            }
             notes += placement.unknown.map { name in
                 "the file names the list \(quotedCaption(name)), which this store does not have: its new tasks went to the default list \(quotedCaption(state.list.lists.defaultName)) (make the list with --new-list before importing to keep them apart)"
             }

@@ -107,8 +107,8 @@ struct CommandLineActions {
     }
 
     /// `--import`: the file merged (or the list replaced) in one record (`TaskStore.importTasks`).
-    mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool) throws {
-        let messages = try store.importTasks(from: path, as: format, replacing: replacing, dates: dates)
+    mutating func importTasks(from path: String, format: ImportFormat = .auto, replacing: Bool, inList: String? = nil) throws {
+        let messages = try store.importTasks(from: path, as: format, replacing: replacing, into: inList, dates: dates)
         // Files beside the store that could not be written first, then the log's warnings.
         say(messages.filter { if case .warning = $0 { true } else { false } })
         reportWarnings()

@@ -321,7 +321,7 @@ struct HotTaskCommand: ParsableCommand {
             commands.dates = DueDisplay(now: Date(), local: .current, format: settings.dateFormat)
             if recover { saved = try commands.recover() }
             if let importPath {
-                try commands.importTasks(from: importPath, format: importFormat, replacing: replace)
+                try commands.importTasks(from: importPath, format: importFormat, replacing: replace, inList: lists.inList)
                 saved = true
             }
             if undo {

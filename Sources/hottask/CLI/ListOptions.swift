@@ -7,7 +7,7 @@ struct ListOptions: ParsableArguments {
     @Option(
         name: .customLong("in"),
         help: ArgumentHelp(
-            "The list a task is in or goes to: with --add the new tasks go there, with --list, --stats and --export only that list, with --edit N the task moves there. The list must exist (--new-list).",
+            "The list a task is in or goes to: with --add and --import the new tasks go there, with --list, --stats and --export only that list, with --edit N the task moves there. The list must exist (--new-list).",
             valueName: "list"))
     var inList: String?
 
@@ -85,8 +85,14 @@ struct ListOptions: ParsableArguments {
 extension HotTaskCommand {
     /// `--in` and the list commands: where they go (a usage error, exit 64).
     func validateListOptions() throws {
-        if lists.inList != nil && add.isEmpty && edit.isEmpty && !list && !stats && export == nil {
-            throw ValidationError("--in goes with --add, --edit, --list, --stats or --export.")
+        if lists.inList != nil && add.isEmpty && edit.isEmpty && !list && !stats && export == nil && importPath == nil {
+            throw ValidationError("--in goes with --add, --edit, --import, --list, --stats or --export.")
+        }
+        if lists.inList != nil && importPath != nil && !(add.isEmpty && edit.isEmpty) {
+            throw ValidationError("--in goes with one of --add, --edit and --import: give them in separate commands.")
+        }
+        if lists.inList != nil && importPath != nil && replace {
+            throw ValidationError("--in goes with --import, not with --replace: --replace sets every list's tasks from the file.")
         }
         if lists.inList != nil && !add.isEmpty && !edit.isEmpty {
             throw ValidationError("--in goes with --add or with --edit, not both: give them in two commands.")
