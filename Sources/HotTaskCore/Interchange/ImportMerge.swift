@@ -176,7 +176,7 @@ extension TaskList {
     /// in the order given. A known id merges field by field against `base` (the task as the
     /// last import had it): a field the file did not change since keeps the value here; one
     /// changed only in the file takes the file's; one changed on both takes the later change.
-    /// Without a base, the incoming fields win when its `modifiedAt` is newer. A task that
+    /// Without a base, the incoming fields win when its `modifiedAt` is newer or the same. A task that
     /// moved goes to the end of its new section. A task deleted here comes back only when the
     /// file changed it since (or, without a base, changed it after the delete); nothing is
     /// deleted.
@@ -230,7 +230,9 @@ extension TaskList {
                 if let agreed = base[task.id] {
                     fields = Self.threeWay(incoming: task, current: current, base: agreed, undated: undated, secondsOnly: secondsOnly)
                 } else {
-                    guard !undated, Self.fileTime(task, secondsOnly: secondsOnly) > current.modifiedAt else {
+                    // The same stamp with other values is a file edited by hand (every writer moves
+                    // the stamp with a change): its values win, as the other side does on a tie.
+                    guard !undated, Self.fileTime(task, secondsOnly: secondsOnly) >= current.modifiedAt else {
                         counts.unchanged += 1
                         continue
                     }
