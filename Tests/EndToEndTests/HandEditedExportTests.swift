@@ -33,6 +33,21 @@ struct HandEditedExportTests {
             stdout: "Get started - 2 to go!\n\nTop Priority (2)\n  1. [ ] Call mum on Sunday\n  2. [ ] Buy milk\nBonus (0)\n  (none)\n")
     }
 
+    /// A base from another file's import (todo.txt here) and a change here since: the export
+    /// written after that change, then edited, still wins.
+    @Test func itsEditsWinOverATaskAnotherImportBrought() throws {
+        let todo = folder.write("Call mum\n", to: "todo.txt")
+        expectRun(hottask("--import", todo), stdout: "Imported from todo.txt \(todo): added 1, updated 0, unchanged 0, skipped 0\n")
+        personPause()
+        expectRun(hottask("--quiet", "--edit", "1", "Call mum today"))
+        let backup = folder.path("backup.json")
+        expectRun(hottask("--quiet", "--export", backup))
+        personPause()
+        try edit(backup, "\"Call mum today\"", "\"Call mum tonight\"")
+        expectRun(hottask("--import", backup), stdout: "Imported from HotTask \(backup): added 0, updated 1, unchanged 0, skipped 0\n")
+        expectRun(hottask("--list"), stdout: "Get started - 1 to go!\n\nTop Priority (0)\n  (none)\nBonus (1)\n  1. [ ] Call mum tonight\n")
+    }
+
     @Test func anOlderFileNeverUndoesALaterChangeHere() {
         expectRun(hottask("--quiet", "--add", "Call mum"))
         let backup = folder.path("backup.json")

@@ -176,7 +176,7 @@ extension TaskList {
     /// in the order given. A known id merges field by field against `base` (the task as the
     /// last import had it): a field the file did not change since keeps the value here; one
     /// changed only in the file takes the file's; one changed on both takes the later change.
-    /// Without a base, the incoming fields win when its `modifiedAt` is newer or the same. A task that
+    /// Without a base, the incoming fields win when its `modifiedAt` is newer. A task that
     /// moved goes to the end of its new section. A task deleted here comes back only when the
     /// file changed it since (or, without a base, changed it after the delete); nothing is
     /// deleted.
@@ -197,9 +197,11 @@ extension TaskList {
             endKeys[section] = key
             return key
         }
-        // Taskwarrior and iCalendar write whole seconds: a file's change in the same second as
-        // one here is not older than it (it was cut to the second), so it counts as at its end.
-        let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar
+        // Taskwarrior, iCalendar and HotTask's own export write whole seconds: a file's change in
+        // the same second as one here is not older than it (it was cut to the second), so it
+        // counts as at its end. So an export edited by hand, which keeps the stamps it was
+        // written with, wins over the values it was written from.
+        let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar || batch.format == .hottask
         for (position, given) in batch.tasks.enumerated() {
             guard firstOfEach.position(of: given.id) == position else {
                 // todo.txt names its own (a line with the id of another is said by its reader).
@@ -230,9 +232,7 @@ extension TaskList {
                 if let agreed = base[task.id] {
                     fields = Self.threeWay(incoming: task, current: current, base: agreed, undated: undated, secondsOnly: secondsOnly)
                 } else {
-                    // The same stamp with other values is a file edited by hand (every writer moves
-                    // the stamp with a change): its values win, as the other side does on a tie.
-                    guard !undated, Self.fileTime(task, secondsOnly: secondsOnly) >= current.modifiedAt else {
+                    guard !undated, Self.fileTime(task, secondsOnly: secondsOnly) > current.modifiedAt else {
                         counts.unchanged += 1
                         continue
                     }
