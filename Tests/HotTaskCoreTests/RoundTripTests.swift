@@ -62,6 +62,24 @@ struct RoundTripTests {
         #expect(taken("Pay rent undue:2026-12-01") == ("Pay rent undue:2026-12-01", nil))
     }
 
+    @Test func aTimeOfDayAfterTheDueWordIsItsTime() {
+        // Sunday 2026-11-29, 10:00 in Berlin.
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let now = Date(timeIntervalSince1970: 1_795_942_800)
+        let taken = { (text: String) in DueWord.taken(from: text, now: now, local: berlin) }
+        let fridayEvening = DueDate(text: "2026-12-04T17:30:00+01:00", zone: "Europe/Berlin")
+        #expect(taken("Call the plumber due:fri 17:30") == ("Call the plumber", fridayEvening))
+        #expect(taken("due:fri 17:30 Call the plumber") == ("Call the plumber", fridayEvening))
+        #expect(taken("Call due:fri 17:30 the plumber") == ("Call the plumber", fridayEvening))
+        #expect(
+            taken("Water the plants due:tomorrow 9:00") == ("Water the plants", DueDate(text: "2026-11-30T09:00:00+01:00", zone: "Europe/Berlin")))
+        // Not a time, or a time the date has already: the word after stays in the caption.
+        #expect(taken("Read due:fri 3 chapters") == ("Read 3 chapters", DueDate(text: "2026-12-04")))
+        #expect(taken("Train due:fri 25:00") == ("Train 25:00", DueDate(text: "2026-12-04")))
+        #expect(taken("Call due:2026-12-01T14:00 9:00").caption == "Call 9:00")
+        #expect(taken("due:fri 17:30") == ("due:fri 17:30", nil), "nothing else to be the caption")
+    }
+
     @Test func typedTextIsReadOneWayTagsContextsAndTheDueDate() throws {
         let utc = TimeZone(secondsFromGMT: 0)!
         let now = Date(timeIntervalSince1970: 1_795_942_800)  // Sunday 2026-11-29

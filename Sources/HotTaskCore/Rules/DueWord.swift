@@ -3,8 +3,9 @@ import Foundation
 /// A `due:WORD` word in typed text (the app's input and editor, `--add`, `--edit`) is the
 /// task's due date: WORD is any one-word form `--due` takes (`due:fri`, `due:tomorrow`,
 /// `due:eom`, `due:3d`, `due:2026-12-01`, `due:2026-12-01T14:00`), read as of `now` in the zone
-/// `local`. The caption keeps the rest of the text. So a task typed as `Pay rent
-/// due:2026-12-01` goes out to todo.txt and comes back the same task.
+/// `local`, with a time of day after it if you like (`due:fri 17:30`). The caption keeps the
+/// rest of the text. So a task typed as `Pay rent due:2026-12-01` goes out to todo.txt and
+/// comes back the same task.
 ///
 /// Only beside other words: `due:` on its own, `due:none`, a word that is none of the forms
 /// and a caption that is nothing but the word stay text. Text from a file or a server is never
@@ -19,10 +20,15 @@ public enum DueWord {
             start = found.upperBound
             // A word of its own: at the start or after a space, and ending at a space or the end.
             guard found.lowerBound == caption.startIndex || caption[caption.index(before: found.lowerBound)] == " " else { continue }
-            let wordEnd = caption[found.upperBound...].firstIndex(of: " ") ?? caption.endIndex
+            var wordEnd = caption[found.upperBound...].firstIndex(of: " ") ?? caption.endIndex
             guard wordEnd > found.upperBound,
-                case .success(.set(let date)) = DueInput.parse(String(caption[found.upperBound..<wordEnd]), now: now, local: local)
+                case .success(.set(var date)) = DueInput.parse(String(caption[found.upperBound..<wordEnd]), now: now, local: local)
             else { continue }
+            // A time of day right after it belongs to it, as `--due "fri 17:30"` has it.
+            if let (timed, end) = withTime(after: wordEnd, of: found.upperBound, in: caption, now: now, local: local) {
+                date = timed
+                wordEnd = end
+            }
             var cut = found.lowerBound..<wordEnd
             if cut.lowerBound > caption.startIndex {
                 cut = caption.index(before: cut.lowerBound)..<cut.upperBound
@@ -35,5 +41,21 @@ public enum DueWord {
             return (rest, date)
         }
         return (caption, nil)
+    }
+
+    /// The date of the word at `start..<end` with the `H:MM` word after it, and that word's end;
+    /// nil when the next word is no time or the two are no date together.
+    private static func withTime(
+        after end: String.Index, of start: String.Index, in caption: String, now: Date, local: TimeZone
+    ) -> (DueDate, String.Index)? {
+        guard end < caption.endIndex else { return nil }
+        let timeStart = caption.index(after: end)
+        let timeEnd = caption[timeStart...].firstIndex(of: " ") ?? caption.endIndex
+        let time = caption[timeStart..<timeEnd]
+        guard let colon = time.firstIndex(of: ":"), (1...2).contains(time.distance(from: time.startIndex, to: colon)),
+            time.distance(from: colon, to: time.endIndex) == 3, time.allSatisfy({ $0 == ":" || $0.isASCII && $0.isNumber }),
+            case .success(.set(let date)) = DueInput.parse(String(caption[start..<timeEnd]), now: now, local: local)
+        else { return nil }
+        return (date, timeEnd)
     }
 }
