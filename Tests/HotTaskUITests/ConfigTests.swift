@@ -273,11 +273,11 @@ struct ConfigTests {
                 "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
                 "    │ c                     completed tasks last (on/off)                 │",
                 "    │ v                     when each task was added and done (on/off)    │",
+                "    │ H / W                 history / calendar of due dates               │",
                 "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
                 "    │ F1                    this help                                     │",
-                "    │ Q ^C ^Q               quit                                          │",
-                "    │ ^Z ^L                 suspend, redraw                               │",
-                "    └─ any key closes ────────────────────────────────────────────────────┘",
+                "    │ Q ^C ^Q               quit                                          ▼",
+                "    └─ 1–20 of 21 · ↑↓ PgUp PgDn scroll · other keys close ───────────────┘",
                 "Tab input  t done  e edit  w due  m move  d delete  C clear  u undo  F1 help",
             ])
         state.press(.escape)

@@ -26,6 +26,8 @@ struct HelpOverlayTests {
             let work = TaskItem(caption: "Plan the week", createdAt: Date(timeIntervalSince1970: 0), list: "Work")
             state = makeState(TaskList(state.tasks.all + [work]), size: size)
             state.press(.tab, .character("T"))
+        case .history: state.press(.tab, .character("H"))
+        case .calendar: state.press(.tab, .character("W"))
         }
         state.press(.function(1))
         guard let help = HelpLayout.of(state) else {
@@ -93,7 +95,7 @@ struct HelpOverlayTests {
                 " │ Home g / End G    first, last task │",
                 "B│ [ / ]             jump to Top      │",
                 " │                   Priority, Bonus  ▼…",
-                " └─ 1–6 of 37 · ↑↓ scroll ────────────┘",
+                " └─ 1–6 of 40 · ↑↓ scroll ────────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.pageDown)
@@ -109,7 +111,7 @@ struct HelpOverlayTests {
                 " │                   other section    │",
                 "B│ K ⇧↑ / J ⇧↓       reorder (Manual  │",
                 " │                   order)           ▼…",
-                " └─ 6–11 of 37 · ↑↓ scroll ───────────┘",
+                " └─ 6–11 of 40 · ↑↓ scroll ───────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.end)
@@ -124,7 +126,7 @@ struct HelpOverlayTests {
                 " │ ? F1              this help        │",
                 "B│ q ^C ^Q           quit             │",
                 " │ ^Z ^L             suspend, redraw  │…",
-                " └─ 32–37 of 37 · ↑↓ scroll ──────────┘",
+                " └─ 35–40 of 40 · ↑↓ scroll ──────────┘",
                 "Tab input  Space done  w due  ? help",
             ])
         state.press(.pageUp, .home)
@@ -140,7 +142,8 @@ struct HelpOverlayTests {
     }
 
     @Test func whenEverythingFitsArrowsCloseItAsBefore() {
-        var state = makeState(makeList(priority: ["Buy milk"]))
+        // 25 rows: the list's help is 21 lines.
+        var state = makeState(makeList(priority: ["Buy milk"]), size: Size(width: 80, height: 25))
         state.press(.tab, .character("?"))
         #expect(HelpLayout.of(state)?.maximumScroll == 0)
         expectScreen(
@@ -164,6 +167,7 @@ struct HelpOverlayTests {
                 "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
                 "    │ c                     completed tasks last (on/off)                 │",
                 "    │ v                     when each task was added and done (on/off)    │",
+                "    │ H / W                 history / calendar of due dates               │",
                 "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
                 "    │ ? F1                  this help                                     │",
                 "    │ q ^C ^Q               quit                                          │",

@@ -219,7 +219,6 @@ struct InputRowTests {
                 "",
                 "Bonus (0)",
                 "    Nothing here — press m on a task to move it here",
-                "",
                 "    ┌─ Keys: list ────────────────────────────────────────────────────────┐",
                 "    │ ↑ k / ↓ j             select                                        │",
                 "    │ PgUp / PgDn           page up, page down                            │",
@@ -237,6 +236,7 @@ struct InputRowTests {
                 "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
                 "    │ c                     completed tasks last (on/off)                 │",
                 "    │ v                     when each task was added and done (on/off)    │",
+                "    │ H / W                 history / calendar of due dates               │",
                 "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
                 "    │ ? F1                  this help                                     │",
                 "    │ q ^C ^Q               quit                                          │",
@@ -371,7 +371,7 @@ struct InputRowTests {
                 "› [ ] Call mum",
                 "",
                 "Bonus (0)",
-                "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo  / find  s sort  ? help  q quit                                                                                  1/1",
+                "Tab input  ↑↓ select  Space done  e edit  w due  m move  d delete  C clear  u undo  / find  s sort  HW views  ? help  q quit                                                                        1/1",
             ])
     }
 

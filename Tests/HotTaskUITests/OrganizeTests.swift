@@ -274,11 +274,11 @@ struct OrganizeTests {
                 "    │ s                     sort: Manual, Newest, Oldest, A–Z, Due        │",
                 "    │ c                     completed tasks last (on/off)                 │",
                 "    │ v                     when each task was added and done (on/off)    │",
+                "    │ H / W                 history / calendar of due dates               │",
                 "    │ i Enter Esc ⇧Tab Tab  back to the input (Esc clears a filter first) │",
                 "    │ ? F1                  this help                                     │",
-                "    │ q ^C ^Q               quit                                          │",
-                "    │ ^Z ^L                 suspend, redraw                               │",
-                "    └─ any key closes ────────────────────────────────────────────────────┘",
+                "    │ q ^C ^Q               quit                                          ▼",
+                "    └─ 1–20 of 21 · ↑↓ PgUp PgDn scroll · other keys close ───────────────┘",
                 "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help",
             ])
         #expect(state.press(.character("d")).isEmpty, "the key only closes the help")
@@ -329,7 +329,7 @@ struct OrganizeTests {
                 "T│ PgUp / PgDn  page up,    │",
                 "›│              page down   │",
                 " │ Home g /     first, last ▼",
-                "B└─ 1–4 of 52 · ↑↓ scroll ──┘",
+                "B└─ 1–4 of 55 · ↑↓ scroll ──┘",
                 "Tab input  w due  ? help  1/1",
             ])
     }
