@@ -5,7 +5,7 @@ import HotTaskCore
 // operation from outside (median, min, max, peak memory), and the UI's per-key work in-process.
 // Benchmarks are not tests: nothing here fails on a time; the table says "over" instead.
 //
-// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers | --heavy-keys | --tag-filter]
+// Usage: hottask-bench [--sizes 1000,10000,100000] [--runs 5] [--out FILE] [--peers | --heavy-keys | --tag-filter | --list-switch | --views]
 // --peers compares with Taskwarrior and todo.txt-cli instead (`make bench-peers`).
 
 let arguments = CommandLine.arguments
@@ -57,6 +57,20 @@ if arguments.contains("--list-switch") {
             let result = ListBenchmarks.switching(list, label: label(count))
             print(result.row)
             print("  per key (ms): " + result.milliseconds.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        }
+    }
+    exit(0)
+}
+
+// `--views`: only issue 55's history view (H) and calendar (W), in-process, each key's time.
+if arguments.contains("--views") {
+    for count in sizes {
+        let list = StoreGenerator.list(count: count)
+        for _ in 0..<max(1, runs) {
+            let result = ViewBenchmarks.opening(list, label: label(count))
+            print(result.row)
+            let keys = zip(ViewBenchmarks.keyNames, result.milliseconds).map { "\($0) \(String(format: "%.2f", $1))" }
+            print("  per key (ms): " + keys.joined(separator: ", "))
         }
     }
     exit(0)

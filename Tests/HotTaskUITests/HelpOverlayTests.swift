@@ -26,6 +26,8 @@ struct HelpOverlayTests {
             let work = TaskItem(caption: "Plan the week", createdAt: Date(timeIntervalSince1970: 0), list: "Work")
             state = makeState(TaskList(state.tasks.all + [work]), size: size)
             state.press(.tab, .character("T"))
+        case .history: state.press(.tab, .character("H"))
+        case .calendar: state.press(.tab, .character("W"))
         }
         state.press(.function(1))
         guard let help = HelpLayout.of(state) else {

@@ -76,7 +76,7 @@ public struct Statistics: Equatable, Sendable {
 extension ActivityHistory {
     /// The history the tasks of `list` themselves tell (live and deleted, those `matching`):
     /// each added on its `createdAt`, and completed on its `completedAt` when done.
-    init(tasksOf list: TaskList, matching: (TaskItem) -> Bool) {
+    package init(tasksOf list: TaskList, matching: (TaskItem) -> Bool) {
         self.init()
         for task in [list.priority, list.bonus].joined() where matching(task) { tally(task) }
         for tombstone in list.deleted.values where matching(tombstone.task) { tally(tombstone.task) }

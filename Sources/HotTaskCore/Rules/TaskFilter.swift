@@ -42,7 +42,8 @@ public enum TaskFilter {
 
     /// What a filter's text asks, word by word: `+tag` (a task with that tag) and `-tag`
     /// (without it; `@context` and `-@context` for a todo.txt context), `due:today`,
-    /// `due:overdue`, `due:week` and `due:none`; every other word is free text, matched in the
+    /// `due:overdue`, `due:week`, `due:none` and `due:YYYY-MM-DD` (due that local day, the app's
+    /// calendar's Enter); every other word is free text, matched in the
     /// caption as the filter always did (a query with no such word is free text whole, its
     /// spaces included). `\+word`, `\-word`, `\@word` and `\due:…` are free text.
     public struct Query: Equatable, Sendable {
@@ -52,6 +53,8 @@ public enum TaskFilter {
         public private(set) var withTags: [String] = []
         public private(set) var withoutTags: [String] = []
         public private(set) var due: Due?
+        /// `due:YYYY-MM-DD`: due on that local day (days since 1970-01-01).
+        public private(set) var dueDay: Int?
         /// `list:NAME`: only tasks in that list (a name with spaces written with `_` for them).
         public private(set) var list: String?
         /// A `due:` word that is none of the forms (free text in the UI; `--filter` refuses it).
@@ -69,7 +72,7 @@ public enum TaskFilter {
         }
 
         /// The forms, as messages and the help list them.
-        public static let dueForms = "due:today, due:overdue, due:week or due:none"
+        public static let dueForms = "due:today, due:overdue, due:week, due:none or due:YYYY-MM-DD"
 
         public init(_ query: String) {
             text = query
@@ -88,6 +91,8 @@ public enum TaskFilter {
                 } else if word.lowercased().hasPrefix("due:"), word.count > 4 {
                     if let form = Due(rawValue: word.dropFirst(4).lowercased()) {
                         due = form
+                    } else if let day = Self.day(word.dropFirst(4)) {
+                        dueDay = day
                     } else {
                         unknownDue = unknownDue ?? String(word)
                         words.append(word)
@@ -115,10 +120,21 @@ public enum TaskFilter {
             return TagRule.isTagName(name) ? String(name) : nil
         }
 
+        /// `YYYY-MM-DD` as days since 1970-01-01; nil for anything else (or a date that does not exist).
+        static func day(_ text: Substring) -> Int? {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+                parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                let year = Int(parts[0]), let month = Int(parts[1]), let date = Int(parts[2]),
+                (1...12).contains(month), date >= 1, date <= Timestamp.daysIn(month: month, year: year)
+            else { return nil }
+            return Timestamp.daysFromCivil(year: year, month: month, day: date)
+        }
+
         /// Only free text: the query as typed.
         public private(set) var isPlainText = true
 
-        public var isEmpty: Bool { text.isEmpty && withTags.isEmpty && withoutTags.isEmpty && due == nil && list == nil }
+        public var isEmpty: Bool { text.isEmpty && withTags.isEmpty && withoutTags.isEmpty && due == nil && dueDay == nil && list == nil }
     }
 
     /// A query folded once for a scan of many tasks (the UI's filter, `--list --filter`).
@@ -127,6 +143,7 @@ public enum TaskFilter {
         private let withTags: [[UInt8]]
         private let withoutTags: [[UInt8]]
         private let due: Query.Due?
+        private let dueDay: Int?
         private let dates: DueDisplay
         /// `list:NAME`: what the tasks of that list store (`ListNames.stored`); none when no list
         /// has that name (then no task matches).
@@ -157,8 +174,10 @@ public enum TaskFilter {
             withTags = query.withTags.map(TaskFilter.foldedTag)
             withoutTags = query.withoutTags.map(TaskFilter.foldedTag)
             due = query.due
+            dueDay = query.dueDay
             self.dates = dates
-            looksAtTasks = !withTags.isEmpty || !withoutTags.isEmpty || due != nil || wantedList != nil || onlyStored != nil
+            looksAtTasks =
+                !withTags.isEmpty || !withoutTags.isEmpty || due != nil || dueDay != nil || wantedList != nil || onlyStored != nil
         }
 
         /// Whether `folded` (a caption already folded by `foldedBytes`) contains the free text.
@@ -186,6 +205,13 @@ public enum TaskFilter {
                     // every task at each key of the filter.
                     for wanted in withTags where !tags.contains(where: { TaskFilter.tag($0, foldsTo: wanted) }) { return false }
                     for unwanted in withoutTags where tags.contains(where: { TaskFilter.tag($0, foldsTo: unwanted) }) { return false }
+                }
+            }
+            if let dueDay {
+                // Its local day is within a day of its wall-clock day: only those are read exactly
+                // (a time in a named zone costs the zone's offset lookups).
+                guard let date = task.due, abs(Int(date.wallSeconds / 86_400) - dueDay) <= 2, dates.localDay(date) == dueDay else {
+                    return false
                 }
             }
             guard let due else { return true }

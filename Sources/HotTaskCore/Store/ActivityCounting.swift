@@ -22,11 +22,22 @@ extension ActivityHistory {
             self += kept
             return
         }
-        let when = record.clock.date
-        let undo = record.undoes != nil || record.what.hasPrefix("Undo: ")
-        let undone = record.undoes?.date ?? when
-        let completesOccurrences = Self.namesCompletion(record.what)
-        for change in record.changes {
+        count(record.changes, what: record.what, undoes: record.undoes, committed: record.clock)
+    }
+
+    /// Adds what other processes' records did, as the UI's session hands them over.
+    public mutating func count(records: some Sequence<LogRecord>) {
+        for record in records { count(record) }
+    }
+
+    /// Adds what a record of `changes` named `what` committed at `clock` did: the UI's own
+    /// save, which comes back as its stamp alone, counts as the record it became.
+    public mutating func count(_ changes: [TaskChange], what: String, undoes: Clock?, committed clock: Clock) {
+        let when = clock.date
+        let undo = undoes != nil || what.hasPrefix("Undo: ")
+        let undone = undoes?.date ?? when
+        let completesOccurrences = Self.namesCompletion(what)
+        for change in changes {
             switch change {
             case .add(let task):
                 guard !undo else { continue }

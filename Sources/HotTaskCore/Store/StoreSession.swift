@@ -54,9 +54,15 @@ public final class StoreSession {
 
     /// Reads the store for the first time.
     public func open() throws(StoreError) -> TaskList {
+        try openWithActivity().list
+    }
+
+    /// Reads the store for the first time: the list, and the lasting history of what was
+    /// added and completed (the app's history view), as the same read found them.
+    public func openWithActivity() throws(StoreError) -> (list: TaskList, activity: ActivityHistory) {
         let state = try store.read()
         follow(state)
-        return state.list
+        return (state.list, state.activity)
     }
 
     /// When the snapshot was compacted from exactly what we have seen (our background job's or

@@ -117,7 +117,7 @@ public enum Timestamp {
     private static let earliest = daysFromCivil(year: 0, month: 1, day: 1) * 86_400
     private static let latest = daysFromCivil(year: 9999, month: 12, day: 31) * 86_400 + 86_399
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -126,7 +126,7 @@ public enum Timestamp {
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days, proleptic Gregorian calendar.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -135,7 +135,7 @@ public enum Timestamp {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civilDate(fromDays days: Int) -> (Int, Int, Int) {
+    package static func civilDate(fromDays days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -36,6 +36,8 @@ public struct KeyBindings: Equatable, Sendable {
         .filter: [.character("/"), .control("f")], .sort: [.character("s")], .completedLast: [.character("c")],
         .details: [.character("v")], .nextList: [.character(">")], .previousList: [.character("<")], .moveToList: [.character("T")],
         .due: [.character("w")], .repeatRule: [.character("r")], .note: [.character("n")],
+        // Capitals no other tool's preset takes: H history, W (as w: when) the due dates' calendar.
+        .history: [.character("H")], .calendar: [.character("W")],
         .input: [.character("i"), .enter, .escape, .backTab],
         .help: [.character("?")], .quit: [.character("q")],
     ])

@@ -27,6 +27,9 @@ package enum ListAction: String, CaseIterable, Sendable {
     case previousList = "previous_list"
     /// Move the selected task to another list (a prompt that finds the list as you type).
     case moveToList = "move_to_list"
+    /// The history view (completions per day, open tasks, a year's heat map), and the month
+    /// calendar of due dates: views over the list that Esc or q leave.
+    case history, calendar
     /// Back to the new-task input.
     case input
     case help, quit

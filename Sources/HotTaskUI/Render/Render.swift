@@ -26,9 +26,16 @@ public enum AppRender {
             AppUpdate.keepSelectionInView(&state)
         }
         drawTitle(state, screen, &grid)
-        drawInput(state, screen, &grid)
-        drawViewBar(state, screen, &grid)
-        drawList(state, screen, &grid)
+        // A view takes the screen between the title and the footer.
+        if state.focus == .history, let chart = state.chart {
+            drawHistory(chart, state, &grid)
+        } else if state.focus == .calendar, let calendar = state.dueCalendar {
+            drawCalendar(calendar, state, &grid)
+        } else {
+            drawInput(state, screen, &grid)
+            drawViewBar(state, screen, &grid)
+            drawList(state, screen, &grid)
+        }
         drawFooter(state, screen, &grid)
         if state.showsConfigProblems { drawConfigProblems(state.configProblems, screen, &grid) }
         if let help = HelpLayout.of(state) { drawHelp(help, scroll: state.helpScroll, &grid) }
@@ -124,7 +131,8 @@ public enum AppRender {
         let y = screen.footerRow
         let width = screen.size.width
         var limit = width
-        let shown = state.layout.taskCount
+        let inView = state.focus == .history || state.focus == .calendar
+        let shown = inView ? 0 : state.layout.taskCount
         // Where the selection is, right-aligned: room kept for it when the list scrolls; when it
         // all fits on the screen, the keys come first and it shows only if there is room left.
         let position = shown > 0 ? "\(state.selection + 1)/\(shown)" : nil
@@ -177,7 +185,10 @@ public enum AppRender {
         let label = promptLabel(state.focus)
         var x = label.map { grid.put($0 + " ", x: 0, y: y, style: .footerText, limit: limit) } ?? 0
         let start = x
-        for hint in KeyHelp.footer(KeyHelp.hints(for: state.focus, bindings: state.bindings), width: limit - start) {
+        var hints = KeyHelp.hints(for: state.focus, bindings: state.bindings)
+        // Tab goes through the history's charts only when they do not all fit.
+        if state.focus == .history, state.size.height - 3 >= historyFullRows { hints.removeAll { $0.action == "next chart" } }
+        for hint in KeyHelp.footer(hints, width: limit - start) {
             if x > start { x = grid.put("  ", x: x, y: y, style: .footerText, limit: limit) }
             x = grid.put(hint.keys, x: x, y: y, style: .footerKey, limit: limit)
             x = grid.put(" " + hint.action, x: x, y: y, style: .footerText, limit: limit)

@@ -60,6 +60,8 @@ extension Focus {
         case .due: "setting a due date"
         case .repeating: "setting a repeat rule"
         case .listing: "moving a task to another list"
+        case .history: "history"
+        case .calendar: "calendar of due dates"
         }
     }
 }

@@ -17,6 +17,10 @@ public enum Focus: Equatable, Sendable {
     case repeating
     /// The prompt that moves the selected task to another list.
     case listing
+    /// The history view (`HistoryChart`) over the whole screen.
+    case history
+    /// The month calendar of due dates (`DueCalendar`) over the whole screen.
+    case calendar
 }
 
 /// A question in the footer that the next key answers (y or anything else).
@@ -159,6 +163,18 @@ public struct AppState: Equatable, Sendable {
     public internal(set) var currentList: String?
     /// The lists' names (made again only when the tasks change).
     var listSummary = ListSummary()
+    /// What was added and completed when, kept for good: the store's, with each record since
+    /// counted in as it comes (`UpdateViews`).
+    var activity = ActivityHistory()
+    /// Block characters for the views' bars and heat map; ASCII when the terminal's character
+    /// set is not UTF-8 or NO_COLOR is set (as `--stats` decides).
+    var blocks = true
+    /// The history view's numbers, made when it opens (focus `.history`).
+    var chart: HistoryChart?
+    /// The calendar of due dates, made when it opens (focus `.calendar`).
+    var dueCalendar: DueCalendar?
+    /// Where the keys go back to when a view closes.
+    var viewOrigin = Focus.list
     /// More than one list to show: the bar, the list keys in the help, each task's list under "All".
     var hasSeveralLists: Bool { listSummary.names.count > 1 }
 

@@ -124,11 +124,17 @@ public struct Startup: Equatable, Sendable {
     /// The run loop is told when the store's files change (`Event.storeChanged`); without
     /// that, `update` looks every half second.
     var watchesStore: Bool
+    /// The store's lasting history of adds and completions, as the first read found it.
+    var activity: ActivityHistory
+    /// The terminal draws block characters (a UTF-8 character set, NO_COLOR unset).
+    var blocks: Bool
 
     public init(
         showsDetails: Bool, draft: Draft? = nil, configProblems: [String] = [], syncSchedule: SyncSchedule? = nil,
-        syncOrigin: String? = nil, watchesStore: Bool = false
+        syncOrigin: String? = nil, watchesStore: Bool = false, activity: ActivityHistory = ActivityHistory(), blocks: Bool = true
     ) {
+        self.activity = activity
+        self.blocks = blocks
         self.showsDetails = showsDetails
         self.draft = draft
         self.configProblems = configProblems

@@ -43,6 +43,8 @@ enum KeyHelp {
         case .due: due
         case .repeating: repeating
         case .listing: listing
+        case .history: history(bindings)
+        case .calendar: calendar(bindings)
         }
     }
 
@@ -133,10 +135,11 @@ enum KeyHelp {
         ListLine(actions: [.undo, .redo], text: "undo, redo", hint: "undo", rank: 8),
         ListLine(actions: [.filter], text: "filter", hint: "find", rank: 10),
         ListLine(actions: [.sort], text: "sort: Manual, Newest, Oldest, A–Z, Due", hint: "sort", rank: 11),
-        ListLine(actions: [.completedLast], text: "completed tasks last (on/off)"),
-        ListLine(actions: [.details], text: "when each task was added and done (on/off)"),
+        // One line for the two display toggles, so the help fits 80×24 with the views' keys.
+        ListLine(actions: [.completedLast, .details], text: "done tasks last / dates added, done (on/off)"),
         ListLine(actions: [.nextList, .previousList], text: "next / previous list (then all lists)"),
         ListLine(actions: [.moveToList], text: "move the task to another list"),
+        ListLine(actions: [.history, .calendar], text: "history / calendar of due dates", hint: "views", rank: 14),
         ListLine(actions: [.input], text: "back to the input (Esc clears a filter first)", hint: "input", rank: 1, fixed: ["Tab"], hintKeys: "Tab"),
         ListLine(actions: [.help], text: "this help", hint: "help", rank: 2, fixed: ["F1"]),
         ListLine(actions: [.quit], text: "quit", hint: "quit", rank: 13, fixed: ["^C ^Q"]),
@@ -146,7 +149,9 @@ enum KeyHelp {
     private static let listActions: Set<ListAction> = [.nextList, .previousList, .moveToList]
 
     /// The order the list's footer shows its hints in: the way back first.
-    private static let footerOrder = ["input", "select", "done", "edit", "due", "move", "delete", "clear", "undo", "find", "sort", "help", "quit"]
+    private static let footerOrder = [
+        "input", "select", "done", "edit", "due", "move", "delete", "clear", "undo", "find", "sort", "views", "help", "quit",
+    ]
 
     static func list(_ bindings: KeyBindings, severalLists: Bool = false) -> [Entry] {
         listLines.compactMap { line in
@@ -166,11 +171,32 @@ enum KeyHelp {
             .sorted { $0.keys < $1.keys }
     }
 
+    /// The keys of the history view and the calendar (`switching`: the other view's key).
+    static func history(_ bindings: KeyBindings) -> [Entry] {
+        [
+            Entry("Tab ⇧Tab ←→", "the next, previous chart (a small screen shows one at a time)", hint: ("Tab", "next chart"), rank: 3),
+            Entry(bindings.label(of: .calendar), "the calendar of due dates", hint: (bindings.firstLabel(of: .calendar) ?? "", "calendar"), rank: 4),
+            Entry("Esc q", "back to the list", hint: ("Esc", "back"), rank: 1),
+        ] + everywhere
+    }
+
+    static func calendar(_ bindings: KeyBindings) -> [Entry] {
+        [
+            Entry("←→ h l", "the day before, after", hint: ("←→↑↓", "day"), rank: 2),
+            Entry("↑↓ k j", "a week back, forward"),
+            Entry("PgUp PgDn p n", "a month back, forward", hint: ("PgUp PgDn", "month"), rank: 4),
+            Entry("Home t", "today", hint: ("t", "today"), rank: 6),
+            Entry("Enter", "the list filtered to that day's tasks (Esc there clears it)", hint: ("Enter", "show"), rank: 3),
+            Entry(bindings.label(of: .history), "the history view", hint: (bindings.firstLabel(of: .history) ?? "", "history"), rank: 7),
+            Entry("Esc q", "back to the list", hint: ("Esc", "back"), rank: 1),
+        ] + everywhere
+    }
+
     static let filter: [Entry] =
         [
             Entry("letters", "narrow the list (case, accents and width ignored)"),
             Entry("+tag -tag", "with, without a tag (Tab completes it)"),
-            Entry("due:", "due:today, due:overdue, due:week, due:none"),
+            Entry("due:", "due:today, due:overdue, due:week, due:none, due:YYYY-MM-DD"),
             lineEditing, wordMoving, lineDeleting, wordDeleting, yankUndo, pasting,
             Entry("Enter Tab ⇧Tab", "keep the filter, go to the list", hint: ("Enter", "keep"), rank: 1),
             Entry("Esc", "clear the filter, back to where you were", hint: ("Esc", "clear"), rank: 2),

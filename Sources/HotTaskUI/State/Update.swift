@@ -28,6 +28,8 @@ public enum AppUpdate {
             state.syncSchedule = startup.syncSchedule
             state.syncOrigin = startup.syncOrigin
             state.watchesStore = startup.watchesStore
+            state.activity = startup.activity
+            state.blocks = startup.blocks
             state.lastTimeCheck = now
         case .keyPressed(let key):
             state.message = nil
@@ -55,7 +57,7 @@ public enum AppUpdate {
             // selection: Enter saves to the task it was opened on.
             if state.help != nil {
                 scrollHelp(lines: lines, &state)
-            } else if ![.editing, .due, .repeating, .listing].contains(state.focus) {
+            } else if ![.editing, .due, .repeating, .listing, .history, .calendar].contains(state.focus) {
                 scrollView(by: lines, &state)
             }
         case .saved(let save, let clock, let outside):
@@ -122,6 +124,7 @@ public enum AppUpdate {
             }
             closePromptIfItsTaskWent(&state)
         }
+        refreshView(after: event, &state)
         // The lists' names, again only when the tasks changed (from counts the list keeps).
         state.listSummary.follow(state.tasks)
         keepSelectionInView(&state)
@@ -169,6 +172,8 @@ public enum AppUpdate {
         case .due: return handleDueKey(key, &state, now: now)
         case .repeating: return handleRepeatKey(key, &state, now: now)
         case .listing: return handleListingKey(key, &state, now: now)
+        case .history: return handleHistoryKey(key, &state)
+        case .calendar: return handleCalendarKey(key, &state)
         }
     }
 

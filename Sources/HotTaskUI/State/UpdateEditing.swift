@@ -165,6 +165,8 @@ extension AppUpdate {
         case .due: "keys set the due date (Enter sets, Esc cancels)"
         case .repeating: "keys set the repeat rule (Enter sets, Esc cancels)"
         case .listing: "keys find the list (Enter moves the task, Esc cancels)"
+        case .history: "keys go to the history view (Esc leaves it)"
+        case .calendar: "keys go to the calendar (Esc leaves it)"
         }
     }
 }

@@ -50,6 +50,8 @@ extension AppUpdate {
         case .nextList: switchList(by: 1, &state)
         case .previousList: switchList(by: -1, &state)
         case .moveToList: startListing(&state)
+        case .history: openHistory(&state)
+        case .calendar: openCalendar(&state)
         case .help: openHelp(.list, &state)
         case .input: state.focus = .input
         case .quit: return [.quit]

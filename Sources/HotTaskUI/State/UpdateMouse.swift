@@ -35,6 +35,9 @@ extension AppUpdate {
         case .listing:
             state.message = Message("Enter moves the task to the list, Esc cancels it")
             return []
+        case .history, .calendar:
+            // The views are for looking: a click does nothing there (Esc or q leaves them).
+            return []
         case .input, .list, .filter: break
         }
         let lastClick = state.lastClick

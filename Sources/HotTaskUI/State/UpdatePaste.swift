@@ -15,13 +15,15 @@ extension AppUpdate {
     static func paste(_ text: String, cutBefore: Bool, _ state: inout AppState) {
         state.help = nil
         state.confirmation = nil  // a paste is not a "y"
+        // The views have no text to paste into.
+        guard state.focus != .history, state.focus != .calendar else { return }
         let line = CaptionRule.cleanFragment(oneLine(text))
         if state.focus == .list { state.focus = .input }
         let present: Int
         switch state.focus {
         case .filter: present = state.filter.characters.count
         case .editing, .due, .repeating, .listing: present = state.editor.characters.count
-        case .input, .list: present = state.input.characters.count
+        case .input, .list, .history, .calendar: present = state.input.characters.count
         }
         let room = max(0, pasteLimit - present)
         var kept = line
@@ -35,7 +37,7 @@ extension AppUpdate {
             applyFilter(&state)
         case .editing, .due, .repeating, .listing:
             state.editor.insert(contentsOf: kept)
-        case .input, .list:
+        case .input, .list, .history, .calendar:
             state.input.insert(contentsOf: kept)
         }
     }

@@ -109,7 +109,7 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long, parsing: .unconditional,
         help: ArgumentHelp(
-            "With --list or --stats: only tasks that match, as the app's filter: +tag and -tag, due:today, due:overdue, due:week, due:none, and any other words in the caption (case and accents ignored).",
+            "With --list or --stats: only tasks that match, as the app's filter: +tag and -tag, due:today, due:overdue, due:week, due:none, due:YYYY-MM-DD, and any other words in the caption (case and accents ignored).",
             valueName: "text"))
     var filter: String?
 

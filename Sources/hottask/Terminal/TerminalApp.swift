@@ -14,7 +14,8 @@ enum TerminalApp {
         }
         // Read before touching the screen: a damaged store is reported, never shown as empty.
         let session = StoreSession(store: store)
-        var opened: TaskList? = try session.open()
+        let (list, activity) = try session.openWithActivity()
+        var opened: TaskList? = consume list
         let wake = try WakeChannel()
         Signals.wake(wake)
         Signals.installTerminationHandlers()
@@ -40,7 +41,8 @@ enum TerminalApp {
             showsDetails: rememberedDetails ?? config.details, draft: restored, configProblems: configProblems,
             syncSchedule: config.sync == nil
                 ? nil : SyncSchedule(now: Date(), interval: BackgroundJobs.syncInterval, firstRetry: BackgroundJobs.firstSyncRetry),
-            syncOrigin: syncOrigin, watchesStore: watch != nil)
+            syncOrigin: syncOrigin, watchesStore: watch != nil, activity: activity,
+            blocks: StatisticsFormatter.wantsBlocks(environment: environment))
         _ = AppUpdate.update(&state, .started(startup), now: Timestamp.now())
         // The list shown when the app last quit on this store comes back.
         let listBefore = RememberedView.list(store: store.path, environment: environment)
