@@ -184,6 +184,45 @@ struct SubtasksCommandLineTests {
         expectRun(hottask("--list"), stdout: Self.seeded)
     }
 
+    @Test func aRepeatingParentMovesOnWithItsSubtasksOpenAgain() {
+        expectRun(hottask("--quiet", "--add", "Water plants", "--due", "2026-01-05", "--repeat", "every week"))
+        expectRun(hottask("--quiet", "--add", "Kitchen", "--add", "Balcony", "--under", "1"))
+        expectRun(hottask("--done", "2"), stdout: "Completed: Kitchen\n")
+        expectRun(hottask("--done", "1"), stdout: "Completed: Water plants (repeats weekly; next: Mon 12 Jan; its 1 subtask open again)\n")
+        expectRun(
+            hottask("--list"),
+            stdout: """
+                Get started - 3 to go!
+
+                Top Priority (3)
+                  1. [ ] Water plants  (overdue: 2026-01-12, ↻ weekly)
+                  2.   [ ] Kitchen
+                  3.   [ ] Balcony
+                Bonus (0)
+                  (none)
+
+                """)
+    }
+
+    @Test func sortingByDueSortsSiblingsAndNeverSplitsAFamily() {
+        expectRun(hottask("--quiet", "--add", "Water plants", "--due", "2026-01-12"))
+        expectRun(hottask("--quiet", "--add", "Tidy", "--due", "2026-01-09"))
+        expectRun(hottask("--quiet", "--add", "Sweep", "--due", "2026-01-20", "--under", "1"))
+        expectRun(hottask("--quiet", "--add", "Mop", "--due", "2026-01-02", "--under", "1"))
+        expectRun(
+            hottask("--list", "--sort", "due"),
+            stdout: """
+                Get started - 4 to go!
+
+                Open tasks by due date (4)
+                  1. [ ] Tidy  (overdue: 2026-01-09)
+                  3.   [ ] Mop  (overdue: 2026-01-02)
+                  2.   [ ] Sweep  (overdue: 2026-01-20)
+                  4. [ ] Water plants  (overdue: 2026-01-12)
+
+                """)
+    }
+
     @Test func underGoesWithAddOrEdit() {
         expectRun(hottask("--under", "1"), stderr: "hottask: --under goes with --add or --edit.\n", status: 64)
         expectRun(

@@ -70,7 +70,7 @@ public struct Subtasks: Sendable {
     }
 
     /// Positions into `tasks` (one section's, in display order) with each task's depth: every
-    /// top-level task followed by its subtasks, depth first, siblings in the given order, so
+    /// top-level task followed by its subtasks, depth first, siblings in the order of `tasks`, so
     /// that sorting moves a family whole. A subtask whose parent is not among `tasks` comes
     /// where it stands, as a top-level task.
     public func familyOrder(of tasks: [TaskItem]) -> [(index: Int, depth: Int)] {
@@ -84,11 +84,16 @@ public struct Subtasks: Sendable {
             if let parent = parents[task.id], index[parent] != nil { continue }
             order.append((offset, 0))
             guard children[task.id] != nil else { continue }
-            var stack: [(id: UUID, depth: Int)] = children(of: task.id).reversed().map { ($0, 1) }
-            while let (id, depth) = stack.popLast() {
-                guard let at = index[id] else { continue }
+            // Siblings in the order of `tasks` (a sort sorts them), the last pushed first.
+            func pushChildren(of id: UUID, depth: Int, on stack: inout [(at: Int, depth: Int)]) {
+                let places = children(of: id).compactMap { index[$0] }.sorted(by: >)
+                stack.append(contentsOf: places.map { ($0, depth) })
+            }
+            var stack: [(at: Int, depth: Int)] = []
+            pushChildren(of: task.id, depth: 1, on: &stack)
+            while let (at, depth) = stack.popLast() {
                 order.append((at, depth))
-                stack.append(contentsOf: children(of: id).reversed().map { ($0, depth + 1) })
+                pushChildren(of: tasks[at].id, depth: depth + 1, on: &stack)
             }
         }
         return order
