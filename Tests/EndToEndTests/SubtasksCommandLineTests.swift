@@ -223,6 +223,17 @@ struct SubtasksCommandLineTests {
                 """)
     }
 
+    @Test(arguments: ["taskwarrior", "todotxt"])
+    func aTaskwarriorOrTodoTxtExportGoesFlatSaysSoAndItsReimportKeepsTheFamily(_ format: String) {
+        seed()
+        let out = folder.path(format == "todotxt" ? "todo.txt" : "export.json")
+        expectRun(
+            hottask("--export", out, "--export-format", format), stdout: "Exported 5 tasks to \(out)\n",
+            stderr: "hottask: note: left out, as this format cannot hold them: subtask relations of 3 tasks\n")
+        expectRun(hottask("--quiet", "--import", out))
+        expectRun(hottask("--list"), stdout: Self.seeded)
+    }
+
     @Test func underGoesWithAddOrEdit() {
         expectRun(hottask("--under", "1"), stderr: "hottask: --under goes with --add or --edit.\n", status: 64)
         expectRun(

@@ -78,7 +78,7 @@ extension TaskStore {
         var underLabel = ""
         var addedLines: [String] {
             newTasks.map { task in
-                "Added to \(section.title)\(listLabel)\(underLabel): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
+                "Added to \(task.section.title)\(listLabel)\(underLabel): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
                     + "\(task.due.map { " (due \(dates.text($0))" + (task.repeatRule.isNone ? "" : ", " + task.repeatRule.words) + ")" } ?? "")\(withNote)"
             }
         }
