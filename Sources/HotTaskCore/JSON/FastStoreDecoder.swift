@@ -379,7 +379,7 @@ extension JSONParser {
                 list = text
             case .parent where !parentSeen:
                 parentSeen = true
-                parent = try required(UUID(uuidString: String(decoding: try parser.plainString(), as: UTF8.self)))
+                parent = try required(UUIDBytes.parse(try parser.plainString()))
             case .caption, .section, .completed, .order, .due, .note, .tags, .repeatRule, .list, .parent: throw GiveUp()
             }
         }

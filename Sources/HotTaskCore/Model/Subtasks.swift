@@ -16,13 +16,28 @@ public struct Subtasks: Sendable {
     public private(set) var brokenCycles: [UUID] = []
 
     /// The tree of `tasks`. Costs a pass over them, and nothing more when none has a parent.
-    public init<C: Collection>(_ tasks: C) where C.Element == TaskItem {
+    public init(_ tasks: [TaskItem]) {
+        self.init(parts: [tasks])
+    }
+
+    /// The tree of a whole list, both sections.
+    public init(_ list: TaskList) {
+        self.init(parts: [list.tasks(in: .priority), list.tasks(in: .bonus)])
+    }
+
+    /// Over arrays, not a generic collection: called from other modules, a generic one was
+    /// not specialised, and copied every task through its value witness (a sixth of `--list`).
+    private init(parts: [[TaskItem]]) {
         var asked: [(id: UUID, parent: UUID)] = []
-        for task in tasks { if let parent = task.parent { asked.append((task.id, parent)) } }
+        for tasks in parts {
+            for index in tasks.indices { if let parent = tasks[index].parent { asked.append((tasks[index].id, parent)) } }
+        }
         guard !asked.isEmpty else { return }
         let named = Set(asked.map(\.parent))
         var held = Set<UUID>()
-        for task in tasks where named.contains(task.id) { held.insert(task.id) }
+        for tasks in parts {
+            for index in tasks.indices where named.contains(tasks[index].id) { held.insert(tasks[index].id) }
+        }
         for (id, parent) in asked where held.contains(parent) { parents[id] = parent }
         breakCycles()
         for (id, _) in asked { if let parent = parents[id] { children[parent, default: []].append(id) } }

@@ -195,7 +195,7 @@ struct WholeListTarget: ChangeTarget {
         return UUID(uuidString: handle).flatMap { list.task(withID: $0) }
     }
 
-    func subtasks() -> Subtasks { Subtasks([list.tasks(in: .priority), list.tasks(in: .bonus)].joined()) }
+    func subtasks() -> Subtasks { Subtasks(list) }
 
     func keys(_ count: Int, afterFamilyOf parent: TaskItem, moving: Set<UUID>) -> [OrderKey] {
         var family = Set(subtasks().descendants(of: parent.id))
@@ -234,7 +234,7 @@ struct NamedTasksTarget: ChangeTarget {
     }
 
     /// Only the named tasks: a command that takes subtasks with it reads the whole list.
-    func subtasks() -> Subtasks { Subtasks(tasks.values) }
+    func subtasks() -> Subtasks { Subtasks(Array(tasks.values)) }
 
     func keys(_ count: Int, afterFamilyOf parent: TaskItem, moving: Set<UUID>) -> [OrderKey] {
         OrderKey.sequence(count, after: parent.order)

@@ -21,7 +21,7 @@ extension ListFormatter {
         dated.sort { ($0.key, $0.position) < ($1.key, $1.position) }
         let sorted = dated.map(\.position) + undated
         // Sorting sorts siblings: each subtask comes right after its parent, indented.
-        let tree = Subtasks([list.tasks(in: .priority), list.tasks(in: .bonus)].joined())
+        let tree = Subtasks(list)
         let shown = tree.familyOrder(of: sorted.map { list[$0] }).map { (position: sorted[$0.index], depth: $0.depth) }
         let positions = shown.map(\.position)
         var out: [UInt8] = []

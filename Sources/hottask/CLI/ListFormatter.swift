@@ -79,7 +79,7 @@ enum ListFormatter {
         let shortIDs = showingIDs ? list.shortIDs() : []
         var digits: [UInt8] = []
         // Each subtask right after its parent, indented (sorting moves a family whole).
-        let tree = Subtasks([list.tasks(in: .priority), list.tasks(in: .bonus)].joined())
+        let tree = Subtasks(list)
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
             // Each task matched once (the filter folds case and accents), for the count and the lines.
