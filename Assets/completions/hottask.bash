@@ -67,13 +67,13 @@ _hottask() {
             esac
             COMPREPLY+=($(compgen -W $'due:today\ndue:overdue\ndue:week\ndue:none' -- "$cur"))
             return ;;
-        --add|--done|--undone|--delete|--move|--edit|--sync-setup|--username|--password-command|--calendar|--in|--new-list|--rename-list|--delete-list|--move-to)
+        --add|--done|--undone|--delete|--move|--edit|--sync-setup|--username|--password-command|--calendar|--in|--new-list|--rename-list|--delete-list|--move-to|--under)
             # Free text or a task handle: nothing to offer.
             COMPREPLY=()
             return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--stats\n--json\n--ids\n--open\n--tags\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--due\n--repeat\n--note\n--tag\n--untag\n--overdue\n--sort\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--in\n--lists\n--new-list\n--rename-list\n--delete-list\n--move-to\n--with-tasks\n--version\n--help' -- "$cur"))
+        COMPREPLY=($(compgen -W $'--file\n--add\n--bonus\n--priority\n--config\n--list\n--stats\n--json\n--ids\n--open\n--tags\n--filter\n--quiet\n--done\n--undone\n--delete\n--edit\n--due\n--repeat\n--note\n--tag\n--untag\n--overdue\n--sort\n--undo\n--recover\n--move\n--export\n--export-format\n--import\n--import-format\n--replace\n--sync\n--force-delete\n--resync\n--sync-setup\n--username\n--password-command\n--calendar\n--ca-file\n--in\n--lists\n--new-list\n--rename-list\n--delete-list\n--move-to\n--with-tasks\n--under\n--version\n--help' -- "$cur"))
     fi
 }
 complete -F _hottask hottask

@@ -25,6 +25,7 @@ struct TaskFieldTests {
         task.note = "Line one\n\tindented\nlast"
         task.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;COUNT=5")!
         task.list = "Work"
+        task.parent = Fixtures.id(2)
         let list = TaskList([task])
         let header = SnapshotHeader(generation: .random(), clock: Clock(milliseconds: 9_000), list: list)
         let read = try StoreDocument.decode(StoreDocument.encode(list, header: header)).list[0]
@@ -39,6 +40,7 @@ struct TaskFieldTests {
         cleared.due = .some(nil)
         cleared.note = ""
         cleared.repeatRule = RepeatRule.none
+        cleared.parent = .some(nil)
         let record = LogRecord(
             generation: .random(), clock: Clock(milliseconds: 1), what: "x", changes: [.set(task.id, all, was: cleared)], sequence: 1)
         let line = ChangeLog.encode(record)
@@ -63,6 +65,7 @@ struct TaskFieldTests {
         full.tags = ["home", "@phone"]
         full.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;BYDAY=MO")!
         full.list = "Errands and shopping"
+        full.parent = Fixtures.id(2)
         full.order = try #require(OrderKey("b00"))
         let blank = TaskItem(id: full.id, caption: "", createdAt: full.createdAt)
         for field in TaskField.allCases {
@@ -142,7 +145,7 @@ struct TaskFieldTests {
         #expect(task.clocks[.note] == Clock(milliseconds: 100))
         #expect(task.clocks[.due] == Clock(milliseconds: 100))
         let text = StoreDocument.clockText(task.clocks)
-        #expect(text == "500.0 500.0 500.0 500.0 100.0 100.0 100.0 100.0 100.0")
+        #expect(text == "500.0 500.0 500.0 500.0 100.0 100.0 100.0 100.0 100.0 100.0")
         #expect(StoreDocument.clocks(from: Substring(text)) == task.clocks)
     }
 
@@ -163,8 +166,8 @@ struct TaskFieldTests {
         base.record(ImportBase.Said([task]))
         try base.save(besides: store)
         let lines = try String(contentsOfFile: ImportBase.path(besides: store), encoding: .utf8)
-        // Caption, flags, due, note, tags, repeat.
-        #expect(lines.utf8.count == 36 + 17 + 3 + 17 + 17 + 17 + 17 + 1)
+        // Caption, flags, due, note, tags, repeat, parent.
+        #expect(lines.utf8.count == 36 + 17 + 3 + 17 + 17 + 17 + 17 + 17 + 1)
         #expect(try ImportBase.load(besides: store)[task.id] == ImportBase.Entry(task))
     }
 
@@ -181,6 +184,7 @@ struct TaskFieldTests {
         full.tags = ["home", "@phone"]
         full.repeatRule = RepeatRule(rrule: "FREQ=WEEKLY;BYDAY=MO")!
         full.list = "Errands and shopping"
+        full.parent = Fixtures.id(2)
         tasks.append(full)
         for (number, day) in ["2026-12-01", "0007-03-09", "9999-12-31", "1969-07-20"].enumerated() {
             var dayOnly = Fixtures.task("Dentist", id: 5 + number)

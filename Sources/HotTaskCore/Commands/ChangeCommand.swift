@@ -11,12 +11,13 @@ public struct ChangeOutcome: Sendable {
 
 /// `--add`, `--edit`, `--due`, `--done`, `--undone`, `--move` and `--delete` as one record in
 /// the change log. Captions and handles are all checked before anything changes; handles name
-/// tasks as they were before the command's adds.
+/// tasks as they were before the command's adds. `under`: the handle of the parent the adds
+/// (or else the edited task) go under; `none` makes the edited task top-level again.
 extension TaskStore {
     public func change(
         adding captions: [String], to section: Section, editing: (handle: String, caption: String?)? = nil,
         due: DueInput.Request? = nil, note: String? = nil, repeating: RepeatRule? = nil, tagging: [String] = [], untagging: [String] = [],
-        plusTags: Bool = true, inList: String? = nil,
+        plusTags: Bool = true, inList: String? = nil, under: String? = nil,
         completing: [String], reopening: [String], moving: [String], deleting: [String], dates: DueDisplay
     ) throws -> ChangeOutcome {
         // Typed text is read by the one rule the app's input row uses (`TypedTaskRule`): `+word`
@@ -74,14 +75,16 @@ extension TaskStore {
         }
         let withNote = newNote.map { !$0.isEmpty } ?? false ? " (with a note)" : ""
         var listLabel = ""
+        var underLabel = ""
         var addedLines: [String] {
             newTasks.map { task in
-                "Added to \(section.title)\(listLabel): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
+                "Added to \(task.section.title)\(listLabel)\(underLabel): \(CaptionRule.shown(task.caption))\(task.tags.map { " " + TagRule.label($0) }.joined())"
                     + "\(task.due.map { " (due \(dates.text($0))" + (task.repeatRule.isNone ? "" : ", " + task.repeatRule.words) + ")" } ?? "")\(withNote)"
             }
         }
         let dueEdit = editing == nil ? nil : due ?? edited?.due.map(DueInput.Request.set)
-        let onlyAdds = editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
+        let parentHandle = under.flatMap { Self.isTopLevelWord($0) ? nil : $0 }
+        let onlyAdds = under == nil && editing == nil && completing.isEmpty && reopening.isEmpty && moving.isEmpty && deleting.isEmpty
         var asked = CommandChanges()
         if let editing, let newCaption { asked.caption = (editing.handle, newCaption) }
         if let editing, let dueEdit { asked.due = (editing.handle, dueEdit) }
@@ -93,15 +96,19 @@ extension TaskStore {
         asked.reopening = reopening
         asked.moving = moving
         asked.deleting = deleting
+        if let editing, let under, newTasks.isEmpty { asked.under = (editing.handle, parentHandle) }
         // Each flag with the handles it names: a handle that names no task is refused naming its flag.
         let named: [(flag: String, handles: [String])] = [
             ("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving),
-            ("--delete", deleting),
+            ("--delete", deleting), ("--under", parentHandle.map { [$0] } ?? []),
         ]
         let handles = named.flatMap(\.handles)
         // Adds read only the header and the log, changes by id only the tasks they name: the
         // cost does not grow with the list. Anything else reads it whole.
-        let reads: ReadPlan = onlyAdds ? .header : newTasks.isEmpty ? .ids(handles) : .everything
+        // A change a task's subtasks follow (done, delete, move, another list or parent) reads
+        // the whole list, where they are.
+        let withFamily = under != nil || !completing.isEmpty || !moving.isEmpty || !deleting.isEmpty || (inList != nil && editing != nil)
+        let reads: ReadPlan = onlyAdds ? .header : newTasks.isEmpty && !withFamily ? .ids(handles) : .everything
         return try transaction(reads) { txn in
             // The list named, as the store has it: a name no list has is refused, never made.
             if let inList {
@@ -114,7 +121,7 @@ extension TaskStore {
                 let committed = try txn.commit(try txn.addingOnTop(newTasks), what: addedLines.joined(separator: "; "))
                 return ChangeOutcome(lines: addedLines, added: newTasks, logKnownClean: committed.list == nil)
             }
-            if newTasks.isEmpty, let lookup = try lookUp(named, in: txn) {
+            if newTasks.isEmpty, !withFamily, let lookup = try lookUp(named, in: txn) {
                 var target = NamedTasksTarget(lookup)
                 let planned = try plan(asked, on: &target, now: now, dates: dates)
                 try txn.commit(planned.changes, what: planned.lines.joined(separator: "; "))
@@ -132,7 +139,21 @@ extension TaskStore {
                     }
                 }
             }
-            let changes = try txn.addingOnTop(newTasks)
+            let changes: [TaskChange]
+            if let parentHandle, !newTasks.isEmpty, let id = ids[parentHandle], let parent = list.task(withID: id) {
+                // Subtasks go after their parent's family, in its section and list.
+                let target = WholeListTarget(list, ids: ids)
+                let keys = target.keys(newTasks.count, afterFamilyOf: parent, moving: [])
+                changes = zip(newTasks, keys).map { task, key in
+                    var task = task
+                    (task.parent, task.section, task.list, task.order) = (parent.id, parent.section, parent.list, key)
+                    return .add(task)
+                }
+                newTasks = changes.compactMap { if case .add(let task) = $0 { task } else { nil } }
+                underLabel = ", under \(quotedCaption(CaptionRule.shown(parent.caption)))"
+            } else {
+                changes = try txn.addingOnTop(newTasks)
+            }
             for add in changes { list.apply(add, clock: .zero, force: true) }
             var target = WholeListTarget(list, ids: ids, bounds: try txn.topBounds())
             let planned = try plan(asked, on: &target, now: now, dates: dates)
@@ -162,11 +183,20 @@ extension TaskStore {
         do {
             planned = try asked.plan(on: &target, now: now, local: dates.local)
         } catch {
-            throw UserFacingError(.refused, "\(quotedCaption(CaptionRule.shown(error.task.caption))) is given to both --done and --undone")
+            switch error {
+            case .contradiction(let task):
+                throw UserFacingError(.refused, "\(quotedCaption(CaptionRule.shown(task.caption))) is given to both --done and --undone")
+            case .cycle(let task, let parent):
+                throw UserFacingError(
+                    .refused,
+                    "--under: \(quotedCaption(CaptionRule.shown(parent.caption))) is "
+                        + (task.id == parent.id ? "the task itself" : "a subtask of \(quotedCaption(CaptionRule.shown(task.caption)))")
+                        + "; name a task outside its family, or none to make it top-level")
+            }
         }
         // A synced series HotTask cannot step stays open: completing it would complete it all there.
         let completedHere = planned.steps.compactMap { step -> TaskItem? in
-            if case .completed(let task, true) = step, task.repeatRule.isNone { return task }
+            if case .completed(let task, true, _) = step, task.repeatRule.isNone { return task }
             return nil
         }
         let refused = unsteppableSeries(completedHere.map(\.id))
@@ -192,9 +222,12 @@ extension TaskStore {
                     : note.isEmpty
                         ? "Note cleared: \(CaptionRule.shown(task.caption))"
                         : "Note \(task.note.isEmpty ? "added" : "changed"): \(CaptionRule.shown(task.caption))"
-            case .completed(let task, let changed): "\(changed ? "Completed" : "Already completed"): \(CaptionRule.shown(task.caption))"
-            case .advanced(let task, let next):
-                "Completed: \(CaptionRule.shown(task.caption)) (repeats \(task.repeatRule.words); next: \(dates.occurrenceText(next)))"
+            case .completed(let task, let changed, let subtasks):
+                "\(changed ? "Completed" : "Already completed"): \(CaptionRule.shown(task.caption))"
+                    + (subtasks > 0 ? " (and \(Self.subtaskCount(subtasks, open: true)))" : "")
+            case .advanced(let task, let next, let reopened):
+                "Completed: \(CaptionRule.shown(task.caption)) (repeats \(task.repeatRule.words); next: \(dates.occurrenceText(next))"
+                    + (reopened > 0 ? "; \(Self.subtaskCount(reopened, open: false)) open again)" : ")")
             case .repeated(let task, let after):
                 task.repeatRule == after.repeatRule
                     ? (after.repeatRule.isNone
@@ -204,14 +237,31 @@ extension TaskStore {
                         ? "Repeats no more: \(CaptionRule.shown(task.caption))"
                         : "Repeats \(after.repeatRule.words): \(CaptionRule.shown(task.caption)) (due \(after.due.map(dates.text) ?? "none"))"
             case .reopened(let task, let changed): "\(changed ? "Reopened" : "Already open"): \(CaptionRule.shown(task.caption))"
-            case .moved(let task, let section): "Moved to \(section.title): \(CaptionRule.shown(task.caption))"
-            case .deleted(let task): "Deleted: \(CaptionRule.shown(task.caption))"
+            case .moved(let task, let section, let subtasks):
+                "Moved to \(section.title): \(CaptionRule.shown(task.caption))" + (subtasks > 0 ? " (and \(Self.subtaskCount(subtasks)))" : "")
+            case .deleted(let task, let subtasks):
+                "Deleted: \(CaptionRule.shown(task.caption))" + (subtasks > 0 ? " (and \(Self.subtaskCount(subtasks)))" : "")
+            case .underParent(let task, let parent, let changed):
+                switch (parent, changed) {
+                case (let parent?, true): "Moved under \(quotedCaption(CaptionRule.shown(parent.caption))): \(CaptionRule.shown(task.caption))"
+                case (let parent?, false): "Already under \(quotedCaption(CaptionRule.shown(parent.caption))): \(CaptionRule.shown(task.caption))"
+                case (nil, true): "Made top-level: \(CaptionRule.shown(task.caption))"
+                case (nil, false): "Already top-level: \(CaptionRule.shown(task.caption))"
+                }
             case .listed(let task, let name, let changed):
                 "\(changed ? "Moved to" : "Already in") the list \(quotedCaption(name)): \(CaptionRule.shown(task.caption))"
             }
         }
         return (planned.changes, lines)
     }
+
+    /// "its 3 open subtasks", "its 1 subtask".
+    private static func subtaskCount(_ count: Int, open: Bool = false) -> String {
+        "its \(count) \(open ? "open " : "")subtask\(count == 1 ? "" : "s")"
+    }
+
+    /// `--under none`: the word that makes a task top-level again.
+    public static func isTopLevelWord(_ handle: String) -> Bool { handle.lowercased() == "none" }
 
     /// What `--edit N --due WHEN` says it did.
     private func dueLine(_ task: TaskItem, _ request: DueInput.Request, taken: DueInput.Request, dates: DueDisplay) -> String {

@@ -24,8 +24,11 @@ enum ICalendarCarry {
         var names = Set<String>()
         // A rule HotTask steps is the task's repeat rule, not something it lacks.
         let repeats = !TodoMapping.readRepeat(todo).isNone
-        for property in todo.properties where !written.contains(property.name) && property.name != "PRIORITY" {
+        // The parent relation is the task's parent (`TodoMappingParent`), not something it lacks.
+        let parent = TodoMapping.parentRelation(of: todo)?.index
+        for (index, property) in todo.properties.enumerated() where !written.contains(property.name) && property.name != "PRIORITY" {
             if repeats && property.name == "RRULE" { continue }
+            if index == parent { continue }
             names.insert(property.name)
         }
         if let priority = todo.first("PRIORITY")?.value.trimmingCharacters(in: .whitespaces), priority != "1", priority != "0" {
@@ -41,6 +44,7 @@ enum ICalendarCarry {
             todo.components.isEmpty && todo.first("UID")?.text == TodoMapping.uid(for: id)
             && todo.properties.allSatisfy {
                 ($0.parameters.isEmpty && written.contains($0.name) && plainValue($0)) || ($0.name == "PRIORITY" && $0.value == "1")
+                    || isOwnParent($0)
             }
         if plain { return nil }
         var text = ""
@@ -51,6 +55,17 @@ enum ICalendarCarry {
         }
         carried.write(to: &text)
         return text
+    }
+
+    /// A parent relation as HotTask's own export writes it: `RELATED-TO;RELTYPE=PARENT:<id>`.
+    private static func isOwnParent(_ property: ICalProperty) -> Bool {
+        property.name == "RELATED-TO" && property.parameters == ";RELTYPE=PARENT"
+            && UUID(uuidString: property.value).map(TodoMapping.uid(for:)) == property.value
+    }
+
+    /// The UID of the VTODO a record carries, for a subtask's RELATED-TO naming it.
+    static func uid(ofRecord record: String) -> String? {
+        (try? ICalendar.parse(record))?.last?.first("UID")?.text
     }
 
     /// A value HotTask's own export would write: an open or done STATUS, SEQUENCE 0.
@@ -134,7 +149,7 @@ enum ICalendarCarry {
     /// the VTODO as it came when HotTask's fields read the same on it, else with them written
     /// onto it. nil when the record does not read (the task is then written as HotTask's own).
     static func components(
-        for task: TaskItem, record: String, sortOrder: Int, now: Date
+        for task: TaskItem, record: String, sortOrder: Int, now: Date, parentUID: (UUID) -> String? = { _ in nil }
     ) -> [ICalComponent]? {
         guard let parsed = try? ICalendar.parse(record), var todo = parsed.last, todo.name == "VTODO",
             let uid = todo.first("UID")?.text
@@ -149,7 +164,8 @@ enum ICalendarCarry {
         let fields = SharedFields(
             task, sortOrder: todo.first("X-APPLE-SORT-ORDER") == nil ? nil : sortOrder, keepingUnreadFrom: remote?.fields)
         if let remote, remote.fields.same(fields, order: false) { return out + [todo] }
-        let written = TodoMapping.write(fields, uid: uid, clocks: task.clocks, created: task.createdAt, onto: calendar, now: now)
+        let written = TodoMapping.write(
+            fields, uid: uid, clocks: task.clocks, created: task.createdAt, onto: calendar, now: now, parentUID: parentUID)
         return out + written.components
     }
 }

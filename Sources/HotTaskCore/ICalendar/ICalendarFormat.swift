@@ -62,14 +62,17 @@ enum ICalendarFormat {
                             component.write(to: &text)
                         }
                     }
+                    // A parent from elsewhere is named by the UID it came with.
+                    let parentUID = { (id: UUID) in carried.isEmpty ? nil : carried[id, .iCalendar].flatMap(ICalendarCarry.uid(ofRecord:)) }
                     if !carried.isEmpty, let record = carried[task.id, .iCalendar],
-                        let components = ICalendarCarry.components(for: task, record: record, sortOrder: rank, now: stamp)
+                        let components = ICalendarCarry.components(for: task, record: record, sortOrder: rank, now: stamp, parentUID: parentUID)
                     {
                         write(components)
                     } else {
                         let fields = SharedFields(task, sortOrder: rank)
                         var one = TodoMapping.write(
-                            fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: stamp)
+                            fields, uid: TodoMapping.uid(for: task.id), clocks: task.clocks, created: task.createdAt, onto: nil, now: stamp,
+                            parentUID: parentUID)
                         // A task imported without any date has none to give: no made-up CREATED.
                         if task.createdAt.timeIntervalSince1970 <= 0 {
                             for index in one.components.indices { one.components[index].set("CREATED", nil) }

@@ -107,7 +107,8 @@ struct RemoteTodo: Equatable, Sendable {
 
 /// VTODO (RFC 5545) ↔ HotTask: UID ↔ id, SUMMARY ↔ caption, STATUS/COMPLETED ↔ completed,
 /// PRIORITY 1–4 ↔ Top Priority (anything else Bonus), X-APPLE-SORT-ORDER ↔ manual order,
-/// DUE ↔ due date, DESCRIPTION ↔ note, CATEGORIES ↔ tags. Every other property and component
+/// DUE ↔ due date, DESCRIPTION ↔ note, CATEGORIES ↔ tags, RELATED-TO;RELTYPE=PARENT ↔ parent
+/// (`TodoMappingParent`). Every other property and component
 /// is kept as it came.
 public enum TodoMapping {
     static let clocksProperty = "X-HOTTASK-CLOCKS"
@@ -159,6 +160,7 @@ public enum TodoMapping {
         fields[.note] = .note(readNote(todo))
         fields[.tags] = .tags(readTags(todo))
         fields[.repeatRule] = .repeatRule(readRepeat(todo))
+        fields[.parent] = .parent(readParent(todo))
         var clocks: FieldClocks?
         if let written = todo.first(clocksProperty).flatMap({ StoreDocument.clocks(from: Substring($0.value)) }), let lastModified,
             Int64(lastModified.timeIntervalSince1970) == written.latest.milliseconds / 1000
@@ -208,8 +210,10 @@ public enum TodoMapping {
     /// X-APPLE-SORT-ORDER it did not have unless the task moved here. PRIORITY changes only
     /// when the section does; LAST-MODIFIED, DTSTAMP and SEQUENCE move on whenever anything
     /// does. Completing a repeating task completes this occurrence (`Recurrence`).
+    /// `parentUID`: a parent's UID when it came from elsewhere (else the one HotTask gives an id).
     static func write(
-        _ fields: SharedFields, uid: String, clocks: FieldClocks, created: Date, onto base: ICalComponent?, now: Date
+        _ fields: SharedFields, uid: String, clocks: FieldClocks, created: Date, onto base: ICalComponent?, now: Date,
+        parentUID: (UUID) -> String? = { _ in nil }
     ) -> ICalComponent {
         var calendar =
             base
@@ -222,7 +226,7 @@ public enum TodoMapping {
             index = calendar.components.count - 1
         }
         if base != nil, let occurrence = OccurrenceOverrides.settle(&calendar, master: &index!) {
-            write(fields, clocks: clocks, occurrence: occurrence, series: index!, in: &calendar, now: now)
+            write(fields, clocks: clocks, occurrence: occurrence, series: index!, in: &calendar, now: now, parentUID: parentUID)
             VTimezone.complete(&calendar)
             return calendar
         }
@@ -266,6 +270,7 @@ public enum TodoMapping {
             if note.isEmpty { todo.set("DESCRIPTION", nil) } else { todo.setKeepingParameters("DESCRIPTION", ICalendar.escape(note)) }
         }
         if case .tags(let tags)? = fields[.tags], readTags(todo) != tags { setTags(tags, on: &todo) }
+        if case .parent(let parent)? = fields[.parent] { setParent(parent, uid: parent.flatMap(parentUID), on: &todo) }
         if base == nil && todo.first("CREATED") == nil { todo.set("CREATED", ICalendar.format(created)) }
         if let order = fields.sortOrder, order != sortOrderBefore || (base == nil && todo.first("X-APPLE-SORT-ORDER") == nil) {
             todo.set("X-APPLE-SORT-ORDER", String(order))
@@ -283,7 +288,8 @@ public enum TodoMapping {
     /// completing it moves the series past it, and the override goes; any other edit goes to
     /// the override, so that the occurrences after it keep the series' own text and date.
     private static func write(
-        _ fields: SharedFields, clocks: FieldClocks, occurrence: Int, series: Int, in calendar: inout ICalComponent, now: Date
+        _ fields: SharedFields, clocks: FieldClocks, occurrence: Int, series: Int, in calendar: inout ICalComponent, now: Date,
+        parentUID: (UUID) -> String?
     ) {
         var master = calendar.components[series]
         var todo = calendar.components[occurrence]
@@ -324,6 +330,13 @@ public enum TodoMapping {
             // The clocks say when the series' fields changed, not this occurrence's.
             todo.set(clocksProperty, nil)
             calendar.components[occurrence] = todo
+        }
+        // The parent is the series', not an occurrence's.
+        let parentBefore = master
+        if case .parent(let parent)? = fields[.parent] { setParent(parent, uid: parent.flatMap(parentUID), on: &master) }
+        if master != parentBefore {
+            stamp(&master, clocks: clocks, isNew: false, now: now)
+            calendar.components[series] = master
         }
         if case .repeatRule(let rule)? = fields[.repeatRule], readRepeat(master) != rule {
             setRepeat(rule, on: &master)

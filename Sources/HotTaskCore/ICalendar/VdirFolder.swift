@@ -93,6 +93,10 @@ enum VdirFolder {
             }
             var known = 0
             var rank = 0
+            // A parent from elsewhere is named by the UID its file or its import gave it.
+            let parentUID = { (id: UUID) in
+                existing[id]?.todo.uid ?? (carried.isEmpty ? nil : carried[id, .iCalendar].flatMap(ICalendarCarry.uid(ofRecord:)))
+            }
             for section in Section.allCases {
                 for task in list.tasks(in: section) {
                     rank += 1
@@ -108,14 +112,14 @@ enum VdirFolder {
                         }
                         let written = TodoMapping.write(
                             fields, uid: todo.uid, clocks: task.clocks, created: task.createdAt, onto: todo.calendar,
-                            now: ICalendarFormat.stamp(task, now: now))
+                            now: ICalendarFormat.stamp(task, now: now), parentUID: parentUID)
                         try write(written, to: folder + "/" + name)
                         counts.changed += 1
                         continue
                     }
                     let (calendar, uid) = newObject(
                         for: task, record: carried.isEmpty ? nil : carried[task.id, .iCalendar], sortOrder: rank,
-                        now: ICalendarFormat.stamp(task, now: now))
+                        now: ICalendarFormat.stamp(task, now: now), parentUID: parentUID)
                     var name = fileName(for: uid)
                     // A file of that name this task is not in: never written over.
                     if names.contains(name) { name = task.id.uuidString.lowercased() + ".ics" }
@@ -151,16 +155,20 @@ enum VdirFolder {
     }
 
     /// The calendar object of a task no file holds: from what its import carried, or HotTask's own.
-    private static func newObject(for task: TaskItem, record: String?, sortOrder: Int, now: Date) -> (ICalComponent, String) {
+    private static func newObject(
+        for task: TaskItem, record: String?, sortOrder: Int, now: Date, parentUID: (UUID) -> String?
+    ) -> (ICalComponent, String) {
         if let (base, uid) = record.flatMap({ ICalendarCarry.calendar(from: $0, for: task) }) {
             let hadOrder = base.components.last?.first("X-APPLE-SORT-ORDER") != nil
             let calendar = TodoMapping.write(
-                fields(task, sortOrder: hadOrder ? sortOrder : nil), uid: uid, clocks: task.clocks, created: task.createdAt, onto: base, now: now)
+                fields(task, sortOrder: hadOrder ? sortOrder : nil), uid: uid, clocks: task.clocks, created: task.createdAt, onto: base, now: now,
+                parentUID: parentUID)
             return (calendar, uid)
         }
         let uid = TodoMapping.uid(for: task.id)
         var calendar = TodoMapping.write(
-            fields(task, sortOrder: sortOrder), uid: uid, clocks: task.clocks, created: task.createdAt, onto: nil, now: now)
+            fields(task, sortOrder: sortOrder), uid: uid, clocks: task.clocks, created: task.createdAt, onto: nil, now: now,
+            parentUID: parentUID)
         // A task imported without any date has none to give: no made-up CREATED.
         if task.createdAt.timeIntervalSince1970 <= 0 {
             for index in calendar.components.indices { calendar.components[index].set("CREATED", nil) }

@@ -46,8 +46,11 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// has no notes (a line is one line).
     var leavesOut: [(field: TaskField, name: String)] {
         switch self {
-        case .todotxt: [(.note, "notes")]
-        case .hottask, .taskwarrior, .ics, .vdir: []
+        // Subtasks go out flat (DECISIONS): Taskwarrior's `depends` is a prerequisite, not a
+        // family, and todo.txt has no standard for them.
+        case .todotxt: [(.note, "notes"), (.parent, "subtask relations")]
+        case .taskwarrior: [(.parent, "subtask relations")]
+        case .hottask, .ics, .vdir: []
         }
     }
 }

@@ -226,6 +226,8 @@ extension TaskList {
                 // The same tags in another order are the same tags: Taskwarrior keeps a `project:`
                 // tag apart from the others, and its file gives it back first.
                 if task.tags != current.tags, task.tags.sorted() == current.tags.sorted() { task.tags = current.tags }
+                // Taskwarrior and todo.txt hold no subtask relation (DECISIONS): a task keeps its own.
+                if batch.format == .taskwarrior || batch.format == .todoTxt { task.parent = current.parent }
                 var fields: TaskFields
                 // An undated todo.txt line was "written" at the import's now: never newer.
                 let undated = batch.todoTxtLines?.undated.contains(position) ?? false

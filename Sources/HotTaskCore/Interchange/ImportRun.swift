@@ -113,6 +113,7 @@ extension TaskStore {
             // What the file said is the base of the next import of it (see ImportBase).
             let said = ImportBase.Said(batch.tasks)
             if carriedBefore != nil { carriedRecords = carriedSaid(by: batch, todoTxtFile: todoTxtFile) }
+            notes += Self.cycleNotes(in: batch.tasks)
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))\(made)"
                 return try commit(state.list.replacing(with: batch.tasks), line, said: said)
@@ -151,6 +152,16 @@ extension TaskStore {
         messages += losses.sentences.map(CommandMessage.note)
         messages += notes.map(CommandMessage.note)
         return messages
+    }
+
+    /// What to say of subtasks that go round in a cycle in a file or on a server (`Subtasks`
+    /// breaks each at its lowest id, the same way every time; the relation is kept).
+    static func cycleNotes(in tasks: [TaskItem]) -> [String] {
+        guard tasks.contains(where: { $0.parent != nil }) else { return [] }
+        let byID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return Subtasks(tasks).brokenCycles.compactMap { byID[$0] }.map { task in
+            "the subtasks of \(quotedCaption(CaptionRule.shown(task.caption))) lead back to it (a cycle): it is shown top-level"
+        }
     }
 
     /// The tasks whose todo.txt line is gone: the file is the one HotTask last read or wrote

@@ -334,7 +334,7 @@ extension JSONParser {
             id: id, caption: caption, section: section, completed: completed, createdAt: createdAt,
             completedAt: completedAt ?? modified, modifiedAt: modified, order: fields.order ?? .middle, due: due,
             note: fields.note ?? "", tags: fields.tags ?? [], repeatRule: fields.repeatRule ?? .none, list: fields.list ?? "",
-            clocks: clocks ?? FieldClocks())
+            parent: fields.parent, clocks: clocks ?? FieldClocks())
         return (task, fields.order != nil, deletedClock)
     }
 
@@ -355,6 +355,8 @@ extension JSONParser {
         var tags: [String]?
         var repeatRule: RepeatRule?
         var list: String?
+        var parent: UUID?
+        var parentSeen = false
 
         /// Reads `field`'s value where `parser` is; gives up on a second one.
         mutating func read(_ field: TaskField, from parser: inout JSONParser) throws {
@@ -375,7 +377,10 @@ extension JSONParser {
                 let text = try parser.quotedString()
                 if !text.isEmpty, ListNameRule.check(text) != nil { throw GiveUp() }
                 list = text
-            case .caption, .section, .completed, .order, .due, .note, .tags, .repeatRule, .list: throw GiveUp()
+            case .parent where !parentSeen:
+                parentSeen = true
+                parent = try required(UUIDBytes.parse(try parser.plainString()))
+            case .caption, .section, .completed, .order, .due, .note, .tags, .repeatRule, .list, .parent: throw GiveUp()
             }
         }
 

@@ -2,8 +2,7 @@ import Foundation
 
 /// The fields a change sets on one task; nil leaves a field as it is.
 public struct TaskFields: Equatable, Hashable, Sendable {
-    // Largest first, one-byte fields last (as in `TaskItem`): 72 bytes, so that a change that
-    // sets fields (an id and two of these) is no larger than one that adds a task.
+    // Largest first, one-byte fields last (as in `TaskItem`).
     var caption: String?
     var order: OrderKey?
     var completedAt: Date?
@@ -17,6 +16,8 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     var repeatRule: RepeatRule?
     /// The list it moves to, as `ListNames` stores it (empty: the default list).
     var list: String?
+    /// `.some(nil)` makes it top-level; nil leaves it.
+    var parent: UUID??
     var section: Section?
     /// Completing also sets `completedAt` (the time it was done); reopening clears it.
     var completed: Bool?
@@ -24,8 +25,9 @@ public struct TaskFields: Equatable, Hashable, Sendable {
     init(
         caption: String? = nil, section: Section? = nil, completed: Bool? = nil, completedAt: Date? = nil,
         order: OrderKey? = nil, due: DueDate?? = nil, note: String? = nil, tags: [String]? = nil,
-        repeatRule: RepeatRule? = nil, list: String? = nil
+        repeatRule: RepeatRule? = nil, list: String? = nil, parent: UUID?? = nil
     ) {
+        self.parent = parent
         self.repeatRule = repeatRule
         self.list = list
         self.due = due

@@ -10,7 +10,7 @@ import Foundation
 /// written before a field existed has fewer stamps, and the missing ones mean "set when the
 /// task was added" (see `FieldClocks`).
 public enum TaskField: Int, CaseIterable, Sendable {
-    case caption, section, completed, order, due, note, tags, repeatRule, list
+    case caption, section, completed, order, due, note, tags, repeatRule, list, parent
 
     /// Its key in the store's task objects, in the log's `set` records and in the sync base.
     var key: String { staticKey.description }
@@ -27,6 +27,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .tags: "tags"
         case .repeatRule: "repeat"
         case .list: "list"
+        case .parent: "parent"
         }
     }
 
@@ -34,7 +35,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     /// The boxed fields come after the others in the table.
     var isBoxed: Bool {
         switch self {
-        case .note, .tags, .repeatRule, .list: true
+        case .note, .tags, .repeatRule, .list, .parent: true
         case .caption, .section, .completed, .order, .due: false
         }
     }
@@ -69,7 +70,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var merge: Merge {
         switch self {
         case .order: .placement
-        case .caption, .section, .completed, .due, .note, .repeatRule, .list: .laterChange
+        case .caption, .section, .completed, .due, .note, .repeatRule, .list, .parent: .laterChange
         case .tags: .elementwise
         }
     }
@@ -86,7 +87,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
     var placement: Placement {
         switch self {
         case .caption, .section, .completed: .beforeDates
-        case .due, .note, .tags, .repeatRule, .list: .afterDatesWhenSet
+        case .due, .note, .tags, .repeatRule, .list, .parent: .afterDatesWhenSet
         case .order: .snapshotOnly
         }
     }
@@ -125,6 +126,7 @@ public enum TaskField: Int, CaseIterable, Sendable {
         case .tags: .meant(.tags([]))
         case .repeatRule: .meant(.repeatRule(.none))
         case .list: .meant(.list(""))
+        case .parent: .meant(.parent(nil))
         }
     }
 
@@ -146,9 +148,9 @@ public enum TaskField: Int, CaseIterable, Sendable {
 /// A value for each field of the table, by the field's place (`rawValue`), held inline; and
 /// for each field kept inline in a task, and each boxed one (`TaskField.isBoxed`). Their sizes
 /// are the table's counts (Swift cannot take them from the enum): `TaskFieldTests` checks them.
-typealias PerField<Element> = InlineArray<9, Element>
+typealias PerField<Element> = InlineArray<10, Element>
 typealias PerInlineField<Element> = InlineArray<5, Element>
-typealias PerBoxedField<Element> = InlineArray<4, Element>
+typealias PerBoxedField<Element> = InlineArray<5, Element>
 
 /// One field's value, whatever its type: what the field table reads, writes, compares and
 /// merges. `completed` alone says done or open: when it was done (`completedAt`) goes with it
@@ -166,6 +168,8 @@ enum FieldValue: Hashable, Sendable {
     case repeatRule(RepeatRule)
     /// The list it is in (`ListName`); empty for the default list.
     case list(String)
+    /// The id of the task it is a subtask of (`Subtasks`); nil for a top-level task.
+    case parent(UUID?)
 
     /// The field it is a value of.
     var field: TaskField {
@@ -179,6 +183,7 @@ enum FieldValue: Hashable, Sendable {
         case .tags: .tags
         case .repeatRule: .repeatRule
         case .list: .list
+        case .parent: .parent
         }
     }
 
@@ -197,6 +202,7 @@ enum FieldValue: Hashable, Sendable {
         case .tags(let tags): tags.sorted().joined(separator: "\n")
         case .repeatRule(let rule): rule.stored
         case .list(let list): list
+        case .parent(let parent): parent.map(Subtasks.text) ?? ""
         }
     }
 }

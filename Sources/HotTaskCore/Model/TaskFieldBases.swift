@@ -26,6 +26,7 @@ extension TaskField {
         case .tags(let tags): try container.encode(tags, forKey: name)
         case .repeatRule(let rule): try container.encode(rule.stored, forKey: name)
         case .list(let list): try container.encode(list, forKey: name)
+        case .parent(let parent): try container.encode(parent.map(Subtasks.text) ?? "", forKey: name)
         }
     }
 
@@ -48,6 +49,9 @@ extension TaskField {
             let text = try container.decode(String.self, forKey: name)
             return text.isEmpty ? .repeatRule(.none) : RepeatRule(stored: text).map(FieldValue.repeatRule)
         case .list: return .list(try container.decode(String.self, forKey: name))
+        case .parent:
+            let text = try container.decode(String.self, forKey: name)
+            return text.isEmpty ? .parent(nil) : UUID(uuidString: text).map { .parent($0) }
         }
     }
 }
@@ -67,7 +71,7 @@ extension TaskField {
         case .completed:
             out[0] = print == ImportBase.donePrint ? UInt8(ascii: "1") : UInt8(ascii: "0")
             return 1
-        case .caption, .order, .due, .note, .tags, .repeatRule, .list:
+        case .caption, .order, .due, .note, .tags, .repeatRule, .list, .parent:
             out[0] = 0x20
             return 1 + UUIDBytes.writeHex(print, to: out + 1)
         }
@@ -78,7 +82,7 @@ extension TaskField {
         switch self {
         case .section: 2
         case .completed: 1
-        case .caption, .order, .due, .note, .tags, .repeatRule, .list: 17
+        case .caption, .order, .due, .note, .tags, .repeatRule, .list, .parent: 17
         }
     }
 
@@ -101,6 +105,7 @@ extension TaskField {
         case .tags: return task.tags.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .repeatRule: return task.repeatRule.isNone ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .list: return task.list.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
+        case .parent: return task.parent == nil ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .order: return ImportBase.fingerprint(value(of: task))
         }
     }
@@ -115,7 +120,7 @@ extension TaskField {
         case .completed:
             guard start < line.count else { return nil }
             return (line[start] == UInt8(ascii: "1") ? ImportBase.donePrint : ImportBase.openPrint, start + 1)
-        case .caption, .order, .due, .note, .tags, .repeatRule, .list:
+        case .caption, .order, .due, .note, .tags, .repeatRule, .list, .parent:
             guard start + 17 <= line.count, line[start] == 0x20 else { return nil }
             var print: UInt64 = 0
             for byte in line[(start + 1)..<(start + 17)] {

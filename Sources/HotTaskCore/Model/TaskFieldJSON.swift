@@ -41,6 +41,8 @@ extension TaskField {
             writer.raw("]")
         case .repeatRule(let rule): writer.string(rule.stored)
         case .list(let list): writer.string(list)
+        case .parent(let parent):
+            if let parent { writer.string(Subtasks.text(parent)) } else { writer.raw("null") }
         }
     }
 
@@ -112,6 +114,15 @@ extension TaskField {
             guard let text = try fields.optionalString(key) else { return nil }
             if !text.isEmpty, let problem = ListNameRule.check(text) { throw fields.problem("\"list\": \(problem)") }
             return .list(text)
+        case .parent:
+            switch fields.object[key] {
+            case nil: return nil
+            case .null?: return .parent(nil)
+            case .string(let text)?:
+                guard let parent = UUID(uuidString: text) else { throw fields.problem("\"parent\" is not a task's id: \"\(text)\"") }
+                return .parent(parent)
+            case let other?: throw fields.problem("\"parent\" must be a task's id, found \(other.kindName)")
+            }
         }
     }
 }

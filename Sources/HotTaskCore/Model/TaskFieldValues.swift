@@ -15,6 +15,7 @@ extension TaskField {
         case .tags: .tags(task.tags)
         case .repeatRule: .repeatRule(task.repeatRule)
         case .list: .list(task.list)
+        case .parent: .parent(task.parent)
         }
     }
 
@@ -35,6 +36,7 @@ extension TaskField {
         case .tags(let tags): task.tags = tags
         case .repeatRule(let rule): task.repeatRule = rule
         case .list(let list): task.list = list
+        case .parent(let parent): task.parent = parent
         }
     }
 
@@ -46,6 +48,7 @@ extension TaskField {
         case .tags(let tags): tags.isEmpty
         case .repeatRule(let rule): rule.isNone
         case .list(let list): list.isEmpty
+        case .parent(let parent): parent == nil
         case .caption, .section, .completed, .order: false
         }
     }
@@ -67,6 +70,7 @@ extension TaskFields {
             case .tags: tags.map(FieldValue.tags)
             case .repeatRule: repeatRule.map(FieldValue.repeatRule)
             case .list: list.map(FieldValue.list)
+            case .parent: parent.map(FieldValue.parent)
             }
         }
         set {
@@ -83,6 +87,7 @@ extension TaskFields {
                 case .tags: tags = nil
                 case .repeatRule: repeatRule = nil
                 case .list: list = nil
+                case .parent: parent = nil
                 }
                 return
             }
@@ -97,6 +102,7 @@ extension TaskFields {
             case .tags(let value): tags = value
             case .repeatRule(let value): repeatRule = value
             case .list(let value): list = value
+            case .parent(let value): parent = .some(value)
             }
         }
     }

@@ -45,25 +45,32 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     /// Free text of several lines (`NoteRule`); empty for none.
     public var note: String {
         get { boxed?.note ?? "" }
-        set { rebox(note: newValue, tags: tags, repeatRule: repeatRule, list: list, clocks: clocks) }
+        set { rebox(note: newValue, tags: tags, repeatRule: repeatRule, list: list, parent: parent, clocks: clocks) }
     }
 
     /// Words (`TagRule`), in the order given, without a leading `+`; empty for none.
     public var tags: [String] {
         get { boxed?.tags ?? [] }
-        set { rebox(note: note, tags: newValue, repeatRule: repeatRule, list: list, clocks: clocks) }
+        set { rebox(note: note, tags: newValue, repeatRule: repeatRule, list: list, parent: parent, clocks: clocks) }
     }
 
     /// How it repeats (`RepeatRule`); `.none` for a task that does not.
     public var repeatRule: RepeatRule {
         get { boxed?.repeatRule ?? .none }
-        set { rebox(note: note, tags: tags, repeatRule: newValue, list: list, clocks: clocks) }
+        set { rebox(note: note, tags: tags, repeatRule: newValue, list: list, parent: parent, clocks: clocks) }
     }
 
     /// The list it is in, as `ListNames` stores it: empty for the default list.
     public var list: String {
         get { boxed?.list ?? "" }
-        set { rebox(note: note, tags: tags, repeatRule: repeatRule, list: newValue, clocks: clocks) }
+        set { rebox(note: note, tags: tags, repeatRule: repeatRule, list: newValue, parent: parent, clocks: clocks) }
+    }
+
+    /// The id of the task it is a subtask of (`Subtasks`); nil for a top-level task. A parent
+    /// the list does not hold leaves it top-level, keeping the relation for when it arrives.
+    public var parent: UUID? {
+        get { boxed?.parent }
+        set { rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, parent: newValue, clocks: clocks) }
     }
 
     /// When each field was last set: merging keeps, field by field, the later change.
@@ -71,21 +78,21 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         get { FieldClocks(inline: inlineClocks, boxed: boxed?.clocks) }
         set {
             inlineClocks = newValue.inline
-            rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, clocks: newValue)
+            rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, parent: parent, clocks: newValue)
         }
     }
 
     /// The box for these values, or none when they are what a task without a box has.
-    private mutating func rebox(note: String, tags: [String], repeatRule: RepeatRule, list: String, clocks: FieldClocks) {
-        if note.isEmpty, tags.isEmpty, repeatRule.isNone, list.isEmpty, clocks.boxedAreImplied {
+    private mutating func rebox(note: String, tags: [String], repeatRule: RepeatRule, list: String, parent: UUID?, clocks: FieldClocks) {
+        if note.isEmpty, tags.isEmpty, repeatRule.isNone, list.isEmpty, parent == nil, clocks.boxedAreImplied {
             boxed = nil
             return
         }
         let boxedClocks = clocks.boxed
         if boxed?.note != note || boxed?.tags != tags || boxed?.repeatRule != repeatRule || boxed?.list != list
-            || boxed?.clocks != boxedClocks
+            || boxed?.parent != parent || boxed?.clocks != boxedClocks
         {
-            boxed = BoxedFields(note: note, tags: tags, repeatRule: repeatRule, list: list, clocks: boxedClocks)
+            boxed = BoxedFields(note: note, tags: tags, repeatRule: repeatRule, list: list, parent: parent, clocks: boxedClocks)
         }
     }
 
@@ -103,6 +110,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         tags: [String] = [],
         repeatRule: RepeatRule = .none,
         list: String = "",
+        parent: UUID? = nil,
         clocks: FieldClocks = FieldClocks()
     ) {
         self.dueBits = due?.bits ?? DueDate.noneBits
@@ -116,7 +124,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.order = order
         self.inlineClocks = clocks.inline
         self.boxed = nil
-        rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, clocks: clocks)
+        rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, parent: parent, clocks: clocks)
     }
 
     /// The same task with the clocks of the fields a person sees reset: for comparing what a
@@ -139,9 +147,11 @@ final class BoxedFields: Hashable, Sendable {
     let tags: [String]
     let repeatRule: RepeatRule
     let list: String
+    let parent: UUID?
     let clocks: FieldClocks.Boxed
 
-    init(note: String, tags: [String], repeatRule: RepeatRule, list: String, clocks: FieldClocks.Boxed) {
+    init(note: String, tags: [String], repeatRule: RepeatRule, list: String, parent: UUID?, clocks: FieldClocks.Boxed) {
+        self.parent = parent
         self.note = note
         self.tags = tags
         self.repeatRule = repeatRule
@@ -150,7 +160,9 @@ final class BoxedFields: Hashable, Sendable {
     }
 
     static func == (a: BoxedFields, b: BoxedFields) -> Bool {
-        a === b || (a.note == b.note && a.tags == b.tags && a.repeatRule == b.repeatRule && a.list == b.list && a.clocks == b.clocks)
+        a === b
+            || (a.note == b.note && a.tags == b.tags && a.repeatRule == b.repeatRule && a.list == b.list && a.parent == b.parent
+                && a.clocks == b.clocks)
     }
 
     func hash(into hasher: inout Hasher) {
@@ -158,6 +170,7 @@ final class BoxedFields: Hashable, Sendable {
         hasher.combine(tags)
         hasher.combine(repeatRule)
         hasher.combine(list)
+        hasher.combine(parent)
         hasher.combine(clocks)
     }
 }

@@ -10,6 +10,21 @@ protocol ChangeTarget {
     mutating func apply(_ change: TaskChange)
     /// A key above every task of `section`, those moved there by this command included.
     mutating func topKey(of section: Section) -> OrderKey
+    /// The family tree of the tasks, as the changes made so far left it.
+    func subtasks() -> Subtasks
+    /// `count` keys after the last of `parent`'s family in its section (`moving` aside: the
+    /// tasks these keys are for), before the task after it.
+    func keys(_ count: Int, afterFamilyOf parent: TaskItem, moving: Set<UUID>) -> [OrderKey]
+}
+
+extension ChangeTarget {
+    /// Its subtasks, theirs, and so on, each after its parent, as the changes so far left them.
+    func descendants(of id: UUID) -> [TaskItem] {
+        subtasks().descendants(of: id).compactMap { task(Self.handle(of: $0)) }
+    }
+
+    /// The handle that names a task by its whole id (every target takes one).
+    static func handle(of id: UUID) -> String { id.uuidString.lowercased() }
 }
 
 /// The edits, due dates, completions, moves and deletes one command asks for, by handle: the
@@ -27,6 +42,8 @@ struct CommandChanges: Sendable {
     var repeating: (handle: String, rule: RepeatRule, today: Int)?
     /// Another list: what the task stores for it (`ListNames.stored`) and its name.
     var list: (handle: String, stored: String, name: String)?
+    /// `--under`: the task and the handle of its new parent (nil: top-level again).
+    var under: (handle: String, parent: String?)?
     var completing: [String] = []
     var reopening: [String] = []
     var moving: [String] = []
@@ -46,26 +63,27 @@ struct CommandChanges: Sendable {
         case tagged(TaskItem, [String])
         /// The task as it was, and as the rule left it.
         case repeated(TaskItem, after: TaskItem)
-        case completed(TaskItem, changed: Bool)
-        /// A repeating task completed: the task as it was, and its next due date.
-        case advanced(TaskItem, next: DueDate)
+        /// `subtasks`: how many open subtasks were completed with it.
+        case completed(TaskItem, changed: Bool, subtasks: Int)
+        /// A repeating task completed: the task as it was, its next due date, and how many of
+        /// its subtasks were reopened with it.
+        case advanced(TaskItem, next: DueDate, reopened: Int)
         case reopened(TaskItem, changed: Bool)
-        case moved(TaskItem, to: Section)
+        /// `subtasks`: how many went with it.
+        case moved(TaskItem, to: Section, subtasks: Int)
+        /// The task as it was, and its parent after (nil: top-level).
+        case underParent(TaskItem, parent: TaskItem?, changed: Bool)
         /// The task as it was, and the list it is in after.
         case listed(TaskItem, to: String, changed: Bool)
-        case deleted(TaskItem)
-    }
-
-    /// The same task was given to both --done and --undone.
-    struct Contradiction: Error, Sendable {
-        let task: TaskItem
+        /// `subtasks`: how many were deleted with it.
+        case deleted(TaskItem, subtasks: Int)
     }
 
     /// The changes, in the order the command lists them, and a step for each handle acted on.
-    func plan(on target: inout some ChangeTarget, now: Date, local: TimeZone) throws(Contradiction) -> (changes: [TaskChange], steps: [Step]) {
+    func plan(on target: inout some ChangeTarget, now: Date, local: TimeZone) throws(PlanRefusal) -> (changes: [TaskChange], steps: [Step]) {
         let completingIDs = Set(completing.compactMap { target.task($0)?.id })
         for handle in reopening {
-            if let task = target.task(handle), completingIDs.contains(task.id) { throw Contradiction(task: task) }
+            if let task = target.task(handle), completingIDs.contains(task.id) { throw .contradiction(task) }
         }
         var changes: [TaskChange] = []
         var steps: [Step] = []
@@ -74,6 +92,13 @@ struct CommandChanges: Sendable {
             guard let task = target.task(handle), let change = rule(task) else { return }
             target.apply(change)
             changes.append(change)
+        }
+        /// Makes changes planned on the tasks as they were.
+        func makeAll(_ planned: [TaskChange]) {
+            for change in planned {
+                target.apply(change)
+                changes.append(change)
+            }
         }
         if let caption, let task = target.task(caption.handle) {
             make(caption.handle) { ChangeRules.rename($0, to: caption.text) }
@@ -100,7 +125,12 @@ struct CommandChanges: Sendable {
         }
         if let list, let task = target.task(list.handle) {
             make(list.handle) { ChangeRules.moveToList($0, list.stored) }
+            makeAll(Self.listFamily(task, to: list.stored, on: target))
             steps.append(.listed(task, to: list.name, changed: task.list != list.stored))
+        }
+        if let (planned, step) = try planUnder(on: &target) {
+            makeAll(planned)
+            steps.append(step)
         }
         for (handles, completed) in [(completing, true), (reopening, false)] {
             for handle in handles {
@@ -108,26 +138,39 @@ struct CommandChanges: Sendable {
                 make(handle) { ChangeRules.complete($0, completed, now: now, local: local) }
                 let changed = task.completed != completed
                 if completed, let after = target.task(handle), !after.completed, let next = after.due, changed {
-                    steps.append(.advanced(task, next: next))
+                    // A repeating parent repeats with its subtasks open again.
+                    let reopened = Self.cascade(task, completed: false, on: target, now: now)
+                    makeAll(reopened)
+                    steps.append(.advanced(task, next: next, reopened: reopened.count))
+                } else if completed {
+                    let subtasks = Self.cascade(task, completed: true, on: target, now: now)
+                    makeAll(subtasks)
+                    steps.append(.completed(task, changed: changed, subtasks: subtasks.count))
                 } else {
-                    steps.append(completed ? .completed(task, changed: changed) : .reopened(task, changed: changed))
+                    steps.append(.reopened(task, changed: changed))
                 }
             }
         }
         for handle in moving {
             guard let task = target.task(handle) else { continue }
             let section = task.section.other
+            // Its subtasks first, each on top of the last, then the task above them all.
+            let family = target.descendants(of: task.id)
+            for subtask in family.reversed() {
+                let key = target.topKey(of: section)
+                makeAll(ChangeRules.move(subtask, to: section, key: key).map { [$0] } ?? [])
+            }
             let key = target.topKey(of: section)
             make(handle) { ChangeRules.move($0, to: section, key: key) }
-            steps.append(.moved(task, to: section))
+            steps.append(.moved(task, to: section, subtasks: family.count))
         }
         var deleted = Set<UUID>()
         for handle in deleting {
             guard let task = target.task(handle), deleted.insert(task.id).inserted else { continue }
-            let change = ChangeRules.delete(task)
-            target.apply(change)
-            changes.append(change)
-            steps.append(.deleted(task))
+            // Its subtasks first (the tree is the one the task is still in), then the task.
+            let subtasks = target.descendants(of: task.id).filter { deleted.insert($0.id).inserted }
+            makeAll(subtasks.map(ChangeRules.delete) + [ChangeRules.delete(task)])
+            steps.append(.deleted(task, subtasks: subtasks.count))
         }
         return (changes, steps)
     }
@@ -148,7 +191,22 @@ struct WholeListTarget: ChangeTarget {
     }
 
     func task(_ handle: String) -> TaskItem? {
-        ids[handle].flatMap { list.task(withID: $0) }
+        if let id = ids[handle] { return list.task(withID: id) }
+        return UUID(uuidString: handle).flatMap { list.task(withID: $0) }
+    }
+
+    func subtasks() -> Subtasks { Subtasks(list) }
+
+    func keys(_ count: Int, afterFamilyOf parent: TaskItem, moving: Set<UUID>) -> [OrderKey] {
+        var family = Set(subtasks().descendants(of: parent.id))
+        family.insert(parent.id)
+        family.subtract(moving)
+        let tasks = list.tasks(in: parent.section)
+        guard let last = tasks.lastIndex(where: { family.contains($0.id) }) else { return OrderKey.sequence(count, after: parent.order) }
+        let after = tasks[last].order
+        // The next task that stays where it is; one on the same key leaves no room before it.
+        let next = tasks[(last + 1)...].first { !moving.contains($0.id) }?.order
+        return OrderKey.sequence(count, after: after, before: next.flatMap { $0 > after ? $0 : nil })
     }
 
     mutating func apply(_ change: TaskChange) {
@@ -173,6 +231,13 @@ struct NamedTasksTarget: ChangeTarget {
 
     func task(_ handle: String) -> TaskItem? {
         tasks[handle]
+    }
+
+    /// Only the named tasks: a command that takes subtasks with it reads the whole list.
+    func subtasks() -> Subtasks { Subtasks(Array(tasks.values)) }
+
+    func keys(_ count: Int, afterFamilyOf parent: TaskItem, moving: Set<UUID>) -> [OrderKey] {
+        OrderKey.sequence(count, after: parent.order)
     }
 
     mutating func apply(_ change: TaskChange) {

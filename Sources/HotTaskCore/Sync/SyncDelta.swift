@@ -145,6 +145,7 @@ extension FieldValue {
         case .tags(let tags): tags.reduce(4) { $0 + $1.utf8.count + 4 }
         case .repeatRule(let rule): rule.stored.utf8.count
         case .list(let name): name.utf8.count
+        case .parent: 40
         case .section, .completed: 16
         }
     }

@@ -108,7 +108,12 @@ extension SyncPlan {
                 }
             }
             let calendar = TodoMapping.write(
-                fields, uid: write.uid, clocks: write.times, created: write.created, onto: write.calendar, now: now)
+                fields, uid: write.uid, clocks: write.times, created: write.created, onto: write.calendar, now: now,
+                parentUID: { id in
+                    // A parent from the server is named by its UID there.
+                    if case .changed(let todo, _, _)? = remote[id] { return todo.uid }
+                    return base.entries[id.uuidString.lowercased()]?.uid
+                })
             // The series moved on there: completed here, or stepped from its DTSTART, or past an
             // occurrence a phone changed on its own (its text goes with it). What the phone now
             // shows is what this list shows too, so that both sides agree. (Read back only where

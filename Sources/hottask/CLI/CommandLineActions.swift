@@ -21,11 +21,12 @@ struct CommandLineActions {
         adding captions: [String], section: Section, editing: (handle: String, caption: String?)? = nil,
         due: DueInput.Request? = nil, note: String? = nil, repeating: RepeatRule? = nil, tagging: [String] = [], untagging: [String] = [],
         plusTags: Bool = true,
-        inList: String? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String]
+        inList: String? = nil, under: String? = nil, completing: [String], reopening: [String], moving: [String], deleting: [String]
     ) throws -> [TaskItem] {
         let outcome = try store.change(
             adding: captions, to: section, editing: editing, due: due, note: note, repeating: repeating, tagging: tagging, untagging: untagging,
-            plusTags: plusTags, inList: inList, completing: completing, reopening: reopening, moving: moving, deleting: deleting, dates: dates)
+            plusTags: plusTags, inList: inList, under: under, completing: completing, reopening: reopening, moving: moving, deleting: deleting,
+            dates: dates)
         reportWarnings(knownClean: outcome.logKnownClean)
         outcome.lines.forEach { output.status($0) }
         return outcome.added

@@ -20,9 +20,11 @@ extension HotTaskCommand {
         for (given, name) in [(overdue, "--overdue"), (sort != .manual, "--sort")] where given && !list {
             throw ValidationError("\(name) goes with --list.")
         }
-        if !edit.isEmpty && edit.count == 1 && due == nil && note == nil && repeatText == nil && tag.isEmpty && untag.isEmpty && lists.inList == nil {
+        if !edit.isEmpty && edit.count == 1 && due == nil && note == nil && repeatText == nil && tag.isEmpty && untag.isEmpty && lists.inList == nil
+            && subtasks.under == nil
+        {
             throw ValidationError(
-                "--edit takes a task and its new caption: --edit 3 \"New caption\" (or --edit 3 with --due WHEN, --repeat RULE, --note TEXT, --tag or --untag WORD, --in LIST)."
+                "--edit takes a task and its new caption: --edit 3 \"New caption\" (or --edit 3 with --due WHEN, --repeat RULE, --note TEXT, --tag or --untag WORD, --in LIST, --under N)."
             )
         }
     }

@@ -257,6 +257,8 @@ struct HotTaskCommand: ParsableCommand {
 
     @OptionGroup var lists: ListOptions
 
+    @OptionGroup var subtasks: SubtaskOptions
+
     var changesTasks: Bool {
         !add.isEmpty || !edit.isEmpty || !done.isEmpty || !undone.isEmpty || !delete.isEmpty || !move.isEmpty
     }
@@ -338,7 +340,7 @@ struct HotTaskCommand: ParsableCommand {
                     editing: edit.isEmpty ? nil : (edit[0], edit.count == 2 ? edit[1] : nil),
                     due: try due.map(Self.dueRequest), note: try noteText(), repeating: try repeatText.map(Self.repeatRule), tagging: tag,
                     untagging: untag,
-                    plusTags: settings.plusTags, inList: lists.inList,
+                    plusTags: settings.plusTags, inList: lists.inList, under: subtasks.under,
                     completing: done, reopening: undone,
                     moving: move, deleting: delete)
                 saved = true

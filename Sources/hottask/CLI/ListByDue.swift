@@ -3,7 +3,8 @@ import HotTaskCore
 
 extension ListFormatter {
     /// `--list --sort due`: the summary, then the open tasks the selection keeps in one list,
-    /// soonest due first and undated last (each in the list's own order among equals), numbered
+    /// soonest due first and undated last (each in the list's own order among equals), each
+    /// subtask right after its parent among its siblings so sorted, numbered
     /// as `--list` numbers them, so that `--done N` takes the number shown.
     static func writeByDue(
         _ list: TaskList, styled: Bool, selection: ListSelection, showingIDs: Bool, dates: DueDisplay, showingLists: Bool = false,
@@ -18,7 +19,11 @@ extension ListFormatter {
             if let due = task.due { dated.append((due.sortKey(local: dates.local), position)) } else { undated.append(position) }
         }
         dated.sort { ($0.key, $0.position) < ($1.key, $1.position) }
-        let positions = dated.map(\.position) + undated
+        let sorted = dated.map(\.position) + undated
+        // Sorting sorts siblings: each subtask comes right after its parent, indented.
+        let tree = Subtasks(list)
+        let shown = tree.familyOrder(of: sorted.map { list[$0] }).map { (position: sorted[$0.index], depth: $0.depth) }
+        let positions = shown.map(\.position)
         var out: [UInt8] = []
         out.reserveCapacity(1 << 18)
         func line(_ text: String, bold: Bool) {
@@ -33,13 +38,14 @@ extension ListFormatter {
         if positions.isEmpty { line("  (none shown)", bold: false) }
         let width = String(max(list.count, 1)).utf8.count
         let shortIDs = showingIDs ? list.shortIDs() : []
-        for position in positions {
+        for (position, depth) in shown {
             let task = list[position]
             let number = String(position + 1)
             out += String(repeating: " ", count: 2 + width - number.utf8.count).utf8
             out += number.utf8
             out.append(UInt8(ascii: "."))
             if showingIDs { out += (" " + shortIDs[position]).utf8 }
+            out.append(contentsOf: repeatElement(0x20, count: 2 * depth))
             out += " [ ] ".utf8
             out += CaptionRule.shown(task.caption).utf8
             appendTagsAndNote(task, styled: styled, list: showingLists ? list.listName(of: task) : nil, to: &out)

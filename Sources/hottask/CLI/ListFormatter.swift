@@ -77,8 +77,9 @@ enum ListFormatter {
         line("")
         let width = String(max(list.count, 1)).utf8.count
         let shortIDs = showingIDs ? list.shortIDs() : []
-        var number = 0
         var digits: [UInt8] = []
+        // Each subtask right after its parent, indented (sorting moves a family whole).
+        let tree = Subtasks(list)
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
             // Each task matched once (the filter folds case and accents), for the count and the lines.
@@ -87,8 +88,9 @@ enum ListFormatter {
             let count = shown == tasks.count ? "\(tasks.count)" : "\(shown) of \(tasks.count)"
             line("\(section.title) (\(count))", bold)
             if shown == 0 { line(tasks.isEmpty ? "  (none)" : "  (none shown)") }
-            for (index, task) in tasks.enumerated() {
-                number += 1
+            for (index, depth) in tree.familyOrder(of: tasks) {
+                let task = tasks[index]
+                let number = list.position(of: index, in: section) + 1
                 guard included?[index] ?? true else { continue }
                 if styled && task.completed { out += dim.utf8 }
                 // "  " + the number right-aligned to `width` + "." + id + " [x] " + caption
@@ -105,6 +107,7 @@ enum ListFormatter {
                     out.append(0x20)
                     out += shortIDs[number - 1].utf8
                 }
+                out.append(contentsOf: repeatElement(0x20, count: 2 * depth))
                 out.append(contentsOf: task.completed ? [0x20, 0x5B, 0x78, 0x5D, 0x20] : [0x20, 0x5B, 0x20, 0x5D, 0x20])
                 var caption = CaptionRule.shown(task.caption)
                 caption.withUTF8 { out.append(contentsOf: $0) }

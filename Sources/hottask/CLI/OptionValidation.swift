@@ -23,6 +23,7 @@ extension HotTaskCommand {
             throw ValidationError("--json goes with --list, --lists, --stats or --add.")
         }
         try validateListOptions()
+        try validateSubtaskOptions()
         if stats && list { throw ValidationError("--stats and --list both print to standard output; give one.") }
         if stats && json && !add.isEmpty { throw ValidationError("--json with --stats prints the statistics; leave out --add or --json.") }
         if filter != nil && !list && !stats { throw ValidationError("--filter goes with --list or --stats.") }

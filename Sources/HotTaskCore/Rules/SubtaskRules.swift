@@ -1,0 +1,68 @@
+import Foundation
+
+/// The rules of subtasks (issue 54), written once for the command line and the app: a subtask
+/// lives in its parent's section and list, and goes where its parent goes; completing or
+/// deleting a task takes its subtasks with it in the same change, so one undo takes all back.
+extension ChangeRules {
+    /// Under `parent` (nil: top-level again, where it stands): into the parent's section and
+    /// list, at `key` (after the parent's family).
+    public static func under(_ task: TaskItem, _ parent: TaskItem?, key: OrderKey?) -> TaskChange? {
+        guard let parent else { return set(TaskFields(parent: .some(nil)), on: task) }
+        return set(
+            TaskFields(
+                section: task.section == parent.section ? nil : parent.section, order: key, list: task.list == parent.list ? nil : parent.list,
+                parent: .some(parent.id)), on: task)
+    }
+
+    /// A subtask following its family into `section` and `list`, at `key`.
+    public static func follow(_ task: TaskItem, section: Section, list: String, key: OrderKey?) -> TaskChange? {
+        set(TaskFields(section: task.section == section ? nil : section, order: key, list: task.list == list ? nil : list), on: task)
+    }
+
+    /// A subtask completed with its parent (a repeating one too: the family is done), or
+    /// reopened when its repeating parent moves on to its next occurrence.
+    public static func withParent(_ task: TaskItem, completed: Bool, now: Date) -> TaskChange? {
+        set(TaskFields(completed: completed, completedAt: now), on: task)
+    }
+}
+
+/// Why a command's changes cannot be planned: nothing is changed.
+enum PlanRefusal: Error, Sendable {
+    /// The same task was given to both --done and --undone.
+    case contradiction(TaskItem)
+    /// `--under` would make the task its own ancestor.
+    case cycle(TaskItem, under: TaskItem)
+}
+
+extension CommandChanges {
+    /// `--under`: the task under its new parent (nil: top-level again, where it stands), its
+    /// subtasks following into the parent's section and list, the family placed after the
+    /// parent's. The changes are made on the tasks as they are (each is another task's).
+    func planUnder(on target: inout some ChangeTarget) throws(PlanRefusal) -> (changes: [TaskChange], step: Step)? {
+        guard let under, let task = target.task(under.handle) else { return nil }
+        let parent = under.parent.flatMap { target.task($0) }
+        guard task.parent != parent?.id else { return ([], .underParent(task, parent: parent, changed: false)) }
+        guard let parent else { return (ChangeRules.under(task, nil, key: nil).map { [$0] } ?? [], .underParent(task, parent: nil, changed: true)) }
+        if target.subtasks().wouldCycle(task.id, under: parent.id) { throw .cycle(task, under: parent) }
+        let family = [task] + target.descendants(of: task.id)
+        let keys = target.keys(family.count, afterFamilyOf: parent, moving: Set(family.map(\.id)))
+        var changes = ChangeRules.under(task, parent, key: keys.first).map { [$0] } ?? []
+        for (subtask, key) in zip(family.dropFirst(), keys.dropFirst()) {
+            if let change = ChangeRules.follow(subtask, section: parent.section, list: parent.list, key: key) { changes.append(change) }
+        }
+        return (changes, .underParent(task, parent: parent, changed: true))
+    }
+
+    /// The subtasks of `task` (as it was before its own change) completed with it, or
+    /// reopened when it is a repeating task that moved on: those not so already.
+    static func cascade(_ task: TaskItem, completed: Bool, on target: some ChangeTarget, now: Date) -> [TaskChange] {
+        target.descendants(of: task.id).compactMap { subtask in
+            subtask.completed == completed ? nil : ChangeRules.withParent(subtask, completed: completed, now: now)
+        }
+    }
+
+    /// The subtasks of a task moved into another list, following it.
+    static func listFamily(_ task: TaskItem, to stored: String, on target: some ChangeTarget) -> [TaskChange] {
+        target.descendants(of: task.id).compactMap { ChangeRules.moveToList($0, stored) }
+    }
+}
