@@ -185,8 +185,15 @@ final class SyncEngine {
             for (href, skipped) in view.unreadable where skipped.named { counts.notes.append(Self.unreadableNote(href, skipped.reason)) }
             if !unreadable.isEmpty { delta.unreadable = unreadable }
             if !view.readable.isEmpty { delta.readable = view.readable }
-            guard !plan.changes.isEmpty || !delta.isEmpty else { return }
-            try txn.commit(plan.changes, what: Self.recordName(collection.url), sync: delta, now: startedAt)
+            // Each calendar of a set is a list here, tasks or none.
+            var lists = state.list.lists
+            for name in (collection as? CalendarSet)?.members.map(\.list) ?? []
+            where ListNameRule.check(name) == nil && ListNameRule.find(name, in: state.list.allListNames) == nil {
+                lists.add(name)
+            }
+            let listsChange = lists == state.list.lists ? nil : ListNamesChange(after: lists, before: state.list.lists)
+            guard !plan.changes.isEmpty || !delta.isEmpty || listsChange != nil else { return }
+            try txn.commit(plan.changes, what: Self.recordName(collection.url), sync: delta, lists: listsChange, now: startedAt)
         }
         base.apply(delta)
         report.pulled += counts.pulled
