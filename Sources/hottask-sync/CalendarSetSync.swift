@@ -29,7 +29,8 @@ enum CalendarSetSync {
             make: { name throws(SyncFailure) in
                 guard let homeURL else { throw SyncFailure("making a calendar for the list \(name): the server named no calendar home") }
                 return try collection(try discovery.create(named: name, in: homeURL).url)
-            })
+            },
+            rename: { url, name throws(SyncFailure) in try discovery.rename(url, to: name) })
     }
 
     /// A URL as compared: with its trailing slash, its path's escapes undone.

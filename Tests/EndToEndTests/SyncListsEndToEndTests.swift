@@ -113,4 +113,35 @@ struct SyncListsEndToEndTests {
         let quiet = hottask(["--sync"])
         #expect(quiet.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(quiet.stdout)")
     }
+
+    /// Where a move's sync is cut: the PUT into the new calendar or the DELETE from the old one,
+    /// before the server has it ("drop-before") or after, with its answer lost ("drop"); each
+    /// try again too, so the sync stops there.
+    static let cuts = [("PUT", "drop-before"), ("PUT", "drop"), ("DELETE", "drop-before"), ("DELETE", "drop")]
+
+    @Test("a sync cut at each request of a move leaves exactly one copy, in the new calendar, after the next sync", arguments: cuts)
+    func cutMove(method: String, action: String) throws {
+        let server = try server(.radicale, tasks: ["Work", "Home"])
+        let control = folder.path("faults.json")
+        let proxied = try server.startProxy(controlPath: control)
+        let root = proxied.replacingOccurrences(of: server.url.replacingOccurrences(of: server.root, with: ""), with: "")
+        try server.phone(calendarURL(server, "Work"), "add", "Report")
+        #expect(hottask(["--sync-setup", root] + Self.login).status == 0)
+        sync()
+        let uid = try #require(try phoneTasks(server, "Work")["Report"])
+        let report = try #require(try tasks()["Report"])
+        #expect(hottask(["--edit", report.id, "--in", "Home"]).status == 0)
+        let path = method == "PUT" ? "/u/Home/" : "/u/Work/"
+        folder.write(#"{"rules": [{"method": "\#(method)", "path_contains": "\#(path)", "action": "\#(action)", "times": 10}]}"#, to: "faults.json")
+        let cut = hottask(["--sync"])
+        #expect(cut.status == 5, "the cut sync fails: \(cut.stdout) \(cut.stderr)")
+        try FileManager.default.removeItem(atPath: control)
+        sync()
+        #expect(try phoneTasks(server, "Home") == ["Report": uid], "one copy, in Home")
+        #expect(try phoneTasks(server, "Work").isEmpty, "none left in Work")
+        let after = try tasks()
+        #expect(after.count == 1 && after["Report"]?.list == "Home" && after["Report"]?.id == report.id, "\(after)")
+        let quiet = hottask(["--sync"])
+        #expect(quiet.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(quiet.stdout)")
+    }
 }

@@ -28,6 +28,7 @@ struct SyncListsTests {
 
     final class Box {
         var calendars: [String: InMemoryCalendar] = [:]
+        var names: [String: String] = [:]
     }
 
     func replica(_ collection: CalendarCollection, _ name: String = "a.json") -> SyncEngineTests.Replica {
@@ -130,5 +131,32 @@ struct SyncListsTests {
         #expect(a.task("Report")?.list == "Home" && a.list.all.count == 1)
         let quiet = try a.sync()
         #expect(quiet.pushed == 0 && quiet.deletedThere == 0 && quiet.deletedHere == 0)
+    }
+
+    @Test("a calendar renamed on the server renames its list here; a list renamed here renames its calendar there")
+    func renames() throws {
+        let a = replica(set())
+        try add(a, "Report", in: "Work")
+        try add(a, "Plants", in: "Home")
+        try a.sync()
+        // The same calendar, another display name (renamed on a phone).
+        let renamedThere = CalendarSet(
+            url: "memory://server/", members: [.init(list: "Job", calendar: work), .init(list: "Home", calendar: home)])
+        let b = SyncEngineTests.Replica(folder.path("a.json"), server: renamedThere, now: a.now + 60)
+        let report = try b.sync()
+        #expect(b.task("Report")?.list == "Job", "its tasks follow the list")
+        #expect(captions(work) == ["Report"] && report.pushed == 0, "nothing moves there")
+        #expect(b.list.allListNames.contains("Job") && !b.list.allListNames.contains("Work"))
+
+        let renamed = Box()
+        let named = CalendarSet(
+            url: "memory://server/", members: [.init(list: "Job", calendar: work), .init(list: "Home", calendar: home)], make: nil,
+            rename: { url, name throws(SyncFailure) in renamed.names[url] = name })
+        let c = SyncEngineTests.Replica(folder.path("a.json"), server: named, now: b.now + 60)
+        _ = try c.store.renameList("Home", to: "House")
+        let renaming = try c.sync()
+        #expect(renamed.names == [home.url: "House"])
+        #expect(captions(home) == ["Plants"] && renaming.pushed == 0, "nothing moves there")
+        #expect(c.task("Plants")?.list == "House")
     }
 }

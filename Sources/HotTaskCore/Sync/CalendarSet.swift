@@ -30,14 +30,30 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
     public let url: String
     /// Makes a calendar for a list (MKCALENDAR, or extended MKCOL), for `prepare`.
     private let make: ((String) throws(SyncFailure) -> CalendarCollection)?
+    /// Gives a calendar (by URL) a new display name (PROPPATCH), for a list renamed here.
+    private let rename: ((String, String) throws(SyncFailure) -> Void)?
     // Written by `prepare` only, before any request of a round; read from the sending threads.
     private let lock = NSLock()
     private var current: [Member]
 
-    public init(url: String, members: [Member], make: ((String) throws(SyncFailure) -> CalendarCollection)? = nil) {
+    public init(
+        url: String, members: [Member], make: ((String) throws(SyncFailure) -> CalendarCollection)? = nil,
+        rename: ((String, String) throws(SyncFailure) -> Void)? = nil
+    ) {
         self.url = url
         self.current = members
         self.make = make
+        self.rename = rename
+    }
+
+    /// Renames the calendar of list `old` there (its display name) and here, in the set.
+    func renameCalendar(of old: String, to new: String) throws(SyncFailure) -> Bool {
+        guard let rename, let member = members.first(where: { $0.list == old }) else { return false }
+        try rename(member.calendar.url, new)
+        lock.withLock {
+            for index in current.indices where current[index].calendar.url == member.calendar.url { current[index].list = new }
+        }
+        return true
     }
 
     public var members: [Member] { lock.withLock { current } }

@@ -15,6 +15,16 @@ struct SyncBase: Codable, Equatable, Sendable {
     /// Members whose body HotTask cannot read (not iCalendar), by href: left alone there, and
     /// skipped until their ETag changes. nil in a base from before them.
     var unreadable: [String: Unreadable]? = nil
+    /// For a set of calendars (`CalendarSet`): each calendar's list as last synced, and the
+    /// store's lists then, to tell a rename there from one here. nil for one calendar.
+    var lists: SyncedLists? = nil
+
+    struct SyncedLists: Codable, Equatable, Sendable {
+        /// Calendar URL → the list's name.
+        var byCalendar: [String: String]
+        /// The store's list names, in order (a rename keeps a list's place).
+        var names: [String]
+    }
 
     /// A member HotTask cannot read, as it was last fetched.
     struct Unreadable: Codable, Equatable, Sendable {

@@ -100,7 +100,10 @@ final class SyncEngine {
         // Nothing agreed yet: make sure the URL is a task calendar before anything is written
         // (a principal taken for a calendar got one new calendar per task on Radicale).
         if base.entries.isEmpty && !base.server.isKnown { try collection.checkTakesTasks() }
-        if let set = collection as? CalendarSet { preparedNotes = try set.prepare(lists: set.listsWanting(in: try store.load(), base: base)) }
+        if let set = collection as? CalendarSet {
+            preparedNotes = try followRenames(set, base: base)
+            preparedNotes += try set.prepare(lists: set.listsWanting(in: try store.load(), base: base))
+        }
         var report = SyncReport()
         report.notes = preparedNotes
         for attempt in 0..<Self.maximumRounds {
@@ -185,13 +188,7 @@ final class SyncEngine {
             for (href, skipped) in view.unreadable where skipped.named { counts.notes.append(Self.unreadableNote(href, skipped.reason)) }
             if !unreadable.isEmpty { delta.unreadable = unreadable }
             if !view.readable.isEmpty { delta.readable = view.readable }
-            // Each calendar of a set is a list here, tasks or none.
-            var lists = state.list.lists
-            for name in (collection as? CalendarSet)?.members.map(\.list) ?? []
-            where ListNameRule.check(name) == nil && ListNameRule.find(name, in: state.list.allListNames) == nil {
-                lists.add(name)
-            }
-            let listsChange = lists == state.list.lists ? nil : ListNamesChange(after: lists, before: state.list.lists)
+            let listsChange = Self.listsForCalendars(collection, in: state.list, base: base, delta: &delta)
             guard !plan.changes.isEmpty || !delta.isEmpty || listsChange != nil else { return }
             try txn.commit(plan.changes, what: Self.recordName(collection.url), sync: delta, lists: listsChange, now: startedAt)
         }
