@@ -144,4 +144,26 @@ struct SyncListsEndToEndTests {
         let quiet = hottask(["--sync"])
         #expect(quiet.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(quiet.stdout)")
     }
+
+    @Test(
+        "a calendar renamed on the phone renames its list here; a list renamed here renames its calendar", arguments: [CalDAVTestServer.Kind.radicale]
+    )
+    func renames(kind: CalDAVTestServer.Kind) throws {
+        let server = try server(kind, tasks: ["Work", "Home"])
+        try server.phone(calendarURL(server, "Work"), "add", "Report")
+        try server.phone(calendarURL(server, "Home"), "add", "Plants")
+        #expect(hottask(["--sync-setup", server.root] + Self.login).status == 0)
+        sync()
+        try server.phone(calendarURL(server, "Work"), "rename-calendar", "Job")
+        #expect(hottask(["--rename-list", "Home", "House"]).status == 0)
+        sync()
+        let here = try tasks()
+        #expect(here["Report"]?.list == "Job" && here["Plants"]?.list == "House", "\(here)")
+        // What the server now calls its calendars, as a set-up elsewhere finds them.
+        let elsewhere = runHotTask(
+            ["--file", folder.path("other.json"), "--config", folder.path("other.toml"), "--sync-setup", server.root] + Self.login, timeout: 90)
+        let names = Set(elsewhere.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) })
+        #expect(names == ["Job", "House"], "\(elsewhere.stdout)")
+        #expect(try phoneTasks(server, "Work").keys.sorted() == ["Report"] && phoneTasks(server, "Home").keys.sorted() == ["Plants"], "nothing moved")
+    }
 }

@@ -16,6 +16,7 @@ Commands:
                      [--due YYYYMMDD|YYYYMMDDTHHMMSS[Z]|none [--tzid ZONE]] [--categories a,b]
                      [--description TEXT]  (TEXT's \\n is a line break; empty removes it)
   delete SUMMARY_MATCH
+  rename-calendar NAME          give the calendar the display name NAME (PROPPATCH)
   move SUMMARY_MATCH TO_URL     as Tasks.org moves a task to another list: PUT into the calendar at
                                 TO_URL with the same UID and body, then DELETE from this one
   put-raw NAME BODY             PUT a body as it is (even one that is not valid iCalendar)
@@ -288,6 +289,11 @@ def cmd_delete_all(client, cal, args):
     return {"deleted": len(todos)}
 
 
+def cmd_rename_calendar(client, cal, args):
+    cal.set_properties([dav.DisplayName(args.name)])
+    return {"ok": True}
+
+
 def cmd_move(client, cal, args):
     todo = find_one(cal, args.summary_match)
     uid = str(todo.icalendar_component["UID"])
@@ -304,6 +310,10 @@ def main():
     parser = argparse.ArgumentParser(description="CalDAV phone-app stand-in for tests")
     parser.add_argument("url")
     sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("rename-calendar")
+    p.add_argument("name")
+    p.set_defaults(run=cmd_rename_calendar)
 
     p = sub.add_parser("move")
     p.add_argument("summary_match")
