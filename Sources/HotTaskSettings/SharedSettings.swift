@@ -56,7 +56,7 @@ public struct SharedSettings: Equatable, Sendable {
                 }
                 settings.plusTags = value
             case ("sync", let name):
-                let known = ["url", "username", "password_command", "ca_file", "connections"]
+                let known = ["url", "username", "password_command", "ca_file", "connections", "calendars"]
                 guard known.contains(name) else {
                     skip(entry, "unknown setting \"\(name)\" in [sync] (known: \(known.joined(separator: ", ")))", &warnings)
                     continue
@@ -68,6 +68,12 @@ public struct SharedSettings: Equatable, Sendable {
                         continue
                     }
                     sync.connections = count
+                } else if name == "calendars" {
+                    guard case .strings(let urls) = entry.value else {
+                        skip(entry, "calendars in [sync] takes an array of calendar URLs, not \(entry.value.kindName)", &warnings)
+                        continue
+                    }
+                    sync.calendars = urls
                 } else {
                     guard case .string(let value) = entry.value else {
                         skip(entry, "\(name) in [sync] takes a string, not \(entry.value.kindName)", &warnings)

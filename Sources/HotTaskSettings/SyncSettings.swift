@@ -8,6 +8,10 @@ public struct SyncSettings: Equatable, Sendable {
     public var caFile: String?
     /// Requests in flight at once (1 to 32; 8 when not set).
     public var connections: Int?
+    /// Several calendars, each a list: `url` is then the calendar home (where calendars for new
+    /// lists are made) and these are the calendars chosen at set-up. nil: `url` is the one
+    /// calendar, which holds every list.
+    public var calendars: [String]?
 
     public init(url: String, username: String? = nil, passwordCommand: String? = nil) {
         self.url = url

@@ -10,7 +10,8 @@ public enum SyncTableEdit {
             ("url", settings.url), ("username", settings.username), ("password_command", settings.passwordCommand),
             ("ca_file", settings.caFile),
         ]
-        let written = values.compactMap { key, value in value.map { "\(key) = \(quoted($0))" } }
+        var written = values.compactMap { key, value in value.map { "\(key) = \(quoted($0))" } }
+        if let calendars = settings.calendars { written.append("calendars = [" + calendars.map(quoted).joined(separator: ", ") + "]") }
         var lines = splitKeepingEnds(text)
         // The line end the file uses, for the lines added.
         let end = lines.first { $0.hasSuffix("\r\n") } != nil ? "\r\n" : "\n"
@@ -23,7 +24,7 @@ public enum SyncTableEdit {
         }
         var index = header + 1
         while index < lines.count && tableName(lines[index]) == nil {
-            if let key = keyName(lines[index]), values.contains(where: { $0.0 == key }) {
+            if let key = keyName(lines[index]), values.contains(where: { $0.0 == key }) || key == "calendars" {
                 lines.remove(at: index)
             } else {
                 index += 1

@@ -8,10 +8,14 @@ import HotTaskCore
 ///
 ///     found   NAME  URL     a task calendar of the account
 ///     created NAME  URL     made now (--calendar NAME, or "HotTask" when there was none)
-///     use     URL           the one chosen
+///     use     URL           the one chosen (one calendar, which holds every list)
+///     home    URL           several chosen, each a list: the calendar home, and
+///     member  URL           each calendar chosen, one a line
 ///
-/// Exit: 0 chosen, 5 a step failed (stderr says which and what the server said), 64 several
-/// calendars and no --calendar (nothing chosen).
+/// Several task calendars and no `--calendar`, or several `--calendar`: all of them (the
+/// chosen ones), each a list named by its display name.
+///
+/// Exit: 0 chosen, 5 a step failed (stderr says which and what the server said).
 enum SetupCommand {
     /// The name of the calendar made when an account has no task calendar.
     static let defaultName = "HotTask"
@@ -37,8 +41,27 @@ enum SetupCommand {
             for url in found.elsewhere {
                 note("skipped the calendar \(url): it is on another host or scheme than the address given")
             }
+            // `--calendar` repeated: its names one a line.
+            let names = options["--calendar"].map { $0.split(separator: "\n").map(String.init) } ?? []
+            if names.count > 1 || (names.isEmpty && found.given == nil && calendars.count > 1) {
+                var members: [TaskCalendar] = []
+                for name in names {
+                    if let match = TaskCalendar.named(name, in: calendars) {
+                        members.append(match)
+                    } else {
+                        members.append(try create(name, with: discovery, in: found))
+                    }
+                }
+                if names.isEmpty { members = calendars }
+                guard let home = found.homes.first else {
+                    fail("sync set-up failed: the server named no calendar home for the calendars' lists", .syncFailed)
+                }
+                say("home", home.absoluteString)
+                for member in members { say("member", member.url) }
+                exit(0)
+            }
             let chosen: TaskCalendar
-            if let name = options["--calendar"] {
+            if let name = names.first {
                 if let match = TaskCalendar.named(name, in: calendars) {
                     chosen = match
                 } else {
@@ -48,10 +71,8 @@ enum SetupCommand {
                 chosen = given
             } else if calendars.count == 1 {
                 chosen = calendars[0]
-            } else if calendars.isEmpty {
-                chosen = try create(defaultName, with: discovery, in: found)
             } else {
-                fail("\(calendars.count) task calendars found; choose one with --calendar NAME (nothing was written)", .usage)
+                chosen = try create(defaultName, with: discovery, in: found)
             }
             say("use", chosen.url)
             exit(0)

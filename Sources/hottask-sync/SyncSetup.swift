@@ -23,7 +23,19 @@ enum SyncSetup {
         url: String, username: String?, passwordCommand: String?, password: String? = nil, quiet: Bool, caFile: String? = nil,
         connections: Int? = nil
     ) throws(SyncFailure) -> HTTPCalendarCollection {
-        let password = try passwordCommand.map { command throws(SyncFailure) in try runPasswordCommand(command, quiet: quiet) } ?? password
+        let password = try self.password(command: passwordCommand, given: password, quiet: quiet)
+        return try collection(url: url, username: username, password: password, quiet: quiet, caFile: caFile, connections: connections)
+    }
+
+    /// The password: `command`'s first line, else the one `given` (written in the URL).
+    static func password(command: String?, given: String?, quiet: Bool) throws(SyncFailure) -> String? {
+        try command.map { command throws(SyncFailure) in try runPasswordCommand(command, quiet: quiet) } ?? given
+    }
+
+    /// The collection at `url`, logging in with `password` (warned about over plain http).
+    static func collection(
+        url: String, username: String?, password: String?, quiet: Bool, caFile: String?, connections: Int?
+    ) throws(SyncFailure) -> HTTPCalendarCollection {
         if password != nil, url.lowercased().hasPrefix("http://"), !SyncURL.isLoopback(url), !quiet {
             let host = URLComponents(string: url)?.host ?? url
             say("hottask: warning: the password goes to \(TerminalText.escaped(host)) unencrypted (http://); use https://")

@@ -58,12 +58,13 @@ while let name = arguments.popFirst() {
         forgetBase = forgetBase || name == "--resync"
         continue
     }
-    guard ["--store", "--url", "--username", "--password-command", "--calendar", "--ca-file", "--connections"].contains(name),
+    guard ["--store", "--url", "--username", "--password-command", "--calendar", "--ca-file", "--connections", "--calendars"].contains(name),
         let value = arguments.popFirst()
     else {
         fail("hottask-sync: unknown or incomplete option \(name) (it is run by hottask --sync)", .usage)
     }
-    options[name] = value
+    // `--calendar` may be given again: the names one a line.
+    options[name] = name == "--calendar" ? options[name].map { $0 + "\n" + value } ?? value : value
 }
 if options["--die-with-parent"] != nil { ParentWatch.start() }
 if options["--setup"] != nil { SetupCommand.run(options) }
@@ -80,10 +81,19 @@ if let link = ForeignLink.first(in: storePath) {
 }
 let store = TaskStore(path: storePath)
 do {
-    let collection = try SyncSetup.collection(
-        url: url, username: options["--username"] ?? syncURL.username, passwordCommand: options["--password-command"],
-        password: syncURL.password ?? ProcessInfo.processInfo.environment[SyncURL.passwordVariable], quiet: quiet,
-        caFile: options["--ca-file"], connections: options["--connections"].flatMap { Int($0) })
+    let username = options["--username"] ?? syncURL.username
+    let connections = options["--connections"].flatMap { Int($0) }
+    let password = try SyncSetup.password(
+        command: options["--password-command"], given: syncURL.password ?? ProcessInfo.processInfo.environment[SyncURL.passwordVariable],
+        quiet: quiet)
+    var collection: CalendarCollection = try SyncSetup.collection(
+        url: url, username: username, password: password, quiet: quiet, caFile: options["--ca-file"], connections: connections)
+    if let calendars = options["--calendars"] {
+        // Several calendars, each a list; `url` is their home.
+        collection = try CalendarSetSync.set(
+            home: url, chosen: calendars.split(separator: "\n").map(String.init), lists: try store.load().lists.names, username: username,
+            password: password, caFile: options["--ca-file"], connections: connections)
+    }
     let progress = SyncProgressLine(enabled: !quiet)
     let forTheUI = ProgressForTheUI(enabled: quiet)
     let report = try store.sync(with: collection, forceDelete: forceDelete, forgetBase: forgetBase, quiet: quiet) { @Sendable sent, total in

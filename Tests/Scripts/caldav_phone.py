@@ -16,6 +16,9 @@ Commands:
                      [--due YYYYMMDD|YYYYMMDDTHHMMSS[Z]|none [--tzid ZONE]] [--categories a,b]
                      [--description TEXT]  (TEXT's \\n is a line break; empty removes it)
   delete SUMMARY_MATCH
+  rename-calendar NAME          give the calendar the display name NAME (PROPPATCH)
+  move SUMMARY_MATCH TO_URL     as Tasks.org moves a task to another list: PUT into the calendar at
+                                TO_URL with the same UID and body, then DELETE from this one
   put-raw NAME BODY             PUT a body as it is (even one that is not valid iCalendar)
 """
 
@@ -286,10 +289,36 @@ def cmd_delete_all(client, cal, args):
     return {"deleted": len(todos)}
 
 
+def cmd_rename_calendar(client, cal, args):
+    cal.set_properties([dav.DisplayName(args.name)])
+    return {"ok": True}
+
+
+def cmd_move(client, cal, args):
+    todo = find_one(cal, args.summary_match)
+    uid = str(todo.icalendar_component["UID"])
+    body = (todo.raw_data or b"").decode("utf-8")
+    target = args.to_url.rstrip("/") + "/" + uid + ".ics"
+    response = client.put(target, body, {"Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"})
+    if response.status not in (201, 204):
+        raise SystemExit(f"PUT {target} answered {response.status}")
+    todo.delete()
+    return {"uid": uid, "href": target}
+
+
 def main():
     parser = argparse.ArgumentParser(description="CalDAV phone-app stand-in for tests")
     parser.add_argument("url")
     sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("rename-calendar")
+    p.add_argument("name")
+    p.set_defaults(run=cmd_rename_calendar)
+
+    p = sub.add_parser("move")
+    p.add_argument("summary_match")
+    p.add_argument("to_url")
+    p.set_defaults(run=cmd_move)
 
     p = sub.add_parser("make-calendar")
     p.add_argument("--components", default="VTODO", help="a,b: the component set (VTODO; VEVENT for events only)")

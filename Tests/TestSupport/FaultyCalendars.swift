@@ -77,19 +77,34 @@ public final class RefusingCalendar: CalendarCollection {
 /// hears a failure), and nothing after it is sent. `writesBeforeCut` nil: an honest calendar.
 public final class CutCalendar: CalendarCollection {
     let inner: InMemoryCalendar
-    public var writesBeforeCut: Int?
-    public private(set) var writesSent = 0
+    /// Shared by the calendars of one set: the cut counts every write to any of them.
+    public final class Budget {
+        public var writesBeforeCut: Int?
+        public var writesSent = 0
+        public init(writesBeforeCut: Int?) { self.writesBeforeCut = writesBeforeCut }
+    }
+    public let budget: Budget
+    public var writesBeforeCut: Int? {
+        get { budget.writesBeforeCut }
+        set { budget.writesBeforeCut = newValue }
+    }
+    public var writesSent: Int { budget.writesSent }
 
     public init(_ inner: InMemoryCalendar, writesBeforeCut: Int?) {
         self.inner = inner
-        self.writesBeforeCut = writesBeforeCut
+        budget = Budget(writesBeforeCut: writesBeforeCut)
+    }
+
+    public init(_ inner: InMemoryCalendar, budget: Budget) {
+        self.inner = inner
+        self.budget = budget
     }
 
     private func write(_ send: () throws(SyncFailure) -> WriteOutcome) throws(SyncFailure) -> WriteOutcome {
-        if let limit = writesBeforeCut, writesSent >= limit { throw SyncFailure("the connection was cut") }
-        writesSent += 1
+        if let limit = budget.writesBeforeCut, budget.writesSent >= limit { throw SyncFailure("the connection was cut") }
+        budget.writesSent += 1
         let outcome = try send()
-        if let limit = writesBeforeCut, writesSent == limit { throw SyncFailure("the connection was cut") }
+        if let limit = budget.writesBeforeCut, budget.writesSent == limit { throw SyncFailure("the connection was cut") }
         return outcome
     }
 

@@ -6,7 +6,9 @@ import Foundation
 /// writes, sync tokens): the sync engine's tests run thousands of rounds against it, and the
 /// real servers' tests (Radicale, Xandikos) check that it behaves like them.
 public final class InMemoryCalendar: CalendarCollection {
-    public let url = "memory://calendar/"
+    public let url: String
+    /// The folder of its members' hrefs.
+    private let folder: String
     public private(set) var objects: [String: CalendarResource] = [:]
     /// Every change, numbered: a sync token is the number of the last one seen.
     private var history: [(version: Int, href: String)] = []
@@ -19,7 +21,11 @@ public final class InMemoryCalendar: CalendarCollection {
     /// Members a multiget leaves out of its answer (a server that failed on them).
     public var withheld = Set<String>()
 
-    public init() {}
+    /// `name`: one calendar of several on the same server (`memory://server/NAME/`).
+    public init(name: String? = nil) {
+        url = name.map { "memory://server/\($0)/" } ?? "memory://calendar/"
+        folder = "/\(name ?? "calendar")/"
+    }
 
     /// Not safe from several threads: one request at a time.
     public let parallelRequests = 1
@@ -78,7 +84,7 @@ public final class InMemoryCalendar: CalendarCollection {
         return .written(etag: nil)
     }
 
-    public func href(forUID uid: String) -> String { "/calendar/\(uid).ics" }
+    public func href(forUID uid: String) -> String { "\(folder)\(uid).ics" }
 
     // MARK: What a phone does
 

@@ -29,6 +29,21 @@ extension CalendarDiscovery {
         throw SyncFailure("\(Self.failure(second, step: step).message) (to extended MKCOL; \(said))")
     }
 
+    /// Gives the calendar at `url` the display name `name` (PROPPATCH, RFC 4918 §9.2).
+    public func rename(_ url: String, to name: String) throws(SyncFailure) {
+        guard let target = URL(string: url) else { throw SyncFailure("renaming the calendar \(url): not a URL") }
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>\(DAV.escape(name))</d:displayname></d:prop></d:set></d:propertyupdate>
+            """
+        let step = "renaming the calendar \(url) to \"\(name)\""
+        let (reply, _) = try send("PROPPATCH", target, body: body, headers: [:], step: step)
+        // A 207 carries a status per property: a refusal shows as a 4xx inside it.
+        let refusedInside =
+            reply.status == 207 && String(decoding: reply.body, as: UTF8.self).range(of: " 4[0-9][0-9] ", options: .regularExpression) != nil
+        guard (200..<300).contains(reply.status), !refusedInside else { throw Self.failure(reply, step: step) }
+    }
+
     /// The path segment for a new calendar: the name's letters and digits, lowercased and
     /// accents dropped, others made dashes (`HotTask` → `hottask`, `Tâches` → `taches`); a
     /// UUID when nothing is left.

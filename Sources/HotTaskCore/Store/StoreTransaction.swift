@@ -170,7 +170,8 @@ final class StoreTransaction {
         }
         try store.requireWritableFolder()
         if let sync, !appendsSyncState {
-            return try commit(changes, what: what, undoes: undoes, syncState: sync, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
+            return try commit(
+                changes, what: what, undoes: undoes, syncState: sync, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
         }
         if wholeRead == nil, var view = try log() {
             let clock = Clock.next(after: view.clock, now: now)
@@ -253,8 +254,8 @@ final class StoreTransaction {
     /// its changes alone first, then its sync state in records that fit: a crash between them
     /// leaves tasks the next sync finds the same on both sides, and agrees on again.
     private func commit(
-        _ changes: consuming [TaskChange], what: String, undoes: Clock?, syncState sync: SyncDelta, now: Date, wasIsCurrent: Bool,
-        countAfter: Int?
+        _ changes: consuming [TaskChange], what: String, undoes: Clock?, syncState sync: SyncDelta, lists: ListNamesChange?, now: Date,
+        wasIsCurrent: Bool, countAfter: Int?
     ) throws(StoreError) -> Committed {
         let limit = recordInLogLimit
         recordInLogLimit = max(limit, StoreLimits.uiRecordInLog)
@@ -265,17 +266,18 @@ final class StoreTransaction {
         }
         // Sync state alone that surely fits (a group of acknowledgements) is not encoded only to be measured.
         let record = LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)
-        let size = changes.isEmpty && sync.surelyFits(what: what, in: recordInLogLimit) ? 0 : ChangeLog.encode(record).count
+        let size = changes.isEmpty && lists == nil && sync.surelyFits(what: what, in: recordInLogLimit) ? 0 : ChangeLog.encode(record).count
         if size <= recordInLogLimit {
             try foldIfDue()
-            let committed = try commit(changes, what: what, undoes: undoes, sync: sync, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
+            let committed = try commit(
+                changes, what: what, undoes: undoes, sync: sync, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
             guard !committed.compacted else {
                 throw StoreError(path: store.path, problem: .unwritable("a sync's record was folded into a snapshot as it was committed"))
             }
             return committed
         }
         appendsSyncState = false
-        let first = try commit(changes, what: what, undoes: undoes, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
+        let first = try commit(changes, what: what, undoes: undoes, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
         appendsSyncState = true
         for piece in sync.pieces(ofAtMost: recordInLogLimit / 2) {
             try foldIfDue()

@@ -97,8 +97,15 @@ public protocol CalendarCollection {
     /// Hrefs the server named that are not members of this calendar (another host, a `../`
     /// out of it), left out of every answer so far and never sent to: the sync names them.
     func takeRefusedHrefs() -> [String]
+    /// The list (its shown name) a member is in, for a set of calendars each of which is a
+    /// list (`CalendarSet`); nil for one calendar, which holds every list and says nothing of it.
+    func listName(forHref href: String) -> String?
+    /// Where a new task with this UID goes in the calendar of list `list` (its shown name).
+    func href(forUID uid: String, inList list: String) -> String
 }
 
 extension CalendarCollection {
     public func takeRefusedHrefs() -> [String] { [] }
+    public func listName(forHref href: String) -> String? { nil }
+    public func href(forUID uid: String, inList list: String) -> String { href(forUID: uid) }
 }

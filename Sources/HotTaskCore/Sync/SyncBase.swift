@@ -15,6 +15,16 @@ struct SyncBase: Codable, Equatable, Sendable {
     /// Members whose body HotTask cannot read (not iCalendar), by href: left alone there, and
     /// skipped until their ETag changes. nil in a base from before them.
     var unreadable: [String: Unreadable]? = nil
+    /// For a set of calendars (`CalendarSet`): each calendar's list as last synced, and the
+    /// store's lists then, to tell a rename there from one here. nil for one calendar.
+    var lists: SyncedLists? = nil
+
+    struct SyncedLists: Codable, Equatable, Sendable {
+        /// Calendar URL → the list's name.
+        var byCalendar: [String: String]
+        /// The store's list names, in order (a rename keeps a list's place).
+        var names: [String]
+    }
 
     /// A member HotTask cannot read, as it was last fetched.
     struct Unreadable: Codable, Equatable, Sendable {
@@ -44,6 +54,10 @@ struct SyncBase: Codable, Equatable, Sendable {
         /// entry is the base of a merge when the server has the task, and the task is created
         /// again when it does not; it is never evidence that the server deleted it.
         var tentative: Bool? = nil
+        /// The href the task had in another calendar before a move between lists (here or on a
+        /// phone): deleted there after the write to the new calendar, and the entry keeps it until
+        /// the server acknowledges the delete, so a sync cut at any request leaves one copy.
+        var movedFrom: String? = nil
 
         init(
             uid: String, href: String, etag: String?, fields: SharedFields, orderKey: String, clocks: String, calendar: String,
@@ -85,7 +99,7 @@ struct SyncBase: Codable, Equatable, Sendable {
 
         // The file's keys: the shared fields' own (`TaskField.key`), and these.
         private enum Key: String, CodingKey {
-            case uid, href, etag, sortOrder, orderKey, clocks, calendar, tentative
+            case uid, href, etag, sortOrder, orderKey, clocks, calendar, tentative, movedFrom
         }
 
         init(from decoder: any Decoder) throws {
@@ -98,6 +112,7 @@ struct SyncBase: Codable, Equatable, Sendable {
             clocks = try container.decode(String.self, forKey: .clocks)
             calendar = try container.decode(String.self, forKey: .calendar)
             tentative = try container.decodeIfPresent(Bool.self, forKey: .tentative)
+            movedFrom = try container.decodeIfPresent(String.self, forKey: .movedFrom)
             let fields = try decoder.container(keyedBy: FieldKey.self)
             agreed = [:]
             for field in TaskField.shared {
@@ -119,6 +134,7 @@ struct SyncBase: Codable, Equatable, Sendable {
             try container.encode(clocks, forKey: .clocks)
             try container.encode(calendar, forKey: .calendar)
             try container.encodeIfPresent(tentative, forKey: .tentative)
+            try container.encodeIfPresent(movedFrom, forKey: .movedFrom)
             var fields = encoder.container(keyedBy: FieldKey.self)
             for field in TaskField.shared { if let value = agreed[field] { try field.encodeBase(value, to: &fields) } }
         }

@@ -23,6 +23,8 @@ struct SyncDelta: Codable, Equatable, Sendable {
     var unreadable: [String: SyncBase.Unreadable]? = nil
     /// Members no longer unreadable (read now, or gone); nil when none.
     var readable: [String]? = nil
+    /// The calendars' lists as synced now (a set of calendars); nil: unchanged.
+    var lists: SyncBase.SyncedLists? = nil
 
     init(collection: String, reset: Bool = false, server: CollectionVersion? = nil) {
         self.collection = collection
@@ -30,7 +32,9 @@ struct SyncDelta: Codable, Equatable, Sendable {
         self.server = server
     }
 
-    var isEmpty: Bool { !reset && server == nil && set.isEmpty && dropped.isEmpty && unreadable == nil && readable == nil }
+    var isEmpty: Bool {
+        !reset && server == nil && set.isEmpty && dropped.isEmpty && unreadable == nil && readable == nil && lists == nil
+    }
 
     /// This delta in order as pieces whose entries take at most about `bytes` each: the first
     /// carries the reset and the drops, the last the collection's version.
@@ -39,6 +43,7 @@ struct SyncDelta: Codable, Equatable, Sendable {
         pieces[0].dropped = dropped
         pieces[0].unreadable = unreadable
         pieces[0].readable = readable
+        pieces[0].lists = lists
         var size = 0
         for key in set.keys.sorted() {
             guard let entry = set[key] else { continue }
@@ -73,6 +78,7 @@ extension SyncBase {
     mutating func apply(_ delta: SyncDelta) {
         if delta.reset || delta.collection != collection { self = SyncBase(collection: delta.collection) }
         if let server = delta.server { self.server = server }
+        if let lists = delta.lists { self.lists = lists }
         for key in delta.dropped { entries[key] = nil }
         entries.merge(delta.set) { _, new in new }
         if delta.unreadable != nil || delta.readable != nil {
@@ -122,6 +128,8 @@ extension SyncDelta {
             text += href.utf8.count + (skipped.etag?.utf8.count ?? 0) + skipped.reason.utf8.count
         }
         for href in readable ?? [] { text += href.utf8.count + 4 }
+        for (url, name) in lists?.byCalendar ?? [:] { text += url.utf8.count + name.utf8.count + 8 }
+        for name in lists?.names ?? [] { text += name.utf8.count + 4 }
         return 7 * text + 2 * other
     }
 

@@ -55,6 +55,8 @@ final class SyncEngine {
     let forgetBase: Bool
     /// The app's own sync (`hottask-sync --quiet`): its notes are kept for the next `--sync`.
     let quiet: Bool
+    /// What `prepare` said (calendars made for lists), for the report.
+    private var preparedNotes: [String] = []
     /// Told how many writes are done of how many, from the threads that send them.
     var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
 
@@ -98,7 +100,12 @@ final class SyncEngine {
         // Nothing agreed yet: make sure the URL is a task calendar before anything is written
         // (a principal taken for a calendar got one new calendar per task on Radicale).
         if base.entries.isEmpty && !base.server.isKnown { try collection.checkTakesTasks() }
+        if let set = collection as? CalendarSet {
+            preparedNotes = try followRenames(set, base: base)
+            preparedNotes += try set.prepare(lists: set.listsWanting(in: try store.load(), base: base))
+        }
         var report = SyncReport()
+        report.notes = preparedNotes
         for attempt in 0..<Self.maximumRounds {
             let done = try round(&base, report: &report, afterConflict: attempt > 0, carried: carried, reset: reset)
             reset = false
@@ -133,6 +140,11 @@ final class SyncEngine {
         var isNew: Bool
         /// The task's caption, for what a delete says.
         var caption: String? = nil
+        /// A move between lists: the member in the calendar it left, deleted once the write
+        /// (if any) is acknowledged; the entry forgets it when the delete is.
+        var movedFrom: String? = nil
+        /// False: only the delete of `movedFrom` (its write went through before).
+        var putting = true
     }
 
     /// Returns false when a write met a 412 and another round is needed. The round's local
@@ -176,8 +188,9 @@ final class SyncEngine {
             for (href, skipped) in view.unreadable where skipped.named { counts.notes.append(Self.unreadableNote(href, skipped.reason)) }
             if !unreadable.isEmpty { delta.unreadable = unreadable }
             if !view.readable.isEmpty { delta.readable = view.readable }
-            guard !plan.changes.isEmpty || !delta.isEmpty else { return }
-            try txn.commit(plan.changes, what: Self.recordName(collection.url), sync: delta, now: startedAt)
+            let listsChange = Self.listsForCalendars(collection, in: state.list, base: base, delta: &delta)
+            guard !plan.changes.isEmpty || !delta.isEmpty || listsChange != nil else { return }
+            try txn.commit(plan.changes, what: Self.recordName(collection.url), sync: delta, lists: listsChange, now: startedAt)
         }
         base.apply(delta)
         report.pulled += counts.pulled
@@ -198,19 +211,33 @@ final class SyncEngine {
         let outcomes = Parallel.map(pushes, width: collection.parallelRequests) { [collection] push throws(SyncFailure) -> WriteOutcome in
             defer { sent.one() }
             let outcome: WriteOutcome
-            if let entry = push.entry {
+            if !push.putting {
+                outcome = .written(etag: push.entry?.etag)
+            } else if let entry = push.entry {
                 // An update whose ETag the server never gave: "If-Match: *" (it must still be there).
                 outcome = try collection.put(push.href, body: entry.calendar, ifMatch: push.isNew ? nil : push.etag ?? "*")
             } else {
                 outcome = try collection.delete(push.href, ifMatch: push.etag)
             }
-            acknowledged.acknowledge(push, outcome)
+            if push.putting { acknowledged.acknowledge(push, outcome) }
+            // A move: the copy in the calendar it left goes once the new one is written, and the
+            // entry forgets it only when the server says so (a cut in between deletes it next time).
+            if let from = push.movedFrom, var entry = push.entry, case .written(let etag) = outcome {
+                switch try collection.delete(from, ifMatch: nil) {
+                case .written, .gone: break
+                case .conflict, .refused: return outcome  // tried again next time
+                }
+                entry.movedFrom = nil
+                var moved = push
+                moved.entry = entry
+                acknowledged.acknowledge(moved, .written(etag: etag))
+            }
             return outcome
         }
         for committed in try acknowledged.finish() { base.apply(committed) }
         var conflicted = false
         var firstFailure: SyncFailure?
-        for (push, outcome) in zip(pushes, outcomes) {
+        for (push, outcome) in zip(pushes, outcomes) where push.putting {
             let written: WriteOutcome
             switch outcome {
             case .success(let value): written = value
@@ -287,25 +314,6 @@ final class SyncEngine {
         return true
     }
 
-    /// Members listed but not sent: each named when few, else counted with the first few named
-    /// (a server that lists 120,000 and sends none gets one line, not 120,000).
-    static func undeliveredProblems(_ hrefs: [String]) -> [String] {
-        guard hrefs.count > 10 else {
-            return hrefs.map { "the server listed \($0) but did not send it readably; it is asked for again next time" }
-        }
-        let named = hrefs.prefix(3).joined(separator: ", ")
-        return ["the server listed \(hrefs.count) tasks (\(named), …) but did not send them readably; they are asked for again next time"]
-    }
-
-    /// The largest calendar object a sync reads: a bigger one (an inline ATTACH) is named once
-    /// and left alone there, and the rest syncs.
-    public static let maximumObjectBytes = 10 << 20
-
-    /// What a sync says of a member whose body HotTask cannot read.
-    static func unreadableNote(_ href: String, _ reason: String) -> String {
-        "skipped \(href): it is not iCalendar HotTask can read (\(reason)); it is left alone there, and read again when it changes"
-    }
-
     /// What a round learned of the server: each task's news, the version to record once the
     /// round is done, and how removals were learned (for the `DeletionGuard`).
     struct RemoteView {
@@ -371,6 +379,12 @@ final class SyncEngine {
                     view.listingMoved = true
                 }
             }
+        }
+        // Copies a move is leaving are neither the task nor evidence of its delete: they go.
+        let leaving = Set(base.entries.values.compactMap(\.movedFrom))
+        if !leaving.isEmpty {
+            changed = changed.filter { !leaving.contains($0.key) }
+            removed = removed.filter { !leaving.contains($0) }
         }
         let skipped = base.unreadable ?? [:]
         let wanted = changed.filter { href, etag in

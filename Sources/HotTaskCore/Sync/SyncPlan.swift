@@ -47,6 +47,8 @@ struct SyncPlan {
         var times: FieldClocks
         var created: Date
         var calendar: ICalComponent?
+        /// The href in the calendar of the list it left (a move between lists), deleted after.
+        var movedFrom: String? = nil
     }
 
     init(
@@ -71,6 +73,7 @@ struct SyncPlan {
         for (_, id) in ids.map({ ($0.uuidString, $0) }).sorted(by: { $0.0 < $1.0 }) { decide(id) }
         place()
         finishWrites()
+        finishMoves()
     }
 
     // MARK: Deciding, task by task
@@ -78,7 +81,7 @@ struct SyncPlan {
     private mutating func decide(_ id: UUID) {
         let key = id.uuidString.lowercased()
         let entry = base.entries[key]
-        let local = list.task(withID: id)
+        var local = list.task(withID: id)
         switch remote[id] {
         case .ignored?:
             // Cancelled or no longer a task on the other side: it leaves this list unless it
@@ -98,6 +101,18 @@ struct SyncPlan {
                 if let local { delete(local) }
             }
         case .changed(let todo, let href, let etag)?:
+            if let entry, let task = local, let there = calendarList(href), there != calendarList(entry.href), task.list != there {
+                // Moved to another calendar there (a phone's move): the same task moves here.
+                var fields = TaskFields()
+                fields[.list] = .list(there)
+                apply(.set(task.id, fields, was: fields.values(in: task)))
+                local?.list = there
+                counts.pulled += 1
+            }
+            defer {
+                // The copy in the calendar it left goes, should the phone have left it there.
+                if let entry, href != entry.href, calendarList(href) != calendarList(entry.href) { agreed[key]?.movedFrom = entry.href }
+            }
             if local == nil, let tombstone = list.deleted[id] {
                 deletedHere(tombstone, todo: todo, href: href, etag: etag, entry: entry)
             } else if let entry, todo.fields.same(entry.fields, order: local != nil) {
@@ -197,7 +212,7 @@ struct SyncPlan {
     }
 
     private func changedHere(_ task: TaskItem, since entry: SyncBase.Entry) -> Bool {
-        task.order.text != entry.orderKey
+        task.order.text != entry.orderKey || movedHere(task, from: entry.href)
             || TaskField.shared.contains { field in
                 let value = field.value(of: task)
                 // A field the base does not know (due dates in a base from before them): a value here is new.
@@ -215,7 +230,7 @@ struct SyncPlan {
         let from = carried.isEmpty ? nil : carried[task.id, .iCalendar].flatMap { ICalendarCarry.calendar(from: $0, for: task) }
         let uid = from?.uid ?? TodoMapping.uid(for: task.id)
         pending[task.id] = PendingWrite(
-            href: collection.href(forUID: uid), etag: nil, isNew: true, uid: uid,
+            href: collection.href(forUID: uid, inList: list.lists.name(of: task.list)), etag: nil, isNew: true, uid: uid,
             fields: SharedFields(task, keepingUnreadFrom: from.flatMap { TodoMapping.read($0.calendar).todo?.fields }), followsLocalOrder: true,
             times: task.clocks, created: task.createdAt, calendar: from?.calendar)
     }
@@ -246,15 +261,18 @@ struct SyncPlan {
             }
         }
         let fields = SharedFields(task, sortOrder: entry.sortOrder)
-        pending[task.id] = PendingWrite(
+        var write = PendingWrite(
             href: href, etag: etag, isNew: isNew, uid: entry.uid, fields: fields, followsLocalOrder: task.order.text != entry.orderKey,
-            times: editTimes(task, since: entry), created: task.createdAt, calendar: object)
+            times: editTimes(task, since: entry), created: task.createdAt, calendar: object, movedFrom: entry.movedFrom)
+        moveIfMovedHere(&write, task: task, tentative: entry.isTentative)
+        pending[task.id] = write
     }
 
     /// New on the server (or back after a delete here): added here where its sort order says.
     private mutating func pull(_ todo: RemoteTodo, id: UUID, href: String, etag: String?) {
         let fields = todo.fields
-        let task = todo.task(id: id, createdAt: todo.created ?? todo.lastModified ?? now, modifiedAt: todo.lastModified ?? now)
+        var task = todo.task(id: id, createdAt: todo.created ?? todo.lastModified ?? now, modifiedAt: todo.lastModified ?? now)
+        task.list = calendarList(href) ?? ""
         placements.append(Placement(id: id, section: fields.section, sortOrder: effectiveSortOrder(todo), adding: task))
         agreed[id.uuidString.lowercased()] = agreedEntry(for: todo, id: id, href: href, etag: etag, orderKey: nil)
         counts.pulled += 1
@@ -311,10 +329,46 @@ struct SyncPlan {
         // The server's version is agreed now; where this side won, a write follows.
         agreed[key] = agreedEntry(for: todo, id: local.id, href: href, etag: etag, orderKey: orderSide == .local && movedHere ? entry?.orderKey : nil)
         let differsThere = !merged.same(other, order: false) || (orderSide == .local && movedHere)
-        if differsThere {
-            pending[local.id] = PendingWrite(
+        if differsThere || self.movedHere(local, from: href) {
+            var write = PendingWrite(
                 href: href, etag: etag, isNew: false, uid: todo.uid, fields: merged, followsLocalOrder: orderSide == .local && movedHere,
-                times: times, created: local.createdAt, calendar: todo.calendar)
+                times: times, created: local.createdAt, calendar: todo.calendar, movedFrom: entry?.movedFrom)
+            moveIfMovedHere(&write, task: local, tentative: false)
+            pending[local.id] = write
+        }
+    }
+
+    // MARK: Lists
+
+    /// The list (as tasks store it) of the calendar `href` is in; nil for one calendar, which
+    /// holds every list.
+    func calendarList(_ href: String) -> String? { collection.listName(forHref: href).map { list.lists.stored(for: $0) } }
+
+    /// `task` is in another list than the calendar of `href`: moved here since.
+    func movedHere(_ task: TaskItem, from href: String) -> Bool {
+        calendarList(href).map { $0 != task.list } ?? false
+    }
+
+    /// A write of a task moved to another list here goes to the calendar of its list, as a new
+    /// member with the same UID; the one it leaves is deleted once that is written. After a move
+    /// whose write was never heard back, the copy before it is the one surely there.
+    private func moveIfMovedHere(_ write: inout PendingWrite, task: TaskItem, tentative: Bool) {
+        guard movedHere(task, from: write.href) else { return }
+        write.movedFrom = tentative ? write.movedFrom ?? write.href : write.href
+        write.href = collection.href(forUID: write.uid, inList: list.lists.name(of: task.list))
+        write.etag = nil
+        write.isNew = true
+    }
+
+    /// The copies left in the calendar a task moved from, whose task is written no more this
+    /// round: deleted (a move cut after its write, or a phone's move that left the copy).
+    private mutating func finishMoves() {
+        let writing = Set(pushes.map(\.id))
+        var entries = base.entries
+        entries.merge(agreed) { _, new in new }
+        for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            guard let from = entry.movedFrom, !forgotten.contains(key), let id = UUID(uuidString: key), !writing.contains(id) else { continue }
+            pushes.append(SyncEngine.Push(id: id, href: from, etag: nil, entry: entry, isNew: false, movedFrom: from, putting: false))
         }
     }
 

@@ -129,10 +129,11 @@ extension SyncPlan {
                 fields.sortOrder = order
                 counts.pulled += 1
             }
-            let entry = SyncBase.Entry(
+            var entry = SyncBase.Entry(
                 uid: write.uid, href: write.href, etag: nil, fields: fields, orderKey: task.order.text,
                 clocks: StoreDocument.clockText(write.times), calendar: calendar.text)
-            pushes.append(SyncEngine.Push(id: id, href: write.href, etag: write.etag, entry: entry, isNew: write.isNew))
+            entry.movedFrom = write.movedFrom
+            pushes.append(SyncEngine.Push(id: id, href: write.href, etag: write.etag, entry: entry, isNew: write.isNew, movedFrom: write.movedFrom))
         }
     }
 }

@@ -54,8 +54,7 @@ struct HotTaskCommand: ParsableCommand {
             (nothing was changed), 4 the UI needs a terminal, 5 a sync or its set-up failed (the \
             server unreachable, refusing or misconfigured, or a deletion refused for want of proof; \
             local tasks are kept), 6 the change was saved but standard output or the export file \
-            could not be written (do not run it again), 64 bad options (and --sync-setup finding \
-            several task calendars without --calendar).
+            could not be written (do not run it again), 64 bad options.
             """,
         // No `version:`: -V and --version are one flag of HotTask's own (`version`), so that
         // --help lists both. No `help` subcommand for completion scripts to offer: there are none.
@@ -245,8 +244,9 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --sync-setup: the calendar to sync with, by display name or last path segment; made when missing.", valueName: "name"))
-    var calendar: String?
+            "With --sync-setup: a calendar to sync with, by display name or last path segment; made when missing. Again for several, each a list (without it, every task calendar).",
+            valueName: "name"))
+    var calendar: [String] = []
 
     @Option(
         name: .customLong("ca-file"),
@@ -312,7 +312,7 @@ struct HotTaskCommand: ParsableCommand {
                     throw UserFacingError(.syncFailed, "cannot set up sync: no config file to write (no HOME; give --config)")
                 }
                 let setup = SyncSetupCommand(
-                    url: syncSetup, username: username, passwordCommand: passwordCommand, calendar: calendar, caFile: caFile, configPath: path)
+                    url: syncSetup, username: username, passwordCommand: passwordCommand, calendars: calendar, caFile: caFile, configPath: path)
                 try setup.run()
                 return
             }

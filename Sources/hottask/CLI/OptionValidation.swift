@@ -53,7 +53,7 @@ extension HotTaskCommand {
             throw ValidationError("--undo cannot be combined with other changes: it takes back the last one.")
         }
         for (given, name) in [
-            (username != nil, "--username"), (passwordCommand != nil, "--password-command"), (calendar != nil, "--calendar"),
+            (username != nil, "--username"), (passwordCommand != nil, "--password-command"), (!calendar.isEmpty, "--calendar"),
             (caFile != nil, "--ca-file"),
         ]
         where given && syncSetup == nil {

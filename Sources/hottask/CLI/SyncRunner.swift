@@ -34,6 +34,8 @@ enum SyncRunner {
         if let command = settings.passwordCommand { arguments += ["--password-command", command] }
         if let caFile = settings.caFile { arguments += ["--ca-file", caFile] }
         if let connections = settings.connections { arguments += ["--connections", String(connections)] }
+        // Several calendars, each a list: their URLs, one a line.
+        if let calendars = settings.calendars { arguments += ["--calendars", calendars.joined(separator: "\n")] }
         if quiet { arguments.append("--quiet") }
         if options.forceDelete { arguments.append("--force-delete") }
         if options.forgetBase { arguments.append("--resync") }

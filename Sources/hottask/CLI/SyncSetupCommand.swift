@@ -13,19 +13,20 @@ struct SyncSetupCommand {
     let passwordInURL: String?
     let username: String?
     let passwordCommand: String?
-    let calendar: String?
+    /// `--calendar`, each time given: one is the calendar to sync with, several each a list.
+    let calendars: [String]
     /// CA certificates to trust (a private CA), for discovery and then for every sync.
     let caFile: String?
     /// The config file to write.
     let configPath: String
 
-    init(url written: String, username: String?, passwordCommand: String?, calendar: String?, caFile: String?, configPath: String) {
+    init(url written: String, username: String?, passwordCommand: String?, calendars: [String], caFile: String?, configPath: String) {
         let parts = SyncURL(written)
         url = parts.url
         passwordInURL = parts.password
         self.username = username ?? parts.username
         self.passwordCommand = passwordCommand
-        self.calendar = calendar
+        self.calendars = calendars
         self.caFile = caFile
         self.configPath = configPath
     }
@@ -53,12 +54,14 @@ struct SyncSetupCommand {
         if let username { arguments += ["--username", username] }
         if let passwordCommand { arguments += ["--password-command", passwordCommand] }
         if password != nil { arguments.append("--password-stdin") }
-        if let calendar { arguments += ["--calendar", calendar] }
+        for calendar in calendars { arguments += ["--calendar", calendar] }
         if let caFile { arguments += ["--ca-file", caFile] }
         let (status, said) = try runHelper(arguments, input: password)
 
         let output = CommandOutput()
         var chosen: String?
+        var home: String?
+        var members: [String] = []
         for line in said.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch fields.first {
@@ -68,15 +71,18 @@ struct SyncSetupCommand {
                 output.text("\(MessageText.escaped(fields[1]))\t\(MessageText.escaped(fields[2]))\n")
                 HotTaskCommand.fail("created the calendar \"\(fields[1])\" for tasks")
             case "use" where fields.count == 2: chosen = fields[1]
+            case "home" where fields.count == 2: home = fields[1]
+            case "member" where fields.count == 2: members.append(fields[1])
             default: break
             }
         }
-        guard status == 0, let chosen else {
-            // hottask-sync said why on stderr; its status (5, or 64 for several calendars) is ours.
+        guard status == 0, let chosen = chosen ?? home else {
+            // hottask-sync said why on stderr; its status is ours.
             throw UserFacingError(ExitStatus(rawValue: status) ?? .syncFailed, "")
         }
         var settings = SyncSettings(url: chosen, username: username, passwordCommand: passwordCommand)
         settings.caFile = caFile
+        if home != nil { settings.calendars = members }
         let text = SyncTableEdit.applying(settings, to: existing ?? "")
         do {
             _ = try ConfigFile.check(text, file: configPath)
@@ -84,7 +90,13 @@ struct SyncSetupCommand {
             throw UserFacingError(.syncFailed, "cannot add [sync] to \(error); nothing was written")
         }
         try replaceConfig(with: text, created: existing == nil)
-        HotTaskCommand.fail("[sync] written to \(configPath): url = \(chosen); `hottask --sync` syncs with it")
+        if home != nil {
+            HotTaskCommand.fail(
+                "[sync] written to \(configPath): \(members.count) calendars, each a list; `hottask --sync` syncs them (a list made here gets a calendar in \(chosen))"
+            )
+        } else {
+            HotTaskCommand.fail("[sync] written to \(configPath): url = \(chosen); `hottask --sync` syncs with it")
+        }
         if passwordCommand != nil && self.passwordCommand == nil {
             HotTaskCommand.fail("the password_command already in [sync] is kept")
         } else if password != nil {

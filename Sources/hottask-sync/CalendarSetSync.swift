@@ -1,0 +1,41 @@
+import CalDAV
+import Foundation
+import HotTaskCore
+
+/// `[sync]` with `calendars`: several calendars, each a list. Each sync finds the home's task
+/// calendars again (a calendar renamed there names its list anew; one deleted there is missing,
+/// and its tasks' absence is judged as any deletion is) and syncs the chosen ones and those
+/// named as a list here, making a calendar in the home for a list that has none.
+enum CalendarSetSync {
+    /// `home`: the calendar home; `chosen`: the calendars' URLs written at set-up.
+    static func set(
+        home: String, chosen: [String], lists: [String], username: String?, password: String?, caFile: String?, connections: Int?
+    ) throws(SyncFailure) -> CalendarSet {
+        let discovery = try CalendarDiscovery(url: home, username: username, password: password, timeout: SyncSetup.timeout, caFile: caFile)
+        let found = try discovery.discover()
+        func collection(_ url: String) throws(SyncFailure) -> CalendarCollection {
+            try HTTPCalendarCollection(
+                url: url, username: username, password: password, timeout: SyncSetup.timeout, parallelRequests: connections ?? 8,
+                caFile: caFile, deadline: SyncSetup.deadline)
+        }
+        let wanted = Set(chosen.map(normalized))
+        var members: [CalendarSet.Member] = []
+        for calendar in found.calendars where wanted.contains(normalized(calendar.url)) || lists.contains(calendar.name) {
+            members.append(CalendarSet.Member(list: calendar.name, calendar: try collection(calendar.url)))
+        }
+        let homeURL = found.homes.first ?? URL(string: home)
+        return CalendarSet(
+            url: home, members: members,
+            make: { name throws(SyncFailure) in
+                guard let homeURL else { throw SyncFailure("making a calendar for the list \(name): the server named no calendar home") }
+                return try collection(try discovery.create(named: name, in: homeURL).url)
+            },
+            rename: { url, name throws(SyncFailure) in try discovery.rename(url, to: name) })
+    }
+
+    /// A URL as compared: with its trailing slash, its path's escapes undone.
+    private static func normalized(_ url: String) -> String {
+        let withSlash = url.hasSuffix("/") ? url : url + "/"
+        return withSlash.removingPercentEncoding ?? withSlash
+    }
+}

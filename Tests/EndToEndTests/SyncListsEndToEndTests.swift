@@ -1,0 +1,169 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Each list a calendar, against real servers with Python's caldav as the phone: set-up takes
+/// every task calendar (never an event calendar), a phone's move between calendars arrives as a
+/// move of the same task, a move here reaches the server as the same UID in the other calendar,
+/// and a list made here becomes a calendar.
+@Suite("Sync: each list is a calendar, end to end", .serialized)
+struct SyncListsEndToEndTests {
+    let folder = TemporaryFolder()
+    static let login = ["--username", "u", "--password-command", "printf 'p\\n'"]
+
+    /// The server with task calendars `tasks` (by name, as their display names and paths) and
+    /// one calendar of events.
+    func server(_ kind: CalDAVTestServer.Kind, tasks: [String]) throws -> CalDAVTestServer {
+        let server = try CalDAVTestServer(kind, calendar: false)
+        for name in tasks { try server.phone(calendarURL(server, name), "make-calendar") }
+        try server.phone(calendarURL(server, "Events"), "make-calendar", "--components", "VEVENT")
+        return server
+    }
+
+    func calendarURL(_ server: CalDAVTestServer, _ name: String) -> String {
+        switch server.kind {
+        case .xandikos: server.root + "user/calendars/\(name)/"
+        default: server.root + "u/\(name)/"
+        }
+    }
+
+    func hottask(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> (status: Int32, stdout: String, stderr: String) {
+        runHotTask(
+            ["--file", folder.path("tasks.json"), "--config", folder.path("config.toml")] + arguments, timeout: 90,
+            sourceLocation: sourceLocation)
+    }
+
+    func sync(sourceLocation: SourceLocation = #_sourceLocation) {
+        let run = hottask(["--sync"], sourceLocation: sourceLocation)
+        #expect(run.status == 0, "--sync failed: \(run.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// Caption → (list, id), from `--list --json`.
+    func tasks() throws -> [String: (list: String, id: String)] {
+        let json = try JSONSerialization.jsonObject(with: Data(hottask(["--list", "--json"]).stdout.utf8)) as? [String: Any]
+        let tasks = json?["tasks"] as? [[String: Any]] ?? []
+        return Dictionary(
+            tasks.map { ($0["caption"] as? String ?? "", ($0["list"] as? String ?? "", $0["id"] as? String ?? "")) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Summary → UID of the phone's tasks in calendar `name`.
+    func phoneTasks(_ server: CalDAVTestServer, _ name: String) throws -> [String: String] {
+        let list = try server.phone(calendarURL(server, name), "list") as? [[String: Any]] ?? []
+        return Dictionary(list.map { ($0["summary"] as? String ?? "", $0["uid"] as? String ?? "") }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test(
+        "set-up against two task calendars and one of events syncs both task calendars as lists, with no --calendar and exit 0",
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    func setUpTakesEveryTaskCalendar(kind: CalDAVTestServer.Kind) throws {
+        let server = try server(kind, tasks: ["Work", "Home"])
+        try server.phone(calendarURL(server, "Work"), "add", "Report")
+        try server.phone(calendarURL(server, "Home"), "add", "Plants")
+        let setup = hottask(["--sync-setup", server.root] + Self.login)
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let config = fileText(folder.path("config.toml")) ?? ""
+        #expect(config.contains("calendars = [") && config.contains("Work/") && config.contains("Home/"), "\(config)")
+        // Xandikos takes every component in a calendar whatever it was made with: a task calendar.
+        if kind == .radicale {
+            #expect(!setup.stdout.contains("Events"), "an event calendar is left out: \(setup.stdout)")
+            #expect(!config.contains("Events"), "\(config)")
+        }
+        sync()
+        let here = try tasks()
+        #expect(here["Report"]?.list == "Work" && here["Plants"]?.list == "Home", "\(here)")
+        #expect(hottask(["--lists"]).stdout.contains("Work") && hottask(["--lists"]).stdout.contains("Home"))
+    }
+
+    @Test(
+        "a phone's move Work → Home arrives as a move; a move here reaches the server as the same UID in the other calendar; a list made here becomes a calendar",
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    func movesBothWays(kind: CalDAVTestServer.Kind) throws {
+        let server = try server(kind, tasks: ["Work", "Home", "Errands"])
+        try server.phone(calendarURL(server, "Work"), "add", "Report", "--description", "the note", "--categories", "q4")
+        try server.phone(calendarURL(server, "Home"), "add", "Plants")
+        #expect(hottask(["--sync-setup", server.root] + Self.login).status == 0)
+        sync()
+        let before = try #require(try tasks()["Report"])
+        #expect(before.list == "Work")
+
+        // The phone moves it: a PUT into Home, the same UID, then a DELETE from Work.
+        try server.phone(calendarURL(server, "Work"), "move", "Report", calendarURL(server, "Home"))
+        sync()
+        let after = try tasks()
+        #expect(after["Report"]?.list == "Home" && after["Report"]?.id == before.id, "\(after)")
+        #expect(after.count == 2, "once, not twice: \(after)")
+        let exported = hottask(["--list", "--json", "--in", "Home"]).stdout
+        #expect(exported.contains("\"note\": \"the note\"") && exported.contains("\"tags\": [\"q4\"]"), "its note and tags went with it: \(exported)")
+
+        // A move here: the same UID in Errands, gone from Home.
+        let uid = try #require(try phoneTasks(server, "Home")["Plants"])
+        let plants = try #require(after["Plants"])
+        let moved = hottask(["--edit", plants.id, "--in", "Errands"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        sync()
+        #expect(try phoneTasks(server, "Errands") == ["Plants": uid])
+        #expect(try phoneTasks(server, "Home") == ["Report": try #require(try phoneTasks(server, "Home")["Report"])])
+
+        // A list made here: a calendar of that name, holding its task.
+        #expect(hottask(["--new-list", "Garden"]).status == 0)
+        #expect(hottask(["--add", "Roses", "--in", "Garden"]).status == 0)
+        sync()
+        #expect(try Set(phoneTasks(server, "garden").keys) == ["Roses"])
+        // Nothing moves on a sync after.
+        let quiet = hottask(["--sync"])
+        #expect(quiet.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(quiet.stdout)")
+    }
+
+    /// Where a move's sync is cut: the PUT into the new calendar or the DELETE from the old one,
+    /// before the server has it ("drop-before") or after, with its answer lost ("drop"); each
+    /// try again too, so the sync stops there.
+    static let cuts = [("PUT", "drop-before"), ("PUT", "drop"), ("DELETE", "drop-before"), ("DELETE", "drop")]
+
+    @Test("a sync cut at each request of a move leaves exactly one copy, in the new calendar, after the next sync", arguments: cuts)
+    func cutMove(method: String, action: String) throws {
+        let server = try server(.radicale, tasks: ["Work", "Home"])
+        let control = folder.path("faults.json")
+        let proxied = try server.startProxy(controlPath: control)
+        let root = proxied.replacingOccurrences(of: server.url.replacingOccurrences(of: server.root, with: ""), with: "")
+        try server.phone(calendarURL(server, "Work"), "add", "Report")
+        #expect(hottask(["--sync-setup", root] + Self.login).status == 0)
+        sync()
+        let uid = try #require(try phoneTasks(server, "Work")["Report"])
+        let report = try #require(try tasks()["Report"])
+        #expect(hottask(["--edit", report.id, "--in", "Home"]).status == 0)
+        let path = method == "PUT" ? "/u/Home/" : "/u/Work/"
+        folder.write(#"{"rules": [{"method": "\#(method)", "path_contains": "\#(path)", "action": "\#(action)", "times": 10}]}"#, to: "faults.json")
+        let cut = hottask(["--sync"])
+        #expect(cut.status == 5, "the cut sync fails: \(cut.stdout) \(cut.stderr)")
+        try FileManager.default.removeItem(atPath: control)
+        sync()
+        #expect(try phoneTasks(server, "Home") == ["Report": uid], "one copy, in Home")
+        #expect(try phoneTasks(server, "Work").isEmpty, "none left in Work")
+        let after = try tasks()
+        #expect(after.count == 1 && after["Report"]?.list == "Home" && after["Report"]?.id == report.id, "\(after)")
+        let quiet = hottask(["--sync"])
+        #expect(quiet.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(quiet.stdout)")
+    }
+
+    @Test(
+        "a calendar renamed on the phone renames its list here; a list renamed here renames its calendar", arguments: [CalDAVTestServer.Kind.radicale]
+    )
+    func renames(kind: CalDAVTestServer.Kind) throws {
+        let server = try server(kind, tasks: ["Work", "Home"])
+        try server.phone(calendarURL(server, "Work"), "add", "Report")
+        try server.phone(calendarURL(server, "Home"), "add", "Plants")
+        #expect(hottask(["--sync-setup", server.root] + Self.login).status == 0)
+        sync()
+        try server.phone(calendarURL(server, "Work"), "rename-calendar", "Job")
+        #expect(hottask(["--rename-list", "Home", "House"]).status == 0)
+        sync()
+        let here = try tasks()
+        #expect(here["Report"]?.list == "Job" && here["Plants"]?.list == "House", "\(here)")
+        // What the server now calls its calendars, as a set-up elsewhere finds them.
+        let elsewhere = runHotTask(
+            ["--file", folder.path("other.json"), "--config", folder.path("other.toml"), "--sync-setup", server.root] + Self.login, timeout: 90)
+        let names = Set(elsewhere.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) })
+        #expect(names == ["Job", "House"], "\(elsewhere.stdout)")
+        #expect(try phoneTasks(server, "Work").keys.sorted() == ["Report"] && phoneTasks(server, "Home").keys.sorted() == ["Plants"], "nothing moved")
+    }
+}
