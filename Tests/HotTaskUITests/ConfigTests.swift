@@ -45,7 +45,7 @@ struct ConfigTests {
         #expect(
             config.warnings.map(\.description) == [
                 "config /home/a/config.toml line 1: unknown setting \"colour\" (known: theme, default_section, details, mouse, date_format, keys, [keys], [colors], [sync]); skipped",
-                "config /home/a/config.toml line 7: unknown setting \"password\" in [sync] (known: url, username, password_command, ca_file, connections); skipped",
+                "config /home/a/config.toml line 7: unknown setting \"password\" in [sync] (known: url, username, password_command, ca_file, connections, calendars); skipped",
                 "config /home/a/config.toml line 9: unknown table [colours] (known: [keys], [colors], [sync]); skipped",
             ])
     }
