@@ -13,8 +13,11 @@ struct HelpOverlayTmuxTests {
         session.waitForText("Buy milk")
         session.press("F1")
         // At 80×24 the input's help used to be cut: "line breaks become spa…".
-        let full = session.waitForText("Keys: new task input")
-        #expect(full.contains("spaces)"), "the long line wraps whole")
+        // Polled until the box is drawn whole (a capture can land mid-draw); a line cut
+        // instead of wrapped never shows "spaces)", and the wait fails.
+        let full = session.waitForScreen("the input's help, its long line wrapped whole") {
+            $0.contains("Keys: new task input") && $0.contains("spaces)")
+        }
         #expect(!full.contains("spa…"))
         session.press("Escape")
         session.waitForScreen("the help to close") { !$0.contains("Keys:") }
