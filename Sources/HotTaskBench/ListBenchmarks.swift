@@ -29,12 +29,7 @@ enum ListBenchmarks {
         let keys: [Key] =
             Array(repeating: .character(">"), count: 12) + [.down, .down, .character(" "), .character(" ")]
             + Array(repeating: .character("<"), count: 12)
-        for key in keys {
-            let start = DispatchTime.now()
-            _ = AppUpdate.update(&state, .keyPressed(key), now: now)
-            _ = AppRender.render(state, size: UIBenchmarks.size)
-            result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
-        }
+        UIBenchmarks.timeKeys(keys, on: &state, now: now, into: &result)
         return result
     }
 }

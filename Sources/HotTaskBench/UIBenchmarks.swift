@@ -16,12 +16,7 @@ enum UIBenchmarks {
 
         func measure(_ operation: String, target: Double?, _ keys: [Key]) -> Measurement {
             var result = Measurement(operation: operation, size: label, target: target)
-            for key in keys {
-                let start = DispatchTime.now()
-                _ = AppUpdate.update(&state, .keyPressed(key), now: now)
-                _ = AppRender.render(state, size: size)
-                result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
-            }
+            timeKeys(keys, on: &state, now: now, into: &result)
             return result
         }
 
@@ -128,5 +123,15 @@ enum UIBenchmarks {
                 _ = AppUpdate.update(&state, .keyPressed(.character(" ")), now: Timestamp.now())
             },
         ]
+    }
+
+    /// Each key through `update` and `render`, as the loop runs it, timed into `result`.
+    static func timeKeys(_ keys: [Key], on state: inout AppState, now: Date, into result: inout Measurement) {
+        for key in keys {
+            let start = DispatchTime.now()
+            _ = AppUpdate.update(&state, .keyPressed(key), now: now)
+            _ = AppRender.render(state, size: state.size)
+            result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+        }
     }
 }

@@ -27,12 +27,7 @@ enum ViewBenchmarks {
             .character("W"), .right, .down, .pageDown, .pageUp, .enter, .escape,
             .character("W"), .character("H"), .character("q"),
         ]
-        for key in keys {
-            let start = DispatchTime.now()
-            _ = AppUpdate.update(&state, .keyPressed(key), now: now)
-            _ = AppRender.render(state, size: UIBenchmarks.size)
-            result.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
-        }
+        UIBenchmarks.timeKeys(keys, on: &state, now: now, into: &result)
         return result
     }
 
