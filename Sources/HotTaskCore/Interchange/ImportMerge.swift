@@ -197,11 +197,9 @@ extension TaskList {
             endKeys[section] = key
             return key
         }
-        // Taskwarrior, iCalendar and HotTask's own export write whole seconds: a file's change in
-        // the same second as one here is not older than it (it was cut to the second), so it
-        // counts as at its end. So an export edited by hand, which keeps the stamps it was
-        // written with, wins over the values it was written from.
-        let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar || batch.format == .hottask
+        // Taskwarrior and iCalendar write whole seconds: a file's change in the same second as
+        // one here is not older than it (it was cut to the second), so it counts as at its end.
+        let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar
         for (position, given) in batch.tasks.enumerated() {
             guard firstOfEach.position(of: given.id) == position else {
                 // todo.txt names its own (a line with the id of another is said by its reader).
