@@ -103,6 +103,26 @@ struct CalendarViewTests {
         #expect(state.selection == before.selection)
     }
 
+    @Test("with one list shown, the calendar counts that list's tasks, the ones Enter shows")
+    func oneList() throws {
+        var list = TaskList([
+            TaskItem(caption: "Pay rent", createdAt: testNow, due: .date(year: 2026, month: 11, day: 20)!),
+            TaskItem(caption: "Fix the build", createdAt: testNow, due: .date(year: 2026, month: 11, day: 20)!, list: "Work"),
+            TaskItem(caption: "Ship it", createdAt: testNow, due: .date(year: 2026, month: 11, day: 20)!, list: "Work"),
+        ])
+        list.lists = try #require(ListNames(stored: ["Tasks", "Work"]))
+        var state = makeState(list, size: Size(width: 80, height: 24))
+        state.calendar.timeZone = Self.berlin
+        state.press(.tab, .character(">"), .character(">"))
+        #expect(state.currentList == "Work")
+        state.press(.character("W"), .right, .right)
+        let due = try #require(state.dueCalendar?.due(on: Self.day(20)))
+        #expect(due.captions == ["Fix the build", "Ship it"])
+        state.press(.enter)
+        #expect(state.message?.text == "2 tasks due Nov 20 — Esc clears the filter")
+        #expect(state.view.count(of: state.tasks) == 2)
+    }
+
     @Test("at 40×12 the month takes a row a week and the chosen day is under it")
     func smallScreen() {
         var state = Self.state(Size(width: 40, height: 12))

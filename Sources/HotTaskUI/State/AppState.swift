@@ -173,8 +173,6 @@ public struct AppState: Equatable, Sendable {
     var chart: HistoryChart?
     /// The calendar of due dates, made when it opens (focus `.calendar`).
     var dueCalendar: DueCalendar?
-    /// Where the keys go back to when a view closes.
-    var viewOrigin = Focus.list
     /// More than one list to show: the bar, the list keys in the help, each task's list under "All".
     var hasSeveralLists: Bool { listSummary.names.count > 1 }
 

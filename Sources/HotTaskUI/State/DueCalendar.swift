@@ -29,33 +29,33 @@ struct DueCalendar: Equatable, Sendable {
     /// What each day of that month with something due has.
     private(set) var days: [Int: Due]
 
-    /// The due dates of `tasks` in the month of `selected` (today's when nil), by local day as
-    /// `dates` reads them.
-    init(tasks: TaskList, dates: DueDisplay, selected: Int? = nil) {
+    /// The due dates of `tasks` (of the list stored as `inList`, every list's when nil) in the
+    /// month of `selected` (today's when nil), by local day as `dates` reads them.
+    init(tasks: TaskList, dates: DueDisplay, inList: String? = nil, selected: Int? = nil) {
         today = DueDate.localDay(of: dates.now, in: dates.local)
         self.selected = selected ?? today
         month = CalendarDay.firstOfMonth(self.selected)
-        days = Self.days(of: tasks, dates: dates, from: month, to: month + CalendarDay.daysInMonth(month) - 1)
+        days = Self.days(of: tasks, inList: inList, dates: dates, from: month, to: month + CalendarDay.daysInMonth(month) - 1)
     }
 
     /// Chooses `day`; another month is counted anew (one pass).
-    mutating func select(_ day: Int, tasks: TaskList, dates: DueDisplay) {
+    mutating func select(_ day: Int, tasks: TaskList, dates: DueDisplay, inList: String? = nil) {
         selected = day
         let first = CalendarDay.firstOfMonth(day)
         guard first != month else { return }
         month = first
-        days = Self.days(of: tasks, dates: dates, from: first, to: first + CalendarDay.daysInMonth(first) - 1)
+        days = Self.days(of: tasks, inList: inList, dates: dates, from: first, to: first + CalendarDay.daysInMonth(first) - 1)
     }
 
     /// One pass over the tasks (section by section: `tasks.all` would copy every one). A due
     /// date's local day is within a day of its wall-clock day, so only those near the month are
     /// read exactly, and each distinct due date once: a time in a named zone costs the zone's
     /// offset lookups, 20 ms for 10,000 of them.
-    private static func days(of tasks: TaskList, dates: DueDisplay, from first: Int, to last: Int) -> [Int: Due] {
+    private static func days(of tasks: TaskList, inList: String?, dates: DueDisplay, from first: Int, to last: Int) -> [Int: Due] {
         var days: [Int: Due] = [:]
         var known: [DueDate: Int] = [:]
         for task in [tasks.priority, tasks.bonus].joined() {
-            guard let due = task.due else { continue }
+            guard let due = task.due, inList.map({ $0 == task.list }) ?? true else { continue }
             let wall = due.wallSeconds
             let wallDay = Int(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400)
             guard wallDay >= first - 1, wallDay <= last + 1 else { continue }

@@ -8,27 +8,29 @@ import HotTaskSettings
 extension AppUpdate {
     /// Opens the history view, made from the history and the list's counts as they are now.
     static func openHistory(_ state: inout AppState) {
-        if state.focus != .history && state.focus != .calendar { state.viewOrigin = state.focus }
         state.dueCalendar = nil
         state.chart = makeChart(state)
         state.focus = .history
     }
 
-    /// Opens the calendar of due dates on today's month (or on the day it showed last, when
-    /// switching from the history view).
+    /// Opens the calendar of due dates on today's month, for the list shown (Enter then shows
+    /// the day's tasks of that list: the counts must be the ones it will show).
     static func openCalendar(_ state: inout AppState) {
-        if state.focus != .history && state.focus != .calendar { state.viewOrigin = state.focus }
         state.chart = nil
-        state.dueCalendar = DueCalendar(tasks: state.tasks, dates: state.dates)
+        state.dueCalendar = DueCalendar(tasks: state.tasks, dates: state.dates, inList: shownList(state))
         state.focus = .calendar
     }
 
-    /// Back where the keys were before the view opened.
+    /// The stored name of the list shown, nil when every list is.
+    private static func shownList(_ state: AppState) -> String? {
+        state.currentList.map { state.tasks.lists.stored(for: $0) }
+    }
+
+    /// Back to the list: both views open only from it (H and W are list keys).
     static func closeView(_ state: inout AppState) {
         state.chart = nil
         state.dueCalendar = nil
-        state.focus = state.viewOrigin
-        state.viewOrigin = .list
+        state.focus = .list
     }
 
     private static func makeChart(_ state: AppState) -> HistoryChart {
@@ -68,7 +70,7 @@ extension AppUpdate {
             return []
         default: return []
         }
-        calendar.select(day, tasks: state.tasks, dates: state.dates)
+        calendar.select(day, tasks: state.tasks, dates: state.dates, inList: shownList(state))
         state.dueCalendar = calendar
         return []
     }
@@ -114,7 +116,12 @@ extension AppUpdate {
             state.activity.count(save.changes, what: save.what, undoes: save.undoes, committed: clock)
         case .changedOutside(let records):
             state.activity.count(records: records)
-        case .reloaded, .stillUnsaved, .timerFired: break
+        case .reloaded: break
+        case .stillUnsaved, .timerFired:
+            // Nothing changed but maybe the day: a timer fires every half second while a save
+            // waits, and a view made again is a pass over the tasks.
+            let today = DueDate.localDay(of: state.now, in: state.dates.local)
+            guard state.chart.map({ $0.today != today }) ?? state.dueCalendar.map({ $0.today != today }) ?? false else { return }
         default: return
         }
         if state.focus == .history, let shown = state.chart {
@@ -123,7 +130,7 @@ extension AppUpdate {
             if chart != shown { state.chart = chart }
         }
         if state.focus == .calendar, let calendar = state.dueCalendar {
-            state.dueCalendar = DueCalendar(tasks: state.tasks, dates: state.dates, selected: calendar.selected)
+            state.dueCalendar = DueCalendar(tasks: state.tasks, dates: state.dates, inList: shownList(state), selected: calendar.selected)
         }
     }
 }
