@@ -81,21 +81,34 @@ def write_if_changed(path, data):
     return True
 
 
+def stale_builds(build):
+    """The assembled data of earlier builds: its dependency file does not name a header it did
+    not find, so it is built again only when removed."""
+    return glob.glob(os.path.join(build, '*', '*', 'CICUData.build')) + glob.glob(os.path.join(build, '*', 'CICUData.build'))
+
+
+def keep_full_data(build, problem):
+    """No trimmed data, and none left from an earlier toolchain: the build links the full data."""
+    print(f'trim-icu-data: keeping ICU\'s full data: {problem}', file=sys.stderr)
+    shutil.rmtree(os.path.join(build, 'icu-data'), ignore_errors=True)
+    for stale in stale_builds(build):
+        shutil.rmtree(stale, ignore_errors=True)
+    return 0
+
+
 def main():
     swiftc, build = sys.argv[1], os.path.abspath(sys.argv[2])
     try:
         symbol, blob = packaged_data(swiftc)
         header, items = items_of(blob)
     except (OSError, ValueError, subprocess.CalledProcessError) as problem:
-        print(f'trim-icu-data: keeping ICU\'s full data: {problem}', file=sys.stderr)
-        return 0
+        return keep_full_data(build, problem)
     chosen = [(name, data) for name, data in items if kept(name.decode())]
     trimmed = package(header, chosen)
     # Read back as ICU would: every kept item whole, by the same name, in the table's order.
     again = items_of(trimmed)[1]
     if [n for n, _ in again] != [n for n, _ in chosen] or any(not d.startswith(o) for (_, d), (_, o) in zip(again, chosen)):
-        print('trim-icu-data: the trimmed package does not read back; keeping the full data', file=sys.stderr)
-        return 0
+        return keep_full_data(build, 'the trimmed package does not read back')
     folder = os.path.join(build, 'icu-data')
     os.makedirs(folder, exist_ok=True)
     data_path = os.path.join(folder, 'icu_data.dat')
@@ -103,8 +116,7 @@ def main():
     definitions = f'#define HOTTASK_ICU_SYMBOL {symbol}\n#define HOTTASK_ICU_DATA "{data_path}"\n'
     changed = write_if_changed(os.path.join(folder, 'icu_data.h'), definitions.encode()) or changed
     if changed:
-        # The assembly's dependency file does not name a header it did not find: build it again.
-        for stale in glob.glob(os.path.join(build, '*', 'release', 'CICUData.build')) + glob.glob(os.path.join(build, 'release', 'CICUData.build')):
+        for stale in stale_builds(build):
             shutil.rmtree(stale, ignore_errors=True)
     print(f'ICU data: {len(trimmed) / 1e6:.1f} MB of {len(blob) / 1e6:.1f} MB ({symbol})', file=sys.stderr)
     return 0

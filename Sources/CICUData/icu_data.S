@@ -4,8 +4,9 @@
 //
 // `make build` writes the header and the data (Packaging/trim-icu-data.py) into .build/icu-data
 // before the static release build. Without them (a plain `swift build`) this file is empty and the
-// binary carries ICU's full data, as before.
-#if __has_include("../../.build/icu-data/icu_data.h")
+// binary carries ICU's full data, as before. Debug builds link Foundation as shared libraries,
+// whose ICU keeps its own data: the copy would only weigh there.
+#if __has_include("../../.build/icu-data/icu_data.h") && !defined(DEBUG)
 #include "../../.build/icu-data/icu_data.h"
     .section .rodata.hottask_icu_data, "a", @progbits
     .globl HOTTASK_ICU_SYMBOL
