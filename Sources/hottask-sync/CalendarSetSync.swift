@@ -19,10 +19,22 @@ enum CalendarSetSync {
                 caFile: caFile, deadline: SyncSetup.deadline)
         }
         let wanted = Set(chosen.map(normalized))
-        var members: [CalendarSet.Member] = []
-        for calendar in found.calendars where wanted.contains(normalized(calendar.url)) || lists.contains(calendar.name) {
-            members.append(CalendarSet.Member(list: calendar.name, calendar: try collection(calendar.url)))
+        // A chosen calendar now named on another host is never sent to, nor taken for deleted.
+        if let moved = found.elsewhere.first(where: { wanted.contains(normalized($0)) }) {
+            throw SyncFailure(
+                "a calendar synced here is now named at \(moved), another host or scheme; nothing was changed "
+                    + "(if you trust it, run hottask --sync-setup with that address)")
         }
+        var members: [CalendarSet.Member] = []
+        var spares: [CalendarSet.Member] = []
+        for calendar in found.calendars {
+            if wanted.contains(normalized(calendar.url)) || lists.contains(calendar.name) {
+                members.append(CalendarSet.Member(list: calendar.name, calendar: try collection(calendar.url)))
+            } else if let spare = try? collection(calendar.url) {
+                spares.append(CalendarSet.Member(list: calendar.name, calendar: spare))
+            }
+        }
+        let foundURLs = Set(found.calendars.map { normalized($0.url) })
         let homeURL = found.homes.first ?? URL(string: home)
         return CalendarSet(
             url: home, members: members,
@@ -30,7 +42,8 @@ enum CalendarSetSync {
                 guard let homeURL else { throw SyncFailure("making a calendar for the list \(name): the server named no calendar home") }
                 return try collection(try discovery.create(named: name, in: homeURL).url)
             },
-            rename: { url, name throws(SyncFailure) in try discovery.rename(url, to: name) })
+            rename: { url, name throws(SyncFailure) in try discovery.rename(url, to: name) }, spares: spares,
+            expected: chosen.filter { !foundURLs.contains(normalized($0)) }, probe: { url throws(SyncFailure) in try discovery.exists(url) })
     }
 
     /// A URL as compared: with its trailing slash, its path's escapes undone.

@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskCore
 import Testing
 
 @testable import CalDAV
@@ -33,6 +34,29 @@ struct DiscoveryTests {
             </D:multistatus>
             """, home: "https://cyrus.example/dav/calendars/user/u/")
         #expect(found == [TaskCalendar(name: "personal", url: "https://cyrus.example/dav/calendars/user/u/Default/")])
+    }
+
+    @Test("a display name with control characters or an escape sequence becomes a name a list can have; one of only those, the path's")
+    func hostileNames() throws {
+        let found = try calendars(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+            <D:response><D:href>/u/work/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype>
+              <D:displayname>  Work\u{1B}[2J\u{7}  \u{200B}plans\t\tQ4 </D:displayname></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/u/home/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype>
+              <D:displayname>\u{1B}\u{7}</D:displayname></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>/u/long/</D:href><D:propstat><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype>
+              <D:displayname>\(String(repeating: "a", count: 70))</D:displayname></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            </D:multistatus>
+            """, home: "https://dav.example/u/")
+        #expect(
+            found == [
+                TaskCalendar(name: "Work[2J plans Q4", url: "https://dav.example/u/work/"),
+                TaskCalendar(name: "home", url: "https://dav.example/u/home/"),
+                TaskCalendar(name: String(repeating: "a", count: 60), url: "https://dav.example/u/long/"),
+            ])
+        #expect(found.allSatisfy { ListNameRule.check($0.name) == nil })
     }
 
     @Test(

@@ -166,4 +166,45 @@ struct SyncListsEndToEndTests {
         #expect(names == ["Job", "House"], "\(elsewhere.stdout)")
         #expect(try phoneTasks(server, "Work").keys.sorted() == ["Report"] && phoneTasks(server, "Home").keys.sorted() == ["Plants"], "nothing moved")
     }
+
+    @Test("a calendar gone from the server (404) for one sync: the deletion of its tasks is refused, and nothing is deleted when it is back")
+    func calendarMissingForOneSync() throws {
+        let server = try server(.radicale, tasks: ["Work", "Home", "Errands"])
+        for (name, count) in [("Work", 5), ("Home", 5), ("Errands", 2)] {
+            for number in 1...count { try server.phone(calendarURL(server, name), "add", "\(name) \(number)") }
+        }
+        #expect(hottask(["--sync-setup", server.root] + Self.login).status == 0)
+        sync()
+        #expect(try tasks().count == 12)
+        // Gone from the server (404) for one sync: moved out of its storage. (Moved beside the
+        // others, it would be a calendar at another path with the same name, and synced so.)
+        let errands = server.folder.path("collections/collection-root/u/Errands")
+        try FileManager.default.moveItem(atPath: errands, toPath: server.folder.path("Errands.aside"))
+        let missing = hottask(["--sync"])
+        #expect(missing.status == 5, "\(missing.stdout) \(missing.stderr) \(fileText(folder.path("config.toml")) ?? "")")
+        #expect(missing.stderr.hasPrefix("hottask: sync with ") && missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        #expect(missing.stderr.contains("Errands") && missing.stderr.contains("refused"), "\(missing.stderr)")
+        #expect(try tasks().count == 12, "nothing deleted here")
+        try FileManager.default.moveItem(atPath: server.folder.path("Errands.aside"), toPath: errands)
+        let back = hottask(["--sync"])
+        #expect(back.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(back.stdout) \(back.stderr)")
+        #expect(try phoneTasks(server, "Errands").count == 2, "nothing deleted there")
+    }
+}
+
+extension SyncListsEndToEndTests {
+    @Test("a list made here whose calendar's path is taken (by a calendar of events) gets the next free one; every sync goes on")
+    func takenPath() throws {
+        // Radicale: Xandikos offers its calendars of events for tasks too, so one there is a member.
+        let server = try server(.radicale, tasks: ["Work", "Home"])
+        try server.phone(calendarURL(server, "garden"), "make-calendar", "--components", "VEVENT")
+        #expect(hottask(["--sync-setup", server.root] + Self.login).status == 0)
+        #expect(hottask(["--new-list", "Garden"]).status == 0)
+        #expect(hottask(["--add", "Roses", "--in", "Garden"]).status == 0)
+        let made = hottask(["--sync"])
+        #expect(made.status == 0, "\(made.stdout) \(made.stderr)")
+        #expect(try Set(phoneTasks(server, "garden-2").keys) == ["Roses"])
+        let quiet = hottask(["--sync"])
+        #expect(quiet.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(quiet.stdout) \(quiet.stderr)")
+    }
 }

@@ -4,8 +4,17 @@ import HotTaskCore
 extension CalendarDiscovery {
     /// Makes a calendar for tasks named `name` in `home`: MKCALENDAR (RFC 4791 §5.3.1) with
     /// the VTODO component set, or extended MKCOL (RFC 5689) where MKCALENDAR is refused.
+    /// A path already taken (a calendar for events, one named otherwise) gets `-2`, `-3`…: a
+    /// taken path answered 409 or 405 and stopped every sync.
     public func create(named name: String, in home: URL) throws(SyncFailure) -> TaskCalendar {
-        let url = Self.folder(home).appendingPathComponent(Self.slug(name), isDirectory: true)
+        let slug = Self.slug(name)
+        var url = Self.folder(home).appendingPathComponent(slug, isDirectory: true)
+        var number = 1
+        while try exists(url.absoluteString) {
+            number += 1
+            guard number <= 20 else { throw SyncFailure("creating the calendar \"\(name)\": the paths \(slug) to \(slug)-20 are all taken") }
+            url = Self.folder(home).appendingPathComponent("\(slug)-\(number)", isDirectory: true)
+        }
         let properties = """
             <d:displayname>\(DAV.escape(name))</d:displayname>\
             <c:supported-calendar-component-set><c:comp name="VTODO"/></c:supported-calendar-component-set>
@@ -58,5 +67,28 @@ extension CalendarDiscovery {
         }
         while slug.hasSuffix("-") { slug.removeLast() }
         return slug.isEmpty ? UUID().uuidString.lowercased() : String(slug.prefix(64))
+    }
+}
+
+extension CalendarDiscovery {
+    /// Whether the calendar at `url` is there: a depth-0 PROPFIND, true for its 207, false for a
+    /// clean 404 (deleted); any other answer, or none, throws (a hiccup proves nothing).
+    public func exists(_ url: String) throws(SyncFailure) -> Bool {
+        guard let target = URL(string: url) else { throw SyncFailure("asking for the calendar \(url): not a URL") }
+        let step = "asking for the calendar \(url)"
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/></d:prop></d:propfind>
+            """
+        let (reply, _) = try send("PROPFIND", Self.folder(target), body: body, headers: ["Depth": "0"], step: step)
+        if reply.status == 404 { return false }
+        guard reply.status == 207 else { throw Self.failure(reply, step: step) }
+        // Some servers (Xandikos) answer 207 holding a 404 for the one resource asked.
+        guard let root = XMLNode.parse(reply.body), root.name == "multistatus" else { throw Self.failure(reply, step: step) }
+        let responses = root.all("response")
+        let missing =
+            !responses.isEmpty
+            && responses.allSatisfy { $0.child("propstat") == nil && $0.child("status")?.text.contains(" 404 ") == true }
+        return !missing
     }
 }

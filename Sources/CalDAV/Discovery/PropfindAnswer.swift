@@ -1,4 +1,5 @@
 import Foundation
+import HotTaskCore
 
 /// A PROPFIND answer read for discovery: per resource its absolute URL and the properties
 /// found (status 200) as trees, for the ones that hold hrefs or flags rather than text.
@@ -31,15 +32,16 @@ struct PropfindAnswer {
             return names.isEmpty || names.contains("VTODO")
         }
 
+        /// As a list may be named (a server's name becomes a list's): see `ListNameRule.fromOutside`.
         var displayName: String? {
-            let name = properties["displayname"]?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            return name.isEmpty ? nil : name
+            properties["displayname"].flatMap { ListNameRule.fromOutside($0.text) }
         }
 
-        /// The last segment of the path, percent-decoded (`tasks` for /calendars/u/tasks/).
+        /// The last segment of the path, percent-decoded (`tasks` for /calendars/u/tasks/), as a
+        /// list may be named.
         var lastSegment: String {
             let path = url.path
-            return path.split(separator: "/").last.map(String.init) ?? path
+            return ListNameRule.fromOutside(path.split(separator: "/").last.map(String.init) ?? path) ?? "Calendar"
         }
     }
 

@@ -68,6 +68,24 @@ public enum ListNameRule {
         return nil
     }
 
+    /// A name another program gave (a calendar's display name, a path segment) made one a list
+    /// can have: control and format characters dropped, runs of spaces one space, trimmed, cut
+    /// to the longest allowed; nil when nothing is left. A name the rule refuses would have its
+    /// tasks' records refused by the store, and the tasks lost.
+    public static func fromOutside(_ name: String) -> String? {
+        var kept = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                kept.append(" ")  // a tab or a line break parts words
+            } else if scalar.properties.generalCategory != .control && scalar.properties.generalCategory != .format {
+                kept.append(scalar)
+            }
+        }
+        let words = String(kept).split(whereSeparator: \.isWhitespace)
+        let joined = String(words.joined(separator: " ").prefix(maximumLength)).trimmingCharacters(in: .whitespaces)
+        return joined.isEmpty ? nil : joined
+    }
+
     /// The list `typed` names among `known`: the same name, else the one name equal to it
     /// ignoring case; nil when none is (a typo never makes or picks a list).
     public static func find(_ typed: String, in known: [String]) -> String? {

@@ -13,17 +13,23 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
         /// The list it holds, by its shown name.
         public var list: String
         public var calendar: CalendarCollection
+        /// The path its members' hrefs start with, taken once: it is asked for every href.
+        let path: String
 
         public init(list: String, calendar: CalendarCollection) {
             self.list = list
             self.calendar = calendar
+            let path = CalendarSet.path(of: calendar.url)
+            self.path = path.hasSuffix("/") ? path : path + "/"
         }
+    }
 
-        /// The path its members' hrefs start with.
-        var path: String {
-            let path = URLComponents(string: calendar.url)?.path ?? calendar.url
-            return path.hasSuffix("/") ? path : path + "/"
+    /// The decoded path of an href or URL; an href that is a plain path (most are) is not parsed.
+    static func path(of address: String) -> String {
+        if address.first == "/", !address.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            return address
         }
+        return URLComponents(string: address)?.path ?? address
     }
 
     /// The account's address, for messages and for telling this set's sync state from another's.
@@ -32,18 +38,32 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
     private let make: ((String) throws(SyncFailure) -> CalendarCollection)?
     /// Gives a calendar (by URL) a new display name (PROPPATCH), for a list renamed here.
     private let rename: ((String, String) throws(SyncFailure) -> Void)?
-    // Written by `prepare` only, before any request of a round; read from the sending threads.
-    private let lock = NSLock()
-    private var current: [Member]
+    /// Whether a calendar (by URL) missing from discovery is there all the same (true), deleted
+    /// (false, a 404), or unknown (throws), for `checkMissing`.
+    let probe: ((String) throws(SyncFailure) -> Bool)?
+    /// Calendars found but not synced (neither chosen nor named as a list): one the last sync
+    /// synced (renamed there since) joins again.
+    let spares: [Member]
+    /// URLs chosen at set-up that discovery did not find this time.
+    let expected: [String]
+    // Written before any request of a round only (`prepare`, `checkMissing`); read from the sending threads.
+    let lock = NSLock()
+    var current: [Member]
+    /// Folder paths of calendars synced before that answered 404: deleted there.
+    var provenGone: Set<String> = []
 
     public init(
         url: String, members: [Member], make: ((String) throws(SyncFailure) -> CalendarCollection)? = nil,
-        rename: ((String, String) throws(SyncFailure) -> Void)? = nil
+        rename: ((String, String) throws(SyncFailure) -> Void)? = nil, spares: [Member] = [], expected: [String] = [],
+        probe: ((String) throws(SyncFailure) -> Bool)? = nil
     ) {
         self.url = url
         self.current = members
         self.make = make
         self.rename = rename
+        self.spares = spares
+        self.expected = expected
+        self.probe = probe
     }
 
     /// Renames the calendar of list `old` there (its display name) and here, in the set.
@@ -59,8 +79,10 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
     public var members: [Member] { lock.withLock { current } }
 
     private func member(for href: String) -> Member? {
-        let path = URLComponents(string: href)?.path ?? href
-        return members.filter { path.hasPrefix($0.path) }.max { $0.path.count < $1.path.count }
+        let path = Self.path(of: href)
+        var found: Member?
+        for member in members where path.hasPrefix(member.path) && member.path.utf8.count > (found?.path.utf8.count ?? -1) { found = member }
+        return found
     }
 
     private func member(named list: String) -> Member? {
@@ -69,10 +91,17 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
 
     public func listName(forHref href: String) -> String? { member(for: href)?.list }
 
-    public func href(forUID uid: String) -> String { members[0].calendar.href(forUID: uid) }
+    /// A list without a calendar (none could be made) gets an href in none: its write is refused
+    /// and told, and tried again next time. Put in another list's calendar, the next sync would
+    /// move the task to that list.
+    public func href(forUID uid: String) -> String { members.first.map { $0.calendar.href(forUID: uid) } ?? unplaced(uid) }
 
     public func href(forUID uid: String, inList list: String) -> String {
-        (member(named: list) ?? members[0]).calendar.href(forUID: uid)
+        member(named: list).map { $0.calendar.href(forUID: uid) } ?? unplaced(uid)
+    }
+
+    private func unplaced(_ uid: String) -> String {
+        (url.hasSuffix("/") ? url : url + "/") + "no-calendar/" + uid + ".ics"
     }
 
     /// Before a sync's first round: makes a calendar for each of `lists` (shown names) that has
@@ -99,7 +128,9 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
     private func each<Value>(_ body: @escaping (Member) throws(SyncFailure) -> Value) throws(SyncFailure) -> [Value] {
         let members = members
         var values: [Value] = []
-        for result in Parallel.map(members, width: parallelRequests > 1 ? members.count : 1, body) { values.append(try result.get()) }
+        for result in Parallel.map(members, width: parallelRequests > 1 ? min(members.count, parallelRequests) : 1, body) {
+            values.append(try result.get())
+        }
         return values
     }
 
@@ -161,8 +192,13 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
     }
 
     public func delete(_ href: String, ifMatch etag: String?) throws(SyncFailure) -> WriteOutcome {
-        // A calendar no longer synced (deleted there): its task is gone from it already.
-        guard let member = member(for: href) else { return .gone }
+        guard let member = member(for: href) else {
+            // A calendar deleted there (a 404, `checkMissing`): its task is gone from it already.
+            // Any other is no proof: refused and told, never taken for done.
+            let folder = Self.folderPath(Self.parent(href))
+            if lock.withLock({ provenGone.contains(folder) }) { return .gone }
+            return .refused(status: 0, reason: "\(href) is in none of the calendars synced")
+        }
         return try member.calendar.delete(href, ifMatch: etag)
     }
 

@@ -38,6 +38,9 @@ struct DeletionGuard {
     let evidence: RemovalEvidence
     /// How many members the listing held (for the message), when it was a listing.
     let listed: Int?
+    /// For a set of calendars: what a refusal calls the calendar of an href. The rules then
+    /// hold for each calendar too (one list's calendar gone is not a few tasks of many).
+    var calendarOf: ((String) -> String)? = nil
 
     /// Why this round must not go ahead, or nil.
     func refusal(deletingThere pushes: [SyncEngine.Push]) -> SyncRefusal? {
@@ -61,6 +64,7 @@ struct DeletionGuard {
                 message: seen + "; " + Self.advice(deleting: "\(removedThere) here"),
                 summary: Self.summary(removedThere))
         }
+        if let refusal = calendarRefusal() { return refusal }
         let lost = pushes.filter { push in
             push.entry == nil && list.task(withID: push.id) == nil && list.deleted[push.id] == nil
         }
@@ -71,6 +75,31 @@ struct DeletionGuard {
                     + "\(lost.count == 1 ? "its" : "their") deletion (was it replaced or restored from a copy?): "
                     + Self.list(names) + "; " + Self.advice(deleting: "\(lost.count) on the server"),
                 summary: Self.summary(lost.count))
+        }
+        return nil
+    }
+
+    /// The same rules, calendar by calendar of a set: one emptied, or lacking more than half of
+    /// four or more of its tasks in a listing.
+    private func calendarRefusal() -> SyncRefusal? {
+        guard let calendarOf else { return nil }
+        var synced: [String: Int] = [:]
+        var removed: [String: Int] = [:]
+        for (key, entry) in base.entries {
+            let calendar = calendarOf(entry.href)
+            synced[calendar, default: 0] += 1
+            if let id = UUID(uuidString: key), case .removed? = remote[id] { removed[calendar, default: 0] += 1 }
+        }
+        for (calendar, gone) in removed.sorted(by: { $0.key < $1.key }) {
+            let count = synced[calendar] ?? 0
+            let emptied = count >= 2 && gone == count
+            let shrunk = evidence == .listing && (gone == count || (count >= 4 && gone * 2 > count))
+            guard emptied || shrunk else { continue }
+            let seen =
+                gone == count
+                ? "the calendar \(calendar) lacks all \(count) task\(count == 1 ? "" : "s") synced with it before (deleted on the server, or moved?)"
+                : "the calendar \(calendar) lacks \(gone) of the \(count) tasks synced with it before"
+            return SyncRefusal(message: seen + "; " + Self.advice(deleting: "\(gone) here"), summary: Self.summary(gone))
         }
         return nil
     }

@@ -101,6 +101,7 @@ final class SyncEngine {
         // (a principal taken for a calendar got one new calendar per task on Radicale).
         if base.entries.isEmpty && !base.server.isKnown { try collection.checkTakesTasks() }
         if let set = collection as? CalendarSet {
+            try set.checkMissing(base: base)
             preparedNotes = try followRenames(set, base: base)
             preparedNotes += try set.prepare(lists: set.listsWanting(in: try store.load(), base: base))
         }
@@ -167,7 +168,11 @@ final class SyncEngine {
             var plan = SyncPlan(list: state.list, base: base, remote: remote, now: startedAt, collection: collection, carried: carried)
             plan.build()
             if !forceDelete {
-                let deletionGuard = DeletionGuard(base: base, list: state.list, remote: remote, evidence: view.evidence, listed: view.listed)
+                var deletionGuard = DeletionGuard(base: base, list: state.list, remote: remote, evidence: view.evidence, listed: view.listed)
+                if let set = collection as? CalendarSet {
+                    let known = base
+                    deletionGuard.calendarOf = { set.calendarLabel(forHref: $0, base: known) }
+                }
                 if let refusal = deletionGuard.refusal(deletingThere: plan.pushes) { throw refusal }
             }
             pushes = plan.pushes
