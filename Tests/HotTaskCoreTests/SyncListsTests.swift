@@ -159,4 +159,26 @@ struct SyncListsTests {
         #expect(captions(home) == ["Plants"] && renaming.pushed == 0, "nothing moves there")
         #expect(c.task("Plants")?.list == "House")
     }
+
+    @Test("a list deleted here and another made in its place is no rename: the old calendar keeps its name, the new list gets its own")
+    func deleteAndMakeIsNoRename() throws {
+        let a = replica(set())
+        try add(a, "Report", in: "Work")
+        try add(a, "Plants", in: "Home")
+        try a.sync()
+        // The last list goes and the new one takes its place.
+        let synced = a.list.lists.names
+        let (gone, other) = synced.last == "Home" ? ("Home", "Work") : ("Work", "Home")
+        let renamed = Box()
+        let named = CalendarSet(
+            url: "memory://server/", members: [.init(list: "Work", calendar: work), .init(list: "Home", calendar: home)], make: nil,
+            rename: { url, name throws(SyncFailure) in renamed.names[url] = name })
+        let b = SyncEngineTests.Replica(folder.path("a.json"), server: named, now: a.now + 60)
+        _ = try b.store.deleteList(gone, tasks: .moveTo(other))
+        _ = try b.store.newList("Garden")
+        #expect(b.list.lists.names == synced.dropLast() + ["Garden"])
+        try b.sync()
+        #expect(renamed.names.isEmpty, "\(renamed.names)")
+        #expect(b.list.all.map(\.list).sorted() == [other, other])
+    }
 }

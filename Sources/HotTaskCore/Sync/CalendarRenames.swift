@@ -19,15 +19,32 @@ extension SyncEngine {
             list = try store.load()
         }
         // A list renamed here keeps its place among the lists: the name at the same place, new
-        // since the last sync, is its new name.
+        // since the last sync, is its new name, if its tasks say so too (a list deleted and
+        // another made keep the count and can take the place: its calendar is no rename's).
         let names = list.lists.names
         guard names.count == synced.names.count else { return notes }
         for (old, new) in zip(synced.names, names) where old != new && !synced.names.contains(new) && !names.contains(old) {
+            guard Self.tasksFollowed(from: old, to: new, set: set, base: base, list: list) else { continue }
             if try set.renameCalendar(of: old, to: new) {
                 notes.append("the list \"\(old)\" was renamed \"\(new)\" here; so was its calendar on the server")
             }
         }
         return notes
+    }
+
+    /// Whether the tasks synced in `old`'s calendar that are still here are all in `new`: a
+    /// rename's tasks follow it; a deleted list's are gone or in another list. An empty list
+    /// says nothing against it.
+    static func tasksFollowed(from old: String, to new: String, set: CalendarSet, base: SyncBase, list: TaskList) -> Bool {
+        guard let calendar = set.members.first(where: { $0.list == old }) else { return false }
+        var kept = 0
+        for (key, entry) in base.entries where CalendarSet.path(of: entry.href).hasPrefix(calendar.path) {
+            guard let id = UUID(uuidString: key), let task = list.task(withID: id) else { continue }
+            guard list.lists.name(of: task.list) == new else { return false }
+            kept += 1
+        }
+        let synced = base.entries.values.contains { CalendarSet.path(of: $0.href).hasPrefix(calendar.path) }
+        return !synced || kept > 0
     }
 
     /// Each calendar of a set is a list here, tasks or none: the lists the round's record adds,
