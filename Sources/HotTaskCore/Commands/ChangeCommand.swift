@@ -103,12 +103,13 @@ extension TaskStore {
             ("--delete", deleting), ("--under", parentHandle.map { [$0] } ?? []),
         ]
         let handles = named.flatMap(\.handles)
-        // Adds read only the header and the log, changes by id only the tasks they name: the
-        // cost does not grow with the list. Anything else reads it whole.
-        // A change a task's subtasks follow (done, delete, move, another list or parent) reads
-        // the whole list, where they are.
-        let withFamily = under != nil || !completing.isEmpty || !moving.isEmpty || !deleting.isEmpty || (inList != nil && editing != nil)
-        let reads: ReadPlan = onlyAdds ? .header : newTasks.isEmpty && !withFamily ? .ids(handles) : .everything
+        // Adds read only the header and the log, changes by id only the tasks they name (and,
+        // for a change its subtasks follow, every subtask: `FamilyLookup`): no task is decoded
+        // that is not needed. Anything else reads it whole, as does `--under`, which places a
+        // family after another's and so needs its neighbours.
+        let withFamily = !completing.isEmpty || !moving.isEmpty || !deleting.isEmpty || (inList != nil && editing != nil)
+        let byID = newTasks.isEmpty && under == nil
+        let reads: ReadPlan = onlyAdds ? .header : byID ? .ids(handles) : .everything
         return try transaction(reads) { txn in
             // The list named, as the store has it: a name no list has is refused, never made.
             if let inList {
@@ -121,7 +122,7 @@ extension TaskStore {
                 let committed = try txn.commit(try txn.addingOnTop(newTasks), what: addedLines.joined(separator: "; "))
                 return ChangeOutcome(lines: addedLines, added: newTasks, logKnownClean: committed.list == nil)
             }
-            if newTasks.isEmpty, !withFamily, let lookup = try lookUp(named, in: txn) {
+            if byID, let lookup = try lookUp(named, withFamily: withFamily, in: txn) {
                 var target = NamedTasksTarget(lookup)
                 let planned = try plan(asked, on: &target, now: now, dates: dates)
                 try txn.commit(planned.changes, what: planned.lines.joined(separator: "; "))
@@ -165,9 +166,9 @@ extension TaskStore {
 
     /// The tasks named by id, when every handle is an id and the store can be read that way
     /// (see `PointLookup`); nil when it must be read whole instead.
-    private func lookUp(_ named: [(flag: String, handles: [String])], in txn: StoreTransaction) throws -> PointLookup? {
+    private func lookUp(_ named: [(flag: String, handles: [String])], withFamily: Bool, in txn: StoreTransaction) throws -> PointLookup? {
         do {
-            return try txn.lookup(named.flatMap(\.handles))
+            return try txn.lookup(named.flatMap(\.handles), withFamily: withFamily)
         } catch let refusal as PointLookupRefusal {
             let flag = named.first { $0.handles.contains(refusal.handle) }?.flag ?? "--delete"
             throw UserFacingError(.refused, "\(flag) \(refusal.handle): \(refusal.reason)")

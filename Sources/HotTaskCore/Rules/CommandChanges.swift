@@ -219,13 +219,16 @@ struct WholeListTarget: ChangeTarget {
     }
 }
 
-/// Only the tasks named by id, as `PointLookup` found them.
+/// Only the tasks named by id, and when asked every subtask and the named tasks' parents, as
+/// `PointLookup` found them.
 struct NamedTasksTarget: ChangeTarget {
     private var tasks: [String: TaskItem]
     private var top: [Section: OrderKey?]
 
     init(_ lookup: PointLookup) {
+        // Each also by its whole id, the handle subtasks and parents are found by.
         tasks = lookup.tasks
+        for task in Array(lookup.tasks.values) + lookup.family where tasks[Self.handle(of: task.id)] == nil { tasks[Self.handle(of: task.id)] = task }
         top = lookup.top
     }
 
@@ -233,9 +236,17 @@ struct NamedTasksTarget: ChangeTarget {
         tasks[handle]
     }
 
-    /// Only the named tasks: a command that takes subtasks with it reads the whole list.
-    func subtasks() -> Subtasks { Subtasks(Array(tasks.values)) }
+    /// The tree of the tasks held: every subtask is, when the lookup was asked for them.
+    func subtasks() -> Subtasks {
+        // In the list's order, as the whole list's tree has them: siblings move and print so.
+        var seen = Set<UUID>()
+        let held = tasks.values.filter { seen.insert($0.id).inserted }.sorted { a, b in
+            a.section != b.section ? a.section == .priority : a.order != b.order ? a.order < b.order : Subtasks.text(a.id) < Subtasks.text(b.id)
+        }
+        return Subtasks(held)
+    }
 
+    /// Never asked: `--under` reads the whole list, where the parent's neighbours are.
     func keys(_ count: Int, afterFamilyOf parent: TaskItem, moving: Set<UUID>) -> [OrderKey] {
         OrderKey.sequence(count, after: parent.order)
     }

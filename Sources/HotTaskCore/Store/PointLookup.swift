@@ -17,6 +17,9 @@ struct PointLookup: Sendable {
     /// The latest stamp in the store.
     var clock: Clock
     var generation: Generation
+    /// When asked for: every subtask in the store and the named tasks' parents, so that a
+    /// change its subtasks follow finds them without reading every task (`FamilyLookup`).
+    var family: [TaskItem] = []
 
     /// Whether a handle can be looked up this way: an id prefix, not a list number.
     static func isIDHandle(_ handle: String) -> Bool {
@@ -33,10 +36,11 @@ struct PointLookupRefusal: Error, Sendable {
 extension TaskStore {
     /// The tasks the handles name, found by id without reading every task; nil when the
     /// snapshot's layout or the log do not allow it. Throws `PointLookupRefusal`.
-    func pointLookup(_ handles: [String], view quick: StoreTransaction.LogView) throws -> PointLookup? {
+    func pointLookup(_ handles: [String], view quick: StoreTransaction.LogView, withFamily: Bool = false) throws -> PointLookup? {
         // The snapshot's bytes, read only when its index cannot answer. Read, not mapped: a file
         // truncated by another program while mapped would end the process with SIGBUS.
         var bytes: [UInt8]?
+        if withFamily { bytes = try? FileSystem.readAll(path, limit: StoreLimits.readBytes) }
         var found: [String: TaskItem] = [:]
         for handle in handles {
             let prefix = handle.lowercased()
@@ -71,7 +75,12 @@ extension TaskStore {
             }
             found[handle] = task
         }
-        return PointLookup(tasks: found, top: quick.top.keys, clock: quick.clock, generation: quick.generation)
+        var lookup = PointLookup(tasks: found, top: quick.top.keys, clock: quick.clock, generation: quick.generation)
+        if withFamily {
+            guard let bytes, let family = family(of: found.values, in: bytes, view: quick) else { return nil }
+            lookup.family = family
+        }
+        return lookup
     }
 
     /// The live tasks whose id starts with `prefix`, found through the snapshot's index: each
@@ -100,7 +109,12 @@ extension TaskStore {
     /// The live tasks (not tombstones) whose id starts with `prefix`, found in the snapshot's
     /// bytes as HotTask lays them out; nil when the layout is not HotTask's.
     static func tasks(withIDPrefix prefix: String, in buffer: UnsafeBufferPointer<UInt8>) -> [TaskItem]? {
-        let needle = Array("\n      \"id\": \"\(prefix)".utf8)
+        tasks(containing: Array("\n      \"id\": \"\(prefix)".utf8), in: buffer)
+    }
+
+    /// The live tasks whose object holds `needle` (a field's line as HotTask writes it); nil
+    /// when the layout is not HotTask's.
+    static func tasks(containing needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>) -> [TaskItem]? {
         let objectStart = Array("\n    {".utf8)
         let objectEnd = Array("\n    }".utf8)
         let deletedMarker = Array("\n  \"deleted\": [".utf8)

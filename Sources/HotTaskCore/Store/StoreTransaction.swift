@@ -123,9 +123,10 @@ final class StoreTransaction {
 
     /// The tasks the handles name, by id alone; nil when the store cannot be read this way
     /// (then `whole` answers). Throws `PointLookupRefusal` for a handle that names no one task.
-    func lookup(_ handles: [String]) throws -> PointLookup? {
+    /// `withFamily`: with every subtask in the store and the named tasks' parents.
+    func lookup(_ handles: [String], withFamily: Bool = false) throws -> PointLookup? {
         guard wholeRead == nil, !handles.isEmpty, handles.allSatisfy(PointLookup.isIDHandle), let view = try log() else { return nil }
-        return try store.pointLookup(handles, view: view)
+        return try store.pointLookup(handles, view: view, withFamily: withFamily)
     }
 
     /// A key each section's tasks all come after, the same whichever way the store was read

@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import HotTaskCore
+
+/// Issue 54: `--done`, `--move`, `--delete` and `--edit --in` by id take the task's subtasks
+/// with them without decoding the whole store (`FamilyLookup`): a store without subtasks pays
+/// what it paid before subtasks, and one with them finds them in the snapshot and the log.
+@Suite("Subtasks: changes by id")
+struct SubtasksByIDTests {
+    let folder = TemporaryFolder()
+    private var store: TaskStore { TaskStore(path: folder.storePath) }
+    private let dates = DueDisplay(now: Fixtures.date(hours: 0), local: TimeZone(identifier: "UTC")!)
+
+    private static func task(_ caption: String, _ number: Int, under parent: Int? = nil) -> TaskItem {
+        var task = Fixtures.task(caption, id: number)
+        task.parent = parent.map(Fixtures.id)
+        return task
+    }
+
+    private static func handle(_ number: Int) -> String { Subtasks.text(Fixtures.id(number)) }
+
+    private func change(
+        completing: [String] = [], moving: [String] = [], deleting: [String] = [], editing: String? = nil, inList: String? = nil,
+        under: String? = nil
+    ) throws -> ChangeOutcome {
+        try store.change(
+            adding: [], to: .priority, editing: editing.map { ($0, nil) }, inList: inList, under: under, completing: completing, reopening: [],
+            moving: moving, deleting: deleting, dates: dates)
+    }
+
+    @Test("in a store without subtasks, --done, --move, --delete and --edit --in by id read only the task named")
+    func flatStoreTakesTheQuickWay() throws {
+        try store.save(TaskList([Self.task("Buy milk", 1), Self.task("Call mum", 2), Self.task("Pay rent", 3)]))
+        _ = try store.newList("Home")
+        let steps = [
+            try change(completing: [Self.handle(1)]), try change(moving: [Self.handle(2)]), try change(deleting: [Self.handle(3)]),
+            try change(editing: Self.handle(2), inList: "Home"),
+        ]
+        #expect(
+            steps.map(\.lines) == [
+                ["Completed: Buy milk"], ["Moved to Bonus: Call mum"], ["Deleted: Pay rent"], ["Moved to the list 'Home': Call mum"],
+            ])
+        #expect(steps.map(\.logKnownClean) == [true, true, true, true])
+    }
+
+    @Test("subtasks in the snapshot and in the log follow their parent by id, as by list number")
+    func familyFoundInSnapshotAndLog() throws {
+        // In the snapshot: Trip, Flights under it, Seats under Flights; Hotel and Car on their own.
+        try store.save(
+            TaskList([
+                Self.task("Trip", 1), Self.task("Flights", 2, under: 1), Self.task("Seats", 3, under: 2), Self.task("Hotel", 4),
+                Self.task("Car", 5),
+            ]))
+        // In the log: Hotel goes under Trip; Car is deleted (so it is no subtask).
+        _ = try change(editing: Self.handle(4), under: Self.handle(1))
+        _ = try change(deleting: [Self.handle(5)])
+        let done = try change(completing: [Self.handle(1)])
+        #expect(done.lines == ["Completed: Trip (and its 3 open subtasks)"])
+        #expect(done.logKnownClean)
+        #expect(try store.load().all.map { "\($0.caption) \($0.completed)" } == ["Trip true", "Flights true", "Seats true", "Hotel true"])
+        let deleted = try change(deleting: [Self.handle(2)])
+        #expect(deleted.lines == ["Deleted: Flights (and its 1 subtask)"])
+        #expect(deleted.logKnownClean)
+        #expect(try store.load().all.map(\.caption) == ["Trip", "Hotel"])
+    }
+}
