@@ -234,6 +234,45 @@ struct SubtasksCommandLineTests {
         expectRun(hottask("--list"), stdout: Self.seeded)
     }
 
+    @Test func aSubtasksLineRemovedFromTodoTxtAfterAReimportDeletesIt() throws {
+        seed()
+        let out = folder.path("todo.txt")
+        expectRun(
+            hottask("--quiet", "--export", out, "--export-format", "todotxt"),
+            stderr: "hottask: note: left out, as this format cannot hold them: subtask relations of 3 tasks\n")
+        expectRun(hottask("--quiet", "--import", out))
+        let lines = try #require(fileText(out)).split(separator: "\n")
+        let kept = lines.filter { !$0.contains("Passport") }
+        #expect(kept.count == 4)
+        folder.write(kept.joined(separator: "\n") + "\n", to: "todo.txt")
+        expectRun(
+            hottask("--import", out), stdout: "Imported from todo.txt \(out): added 0, updated 0, unchanged 4, skipped 0, deleted 1\n",
+            stderr:
+                "hottask: note: deleted 1 task whose line was removed from \(out) since HotTask last read or wrote it: \"Passport\" (hottask --undo brings it back)\n"
+        )
+        expectRun(hottask("--list"), stdout: Self.seeded.replacingOccurrences(of: "  5.     [ ] Passport\n", with: "").replacingOccurrences(of: "5 to go", with: "4 to go").replacingOccurrences(of: "Top Priority (5)", with: "Top Priority (4)"))
+    }
+
+    @Test func aSubtaskMovedAloneToTheOtherSectionOrListIsRefusedAndNothingChanges() {
+        seed()
+        expectRun(hottask("--quiet", "--new-list", "Work"))
+        let before = files()
+        expectRun(
+            hottask("--move", "3"),
+            stderr:
+                "hottask: --move: 'Book flights' is a subtask of 'Plan the trip', and stays in its parent's section; --move the parent, or make it top-level first (--edit … --under none)\n",
+            status: 1)
+        expectRun(
+            hottask("--edit", "5", "--in", "Work"),
+            stderr:
+                "hottask: --in: 'Passport' is a subtask of 'Pack', and stays in its parent's list; move the parent, or make it top-level first (--edit … --under none)\n",
+            status: 1)
+        #expect(files() == before)
+        // Its parent moves it; made top-level, it goes by itself.
+        expectRun(hottask("--quiet", "--edit", "5", "--under", "none"))
+        expectRun(hottask("--edit", "5", "--in", "Work"), stdout: "Moved to the list 'Work': Passport\n")
+    }
+
     @Test func underGoesWithAddOrEdit() {
         expectRun(hottask("--under", "1"), stderr: "hottask: --under goes with --add or --edit.\n", status: 64)
         expectRun(

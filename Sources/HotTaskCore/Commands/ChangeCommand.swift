@@ -193,6 +193,13 @@ extension TaskStore {
                     "--under: \(quotedCaption(CaptionRule.shown(parent.caption))) is "
                         + (task.id == parent.id ? "the task itself" : "a subtask of \(quotedCaption(CaptionRule.shown(task.caption)))")
                         + "; name a task outside its family, or none to make it top-level")
+            case .subtaskAlone(let task, let parent, let flag):
+                let shown = quotedCaption(CaptionRule.shown(task.caption))
+                throw UserFacingError(
+                    .refused,
+                    "\(flag): \(shown) is a subtask\(parent.map { " of \(quotedCaption(CaptionRule.shown($0.caption)))" } ?? ""), "
+                        + "and stays in its parent's \(flag == "--in" ? "list" : "section"); \(flag == "--in" ? "move" : "--move") the parent, "
+                        + "or make it top-level first (--edit … --under none)")
             }
         }
         // A synced series HotTask cannot step stays open: completing it would complete it all there.

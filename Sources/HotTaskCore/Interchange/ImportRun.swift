@@ -93,6 +93,12 @@ extension TaskStore {
             }
             // todo.txt lines find the tasks they were exported from.
             var batch = state.list.resolvingIdentity(of: taken, base: importBase)
+            // Taskwarrior and todo.txt hold no subtask relation (DECISIONS): a task read keeps
+            // its own, in the merge and in the base (recorded without it, a subtask's line
+            // removed later looked changed here and was kept).
+            if batch.format == .taskwarrior || batch.format == .todoTxt {
+                for index in batch.tasks.indices { batch.tasks[index].parent = state.list.task(withID: batch.tasks[index].id)?.parent }
+            }
             // New tasks go to the list --in names, else to the lists the file names (a vdir's
             // made in this same record).
             let placement: TaskList.ImportPlacement

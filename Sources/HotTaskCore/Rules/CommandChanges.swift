@@ -123,6 +123,14 @@ struct CommandChanges: Sendable {
             make(repeating.handle) { ChangeRules.repeating($0, by: repeating.rule, today: repeating.today) }
             steps.append(.repeated(task, after: target.task(repeating.handle) ?? task))
         }
+        // A subtask lives in its parent's section and list: it goes where the parent goes.
+        let leavingList = list.flatMap { list in target.task(list.handle).map { $0.list == list.stored ? [] : [list.handle] } } ?? []
+        for (flag, handles) in [("--in", leavingList), ("--move", moving)] {
+            for handle in handles {
+                guard let task = target.task(handle), let parent = task.parent, under?.handle != handle else { continue }
+                throw .subtaskAlone(task, parent: target.task(parent.uuidString.lowercased()), flag: flag)
+            }
+        }
         if let list, let task = target.task(list.handle) {
             make(list.handle) { ChangeRules.moveToList($0, list.stored) }
             makeAll(Self.listFamily(task, to: list.stored, on: target))

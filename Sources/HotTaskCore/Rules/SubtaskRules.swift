@@ -32,6 +32,8 @@ enum PlanRefusal: Error, Sendable {
     case contradiction(TaskItem)
     /// `--under` would make the task its own ancestor.
     case cycle(TaskItem, under: TaskItem)
+    /// A subtask asked by `flag` into another section or list than its parent's.
+    case subtaskAlone(TaskItem, parent: TaskItem?, flag: String)
 }
 
 extension CommandChanges {
