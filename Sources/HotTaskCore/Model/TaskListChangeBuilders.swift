@@ -90,13 +90,16 @@ extension TaskList {
         ChangeRules.delete(self[position])
     }
 
-    /// The changes that delete every completed task, in display order.
+    /// The changes that delete every completed task, in display order; but a completed task
+    /// with an open subtask, which would be left without its parent.
     public func removingCompleted() -> [TaskChange] {
         var changes: [TaskChange] = []
         changes.reserveCapacity(completedCount)
         // By index: `all` copied every task (a retain and release of each caption) to keep 30%.
         for index in priority.indices where priority[index].completed { changes.append(.delete(priority[index])) }
         for index in bonus.indices where bonus[index].completed { changes.append(.delete(bonus[index])) }
-        return changes
+        guard hasSubtasks else { return changes }
+        let tree = Subtasks(self)
+        return changes.filter { change in tree.descendants(of: change.id).allSatisfy { task(withID: $0)?.completed != false } }
     }
 }

@@ -145,15 +145,15 @@ struct CommandChanges: Sendable {
                 guard let task = target.task(handle) else { continue }
                 make(handle) { ChangeRules.complete($0, completed, now: now, local: local) }
                 let changed = task.completed != completed
-                if completed, let after = target.task(handle), !after.completed, let next = after.due, changed {
+                let after = target.task(handle)
+                let family = ChangeRules.followingCompletion(
+                    of: task, completed, after: after, family: target.descendants(of: task.id), now: now)
+                makeAll(family.changes)
+                if family.advanced, let next = after?.due {
                     // A repeating parent repeats with its subtasks open again.
-                    let reopened = Self.cascade(task, completed: false, on: target, now: now)
-                    makeAll(reopened)
-                    steps.append(.advanced(task, next: next, reopened: reopened.count))
+                    steps.append(.advanced(task, next: next, reopened: family.changes.count))
                 } else if completed {
-                    let subtasks = Self.cascade(task, completed: true, on: target, now: now)
-                    makeAll(subtasks)
-                    steps.append(.completed(task, changed: changed, subtasks: subtasks.count))
+                    steps.append(.completed(task, changed: changed, subtasks: family.changes.count))
                 } else {
                     steps.append(.reopened(task, changed: changed))
                 }

@@ -24,6 +24,20 @@ extension ChangeRules {
     public static func withParent(_ task: TaskItem, completed: Bool, now: Date) -> TaskChange? {
         set(TaskFields(completed: completed, completedAt: now), on: task)
     }
+
+    /// What `task`'s subtasks (`family`, as they are) do when it is completed or reopened, for
+    /// the command line and the app alike: completed, its open ones are completed with it;
+    /// a repeating task that moved on (`after` open again) has them open again for its next
+    /// occurrence; reopened, they stay as they are.
+    public static func followingCompletion(of task: TaskItem, _ completed: Bool, after: TaskItem?, family: [TaskItem], now: Date)
+        -> (changes: [TaskChange], advanced: Bool)
+    {
+        guard completed else { return ([], false) }
+        let advanced = !task.completed && after.map { !$0.completed && $0.due != nil } == true
+        let wanted = !advanced
+        return (family.compactMap { $0.completed == wanted ? nil : withParent($0, completed: wanted, now: now) }, advanced)
+    }
+
 }
 
 /// Why a command's changes cannot be planned: nothing is changed.
@@ -53,14 +67,6 @@ extension CommandChanges {
             if let change = ChangeRules.follow(subtask, section: parent.section, list: parent.list, key: key) { changes.append(change) }
         }
         return (changes, .underParent(task, parent: parent, changed: true))
-    }
-
-    /// The subtasks of `task` (as it was before its own change) completed with it, or
-    /// reopened when it is a repeating task that moved on: those not so already.
-    static func cascade(_ task: TaskItem, completed: Bool, on target: some ChangeTarget, now: Date) -> [TaskChange] {
-        target.descendants(of: task.id).compactMap { subtask in
-            subtask.completed == completed ? nil : ChangeRules.withParent(subtask, completed: completed, now: now)
-        }
     }
 
     /// The subtasks of a task moved into another list, following it.

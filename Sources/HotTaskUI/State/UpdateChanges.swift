@@ -116,7 +116,8 @@ extension AppUpdate {
                 "Not completed: " + TaskStore.unsteppableMessage(caption: task.caption, reason: reason, here: false), kind: .warning)
             return []
         }
-        guard let change = state.tasks.completing(!task.completed, at: position, now: now, local: state.dates.local) else { return [] }
+        let changes = state.tasks.completingWithSubtasks(!task.completed, at: position, now: now, local: state.dates.local)
+        guard !changes.isEmpty else { return [] }
         // A repeating task moves on to its next occurrence, and says when that is.
         let next =
             task.completed
@@ -124,9 +125,16 @@ extension AppUpdate {
             : ChangeRules.nextOccurrence(of: task, doneOn: DueDate.localDay(of: now, in: state.dates.local)).map {
                 " — next: " + state.dates.occurrenceText($0.due)
             }
-        let what = (task.completed ? "Reopened " : "Completed ") + quoted(task) + (next ?? "")
-        let effects = commit([change], what, &state)
-        if next != nil { state.message = Message(what) }
+        let subtasks = changes.count - 1
+        let family =
+            subtasks == 0
+            ? ""
+            : next != nil
+                ? " (its \(subtasks) subtask\(subtasks == 1 ? "" : "s") open again)"
+                : " (and its \(subtasks) open subtask\(subtasks == 1 ? "" : "s"))"
+        let what = (task.completed ? "Reopened " : "Completed ") + quoted(task) + family + (next ?? "")
+        let effects = commit(changes, what, &state)
+        if next != nil || subtasks > 0 { state.message = Message(what) }
         return effects
     }
 
@@ -134,9 +142,13 @@ extension AppUpdate {
         guard let position = state.selectedPosition else { return [] }
         let task = state.tasks[position]
         let target = task.section.other
-        let change = state.tasks.moving(from: position, to: target, index: 0)
-        let description = "Moved \(quoted(task)) to \(target.title)"
-        let effects = commit(change.map { [$0] } ?? [], description, &state)
+        guard let changes = state.tasks.movingWithSubtasks(from: position, to: target) else {
+            state.message = Message(subtaskStays(task), kind: .warning)
+            return []
+        }
+        let subtasks = changes.count - 1
+        let description = "Moved \(quoted(task))\(subtasks > 0 ? " and its \(subtasks) subtask\(subtasks == 1 ? "" : "s")" : "") to \(target.title)"
+        let effects = commit(changes, description, &state)
         select(index: 0, in: target, &state)
         state.message = Message(description + " — u to undo")
         return effects
@@ -168,6 +180,17 @@ extension AppUpdate {
             return []
         }
         let task = state.tasks[position]
+        if target.section != task.section {
+            // Into the other section a family goes whole, with m; a subtask stays with its parent.
+            if state.tasks.isSubtask(at: position) {
+                state.message = Message(subtaskStays(task), kind: .warning)
+                return []
+            }
+            if !state.tasks.family(of: task).isEmpty {
+                state.message = Message("\(quoted(task)) has subtasks: m moves it to \(target.section.title) with them", kind: .warning)
+                return []
+            }
+        }
         let change = state.tasks.moving(from: position, to: target.section, index: target.index)
         let effects = commit(change.map { [$0] } ?? [], "Reordered \(quoted(task))", &state)
         select(index: target.index, in: target.section, &state)
@@ -177,14 +200,22 @@ extension AppUpdate {
     static func deleteSelected(_ state: inout AppState) -> [Effect] {
         guard let position = state.selectedPosition else { return [] }
         let task = state.tasks[position]
-        let description = "Deleted \(quoted(task))"
-        let effects = commit([state.tasks.deleting(at: position)], description, &state)
+        let changes = state.tasks.deletingWithSubtasks(at: position)
+        let subtasks = changes.count - 1
+        let description = "Deleted \(quoted(task))\(subtasks > 0 ? " and its \(subtasks) subtask\(subtasks == 1 ? "" : "s")" : "")"
+        let effects = commit(changes, description, &state)
         state.message = Message(description + " — u to undo")
         return effects
     }
 
+    /// Why a subtask does not move by itself.
+    static func subtaskStays(_ task: TaskItem) -> String {
+        "\(quoted(task)) is a subtask: it stays in its parent's section (move the parent)"
+    }
+
     static func askToClearCompleted(_ state: inout AppState) {
-        let count = state.tasks.completedCount
+        // A completed task with an open subtask stays (its subtask would lose its parent).
+        let count = state.tasks.removingCompleted().count
         guard count > 0 else {
             state.message = Message("No completed tasks to clear", kind: .warning)
             return

@@ -71,11 +71,19 @@ extension AppUpdate {
         }
         let task = state.tasks[position]
         closePrompt(nil, &state)
-        guard let change = ChangeRules.moveToList(task, state.tasks.lists.stored(for: name)) else {
+        let stored = state.tasks.lists.stored(for: name)
+        guard let change = ChangeRules.moveToList(task, stored) else {
             state.message = Message("Already in \(name): \(quoted(task))")
             return []
         }
-        return commit([change], "Moved to the list \(name): \(quoted(task))", &state)
+        // A subtask stays in its parent's list; a task's subtasks go with it.
+        if state.tasks.isSubtask(at: position) {
+            state.message = Message("\(quoted(task)) is a subtask: it stays in its parent's list (move the parent)", kind: .warning)
+            return []
+        }
+        let family = state.tasks.family(of: task).compactMap { ChangeRules.moveToList($0, stored) }
+        let with = family.isEmpty ? "" : " (and its \(family.count) subtask\(family.count == 1 ? "" : "s"))"
+        return commit([change] + family, "Moved to the list \(name): \(quoted(task))\(with)", &state)
     }
 }
 

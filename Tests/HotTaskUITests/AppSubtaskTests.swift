@@ -1,0 +1,97 @@
+import HotTaskSettings
+import TestSupport
+import Testing
+
+@testable import HotTaskCore
+@testable import HotTaskUI
+
+/// The app keeps the subtask rules the command line keeps (`SubtaskRules`): d deletes a task
+/// with its subtasks, Space completes them with it, m moves the family whole and never a
+/// subtask alone, K/J keep a family in its section, and clearing keeps a completed parent
+/// whose subtask is open. One u takes each back.
+@Suite("Subtasks in the app")
+struct AppSubtaskTests {
+    /// Top Priority: Trip, with Flights and Pack under it, then Milk.
+    func family() -> AppState {
+        var list = makeList(priority: ["Trip", "Flights", "Pack", "Milk"])
+        let trip = list.all[0]
+        for index in [1, 2] {
+            list.apply(ChangeRules.under(list.all[index], trip, key: nil)!, clock: .zero, force: true)
+        }
+        return makeState(list)
+    }
+
+    func rows(_ state: AppState) -> [String] {
+        state.tasks.all.map { "\($0.section == .priority ? "P" : "B") \($0.completed ? "x" : " ") \($0.caption)" }
+    }
+
+    @Test func dDeletesATaskWithItsSubtasksAndOneUndoBringsThemBack() {
+        var state = family()
+        let before = rows(state)
+        state.press(.tab, .character("d"))
+        #expect(rows(state) == ["P   Milk"])
+        #expect(state.message?.text == "Deleted “Trip” and its 2 subtasks — u to undo")
+        state.press(.character("u"))
+        #expect(rows(state) == before)
+        #expect(state.tasks.all.map { $0.parent == nil } == [true, false, false, true], "each under its parent again")
+    }
+
+    @Test func spaceCompletesTheOpenSubtasksWithTheirParent() {
+        var state = family()
+        state.press(.tab, .character(" "))
+        #expect(rows(state).filter { $0.hasPrefix("P x") }.count == 3, "\(rows(state))")
+        #expect(state.message?.text == "Completed “Trip” (and its 2 open subtasks)")
+        state.press(.character("u"))
+        #expect(state.tasks.completedCount == 0)
+    }
+
+    @Test func mMovesTheFamilyWholeAndASubtaskAloneIsRefused() {
+        var state = family()
+        state.press(.tab, .down)  // Flights
+        let before = rows(state)
+        state.press(.character("m"))
+        #expect(rows(state) == before, "nothing moved")
+        #expect(state.message?.text == "“Flights” is a subtask: it stays in its parent's section (move the parent)")
+        state.press(.up, .character("m"))  // Trip
+        #expect(rows(state) == ["P   Milk", "B   Trip", "B   Flights", "B   Pack"])
+        #expect(state.message?.text == "Moved “Trip” and its 2 subtasks to Bonus — u to undo")
+    }
+
+    @Test func reorderKeepsASubtaskInItsParentsSection() {
+        var state = family()
+        state.press(.tab, .down, .down)  // Pack
+        state.press(.character("J"))  // after Milk: the same section
+        #expect(rows(state) == ["P   Trip", "P   Flights", "P   Milk", "P   Pack"])
+        state.press(.character("J"))  // past the edge: Bonus, away from its parent
+        #expect(rows(state) == ["P   Trip", "P   Flights", "P   Milk", "P   Pack"])
+        #expect(state.message?.text == "“Pack” is a subtask: it stays in its parent's section (move the parent)")
+        state.press(.up, .character("J"), .character("J"))  // Milk, a task of its own, goes
+        #expect(rows(state) == ["P   Trip", "P   Flights", "P   Pack", "B   Milk"])
+    }
+
+    @Test func tMovesTheFamilyToAnotherListAndASubtaskAloneIsRefused() {
+        var state = family()
+        var list = state.tasks
+        list.lists.add("Work")
+        state = makeState(list)
+        state.press(.tab, .down, .character("T"))  // Flights
+        state.type("Work")
+        state.press(.enter)
+        #expect(state.message?.text == "“Flights” is a subtask: it stays in its parent's list (move the parent)")
+        #expect(state.tasks.all.allSatisfy { $0.list.isEmpty })
+        state.press(.up, .character("T"))  // Trip
+        state.type("Work")
+        state.press(.enter)
+        #expect(state.tasks.all.map(\.list) == ["Work", "Work", "Work", ""])
+    }
+
+    @Test func clearingCompletedKeepsACompletedParentWithAnOpenSubtask() {
+        var state = family()
+        state.press(.tab, .character(" "))  // Trip and both subtasks done
+        state.press(.down, .character(" "))  // Flights open again
+        state.press(.character("C"))
+        #expect(state.confirmation == .clearCompleted(count: 1), "Pack only: Trip keeps its open Flights")
+        state.press(.character("y"))
+        #expect(rows(state) == ["P x Trip", "P   Flights", "P   Milk"])
+    }
+}
