@@ -1,3 +1,4 @@
+import Foundation
 import HotTaskSettings
 import TestSupport
 import Testing
@@ -83,6 +84,37 @@ struct AppSubtaskTests {
         state.type("Work")
         state.press(.enter)
         #expect(state.tasks.all.map(\.list) == ["Work", "Work", "Work", ""])
+    }
+
+    @Test func oAddsSubtasksUnderTheSelectedTaskAfterItsOwnUntilTheInputIsLeft() {
+        var state = family()
+        state.press(.tab, .character("o"))  // under Trip
+        #expect(state.focus == .input)
+        state.type("Tickets")
+        expectScreenSnapshot(state, named: "subtask-input-80")
+        state.press(.enter)
+        #expect(state.tasks.all.map(\.caption) == ["Trip", "Flights", "Pack", "Tickets", "Milk"])
+        #expect(state.tasks.all[3].parent == state.tasks.all[0].id)
+        state.type("Visa")
+        _ = AppUpdate.update(&state, .keyPressed(.enter), now: testNow, newID: UUID())
+        #expect(state.tasks.all.map(\.caption) == ["Trip", "Flights", "Pack", "Tickets", "Visa", "Milk"], "the next one too, after it")
+        // Left and back: a task of its own again, on top.
+        state.press(.tab, .tab)
+        state.type("Bread")
+        _ = AppUpdate.update(&state, .keyPressed(.enter), now: testNow, newID: UUID())
+        #expect(state.tasks.all.first?.caption == "Bread" && state.tasks.all.first?.parent == nil)
+    }
+
+    @Test(arguments: [80, 40])
+    func subtasksAreIndentedUnderTheirParent(width: Int) {
+        var list = family().tasks
+        let pack = list.all[2]
+        list.apply(
+            list.adding(TaskItem(caption: "Passport and the visa papers for everyone", section: .priority, createdAt: testNow), under: pack),
+            clock: .zero, force: true)
+        var state = makeState(list, size: Size(width: width, height: 12))
+        state.press(.tab, .down, .down, .down)
+        expectScreenSnapshot(state, named: "subtasks-indented-\(width)")
     }
 
     @Test func clearingCompletedKeepsACompletedParentWithAnOpenSubtask() {

@@ -147,7 +147,7 @@ public struct TaskList: Equatable, Sendable {
         locate(id).map { position(of: $0.index, in: $0.section) }
     }
 
-    func task(withID id: UUID) -> TaskItem? {
+    public func task(withID id: UUID) -> TaskItem? {
         locate(id).map { tasks(in: $0.section)[$0.index] }
     }
 

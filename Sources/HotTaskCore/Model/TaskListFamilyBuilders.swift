@@ -10,6 +10,20 @@ extension TaskList {
         return Subtasks(self).descendants(of: parent.id).compactMap { task(withID: $0) }
     }
 
+    /// How many of `task`'s ancestors are here (0: top-level, or its parent is not here):
+    /// the indent it is drawn with. A walk up its parents, each found by id; a cycle (from a
+    /// file or a server) stops it.
+    public func subtaskDepth(of task: TaskItem) -> Int {
+        var depth = 0
+        var seen: Set<UUID> = [task.id]
+        var next = task.parent
+        while let id = next, depth < 64, seen.insert(id).inserted, let parent = self.task(withID: id) {
+            depth += 1
+            next = parent.parent
+        }
+        return depth
+    }
+
     /// Whether any task here is a subtask (a pass over the tasks, stopped at the first).
     var hasSubtasks: Bool { priority.contains { $0.parent != nil } || bonus.contains { $0.parent != nil } }
 
@@ -17,6 +31,22 @@ extension TaskList {
     public func isSubtask(at position: Int) -> Bool {
         guard let parent = self[position].parent else { return false }
         return task(withID: parent) != nil && Subtasks(self).parent(of: self[position].id) != nil
+    }
+
+    /// The change that adds `task` under `parent`, in its section and list, after its
+    /// subtasks (the rule `--add --under` keeps too).
+    public func adding(_ task: TaskItem, under parent: TaskItem) -> TaskChange {
+        var task = task
+        task.parent = parent.id
+        task.section = parent.section
+        task.list = parent.list
+        let tasks = tasks(in: parent.section)
+        var family = Set(self.family(of: parent).map(\.id))
+        family.insert(parent.id)
+        let last = tasks.lastIndex { family.contains($0.id) }
+        let next = last.flatMap { $0 + 1 < tasks.count ? tasks[$0 + 1].order : nil }
+        task.order = OrderKey.between(last.map { tasks[$0].order } ?? parent.order, next)
+        return .add(task)
     }
 
     /// The task at `position` deleted with its subtasks, they first.

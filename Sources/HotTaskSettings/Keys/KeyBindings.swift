@@ -29,7 +29,7 @@ public struct KeyBindings: Equatable, Sendable {
         .pageUp: [.pageUp], .pageDown: [.pageDown],
         .first: [.home, .character("g")], .last: [.end, .character("G")],
         .jumpPriority: [.character("[")], .jumpBonus: [.character("]")],
-        .toggle: [.character(" "), .character("x")], .move: [.character("m")],
+        .toggle: [.character(" "), .character("x")], .move: [.character("m")], .addSubtask: [.character("o")],
         .reorderUp: [.character("K"), .shiftUp], .reorderDown: [.character("J"), .shiftDown],
         .edit: [.character("e"), .function(2)], .delete: [.character("d"), .delete],
         .clearCompleted: [.character("C")], .undo: [.character("u")], .redo: [.control("r")],

@@ -8,6 +8,8 @@ package enum ListAction: String, CaseIterable, Sendable {
     case jumpPriority = "jump_priority"
     case jumpBonus = "jump_bonus"
     case toggle, move
+    /// A new task from the input row under the selected one, as its subtask.
+    case addSubtask = "add_subtask"
     case reorderUp = "reorder_up"
     case reorderDown = "reorder_down"
     case edit, delete

@@ -72,9 +72,14 @@ public enum AppRender {
         let y = screen.inputRow
         let width = screen.size.width
         let focused = state.focus == .input
-        let fieldStart = grid.put(BarGeometry.prompt, x: 0, y: y, style: focused ? .prompt : .promptInactive)
+        var fieldStart = grid.put(BarGeometry.prompt, x: 0, y: y, style: focused ? .prompt : .promptInactive)
         let markerX = width - DisplayWidth.of(BarGeometry.addMarker) - 1
         let fieldEnd = markerX - 1
+        // `o`: where the typed task goes, its parent's caption cut to a third of the row.
+        if let parent = state.addingUnder.flatMap({ state.tasks.task(withID: $0) }) {
+            let caption = CaptionRule.shown(parent.caption).truncated(toWidth: max(4, width / 3))
+            fieldStart = grid.put("under “\(caption)”: ", x: fieldStart, y: y, style: .placeholder, limit: fieldEnd)
+        }
         let canAdd = CaptionRule.accepts(state.input.text)
         grid.put(BarGeometry.addMarker, x: markerX, y: y, style: canAdd ? .addEnabled : .addDisabled)
 

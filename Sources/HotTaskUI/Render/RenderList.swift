@@ -63,7 +63,12 @@ extension AppRender {
                     promptRow = y
                 } else {
                     let list = showsListNames ? state.tasks.listName(of: task) : nil
-                    drawTask(task, selected: selected, state.focus, query: state.view.query, dates: dates, list: list, y: y, width: width, &grid)
+                    // A subtask is indented under its parent, two columns a level (at most a
+                    // quarter of the row, so the caption keeps its room).
+                    let depth = task.parent == nil ? 0 : min(state.tasks.subtaskDepth(of: task), max(0, width / 8))
+                    drawTask(
+                        task, selected: selected, state.focus, query: state.view.query, dates: dates, list: list, depth: depth, y: y, width: width,
+                        &grid)
                 }
             case .details(let display):
                 let task = state.tasks[state.view.position(ofDisplay: display, in: state.tasks)]
@@ -77,8 +82,8 @@ extension AppRender {
     }
 
     private static func drawTask(
-        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, dates: DueDisplay, list: String? = nil, y: Int, width: Int,
-        _ grid: inout Grid
+        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, dates: DueDisplay, list: String? = nil, depth: Int = 0, y: Int,
+        width: Int, _ grid: inout Grid
     ) {
         let style: CellStyle
         switch (selected, focus == .list, task.completed) {
@@ -90,6 +95,7 @@ extension AppRender {
         }
         let marker = selected ? "› " : "  "
         var x = grid.put(marker, x: 0, y: y, style: style)
+        if depth > 0 { x = grid.put(String(repeating: "  ", count: depth), x: x, y: y, style: style) }
         x = grid.put(task.completed ? "[x] " : "[ ] ", x: x, y: y, style: style)
         // The due date keeps its place at the right of the row, which ends at `dueColumnEnd`
         // (near the captions on a wide screen); the caption is cut two columns before it. A

@@ -145,6 +145,8 @@ public struct AppState: Equatable, Sendable {
     var bindings: KeyBindings
     /// Where Enter puts a new task (the config's `default_section`).
     var newTaskSection: Section
+    /// The task the input row adds subtasks under (`o`), until the input is left.
+    var addingUnder: UUID?
     /// Each task with a second, dimmer line saying when it was added and completed (`v`).
     public var showsDetails: Bool
     /// The time of the last event, for "added 3 days ago", and the calendar that says what

@@ -115,6 +115,8 @@ enum KeyHelp {
         var fixed: [String] = []
         /// The footer shows these keys instead of the first bound ones.
         var hintKeys: String? = nil
+        /// The footer shows the first action's key only (the others share the line, not the hint).
+        var hintFromFirst = false
     }
 
     /// The list's keys, in the help's order. The footer keeps first the way back to the input
@@ -126,7 +128,7 @@ enum KeyHelp {
         ListLine(actions: [.first, .last], text: "first, last task"),
         ListLine(actions: [.jumpPriority, .jumpBonus], text: "jump to Top Priority, Bonus"),
         ListLine(actions: [.toggle], text: "done / not done", hint: "done", rank: 3),
-        ListLine(actions: [.move], text: "move to the other section", hint: "move", rank: 5),
+        ListLine(actions: [.move, .addSubtask], text: "move to the other section / add a subtask", hint: "move", rank: 5, hintFromFirst: true),
         ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
         ListLine(actions: [.edit, .note], text: "edit the caption / the note ($EDITOR)", hint: "edit", rank: 7, hintKeys: "e"),
         ListLine(actions: [.delete], text: "delete", hint: "delete", rank: 9),
@@ -162,7 +164,7 @@ enum KeyHelp {
             // The footer shows each action's first key: "↑↓", "Space", "u".
             let firsts = line.actions.compactMap { bindings.firstLabel(of: $0) }
             let hintKeys =
-                firsts.allSatisfy({ $0.count == 1 }) && firsts.count > 1
+                firsts.allSatisfy({ $0.count == 1 }) && firsts.count > 1 && !line.hintFromFirst
                 ? firsts.joined() : (firsts.first ?? line.fixed.first ?? "")
             return Entry(keys, line.text, hint: line.hint.map { (line.hintKeys ?? hintKeys, $0) }, rank: line.rank)
         } + [Entry("^Z ^L", "suspend, redraw")]

@@ -129,6 +129,8 @@ public enum AppUpdate {
         state.listSummary.follow(state.tasks)
         keepSelectionInView(&state)
         followCursors(&state)
+        // `o` chose a parent for the input's next tasks: only while the input has the keys.
+        if state.focus != .input { state.addingUnder = nil }
         return effects
     }
 

@@ -90,14 +90,19 @@ extension AppUpdate {
             let typed = typedTask(
                 state.input.text, whenEmpty: "Nothing to add — type a task first", refused: "Not added", now: now, &state)
         else { return [] }
-        let section = state.newTaskSection
-        let change = state.tasks.adding(
-            onTop: TaskItem(
-                id: id, caption: typed.caption, section: section, createdAt: now, due: typed.due, tags: typed.tags, list: newTaskList(state)))
-        let effects = commit([change], "Added \(quoted(change.task))", &state)
+        var task = TaskItem(
+            id: id, caption: typed.caption, section: state.newTaskSection, createdAt: now, due: typed.due, tags: typed.tags,
+            list: newTaskList(state))
+        // Under the task `o` chose, after its subtasks (it may have gone meanwhile: then on top).
+        let parent = state.addingUnder.flatMap { state.tasks.task(withID: $0) }
+        if let parent { task.section = parent.section }
+        let change = parent.map { state.tasks.adding(task, under: $0) } ?? state.tasks.adding(onTop: task)
+        let effects = commit([change], "Added \(quoted(change.task))" + (parent.map { " under \(quoted($0))" } ?? ""), &state)
         state.input.clear()
+        let section = change.task.section
+        let index = state.tasks.position(of: change.task.id).map { state.tasks.index(ofPosition: $0) } ?? 0
         // Select the new task so the person sees it land, wherever the list was scrolled.
-        if let display = state.view.display(ofIndex: 0, in: section, of: state.tasks) {
+        if let display = state.view.display(ofIndex: index, in: section, of: state.tasks) {
             state.selection = display
         } else {
             state.message = Message("Added \(quoted(change.task)) — the filter hides it")

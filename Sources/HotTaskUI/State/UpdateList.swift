@@ -50,6 +50,7 @@ extension AppUpdate {
         case .nextList: switchList(by: 1, &state)
         case .previousList: switchList(by: -1, &state)
         case .moveToList: startListing(&state)
+        case .addSubtask: startSubtask(&state)
         case .history: openHistory(&state)
         case .calendar: openCalendar(&state)
         case .help: openHelp(.list, &state)
