@@ -43,6 +43,21 @@ enum StoreGenerator {
         return TaskList(tasks)
     }
 
+    /// `list` as families of five: in each section, every fifth task a parent and the four
+    /// after it its subtasks (issue 54's 20,000 families at 100,000 tasks).
+    static func families(_ list: TaskList) -> TaskList {
+        var tasks: [TaskItem] = []
+        for section in Section.allCases {
+            var parent: UUID?
+            for (index, task) in list.tasks(in: section).enumerated() {
+                var task = task
+                if index % 5 == 0 { parent = task.id } else { task.parent = parent }
+                tasks.append(task)
+            }
+        }
+        return TaskList(tasks)
+    }
+
     /// The same list with tags from a generator of their own (issue 39's filter benchmark): a
     /// quarter of the tasks `work`, 15% `home`, 5% `project:q4` as well, so that the stores the
     /// other rows use stay as they always were.

@@ -99,7 +99,31 @@ extension TaskList {
         for index in priority.indices where priority[index].completed { changes.append(.delete(priority[index])) }
         for index in bonus.indices where bonus[index].completed { changes.append(.delete(bonus[index])) }
         guard hasSubtasks else { return changes }
-        let tree = Subtasks(self)
-        return changes.filter { change in tree.descendants(of: change.id).allSatisfy { task(withID: $0)?.completed != false } }
+        let aboveOpen = withOpenSubtasks()
+        return changes.filter { !aboveOpen.contains($0.id) }
+    }
+
+    /// The tasks with an open subtask at any depth: a pass over the tasks for the parents of
+    /// open subtasks, then one per level above them (no map of every relation, no look-up by id).
+    func withOpenSubtasks() -> Set<UUID> {
+        var found = Set<UUID>()
+        var level = Set<UUID>()
+        for section in Section.allCases {
+            let tasks = tasks(in: section)
+            for index in tasks.indices where !tasks[index].completed {
+                if let parent = tasks[index].parent, found.insert(parent).inserted { level.insert(parent) }
+            }
+        }
+        while !level.isEmpty {
+            var next = Set<UUID>()
+            for section in Section.allCases {
+                let tasks = tasks(in: section)
+                for index in tasks.indices where level.contains(tasks[index].id) {
+                    if let parent = tasks[index].parent, found.insert(parent).inserted { next.insert(parent) }
+                }
+            }
+            level = next
+        }
+        return found
     }
 }

@@ -220,7 +220,7 @@ extension AppUpdate {
 
     static func askToClearCompleted(_ state: inout AppState) {
         // A completed task with an open subtask stays (its subtask would lose its parent).
-        let count = state.tasks.removingCompleted().count
+        let count = state.tasks.completedCount - state.tasks.completedWithOpenSubtasks
         guard count > 0 else {
             state.message = Message("No completed tasks to clear", kind: .warning)
             return
