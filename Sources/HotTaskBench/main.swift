@@ -25,8 +25,10 @@ if let target = option("--make-stores") {
     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
     for count in sizes {
         let name = count >= 1000 ? "\(count / 1000)k" : "\(count)"
-        let list = StoreGenerator.list(count: count)
-        let store = target + "/store-\(name).json"
+        // `--families`: the same tasks as families of five (store-100k-families.json).
+        let families = arguments.contains("--families")
+        let list = families ? StoreGenerator.families(StoreGenerator.list(count: count)) : StoreGenerator.list(count: count)
+        let store = target + "/store-\(name)\(families ? "-families" : "").json"
         removeStore(store)
         try TaskStore(path: store).save(list)
         try Data(PeerBenchmarks.taskwarriorExport(list).utf8).write(to: URL(fileURLWithPath: target + "/tw-\(name).json"))

@@ -114,7 +114,11 @@ extension TaskStore {
 
     /// The live tasks whose object holds `needle` (a field's line as HotTask writes it); nil
     /// when the layout is not HotTask's.
-    static func tasks(containing needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>) -> [TaskItem]? {
+    /// `accept`: given the offset just past a hit, whether its object is wanted (one scan that
+    /// parses only the objects it accepts).
+    static func tasks(
+        containing needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, accept: (Int) -> Bool = { _ in true }
+    ) -> [TaskItem]? {
         let objectStart = Array("\n    {".utf8)
         let objectEnd = Array("\n    }".utf8)
         let deletedMarker = Array("\n  \"deleted\": [".utf8)
@@ -124,6 +128,7 @@ extension TaskStore {
         var from = 0
         while let hit = find(needle, in: buffer, from: from), hit < end {
             from = hit + needle.count
+            guard accept(from) else { continue }
             guard let start = findBackward(objectStart, in: buffer, before: hit),
                 let close = find(objectEnd, in: buffer, from: hit)
             else { return nil }
