@@ -30,3 +30,28 @@ struct FamilyBuildersTests {
         }
     }
 }
+
+extension FamilyBuildersTests {
+    @Test func theOrderFoundInPlaceIsTheTreesWheneverOneIsFound() {
+        var generator = SystemRandomNumberGenerator()
+        var found = 0
+        for _ in 0..<500 {
+            let count = Int.random(in: 1...10, using: &generator)
+            var tasks = (0..<count).map { TaskItem(caption: "t\($0)", section: .priority, createdAt: Date(timeIntervalSince1970: 0)) }
+            for index in tasks.indices where Int.random(in: 0..<2, using: &generator) == 0 {
+                // Mostly a task before it (in place), sometimes after it or unknown.
+                let roll = Int.random(in: 0..<10, using: &generator)
+                tasks[index].parent =
+                    roll == 0
+                    ? UUID()
+                    : roll == 1
+                        ? tasks.randomElement(using: &generator)?.id : index > 0 ? tasks[Int.random(in: 0..<index, using: &generator)].id : nil
+            }
+            guard let inPlace = Subtasks.orderIfInPlace(tasks) else { continue }
+            found += 1
+            let tree = Subtasks(tasks).familyOrder(of: tasks)
+            #expect(inPlace.map(\.index) == tree.map(\.index) && inPlace.map(\.depth) == tree.map(\.depth), "\(tasks.map { ($0.id, $0.parent) })")
+        }
+        #expect(found > 100, "the in-place order is found for most lists made so")
+    }
+}

@@ -78,8 +78,9 @@ enum ListFormatter {
         let width = String(max(list.count, 1)).utf8.count
         let shortIDs = showingIDs ? list.shortIDs() : []
         var digits: [UInt8] = []
-        // Each subtask right after its parent, indented (sorting moves a family whole).
-        let tree = Subtasks(list)
+        // Each subtask right after its parent, indented (sorting moves a family whole). The
+        // tree is made only when a section's tasks are not in that order already.
+        var tree: Subtasks?
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
             // Each task matched once (the filter folds case and accents), for the count and the lines.
@@ -88,7 +89,14 @@ enum ListFormatter {
             let count = shown == tasks.count ? "\(tasks.count)" : "\(shown) of \(tasks.count)"
             line("\(section.title) (\(count))", bold)
             if shown == 0 { line(tasks.isEmpty ? "  (none)" : "  (none shown)") }
-            for (index, depth) in tree.familyOrder(of: tasks) {
+            let order =
+                Subtasks.orderIfInPlace(tasks)
+                ?? {
+                    let made = tree ?? Subtasks(list)
+                    tree = made
+                    return made.familyOrder(of: tasks)
+                }()
+            for (index, depth) in order {
                 let task = tasks[index]
                 let number = list.position(of: index, in: section) + 1
                 guard included?[index] ?? true else { continue }
