@@ -114,7 +114,14 @@ def describe(todo):
     for prop in cats if isinstance(cats, list) else [cats] if cats is not None else []:
         categories += [str(c) for c in prop.cats]
     last_modified = comp.get("LAST-MODIFIED")
-    return {
+    # The parent, as Tasks.org writes it: RELATED-TO with RELTYPE=PARENT, or with none (RFC 5545).
+    related = comp.get("RELATED-TO")
+    parent = None
+    for prop in related if isinstance(related, list) else [related] if related is not None else []:
+        if str(prop.params.get("RELTYPE", "PARENT")).upper() == "PARENT":
+            parent = str(prop)
+    extra = {} if parent is None else {"parent": parent}
+    return extra | {
         "uid": str(comp.get("UID")),
         "summary": str(comp.get("SUMMARY", "")),
         # None when the VTODO has no SUMMARY at all (a to-do without a title).

@@ -88,6 +88,7 @@ extension SyncPlan {
             }
             assign(upper: nil)
         }
+        let pendingUIDs = pending.mapValues(\.uid)
         for (_, id, write) in pending.map({ ($0.key.uuidString, $0.key, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
             guard let task = working.task(withID: id) else { continue }
             var fields = write.fields
@@ -110,9 +111,11 @@ extension SyncPlan {
             let calendar = TodoMapping.write(
                 fields, uid: write.uid, clocks: write.times, created: write.created, onto: write.calendar, now: now,
                 parentUID: { id in
-                    // A parent from the server is named by its UID there.
+                    // A parent from the server is named by its UID there; one written this round
+                    // by the UID it is written with (an imported Tasks.org task keeps its own).
                     if case .changed(let todo, _, _)? = remote[id] { return todo.uid }
-                    return base.entries[id.uuidString.lowercased()]?.uid
+                    return base.entries[id.uuidString.lowercased()]?.uid ?? pendingUIDs[id]
+                        ?? (carried.isEmpty ? nil : carried[id, .iCalendar].flatMap(ICalendarCarry.uid(ofRecord:)))
                 })
             // The series moved on there: completed here, or stepped from its DTSTART, or past an
             // occurrence a phone changed on its own (its text goes with it). What the phone now
