@@ -44,7 +44,8 @@ struct SubtasksSyncEndToEndTests {
             String($0.replacing(#/^ *[0-9]+\./#, with: ""))
         }
         #expect(rows.first == " [ ] Plan the trip" && rows.dropFirst().sorted() == ["   [ ] Book flights", "   [ ] Pack"], "\(listed)")
-        let pack = try #require(listed.split(separator: "\n").first { $0.hasSuffix("Pack") }?.split(separator: ".").first?.trimmingCharacters(in: .whitespaces))
+        let pack = try #require(
+            listed.split(separator: "\n").first { $0.hasSuffix("Pack") }?.split(separator: ".").first?.trimmingCharacters(in: .whitespaces))
         #expect(hottask("--add", "Passport", "--under", pack, config: config).status == 0)
         #expect(hottask("--sync", config: config).status == 0)
         #expect(try phoneParents(server) == ["Plan the trip": "-", "Book flights": "tasks-1001", "Pack": "tasks-1001", "Passport": "tasks-1003"])
