@@ -90,8 +90,8 @@ enum UIBenchmarks {
                 switch try session.save(save.changes, what: save.what, undoes: save.undoes, current: state.tasks) {
                 case .committed(let clock, let outside):
                     _ = AppUpdate.update(&state, .saved(save, clock: clock, outside: outside), now: Timestamp.now())
-                case .reloaded(let list, let clock):
-                    _ = AppUpdate.update(&state, .reloaded(list), now: Timestamp.now())
+                case .reloaded(let list, let clock, let activity):
+                    _ = AppUpdate.update(&state, .reloaded(list, activity: activity), now: Timestamp.now())
                     _ = AppUpdate.update(&state, .saved(save, clock: clock, outside: []), now: Timestamp.now())
                 case .busy, .needsList:
                     throw BenchError("the store's lock was busy")

@@ -164,10 +164,27 @@ struct StoreSessionTests {
     func reloads() throws {
         let (session, _) = try opened()
         try store.save(TaskList([Fixtures.task("Replaced", id: 30)]))
-        guard case .reloaded(let list)? = try session.poll() else {
+        guard case .reloaded(let list, _)? = try session.poll() else {
             Issue.record("expected a reload")
             return
         }
         #expect(list.all.map(\.caption) == ["Replaced"])
+    }
+
+    @Test("a reload carries the lasting history, with the records another process folded into its snapshot")
+    func reloadCarriesTheHistory() throws {
+        let (session, list) = try opened()
+        let opening = try store.read().activity
+        // Another process completes a task, then folds its log into a new snapshot.
+        try store.change { _ in [list.completing(true, at: 0, now: Date(), local: .current)!] }
+        try store.compact()
+        guard case .reloaded(let reloaded, let activity)? = try session.poll() else {
+            Issue.record("expected a reload")
+            return
+        }
+        #expect(reloaded.completedCount == list.completedCount + 1)
+        let zone = TimeZone(identifier: "UTC")!
+        let completions = { (history: ActivityHistory) in history.days(in: zone).values.reduce(0) { $0 + $1.completed } }
+        #expect(completions(activity) == completions(opening) + 1, "the completion folded away is counted")
     }
 }

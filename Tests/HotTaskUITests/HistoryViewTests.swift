@@ -99,4 +99,16 @@ struct HistoryViewTests {
         // Today ends with 5; yesterday 5 - 3 = 2; the day before 2 + 2 = 4; before that 4 - 1 + 4 = 7.
         #expect(chart.openAtEndOfDay(last: 4) == [7, 4, 2, 5])
     }
+
+    @Test("a list read again in full brings its lasting history: the completions folded into another's snapshot count")
+    func reloadTakesTheHistory() {
+        var state = makeState(makeList(priority: ["A"]))
+        var activity = ActivityHistory()
+        activity.tally(completed: 3, at: testNow)
+        _ = AppUpdate.update(&state, .reloaded(makeList(priority: ["A"]), activity: activity), now: testNow)
+        #expect(state.activity == activity)
+        // A reload that read no history keeps what the app counted.
+        _ = AppUpdate.update(&state, .reloaded(makeList(priority: ["A"])), now: testNow)
+        #expect(state.activity == activity)
+    }
 }

@@ -36,7 +36,8 @@ public final class StoreSession {
         case committed(clock: Clock, outside: [LogRecord])
         /// The store had changed under us in a way records cannot describe (a new snapshot we
         /// had not followed): this is the whole list now, the changes included.
-        case reloaded(TaskList, clock: Clock)
+        /// `activity`: the store's lasting history as read with it (nil when not read again).
+        case reloaded(TaskList, clock: Clock, activity: ActivityHistory?)
         /// Another process holds the lock: nothing was written; try again later.
         case busy
         /// Every file of the store has vanished (its folder removed) and no list was given to
@@ -49,7 +50,9 @@ public final class StoreSession {
     /// What changed outside since the last look.
     public enum Outside: Equatable, Sendable {
         case records([LogRecord])
-        case reloaded(TaskList)
+        /// The whole list, and the lasting history read with it (the records folded into a new
+        /// snapshot come no other way to the history view).
+        case reloaded(TaskList, activity: ActivityHistory)
     }
 
     /// Reads the store for the first time.
@@ -147,7 +150,7 @@ public final class StoreSession {
                     try txn.replaceAll(with: current, now: now)
                     let state = try store.read()
                     follow(state)
-                    return .reloaded(state.list, clock: state.clock)
+                    return .reloaded(state.list, clock: state.clock, activity: state.activity)
                 }
                 let committed = try txn.commit(
                     changes, what: what, undoes: undoes, now: now, wasIsCurrent: false, countAfter: countAfter)
@@ -163,7 +166,7 @@ public final class StoreSession {
                 // store again and sending the UI its whole list held the screen up for half a
                 // second after a clear of 30,000 tasks.
                 if let log, log.outside.isEmpty { return .committed(clock: committed.clock, outside: []) }
-                return .reloaded(list, clock: committed.clock)
+                return .reloaded(list, clock: committed.clock, activity: nil)
             }
         } catch let error where error.isBusy {
             return .busy
@@ -226,7 +229,7 @@ public final class StoreSession {
             if generation != nil, store.hasVanished { return nil }
             let state = try store.read()
             follow(state)
-            return .reloaded(state.list)
+            return .reloaded(state.list, activity: state.activity)
         } catch {
             unreadable = (snapshot, journal, error)
             throw error

@@ -31,8 +31,9 @@ public enum Event: Equatable, Sendable {
     /// Other processes committed these records.
     case changedOutside([LogRecord])
     /// The store had to be read again in full (another process wrote a new snapshot we could
-    /// not follow): this is the list now, our saved changes included.
-    case reloaded(TaskList)
+    /// not follow): this is the list now, our saved changes included; with the lasting history
+    /// read with it, when it was (the history view's days then follow the records folded away).
+    case reloaded(TaskList, activity: ActivityHistory? = nil)
     /// A background sync ended (its changes to the list arrive as outside changes).
     case synced(SyncStatus)
     /// The synced tasks whose calendar series HotTask cannot step, with why (looked up after

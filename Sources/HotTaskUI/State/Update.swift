@@ -117,11 +117,12 @@ public enum AppUpdate {
             // The filter's folded captions, made once a frame is on screen: the first frame
             // (and the one after a list read whole) never waits for them.
             state.view.foldCaptions(state.tasks)
-        case .reloaded(let tasks):
+        case .reloaded(let tasks, let activity):
             keepingSelection(&state) { state in
                 state.tasks = tasks
                 state.view.listChanged(tasks)
             }
+            if let activity { state.activity = activity }
             closePromptIfItsTaskWent(&state)
         }
         refreshView(after: event, &state)

@@ -50,9 +50,9 @@ struct SaveQueue {
                     flushed.events.append(.saved(save, clock: clock, outside: outside))
                     if let file = save.keptFile { unlink(file) }
                     if let step = save.stepID { stamps[step] = clock }
-                case .reloaded(let list, let clock):
+                case .reloaded(let list, let clock, let activity):
                     // The store's list: the UI puts its changes still unsaved back on top of it.
-                    flushed.events += [.reloaded(list), .saved(save, clock: clock, outside: [])]
+                    flushed.events += [.reloaded(list, activity: activity), .saved(save, clock: clock, outside: [])]
                     if let file = save.keptFile { unlink(file) }
                     if let step = save.stepID { stamps[step] = clock }
                 case .busy:

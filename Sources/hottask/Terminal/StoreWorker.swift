@@ -175,7 +175,7 @@ final class StoreWorker: Sendable {
             switch outside {
             case nil: return recovered
             case .records(let records)?: return recovered + [.changedOutside(records)]
-            case .reloaded(let list)?: return recovered + [.reloaded(list)]
+            case .reloaded(let list, let activity)?: return recovered + [.reloaded(list, activity: activity)]
             }
         } catch {
             owned.storeProblem = TerminalApp.fullReason(error)
