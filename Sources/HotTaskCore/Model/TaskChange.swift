@@ -88,6 +88,15 @@ public enum TaskChange: Equatable, Hashable, Sendable {
         return false
     }
 
+    /// Whether it may make or change a subtask relation.
+    var touchesParent: Bool {
+        switch self {
+        case .add(let task): task.parent != nil
+        case .set(_, let fields, _): fields.parent != nil
+        case .delete: false
+        }
+    }
+
     /// The change that takes this one back.
     var inverse: TaskChange {
         switch self {

@@ -5,6 +5,15 @@ import Foundation
 /// list renamed here renames its calendar there (PROPPATCH of its display name). Told apart by
 /// the names the last sync recorded (`SyncBase.SyncedLists`): without them nothing is renamed.
 extension SyncEngine {
+    /// For a set of calendars, before a sync's first round: a calendar missing from discovery
+    /// asked for by itself (`checkMissing`), renames followed both ways, and a calendar made for
+    /// each list that has none; what was done, for the report's notes.
+    func prepareCalendars(base: SyncBase) throws -> [String] {
+        guard let set = collection as? CalendarSet else { return [] }
+        try set.checkMissing(base: base)
+        return try followRenames(set, base: base) + set.prepare(lists: set.listsWanting(in: try store.load(), base: base))
+    }
+
     /// What was renamed, for the report's notes.
     func followRenames(_ set: CalendarSet, base: SyncBase) throws -> [String] {
         guard let synced = base.lists else { return [] }

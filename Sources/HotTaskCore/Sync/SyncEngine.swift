@@ -100,11 +100,7 @@ final class SyncEngine {
         // Nothing agreed yet: make sure the URL is a task calendar before anything is written
         // (a principal taken for a calendar got one new calendar per task on Radicale).
         if base.entries.isEmpty && !base.server.isKnown { try collection.checkTakesTasks() }
-        if let set = collection as? CalendarSet {
-            try set.checkMissing(base: base)
-            preparedNotes = try followRenames(set, base: base)
-            preparedNotes += try set.prepare(lists: set.listsWanting(in: try store.load(), base: base))
-        }
+        preparedNotes = try prepareCalendars(base: base)
         var report = SyncReport()
         report.notes = preparedNotes
         for attempt in 0..<Self.maximumRounds {
@@ -194,6 +190,7 @@ final class SyncEngine {
             if !unreadable.isEmpty { delta.unreadable = unreadable }
             if !view.readable.isEmpty { delta.readable = view.readable }
             let listsChange = Self.listsForCalendars(collection, in: state.list, base: base, delta: &delta)
+            counts.notes += Self.cycleNotes(plan.changes, before: state.list, after: plan.working)
             guard !plan.changes.isEmpty || !delta.isEmpty || listsChange != nil else { return }
             try txn.commit(plan.changes, what: Self.recordName(collection.url), sync: delta, lists: listsChange, now: startedAt)
         }

@@ -21,3 +21,18 @@ extension SyncEngine {
         "skipped \(href): it is not iCalendar HotTask can read (\(reason)); it is left alone there, and read again when it changes"
     }
 }
+
+extension SyncEngine {
+    /// A relation from the server that closes a cycle (two writers each putting one task under
+    /// the other) is broken as any is, at the lowest id, and said, as an import says it: the
+    /// cycles `after` has that `before` had not, when `changes` touched a relation.
+    static func cycleNotes(_ changes: [TaskChange], before: TaskList, after: TaskList) -> [String] {
+        guard changes.contains(where: \.touchesParent) else { return [] }
+        let known = Set(Subtasks(before).brokenCycles)
+        let tasks = after.all
+        let byID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return Subtasks(tasks).brokenCycles.filter { !known.contains($0) }.compactMap { byID[$0] }.map { task in
+            "the subtasks of \(quotedCaption(CaptionRule.shown(task.caption))) lead back to it (a cycle, from the server): it is shown top-level"
+        }
+    }
+}
