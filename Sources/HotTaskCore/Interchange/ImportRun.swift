@@ -96,8 +96,11 @@ extension TaskStore {
             // Taskwarrior and todo.txt hold no subtask relation (DECISIONS): a task read keeps
             // its own, in the merge and in the base (recorded without it, a subtask's line
             // removed later looked changed here and was kept).
-            if batch.format == .taskwarrior || batch.format == .todoTxt {
-                for index in batch.tasks.indices { batch.tasks[index].parent = state.list.task(withID: batch.tasks[index].id)?.parent }
+            // One map of the relations: a look-up by id may be a scan (a re-import of 20,000 lines
+            // was quadratic).
+            if batch.format == .taskwarrior || batch.format == .todoTxt, state.list.hasSubtasks {
+                let parents = Dictionary(state.list.all.compactMap { task in task.parent.map { (task.id, $0) } }, uniquingKeysWith: { a, _ in a })
+                for index in batch.tasks.indices { batch.tasks[index].parent = parents[batch.tasks[index].id] }
             }
             // New tasks go to the list --in names, else to the lists the file names (a vdir's
             // made in this same record).
