@@ -82,6 +82,16 @@ struct SyncListsMissingTests {
         #expect(captions(a) == before.filter { !$0.hasPrefix("Errands") })
     }
 
+    @Test("a calendar still there whose tasks a phone deleted, all of them, is synced: those are a person's deletions")
+    func phoneEmptiesAListsCalendar() throws {
+        let a = try synced()
+        for href in Array(errands.objects.keys) { _ = try errands.delete(href, ifMatch: nil) }
+        a.now += 60
+        let report = try a.sync()
+        #expect(report.deletedHere == 2)
+        #expect(!captions(a).contains { $0.hasPrefix("Errands") } && captions(a).count == 10)
+    }
+
     @Test("a list no calendar could be made for: its task's write is refused and told, never put in another list's calendar")
     func listWithoutCalendar() throws {
         let set = CalendarSet(url: "memory://server/", members: [.init(list: "Work", calendar: work)])

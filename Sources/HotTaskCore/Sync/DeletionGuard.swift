@@ -38,9 +38,9 @@ struct DeletionGuard {
     let evidence: RemovalEvidence
     /// How many members the listing held (for the message), when it was a listing.
     let listed: Int?
-    /// For a set of calendars: what a refusal calls the calendar of an href. The rules then
-    /// hold for each calendar too (one list's calendar gone is not a few tasks of many).
-    var calendarOf: ((String) -> String)? = nil
+    /// For a set of calendars: the rules then hold for each calendar too (one list's calendar
+    /// gone is not a few tasks of many).
+    var set: CalendarSet? = nil
 
     /// Why this round must not go ahead, or nil.
     func refusal(deletingThere pushes: [SyncEngine.Push]) -> SyncRefusal? {
@@ -79,25 +79,30 @@ struct DeletionGuard {
         return nil
     }
 
-    /// The same rules, calendar by calendar of a set: one emptied, or lacking more than half of
-    /// four or more of its tasks in a listing.
+    /// For a set of calendars, the same rules calendar by calendar: a calendar deleted there
+    /// (no longer a member) whose synced tasks are all gone, or one a listing shows emptied or
+    /// lacking more than half of four or more. A calendar still there whose sync token reports
+    /// its tasks deleted one by one is a person's deletions, as in one calendar. Counted by the
+    /// folder of each href (no URL parsed per task); only a calendar refused is named.
     private func calendarRefusal() -> SyncRefusal? {
-        guard let calendarOf else { return nil }
-        var synced: [String: Int] = [:]
+        guard let set else { return nil }
+        var synced: [String: (count: Int, href: String)] = [:]
+        for entry in base.entries.values { synced[CalendarSet.parent(entry.href), default: (0, entry.href)].count += 1 }
         var removed: [String: Int] = [:]
-        for (key, entry) in base.entries {
-            let calendar = calendarOf(entry.href)
-            synced[calendar, default: 0] += 1
-            if let id = UUID(uuidString: key), case .removed? = remote[id] { removed[calendar, default: 0] += 1 }
+        for (id, change) in remote {
+            guard case .removed = change, let entry = base.entries[id.uuidString.lowercased()] else { continue }
+            removed[CalendarSet.parent(entry.href), default: 0] += 1
         }
-        for (calendar, gone) in removed.sorted(by: { $0.key < $1.key }) {
-            let count = synced[calendar] ?? 0
-            let emptied = count >= 2 && gone == count
-            let shrunk = evidence == .listing && (gone == count || (count >= 4 && gone * 2 > count))
+        for (folder, gone) in removed.sorted(by: { $0.key < $1.key }) {
+            guard let (count, href) = synced[folder] else { continue }
+            let deletedThere = set.listName(forHref: href) == nil
+            let emptied = count >= 2 && gone == count && (deletedThere || evidence == .listing)
+            let shrunk = evidence == .listing && count >= 4 && gone * 2 > count
             guard emptied || shrunk else { continue }
+            let calendar = set.calendarLabel(forHref: href, base: base)
             let seen =
                 gone == count
-                ? "the calendar \(calendar) lacks all \(count) task\(count == 1 ? "" : "s") synced with it before (deleted on the server, or moved?)"
+                ? "the calendar \(calendar) lacks all \(count) tasks synced with it before (deleted on the server, or moved?)"
                 : "the calendar \(calendar) lacks \(gone) of the \(count) tasks synced with it before"
             return SyncRefusal(message: seen + "; " + Self.advice(deleting: "\(gone) here"), summary: Self.summary(gone))
         }

@@ -165,10 +165,7 @@ final class SyncEngine {
             plan.build()
             if !forceDelete {
                 var deletionGuard = DeletionGuard(base: base, list: state.list, remote: remote, evidence: view.evidence, listed: view.listed)
-                if let set = collection as? CalendarSet {
-                    let known = base
-                    deletionGuard.calendarOf = { set.calendarLabel(forHref: $0, base: known) }
-                }
+                deletionGuard.set = collection as? CalendarSet
                 if let refusal = deletionGuard.refusal(deletingThere: plan.pushes) { throw refusal }
             }
             pushes = plan.pushes
