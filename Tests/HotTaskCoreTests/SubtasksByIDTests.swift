@@ -45,6 +45,18 @@ struct SubtasksByIDTests {
         #expect(steps.map(\.logKnownClean) == [true, true, true, true])
     }
 
+    @Test("a task whose parent is not in the store is top-level: --move and --in move it, by id and by number")
+    func aTaskWhoseParentHasNotArrivedMoves() throws {
+        var orphan = Self.task("Orphan", 1)
+        orphan.parent = UUID()
+        try store.save(TaskList([orphan, Self.task("Other", 2)]))
+        _ = try store.newList("Home")
+        #expect(try change(moving: [Self.handle(1)]).lines == ["Moved to Bonus: Orphan"])
+        #expect(try change(moving: ["2"]).lines == ["Moved to Top Priority: Orphan"])
+        #expect(try change(editing: Self.handle(1), inList: "Home").lines == ["Moved to the list 'Home': Orphan"])
+        #expect(try store.load().all.first { $0.caption == "Orphan" }?.parent == orphan.parent, "its relation kept")
+    }
+
     @Test("subtasks in the snapshot and in the log follow their parent by id, as by list number")
     func familyFoundInSnapshotAndLog() throws {
         // In the snapshot: Trip, Flights under it, Seats under Flights; Hotel and Car on their own.

@@ -105,6 +105,14 @@ struct AppSubtaskTests {
         #expect(state.tasks.all.first?.caption == "Bread" && state.tasks.all.first?.parent == nil)
     }
 
+    @Test func aSubtaskASortPutsAwayFromItsFamilyIsNotIndentedUnderAnotherTask() {
+        var state = family()
+        state.press(.tab, .character("s"), .character("s"), .character("s"))  // Newest, Oldest, A–Z
+        let rows = AppRender.render(state, size: state.size).lines.filter { $0.contains("[ ]") }
+        #expect(rows.map { $0.trimmingCharacters(in: .whitespaces) } == ["[ ] Flights", "[ ] Milk", "[ ] Pack", "› [ ] Trip"], "\(rows)")
+        #expect(rows.allSatisfy { $0.hasPrefix("› [ ]") || $0.hasPrefix("  [ ]") }, "none indented: \(rows)")
+    }
+
     @Test(arguments: [80, 40])
     func subtasksAreIndentedUnderTheirParent(width: Int) {
         var list = family().tasks

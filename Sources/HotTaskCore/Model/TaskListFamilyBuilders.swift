@@ -114,7 +114,9 @@ extension TaskList {
         guard let change = ChangeRules.complete(task, completed, now: now, local: local) else { return [] }
         var alone = TaskList(keyed: [task])
         alone.apply(change, clock: .zero, force: true)
-        let following = ChangeRules.followingCompletion(of: task, completed, after: alone.task(withID: task.id), family: family(of: task), now: now)
+        // Reopening leaves the subtasks as they are: no pass over the list for them.
+        let family = completed ? family(of: task) : []
+        let following = ChangeRules.followingCompletion(of: task, completed, after: alone.task(withID: task.id), family: family, now: now)
         return [change] + following.changes
     }
 

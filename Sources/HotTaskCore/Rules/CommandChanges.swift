@@ -127,7 +127,10 @@ struct CommandChanges: Sendable {
         let leavingList = list.flatMap { list in target.task(list.handle).map { $0.list == list.stored ? [] : [list.handle] } } ?? []
         for (flag, handles) in [("--in", leavingList), ("--move", moving)] {
             for handle in handles {
-                guard let task = target.task(handle), let parent = task.parent, under?.handle != handle else { continue }
+                // As the tree takes it: a task whose parent is not here (yet) is top-level and moves.
+                guard let task = target.task(handle), task.parent != nil, under?.handle != handle,
+                    let parent = target.subtasks().parent(of: task.id)
+                else { continue }
                 throw .subtaskAlone(task, parent: target.task(parent.uuidString.lowercased()), flag: flag)
             }
         }

@@ -64,8 +64,10 @@ extension AppRender {
                 } else {
                     let list = showsListNames ? state.tasks.listName(of: task) : nil
                     // A subtask is indented under its parent, two columns a level (at most a
-                    // quarter of the row, so the caption keeps its room).
-                    let depth = task.parent == nil ? 0 : min(state.tasks.subtaskDepth(of: task), max(0, width / 8))
+                    // quarter of the row, so the caption keeps its room): only where it is shown
+                    // in its family, not where a sort or a filter put it under another task.
+                    let depth =
+                        inFamily(display, task, state) ? min(state.tasks.subtaskDepth(of: task), max(0, width / 8)) : 0
                     drawTask(
                         task, selected: selected, state.focus, query: state.view.query, dates: dates, list: list, depth: depth, y: y, width: width,
                         &grid)
@@ -79,6 +81,21 @@ extension AppRender {
                 if selected { grid.paint(y: y, from: 0, to: width, style: .selectedDone) }
             }
         }
+    }
+
+    /// Whether the task shown at `display` is a subtask right below its family: the row above,
+    /// in the same section, is its parent or one of the parent's subtasks at any depth.
+    static func inFamily(_ display: Int, _ task: TaskItem, _ state: AppState) -> Bool {
+        guard let parent = task.parent, display > 0,
+            state.view.place(ofDisplay: display - 1, in: state.tasks).section == state.view.place(ofDisplay: display, in: state.tasks).section
+        else { return false }
+        var next: UUID? = state.tasks[state.view.position(ofDisplay: display - 1, in: state.tasks)].id
+        for _ in 0..<64 {
+            guard let id = next else { return false }
+            if id == parent { return true }
+            next = state.tasks.task(withID: id)?.parent
+        }
+        return false
     }
 
     private static func drawTask(
