@@ -55,6 +55,15 @@ enum HeavyKeyBenchmarks {
             state.focus = .list
             // Every sort mode in turn, twice round (the second round may find what the first made).
             for _ in 0..<(2 * SortMode.allCases.count) { press("UI: s (next sort mode)", .character("s"), &state) }
+            // Folds and levels (issue 54): every family, one family, and the sixth task (the
+            // second family's parent, with --families) under the first and out again.
+            press("UI: Z (folds every family)", .character("Z"), &state)
+            press("UI: Z (shows every subtask)", .character("Z"), &state)
+            press("UI: z (folds the selected family)", .character("z"), &state)
+            press("UI: z (opens it)", .character("z"), &state)
+            for _ in 0..<5 { _ = AppUpdate.update(&state, .keyPressed(.down), now: now) }
+            press("UI: l (under the task above, with its subtasks)", .character("l"), &state)
+            press("UI: h (back up a level)", .character("h"), &state)
             press("UI: c (completed last on)", .character("c"), &state)
             press("UI: c (completed last off)", .character("c"), &state)
             press("UI: C (asks to clear completed)", .character("C"), &state)

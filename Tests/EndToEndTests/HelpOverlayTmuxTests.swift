@@ -32,10 +32,10 @@ struct HelpOverlayTmuxTests {
         session.waitForText("12–19 of 20")
 
         session.resize(width: 40, height: 10)
-        let narrow = session.waitForScreen("the help wrapped at 40 columns") { $0.contains("of 39 · ↑↓ scroll") }
+        let narrow = session.waitForScreen("the help wrapped at 40 columns") { $0.contains("of 42 · ↑↓ scroll") }
         #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 40 })
         session.press("Home")
-        session.waitForText("1–6 of 39")
+        session.waitForText("1–6 of 42")
         session.press("d")  // closes the help, deletes nothing
         session.waitForScreen("the help to close") { !$0.contains("Keys:") }
         #expect(try TaskStore(path: session.storePath).load().all.map(\.caption) == ["Buy milk"])

@@ -109,7 +109,7 @@ struct AppSubtaskTests {
         var state = family()
         state.press(.tab, .character("s"), .character("s"), .character("s"))  // Newest, Oldest, A–Z
         let rows = AppRender.render(state, size: state.size).lines.filter { $0.contains("[ ]") }
-        #expect(rows.map { $0.trimmingCharacters(in: .whitespaces) } == ["[ ] Flights", "[ ] Milk", "[ ] Pack", "› [ ] Trip"], "\(rows)")
+        #expect(rows.map { $0.trimmingCharacters(in: .whitespaces) } == ["[ ] Flights", "[ ] Milk", "[ ] Pack", "› [ ] Trip  ▾ 0/2"], "\(rows)")
         #expect(rows.allSatisfy { $0.hasPrefix("› [ ]") || $0.hasPrefix("  [ ]") }, "none indented: \(rows)")
     }
 

@@ -101,6 +101,19 @@ extension TaskList {
         return .add(task)
     }
 
+    /// The app's indent and outdent: the task at `position` under `parent` (nil: top-level), its
+    /// subtasks following, the family placed after `place`'s family (the new parent's, or the
+    /// old parent's), by the rule `--under` keeps. Nil when `parent` is one of its subtasks.
+    public func reparenting(at position: Int, under parent: TaskItem?, afterFamilyOf place: TaskItem) -> [TaskChange]? {
+        WholeListTarget(self, ids: [:]).family(of: self[position], under: parent, afterFamilyOf: place)
+    }
+
+    /// The parent `task` is shown under: nil for a top-level task, one whose parent is not
+    /// here, and the task a cycle is broken at.
+    public func shownParent(of task: TaskItem) -> UUID? {
+        isSubtask(task) ? task.parent : nil
+    }
+
     /// The task at `position` deleted with its subtasks, they first.
     public func deletingWithSubtasks(at position: Int) -> [TaskChange] {
         let task = self[position]

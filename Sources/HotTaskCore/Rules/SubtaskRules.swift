@@ -4,10 +4,10 @@ import Foundation
 /// lives in its parent's section and list, and goes where its parent goes; completing or
 /// deleting a task takes its subtasks with it in the same change, so one undo takes all back.
 extension ChangeRules {
-    /// Under `parent` (nil: top-level again, where it stands): into the parent's section and
-    /// list, at `key` (after the parent's family).
+    /// Under `parent` (nil: top-level again, where it stands or at `key`): into the parent's
+    /// section and list, at `key` (after the parent's family).
     public static func under(_ task: TaskItem, _ parent: TaskItem?, key: OrderKey?) -> TaskChange? {
-        guard let parent else { return set(TaskFields(parent: .some(nil)), on: task) }
+        guard let parent else { return set(TaskFields(order: key, parent: .some(nil)), on: task) }
         return set(
             TaskFields(
                 section: task.section == parent.section ? nil : parent.section, order: key, list: task.list == parent.list ? nil : parent.list,
@@ -50,6 +50,22 @@ enum PlanRefusal: Error, Sendable {
     case subtaskAlone(TaskItem, parent: TaskItem?, flag: String)
 }
 
+extension ChangeTarget {
+    /// `task` under `parent` (nil: top-level), its subtasks following into the parent's section
+    /// and list, the family placed after `place`'s family: the parent's (`--under`, an indent)
+    /// or the old parent's (an outdent). Nil when `parent` is one of its subtasks.
+    func family(of task: TaskItem, under parent: TaskItem?, afterFamilyOf place: TaskItem) -> [TaskChange]? {
+        if let parent, subtasks().wouldCycle(task.id, under: parent.id) { return nil }
+        let family = [task] + descendants(of: task.id)
+        let keys = keys(family.count, afterFamilyOf: place, moving: Set(family.map(\.id)))
+        var changes = ChangeRules.under(task, parent, key: keys.first).map { [$0] } ?? []
+        for (subtask, key) in zip(family.dropFirst(), keys.dropFirst()) {
+            if let change = ChangeRules.follow(subtask, section: place.section, list: place.list, key: key) { changes.append(change) }
+        }
+        return changes
+    }
+}
+
 extension CommandChanges {
     /// `--under`: the task under its new parent (nil: top-level again, where it stands), its
     /// subtasks following into the parent's section and list, the family placed after the
@@ -59,13 +75,7 @@ extension CommandChanges {
         let parent = under.parent.flatMap { target.task($0) }
         guard task.parent != parent?.id else { return ([], .underParent(task, parent: parent, changed: false)) }
         guard let parent else { return (ChangeRules.under(task, nil, key: nil).map { [$0] } ?? [], .underParent(task, parent: nil, changed: true)) }
-        if target.subtasks().wouldCycle(task.id, under: parent.id) { throw .cycle(task, under: parent) }
-        let family = [task] + target.descendants(of: task.id)
-        let keys = target.keys(family.count, afterFamilyOf: parent, moving: Set(family.map(\.id)))
-        var changes = ChangeRules.under(task, parent, key: keys.first).map { [$0] } ?? []
-        for (subtask, key) in zip(family.dropFirst(), keys.dropFirst()) {
-            if let change = ChangeRules.follow(subtask, section: parent.section, list: parent.list, key: key) { changes.append(change) }
-        }
+        guard let changes = target.family(of: task, under: parent, afterFamilyOf: parent) else { throw .cycle(task, under: parent) }
         return (changes, .underParent(task, parent: parent, changed: true))
     }
 

@@ -30,6 +30,8 @@ public struct KeyBindings: Equatable, Sendable {
         .first: [.home, .character("g")], .last: [.end, .character("G")],
         .jumpPriority: [.character("[")], .jumpBonus: [.character("]")],
         .toggle: [.character(" "), .character("x")], .move: [.character("m")], .addSubtask: [.character("o")],
+        // z as vim's folds; l and h (or Ctrl/Alt-→ ←) deeper and shallower, as in an outliner.
+        .fold: [.character("z")], .foldAll: [.character("Z")], .indent: [.character("l"), .wordRight], .outdent: [.character("h"), .wordLeft],
         .reorderUp: [.character("K"), .shiftUp], .reorderDown: [.character("J"), .shiftDown],
         .edit: [.character("e"), .function(2)], .delete: [.character("d"), .delete],
         .clearCompleted: [.character("C")], .undo: [.character("u")], .redo: [.control("r")],

@@ -10,6 +10,11 @@ package enum ListAction: String, CaseIterable, Sendable {
     case toggle, move
     /// A new task from the input row under the selected one, as its subtask.
     case addSubtask = "add_subtask"
+    /// Hide or show the selected task's subtasks; every family at once.
+    case fold
+    case foldAll = "fold_all"
+    /// The selected task under the task above it, at its level; up a level, after its parent.
+    case indent, outdent
     case reorderUp = "reorder_up"
     case reorderDown = "reorder_down"
     case edit, delete

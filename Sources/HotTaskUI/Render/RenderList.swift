@@ -69,8 +69,8 @@ extension AppRender {
                     let depth =
                         inFamily(display, task, state) ? min(state.tasks.subtaskDepth(of: task), max(0, width / 8)) : 0
                     drawTask(
-                        task, selected: selected, state.focus, query: state.view.query, dates: dates, list: list, depth: depth, y: y, width: width,
-                        &grid)
+                        task, selected: selected, state.focus, query: state.view.query, dates: dates, list: list, depth: depth,
+                        family: familyMark(of: task, state.view.folds), y: y, width: width, &grid)
                 }
             case .details(let display):
                 let task = state.tasks[state.view.position(ofDisplay: display, in: state.tasks)]
@@ -98,9 +98,17 @@ extension AppRender {
         return false
     }
 
+    /// A parent's mark after its caption: folded (▸) or open (▾), and its subtasks done of all.
+    static func familyMark(of task: TaskItem, _ folds: SubtaskFolds) -> String? {
+        folds.counts(of: task.id).map { "\(folds.isFolded(task.id) ? foldedMark : openMark) \($0.done)/\($0.all)" }
+    }
+
+    static let foldedMark = "▸"
+    static let openMark = "▾"
+
     private static func drawTask(
-        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, dates: DueDisplay, list: String? = nil, depth: Int = 0, y: Int,
-        width: Int, _ grid: inout Grid
+        _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, dates: DueDisplay, list: String? = nil, depth: Int = 0,
+        family: String? = nil, y: Int, width: Int, _ grid: inout Grid
     ) {
         let style: CellStyle
         switch (selected, focus == .list, task.completed) {
@@ -125,7 +133,7 @@ extension AppRender {
         }
         let dueX = due.map { dueColumnEnd(width) - DisplayWidth.of($0.text) } ?? width
         let end = due == nil ? width - 1 : dueX - dueGap
-        let mark = task.note.isEmpty ? "" : " " + noteMark
+        let mark = (task.note.isEmpty ? "" : " " + noteMark) + (family.map { "  " + $0 } ?? "")
         let markFits = end - x >= DisplayWidth.of(mark) + 1
         // On one line, whatever a file or a server gave (line breaks, tabs, no title at all).
         let caption = CaptionRule.shown(task.caption).truncated(toWidth: max(0, end - x - (markFits ? DisplayWidth.of(mark) : 0)))

@@ -190,10 +190,14 @@ public struct AppState: Equatable, Sendable {
         self.dateFormat = config.dateFormat
         self.plusTags = config.plusTags
         view.prepareFilter()
+        view.countSubtasks(tasks)
     }
 
     var layout: ListLayout { ListLayout(view, of: tasks, details: showsDetails) }
     var screen: ScreenLayout { ScreenLayout(size) }
+
+    /// The tasks whose subtasks are folded, those that still have subtasks (to remember).
+    public var foldedTasks: Set<UUID> { view.folds.folded.intersection(view.folds.parents) }
 
     /// The selected task's position in the list, if a task is shown.
     var selectedPosition: Int? {

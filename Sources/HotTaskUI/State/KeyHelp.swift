@@ -125,11 +125,12 @@ enum KeyHelp {
     private static let listLines: [ListLine] = [
         ListLine(actions: [.up, .down], text: "select", hint: "select", rank: 12),
         ListLine(actions: [.pageUp, .pageDown], text: "page up, page down"),
-        ListLine(actions: [.first, .last], text: "first, last task"),
-        ListLine(actions: [.jumpPriority, .jumpBonus], text: "jump to Top Priority, Bonus"),
+        // One line for the four jumps, so the help fits 80×24 with the fold and level keys.
+        ListLine(actions: [.first, .last, .jumpPriority, .jumpBonus], text: "first, last task / Top Priority, Bonus"),
         ListLine(actions: [.toggle], text: "done / not done", hint: "done", rank: 3),
         ListLine(actions: [.move, .addSubtask], text: "move to the other section / add a subtask", hint: "move", rank: 5, hintFromFirst: true),
         ListLine(actions: [.reorderUp, .reorderDown], text: "reorder (Manual order)"),
+        ListLine(actions: [.fold, .foldAll, .outdent, .indent], text: "fold / fold all / outdent / indent"),
         ListLine(actions: [.edit, .note], text: "edit the caption / the note ($EDITOR)", hint: "edit", rank: 7, hintKeys: "e"),
         ListLine(actions: [.delete], text: "delete", hint: "delete", rank: 9),
         ListLine(actions: [.due, .repeatRule], text: "set or clear the due date / repeat rule", hint: "due", rank: 4, hintKeys: "w"),

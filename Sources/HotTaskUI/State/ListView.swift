@@ -18,8 +18,14 @@ public struct ListView: Equatable, Sendable {
     private var matcher = QueryMatcher()
     /// The one list shown, as its tasks store it (`ListNames.stored`); nil for every list.
     private(set) var onlyList: String?
-    /// A filter or one list: the view keeps the indices it shows.
-    private var narrows: Bool { !query.isEmpty || onlyList != nil }
+    /// Folded tasks, what their folds hide, and each parent's subtask counts.
+    private(set) var folds = SubtaskFolds()
+    /// An edit touched a folded family: `editsApplied` finds what the folds hide again.
+    private var refoldPending = false
+    /// A filter, one list or a fold that hides subtasks: the view keeps the indices it shows.
+    private var narrows: Bool { !query.isEmpty || onlyList != nil || !folds.hidden.isEmpty }
+    /// Folds hide subtasks unless a filter is on: what it finds is shown, folded or not.
+    private var hidesFolded: Bool { query.isEmpty && !folds.hidden.isEmpty }
 
     /// Sorted indices per section (before filtering); nil for the identity.
     private var sorted: SectionOrders?
@@ -100,7 +106,20 @@ public struct ListView: Equatable, Sendable {
         // Folded again only when this view needs them now (A–Z, a filter); otherwise after the
         // frame (`foldCaptions` on `Event.frameShown`), so that the key's frame does not wait.
         folded = FoldedCaptions()
+        folds.listChanged(list)
         rebuild(list)
+    }
+
+    /// Counts each parent's subtasks (at start; `listChanged` does it after).
+    mutating func countSubtasks(_ list: TaskList) {
+        folds.listChanged(list)
+    }
+
+    /// Folds these tasks and no others: their subtasks are hidden (unless a filter is on).
+    mutating func setFolds(_ folded: Set<UUID>, list: TaskList) {
+        folds.set(folded, list: list)
+        earlier = EarlierResults()
+        if narrows { filterFromSorted(list) } else { filtered = nil }
     }
 
     /// Follows rows removed in one pass (clearing the completed tasks): the folded captions and
@@ -130,6 +149,7 @@ public struct ListView: Equatable, Sendable {
             if let order = filtered?[section] { filtered?[section] = closeUp(order) }
             folded.remove(gone, in: section, countBefore: before)
         }
+        folds.listChanged(list)
     }
 
     /// Sets sort mode and "completed last", sorting once.
@@ -155,7 +175,7 @@ public struct ListView: Equatable, Sendable {
             filtered = nil
         } else if let known = earlier.result(for: query) {
             filtered = known
-        } else if TaskFilter.narrows(query, from: previous), let current = filtered {
+        } else if TaskFilter.narrows(query, from: previous), !previous.isEmpty || folds.hidden.isEmpty, let current = filtered {
             filtered = current.keeping(matcher.value, folded: folded, list: list)
         } else {
             filterFromSorted(list)
@@ -175,17 +195,19 @@ public struct ListView: Equatable, Sendable {
     mutating func apply(_ change: ListEdit, list: TaskList) {
         folded.apply(change)
         earlier = EarlierResults()
+        if folds.apply(change) { refoldPending = true }
         guard sorted != nil || filtered != nil else { return }
         let section = change.section
         let tasks = list.tasks(in: section)
         let ordering = ordering
         let matcher = filtered == nil ? nil : self.matcher.value
+        let hidden = hidesFolded ? folds.hidden : []
         func update(_ orders: inout SectionOrders?, onlyMatching: Bool) {
             guard var order = orders?[section] else { return }
             switch change {
             case .inserted(let task, let index):
                 order = order.map { $0 >= index ? $0 + 1 : $0 }
-                if !onlyMatching || matcher?.matches(task) == true {
+                if !onlyMatching || (matcher?.matches(task) == true && !hidden.contains(task.id)) {
                     order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks, folded: folded[section]))
                 }
             case .removed(_, let index):
@@ -193,14 +215,24 @@ public struct ListView: Equatable, Sendable {
                 order = order.map { $0 > index ? $0 - 1 : $0 }
             case .replaced(_, let new, let index):
                 order.removeAll { $0 == index }
-                if !onlyMatching || matcher?.matches(new) == true {
+                if !onlyMatching || (matcher?.matches(new) == true && !hidden.contains(new.id)) {
                     order.insert(index, at: ordering.insertionPoint(of: index, in: order, tasks: tasks, folded: folded[section]))
                 }
             }
             orders?[section] = order
         }
         update(&sorted, onlyMatching: false)
-        update(&filtered, onlyMatching: true)
+        // A fold's subtasks are hidden or shown by `editsApplied`, which filters again.
+        if !refoldPending { update(&filtered, onlyMatching: true) }
+    }
+
+    /// After the row edits of changes (`apply`): what the folds hide, found again when an
+    /// edit touched a folded family, and the view filtered again for it. Nothing otherwise.
+    mutating func editsApplied(_ list: TaskList) {
+        guard refoldPending else { return }
+        refoldPending = false
+        folds.findHidden(list)
+        if narrows { filterFromSorted(list) } else { filtered = nil }
     }
 
     private mutating func rebuild(_ list: TaskList) {
@@ -227,6 +259,7 @@ public struct ListView: Equatable, Sendable {
             filtered = SectionOrders(
                 priority: folded.priority.keepingAll(matcher, tasks: list.priority), bonus: folded.bonus.keepingAll(matcher, tasks: list.bonus))
         }
+        if hidesFolded { filtered = filtered?.removing(folds.hidden, list: list) }
     }
 }
 
@@ -248,6 +281,14 @@ private struct SectionOrders: Equatable, Sendable {
         SectionOrders(
             priority: folded.priority.keeping(priority, matcher, tasks: list.priority),
             bonus: folded.bonus.keeping(bonus, matcher, tasks: list.bonus))
+    }
+
+    /// These indices but those of the `hidden` tasks (the subtasks folds hide).
+    func removing(_ hidden: Set<UUID>, list: TaskList) -> SectionOrders {
+        func keep(_ order: [Int], _ tasks: [TaskItem]) -> [Int] {
+            order.filter { tasks[$0].parent == nil || !hidden.contains(tasks[$0].id) }
+        }
+        return SectionOrders(priority: keep(priority, list.priority), bonus: keep(bonus, list.bonus))
     }
 }
 

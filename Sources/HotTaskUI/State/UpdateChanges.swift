@@ -23,6 +23,7 @@ extension AppUpdate {
             let edits = state.tasks.apply(change, clock: clock ?? .zero, force: clock == nil)
             for edit in edits { state.view.apply(edit, list: state.tasks) }
         }
+        state.view.editsApplied(state.tasks)
     }
 
     /// From this many changes on, `perform` applies them in one pass.

@@ -3,7 +3,8 @@ import HotTaskCore
 import HotTaskSettings
 import HotTaskUI
 
-/// What the UI remembers between runs: whether details (`v`) were on, and what each terminal
+/// What the UI remembers between runs: whether details (`v`) were on, the list shown and the
+/// folded families of each store, and what each terminal
 /// said of its background (OSC 11), so that the next start's first frame has the right palette
 /// without waiting for the terminal. Kept in `$XDG_STATE_HOME/hottask/ui.toml` (or
 /// `~/.local/state/hottask/ui.toml`), not in the config file: a person's own file is never
@@ -17,7 +18,12 @@ enum RememberedView {
         var backgrounds: [String: String] = [:]
         /// By store path: the list shown when the app last quit ("" for all lists).
         var lists: [String: String] = [:]
+        /// By store path: the tasks whose subtasks were folded, as ids with spaces between.
+        var folds: [String: String] = [:]
     }
+
+    /// At most this many folds are remembered for a store (the rest open at the next start).
+    static let foldsKept = 500
 
     /// At most this many terminals are remembered (the last ones said).
     static let terminalsKept = 16
@@ -29,7 +35,7 @@ enum RememberedView {
     static func load(environment: [String: String]) -> Kept {
         var kept = Kept()
         guard let path = path(environment: environment),
-            let data = FileManager.default.contents(atPath: path), data.count <= 64 * 1024,
+            let data = FileManager.default.contents(atPath: path), data.count <= 1024 * 1024,
             let text = String(data: data, encoding: .utf8),
             let entries = try? TOMLSubset.parse(text)
         else { return kept }
@@ -38,6 +44,7 @@ enum RememberedView {
             case (nil, "details", .boolean(let details)): kept.details = details
             case ("backgrounds", let key, .string(let value)): kept.backgrounds[key] = value
             case ("lists", let key, .string(let value)): kept.lists[key] = value
+            case ("folds", let key, .string(let value)): kept.folds[key] = value
             default: break
             }
         }
@@ -52,6 +59,11 @@ enum RememberedView {
     /// The list shown when the app last quit on `store`; nil for all lists or none remembered.
     static func list(store: String, environment: [String: String]) -> String? {
         load(environment: environment).lists[fileKey(store)].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The tasks folded when the app last quit on `store`.
+    static func folds(store: String, environment: [String: String]) -> Set<UUID> {
+        Set((load(environment: environment).folds[fileKey(store)] ?? "").split(separator: " ").compactMap { UUID(uuidString: String($0)) })
     }
 
     /// Text the file can hold as a key or value (no quotes, backslashes or control characters).
@@ -70,7 +82,7 @@ enum RememberedView {
     /// when remembered, else why not (for stderr).
     static func remember(
         details: Bool?, background: (key: String, value: String)?, list: (store: String, name: String)? = nil,
-        environment: [String: String]
+        folds: (store: String, ids: Set<UUID>)? = nil, environment: [String: String]
     ) -> String? {
         guard let path = path(environment: environment) else { return "no HOME to remember it in" }
         var kept = load(environment: environment)
@@ -87,6 +99,14 @@ enum RememberedView {
                 kept.lists[other] = nil
             }
         }
+        if let folds {
+            let key = Self.fileKey(folds.store)
+            kept.folds[key] = folds.ids.map { $0.uuidString.lowercased() }.sorted().prefix(Self.foldsKept).joined(separator: " ")
+            if kept.folds[key]?.isEmpty == true { kept.folds[key] = nil }
+            while kept.folds.count > terminalsKept, let other = kept.folds.keys.first(where: { $0 != key }) {
+                kept.folds[other] = nil
+            }
+        }
         var text = "# Written by HotTask: what the list showed when you last chose, and each terminal's background.\n"
         if let details = kept.details { text += "details = \(details)\n" }
         if !kept.backgrounds.isEmpty {
@@ -96,6 +116,10 @@ enum RememberedView {
         if !kept.lists.isEmpty {
             text += "\n[lists]\n"
             for (key, value) in kept.lists.sorted(by: { $0.key < $1.key }) { text += "\"\(key)\" = \"\(Self.fileKey(value))\"\n" }
+        }
+        if !kept.folds.isEmpty {
+            text += "\n[folds]\n"
+            for (key, value) in kept.folds.sorted(by: { $0.key < $1.key }) { text += "\"\(key)\" = \"\(Self.fileKey(value))\"\n" }
         }
         return SmallFile.replace(path, with: text).map { "could not remember it in \(path): \($0)" }
     }

@@ -47,6 +47,9 @@ enum TerminalApp {
         // The list shown when the app last quit on this store comes back.
         let listBefore = RememberedView.list(store: store.path, environment: environment)
         if listBefore != nil { AppUpdate.showList(listBefore, &state) }
+        // And its folded families, those still there.
+        let foldsBefore = RememberedView.folds(store: store.path, environment: environment)
+        if !foldsBefore.isEmpty { AppUpdate.restoreFolds(foldsBefore, &state) }
         curses.draw(AppRender.render(state, size: state.size))
         curses.askAfterTheFirstFrame()
         _ = AppUpdate.update(&state, .frameShown, now: Timestamp.now())
@@ -142,7 +145,8 @@ enum TerminalApp {
         var (saves, storeProblem) = worker.stop()
         return try leave(
             state, saves: &saves, storeProblem: storeProblem, jobs: jobs, store: store, environment: environment,
-            detailsBefore: rememberedDetails ?? config.details, listBefore: listBefore, background: curses.backgroundToRemember)
+            detailsBefore: rememberedDetails ?? config.details, listBefore: listBefore, foldsBefore: foldsBefore,
+            background: curses.backgroundToRemember)
     }
 
     /// What woke the loop.
@@ -175,7 +179,8 @@ enum TerminalApp {
     /// rescue file and is an error (exit 3). Returns a warning for stderr.
     private static func leave(
         _ state: AppState, saves: inout SaveQueue, storeProblem: String?, jobs: BackgroundJobs, store: TaskStore,
-        environment: [String: String], detailsBefore: Bool, listBefore: String?, background: (key: String, value: String)?
+        environment: [String: String], detailsBefore: Bool, listBefore: String?, foldsBefore: Set<UUID>,
+        background: (key: String, value: String)?
     ) throws -> String? {
         var storeProblem = storeProblem
         // Text typed and not added is kept first, after any write of an earlier draft still
@@ -203,9 +208,10 @@ enum TerminalApp {
         // would hold up the screen.
         let details = state.showsDetails == detailsBefore ? nil : state.showsDetails
         let list = state.currentList == listBefore ? nil : (store: store.path, name: state.currentList ?? "")
+        let folds = state.foldedTasks == foldsBefore ? nil : (store: store.path, ids: state.foldedTasks)
         let viewProblem =
-            details == nil && background == nil && list == nil
-            ? nil : RememberedView.remember(details: details, background: background, list: list, environment: environment)
+            details == nil && background == nil && list == nil && folds == nil
+            ? nil : RememberedView.remember(details: details, background: background, list: list, folds: folds, environment: environment)
         // `storeProblem`, not the footer's text: a store that read again since needs no rescue.
         if !saves.isEmpty || storeProblem != nil {
             let reason = saves.lastError ?? storeProblem ?? "another process held the store's lock"

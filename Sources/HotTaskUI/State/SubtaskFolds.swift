@@ -1,0 +1,129 @@
+import Foundation
+import HotTaskCore
+
+/// The list view's part in subtasks (issue 54): which tasks are folded, the subtasks their
+/// folds hide, and each parent's count of subtasks and of those done (`2/5` on its row).
+///
+/// The counts follow each row edit (O(1) an edit) and are made again in one pass when the list
+/// is; the hidden set is made again only when folds change or an edit touches a family under a
+/// fold, so a list with no folds pays nothing per key.
+struct SubtaskFolds: Equatable, Sendable {
+    /// A parent's direct subtasks, and how many of them are done.
+    struct Counts: Equatable, Sendable {
+        var all = 0
+        var done = 0
+    }
+
+    /// The tasks whose subtasks are hidden, by id (kept when they are deleted, so that an
+    /// undo brings the fold back too).
+    private(set) var folded: Set<UUID> = []
+    /// The subtasks, at any depth, of a folded task: derived from `folded` and the list.
+    private(set) var hidden: Set<UUID> = []
+    /// Per parent id, its direct subtasks (by their `parent` field).
+    private var counts: [UUID: Counts] = [:]
+
+    /// The subtasks of `id` and how many are done; nil when it has none.
+    func counts(of id: UUID) -> Counts? {
+        counts[id]
+    }
+
+    var hasSubtasks: Bool { !counts.isEmpty }
+
+    /// Every task some subtask names as its parent.
+    var parents: Set<UUID> { Set(counts.keys) }
+
+    func isFolded(_ id: UUID) -> Bool { folded.contains(id) }
+
+    /// Folds these tasks (and no others), then finds what they hide.
+    mutating func set(_ folded: Set<UUID>, list: TaskList) {
+        self.folded = folded
+        findHidden(list)
+    }
+
+    /// Counts every parent's subtasks again, and finds what the folds hide: one pass for the
+    /// counts, one for each level below a fold.
+    mutating func listChanged(_ list: TaskList) {
+        counts = [:]
+        for section in Section.allCases {
+            let tasks = list.tasks(in: section)
+            // By index: `for task in` copies each task out.
+            for index in tasks.indices where tasks[index].parent != nil { count(tasks[index], 1) }
+        }
+        findHidden(list)
+    }
+
+    /// Follows one row edit: the counts at once; true when what the folds hide may have
+    /// changed, for `findHidden` once the change's edits are all in (the list an edit comes
+    /// with is the one after the whole change, so a look at it mid-change could be wrong).
+    mutating func apply(_ change: ListEdit) -> Bool {
+        switch change {
+        case .inserted(let task, _):
+            count(task, 1)
+            return !folded.isEmpty && touchesAFold(task)
+        case .removed(let task, _):
+            count(task, -1)
+            return !folded.isEmpty && touchesAFold(task)
+        case .replaced(let old, let new, _):
+            count(old, -1)
+            count(new, 1)
+            return !folded.isEmpty && old.parent != new.parent && (touchesAFold(old) || touchesAFold(new))
+        }
+    }
+
+    /// A task that is, or is under, or holds, a fold's subtasks.
+    private func touchesAFold(_ task: TaskItem) -> Bool {
+        if hidden.contains(task.id) || folded.contains(task.id) || counts[task.id] != nil { return true }
+        return task.parent.map { hidden.contains($0) || folded.contains($0) } ?? false
+    }
+
+    private mutating func count(_ task: TaskItem, _ step: Int) {
+        guard let parent = task.parent else { return }
+        var counts = self.counts[parent, default: Counts()]
+        counts.all += step
+        if task.completed { counts.done += step }
+        self.counts[parent] = counts.all > 0 ? counts : nil
+    }
+
+    /// The subtasks of folded tasks, level by level: one pass over the list for each level.
+    /// A cycle (from a file or a server) is left shown: a fold never hides the task it is on.
+    mutating func findHidden(_ list: TaskList) {
+        hidden = []
+        guard !folded.isEmpty, hasSubtasks else { return }
+        // The folded tasks here (a fold is kept for a deleted task, for its undo).
+        var level: Set<UUID> = []
+        for section in Section.allCases {
+            let tasks = list.tasks(in: section)
+            for index in tasks.indices where folded.contains(tasks[index].id) && counts[tasks[index].id] != nil { level.insert(tasks[index].id) }
+        }
+        var parentOf: [UUID: UUID] = [:]
+        while !level.isEmpty {
+            var next: Set<UUID> = []
+            for section in Section.allCases {
+                let tasks = list.tasks(in: section)
+                for index in tasks.indices {
+                    guard let up = tasks[index].parent, level.contains(up), parentOf[tasks[index].id] == nil else { continue }
+                    parentOf[tasks[index].id] = up
+                    next.insert(tasks[index].id)
+                }
+            }
+            level = next
+        }
+        // Only a fold on a cycle's member reaches the cycle (each member's parent is in it).
+        guard folded.contains(where: { parentOf[$0] != nil }) else {
+            hidden = Set(parentOf.keys)
+            return
+        }
+        hidden = Set(parentOf.keys.filter { !Self.loops(from: $0, parentOf) })
+    }
+
+    /// Whether the parents above `id` come back round, before a task no fold reached.
+    private static func loops(from id: UUID, _ parentOf: [UUID: UUID]) -> Bool {
+        var seen: Set<UUID> = [id]
+        var next = parentOf[id]
+        while let up = next {
+            if !seen.insert(up).inserted { return true }
+            next = parentOf[up]
+        }
+        return false
+    }
+}
