@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """`make bench-sync`: HotTask's sync against vdirsyncer and a minimal client, through a latency proxy.
 
-Usage: bench_sync.py [--tasks N] [--big N[,N...]] [--big-clients NAMES] [--repeats R] [--latencies 25:50,25:50:keepalive,0:0]
-                     [--out FILE]
+Usage: bench_sync.py [--tasks N] [--big N[,N...]] [--big-clients NAMES] [--lists LxN[,LxN...]] [--repeats R]
+                     [--latencies 25:50,25:50:keepalive,0:0] [--out FILE]
                      [--hottask BIN] [--timeout S] [--keep]
-       bench_sync.py floor put|change|quiet|pull URL STATE [N]     (the floor client, run by the above)
+       bench_sync.py floor put|change|quiet|pull URL STATE [N]     (the floor client, run by the above;
+                                                                  put takes URL,URL,... too)
+       bench_sync.py floor quiet-home HOME_URL STATE
 
 One run starts Radicale on 127.0.0.1 (auth none, a temporary folder) and, for each latency
 profile ONE_WAY_MS:CONNECT_MS[:keepalive], Tests/Scripts/latency_proxy.py in front of it (with
@@ -24,6 +26,16 @@ case (HotTask, vdirsyncer, floor; again for each repeat):
                  on Radicale), a first upload of that many new tasks, then one changed task and
                  a quiet sync at that size, by the clients in --big-clients (all three unless
                  told: vdirsyncer takes minutes per thousand tasks on Radicale)
+  lists          for each LxN in --lists (e.g. 10x200,1x2000; issue 53's goal is 10x200), L task
+                 calendars of N tasks each, synced at once by HotTask and the floor only: a first
+                 upload of the L x N new tasks, then a quiet sync of all L calendars. HotTask's
+                 store holds L lists (`--new-list`, `--add ... --in`), its [sync] the calendar
+                 home (url) and the L calendars (calendars = [...]), made beforehand by
+                 caldav_phone.py with the lists' names. The floor's upload is the same PUTs
+                 (If-None-Match: *) spread over the L collections on the same 8 kept-alive
+                 connections; its quiet sync is one Depth-1 PROPFIND of the home for every
+                 calendar's ctag and sync-token. --tasks 0 leaves out the rows above, so the
+                 lists rows run alone.
 
 Clients: HotTask (`hottask --file STORE --config CFG --sync`, a store made by one
 `hottask --add ...`); vdirsyncer (a filesystem vdir of N .ics files paired with the caldav
@@ -36,7 +48,7 @@ request lines of each. Every step is checked (exit status, objects on the server
 a failed step is shown as such and the run exits 1.
 
 Defaults come from the environment: BENCH_SYNC_TASKS (200), BENCH_SYNC_BIG (0),
-BENCH_SYNC_BIG_CLIENTS (HotTask,vdirsyncer,floor),
+BENCH_SYNC_BIG_CLIENTS (HotTask,vdirsyncer,floor), BENCH_SYNC_LISTS (0: none),
 BENCH_SYNC_REPEATS (1), BENCH_SYNC_LATENCIES ("25:50,25:50:keepalive,0:0": 25 ms each way and
 50 ms per new connection, plain TCP and then behind a keep-alive front; then no added latency), HOTTASK_BIN (.build/release/hottask; hottask-sync is taken
 from beside it), BENCH_SYNC_TIMEOUT (900 s per step). The tables go to stdout and to --out.
@@ -75,9 +87,22 @@ def big_case(size, case):
     return f"big{size}-{case}"
 
 
+# Each --lists LxN's cases, by HotTask and the floor (LISTS_CLIENTS), in order.
+LISTS_CASES = {"first": "first upload of {l} calendars × {n}", "quiet": "quiet sync of {l} calendars × {n}"}
+LISTS_CLIENTS = ["HotTask", "floor"]
+
+
+def lists_case(shape, case):
+    return f"lists{shape[0]}x{shape[1]}-{case}"
+
+
 def case_title(case, n):
     if case in CASE_TITLES:
         return CASE_TITLES[case].format(n=n)
+    if case.startswith("lists"):
+        shape, _, which = case[5:].partition("-")
+        calendars, _, size = shape.partition("x")
+        return LISTS_CASES[which].format(l=calendars, n=f"{int(size):,}")
     size, _, which = case[3:].partition("-")
     return BIG_CASES[which].format(big=f"{int(size):,}")
 FLOOR_CONNECTIONS = 8
@@ -128,18 +153,21 @@ def floor_uid(base, i):
 
 
 def floor_put(url, state_path, count):
-    base = urlsplit(url).path
+    """`count` new tasks into each collection of `url` (one URL, or several joined by commas: the
+    collection's tasks are sent in turn, the connections shared by all)."""
+    urls = url.split(",")
     work = queue.Queue()
-    for i in range(1, count + 1):
-        work.put(i)
+    for u in urls:
+        for i in range(1, count + 1):
+            work.put((urlsplit(u).path, i))
     etags, errors, lock = {}, [], threading.Lock()
 
     def worker():
-        conn, _ = floor_connection(url)
+        conn, _ = floor_connection(urls[0])
         try:
             while True:
                 try:
-                    i = work.get_nowait()
+                    base, i = work.get_nowait()
                 except queue.Empty:
                     return
                 uid = floor_uid(base, i)
@@ -155,7 +183,7 @@ def floor_put(url, state_path, count):
         finally:
             conn.close()
 
-    threads = [threading.Thread(target=worker) for _ in range(min(FLOOR_CONNECTIONS, count))]
+    threads = [threading.Thread(target=worker) for _ in range(min(FLOOR_CONNECTIONS, count * len(urls)))]
     for t in threads:
         t.start()
     for t in threads:
@@ -194,6 +222,22 @@ def floor_quiet(url):
         sys.exit(f"floor: PROPFIND: {answer.status}")
 
 
+def floor_quiet_home(url, state_path):
+    """A quiet sync of every calendar in a home: one Depth-1 PROPFIND for their ctags and tokens."""
+    conn, base = floor_connection(url)
+    body = (b'<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:" '
+            b'xmlns:cs="http://calendarserver.org/ns/"><d:prop><d:resourcetype/><d:displayname/><cs:getctag/>'
+            b'<d:sync-token/></d:prop></d:propfind>')
+    conn.request("PROPFIND", base, body=body, headers=auth_headers({"Depth": "1", "Content-Type": "application/xml; charset=utf-8"}))
+    answer = conn.getresponse()
+    data = answer.read()
+    conn.close()
+    if answer.status != 207:
+        sys.exit(f"floor: PROPFIND {base}: {answer.status}")
+    with open(state_path, "w") as f:
+        json.dump({"ctags": data.count(b"getctag>") // 2}, f)
+
+
 def floor_pull(url, state_path):
     conn, base = floor_connection(url)
     body = (b'<?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" '
@@ -218,6 +262,8 @@ def floor_main(argv):
         floor_change(url, state)
     elif verb == "quiet":
         floor_quiet(url)
+    elif verb == "quiet-home":
+        floor_quiet_home(url, state)
     elif verb == "pull":
         floor_pull(url, state)
     else:
@@ -608,6 +654,88 @@ class Floor(Client):
 CLIENT_CLASSES = {"HotTask": HotTask, "vdirsyncer": Vdirsyncer, "floor": Floor}
 
 
+class ListsClient(Client):
+    """A client of the --lists rows: `calendars` task calendars of `count` tasks each, in the home
+    (every collection of the run is in it), made straight on the server beforehand (untimed)."""
+
+    def __init__(self, bench, folder, calendars, count):
+        self.bench, self.folder, self.count = bench, folder, count
+        os.makedirs(folder, exist_ok=True)
+        self.log = os.path.join(folder, "log.txt")
+        self.collections = [bench.collection() for _ in range(calendars)]
+        self.names = [c.rstrip("/").rsplit("/", 1)[-1] for c in self.collections]  # their display names
+        self.direct_urls = [f"{bench.radicale.url}{c}" for c in self.collections]
+        self.urls = [f"{bench.proxy.url}{c}" for c in self.collections]
+        self.home = f"{bench.proxy.url}{bench.radicale.collections}"
+        for url in self.direct_urls:
+            run_quiet([sys.executable, os.path.join(HERE, "caldav_phone.py"), url, "make-calendar"], self.log,
+                      env=phone_environment(bench.radicale))
+
+    def expect_objects(self, n):
+        def check():
+            wrong = [f"{name}: {found}" for name, found in
+                     ((name, objects_on_server(url)) for name, url in zip(self.names, self.direct_urls)) if found != n]
+            return None if not wrong else f"objects on the server, {n} expected in each: " + ", ".join(wrong[:5])
+        return check
+
+
+class ListsHotTask(ListsClient):
+    name = "HotTask"
+
+    def __init__(self, bench, folder, calendars, count):
+        super().__init__(bench, folder, calendars, count)
+        self.bin = bench.hottask
+        self.config = os.path.join(folder, "config.toml")
+        with open(self.config, "w") as f:
+            f.write(f'[sync]\nurl = "{self.home}"\ncalendars = [{", ".join(json.dumps(u) for u in self.urls)}]\n')
+            # Radicale asks for a login at the home (its rights: owner only), though not for a calendar.
+            login = bench.radicale.login or ("u", "p")
+            f.write(f'username = "{login[0]}"\npassword_command = "echo {login[1]}"\n')
+        os.makedirs(os.path.join(folder, "a"))
+        self.store = os.path.join(folder, "a", "tasks.json")
+        for k, name in enumerate(self.names):
+            run_quiet([self.bin, "--file", self.store, "--quiet", "--new-list", name], self.log)
+            adds = []
+            for i in range(1, count + 1):
+                adds += ["--add", caption(k * count + i)]
+            run_quiet([self.bin, "--file", self.store, "--quiet"] + adds + ["--in", name], self.log)
+
+    def sync(self):
+        return [self.bin, "--file", self.store, "--config", self.config, "--sync"]
+
+    def first(self):
+        return self.step(self.sync(), self.expect_objects(self.count))
+
+    def quiet(self):
+        return self.step(self.sync(), self.expect_objects(self.count))
+
+
+class ListsFloor(ListsClient):
+    name = "floor"
+
+    def __init__(self, bench, folder, calendars, count):
+        super().__init__(bench, folder, calendars, count)
+        self.state = os.path.join(folder, "etags.json")
+        self.ctags = os.path.join(folder, "ctags.json")
+
+    def floor(self, *args):
+        return [sys.executable, os.path.abspath(__file__), "floor"] + list(args)
+
+    def first(self):
+        return self.step(self.floor("put", ",".join(self.urls), self.state, str(self.count)),
+                         self.expect_objects(self.count))
+
+    def quiet(self):
+        def check():
+            with open(self.ctags) as f:
+                found = json.load(f)["ctags"]
+            return None if found >= len(self.urls) else f"{found} ctags in the home's listing, {len(self.urls)} expected"
+        return self.step(self.floor("quiet-home", self.home, self.ctags), check)
+
+
+LISTS_CLIENT_CLASSES = {"HotTask": ListsHotTask, "floor": ListsFloor}
+
+
 # ---------------------------------------------------------------------------------------------
 # The run.
 
@@ -628,15 +756,16 @@ class Bench:
 
     def profile(self, one_way_ms, connect_ms, keep_alive):
         """Every case for every client, interleaved, at one latency; returns {case: {client: [Step]}}."""
-        cases = CASES + [big_case(size, case) for size in self.args.big for case in BIG_CASES]
+        cases = (CASES if self.args.tasks > 0 else []) + [big_case(size, case) for size in self.args.big for case in BIG_CASES]
+        cases += [lists_case(shape, case) for shape in self.args.lists for case in LISTS_CASES]
         results = {case: {c: [] for c in CLIENTS} for case in cases}
         self.proxy = Proxy(self.folder, self.radicale.port, one_way_ms, connect_ms, keep_alive)
         label = f"{one_way_ms:g}+{connect_ms:g} ms{' keep-alive' if keep_alive else ''}"
         try:
             for repeat in range(1, self.args.repeats + 1):
                 clients = [CLIENT_CLASSES[name](self, os.path.join(self.folder, f"{one_way_ms:g}ms{'-ka' if keep_alive else ''}-r{repeat}-{name}"),
-                                                self.collection(), self.args.tasks) for name in CLIENTS]
-                for case in CASES:
+                                                self.collection(), self.args.tasks) for name in CLIENTS] if self.args.tasks > 0 else []
+                for case in (CASES if clients else []):
                     for client in clients:
                         step = getattr(client, case)()
                         results[case][client.name].append(step)
@@ -649,6 +778,14 @@ class Bench:
                             step = getattr(client, case)()
                             results[big_case(size, case)][client.name].append(step)
                             progress(label, repeat, big_case(size, case), client.name, step)
+                for shape in self.args.lists:
+                    several = [LISTS_CLIENT_CLASSES[name](self, os.path.join(self.folder, f"{one_way_ms:g}ms{'-ka' if keep_alive else ''}-r{repeat}-lists{shape[0]}x{shape[1]}-{name}"),
+                                                          shape[0], shape[1]) for name in LISTS_CLIENTS]
+                    for case in LISTS_CASES:
+                        for client in several:
+                            step = getattr(client, case)()
+                            results[lists_case(shape, case)][client.name].append(step)
+                            progress(label, repeat, lists_case(shape, case), client.name, step)
         finally:
             self.proxy.stop()
         return results
@@ -713,7 +850,8 @@ def report(args, one_way_ms, connect_ms, keep_alive, results):
              f"(round trip {2 * one_way_ms:g} ms), "
              + ("behind a keep-alive HTTP/1.1 front, " if keep_alive else
                 "plain TCP (Radicale closes every connection), " if args.server == "radicale" else "plain TCP, ")
-             + f"{n} tasks, {args.repeats} run{'s' if args.repeats > 1 else ''}", ""]
+             + (f"{n} tasks, " if n > 0 else "")
+             + f"{args.repeats} run{'s' if args.repeats > 1 else ''}", ""]
     head = "| case |" + "".join(f" {c} s | {c} CPU s |" for c in CLIENTS)
     lines += [head, "|---|" + "---:|---:|" * len(CLIENTS)]
     for case in results:
@@ -737,6 +875,10 @@ def report(args, one_way_ms, connect_ms, keep_alive, results):
                 row += " – |"
         lines.append(row)
     t = (lambda x: x) if issue_profile else (lambda x: None)
+    lines += lists_report(args, results, t)
+    if n <= 0:
+        lines += big_report(args, results, t)
+        return finish_report(lines, results)
     h_first, v_first, f_first = (value(results, "first", c) for c in CLIENTS)
     lines += ["", "Ratios" + (" (targets of issue 31):" if issue_profile else ":"),
               ratio_line(f"first upload of {n}, HotTask / floor", h_first, f_first, t(1.5)),
@@ -749,6 +891,30 @@ def report(args, one_way_ms, connect_ms, keep_alive, results):
     quiet_requests = f", {quiet_steps[-1].requests} request(s)" if quiet_steps else ""
     lines.append(seconds_line("quiet sync, HotTask", value(results, "quiet", "HotTask"), t(0.35), quiet_requests))
     lines.append(seconds_line(f"pull {n} into an empty store, HotTask", value(results, "pull", "HotTask"), t(1.0)))
+    lines += big_report(args, results, t)
+    return finish_report(lines, results)
+
+
+def lists_report(args, results, t):
+    """Issue 53's rows: several calendars at once, HotTask / floor (target 1.2× for 10 × 200)."""
+    if not args.lists:
+        return []
+    lines = ["", "Several calendars at once, HotTask / floor" + (" (target of issue 53: 10 × 200 within 1.2×):"
+                                                                if t(1) else ":")]
+    for shape in args.lists:
+        target = t(1.2) if shape == (10, 200) else None
+        for case in LISTS_CASES:
+            key = lists_case(shape, case)
+            lines.append(ratio_line(f"{case_title(key, 0)}", value(results, key, "HotTask"),
+                                    value(results, key, "floor"), target))
+        first = value(results, lists_case(shape, "first"), "HotTask", "cpu")
+        if first is not None:
+            lines.append(f"- CPU of that upload, HotTask, per task: {first / (shape[0] * shape[1]) * 1000:.2f} ms")
+    return lines
+
+
+def big_report(args, results, t):
+    lines = []
     for size in args.big:
         lines.append(ratio_line(f"first upload of {size:,}, HotTask / floor", value(results, big_case(size, "first"), "HotTask"),
                                 value(results, big_case(size, "first"), "floor"), t(1.5)))
@@ -756,6 +922,10 @@ def report(args, one_way_ms, connect_ms, keep_alive, results):
         lines.append(f"- CPU of that upload, HotTask, per task: "
                      + ("n/a (a step failed)" if per_task is None else f"{per_task * 1000:.2f} ms" + (" ✓" if per_task <= 0.003 else " ✗"))
                      + " (target ≤ 3 ms, issue 49)")
+    return lines
+
+
+def finish_report(lines, results):
     failures = [f"- {case} / {c}: {s.note}" for case in results for c in CLIENTS for s in results[case][c] if not s.ok]
     if failures:
         lines += ["", "Failed steps:"] + failures
@@ -790,6 +960,8 @@ def main(argv):
                    help="sizes of the big uploads, comma-separated (0: none)")
     p.add_argument("--big-clients", default=env.get("BENCH_SYNC_BIG_CLIENTS") or ",".join(CLIENTS),
                    help="the clients the big sizes run, comma-separated")
+    p.add_argument("--lists", default=env.get("BENCH_SYNC_LISTS", "0") or "0",
+                   help="LxN,...: L calendars of N tasks each, synced at once (issue 53: 10x200; 0: none)")
     p.add_argument("--repeats", type=int, default=int(env.get("BENCH_SYNC_REPEATS", "1")))
     p.add_argument("--latencies", default=env.get("BENCH_SYNC_LATENCIES", "25:50,25:50:keepalive,0:0"),
                    help="ONE_WAY_MS:CONNECT_MS[:keepalive] profiles, comma-separated")
@@ -805,6 +977,13 @@ def main(argv):
         args.big = [int(size) for size in args.big.replace(" ", ",").split(",") if size and int(size) > 0]
     except ValueError:
         raise SystemExit(f"bench-sync: --big takes task counts, comma-separated (2000,10000), not {args.big!r}")
+    try:
+        args.lists = [tuple(int(x) for x in shape.lower().split("x", 1))
+                      for shape in args.lists.replace(" ", ",").split(",") if shape and shape != "0"]
+        if any(len(shape) != 2 or min(shape) < 1 for shape in args.lists):
+            raise ValueError
+    except ValueError:
+        raise SystemExit(f"bench-sync: --lists takes CALENDARSxTASKS, comma-separated (10x200,1x2000), not {args.lists!r}")
     args.big_clients = [name for name in args.big_clients.replace(" ", ",").split(",") if name]
     unknown = [name for name in args.big_clients if name not in CLIENTS]
     if unknown:
