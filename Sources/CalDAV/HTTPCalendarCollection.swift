@@ -30,6 +30,15 @@ public final class HTTPCalendarCollection: CalendarCollection {
     /// When the whole sync must be done: no request starts after it (`SyncDeadline`).
     private let deadline: Date
     private let allowed: TimeInterval
+    /// The version the home's listing gave, for the sync's first look only (`version()`, or
+    /// `changes(since:)` with the same token): it was asked a moment ago, and a later look
+    /// (after the sync's writes) must go to the server.
+    private let listed = Mutex<CollectionVersion?>(nil)
+
+    /// Takes the version the listing that found this calendar gave (nil: none).
+    public func remember(listed version: CollectionVersion?) {
+        listed.withLock { $0 = version }
+    }
 
     public init(
         url: String, username: String?, password: String?, timeout: TimeInterval = 30, parallelRequests: Int = 8, caFile: String? = nil,
@@ -80,7 +89,16 @@ public final class HTTPCalendarCollection: CalendarCollection {
         throw SyncFailure("\(url) is \(what); nothing was written. hottask --sync-setup URL finds your task calendars")
     }
 
+    /// The listing's version, once.
+    private func takeListed() -> CollectionVersion? {
+        listed.withLock { known in
+            defer { known = nil }
+            return known
+        }
+    }
+
     public func version() throws(SyncFailure) -> CollectionVersion {
+        if let known = takeListed() { return known }
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <d:propfind xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav">
@@ -94,6 +112,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
     }
 
     public func changes(since token: String) throws(SyncFailure) -> CollectionChanges? {
+        // The listing a moment ago gave this very token: nothing changed since (RFC 6578).
+        if takeListed()?.syncToken == token { return CollectionChanges(token: token) }
         var changes = CollectionChanges(token: token)
         // A 507 on the collection means "more to come": ask again from the token given.
         for _ in 0..<64 {

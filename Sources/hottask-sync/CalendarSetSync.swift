@@ -13,7 +13,7 @@ enum CalendarSetSync {
     ) throws(SyncFailure) -> CalendarSet {
         let discovery = try CalendarDiscovery(url: home, username: username, password: password, timeout: SyncSetup.timeout, caFile: caFile)
         let found = try discovery.discover()
-        func collection(_ url: String) throws(SyncFailure) -> CalendarCollection {
+        func collection(_ url: String) throws(SyncFailure) -> HTTPCalendarCollection {
             try HTTPCalendarCollection(
                 url: url, username: username, password: password, timeout: SyncSetup.timeout, parallelRequests: connections ?? 8,
                 caFile: caFile, deadline: SyncSetup.deadline)
@@ -29,7 +29,9 @@ enum CalendarSetSync {
         var spares: [CalendarSet.Member] = []
         for calendar in found.calendars {
             if wanted.contains(normalized(calendar.url)) || lists.contains(calendar.name) {
-                members.append(CalendarSet.Member(list: calendar.name, calendar: try collection(calendar.url)))
+                let member = try collection(calendar.url)
+                member.remember(listed: calendar.version)
+                members.append(CalendarSet.Member(list: calendar.name, calendar: member))
             } else if let spare = try? collection(calendar.url) {
                 spares.append(CalendarSet.Member(list: calendar.name, calendar: spare))
             }

@@ -208,3 +208,26 @@ extension SyncListsEndToEndTests {
         #expect(quiet.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(quiet.stdout) \(quiet.stderr)")
     }
 }
+
+extension SyncListsEndToEndTests {
+    @Test(
+        "a sync of several calendars with nothing to do asks the account and its listing, and no calendar one by one",
+        arguments: [CalDAVTestServer.Kind.radicale, .xandikos])
+    func quietSyncOfSeveralCalendars(kind: CalDAVTestServer.Kind) throws {
+        let server = try server(kind, tasks: ["Work", "Home"])
+        try server.phone(calendarURL(server, "Work"), "add", "Report")
+        let control = folder.path("control.json")
+        let proxied = try #require(URL(string: try server.startProxy(controlPath: control)))
+        let root = "http://127.0.0.1:\(proxied.port ?? 0)/"
+        #expect(hottask(["--sync-setup", root] + Self.login).status == 0)
+        sync()
+        sync()  // the versions after its own first sync's writes
+        let before = fileText(control + ".log")?.split(separator: "\n").count ?? 0
+        let quiet = hottask(["--sync"])
+        #expect(quiet.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(quiet.stdout) \(quiet.stderr)")
+        let sent = (fileText(control + ".log") ?? "").split(separator: "\n").dropFirst(before).map(String.init)
+        // The listing of the home carries each calendar's ctag and sync token, as DAVx5 asks it.
+        #expect(sent.allSatisfy { !$0.contains("/Work/") && !$0.contains("/Home/") }, "\(sent)")
+        #expect(sent.count <= 3 && sent.allSatisfy { $0.hasPrefix("PROPFIND") }, "\(sent)")
+    }
+}

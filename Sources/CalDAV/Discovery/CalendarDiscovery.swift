@@ -9,6 +9,9 @@ import HotTaskCore
 public struct TaskCalendar: Equatable, Sendable {
     public let name: String
     public let url: String
+    /// Its ctag and sync token, when the listing that found it gave them: a sync then need not
+    /// ask each calendar again (`HTTPCalendarCollection.listed`).
+    public var version: CollectionVersion?
 
     /// The last segment of its path, which `--calendar` also matches.
     public var segment: String {
@@ -141,22 +144,24 @@ public final class CalendarDiscovery {
             guard resource.isCalendar, resource.takesTasks,
                 !HTTPCalendarCollection.sameFolder(resource.url.path, home.path)
             else { return nil }
-            return TaskCalendar(name: resource.displayName ?? resource.lastSegment, url: folder(resource.url).absoluteString)
+            return TaskCalendar(name: resource.displayName ?? resource.lastSegment, url: folder(resource.url).absoluteString, version: resource.version)
         }
     }
 
     static let contextProperties = [
         "d:resourcetype", "d:displayname", "d:current-user-principal", "c:calendar-home-set", "c:supported-calendar-component-set",
     ]
-    static let calendarProperties = ["d:resourcetype", "d:displayname", "c:supported-calendar-component-set"]
+    /// With each calendar's version, as DAVx5 lists them: a sync with nothing to do then needs
+    /// no request per calendar.
+    static let calendarProperties = ["d:resourcetype", "d:displayname", "c:supported-calendar-component-set", "cs:getctag", "d:sync-token"]
 
     /// A PROPFIND, redirects followed (a relative Location too); the answer and the URL that
     /// gave it.
     func propfind(_ url: URL, depth: Int, _ properties: [String], step: String) throws(SyncFailure) -> (PropfindAnswer, URL) {
-        let prop = properties.map { name in name.hasPrefix("c:") || name.hasPrefix("d:") ? "<\(name)/>" : "<c:\(name)/>" }.joined()
+        let prop = properties.map { name in name.contains(":") ? "<\(name)/>" : "<c:\(name)/>" }.joined()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
-            <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop>\(prop)</d:prop></d:propfind>
+            <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/"><d:prop>\(prop)</d:prop></d:propfind>
             """
         let (reply, answered) = try send("PROPFIND", url, body: body, headers: ["Depth": String(depth)], step: step)
         guard reply.status == 207, let answer = PropfindAnswer(reply.body, answering: answered) else {

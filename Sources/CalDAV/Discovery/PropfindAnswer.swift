@@ -32,6 +32,15 @@ struct PropfindAnswer {
             return names.isEmpty || names.contains("VTODO")
         }
 
+        /// Its ctag and sync token, when the answer gave either.
+        var version: CollectionVersion? {
+            func text(_ name: String) -> String? {
+                properties[name].map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+            }
+            let version = CollectionVersion(ctag: text("getctag"), syncToken: text("sync-token"))
+            return version == CollectionVersion() ? nil : version
+        }
+
         /// As a list may be named (a server's name becomes a list's): see `ListNameRule.fromOutside`.
         var displayName: String? {
             properties["displayname"].flatMap { ListNameRule.fromOutside($0.text) }

@@ -21,7 +21,7 @@ public struct CollectionVersion: Equatable, Codable, Sendable {
     /// `CS:getctag`: changes whenever anything in the collection does.
     var ctag: String?
     /// `DAV:sync-token` (RFC 6578).
-    var syncToken: String?
+    public internal(set) var syncToken: String?
 
     public init(ctag: String? = nil, syncToken: String? = nil) {
         self.ctag = ctag

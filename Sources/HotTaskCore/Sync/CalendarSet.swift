@@ -120,8 +120,9 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
     /// A member that takes one request at a time (not safe from several threads) makes the set so.
     public var parallelRequests: Int { members.map(\.calendar.parallelRequests).min() ?? 1 }
 
+    /// Each member at once: one round trip, not one a calendar.
     public func checkTakesTasks() throws(SyncFailure) {
-        for member in members { try member.calendar.checkTakesTasks() }
+        _ = try each { member throws(SyncFailure) in try member.calendar.checkTakesTasks() }
     }
 
     /// Each member at once, over threads of their own: calendars sync in parallel.
