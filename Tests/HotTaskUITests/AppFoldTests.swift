@@ -75,9 +75,31 @@ struct AppFoldTests {
         var state = family()
         state.press(.tab, .character("z"), .character("/"))
         state.type("pack")
-        #expect(shown(state).map { $0.trimmingCharacters(in: .whitespaces) } == ["› [ ] Pack"])
+        #expect(shown(state) == ["  [ ] Trip  ▸ 1/2", "›   [ ] Pack"], "its parent above it, dim")
         state.press(.escape, .escape)
         #expect(shown(state) == ["› [ ] Trip  ▸ 1/2", "  [ ] Milk"])
+    }
+
+    @Test func aFilterShowsTheAncestorsOfWhatItFindsDimAboveIt() {
+        var state = family()
+        state.press(.tab, .down, .down, .character("o"))  // Pack gets Passport
+        state.type("Passport")
+        state.press(.enter, .tab, .home, .character("z"), .character("/"))
+        state.type("passp")
+        // Trip and Pack do not match: they are there for context, dim, with the match under them.
+        #expect(shown(state) == ["  [ ] Trip  ▸ 1/2", "    [ ] Pack  ▾ 0/1", "›     [ ] Passport"])
+        let grid = AppRender.render(state, size: state.size)
+        let rows = grid.lines.indices.filter { grid.lines[$0].contains("[ ]") }
+        #expect(rows.count == 3)
+        #expect(rows.prefix(2).allSatisfy { grid[6, $0].style == .hint }, "Trip and Pack dim")
+        #expect(grid[10, rows[2]].style != .hint, "the match is not")
+        #expect(state.view.count(of: state.tasks) == 3)
+        // A wider filter that matches Pack too: Pack is a match, Trip is still context.
+        state.press(.backspace, .backspace, .backspace, .backspace, .backspace)
+        state.type("pa")
+        #expect(shown(state) == ["  [ ] Trip  ▸ 1/2", "›   [ ] Pack  ▾ 0/1", "      [ ] Passport"], "the first match selected")
+        let wider = AppRender.render(state, size: state.size)
+        #expect(wider[6, rows[0]].style == .hint && wider[6, rows[1]].style != .hint)
     }
 
     @Test func aSubtaskAddedUnderAFoldStaysInIt() {

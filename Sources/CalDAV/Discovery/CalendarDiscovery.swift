@@ -144,7 +144,8 @@ public final class CalendarDiscovery {
             guard resource.isCalendar, resource.takesTasks,
                 !HTTPCalendarCollection.sameFolder(resource.url.path, home.path)
             else { return nil }
-            return TaskCalendar(name: resource.displayName ?? resource.lastSegment, url: folder(resource.url).absoluteString, version: resource.version)
+            return TaskCalendar(
+                name: resource.displayName ?? resource.lastSegment, url: folder(resource.url).absoluteString, version: resource.version)
         }
     }
 

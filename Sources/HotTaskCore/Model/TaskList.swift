@@ -147,6 +147,9 @@ public struct TaskList: Equatable, Sendable {
         locate(id).map { position(of: $0.index, in: $0.section) }
     }
 
+    /// Whether `position(of:)` and `task(withID:)` cost a hash and a search, not a scan.
+    public var isIndexedByID: Bool { placeIndex != nil && partialIndexNames == nil }
+
     public func task(withID id: UUID) -> TaskItem? {
         locate(id).map { tasks(in: $0.section)[$0.index] }
     }

@@ -15,12 +15,20 @@ protocol ChangeTarget {
     /// `count` keys after the last of `parent`'s family in its section (`moving` aside: the
     /// tasks these keys are for), before the task after it.
     func keys(_ count: Int, afterFamilyOf parent: TaskItem, moving: Set<UUID>) -> [OrderKey]
+    /// Its subtasks, theirs, and so on, each after its parent, as the changes so far left them.
+    func descendants(of id: UUID) -> [TaskItem]
+    /// Whether `task` under `parent` would be its own ancestor.
+    func wouldCycle(_ task: UUID, under parent: UUID) -> Bool
 }
 
 extension ChangeTarget {
-    /// Its subtasks, theirs, and so on, each after its parent, as the changes so far left them.
+    /// From the whole tree (a target may find them without it).
     func descendants(of id: UUID) -> [TaskItem] {
         subtasks().descendants(of: id).compactMap { task(Self.handle(of: $0)) }
+    }
+
+    func wouldCycle(_ task: UUID, under parent: UUID) -> Bool {
+        subtasks().wouldCycle(task, under: parent)
     }
 
     /// The handle that names a task by its whole id (every target takes one).
@@ -209,15 +217,7 @@ struct WholeListTarget: ChangeTarget {
     func subtasks() -> Subtasks { Subtasks(list) }
 
     func keys(_ count: Int, afterFamilyOf parent: TaskItem, moving: Set<UUID>) -> [OrderKey] {
-        var family = Set(subtasks().descendants(of: parent.id))
-        family.insert(parent.id)
-        family.subtract(moving)
-        let tasks = list.tasks(in: parent.section)
-        guard let last = tasks.lastIndex(where: { family.contains($0.id) }) else { return OrderKey.sequence(count, after: parent.order) }
-        let after = tasks[last].order
-        // The next task that stays where it is; one on the same key leaves no room before it.
-        let next = tasks[(last + 1)...].first { !moving.contains($0.id) }?.order
-        return OrderKey.sequence(count, after: after, before: next.flatMap { $0 > after ? $0 : nil })
+        list.keys(count, afterFamily: Set(subtasks().descendants(of: parent.id)), of: parent, moving: moving)
     }
 
     mutating func apply(_ change: TaskChange) {

@@ -55,7 +55,7 @@ extension ChangeTarget {
     /// and list, the family placed after `place`'s family: the parent's (`--under`, an indent)
     /// or the old parent's (an outdent). Nil when `parent` is one of its subtasks.
     func family(of task: TaskItem, under parent: TaskItem?, afterFamilyOf place: TaskItem) -> [TaskChange]? {
-        if let parent, subtasks().wouldCycle(task.id, under: parent.id) { return nil }
+        if let parent, wouldCycle(task.id, under: parent.id) { return nil }
         let family = [task] + descendants(of: task.id)
         let keys = keys(family.count, afterFamilyOf: place, moving: Set(family.map(\.id)))
         var changes = ChangeRules.under(task, parent, key: keys.first).map { [$0] } ?? []

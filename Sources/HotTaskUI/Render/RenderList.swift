@@ -70,7 +70,7 @@ extension AppRender {
                         inFamily(display, task, state) ? min(state.tasks.subtaskDepth(of: task), max(0, width / 8)) : 0
                     drawTask(
                         task, selected: selected, state.focus, query: state.view.query, dates: dates, list: list, depth: depth,
-                        family: familyMark(of: task, state.view.folds), y: y, width: width, &grid)
+                        family: familyMark(of: task, state.view.folds), context: state.view.context.contains(task.id), y: y, width: width, &grid)
                 }
             case .details(let display):
                 let task = state.tasks[state.view.position(ofDisplay: display, in: state.tasks)]
@@ -108,13 +108,15 @@ extension AppRender {
 
     private static func drawTask(
         _ task: TaskItem, selected: Bool, _ focus: Focus, query: String, dates: DueDisplay, list: String? = nil, depth: Int = 0,
-        family: String? = nil, y: Int, width: Int, _ grid: inout Grid
+        family: String? = nil, context: Bool = false, y: Int, width: Int, _ grid: inout Grid
     ) {
         let style: CellStyle
         switch (selected, focus == .list, task.completed) {
         case (true, true, false): style = .selected
         case (true, true, true): style = .selectedDone
         case (true, false, _): style = .selectedInactive
+        // A filter's context row, an ancestor of what it found: dim.
+        case (false, _, _) where context: style = .hint
         case (false, _, true): style = .taskDone
         case (false, _, false): style = .plain
         }

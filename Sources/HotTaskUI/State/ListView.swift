@@ -20,6 +20,9 @@ public struct ListView: Equatable, Sendable {
     private(set) var onlyList: String?
     /// Folded tasks, what their folds hide, and each parent's subtask counts.
     private(set) var folds = SubtaskFolds()
+    /// While a filter is on, the ancestors of the subtasks it found, shown dim above them for
+    /// context: not matches themselves (`addContext`).
+    private(set) var context: Set<UUID> = []
     /// An edit touched a folded family: `editsApplied` finds what the folds hide again.
     private var refoldPending = false
     /// A filter, one list or a fold that hides subtasks: the view keeps the indices it shows.
@@ -169,17 +172,73 @@ public struct ListView: Equatable, Sendable {
         if folded.check(list) {
             earlier = EarlierResults()  // the list was replaced: the current result is stale too
         } else if let current = filtered, !previous.isEmpty {
-            earlier.remember(previous, current)
+            earlier.remember(previous, current, context: context)
         }
+        context = []
         if !narrows {
             filtered = nil
         } else if let known = earlier.result(for: query) {
-            filtered = known
+            (filtered, context) = (known.shown, known.context)
         } else if TaskFilter.narrows(query, from: previous), !previous.isEmpty || folds.hidden.isEmpty, let current = filtered {
             filtered = current.keeping(matcher.value, folded: folded, list: list)
+            addContext(list)
         } else {
             filterFromSorted(list)
         }
+    }
+
+    /// Adds to what the filter found the ancestors of its subtasks, in the order shown: a pass
+    /// to mark what is shown, then one for each level of parents to find them (by id, with no
+    /// index of the whole list). Nothing when the list has no subtasks or no filter is on.
+    private mutating func addContext(_ list: TaskList) {
+        context = []
+        guard !query.isEmpty, folds.hasSubtasks, let found = filtered else { return }
+        var shown = (priority: [Bool](repeating: false, count: list.priority.count), bonus: [Bool](repeating: false, count: list.bonus.count))
+        var wanted: Set<UUID> = []
+        // Siblings lie together: their parent is wanted once, not once each.
+        var last: UUID?
+        for index in found.priority {
+            shown.priority[index] = true
+            if let up = list.priority[index].parent, up != last {
+                wanted.insert(up)
+                last = up
+            }
+        }
+        for index in found.bonus {
+            shown.bonus[index] = true
+            if let up = list.bonus[index].parent, up != last {
+                wanted.insert(up)
+                last = up
+            }
+        }
+        func show(_ section: Section, _ index: Int, _ next: inout Set<UUID>) {
+            let task = list.tasks(in: section)[index]
+            if section == .priority { shown.priority[index] = true } else { shown.bonus[index] = true }
+            context.insert(task.id)
+            if let up = task.parent { next.insert(up) }
+        }
+        while !wanted.isEmpty {
+            var next: Set<UUID> = []
+            // A few parents by the list's id index (a hash and a search each); many, by one
+            // pass over the list (a hash each task), which costs less then.
+            if list.isIndexedByID, wanted.count * 32 < list.count {
+                for id in wanted {
+                    guard let position = list.position(of: id) else { continue }
+                    let section = list.section(ofPosition: position)
+                    let index = list.index(ofPosition: position)
+                    if !(section == .priority ? shown.priority[index] : shown.bonus[index]) { show(section, index, &next) }
+                }
+            } else {
+                for index in list.priority.indices where !shown.priority[index] && wanted.contains(list.priority[index].id) {
+                    show(.priority, index, &next)
+                }
+                for index in list.bonus.indices where !shown.bonus[index] && wanted.contains(list.bonus[index].id) { show(.bonus, index, &next) }
+            }
+            wanted = next
+        }
+        guard !context.isEmpty else { return }
+        let order = sorted ?? SectionOrders(priority: Array(list.priority.indices), bonus: Array(list.bonus.indices))
+        filtered = SectionOrders(priority: order.priority.filter { shown.priority[$0] }, bonus: order.bonus.filter { shown.bonus[$0] })
     }
 
     /// Shows only the list whose tasks store `stored` (nil: every list): one scan.
@@ -195,7 +254,9 @@ public struct ListView: Equatable, Sendable {
     mutating func apply(_ change: ListEdit, list: TaskList) {
         folded.apply(change)
         earlier = EarlierResults()
-        if folds.apply(change) { refoldPending = true }
+        // A filter's context rows (ancestors, dim) are found again, after the edits, for a list
+        // with subtasks.
+        if folds.apply(change) || (!query.isEmpty && folds.hasSubtasks) { refoldPending = true }
         guard sorted != nil || filtered != nil else { return }
         let section = change.section
         let tasks = list.tasks(in: section)
@@ -250,6 +311,12 @@ public struct ListView: Equatable, Sendable {
     }
 
     private mutating func filterFromSorted(_ list: TaskList) {
+        if query.isEmpty, onlyList == nil {
+            // Only folds narrow: no caption is looked at (nor folded first, at start).
+            let every = SectionOrders(priority: Array(list.priority.indices), bonus: Array(list.bonus.indices))
+            filtered = (sorted ?? every).removing(folds.hidden, list: list)
+            return
+        }
         folded.check(list)
         if let sorted {
             filtered = sorted.keeping(matcher.value, folded: folded, list: list)
@@ -260,6 +327,7 @@ public struct ListView: Equatable, Sendable {
                 priority: folded.priority.keepingAll(matcher, tasks: list.priority), bonus: folded.bonus.keepingAll(matcher, tasks: list.bonus))
         }
         if hidesFolded { filtered = filtered?.removing(folds.hidden, list: list) }
+        addContext(list)
     }
 }
 
@@ -297,16 +365,16 @@ private struct SectionOrders: Equatable, Sendable {
 /// owner drops them all on any change to the list or the order. Derived data: two views that
 /// differ only here are equal.
 private struct EarlierResults: Equatable, Sendable {
-    private var results: [(query: String, shown: SectionOrders)] = []
+    private var results: [(query: String, shown: SectionOrders, context: Set<UUID>)] = []
     /// Bounds on what is kept: queries, and indices in all (8 bytes each).
     private static let maximumResults = 16
     private static let maximumIndices = 400_000
 
     static func == (lhs: EarlierResults, rhs: EarlierResults) -> Bool { true }
 
-    mutating func remember(_ query: String, _ shown: SectionOrders) {
+    mutating func remember(_ query: String, _ shown: SectionOrders, context: Set<UUID>) {
         results.removeAll { $0.query == query }
-        results.append((query, shown))
+        results.append((query, shown, context))
         var indices = results.reduce(0) { $0 + $1.shown.priority.count + $1.shown.bonus.count }
         while results.count > Self.maximumResults || (indices > Self.maximumIndices && results.count > 1) {
             indices -= results[0].shown.priority.count + results[0].shown.bonus.count
@@ -314,8 +382,8 @@ private struct EarlierResults: Equatable, Sendable {
         }
     }
 
-    func result(for query: String) -> SectionOrders? {
-        results.last { $0.query == query }?.shown
+    func result(for query: String) -> (shown: SectionOrders, context: Set<UUID>)? {
+        results.last { $0.query == query }.map { ($0.shown, $0.context) }
     }
 }
 

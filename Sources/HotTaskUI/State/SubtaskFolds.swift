@@ -12,6 +12,11 @@ struct SubtaskFolds: Equatable, Sendable {
     struct Counts: Equatable, Sendable {
         var all = 0
         var done = 0
+
+        mutating func add(done: Bool) {
+            all += 1
+            if done { self.done += 1 }
+        }
     }
 
     /// The tasks whose subtasks are hidden, by id (kept when they are deleted, so that an
@@ -46,8 +51,12 @@ struct SubtaskFolds: Equatable, Sendable {
         counts = [:]
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
-            // By index: `for task in` copies each task out.
-            for index in tasks.indices where tasks[index].parent != nil { count(tasks[index], 1) }
+            // By index, each count changed in place: no task copied out, one look-up a subtask.
+            for index in tasks.indices {
+                guard let parent = tasks[index].parent else { continue }
+                let done = tasks[index].completed
+                counts[parent, default: Counts()].add(done: done)
+            }
         }
         findHidden(list)
     }
@@ -84,36 +93,51 @@ struct SubtaskFolds: Equatable, Sendable {
         self.counts[parent] = counts.all > 0 ? counts : nil
     }
 
-    /// The subtasks of folded tasks, level by level: one pass over the list for each level.
-    /// A cycle (from a file or a server) is left shown: a fold never hides the task it is on.
+    /// The subtasks of folded tasks: passes over the list until one finds no more (a family
+    /// lies after its parent, so one pass finds most, and a second says so). A cycle (from a
+    /// file or a server) is left shown: a fold never hides the task it is on.
     mutating func findHidden(_ list: TaskList) {
         hidden = []
         guard !folded.isEmpty, hasSubtasks else { return }
         // The folded tasks here (a fold is kept for a deleted task, for its undo).
-        var level: Set<UUID> = []
+        var roots: Set<UUID> = []
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
-            for index in tasks.indices where folded.contains(tasks[index].id) && counts[tasks[index].id] != nil { level.insert(tasks[index].id) }
+            for index in tasks.indices where folded.contains(tasks[index].id) && counts[tasks[index].id] != nil { roots.insert(tasks[index].id) }
         }
-        var parentOf: [UUID: UUID] = [:]
-        while !level.isEmpty {
-            var next: Set<UUID> = []
+        guard !roots.isEmpty else { return }
+        var reached: Set<UUID> = []
+        // Another pass only while one met a subtask it could not place yet: one whose parent
+        // may turn out to be under a fold further on.
+        var again = true
+        while again {
+            again = false
+            var placedMore = false
             for section in Section.allCases {
                 let tasks = list.tasks(in: section)
                 for index in tasks.indices {
-                    guard let up = tasks[index].parent, level.contains(up), parentOf[tasks[index].id] == nil else { continue }
-                    parentOf[tasks[index].id] = up
-                    next.insert(tasks[index].id)
+                    guard let up = tasks[index].parent, !reached.contains(tasks[index].id) else { continue }
+                    if roots.contains(up) || reached.contains(up) {
+                        reached.insert(tasks[index].id)
+                        placedMore = true
+                    } else {
+                        again = true
+                    }
                 }
             }
-            level = next
+            again = again && placedMore
         }
         // Only a fold on a cycle's member reaches the cycle (each member's parent is in it).
-        guard folded.contains(where: { parentOf[$0] != nil }) else {
-            hidden = Set(parentOf.keys)
+        guard !reached.isDisjoint(with: roots) else {
+            hidden = reached
             return
         }
-        hidden = Set(parentOf.keys.filter { !Self.loops(from: $0, parentOf) })
+        var parentOf: [UUID: UUID] = [:]
+        for section in Section.allCases {
+            let tasks = list.tasks(in: section)
+            for index in tasks.indices where reached.contains(tasks[index].id) { parentOf[tasks[index].id] = tasks[index].parent }
+        }
+        hidden = reached.filter { !Self.loops(from: $0, parentOf) }
     }
 
     /// Whether the parents above `id` come back round, before a task no fold reached.

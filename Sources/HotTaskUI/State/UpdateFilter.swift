@@ -51,6 +51,13 @@ extension AppUpdate {
         } else {
             state.selection = 0
             state.scrollOffset = 0
+            // The first match, not an ancestor shown above it for context.
+            let count = state.view.count(of: state.tasks)
+            while state.selection + 1 < count,
+                state.view.context.contains(state.tasks[state.view.position(ofDisplay: state.selection, in: state.tasks)].id)
+            {
+                state.selection += 1
+            }
         }
     }
 
