@@ -94,6 +94,7 @@ struct AppFoldTests {
         #expect(rows.prefix(2).allSatisfy { grid[6, $0].style == .hint }, "Trip and Pack dim")
         #expect(grid[10, rows[2]].style != .hint, "the match is not")
         #expect(state.view.count(of: state.tasks) == 3)
+        #expect(grid.lines.contains("Top Priority (1 of 5)"), "the header counts the match alone: \(grid.lines)")
         // A wider filter that matches Pack too: Pack is a match, Trip is still context.
         state.press(.backspace, .backspace, .backspace, .backspace, .backspace)
         state.type("pa")

@@ -31,7 +31,8 @@ extension AppRender {
                     count = "\(stored == nil ? state.tasks.count(in: section) : shown)"
                 } else {
                     let total = stored.map { stored in state.tasks.tasks(in: section).count { $0.list == stored } } ?? state.tasks.count(in: section)
-                    count = "\(shown) of \(total)"
+                    // The matches: not the rows shown above them for context.
+                    count = "\(shown - state.view.context[section]) of \(total)"
                 }
                 grid.put("\(section.title) (\(count))", x: 0, y: y, style: .header)
             case .hint(let section):

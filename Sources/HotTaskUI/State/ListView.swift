@@ -22,7 +22,7 @@ public struct ListView: Equatable, Sendable {
     private(set) var folds = SubtaskFolds()
     /// While a filter is on, the ancestors of the subtasks it found, shown dim above them for
     /// context: not matches themselves (`addContext`).
-    private(set) var context: Set<UUID> = []
+    private(set) var context = FilterContext()
     /// An edit touched a folded family: `editsApplied` finds what the folds hide again.
     private var refoldPending = false
     /// A filter, one list or a fold that hides subtasks: the view keeps the indices it shows.
@@ -174,7 +174,7 @@ public struct ListView: Equatable, Sendable {
         } else if let current = filtered, !previous.isEmpty {
             earlier.remember(previous, current, context: context)
         }
-        context = []
+        context = FilterContext()
         if !narrows {
             filtered = nil
         } else if let known = earlier.result(for: query) {
@@ -191,7 +191,7 @@ public struct ListView: Equatable, Sendable {
     /// to mark what is shown, then one for each level of parents to find them (by id, with no
     /// index of the whole list). Nothing when the list has no subtasks or no filter is on.
     private mutating func addContext(_ list: TaskList) {
-        context = []
+        context = FilterContext()
         guard !query.isEmpty, folds.hasSubtasks, let found = filtered else { return }
         var shown = (priority: [Bool](repeating: false, count: list.priority.count), bonus: [Bool](repeating: false, count: list.bonus.count))
         var wanted: Set<UUID> = []
@@ -214,7 +214,7 @@ public struct ListView: Equatable, Sendable {
         func show(_ section: Section, _ index: Int, _ next: inout Set<UUID>) {
             let task = list.tasks(in: section)[index]
             if section == .priority { shown.priority[index] = true } else { shown.bonus[index] = true }
-            context.insert(task.id)
+            context.add(task.id, in: section)
             if let up = task.parent { next.insert(up) }
         }
         while !wanted.isEmpty {
@@ -365,14 +365,14 @@ private struct SectionOrders: Equatable, Sendable {
 /// owner drops them all on any change to the list or the order. Derived data: two views that
 /// differ only here are equal.
 private struct EarlierResults: Equatable, Sendable {
-    private var results: [(query: String, shown: SectionOrders, context: Set<UUID>)] = []
+    private var results: [(query: String, shown: SectionOrders, context: FilterContext)] = []
     /// Bounds on what is kept: queries, and indices in all (8 bytes each).
     private static let maximumResults = 16
     private static let maximumIndices = 400_000
 
     static func == (lhs: EarlierResults, rhs: EarlierResults) -> Bool { true }
 
-    mutating func remember(_ query: String, _ shown: SectionOrders, context: Set<UUID>) {
+    mutating func remember(_ query: String, _ shown: SectionOrders, context: FilterContext) {
         results.removeAll { $0.query == query }
         results.append((query, shown, context))
         var indices = results.reduce(0) { $0 + $1.shown.priority.count + $1.shown.bonus.count }
@@ -382,7 +382,7 @@ private struct EarlierResults: Equatable, Sendable {
         }
     }
 
-    func result(for query: String) -> (shown: SectionOrders, context: Set<UUID>)? {
+    func result(for query: String) -> (shown: SectionOrders, context: FilterContext)? {
         results.last { $0.query == query }.map { ($0.shown, $0.context) }
     }
 }
@@ -401,4 +401,25 @@ private struct QueryMatcher: Equatable, Sendable {
     }
 
     static func == (lhs: QueryMatcher, rhs: QueryMatcher) -> Bool { true }
+}
+
+/// The rows a filter shows for context only (the ancestors of the subtasks it found), and how
+/// many in each section: the header counts the matches alone.
+struct FilterContext: Equatable, Sendable {
+    private(set) var ids: Set<UUID> = []
+    private var counts = (priority: 0, bonus: 0)
+
+    static func == (lhs: FilterContext, rhs: FilterContext) -> Bool { lhs.ids == rhs.ids }
+
+    var isEmpty: Bool { ids.isEmpty }
+
+    func contains(_ id: UUID) -> Bool { ids.contains(id) }
+
+    /// How many context rows `section` shows.
+    subscript(section: Section) -> Int { section == .priority ? counts.priority : counts.bonus }
+
+    mutating func add(_ id: UUID, in section: Section) {
+        guard ids.insert(id).inserted else { return }
+        if section == .priority { counts.priority += 1 } else { counts.bonus += 1 }
+    }
 }
