@@ -119,13 +119,16 @@ enum UUIDBytes {
         return bad & 0xF0 == 0 ? UUID(uuid: value) : nil
     }
 
-    /// A hex digit's value (either case), or 0xFF for any other byte.
+    /// A hex digit's value (either case), or 0xFF for any other byte. Without a branch: digits
+    /// and letters come in random order in an id, and a mispredicted branch a digit made reading
+    /// ids a tenth of `--list` at 100,000 tasks.
     @inline(__always)
     private static func hexValue(_ byte: UInt8) -> UInt8 {
         let digit = byte &- 0x30
-        if digit < 10 { return digit }
         let letter = (byte | 0x20) &- 0x61
-        return letter < 6 ? letter + 10 : 0xFF
+        let isDigit = UInt8(truncatingIfNeeded: Int8(bitPattern: UInt8(digit < 10 ? 1 : 0)) &* -1)
+        let isLetter = UInt8(truncatingIfNeeded: Int8(bitPattern: UInt8(letter < 6 ? 1 : 0)) &* -1)
+        return (digit & isDigit) | ((letter &+ 10) & isLetter) | ~(isDigit | isLetter)
     }
 
     /// A UUID made from text, the same wherever it is made: FNV-1a twice (two seeds), with the
