@@ -130,6 +130,13 @@ struct CalendarViewTests {
         expectScreenSnapshot(state, named: "CalendarViewTests.november40x12")
     }
 
+    @Test("under 36 columns each day keeps both its digits, with today's pointer or the due mark before it", arguments: [30, 24])
+    func narrowScreen(width: Int) {
+        var state = Self.state(Size(width: width, height: 12))
+        state.press(.character("W"), .right, .right)
+        expectScreenSnapshot(state, named: "CalendarViewTests.november\(width)x12")
+    }
+
     @Test("without block characters the marks are ASCII")
     func ascii() {
         var state = Self.state(Size(width: 40, height: 12), blocks: false)

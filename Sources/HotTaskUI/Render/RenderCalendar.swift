@@ -59,8 +59,12 @@ extension AppRender {
         let mark = due == nil ? " " : state.blocks ? "•" : "*"
         let number = String(CalendarDay.civil(day).date).leftPadded(to: 2)
         // Today is pointed at as well as coloured: NO_COLOR and mono terminals still find it.
-        let text = (day == calendar.today ? (state.blocks ? "›" : ">") : " ") + number + mark
-        let inner = width - 1
+        let pointer = day == calendar.today ? (state.blocks ? "›" : ">") : " "
+        // A cell of four: pointer, number, mark and a gap. Narrower (under 36 columns), the
+        // number keeps both digits and one sign goes before it, today's pointer before the due
+        // mark; at three columns there is no gap, that sign's space keeps the days apart.
+        let inner = width >= 5 ? width - 1 : 3
+        let text = inner >= 4 ? pointer + number + mark : (pointer == " " ? mark : pointer) + number
         grid.put(text.truncated(toWidth: inner).padded(to: inner), x: x, y: y, style: style)
         guard rows == 2 else { return }
         var count = ""
