@@ -30,8 +30,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
     /// When the whole sync must be done: no request starts after it (`SyncDeadline`).
     private let deadline: Date
     private let allowed: TimeInterval
-    /// The version the home's listing gave, for the sync's first look only (`version()`, or
-    /// `changes(since:)` with the same token): it was asked a moment ago, and a later look
+    /// The version the home's listing gave, for the sync's first look only (`changes(since:)`
+    /// with the same token: nothing changed): it was asked a moment ago, and a later look
     /// (after the sync's writes) must go to the server.
     private let listed = Mutex<CollectionVersion?>(nil)
 
@@ -98,7 +98,11 @@ public final class HTTPCalendarCollection: CalendarCollection {
     }
 
     public func version() throws(SyncFailure) -> CollectionVersion {
-        if let known = takeListed() { return known }
+        // Asked of the calendar itself, always: the listing's text of a ctag may differ from
+        // its own (a server that leaves one out there), and a listing that then seems to have
+        // moved would hold back every deletion. The listed token is spent all the same: a later
+        // `changes(since:)` in this sync must go to the server.
+        _ = takeListed()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <d:propfind xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav">

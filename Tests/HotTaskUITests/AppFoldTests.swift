@@ -145,6 +145,43 @@ struct AppFoldTests {
         #expect(tree(state) == ["Trip", "  Flights", "  Pack", "    Passport", "Milk"])
     }
 
+    @Test func jAndKMoveAFamilyWholeAndNeverIntoAFoldedOne() {
+        var state = family()
+        state.press(.tab, .character("z"), .end, .character("K"))  // Milk up past the folded Trip
+        #expect(tree(state) == ["Milk", "Trip", "  Flights", "  Pack"])
+        state.press(.character("J"))  // and down past it: after its whole family, not inside it
+        #expect(tree(state) == ["Trip", "  Flights", "  Pack", "Milk"])
+        state.press(.home, .character("J"))  // the folded Trip down: its subtasks go with it
+        #expect(tree(state) == ["Milk", "Trip", "  Flights", "  Pack"])
+        state.press(.character("z"))
+        #expect(shown(state) == ["  [ ] Milk", "› [ ] Trip  ▾ 1/2", "    [x] Flights", "    [ ] Pack"])
+        state.press(.character("u"))
+        #expect(tree(state) == ["Trip", "  Flights", "  Pack", "Milk"], "one undo puts the family back")
+    }
+
+    @Test func aReloadThatTakesAFoldsSubtasksAwayShowsEveryTask() {
+        var state = family()
+        state.press(.tab, .character("z"))
+        // Another program deleted both subtasks; the app reads the list again.
+        var list = state.tasks
+        for task in list.all where task.parent != nil { list.apply(ChangeRules.delete(task), clock: .zero, force: true) }
+        _ = AppUpdate.update(&state, .reloaded(list, activity: nil), now: testNow)
+        #expect(shown(state) == ["› [ ] Trip", "  [ ] Milk"])
+    }
+
+    @Test func manyDeletesFromElsewhereThatTakeAFoldedParentShowItsSubtasks() {
+        var list = makeList(priority: ["Trip", "Flights", "Pack", "Milk"] + (1...300).map { "Old \($0)" })
+        let trip = list.all[0]
+        for index in [1, 2] { list.apply(ChangeRules.under(list.all[index], trip, key: nil)!, clock: .zero, force: true) }
+        var state = makeState(list, size: Size(width: 80, height: 12))
+        state.press(.tab, .character("z"))
+        #expect(state.view.count(of: state.tasks) == 302)
+        // 301 deletes at once (the one-pass path): the parent goes, its subtasks stay, top-level now.
+        let gone = state.tasks.all.filter { $0.id == trip.id || $0.caption.hasPrefix("Old") }
+        AppUpdate.perform(gone.map(ChangeRules.delete), &state)
+        #expect(shown(state).map { $0.replacingOccurrences(of: "›", with: " ") } == ["  [ ] Flights", "  [ ] Pack", "  [ ] Milk"])
+    }
+
     @Test func lIntoAFoldedTaskOpensIt() {
         var state = family()
         state.press(.tab, .character("z"), .end, .character("l"))

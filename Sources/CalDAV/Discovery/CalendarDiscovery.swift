@@ -10,7 +10,7 @@ public struct TaskCalendar: Equatable, Sendable {
     public let name: String
     public let url: String
     /// Its ctag and sync token, when the listing that found it gave them: a sync then need not
-    /// ask each calendar again (`HTTPCalendarCollection.listed`).
+    /// ask a calendar whose token it kept (`HTTPCalendarCollection.listed`).
     public var version: CollectionVersion?
 
     /// The last segment of its path, which `--calendar` also matches.

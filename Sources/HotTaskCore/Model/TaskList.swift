@@ -199,6 +199,12 @@ public struct TaskList: Equatable, Sendable {
         return indexed
     }
 
+    /// Builds the id index now (once; changes keep it): for the app before a key that looks
+    /// up parents one by one, which without it is a scan of the list each.
+    public mutating func prepareIDLookups() {
+        buildPlaceIndex()
+    }
+
     /// `indexedByID` in place.
     mutating func buildPlaceIndex() {
         guard placeIndex == nil || partialIndexNames != nil else { return }

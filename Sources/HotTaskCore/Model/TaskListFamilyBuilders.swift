@@ -118,6 +118,26 @@ extension TaskList {
         FamilyScanTarget(list: self).family(of: self[position], under: parent, afterFamilyOf: place)
     }
 
+    /// K and J in Manual order: the task at `position` and its subtasks, as one block, before
+    /// `neighbour` (going up) or after `neighbour` and its subtasks (going down), in their
+    /// section; a fold hides a family, and a move never lands inside one by accident.
+    public func reorderingWithSubtasks(at position: Int, past neighbour: TaskItem, down: Bool) -> [TaskChange] {
+        let task = self[position]
+        let block = [task] + family(of: task)
+        let moving = Set(block.map(\.id))
+        let keys: [OrderKey]
+        if down {
+            keys = self.keys(block.count, afterFamily: Set(family(of: neighbour).map(\.id)), of: neighbour, moving: moving)
+        } else {
+            let tasks = tasks(in: neighbour.section)
+            guard let at = tasks.firstIndex(where: { $0.id == neighbour.id }) else { return [] }
+            // After the task before the neighbour that stays; one on the same key leaves no room.
+            let before = tasks[..<at].last { !moving.contains($0.id) }?.order
+            keys = OrderKey.sequence(block.count, after: before.flatMap { $0 < neighbour.order ? $0 : nil }, before: neighbour.order)
+        }
+        return zip(block, keys).compactMap { ChangeRules.move($0, to: neighbour.section, key: $1) }
+    }
+
     /// The parent `task` is shown under: nil for a top-level task, one whose parent is not
     /// here, and the task a cycle is broken at.
     public func shownParent(of task: TaskItem) -> UUID? {

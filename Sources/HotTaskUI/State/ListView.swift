@@ -152,7 +152,12 @@ public struct ListView: Equatable, Sendable {
             if let order = filtered?[section] { filtered?[section] = closeUp(order) }
             folded.remove(gone, in: section, countBefore: before)
         }
+        let hiddenBefore = folds.hidden
         folds.listChanged(list)
+        // A fold's parent gone (its subtasks shown again), or a filter's context to find again.
+        if folds.hidden != hiddenBefore || !context.isEmpty {
+            if narrows { filterFromSorted(list) } else { filtered = nil }
+        }
     }
 
     /// Sets sort mode and "completed last", sorting once.
@@ -256,7 +261,7 @@ public struct ListView: Equatable, Sendable {
         earlier = EarlierResults()
         // A filter's context rows (ancestors, dim) are found again, after the edits, for a list
         // with subtasks.
-        if folds.apply(change) || (!query.isEmpty && folds.hasSubtasks) { refoldPending = true }
+        if folds.apply(change) || (!query.isEmpty && (folds.hasSubtasks || !context.isEmpty)) { refoldPending = true }
         guard sorted != nil || filtered != nil else { return }
         let section = change.section
         let tasks = list.tasks(in: section)
@@ -307,7 +312,8 @@ public struct ListView: Equatable, Sendable {
             : SectionOrders(
                 priority: ordering.order(of: list.tasks(in: .priority), folded: folded.priority),
                 bonus: ordering.order(of: list.tasks(in: .bonus), folded: folded.bonus))
-        if narrows { filterFromSorted(list) }
+        // A reload can leave the folds hiding nothing: then no narrowed indices of the old list.
+        if narrows { filterFromSorted(list) } else { filtered = nil }
     }
 
     private mutating func filterFromSorted(_ list: TaskList) {

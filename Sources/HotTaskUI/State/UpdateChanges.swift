@@ -197,6 +197,14 @@ extension AppUpdate {
                 return []
             }
         }
+        // Within the section, a family moves whole, and past a family (folded or not) whole.
+        if target.section == task.section, state.view.folds.hasSubtasks {
+            let neighbourTask = state.tasks[state.view.position(ofDisplay: neighbour, in: state.tasks)]
+            let changes = state.tasks.reorderingWithSubtasks(at: position, past: neighbourTask, down: !up)
+            let effects = commit(changes, "Reordered \(quoted(task))", &state)
+            select(id: task.id, &state)
+            return effects
+        }
         let change = state.tasks.moving(from: position, to: target.section, index: target.index)
         let effects = commit(change.map { [$0] } ?? [], "Reordered \(quoted(task))", &state)
         select(index: target.index, in: target.section, &state)

@@ -27,6 +27,7 @@ extension AppUpdate {
     /// parent (as vim's `za` closes the fold around the cursor) and selects it.
     static func toggleFold(_ state: inout AppState) {
         guard let task = state.selectedTask else { return }
+        state.tasks.prepareIDLookups()
         let key = state.bindings.firstLabel(of: .fold) ?? "z"
         var folded = state.view.folds.folded
         if state.view.folds.counts(of: task.id) != nil {
@@ -72,6 +73,8 @@ extension AppUpdate {
     /// its section), after that task's subtasks; its own subtasks go with it.
     static func indent(_ state: inout AppState) -> [Effect] {
         guard let position = state.selectedPosition else { return [] }
+        // Parents are looked up one by one here: by the id index, not a scan each.
+        state.tasks.prepareIDLookups()
         let task = state.tasks[position]
         let level = state.tasks.shownParent(of: task)
         var above: TaskItem?
@@ -108,6 +111,7 @@ extension AppUpdate {
     /// subtasks go with it.
     static func outdent(_ state: inout AppState) -> [Effect] {
         guard let position = state.selectedPosition else { return [] }
+        state.tasks.prepareIDLookups()
         let task = state.tasks[position]
         guard let parentID = state.tasks.shownParent(of: task), let parent = state.tasks.task(withID: parentID) else {
             state.message = Message("\(quoted(task)) is not a subtask: it is at the top level", kind: .warning)
