@@ -525,17 +525,23 @@ class Client:
         return check
 
 
+def write_sync_config(folder, lines, login):
+    """HotTask's config.toml in `folder`: the [sync] table's `lines`, and the login when given."""
+    path = os.path.join(folder, "config.toml")
+    with open(path, "w") as f:
+        f.write(f"[sync]\n{lines}\n")
+        if login:
+            f.write(f'username = "{login[0]}"\npassword_command = "echo {login[1]}"\n')
+    return path
+
+
 class HotTask(Client):
     name = "HotTask"
 
     def __init__(self, bench, folder, collection, count):
         super().__init__(bench, folder, collection, count)
         self.bin = bench.hottask
-        self.config = os.path.join(folder, "config.toml")
-        with open(self.config, "w") as f:
-            f.write(f'[sync]\nurl = "{self.url}"\n')
-            if bench.radicale.login:
-                f.write(f'username = "{bench.radicale.login[0]}"\npassword_command = "echo {bench.radicale.login[1]}"\n')
+        self.config = write_sync_config(folder, f'url = "{self.url}"', bench.radicale.login)
         os.makedirs(os.path.join(folder, "a"))
         os.makedirs(os.path.join(folder, "b"))
         self.store = os.path.join(folder, "a", "tasks.json")
@@ -685,12 +691,10 @@ class ListsHotTask(ListsClient):
     def __init__(self, bench, folder, calendars, count):
         super().__init__(bench, folder, calendars, count)
         self.bin = bench.hottask
-        self.config = os.path.join(folder, "config.toml")
-        with open(self.config, "w") as f:
-            f.write(f'[sync]\nurl = "{self.home}"\ncalendars = [{", ".join(json.dumps(u) for u in self.urls)}]\n')
-            # Radicale asks for a login at the home (its rights: owner only), though not for a calendar.
-            login = bench.radicale.login or ("u", "p")
-            f.write(f'username = "{login[0]}"\npassword_command = "echo {login[1]}"\n')
+        # Radicale asks for a login at the home (its rights: owner only), though not for a calendar.
+        self.config = write_sync_config(
+            folder, f'url = "{self.home}"\ncalendars = [{", ".join(json.dumps(u) for u in self.urls)}]',
+            bench.radicale.login or ("u", "p"))
         os.makedirs(os.path.join(folder, "a"))
         self.store = os.path.join(folder, "a", "tasks.json")
         for k, name in enumerate(self.names):

@@ -125,7 +125,9 @@ public final class CalendarDiscovery {
         for home in found.homes {
             let (answer, _) = try propfind(
                 Self.folder(home), depth: 1, Self.calendarProperties, step: "listing the calendars in \(home.absoluteString)")
-            for calendar in Self.taskCalendars(in: answer, home: home) where !found.calendars.contains(calendar) {
+            // Once by URL: the same calendar in two homes' listings is one member, whatever
+            // version each listing gave.
+            for calendar in Self.taskCalendars(in: answer, home: home) where !found.calendars.contains(where: { $0.url == calendar.url }) {
                 if let url = URL(string: calendar.url), refusal(of: url, step: "") != nil {
                     found.elsewhere.append(calendar.url)
                 } else {
