@@ -95,7 +95,6 @@ run: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(RELEASE_BUILD) hottask
-	$(RELEASE_BUILD) hottask-sync
 	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/hottask-test-run.XXXXXX") && \
 	$(MAKE) --no-print-directory install DESTDIR="$$run/installed" PREFIX=/usr BIN=.build/release/hottask >/dev/null && \
 	Packaging/build-deb.sh $(VERSION) .build/release "$$run/$(DEB)" >/dev/null && \
@@ -225,13 +224,13 @@ deb: deps package-deps build
 dist: deps build
 	Packaging/build-dist.sh $(VERSION) .build/release $(DIST)
 
-# The binaries (hottask, and hottask-sync beside it: --sync and the app run it), stripped, the
+# The binary (hottask, and hottask-sync beside it, a link to it: --sync and the app run it), stripped, the
 # man pages and the bash/zsh/fish completions (Assets/completions: they complete file names after
 # --file, --import, --export and --config, and offer nothing that fails).
 install: $(INSTALL_NEEDS)
 	install -d "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
 	install -s -m 755 "$(BIN)" "$(BINDIR)/hottask"
-	install -s -m 755 "$(dir $(BIN))hottask-sync" "$(BINDIR)/hottask-sync"
+	ln -sf hottask "$(BINDIR)/hottask-sync"
 	install -m 644 Assets/hottask.1 "$(MANDIR)/hottask.1"
 	install -m 644 Assets/hottask-sync.1 "$(MANDIR)/hottask-sync.1"
 	install -m 644 Assets/completions/hottask.bash "$(BASHDIR)/hottask"

@@ -21,8 +21,9 @@ let package = Package(
         .target(name: "HotTaskUI", dependencies: ["HotTaskCore", "HotTaskSettings"]),
         // CalDAV over HTTP(S): the sync engine's server, through the system's libcurl.
         .target(name: "CalDAV", dependencies: ["HotTaskCore", "CCurl"]),
-        // A few plain C functions over libcurl's variadic setopt (Swift cannot call it).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // A few plain C functions over libcurl's variadic setopt (Swift cannot call it), with
+        // libcurl loaded by dlopen when a sync first needs it: never at any other command's start.
+        .target(name: "CCurl"),
         .systemLibrary(
             name: "CNcursesw",
             path: "Sources/CNcursesw",
@@ -41,11 +42,15 @@ let package = Package(
                 "CNcursesw",
                 "CMallocTuning",
                 "CICUData",
+                "HotTaskSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // One sync, run by `hottask --sync` and the UI: the only binary that loads libcurl.
-        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskCore", "HotTaskSettings", "CalDAV", "CICUData"]),
+        // One sync or one set-up, run by `hottask --sync` and the UI as `hottask-sync`: the
+        // package's link to `hottask`, which hands over to it by that name.
+        .target(name: "HotTaskSync", dependencies: ["HotTaskCore", "HotTaskSettings", "CalDAV"]),
+        // The same helper as a program of its own, for development builds and tests.
+        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskSync", "CICUData"]),
         // A repeatable random stream, shared by tests and benchmarks.
         .target(name: "Seeded"),
         // `make bench`: generated stores, the real binary timed per operation, the UI per key.

@@ -21,7 +21,9 @@ install -d -m 755 "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$do
     "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
     "$root/usr/share/fish/vendor_completions.d"
 # Stripped, as policy asks of binaries that are not debug packages.
-install -m 755 -s "$release/hottask" "$release/hottask-sync" "$root/usr/bin/"
+install -m 755 -s "$release/hottask" "$root/usr/bin/"
+# The sync helper is hottask itself, run by this name: one binary in the package.
+ln -s hottask "$root/usr/bin/hottask-sync"
 # gzip -n: no name or time stamp inside, so the same input gives the same package.
 for page in hottask hottask-sync; do
     gzip -9n <"Assets/$page.1" >"$root/usr/share/man/man1/$page.1.gz"
@@ -40,7 +42,10 @@ chmod 644 "$root"/usr/share/man/man1/*.gz "$doc/changelog.gz" "$doc/README.md.gz
 # from the ELF files and the system's shlibs, and wants a debian/control to be run beside.
 mkdir -p "$work/debian"
 printf 'Source: hottask\n\nPackage: hottask\nArchitecture: amd64\n' >"$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O root/usr/bin/hottask root/usr/bin/hottask-sync 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work" && dpkg-shlibdeps -O root/usr/bin/hottask 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+# libcurl is loaded only when a sync starts (dlopen), so no ELF field names it; the sync needs
+# CURLOPT_PROTOCOLS_STR, from 7.85.0.
+depends="$depends, libcurl4 (>= 7.85.0)"
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat >"$root/DEBIAN/control" <<EOF

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds hottask-VERSION-linux-x86_64.tar.gz: the static release binaries, the man pages and the
+# Builds hottask-VERSION-linux-x86_64.tar.gz: the static release binary, the man pages and the
 # completions in the layout of a prefix, with install.sh to copy them into one.
 #
 #     Packaging/build-dist.sh VERSION RELEASE_FOLDER OUTPUT.tar.gz
@@ -17,7 +17,9 @@ trap 'rm -rf "$work"' EXIT
 top=$work/$name
 install -d "$top/bin" "$top/share/man/man1" "$top/share/bash-completion/completions" \
     "$top/share/zsh/site-functions" "$top/share/fish/vendor_completions.d"
-install -m 755 -s "$release/hottask" "$release/hottask-sync" "$top/bin/"
+install -m 755 -s "$release/hottask" "$top/bin/"
+# The sync helper is hottask itself, run by this name (install.sh makes the same link).
+ln -s hottask "$top/bin/hottask-sync"
 install -m 644 Assets/hottask.1 Assets/hottask-sync.1 "$top/share/man/man1/"
 install -m 644 Assets/completions/hottask.bash "$top/share/bash-completion/completions/hottask"
 install -m 644 Assets/completions/_hottask "$top/share/zsh/site-functions/_hottask"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs HotTask from this folder (the tarball `make dist` builds): the static binaries, the
+# Installs HotTask from this folder (the tarball `make dist` builds): the static binary, the
 # man pages and the bash, zsh and fish completions. Nothing else is needed on the machine but
 # libc, ncurses and, for sync, libcurl.
 #
@@ -19,12 +19,12 @@ while [ $# -gt 0 ]; do
 done
 here=$(cd "$(dirname "$0")" && pwd)
 to=${DESTDIR:-}$prefix
-files="bin/hottask bin/hottask-sync share/man/man1/hottask.1 share/man/man1/hottask-sync.1
+files="bin/hottask share/man/man1/hottask.1 share/man/man1/hottask-sync.1
 share/bash-completion/completions/hottask share/zsh/site-functions/_hottask
 share/fish/vendor_completions.d/hottask.fish"
 
 if [ "$action" = uninstall ]; then
-    for file in $files; do rm -f "$to/$file"; done
+    for file in $files bin/hottask-sync; do rm -f "$to/$file"; done
     echo "removed HotTask from $to"
     exit 0
 fi
@@ -33,4 +33,6 @@ for file in $files; do
     install -d "$to/$(dirname "$file")"
     install -m "$mode" "$here/$file" "$to/$file"
 done
+# The sync helper is hottask itself, run by this name.
+ln -sf hottask "$to/bin/hottask-sync"
 echo "installed HotTask in $to: $to/bin/hottask"

@@ -2,10 +2,6 @@ import Foundation
 import HotTaskCore
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A CalDAV calendar collection over HTTP(S) (RFC 4791, RFC 6578), over the system's libcurl
 /// with connections kept alive (`CurlTransport`); the system's certificates, or `ca_file`.
 public final class HTTPCalendarCollection: CalendarCollection {
@@ -260,7 +256,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
     }
 
     static func reason(_ status: Int) -> String {
-        HTTPURLResponse.localizedString(forStatusCode: status)
+        HTTPStatusPhrase.of(status)
     }
 
     /// An ETag's opaque value: a weak one (`W/"x"`, as a proxy that compresses makes them) is
@@ -302,7 +298,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
     /// Sends one request, again when the connection drops (every request HotTask sends is
     /// conditional or read-only, so sending it twice cannot write twice).
     private func send(_ method: String, _ target: URL, body: String?, headers: [String: String]) throws(SyncFailure) -> Answer {
-        var request = URLRequest(url: target)
+        var request = HTTPRequest(url: target)
         request.httpMethod = method
         if let body {
             request.httpBody = Data(body.utf8)
@@ -362,7 +358,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
         case failure(String, timedOut: Bool, final: Bool)
     }
 
-    private func perform(_ request: URLRequest) -> Outcome {
+    private func perform(_ request: HTTPRequest) -> Outcome {
         switch exchange.perform(request) {
         case .success(let reply):
             .success(

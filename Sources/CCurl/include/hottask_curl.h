@@ -45,11 +45,13 @@ typedef struct {
     char final_url[2048];
 } ht_response;
 
-/// libcurl once per process (not thread-safe itself: call before any thread uses it).
+/// Loads libcurl (dlopen) and initializes it, once per process (not thread-safe itself: call
+/// before any thread uses it). 0, or HT_NO_LIBCURL with the reason in `ht_curl_load_error`.
 int ht_curl_global_init(void);
+const char *ht_curl_load_error(void);
 
 /// A handle keeps its connections open between requests (HTTP/1.1 keep-alive). One thread
-/// at a time may use it.
+/// at a time may use it. NULL when libcurl is not loaded.
 void *ht_curl_open(void);
 void ht_curl_close(void *handle);
 
@@ -76,6 +78,8 @@ enum {
     HT_TOO_LARGE = 1001,
     /// HotTask's own: an https address redirected to plain http, which is not followed.
     HT_DOWNGRADE = 1002,
+    /// HotTask's own: libcurl could not be loaded.
+    HT_NO_LIBCURL = 1003,
 };
 
 /// The largest answer read, in MB (a listing of the store's 250,000 tasks is about 80 MB).

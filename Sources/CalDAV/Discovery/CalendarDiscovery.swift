@@ -1,10 +1,6 @@
 import Foundation
 import HotTaskCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A calendar that takes tasks: its display name (or last path segment) and absolute URL.
 public struct TaskCalendar: Equatable, Sendable {
     public let name: String
@@ -180,7 +176,7 @@ public final class CalendarDiscovery {
         var target = url
         for _ in 0...Self.redirects {
             if let refusal = refusal(of: target, step: step) { throw refusal }
-            var request = URLRequest(url: target)
+            var request = HTTPRequest(url: target)
             request.httpMethod = method
             request.httpBody = Data(body.utf8)
             request.setValue("application/xml; charset=utf-8", forHTTPHeaderField: "Content-Type")
@@ -227,7 +223,7 @@ public final class CalendarDiscovery {
         if reply.status == 401 { return SyncFailure("\(step): \(reply.refusal ?? "login refused") (401)") }
         if reply.status == 207 { return SyncFailure("\(step): the answer is not a WebDAV multistatus") }
         let said = serverMessage(reply.body).map { ": \($0)" } ?? ""
-        let reason = HTTPURLResponse.localizedString(forStatusCode: reply.status)
+        let reason = HTTPStatusPhrase.of(reply.status)
         return SyncFailure("\(step): the server answered \(reply.status) \(reason)\(said)")
     }
 

@@ -2,10 +2,6 @@ import CCurl
 import Foundation
 import HotTaskCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// HTTP/1.1 over the system's libcurl, with connections kept alive: each handle keeps its
 /// connection between requests, and a pool of handles lets several requests go at once (one
 /// thread per handle). Waiting is libcurl's poll, so a slow server costs no CPU.
@@ -43,7 +39,7 @@ final class CurlTransport: @unchecked Sendable {
     }
 
     /// Sends one request and waits for its whole answer.
-    func perform(_ request: URLRequest, followsRedirects: Bool) -> Result<Reply, SyncFailure> {
+    func perform(_ request: HTTPRequest, followsRedirects: Bool) -> Result<Reply, SyncFailure> {
         guard let url = request.url else { return .failure(SyncFailure("a request without a url")) }
         let handle = take()
         defer { give(handle) }
@@ -99,14 +95,15 @@ final class CurlTransport: @unchecked Sendable {
         return headers
     }
 
-    private func take() -> UnsafeMutableRawPointer {
+    private func take() -> UnsafeMutableRawPointer? {
         lock.lock()
         let handle = idle.popLast()
         lock.unlock()
         return handle ?? ht_curl_open()
     }
 
-    private func give(_ handle: UnsafeMutableRawPointer) {
+    private func give(_ handle: UnsafeMutableRawPointer?) {
+        guard let handle else { return }
         lock.lock()
         idle.append(handle)
         lock.unlock()

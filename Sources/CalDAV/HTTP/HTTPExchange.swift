@@ -1,10 +1,6 @@
 import Foundation
 import HotTaskCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One request and its answer over `CurlTransport`, logged in by an `Authenticator`: a 401
 /// that can be answered (a Digest challenge, a stale nonce) is sent again with the answer; one
 /// that cannot says why in `refusal`. Safe to use from several threads at once.
@@ -39,7 +35,7 @@ final class HTTPExchange: Sendable {
 
     /// Sends the request with the Authorization header the authenticator gives, again after
     /// a 401 it can answer (twice at most: a first challenge, then a stale nonce).
-    func perform(_ request: URLRequest) -> Result<Reply, SyncFailure> {
+    func perform(_ request: HTTPRequest) -> Result<Reply, SyncFailure> {
         var request = request
         let method = request.httpMethod ?? "GET"
         let target = Self.requestTarget(request.url)

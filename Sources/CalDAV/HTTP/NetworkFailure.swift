@@ -31,6 +31,8 @@ enum NetworkFailure {
             return SyncFailure(
                 "\(host) redirected the https address to plain http; HotTask sends no task and no login unencrypted (ask the server's owner to fix it)",
                 final: true)
+        case Int(HT_NO_LIBCURL):
+            return SyncFailure("sync needs libcurl, which cannot be loaded (\(words)); install the libcurl4 package", final: true)
         case Int(HT_GOT_NOTHING), Int(HT_SEND_ERROR), Int(HT_RECV_ERROR), Int(HT_PARTIAL_FILE):
             return SyncFailure("the connection to \(host) was lost")
         default:

@@ -3,6 +3,7 @@ import CMallocTuning
 import Foundation
 import HotTaskCore
 import HotTaskSettings
+import HotTaskSync
 
 @main
 struct HotTaskCommand: ParsableCommand {
@@ -395,6 +396,10 @@ struct HotTaskCommand: ParsableCommand {
     /// are printed with control characters escaped: `hottask $'--\e[2J'` must not clear the
     /// screen.
     static func main() {
+        // Run by the name `hottask-sync` (the package's link to this program): the sync helper.
+        if CommandLine.arguments.first?.split(separator: "/").last.map(String.init) == SyncHelper.programName {
+            MainActor.assumeIsolated { SyncHelper.run(Array(CommandLine.arguments.dropFirst())) }
+        }
         // Blocks of 256 KB and more are mapped on their own and returned when freed. By default
         // glibc raises that limit after each large free (up to 32 MB), and a read's freed
         // buffers then stay in the heap: a re-import of 100,000 tasks peaked at 99 MiB, not 83.

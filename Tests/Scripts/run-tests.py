@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Runs the Swift Testing suites of a built test bundle in several processes at once.
+
+Most end-to-end tests wait: on a child process, a server, tmux or a person's pace. One test
+process runs its tests on the Swift runtime's cooperative pool, one thread a core, and a waiting
+test holds its thread; on two cores two waiting tests stopped every other one. Here each suite
+runs in a process of its own, WORKERS at a time, the slowest first (suite-weights lists the
+seconds each took in a full run; a suite not listed counts as DEFAULT_WEIGHT). A suite's output
+is printed whole when it ends, so the log reads suite by suite.
+
+usage: run-tests.py BUNDLE [--workers N] [--weights FILE] [--only REGEX] [--record FILE]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+DEFAULT_WEIGHT = 5.0
+COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def suites(bundle):
+    listing = subprocess.run(
+        [bundle, "--testing-library", "swift-testing", "--list-tests"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    names = sorted({line.split("/", 1)[0] for line in listing.splitlines() if "/" in line})
+    if not names:
+        sys.exit(f"run-tests: {bundle} lists no tests")
+    return names
+
+
+def weights(path):
+    table = {}
+    if path and os.path.exists(path):
+        for line in open(path, encoding="utf-8"):
+            fields = line.split()
+            if len(fields) >= 2 and not line.startswith("#"):
+                table[fields[1]] = float(fields[0])
+    return table
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bundle")
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("HOTTASK_TEST_WORKERS", "3")))
+    parser.add_argument("--weights", default=os.path.join(os.path.dirname(__file__), "suite-weights"))
+    parser.add_argument("--only", help="run only the suites whose names match this regular expression")
+    parser.add_argument("--record", help="write each suite's seconds here, in the weights' format")
+    options = parser.parse_args()
+
+    known = weights(options.weights)
+    names = [name for name in suites(options.bundle) if not options.only or re.search(options.only, name)]
+    queue = sorted(names, key=lambda name: -known.get(name, DEFAULT_WEIGHT))
+    lock = threading.Lock()
+    results = {}
+    started = time.monotonic()
+
+    def run(name):
+        began = time.monotonic()
+        command = [options.bundle, "--testing-library", "swift-testing", "--filter", re.escape(name) + "/"]
+        with tempfile.TemporaryFile() as output:
+            child = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            # wait4 gives the CPU of the suite and of every process it waited for.
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            output.seek(0)
+            text = COLOUR.sub("", output.read().decode("utf-8", "replace"))
+        seconds = time.monotonic() - began
+        cpu = usage.ru_utime + usage.ru_stime
+        with lock:
+            results[name] = (child.returncode, seconds, cpu)
+            sys.stdout.write(f"=== {name}: exit {child.returncode} after {seconds:.1f} s ({cpu:.1f} s of CPU)\n{text}")
+            sys.stdout.flush()
+
+    def worker():
+        while True:
+            with lock:
+                if not queue:
+                    return
+                name = queue.pop(0)
+            run(name)
+
+    threads = [threading.Thread(target=worker) for _ in range(max(1, options.workers))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    failed = sorted(name for name, (status, _, _) in results.items() if status != 0)
+    total = time.monotonic() - started
+    if options.record:
+        with open(options.record, "w", encoding="utf-8") as out:
+            out.write("# seconds suite cpu-seconds (Tests/Scripts/run-tests.py --record)\n")
+            for name, (_, seconds, cpu) in sorted(results.items(), key=lambda item: -item[1][1]):
+                out.write(f"{seconds:.1f} {name} {cpu:.1f}\n")
+    print(f"=== {len(results)} suites in {total:.0f} s with {options.workers} workers; "
+          + (f"{len(failed)} failed: {', '.join(failed)}" if failed else "all passed"))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
