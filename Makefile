@@ -89,9 +89,11 @@ run: build
 
 # The tests run with their own temp folder (TMPDIR, and TMUX_TMPDIR for tmux's sockets), so
 # that afterwards any process or socket they left can be found by its path: one fails the run.
-# The installed binary is tested too: `make install` into the run's folder, then run there with
-# the toolchain hidden (InstalledBinaryTests); and so are the packages, built there from the
-# same release build (PackageTests: lintian, then dpkg -i, a few commands, dpkg -r).
+# The end-to-end tests run the binary as people get it: `make install` into the run's folder
+# (the stripped release build and its hottask-sync link), named by HOTTASK_BIN; it is also run
+# there with the toolchain hidden (InstalledBinaryTests), and the packages are built there from
+# the same release build (PackageTests: lintian, then dpkg -i, a few commands, dpkg -r). The
+# suites run in three processes at once (Tests/Scripts/run-tests.py), the slowest first.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(RELEASE_BUILD) hottask
@@ -99,8 +101,10 @@ test: test-deps
 	$(MAKE) --no-print-directory install DESTDIR="$$run/installed" PREFIX=/usr BIN=.build/release/hottask >/dev/null && \
 	Packaging/build-deb.sh $(VERSION) .build/release "$$run/$(DEB)" >/dev/null && \
 	Packaging/build-dist.sh $(VERSION) .build/release "$$run/$(DIST)" && \
-	TMPDIR="$$run" TMUX_TMPDIR="$$run" HOTTASK_INSTALLED="$$run/installed/usr" HOTTASK_DEB="$$run/$(DEB)" \
-		HOTTASK_DIST="$$run/$(DIST)" $(SWIFT) test --skip-build; status=$$?; \
+	TMPDIR="$$run" TMUX_TMPDIR="$$run" HOTTASK_INSTALLED="$$run/installed/usr" HOTTASK_BIN="$$run/installed/usr/bin/hottask" \
+		HOTTASK_DEB="$$run/$(DEB)" \
+		HOTTASK_DIST="$$run/$(DIST)" python3 Tests/Scripts/run-tests.py "$$($(SWIFT) build --show-bin-path)/HotTaskPackageTests.xctest"; \
+		status=$$?; \
 	RUN_FOLDER="$$run" Tests/Scripts/check-leftovers.sh || status=1; \
 	rm -rf "$$run"; exit $$status
 

@@ -5,7 +5,8 @@ Most end-to-end tests wait: on a child process, a server, tmux or a person's pac
 process runs its tests on the Swift runtime's cooperative pool, one thread a core, and a waiting
 test holds its thread; on two cores two waiting tests stopped every other one. Here each suite
 runs in a process of its own, WORKERS at a time, the slowest first (suite-weights lists the
-seconds each took in a full run; a suite not listed counts as DEFAULT_WEIGHT). A suite's output
+seconds each took in a full run; a suite not listed counts as DEFAULT_WEIGHT). Each suite's
+CPU, with the processes it waited for, is printed beside its time (--record writes both). A suite's output
 is printed whole when it ends, so the log reads suite by suite.
 
 usage: run-tests.py BUNDLE [--workers N] [--weights FILE] [--only REGEX] [--record FILE]

@@ -3,13 +3,20 @@ import Testing
 
 /// The built `hottask` executable that end-to-end tests run.
 public enum HotTaskBinary {
-    /// `$HOTTASK_BIN` when set; otherwise the `hottask` file in the nearest folder above the
-    /// running test bundle (`.build/<triple>/debug/` holds both the test runner and `hottask`).
+    /// `$HOTTASK_BIN` when set (`make test` sets the installed release binary, with its
+    /// `hottask-sync` link); otherwise `builtBesideTheTests`.
     public static let url: URL = {
         let environment = ProcessInfo.processInfo.environment
         if let override = environment["HOTTASK_BIN"], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
+        return builtBesideTheTests
+    }()
+
+    /// The `hottask` file in the nearest folder above the running test bundle
+    /// (`.build/<triple>/debug/` holds both the test runner and `hottask`): the debug build,
+    /// which links the toolchain's full ICU data.
+    public static let builtBesideTheTests: URL = {
         let running =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]

@@ -29,8 +29,8 @@ extension TaskStore {
     /// Writes `list` as a new snapshot: the sync state the log's records carry folded into the
     /// sync base first (`sync`, see `SyncDelta`), the backup copy, then the snapshot itself (the
     /// commit point), then a new log for it that keeps the last records as history. Damaged log
-    /// lines are moved aside before the log is replaced. Only `StoreTransaction` and `recover`
-    /// call it, holding the lock.
+    /// lines are moved aside before the log is replaced. Only `StoreTransaction.writeSnapshot`
+    /// calls it, holding the lock.
     func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord], sync: [SyncDelta]) throws(StoreError) {
         var header = SnapshotHeader(generation: .random(), clock: clock, list: list)
         var snapshotSize = 0

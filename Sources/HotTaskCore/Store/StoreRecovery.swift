@@ -40,7 +40,7 @@ extension TaskStore {
     /// deleted; the result is written as a new snapshot under the lock. A store that reads
     /// whole is left alone.
     public func recover(now: Date = Date()) throws(StoreError) -> RecoveryReport {
-        try storeTransaction(.nothing) { _ throws(StoreError) -> RecoveryReport in
+        try storeTransaction(.nothing) { txn throws(StoreError) -> RecoveryReport in
             if (try? read()) != nil { return RecoveryReport(wasWhole: true) }
             // A log another user could have written is not replayed here either.
             if let problem = FileSystem.untrusted(journalPath) {
@@ -123,13 +123,7 @@ extension TaskStore {
             }
             if (try? FileSystem.kind(of: journalPath)) == .file { try setAside(journalPath) }
 
-            var clock = base?.header?.clock ?? .zero
-            for record in records { clock = max(clock, record.clock) }
-            var state = State(
-                list: TaskList(), header: base?.header, clock: clock, history: [], replayed: 0, warnings: [], damaged: [],
-                needsCompaction: true, snapshotStamp: FileSystem.stamp(of: path))
-            state.activity = base?.activity ?? ActivityHistory()
-            try compactLocked(list, clock: clock, state: state, history: records, sync: records.compactMap(\.sync))
+            try txn.commitRecovered(list, base: base, records: records)
             report.taskCount = list.count
             return report
         }
@@ -153,5 +147,21 @@ extension TaskStore {
         return String(
             format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
             Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+}
+
+extension StoreTransaction {
+    /// Ends a recovery: `list`, the readable base with every readable record of the log on top,
+    /// becomes the snapshot, with those records as its history and their sync state folded
+    /// into the sync base, over files already set aside.
+    func commitRecovered(_ list: TaskList, base: StoreSnapshot?, records: [LogRecord]) throws(StoreError) {
+        try store.requireWritableFolder()
+        var clock = base?.header?.clock ?? .zero
+        for record in records { clock = max(clock, record.clock) }
+        var state = TaskStore.State(
+            list: TaskList(), header: base?.header, clock: clock, history: [], replayed: 0, warnings: [], damaged: [], needsCompaction: true,
+            snapshotStamp: FileSystem.stamp(of: store.path))
+        state.activity = base?.activity ?? ActivityHistory()
+        try writeSnapshot(list, clock: clock, state: state, history: records, sync: records.compactMap(\.sync))
     }
 }

@@ -236,10 +236,7 @@ final class StoreTransaction {
             record.letChangesGo()
             changes = []
         }
-        try store.compactLocked(
-            list, clock: clock, state: state, history: state.history + [record], sync: state.pendingSync + [sync].compactMap { $0 })
-        // The files are new: a later read in this transaction reads them again.
-        logRead = nil
+        try writeSnapshot(list, clock: clock, state: state, history: state.history + [record], sync: state.pendingSync + [sync].compactMap { $0 })
         return Committed(clock: clock, record: record, list: list, compacted: true)
     }
 
@@ -301,9 +298,16 @@ final class StoreTransaction {
         try store.requireWritableFolder()
         let state = try whole()
         guard state.replayed > 0 || state.needsCompaction else { return }
+        try writeSnapshot(state.list, clock: state.clock, state: state, history: state.history, sync: state.pendingSync)
+    }
+
+    /// The one place a transaction ends in a new snapshot (`compactLocked`): a commit too large
+    /// for the log or due to fold it, a fold, a replacement, a recovery. The files are new, so
+    /// a later read in this transaction reads them again.
+    func writeSnapshot(_ list: TaskList, clock: Clock, state: TaskStore.State, history: [LogRecord], sync: [SyncDelta]) throws(StoreError) {
         wholeRead = nil
         logRead = nil
-        try store.compactLocked(state.list, clock: state.clock, state: state, history: state.history, sync: state.pendingSync)
+        try store.compactLocked(list, clock: clock, state: state, history: history, sync: sync)
     }
 
     /// Replaces the whole store with `list`, every task stamped anew (tests, benchmarks, and a
@@ -323,9 +327,7 @@ final class StoreTransaction {
         var stamped = TaskList()
         stamped.applyAll(list.all.map { .add($0) }, clock: clock)
         try checkLimits([], countBefore: list.count, countAfter: list.count, storeBytes: 0)
-        wholeRead = nil
-        logRead = nil
-        try store.compactLocked(stamped, clock: clock, state: state, history: [], sync: state.pendingSync)
+        try writeSnapshot(stamped, clock: clock, state: state, history: [], sync: state.pendingSync)
     }
 
     private func latestClock() throws(StoreError) -> Clock {

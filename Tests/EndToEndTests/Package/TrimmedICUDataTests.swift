@@ -78,7 +78,7 @@ struct TrimmedICUDataTests {
         let installed = try requireVariable("HOTTASK_INSTALLED") + "/bin/hottask"
         for zone in Self.zones {
             for locale in Self.locales {
-                let full = Self.outputs(of: HotTaskBinary.url.path, zone: zone, locale: locale)
+                let full = Self.outputs(of: HotTaskBinary.builtBesideTheTests.path, zone: zone, locale: locale)
                 let trimmed = Self.outputs(of: installed, zone: zone, locale: locale)
                 #expect(full.contains("Water the plants") && full.contains("exit 0"), "\(zone) \(locale): \(full)")
                 #expect(trimmed == full, "\(zone) \(locale)")
