@@ -12,7 +12,7 @@ enum CalendarSetSync {
         home: String, chosen: [String], lists: [String], username: String?, password: String?, caFile: String?, connections: Int?
     ) throws(SyncFailure) -> CalendarSet {
         let discovery = try CalendarDiscovery(url: home, username: username, password: password, timeout: SyncSetup.timeout, caFile: caFile)
-        let found = try discovery.discover()
+        let found = try discovery.discoverInHome()
         func collection(_ url: String) throws(SyncFailure) -> HTTPCalendarCollection {
             try HTTPCalendarCollection(
                 url: url, username: username, password: password, timeout: SyncSetup.timeout, parallelRequests: connections ?? 8,

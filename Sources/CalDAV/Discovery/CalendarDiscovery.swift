@@ -118,20 +118,36 @@ public final class CalendarDiscovery {
             )
         }
         // 4. The calendars in each home that take tasks.
-        for home in found.homes {
-            let (answer, _) = try propfind(
-                Self.folder(home), depth: 1, Self.calendarProperties, step: "listing the calendars in \(home.absoluteString)")
-            // Once by URL: the same calendar in two homes' listings is one member, whatever
-            // version each listing gave.
-            for calendar in Self.taskCalendars(in: answer, home: home) where !found.calendars.contains(where: { $0.url == calendar.url }) {
-                if let url = URL(string: calendar.url), refusal(of: url, step: "") != nil {
-                    found.elsewhere.append(calendar.url)
-                } else {
-                    found.calendars.append(calendar)
-                }
+        for home in found.homes { try list(home, into: &found) }
+        return found
+    }
+
+    /// The task calendars of the URL given, taken to be a calendar home (a set of lists synced
+    /// before, whose home set-up wrote): one request, where `discover` makes up to four. When
+    /// the server answers that it is not one any more, `discover` finds where the calendars are
+    /// now; a server out of reach is said so at once.
+    public func discoverInHome() throws(SyncFailure) -> Found {
+        var found = Found()
+        found.homes = [start]
+        do {
+            try list(start, into: &found)
+            return found
+        } catch  where !error.timedOut && !error.final && !error.message.contains("cannot reach") {
+            return try discover()
+        }
+    }
+
+    /// Adds the calendars in `home` that take tasks, once each by URL: the same calendar in two
+    /// homes' listings is one member, whatever version each listing gave.
+    private func list(_ home: URL, into found: inout Found) throws(SyncFailure) {
+        let (answer, _) = try propfind(Self.folder(home), depth: 1, Self.calendarProperties, step: "listing the calendars in \(home.absoluteString)")
+        for calendar in Self.taskCalendars(in: answer, home: home) where !found.calendars.contains(where: { $0.url == calendar.url }) {
+            if let url = URL(string: calendar.url), refusal(of: url, step: "") != nil {
+                found.elsewhere.append(calendar.url)
+            } else {
+                found.calendars.append(calendar)
             }
         }
-        return found
     }
 
     /// The calendars of a home's listing that take tasks: not the home itself (SOGo's reports
@@ -182,7 +198,6 @@ public final class CalendarDiscovery {
             request.setValue("application/xml; charset=utf-8", forHTTPHeaderField: "Content-Type")
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             request.setValue("HotTask", forHTTPHeaderField: "User-Agent")
-            request.setValue("close", forHTTPHeaderField: "Connection")
             let reply: HTTPExchange.Reply
             switch exchange.perform(request) {
             case .success(let answer): reply = answer

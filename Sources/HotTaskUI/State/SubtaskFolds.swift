@@ -93,39 +93,55 @@ struct SubtaskFolds: Equatable, Sendable {
         self.counts[parent] = counts.all > 0 ? counts : nil
     }
 
-    /// The subtasks of folded tasks: passes over the list until one finds no more (a family
-    /// lies after its parent, so one pass finds most, and a second says so). A cycle (from a
+    /// The subtasks of folded tasks: one pass over the list, then passes over the subtasks it
+    /// could not place while one places a task that has subtasks of its own (a family lies
+    /// after its parent, so one pass finds them all, and the second is rare). A cycle (from a
     /// file or a server) is left shown: a fold never hides the task it is on.
     mutating func findHidden(_ list: TaskList) {
         hidden = []
         guard !folded.isEmpty, hasSubtasks else { return }
-        // The folded tasks here (a fold is kept for a deleted task, for its undo).
+        // The folded tasks here (a fold is kept for a deleted task, for its undo), and how
+        // many subtasks they have at least, to size the set once.
         var roots: Set<UUID> = []
+        var atLeast = 0
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
-            for index in tasks.indices where folded.contains(tasks[index].id) && counts[tasks[index].id] != nil { roots.insert(tasks[index].id) }
+            for index in tasks.indices where folded.contains(tasks[index].id) {
+                guard let counts = counts[tasks[index].id] else { continue }
+                roots.insert(tasks[index].id)
+                atLeast += counts.all
+            }
         }
         guard !roots.isEmpty else { return }
         var reached: Set<UUID> = []
-        // Another pass only while one met a subtask it could not place yet: one whose parent
-        // may turn out to be under a fold further on.
-        var again = true
-        while again {
-            again = false
-            var placedMore = false
-            for section in Section.allCases {
-                let tasks = list.tasks(in: section)
-                for index in tasks.indices {
-                    guard let up = tasks[index].parent, !reached.contains(tasks[index].id) else { continue }
-                    if roots.contains(up) || reached.contains(up) {
-                        reached.insert(tasks[index].id)
-                        placedMore = true
-                    } else {
-                        again = true
-                    }
+        reached.reserveCapacity(atLeast)
+        var placed: [UUID] = []
+        var unplaced: [(id: UUID, parent: UUID)] = []
+        for section in Section.allCases {
+            let tasks = list.tasks(in: section)
+            for index in tasks.indices {
+                guard let up = tasks[index].parent else { continue }
+                if roots.contains(up) || reached.contains(up) {
+                    reached.insert(tasks[index].id)
+                    placed.append(tasks[index].id)
+                } else {
+                    unplaced.append((tasks[index].id, up))
                 }
             }
-            again = again && placedMore
+        }
+        // A subtask not placed waits for its parent, which only a task placed with subtasks
+        // of its own could have been.
+        while !unplaced.isEmpty, placed.contains(where: { counts[$0] != nil }) {
+            placed = []
+            var still: [(id: UUID, parent: UUID)] = []
+            for subtask in unplaced {
+                if reached.contains(subtask.parent) {
+                    if reached.insert(subtask.id).inserted { placed.append(subtask.id) }
+                } else {
+                    still.append(subtask)
+                }
+            }
+            unplaced = still
         }
         // Only a fold on a cycle's member reaches the cycle (each member's parent is in it).
         guard !reached.isDisjoint(with: roots) else {
