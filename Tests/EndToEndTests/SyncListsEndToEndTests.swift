@@ -229,5 +229,14 @@ extension SyncListsEndToEndTests {
         // One request: the listing of the home set-up wrote, which carries each calendar's
         // ctag and sync token, as DAVx5 asks it (no principal or home found again).
         #expect(sent.count == 1 && sent.allSatisfy { $0.hasPrefix("PROPFIND") && !$0.contains("/Work/") && !$0.contains("/Home/") }, "\(sent)")
+
+        // A home the server no longer lists (a 404): the account is found again from it, and
+        // the sync goes on as before.
+        try #"{"rules": [{"method": "PROPFIND", "times": 1, "action": "404"}]}"#.write(toFile: control, atomically: true, encoding: .utf8)
+        let linesBefore = fileText(control + ".log")?.split(separator: "\n").count ?? 0
+        let again = hottask(["--sync"])
+        #expect(again.stdout.contains("pulled 0, pushed 0, merged 0, deleted 0 here and 0 on the server"), "\(again.stdout) \(again.stderr)")
+        let afterMiss = (fileText(control + ".log") ?? "").split(separator: "\n").dropFirst(linesBefore).map(String.init)
+        #expect(afterMiss.first?.hasSuffix("injected-404") == true && afterMiss.count > 2, "\(afterMiss)")
     }
 }
