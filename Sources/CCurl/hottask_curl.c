@@ -49,6 +49,9 @@ static struct {
 
 /// Why libcurl could not be loaded ("" when it was).
 static char load_error[200];
+/// Set once every function was found and libcurl initialized: a library that lacks one of
+/// them is never half used.
+static int loaded;
 
 static int load_libcurl(void) {
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
@@ -73,7 +76,9 @@ static int load_libcurl(void) {
     HT_LOAD(slist_append, "curl_slist_append")
     HT_LOAD(slist_free_all, "curl_slist_free_all")
 #undef HT_LOAD
-    return lib.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : HT_NO_LIBCURL;
+    if (lib.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return HT_NO_LIBCURL;
+    loaded = 1;
+    return 0;
 }
 
 int ht_curl_global_init(void) {
@@ -84,7 +89,7 @@ int ht_curl_global_init(void) {
 
 const char *ht_curl_load_error(void) { return load_error; }
 
-void *ht_curl_open(void) { return lib.easy_init ? lib.easy_init() : NULL; }
+void *ht_curl_open(void) { return loaded ? lib.easy_init() : NULL; }
 
 void ht_curl_close(void *handle) {
     if (handle) lib.easy_cleanup(handle);

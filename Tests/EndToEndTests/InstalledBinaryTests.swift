@@ -48,4 +48,26 @@ struct InstalledBinaryTests {
         // libcurl and the ~30 libraries it brings are loaded by a sync alone, never at start-up.
         #expect(!libraries.contains("libcurl"), "\(libraries)")
     }
+
+    /// The loader looks for libraries where the system keeps them, never beside the binary: in
+    /// a folder another user can write (the binary unpacked in /tmp), a planted libcurl or
+    /// libncursesw would run as whoever starts HotTask.
+    @Test func librariesBesideTheBinaryAreNeverLoaded() throws {
+        let installed = try requireVariable("HOTTASK_INSTALLED") + "/bin/hottask"
+        let folder = TemporaryFolder()
+        let bin = folder.path("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: installed, toPath: bin + "/hottask")
+        try FileManager.default.createSymbolicLink(atPath: bin + "/hottask-sync", withDestinationPath: "hottask")
+        // Not libraries at all: loading either would fail the command ("file too short").
+        for planted in ["libcurl.so.4", "libncursesw.so.6", "libtinfo.so.6"] { _ = folder.write("", to: "bin/" + planted) }
+        let config = folder.write("[sync]\nurl = \"http://127.0.0.1:9/tasks/\"\nusername = \"u\"\npassword_command = \"echo p\"\n", to: "config.toml")
+        let store = folder.storePath
+        expectOutput(
+            HotTaskRun(runProcess([bin + "/hottask", "--file", store, "--add", "Safe"])), stdout: "Added to Top Priority: Safe\n",
+            command: "hottask --add")
+        let sync = runProcess([bin + "/hottask", "--file", store, "--config", config, "--sync"])
+        #expect(sync.status == 5)
+        #expect(sync.stderr.contains("127.0.0.1:9 refused the connection"), "\(sync.stderr)")
+    }
 }
