@@ -30,10 +30,14 @@ def suites(bundle):
         [bundle, "--testing-library", "swift-testing", "--list-tests"],
         capture_output=True, text=True, check=True,
     ).stdout
-    names = sorted({line.split("/", 1)[0] for line in listing.splitlines() if "/" in line})
-    if not names:
+    counts = {}
+    for line in listing.splitlines():
+        if "/" in line:
+            suite = line.split("/", 1)[0]
+            counts[suite] = counts.get(suite, 0) + 1
+    if not counts:
         sys.exit(f"run-tests: {bundle} lists no tests")
-    return names
+    return counts
 
 
 def weights(path):
@@ -56,7 +60,8 @@ def main():
     options = parser.parse_args()
 
     known = weights(options.weights)
-    names = [name for name in suites(options.bundle) if not options.only or re.search(options.only, name)]
+    listed = suites(options.bundle)
+    names = [name for name in sorted(listed) if not options.only or re.search(options.only, name)]
     queue = sorted(names, key=lambda name: -known.get(name, DEFAULT_WEIGHT))
     lock = threading.Lock()
     results = {}
@@ -74,9 +79,15 @@ def main():
             text = COLOUR.sub("", output.read().decode("utf-8", "replace"))
         seconds = time.monotonic() - began
         cpu = usage.ru_utime + usage.ru_stime
+        # A suite whose filter ran fewer tests than it lists fails: a test never run is no pass.
+        ran = sum(int(n) for n in re.findall(r"Test run with (\d+) tests?\b", text))
+        status = child.returncode
+        if status == 0 and ran != listed[name]:
+            status = 1
+            text += f"run-tests: {name} lists {listed[name]} tests and ran {ran}\n"
         with lock:
-            results[name] = (child.returncode, seconds, cpu)
-            sys.stdout.write(f"=== {name}: exit {child.returncode} after {seconds:.1f} s ({cpu:.1f} s of CPU)\n{text}")
+            results[name] = (status, seconds, cpu)
+            sys.stdout.write(f"=== {name}: exit {status} after {seconds:.1f} s ({cpu:.1f} s of CPU)\n{text}")
             sys.stdout.flush()
 
     def worker():
