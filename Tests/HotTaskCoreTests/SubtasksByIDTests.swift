@@ -77,4 +77,45 @@ struct SubtasksByIDTests {
         #expect(deleted.logKnownClean)
         #expect(try store.load().all.map(\.caption) == ["Trip", "Hotel"])
     }
+
+    /// Whether the store's index says its snapshot holds no subtask (then a change by id
+    /// searches no snapshot bytes for them).
+    private func indexSaysNoSubtasks() throws -> Bool {
+        let view = try #require(try store.logView())
+        return SnapshotIndex.saysNoSubtasks(
+            at: store.indexPath, generation: view.generation, snapshotSize: view.snapshotSize, count: view.snapshotCount)
+    }
+
+    @Test("the index says whether the snapshot holds a subtask; an index from before subtasks says nothing")
+    func indexSaysWhetherTheSnapshotHasSubtasks() throws {
+        try store.save(TaskList([Self.task("Buy milk", 1), Self.task("Call mum", 2)]))
+        #expect(try indexSaysNoSubtasks())
+        try store.save(TaskList([Self.task("Trip", 1), Self.task("Flights", 2, under: 1)]))
+        #expect(try !indexSaysNoSubtasks())
+        try store.save(TaskList([Self.task("Buy milk", 1), Self.task("Call mum", 2)]))
+        var bytes = try #require(FileManager.default.contents(atPath: store.indexPath))
+        bytes[40] = 0
+        try bytes.write(to: URL(fileURLWithPath: store.indexPath))
+        #expect(try !indexSaysNoSubtasks(), "an older index's zero")
+    }
+
+    @Test("with no subtask in the snapshot, subtasks the log made follow their parent by id")
+    func subtasksOnlyInTheLogFollowTheirParent() throws {
+        try store.save(TaskList([Self.task("Trip", 1), Self.task("Hotel", 2), Self.task("Car", 3), Self.task("Bike", 4)]))
+        #expect(try indexSaysNoSubtasks())
+        // In the log: Hotel goes under Trip, Flights is added under Trip, Car under Hotel.
+        _ = try change(editing: Self.handle(2), under: Self.handle(1))
+        _ = try store.change(
+            adding: ["Flights"], to: .priority, editing: nil, inList: nil, under: Self.handle(1), completing: [], reopening: [], moving: [],
+            deleting: [], dates: dates)
+        _ = try change(editing: Self.handle(3), under: Self.handle(2))
+        #expect(try indexSaysNoSubtasks(), "still the snapshot's")
+        let done = try change(completing: [Self.handle(1)])
+        #expect(done.lines == ["Completed: Trip (and its 3 open subtasks)"])
+        #expect(done.logKnownClean)
+        #expect(try store.load().all.filter(\.completed).map(\.caption).sorted() == ["Car", "Flights", "Hotel", "Trip"])
+        let deleted = try change(deleting: [Self.handle(2)])
+        #expect(deleted.lines == ["Deleted: Hotel (and its 1 subtask)"])
+        #expect(try store.load().all.map(\.caption).sorted() == ["Bike", "Flights", "Trip"])
+    }
 }

@@ -86,7 +86,8 @@ extension TaskStore {
         try? log.start(ChangeLog.Header(generation: header.generation, snapshot: stamp, undoFloor: floor), history: kept)
         // Only a help for changes by id, checked on every use: a failure here costs speed only.
         try? FileSystem.writeAtomically(
-            SnapshotIndex.encode(consume entries, generation: header.generation, snapshotSize: snapshotSize), to: indexPath)
+            SnapshotIndex.encode(consume entries, generation: header.generation, snapshotSize: snapshotSize, hasSubtasks: list.hasSubtasks),
+            to: indexPath)
     }
 
     /// The history the new snapshot keeps: the state's (its snapshot's and the records replayed

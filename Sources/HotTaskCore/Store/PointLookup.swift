@@ -40,7 +40,11 @@ extension TaskStore {
         // The snapshot's bytes, read only when its index cannot answer. Read, not mapped: a file
         // truncated by another program while mapped would end the process with SIGBUS.
         var bytes: [UInt8]?
-        if withFamily { bytes = try? FileSystem.readAll(path, limit: StoreLimits.readBytes) }
+        let noSubtasksInSnapshot =
+            withFamily
+            && SnapshotIndex.saysNoSubtasks(
+                at: indexPath, generation: quick.generation, snapshotSize: quick.snapshotSize, count: quick.snapshotCount)
+        if withFamily && !noSubtasksInSnapshot { bytes = try? FileSystem.readAll(path, limit: StoreLimits.readBytes) }
         var found: [String: TaskItem] = [:]
         for handle in handles {
             let prefix = handle.lowercased()
@@ -77,8 +81,11 @@ extension TaskStore {
         }
         var lookup = PointLookup(tasks: found, top: quick.top.keys, clock: quick.clock, generation: quick.generation)
         if withFamily {
-            guard let bytes, let family = family(of: found.values, in: bytes, view: quick) else { return nil }
-            lookup.family = family
+            let members =
+                noSubtasksInSnapshot
+                ? familyWithoutSubtasksInSnapshot(of: found.values, view: quick) : bytes.flatMap { family(of: found.values, in: $0, view: quick) }
+            guard let members else { return nil }
+            lookup.family = members
         }
         return lookup
     }
@@ -86,7 +93,7 @@ extension TaskStore {
     /// The live tasks whose id starts with `prefix`, found through the snapshot's index: each
     /// object is read from the snapshot and must hold the id the index gave it. nil when the
     /// index cannot be used.
-    private func indexedTasks(withIDPrefix prefix: String, quick: StoreTransaction.LogView) -> [TaskItem]? {
+    func indexedTasks(withIDPrefix prefix: String, quick: StoreTransaction.LogView) -> [TaskItem]? {
         guard
             let entries = SnapshotIndex.entries(
                 withIDPrefix: prefix, at: indexPath, generation: quick.generation, snapshotSize: quick.snapshotSize,

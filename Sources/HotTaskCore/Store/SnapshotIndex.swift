@@ -14,8 +14,9 @@ import Foundation
 /// snapshot is searched instead (`TaskStore.pointLookup`).
 ///
 /// Layout (little-endian): a 64-byte header — `HTINDEX1`, the generation's 16 hex digits, the
-/// snapshot's size, the task count — then one 32-byte entry per live task, sorted by id: the
-/// id's 16 bytes, the object's offset and its length.
+/// snapshot's size, the task count, whether any live task has a parent (1 none, 2 some; 0 in an
+/// index written before subtasks, which says nothing) — then one 32-byte entry per live task,
+/// sorted by id: the id's 16 bytes, the object's offset and its length.
 struct SnapshotIndex {
     struct Entry: Equatable {
         var id: UUID
@@ -29,10 +30,11 @@ struct SnapshotIndex {
 
     /// The index file's bytes for a snapshot of `size` bytes holding `entries` (sorted in place:
     /// the caller's array is not copied).
-    static func encode(_ entries: consuming [Entry], generation: Generation, snapshotSize: Int) -> [UInt8] {
+    static func encode(_ entries: consuming [Entry], generation: Generation, snapshotSize: Int, hasSubtasks: Bool) -> [UInt8] {
         var bytes = magic + Array(generation.text.utf8)
         append(UInt64(snapshotSize), to: &bytes)
         append(UInt64(entries.count), to: &bytes)
+        append(hasSubtasks ? 2 : 1, to: &bytes)
         bytes += [UInt8](repeating: 0, count: headerSize - bytes.count)
         bytes.reserveCapacity(headerSize + entries.count * entrySize)
         // Sorted by the id's bytes, compared as two big-endian halves (no array per comparison:
@@ -51,20 +53,8 @@ struct SnapshotIndex {
     static func entries(withIDPrefix prefix: String, at path: String, generation: Generation, snapshotSize: Int, count: Int)
         -> [Entry]?
     {
-        guard FileSystem.untrusted(path) == nil else { return nil }
-        // Without blocking, and only a regular file: a named pipe here would wait for a writer.
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = openChecked(path, generation: generation, snapshotSize: snapshotSize, count: count) else { return nil }
         defer { close(fd) }
-        var kind = stat()
-        guard fstat(fd, &kind) == 0, kind.st_mode & S_IFMT == S_IFREG else { return nil }
-        guard let header = FileSystem.readExactly(fd, at: 0, count: headerSize), Array(header[0..<8]) == magic,
-            Array(header[8..<24]) == Array(generation.text.utf8), number(header, at: 24) == UInt64(snapshotSize),
-            number(header, at: 32) == UInt64(count)
-        else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0, Int(info.st_size) == headerSize + count * entrySize else { return nil }
-
         // The first entry whose id is not below the prefix, by binary search over preads.
         func entry(_ index: Int) -> Entry? {
             guard let bytes = FileSystem.readExactly(fd, at: headerSize + index * entrySize, count: entrySize) else { return nil }
@@ -95,6 +85,32 @@ struct SnapshotIndex {
             index += 1
         }
         return found
+    }
+
+    /// True when the index at `path` describes this snapshot and says no live task in it has a
+    /// parent: a change by id then needs no search of the snapshot for subtasks.
+    static func saysNoSubtasks(at path: String, generation: Generation, snapshotSize: Int, count: Int) -> Bool {
+        guard let fd = openChecked(path, generation: generation, snapshotSize: snapshotSize, count: count) else { return false }
+        defer { close(fd) }
+        return FileSystem.readExactly(fd, at: 40, count: 8).map { number($0, at: 0) } == 1
+    }
+
+    /// The index file, open, when its header and size describe this snapshot.
+    private static func openChecked(_ path: String, generation: Generation, snapshotSize: Int, count: Int) -> Int32? {
+        guard FileSystem.untrusted(path) == nil else { return nil }
+        // Without blocking, and only a regular file: a named pipe here would wait for a writer.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == headerSize + count * entrySize,
+            let header = FileSystem.readExactly(fd, at: 0, count: headerSize), Array(header[0..<8]) == magic,
+            Array(header[8..<24]) == Array(generation.text.utf8), number(header, at: 24) == UInt64(snapshotSize),
+            number(header, at: 32) == UInt64(count)
+        else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
