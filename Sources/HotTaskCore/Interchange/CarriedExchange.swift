@@ -10,7 +10,8 @@ extension TaskStore {
     /// read (its tasks are exactly what it has now).
     struct CarriedSaid {
         let format: CarriedFields.Format
-        let tasks: [TaskItem]
+        /// The file's tasks' ids, by position.
+        let ids: [UUID]
         let records: [Int: String]
         var forgotten: [UUID] = []
         var todoTxtFile: CarriedFields.TodoTxtFile?
@@ -37,9 +38,8 @@ extension TaskStore {
     /// todo.txt file read (its real path).
     func carriedSaid(by batch: ImportBatch, todoTxtFile: String? = nil) -> CarriedSaid? {
         guard let format = batch.carriedFormat else { return nil }
-        // Ids only: the tasks' captions are dropped with the batch.
-        let tasks = batch.tasks.map { TaskItem(id: $0.id, caption: "", section: .bonus, createdAt: $0.createdAt) }
-        var said = CarriedSaid(format: format, tasks: tasks, records: batch.carried, forgotten: batch.losses.deletedIDs)
+        // Ids only: the tasks are dropped with the batch.
+        var said = CarriedSaid(format: format, ids: batch.tasks.map(\.id), records: batch.carried, forgotten: batch.losses.deletedIDs)
         if let todoTxtFile { said.todoTxtFile = CarriedFields.TodoTxtFile(path: todoTxtFile, comments: batch.todoTxtLines?.comments ?? []) }
         return said
     }
@@ -50,10 +50,10 @@ extension TaskStore {
         var carried = carried
         if said.format == .todoTxt, let file = said.todoTxtFile {
             // The file's lines are what it has: a task whose line is gone no longer is there.
-            carried.keepOnly(said.tasks.lazy.map(\.id), .todoTxt)
+            carried.keepOnly(said.ids, .todoTxt)
             carried.todoTxtFile = file
         }
-        carried.record(said.format, tasks: said.tasks, records: said.records)
+        carried.record(said.format, ids: said.ids, records: said.records)
         carried.forget(said.forgotten, said.format)
         return saveCarried(carried)
     }

@@ -168,11 +168,16 @@ struct CarriedFields: Sendable {
     /// task the file gave without one loses its old one (the file no longer has those fields).
     /// Taskwarrior and todo.txt have the tasks they gave (`has`).
     mutating func record(_ format: Format, tasks: [TaskItem], records said: [Int: String]) {
+        record(format, ids: tasks.map(\.id), records: said)
+    }
+
+    /// The same, by the tasks' ids.
+    mutating func record(_ format: Format, ids: [UUID], records said: [Int: String]) {
         let tracked = format != .iCalendar
         if records.isEmpty && said.isEmpty && !tracked { return }
-        if tracked { members.reserveCapacity(members.count + tasks.count) }
-        for (position, task) in tasks.enumerated() {
-            let key = Key(id: task.id, format: format)
+        if tracked { members.reserveCapacity(members.count + ids.count) }
+        for (position, id) in ids.enumerated() {
+            let key = Key(id: id, format: format)
             let record = said[position]
             if records[key] != record {
                 records[key] = record
@@ -246,38 +251,56 @@ struct CarriedFields: Sendable {
             keys.append((high, low, key.format.rawValue, 1))
         }
         keys.sort { ($0.high, $0.low, $0.format, $0.member) < ($1.high, $1.low, $1.format, $1.member) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(keys.count * 39)
-        for (index, entry) in keys.enumerated() {
-            if index > 0, entry.member == 1, keys[index - 1].high == entry.high, keys[index - 1].low == entry.low,
-                keys[index - 1].format == entry.format
-            {
-                continue
-            }
-            let id = UUIDBytes.id(sortKey: (entry.high, entry.low))
-            UUIDBytes.append(id, to: &bytes)
-            bytes.append(0x20)
-            bytes.append(entry.format)
-            guard entry.member == 0, let format = Format(rawValue: entry.format), let record = records[Key(id: id, format: format)] else {
-                bytes.append(0x0A)
-                continue
-            }
-            bytes.append(0x20)
-            for byte in record.utf8 {
-                switch byte {
-                case 0x5C: bytes += [0x5C, 0x5C]
-                case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
-                default: bytes.append(byte)
-                }
-            }
-            bytes.append(0x0A)
-        }
         do throws(FileSystem.Failure) {
             FileSystem.removeDeadWritersTempFiles(besides: path)
-            try FileSystem.writeAtomically(bytes, to: path)
+            // Written in pieces of about a megabyte: an iCalendar import's records (each
+            // to-do's text) are 33 MB at 100,000 tasks, and the whole file in one array took 75.
+            var file = try FileSystem.AtomicFile(replacing: path)
+            let pieceSize = 1 << 20
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(pieceSize + 4096)
+            for (index, entry) in keys.enumerated() {
+                if index > 0, entry.member == 1, keys[index - 1].high == entry.high, keys[index - 1].low == entry.low,
+                    keys[index - 1].format == entry.format
+                {
+                    continue
+                }
+                let id = UUIDBytes.id(sortKey: (entry.high, entry.low))
+                UUIDBytes.append(id, to: &bytes)
+                bytes.append(0x20)
+                bytes.append(entry.format)
+                if entry.member == 0, let format = Format(rawValue: entry.format), let record = records[Key(id: id, format: format)] {
+                    bytes.append(0x20)
+                    // A record of any size goes out a piece at a time (a todo.txt line of 50 MB).
+                    for byte in record.utf8 {
+                        Self.appendEscaped(byte, to: &bytes)
+                        if bytes.count >= pieceSize {
+                            file.write(bytes)
+                            bytes.removeAll(keepingCapacity: true)
+                        }
+                    }
+                }
+                bytes.append(0x0A)
+                if bytes.count >= pieceSize {
+                    file.write(bytes)
+                    bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            file.write(bytes)
+            try file.install()
         } catch {
             throw StoreDocument.ExportFailure(reason: error.reason)
+        }
+    }
+
+    /// A record's byte on its line: backslash, line feed and carriage return escaped.
+    @inline(__always)
+    private static func appendEscaped(_ byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case 0x5C: bytes += [0x5C, 0x5C]
+        case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+        case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+        default: bytes.append(byte)
         }
     }
 
@@ -362,11 +385,24 @@ struct TodoTxtRecord: Equatable, Sendable {
 
     /// The record's text; nil when it says nothing.
     var text: String? {
-        var parts = [letter, undated ? "undated" : nil, archived ? "archived" : nil, assumedDue.map { "nodue:" + $0 }, lineDue.map { "at:" + $0 }]
+        let parts = [letter, undated ? "undated" : nil, archived ? "archived" : nil, assumedDue.map { "nodue:" + $0 }, lineDue.map { "at:" + $0 }]
             .compactMap { $0 }
-        if let words { parts.append("as:" + String(words.said, radix: 16) + " " + words.text) }
-        guard !parts.isEmpty || !doneLines.isEmpty else { return nil }
-        return ([parts.joined(separator: " ")] + doneLines).joined(separator: "\n")
+        guard !parts.isEmpty || words != nil || !doneLines.isEmpty else { return nil }
+        // Made once at its size: the words of a line of 50 MB are not copied twice more.
+        let said = words.map { "as:" + String($0.said, radix: 16) + " " }
+        var text = parts.joined(separator: " ")
+        text.reserveCapacity(
+            text.utf8.count + 1 + (said?.utf8.count ?? 0) + (words?.text.utf8.count ?? 0) + doneLines.reduce(0) { $0 + 1 + $1.utf8.count })
+        if let said, let words {
+            if !parts.isEmpty { text += " " }
+            text += said
+            text += words.text
+        }
+        for line in doneLines {
+            text += "\n"
+            text += line
+        }
+        return text
     }
 
     static func == (a: TodoTxtRecord, b: TodoTxtRecord) -> Bool {

@@ -92,7 +92,7 @@ extension TaskStore {
                 return line
             }
             // todo.txt lines find the tasks they were exported from.
-            var batch = state.list.resolvingIdentity(of: taken, base: importBase)
+            var batch = state.list.resolvingIdentity(of: consume taken, base: importBase)
             // Taskwarrior and todo.txt hold no subtask relation (DECISIONS): a task read keeps
             // its own, in the merge and in the base (recorded without it, a subtask's line
             // removed later looked changed here and was kept).
@@ -127,9 +127,15 @@ extension TaskStore {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))\(made)"
                 return try commit(state.list.replacing(with: batch.tasks), line, said: said)
             }
+            let removed = todoTxtFile.flatMap { file in
+                carriedBefore.map { Self.removedLines(of: batch, file: file, carried: $0, base: importBase, list: state.list) }
+            }
             var (changes, counts) = state.list.importing(batch, base: importBase, dates: dates)
-            if let todoTxtFile, let carriedBefore {
-                let removed = Self.removedLines(of: batch, file: todoTxtFile, carried: carriedBefore, base: importBase, list: state.list)
+            // The file's tasks are in the changes now, and its lines' facts are used: not held
+            // while the commit writes the store.
+            batch.tasks = []
+            batch.todoTxtLines = nil
+            if let removed {
                 changes += removed.map(TaskChange.delete)
                 counts.deleted = removed.count
                 if !removed.isEmpty {

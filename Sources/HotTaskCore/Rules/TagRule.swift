@@ -66,11 +66,34 @@ public enum TagRule {
 
     // MARK: +word
 
+    /// `isTagName` for a word of ASCII alone, from its bytes (Unicode's properties cost most of
+    /// reading a todo.txt line full of `+words`); nil for any other word.
+    private static func asciiTagName(_ utf8: some Collection<UInt8>) -> Bool? {
+        func letter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        func digit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        var count = 0
+        var first: UInt8 = 0
+        var last: UInt8 = 0
+        var allowed = true
+        for byte in utf8 {
+            guard byte < 0x80 else { return nil }
+            if count == 0 { first = byte }
+            last = byte
+            count += 1
+            // Longer than a tag in any case (CR LF, one character of two bytes, is no tag's).
+            if count > StoreLimits.tagCharacters { return false }
+            let punctuation = byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+            if !(letter(byte) || digit(byte) || punctuation) { allowed = false }
+        }
+        return allowed && count > 0 && letter(first) && (letter(last) || digit(last))
+    }
+
     /// Whether `word` (without its `+`) is a tag name as `+word` writes one: a letter first,
     /// then letters, digits, marks and `-` `_` `.` `:`, ending in a letter, digit or mark. So
     /// `+work`, `+v1.2`, `+project:Home.Garden` and `+café` are tags; `+1`, `C++`, `+44 20`,
     /// `+bob@example.com`, `+https://example.com` and `+done.` are not.
     public static func isTagName<Name: StringProtocol>(_ word: Name) -> Bool {
+        if let ascii = asciiTagName(word.utf8) { return ascii }
         guard let first = word.unicodeScalars.first, first.properties.isAlphabetic, let last = word.unicodeScalars.last,
             word.count <= StoreLimits.tagCharacters
         else { return false }

@@ -162,7 +162,20 @@ extension TaskStore {
     /// True when `record`'s line is sure to be longer than `limit` bytes, judged without encoding
     /// it: every change takes at least 64 bytes (a set names a 36-character id and two objects).
     static func certainlyLarger(_ record: LogRecord, than limit: Int) -> Bool {
-        record.changes.count * 64 > limit
+        // Each change's line is at least 64 bytes and its captions and notes: a record of one
+        // 50 MB caption is not encoded to be told it is too large.
+        var atLeast = 0
+        for change in record.changes {
+            switch change {
+            case .add(let task), .delete(let task): atLeast += 64 + task.caption.utf8.count + task.note.utf8.count
+            case .set(_, let fields, let was):
+                atLeast +=
+                    64 + (fields.caption?.utf8.count ?? 0) + (was.caption?.utf8.count ?? 0) + (fields.note?.utf8.count ?? 0)
+                    + (was.note?.utf8.count ?? 0)
+            }
+            if atLeast > limit { return true }
+        }
+        return false
     }
 
     func keepAside(_ damaged: [ChangeLog.DamagedLine]) throws(FileSystem.Failure) {

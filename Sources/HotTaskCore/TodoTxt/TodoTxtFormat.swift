@@ -43,60 +43,69 @@ enum TodoTxtFormat {
         // their task's position: the export writes them back until todo.sh archives them.
         var doneLines: [Int: [String]] = [:]
         for (fileIndex, file) in files.enumerated() {
-            guard let text = String(validating: file.bytes, as: UTF8.self) else {
+            // Checked whole, then read as bytes: every word and caption is a run of these.
+            guard String(validating: file.bytes, as: UTF8.self) != nil else {
                 throw .invalid("the \(fileIndex == 0 ? "todo.txt" : file.name) file is not valid UTF-8 text")
             }
             facts.files.append((file.name, tasks.count))
-            let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
-            for (offset, rawLine) in lines.enumerated() {
-                let line = rawLine.trimmingCharacters(in: .whitespaces)
-                guard !line.isEmpty else { continue }
-                // A `#` line is a comment, not a task: kept as it is for the export back.
-                if line.hasPrefix("#") {
-                    if fileIndex == 0 { facts.comments.append(String(rawLine)) }
-                    continue
-                }
-                let number = offset + 1
-                let read = task(from: line, now: now)
-                let keptDone = fileIndex == 0 && read.task.completed && !read.task.repeatRule.isNone
-                if let idPrefix = read.idPrefix {
-                    if let first = positionOfID[idPrefix] {
-                        if keptDone { doneLines[first, default: []].append(line) }
-                        // A repeating task's done line is an occurrence done before (todo.sh's `do`,
-                        // archived or not, since moved on): silently the same task. The open line
-                        // counts, else the latest done one (issue 52).
-                        if supersedes(read.task, tasks[first], sameFile: first >= facts.files[fileIndex].firstPosition) {
-                            let (task, record) = lineTask(read, archived: fileIndex > 0)
-                            tasks[first] = identified(task, tasks[first].id)
-                            records[first] = record.text
-                            facts.numbers[first] = number
-                            facts.note(read, at: first)
-                            continue
-                        }
-                        let pastOccurrence = read.task.completed && !read.task.repeatRule.isNone
-                        if !pastOccurrence,
-                            !sameLine(tasks[first], read.task, priorityUnsaid: facts.priorityUnsaid.contains(first) || read.priorityUnsaid)
-                        {
-                            facts.notes.append(
-                                "\(facts.place(of: first)) and \(fileIndex == 0 ? "" : file.name + " ")line \(number) have the same id:\(idPrefix); imported once, as \(facts.place(of: first))"
-                            )
-                        }
+            file.bytes.withUnsafeBufferPointer { all in
+                var lineStart = 0
+                var number = 0
+                while lineStart < all.count {
+                    let lineEnd = all[lineStart...].firstIndex(of: 0x0A) ?? all.count
+                    defer { lineStart = lineEnd + 1 }
+                    number += 1
+                    // CRLF ends a line as LF does.
+                    let raw = lineStart..<(lineEnd > lineStart && lineEnd < all.count && all[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd)
+                    let trimmed = TodoTxtLineWords.trimmed(all, raw)
+                    guard !trimmed.isEmpty else { continue }
+                    // A `#` line is a comment, not a task: kept as it is for the export back.
+                    if all[trimmed.lowerBound] == UInt8(ascii: "#") {
+                        if fileIndex == 0 { facts.comments.append(String(decoding: UnsafeBufferPointer(rebasing: all[raw]), as: UTF8.self)) }
                         continue
                     }
-                    positionOfID[idPrefix] = tasks.count
-                    idPrefixes[tasks.count] = idPrefix
-                    if keptDone { doneLines[tasks.count] = [line] }
+                    let lineBytes = UnsafeBufferPointer(rebasing: all[trimmed])
+                    let read = task(from: lineBytes, now: now)
+                    let keptDone = fileIndex == 0 && read.task.completed && !read.task.repeatRule.isNone
+                    if let idPrefix = read.idPrefix {
+                        if let first = positionOfID[idPrefix] {
+                            if keptDone { doneLines[first, default: []].append(String(decoding: lineBytes, as: UTF8.self)) }
+                            // A repeating task's done line is an occurrence done before (todo.sh's `do`,
+                            // archived or not, since moved on): silently the same task. The open line
+                            // counts, else the latest done one (issue 52).
+                            if supersedes(read.task, tasks[first], sameFile: first >= facts.files[fileIndex].firstPosition) {
+                                let (task, record) = lineTask(read, archived: fileIndex > 0)
+                                tasks[first] = identified(task, tasks[first].id)
+                                records[first] = record.text
+                                facts.numbers[first] = number
+                                facts.note(read, at: first)
+                                continue
+                            }
+                            let pastOccurrence = read.task.completed && !read.task.repeatRule.isNone
+                            if !pastOccurrence,
+                                !sameLine(tasks[first], read.task, priorityUnsaid: facts.priorityUnsaid.contains(first) || read.priorityUnsaid)
+                            {
+                                facts.notes.append(
+                                    "\(facts.place(of: first)) and \(fileIndex == 0 ? "" : file.name + " ")line \(number) have the same id:\(idPrefix); imported once, as \(facts.place(of: first))"
+                                )
+                            }
+                            continue
+                        }
+                        positionOfID[idPrefix] = tasks.count
+                        idPrefixes[tasks.count] = idPrefix
+                        if keptDone { doneLines[tasks.count] = [String(decoding: lineBytes, as: UTF8.self)] }
+                    }
+                    // The line's words as an older HotTask took them (its tags in the caption): the
+                    // same id for the same line whichever HotTask imports it.
+                    let words = read.captionWithTags ?? read.task.caption
+                    let seen = occurrences[words, default: 0]
+                    occurrences[words] = seen + 1
+                    let (task, record) = lineTask(read, archived: fileIndex > 0)
+                    facts.note(read, at: tasks.count)
+                    if let text = record.text { records[tasks.count] = text }
+                    facts.numbers.append(number)
+                    tasks.append(identified(task, stableID(words, seen)))
                 }
-                // The line's words as an older HotTask took them (its tags in the caption): the
-                // same id for the same line whichever HotTask imports it.
-                let words = read.captionWithTags ?? read.task.caption
-                let seen = occurrences[words, default: 0]
-                occurrences[words] = seen + 1
-                let (task, record) = lineTask(read, archived: fileIndex > 0)
-                facts.note(read, at: tasks.count)
-                if let text = record.text { records[tasks.count] = text }
-                facts.numbers.append(number)
-                tasks.append(identified(task, stableID(words, seen)))
             }
         }
         for (position, lines) in doneLines {
@@ -122,8 +131,13 @@ enum TodoTxtFormat {
             record.lineDue = (read.task.completed ? doneOn.flatMap { read.task.repeatRule.next(after: due, doneOn: $0)?.due } : due)?.dayText
         }
         // Words in another order than an export writes them are kept, to go back as they came.
+        // Compared and hashed in two parts: a line of 50 MB is not copied to ask.
         let written = words(of: read.task, caption: read.task.caption, record: record)
-        if written.caption + written.tail != read.body { record.words = (ImportBase.hash(written.caption + written.tail), read.body) }
+        let body = read.body.utf8
+        let same =
+            body.count == written.caption.utf8.count + written.tail.utf8.count && body.starts(with: written.caption.utf8)
+            && body.suffix(written.tail.utf8.count).elementsEqual(written.tail.utf8)
+        if !same { record.words = (FNV1a.hash(written.tail.utf8, seed: ImportBase.hash(written.caption)), read.body) }
         return (read.task, record)
     }
 
@@ -157,105 +171,6 @@ enum TodoTxtFormat {
         captionWithTags: String?, body: String, dueAssumed: Bool
     )
 
-    private static func task(from line: String, now: Date) -> Line {
-        var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        var completed = false
-        var completedAt: Date?
-        var createdAt: Date?
-        var topPriority = false
-        var prioritySaid = false
-        var letter: Character?
-        if words.first == "x" {
-            completed = true
-            words.removeFirst()
-            if let date = words.first.flatMap(date(from:)) {
-                completedAt = date
-                words.removeFirst()
-                if let created = words.first.flatMap(date(from:)) {
-                    createdAt = created
-                    words.removeFirst()
-                }
-            }
-        } else {
-            if let first = words.first, let said = priority(from: first) {
-                topPriority = said == "A"
-                prioritySaid = true
-                letter = said
-                words.removeFirst()
-            }
-            if let created = words.first.flatMap(date(from:)) {
-                createdAt = created
-                words.removeFirst()
-            }
-        }
-        // `pri:X` is where a completed task keeps its priority.
-        if let tag = words.firstIndex(where: { $0.hasPrefix("pri:") && $0.count == 5 }) {
-            topPriority = words[tag] == "pri:A"
-            prioritySaid = true
-            letter = words[tag].last.flatMap { ("A"..."Z").contains($0) ? $0 : nil }
-            words.remove(at: tag)
-        }
-        var idPrefix: String?
-        if let tag = words.lastIndex(where: { $0.hasPrefix("id:") && TaskList.isIDPrefix(String($0.dropFirst(3))) }) {
-            idPrefix = String(words[tag].dropFirst(3)).lowercased()
-            words.remove(at: tag)
-        }
-        // The line's words after its marks, as they came: the caption and tags in their order.
-        let body = CaptionRule.kept(words.joined(separator: " "))
-        // `due:YYYY-MM-DD` (the todo.txt add-on convention) is the due date, not caption, unless
-        // it is all the line says (as `DueWord` reads typed text).
-        var due: DueDate?
-        if let tag = words.firstIndex(where: { $0.hasPrefix("due:") && $0.utf8.count == 14 }), words.count > 1,
-            let day = DueDate(text: String(words[tag].dropFirst(4))), day.isDay
-        {
-            due = day
-            words.remove(at: tag)
-        }
-        // `rec:1w`, `rec:+1m` (`TodoTxtRecurrence`): the repeat rule, unless it is all the line
-        // says. A repeating task needs a due date: without one it takes today, as `--repeat` gives.
-        var repeatRule = RepeatRule.none
-        var dueAssumed = false
-        // The words as an older HotTask took them (its `rec:` and tags in the caption).
-        let older = words
-        if words.count > 1, let tag = words.firstIndex(where: { $0.utf8.first == UInt8(ascii: "r") && $0.hasPrefix("rec:") }),
-            let rule = TodoTxtRecurrence.rule(from: Substring(words[tag]))
-        {
-            repeatRule = rule
-            words.remove(at: tag)
-            if due == nil {
-                due = rule.first(onOrAfter: DueDate.localDay(of: now, in: .current))
-                dueAssumed = true
-            }
-        }
-        // `+project` and `@context`: tags, unless nothing else is left for a caption.
-        let withTags = words
-        var tags: [String] = []
-        words.removeAll { word in
-            guard let tag = tag(from: word) else { return false }
-            if !tags.contains(tag) { tags.append(tag) }
-            return true
-        }
-        if !words.contains(where: { $0.unicodeScalars.contains(where: CaptionRule.isVisible) }) {
-            words = withTags
-            tags = []
-        }
-        // The line's text kept as it came (`CaptionRule.kept`); a line of only its marks is a
-        // task without a title, as an untitled to-do from a phone exports.
-        let caption = CaptionRule.kept(words.joined(separator: " "))
-        let captionWithTags = tags.isEmpty && repeatRule.isNone ? nil : CaptionRule.kept(older.joined(separator: " "))
-        let created = createdAt ?? completedAt ?? now
-        let finished = completed ? max(completedAt ?? created, created) : nil
-        let task = TaskItem(
-            id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
-            createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due,
-            tags: TagRule.cleanKeeping(tags).tags, repeatRule: repeatRule)
-        // An open line without a priority says "Bonus"; a completed one says nothing.
-        return (
-            task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil, captionWithTags,
-            body, dueAssumed
-        )
-    }
-
     /// The tag a `+project` or `@context` word is (`project`, `@context`), when its name reads
     /// as a tag's (`TagRule.isTagName`: not `+1`, not an e-mail address).
     static func tag(from word: String) -> String? {
@@ -272,7 +187,7 @@ enum TodoTxtFormat {
     }
 
     /// `(A)`…`(Z)`: the letter.
-    private static func priority(from word: String) -> Character? {
+    static func priority(from word: String) -> Character? {
         let characters = Array(word)
         guard characters.count == 3, characters[0] == "(", characters[2] == ")",
             let letter = characters[1].asciiValue, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(letter)
@@ -291,7 +206,7 @@ enum TodoTxtFormat {
     /// A UUID made from the caption and how often it appeared before (FNV-1a, twice, with the
     /// version 8 and variant bits set): stable across imports, distinct within a file.
     private static func stableID(_ caption: String, _ occurrence: Int) -> UUID {
-        UUIDBytes.derived(from: Array(caption.utf8) + Array("#\(occurrence)".utf8))
+        UUIDBytes.derived(from: caption.utf8, then: "#\(occurrence)".utf8)
     }
 
     // MARK: Writing
@@ -388,7 +303,7 @@ enum TodoTxtFormat {
         var tail = ""
         if let due = task.due, !(due.isDay && record.assumedDue == due.dayText) { tail = " " + due.todoTxtTag() }
         if !task.repeatRule.isNone, let rec = TodoTxtRecurrence.word(for: task.repeatRule) { tail += " " + rec }
-        if let words = record.words, words.said == ImportBase.hash(caption + tail) { return (words.text, "") }
+        if let words = record.words, words.said == FNV1a.hash(tail.utf8, seed: ImportBase.hash(caption)) { return (words.text, "") }
         return (caption, tail)
     }
 

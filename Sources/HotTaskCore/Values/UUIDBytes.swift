@@ -134,9 +134,14 @@ enum UUIDBytes {
     /// A UUID made from text, the same wherever it is made: FNV-1a twice (two seeds), with the
     /// version 8 ("made by the application") and variant bits set.
     static func derived<Bytes: Collection>(from bytes: Bytes) -> UUID where Bytes.Element == UInt8 {
+        derived(from: bytes, then: EmptyCollection())
+    }
+
+    /// The same for `first` followed by `second`, without joining them (a caption of 50 MB).
+    static func derived(from first: some Collection<UInt8>, then second: some Collection<UInt8>) -> UUID {
         var raw =
-            withUnsafeBytes(of: FNV1a.hash(bytes).bigEndian, Array.init)
-            + withUnsafeBytes(of: FNV1a.hash(bytes, seed: 0x8422_2325_cbf2_9ce4).bigEndian, Array.init)
+            withUnsafeBytes(of: FNV1a.hash(second, seed: FNV1a.hash(first)).bigEndian, Array.init)
+            + withUnsafeBytes(of: FNV1a.hash(second, seed: FNV1a.hash(first, seed: 0x8422_2325_cbf2_9ce4)).bigEndian, Array.init)
         raw[6] = (raw[6] & 0x0F) | 0x80
         raw[8] = (raw[8] & 0x3F) | 0x80
         return UUID(

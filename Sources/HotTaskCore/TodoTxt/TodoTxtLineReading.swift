@@ -1,0 +1,257 @@
+import Foundation
+
+/// One todo.txt line read as bytes, its words the runs between spaces (U+0020).
+///
+/// Nothing holds a word list: a 50 MB line of nine million words took 697 MB as Strings, and
+/// copies of the line for each step made reading it quadratic in practice. Each pass walks the
+/// bytes; only the words a rule must read as text (marks, `+tags`, `due:`, `rec:`) become
+/// Strings, and the captions are written once at their exact size.
+struct TodoTxtLineWords {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    /// Each word's range, in order, from byte `start`.
+    func forEach(from start: Int = 0, _ body: (Range<Int>) -> Void) {
+        var index = start
+        let end = bytes.count
+        while index < end {
+            while index < end && bytes[index] == 0x20 { index += 1 }
+            guard index < end else { return }
+            let first = index
+            while index < end && bytes[index] != 0x20 { index += 1 }
+            body(first..<index)
+        }
+    }
+
+    /// The first `count` words from the start (fewer when the line has fewer).
+    func first(_ count: Int) -> [Range<Int>] {
+        var words: [Range<Int>] = []
+        var index = 0
+        let end = bytes.count
+        while words.count < count && index < end {
+            while index < end && bytes[index] == 0x20 { index += 1 }
+            guard index < end else { break }
+            let first = index
+            while index < end && bytes[index] != 0x20 { index += 1 }
+            words.append(first..<index)
+        }
+        return words
+    }
+
+    func text(_ word: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self)
+    }
+
+    func starts(_ word: Range<Int>, with prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard word.count >= count else { return false }
+        let start = prefix.utf8Start
+        for offset in 0..<count where bytes[word.lowerBound + offset] != start[offset] { return false }
+        return true
+    }
+
+    /// A word `TodoTxtFormat.tag(from:)` reads as a tag (`+project`, `@context`).
+    func isTag(_ word: Range<Int>) -> Bool {
+        let first = bytes[word.lowerBound]
+        guard first == UInt8(ascii: "+") || first == UInt8(ascii: "@") else { return false }
+        return TodoTxtFormat.tag(from: text(word)) != nil
+    }
+
+    /// Whether a word shows something (`CaptionRule.isVisible` for one of its scalars).
+    func isVisible(_ word: Range<Int>) -> Bool {
+        var wide = false
+        for byte in bytes[word] {
+            if byte > 0x20 && byte < 0x7F { return true }
+            if byte >= 0x80 { wide = true }
+        }
+        return wide && text(word).unicodeScalars.contains(where: CaptionRule.isVisible)
+    }
+
+    /// The words from `start`, but those starting at `leftOut` and (with `tags`) tag words,
+    /// joined by one space, as `CaptionRule.kept` keeps them.
+    func joined(from start: Int, leavingOut leftOut: Set<Int>, tags: Bool) -> String {
+        var length = 0
+        var words = 0
+        forEach(from: start) { word in
+            guard !leftOut.contains(word.lowerBound), !(tags && isTag(word)) else { return }
+            length += word.count
+            words += 1
+        }
+        length += max(0, words - 1)
+        let text = String(unsafeUninitializedCapacity: length) { out in
+            var at = 0
+            forEach(from: start) { word in
+                guard !leftOut.contains(word.lowerBound), !(tags && isTag(word)) else { return }
+                if at > 0 {
+                    out[at] = 0x20
+                    at += 1
+                }
+                for byte in bytes[word] {
+                    out[at] = byte
+                    at += 1
+                }
+            }
+            return at
+        }
+        return CaptionRule.kept(text)
+    }
+
+    /// The range of `line` without whitespace at either end, as todo.txt readers trim a line.
+    static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var start = range.lowerBound
+        var end = range.upperBound
+        while start < end, let (scalar, length) = scalar(in: line, at: start, before: end), isBlank(scalar) { start += length }
+        while end > start {
+            var lead = end - 1
+            while lead > start && line[lead] & 0xC0 == 0x80 && end - lead < 4 { lead -= 1 }
+            guard let (scalar, length) = scalar(in: line, at: lead, before: end), lead + length == end, isBlank(scalar) else { break }
+            end = lead
+        }
+        return start..<end
+    }
+
+    /// Foundation's `whitespaces` as trimming uses it: tab, space, no-break space, U+1680,
+    /// U+2000–U+200B (the zero-width space too), U+202F, U+205F and U+3000.
+    private static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
+    /// The scalar that starts at `at` (valid UTF-8: the file was checked) and its length.
+    private static func scalar(in line: UnsafeBufferPointer<UInt8>, at: Int, before end: Int) -> (Unicode.Scalar, Int)? {
+        let lead = line[at]
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        guard at + length <= end else { return nil }
+        var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<max(length, 1) where length > 1 { value = value << 6 | UInt32(line[at + offset] & 0x3F) }
+        return Unicode.Scalar(value).map { ($0, length) }
+    }
+}
+
+extension TodoTxtFormat {
+    /// The task a line holds (its id still to be given), its `id:` tag if any, and what the
+    /// line left unsaid. `line`: the line's bytes, trimmed, not empty.
+    static func task(from line: UnsafeBufferPointer<UInt8>, now: Date) -> Line {
+        let words = TodoTxtLineWords(bytes: line)
+        var completed = false
+        var completedAt: Date?
+        var createdAt: Date?
+        var topPriority = false
+        var prioritySaid = false
+        var letter: Character?
+        // The marks at the start: `x` and its dates, or a priority and a creation date.
+        let head = words.first(3)
+        var marks = 0
+        // Lengths first: a word of 50 MB is not made a String to be told it is no mark.
+        func dateWord(_ at: Int) -> Date? { at < head.count && head[at].count == 10 ? date(from: words.text(head[at])) : nil }
+        if let first = head.first, first.count == 1, line[first.lowerBound] == UInt8(ascii: "x") {
+            completed = true
+            marks = 1
+            if let date = dateWord(1) {
+                completedAt = date
+                marks = 2
+                if let created = dateWord(2) {
+                    createdAt = created
+                    marks = 3
+                }
+            }
+        } else {
+            if let first = head.first, first.count == 3, let said = priority(from: words.text(first)) {
+                topPriority = said == "A"
+                prioritySaid = true
+                letter = said
+                marks = 1
+            }
+            if let created = dateWord(marks) {
+                createdAt = created
+                marks += 1
+            }
+        }
+        let rest = marks == 0 ? 0 : head[marks - 1].upperBound
+        // One pass over the rest for the words rules read: `pri:X` (the first), `id:` (the last),
+        // `due:` and `rec:` (the first of each), the tags, and how many words show something.
+        var count = 0
+        var visible = 0
+        var pri: Range<Int>?
+        var idTag: Range<Int>?
+        var dueTag: Range<Int>?
+        var recTag: Range<Int>?
+        var tags: [String] = []
+        var tagsSeen = Set<String>()
+        words.forEach(from: rest) { word in
+            count += 1
+            if words.isTag(word) {
+                if let tag = tag(from: words.text(word)), tagsSeen.insert(tag).inserted { tags.append(tag) }
+                return
+            }
+            if words.isVisible(word) { visible += 1 }
+            if pri == nil, words.starts(word, with: "pri:"), words.text(word).count == 5 {
+                pri = word
+            } else if words.starts(word, with: "id:"), TaskList.isIDPrefix(String(words.text(word).dropFirst(3))) {
+                idTag = word
+            } else if dueTag == nil, word.count == 14, words.starts(word, with: "due:") {
+                dueTag = word
+            } else if recTag == nil, words.starts(word, with: "rec:") {
+                recTag = word
+            }
+        }
+        // `pri:X` is where a completed task keeps its priority.
+        var leftOut = Set<Int>()
+        if let pri {
+            let text = words.text(pri)
+            topPriority = text == "pri:A"
+            prioritySaid = true
+            letter = text.last.flatMap { ("A"..."Z").contains($0) ? $0 : nil }
+            leftOut.insert(pri.lowerBound)
+        }
+        var idPrefix: String?
+        if let idTag {
+            idPrefix = String(words.text(idTag).dropFirst(3)).lowercased()
+            leftOut.insert(idTag.lowerBound)
+        }
+        // The line's words after its marks, as they came: the caption and tags in their order.
+        let body = words.joined(from: rest, leavingOut: leftOut, tags: false)
+        // `due:YYYY-MM-DD` (the todo.txt add-on convention) is the due date, not caption, unless
+        // it is all the line says (as `DueWord` reads typed text).
+        var due: DueDate?
+        if let dueTag, count - leftOut.count > 1, let day = DueDate(text: String(words.text(dueTag).dropFirst(4))), day.isDay {
+            due = day
+            leftOut.insert(dueTag.lowerBound)
+        }
+        // The words as an older HotTask took them (its `rec:` and tags in the caption).
+        let older = due == nil ? body : words.joined(from: rest, leavingOut: leftOut, tags: false)
+        // `rec:1w`, `rec:+1m` (`TodoTxtRecurrence`): the repeat rule, unless it is all the line
+        // says. A repeating task needs a due date: without one it takes today, as `--repeat` gives.
+        var repeatRule = RepeatRule.none
+        var dueAssumed = false
+        if count - leftOut.count > 1, let recTag, let rule = TodoTxtRecurrence.rule(from: Substring(words.text(recTag))) {
+            repeatRule = rule
+            leftOut.insert(recTag.lowerBound)
+            if due == nil {
+                due = rule.first(onOrAfter: DueDate.localDay(of: now, in: .current))
+                dueAssumed = true
+            }
+        }
+        // `+project` and `@context`: tags, unless nothing else is left for a caption (every word
+        // left out above shows something).
+        if visible - leftOut.count == 0 { tags = [] }
+        // The line's text kept as it came (`CaptionRule.kept`); a line of only its marks is a
+        // task without a title, as an untitled to-do from a phone exports.
+        let caption =
+            tags.isEmpty && leftOut.count == (pri == nil ? 0 : 1) + (idTag == nil ? 0 : 1)
+            ? body : words.joined(from: rest, leavingOut: leftOut, tags: !tags.isEmpty)
+        let captionWithTags = tags.isEmpty && repeatRule.isNone ? nil : older
+        let created = createdAt ?? completedAt ?? now
+        let finished = completed ? max(completedAt ?? created, created) : nil
+        let task = TaskItem(
+            id: UUID(), caption: caption, section: topPriority ? .priority : .bonus, completed: completed,
+            createdAt: created, completedAt: finished, modifiedAt: finished ?? created, due: due,
+            tags: TagRule.cleanKeeping(tags).tags, repeatRule: repeatRule)
+        // An open line without a priority says "Bonus"; a completed one says nothing.
+        return (
+            task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil, captionWithTags,
+            body, dueAssumed
+        )
+    }
+}
