@@ -54,8 +54,9 @@ public struct ChildProcess {
     }
 
     /// `wait`, with the CPU seconds (user + system) the child and every child it waited for
-    /// used, from wait4: a scaling test compares these, never wall time.
-    public func waitMeasuringCPU(timeout: TimeInterval = 20) -> (status: Int32, cpuSeconds: Double)? {
+    /// used, from wait4: a scaling test compares these, never wall time. `peakKiB`: the
+    /// child's largest resident size.
+    public func waitMeasuringCPU(timeout: TimeInterval = 20) -> (status: Int32, cpuSeconds: Double, peakKiB: Int)? {
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
         var usage = rusage()
@@ -72,7 +73,7 @@ public struct ChildProcess {
         }
         let signal = status & 0x7F
         let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return (signal == 0 ? (status >> 8) & 0xFF : 128 + signal, seconds(usage.ru_utime) + seconds(usage.ru_stime))
+        return (signal == 0 ? (status >> 8) & 0xFF : 128 + signal, seconds(usage.ru_utime) + seconds(usage.ru_stime), usage.ru_maxrss)
     }
 
     public func kill(_ signal: Int32) {

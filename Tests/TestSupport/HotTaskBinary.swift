@@ -84,11 +84,12 @@ public func runProcess(
     return (run.status, run.stdout, run.stderr)
 }
 
-/// `runProcess`, with the CPU seconds the command and the children it waited for used.
+/// `runProcess`, with the CPU seconds the command and the children it waited for used, and
+/// the command's peak resident size.
 public func runProcessMeasuringCPU(
     _ command: [String], stdin: String? = nil, environment: [String: String]? = nil,
     timeout: TimeInterval = 20, sourceLocation: SourceLocation = #_sourceLocation
-) -> (status: Int32, stdout: String, stderr: String, cpuSeconds: Double) {
+) -> (status: Int32, stdout: String, stderr: String, cpuSeconds: Double, peakKiB: Int) {
     let folder = TemporaryFolder()
     let outPath = folder.path("stdout")
     let errPath = folder.path("stderr")
@@ -106,11 +107,11 @@ public func runProcessMeasuringCPU(
         child = try ChildProcess(command, environment: variables, stdinPath: inPath, stdoutPath: outPath, stderrPath: errPath)
     } catch {
         Issue.record("\(error.localizedDescription)", sourceLocation: sourceLocation)
-        return (-1, "", "", 0)
+        return (-1, "", "", 0, 0)
     }
-    guard let (status, cpuSeconds) = child.waitMeasuringCPU(timeout: timeout) else {
+    guard let (status, cpuSeconds, peakKiB) = child.waitMeasuringCPU(timeout: timeout) else {
         Issue.record("\(command) did not finish within \(Int(timeout)) seconds; killed", sourceLocation: sourceLocation)
-        return (-1, fileText(outPath) ?? "", fileText(errPath) ?? "", 0)
+        return (-1, fileText(outPath) ?? "", fileText(errPath) ?? "", 0, 0)
     }
-    return (status, fileText(outPath) ?? "", fileText(errPath) ?? "", cpuSeconds)
+    return (status, fileText(outPath) ?? "", fileText(errPath) ?? "", cpuSeconds, peakKiB)
 }

@@ -238,9 +238,8 @@ extension TodoTxtFormat {
         if visible - leftOut.count == 0 { tags = [] }
         // The line's text kept as it came (`CaptionRule.kept`); a line of only its marks is a
         // task without a title, as an untitled to-do from a phone exports.
-        let caption =
-            tags.isEmpty && leftOut.count == (pri == nil ? 0 : 1) + (idTag == nil ? 0 : 1)
-            ? body : words.joined(from: rest, leavingOut: leftOut, tags: !tags.isEmpty)
+        // Shared with `older` where it says the same (no tags, no `rec:` taken out).
+        let caption = tags.isEmpty && repeatRule.isNone ? older : words.joined(from: rest, leavingOut: leftOut, tags: !tags.isEmpty)
         let captionWithTags = tags.isEmpty && repeatRule.isNone ? nil : older
         let created = createdAt ?? completedAt ?? now
         let finished = completed ? max(completedAt ?? created, created) : nil
