@@ -175,21 +175,36 @@ enum ICalendar {
 
     /// `NAME;PARAM=x;PARAM="a:b":value`: the name upper-cased, the parameters kept as written.
     static func property(_ line: String) -> ICalProperty? {
-        var inQuotes = false
-        var nameEnd: String.Index?
-        for index in line.indices {
-            let character = line[index]
-            if character == "\"" { inQuotes.toggle() }
-            if nameEnd == nil, character == ";" { nameEnd = index }
-            if character == ":", !inQuotes {
+        // Its delimiters are ASCII, never inside a UTF-8 sequence: found in the bytes (a walk by
+        // Character, letters told by Unicode's tables, was a quarter of an iCalendar import).
+        var line = line
+        return line.withUTF8 { bytes -> ICalProperty? in
+            var inQuotes = false
+            var nameEnd: Int?
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+                if nameEnd == nil, byte == UInt8(ascii: ";") { nameEnd = index }
+                guard byte == UInt8(ascii: ":"), !inQuotes else { continue }
                 let end = nameEnd ?? index
-                let name = line[..<end]
-                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
-                return ICalProperty(
-                    name: name.uppercased(), parameters: String(line[end..<index]), value: String(line[line.index(after: index)...]))
+                func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+                let name = text(0..<end)
+                guard end > 0, isPropertyName(UnsafeBufferPointer(rebasing: bytes[0..<end]), name) else { return nil }
+                return ICalProperty(name: name.uppercased(), parameters: text(end..<index), value: text((index + 1)..<bytes.count))
+            }
+            return nil
+        }
+    }
+
+    /// Letters, digits and `-` (any script's letters and digits, as before; ASCII from bytes).
+    private static func isPropertyName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return bytes.allSatisfy { byte in
+                (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "-")
             }
         }
-        return nil
+        return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
     }
 
     /// Appends a content line folded so that no line exceeds 75 octets, never splitting a
@@ -261,7 +276,7 @@ enum ICalendar {
     /// A DATE-TIME or DATE value; a time without `Z` (floating or with TZID) is read as UTC,
     /// close enough for "which change is later".
     static func date(_ value: String) -> Date? {
-        var text = value.trimmingCharacters(in: .whitespaces)
+        var text = value.trimmingBlanks()
         if text.utf8.count == 8 { text += "T000000" }
         if text.utf8.count == 15 { text += "Z" }
         return Timestamp.parseTaskwarrior(text)

@@ -78,7 +78,7 @@ enum Recurrence {
         var isUTC: Bool
 
         init?(_ value: String) {
-            let text = value.trimmingCharacters(in: .whitespaces)
+            let text = value.trimmingBlanks()
             let digits = text.replacingOccurrences(of: "T", with: "").replacingOccurrences(of: "Z", with: "")
             guard digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.count == 8 || digits.count == 14 else { return nil }
             let number = { (from: Int, length: Int) -> Int in

@@ -183,7 +183,7 @@ public enum TodoMapping {
     /// X-APPLE-SORT-ORDER, or what Apple, Nextcloud Tasks and Tasks.org take when it is absent:
     /// the creation time, in seconds since 2001.
     static func sortOrder(of todo: ICalComponent) -> Int? {
-        if let written = todo.first("X-APPLE-SORT-ORDER").flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) }) {
+        if let written = todo.first("X-APPLE-SORT-ORDER").flatMap({ Int($0.value.trimmingBlanks()) }) {
             // Clamped far inside Int's range: neighbours' values are added and subtracted.
             return min(max(written, -sortOrderLimit), sortOrderLimit)
         }
@@ -195,7 +195,7 @@ public enum TodoMapping {
 
     /// PRIORITY 1–4 is Top Priority; 0, 5–9, none or anything unreadable is Bonus.
     static func section(priority: String?) -> Section {
-        guard let value = priority.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else { return .bonus }
+        guard let value = priority.flatMap({ Int($0.trimmingBlanks()) }) else { return .bonus }
         return (1...4).contains(value) ? .priority : .bonus
     }
 
@@ -351,7 +351,7 @@ public enum TodoMapping {
         let modified = max(clocks.latest.date, Date(timeIntervalSince1970: 0))
         todo.set("LAST-MODIFIED", ICalendar.format(modified))
         todo.set("DTSTAMP", ICalendar.format(now))
-        let sequence = todo.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let sequence = todo.first("SEQUENCE").flatMap { Int($0.value.trimmingBlanks()) } ?? 0
         todo.set("SEQUENCE", String(isNew ? 0 : min(sequence, Int(Int32.max) - 1) + 1))
         todo.set(clocksProperty, StoreDocument.clockText(clocks))
     }
@@ -389,7 +389,7 @@ public enum TodoMapping {
     /// replaces (when it was more than NEEDS-ACTION at 0 %); open gives it back.
     static func setCompleted(_ completed: Bool, at date: Date, on todo: inout ICalComponent) {
         let status = todo.first("STATUS")?.value.uppercased()
-        let percent = todo.first("PERCENT-COMPLETE")?.value.trimmingCharacters(in: .whitespaces)
+        let percent = todo.first("PERCENT-COMPLETE")?.value.trimmingBlanks()
         if completed {
             let worthKeeping = (status != nil && status != "NEEDS-ACTION" && status != "COMPLETED") || (percent != nil && percent != "0")
             if worthKeeping && status != "COMPLETED" {

@@ -9,7 +9,7 @@ extension TodoMapping {
     static func parentRelation(of todo: ICalComponent) -> (index: Int, uid: String)? {
         for (index, property) in todo.properties.enumerated() where property.name == "RELATED-TO" {
             let type = relationType(property.parameters) ?? "PARENT"
-            let uid = property.text.trimmingCharacters(in: .whitespaces)
+            let uid = property.text.trimmingBlanks()
             if type == "PARENT", !uid.isEmpty { return (index, uid) }
         }
         return nil

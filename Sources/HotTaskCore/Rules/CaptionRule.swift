@@ -278,3 +278,14 @@ extension String {
         return String(self[first...last])
     }
 }
+
+extension String {
+    /// `trimmingCharacters(in: .whitespaces)`, without Foundation's cost when there is nothing
+    /// to trim: every iCalendar value read asks (a seventh of a 100,000-task import).
+    func trimmingBlanks() -> String {
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        func plain(_ byte: UInt8) -> Bool { byte != 0x20 && byte != 0x09 && byte < 0x80 }
+        if plain(first) && plain(last) { return self }
+        return trimmingCharacters(in: .whitespaces)
+    }
+}
