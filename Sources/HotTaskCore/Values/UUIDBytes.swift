@@ -193,6 +193,9 @@ struct IDTable {
 
     var count: Int { keys.count }
 
+    /// The ids, in the order they were inserted.
+    var ids: LazyMapSequence<[(UInt64, UInt64)], UUID> { keys.lazy.map(UUIDBytes.id(sortKey:)) }
+
     /// Adds `id`; false when it was here already.
     @discardableResult
     mutating func insert(_ id: UUID) -> Bool {

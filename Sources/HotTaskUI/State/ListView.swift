@@ -358,7 +358,7 @@ private struct SectionOrders: Equatable, Sendable {
     }
 
     /// These indices but those of the `hidden` tasks (the subtasks folds hide).
-    func removing(_ hidden: Set<UUID>, list: TaskList) -> SectionOrders {
+    func removing(_ hidden: IDSet, list: TaskList) -> SectionOrders {
         func keep(_ order: [Int], _ tasks: [TaskItem]) -> [Int] {
             order.filter { tasks[$0].parent == nil || !hidden.contains(tasks[$0].id) }
         }

@@ -23,7 +23,7 @@ struct SubtaskFolds: Equatable, Sendable {
     /// undo brings the fold back too).
     private(set) var folded: Set<UUID> = []
     /// The subtasks, at any depth, of a folded task: derived from `folded` and the list.
-    private(set) var hidden: Set<UUID> = []
+    private(set) var hidden: IDSet = []
     /// Per parent id, its direct subtasks (by their `parent` field).
     private var counts: [UUID: Counts] = [:]
 
@@ -102,19 +102,21 @@ struct SubtaskFolds: Equatable, Sendable {
         guard !folded.isEmpty, hasSubtasks else { return }
         // The folded tasks here (a fold is kept for a deleted task, for its undo), and how
         // many subtasks they have at least, to size the set once.
-        var roots: Set<UUID> = []
+        var roots = IDSet(minimumCapacity: folded.count)
         var atLeast = 0
+        // Asked of every task: a set without SipHash's set-up per id.
+        var foldedHere = IDSet(minimumCapacity: folded.count)
+        for id in folded { foldedHere.insert(id) }
         for section in Section.allCases {
             let tasks = list.tasks(in: section)
-            for index in tasks.indices where folded.contains(tasks[index].id) {
+            for index in tasks.indices where foldedHere.contains(tasks[index].id) {
                 guard let counts = counts[tasks[index].id] else { continue }
                 roots.insert(tasks[index].id)
                 atLeast += counts.all
             }
         }
         guard !roots.isEmpty else { return }
-        var reached: Set<UUID> = []
-        reached.reserveCapacity(atLeast)
+        var reached = IDSet(minimumCapacity: atLeast)
         var placed: [UUID] = []
         var unplaced: [(id: UUID, parent: UUID)] = []
         for section in Section.allCases {
@@ -136,7 +138,7 @@ struct SubtaskFolds: Equatable, Sendable {
             var still: [(id: UUID, parent: UUID)] = []
             for subtask in unplaced {
                 if reached.contains(subtask.parent) {
-                    if reached.insert(subtask.id).inserted { placed.append(subtask.id) }
+                    if reached.insert(subtask.id) { placed.append(subtask.id) }
                 } else {
                     still.append(subtask)
                 }
@@ -144,7 +146,7 @@ struct SubtaskFolds: Equatable, Sendable {
             unplaced = still
         }
         // Only a fold on a cycle's member reaches the cycle (each member's parent is in it).
-        guard !reached.isDisjoint(with: roots) else {
+        guard roots.ids.contains(where: reached.contains) else {
             hidden = reached
             return
         }
@@ -153,7 +155,8 @@ struct SubtaskFolds: Equatable, Sendable {
             let tasks = list.tasks(in: section)
             for index in tasks.indices where reached.contains(tasks[index].id) { parentOf[tasks[index].id] = tasks[index].parent }
         }
-        hidden = reached.filter { !Self.loops(from: $0, parentOf) }
+        hidden = IDSet(minimumCapacity: reached.count)
+        for id in reached.ids where !Self.loops(from: id, parentOf) { hidden.insert(id) }
     }
 
     /// Whether the parents above `id` come back round, before a task no fold reached.
