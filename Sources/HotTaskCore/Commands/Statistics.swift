@@ -52,8 +52,7 @@ public struct Statistics: Equatable, Sendable {
             let counts = byDay[day] ?? ActivityHistory.Counts()
             return Day(day: day, added: max(0, counts.added), completed: max(0, counts.completed))
         }
-        // Monday: 1970-01-01 was a Thursday.
-        let monday = today - ((today + 3) % 7 + 7) % 7
+        let monday = today - DateWords.daysSinceMonday(ofDay: today)
         let (_, _, dayOfMonth) = Timestamp.civilDate(fromDays: today)
         let firstOfMonth = today - dayOfMonth + 1
         let completed = { (from: Int) in days.reduce(0) { $0 + ($1.day >= from ? $1.completed : 0) } }

@@ -330,7 +330,7 @@ struct PosixRule {
         switch change.day {
         case .weekday(let month, let week, let weekday):
             let first = Timestamp.daysFromCivil(year: year, month: month, day: 1)
-            let firstWeekday = ((first % 7) + 7 + 4) % 7  // 1970-01-01 was a Thursday
+            let firstWeekday = DateWords.weekday(ofDay: first)
             var day = 1 + (weekday - firstWeekday + 7) % 7 + (week - 1) * 7
             let length = Timestamp.daysIn(month: month, year: year)
             while day > length { day -= 7 }

@@ -90,7 +90,7 @@ public struct DueDate: Hashable, Sendable {
 
     /// The day it falls on as its own zone's clocks show it (days since 1970-01-01).
     var days: Int {
-        isDay ? Int(value) : Int(value >= 0 ? value / 86_400 : (value - 86_399) / 86_400)
+        isDay ? Int(value) : DateWords.day(ofSeconds: value)
     }
 
     /// For a time, seconds since 1970-01-01T00:00 as its zone's clocks show them; for a day,

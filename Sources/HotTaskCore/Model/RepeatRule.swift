@@ -161,7 +161,7 @@ public struct RepeatRule: Hashable, Sendable {
 
     // MARK: Words
 
-    private static let dayNames = ["MO": "Mon", "TU": "Tue", "WE": "Wed", "TH": "Thu", "FR": "Fri", "SA": "Sat", "SU": "Sun"]
+    private static let dayNames = Dictionary(uniqueKeysWithValues: zip(["SU", "MO", "TU", "WE", "TH", "FR", "SA"], DateWords.weekdayNames))
     private static let weekdays = "MO,TU,WE,TH,FR"
 
     /// The rule as `--list` and the app say it: "daily", "every 2 weeks", "every Mon, Thu",

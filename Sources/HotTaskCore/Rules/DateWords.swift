@@ -2,10 +2,14 @@ import Foundation
 
 /// The English words dates and repeat rules are said in (`DueInput`, `RepeatInput`): the same
 /// whatever the locale, so that a command in a script means the same day everywhere.
-enum DateWords {
+public enum DateWords {
+    /// The weekdays' short names, 0 Sunday … 6 Saturday: every list, message, chart and
+    /// calendar says a weekday with these.
+    public static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
     /// Weekdays as 0 Sunday … 6 Saturday, by their three-letter and full names.
     static func weekday(_ word: Substring) -> Int? {
-        let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+        let names = weekdayNames.map { $0.lowercased() }
         let full = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
         if let index = names.firstIndex(of: String(word)) { return index }
         if let index = full.firstIndex(of: String(word)) { return index }
@@ -43,5 +47,14 @@ enum DateWords {
     }
 
     /// The weekday of a day (days since 1970-01-01, a Thursday): 0 Sunday … 6 Saturday.
-    static func weekday(ofDay day: Int) -> Int { ((day % 7) + 7 + 4) % 7 }
+    public static func weekday(ofDay day: Int) -> Int { ((day % 7) + 7 + 4) % 7 }
+
+    /// How many days a day is after the Monday of its week: 0 Monday … 6 Sunday.
+    public static func daysSinceMonday(ofDay day: Int) -> Int { (weekday(ofDay: day) + 6) % 7 }
+
+    /// The day (days since 1970-01-01) that a count of seconds since its midnight falls on,
+    /// before 1970 too.
+    static func day(ofSeconds seconds: Int64) -> Int {
+        Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+    }
 }

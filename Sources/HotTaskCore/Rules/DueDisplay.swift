@@ -37,8 +37,6 @@ public struct DueDisplay: Sendable {
         nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
     }
 
-    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-
     /// The day a due date falls on here: a date's own day; a time's day in `local`.
     public func localDay(_ due: DueDate) -> Int {
         due.localDay(in: local)
@@ -52,7 +50,7 @@ public struct DueDisplay: Sendable {
         switch day - today {
         case 0: dayText = "today"
         case 1: dayText = "tomorrow"
-        case 2...6: dayText = Self.weekdayNames[((day % 7) + 7 + 4) % 7]
+        case 2...6: dayText = DateWords.weekdayNames[DateWords.weekday(ofDay: day)]
         default: dayText = dateText(day)
         }
         guard !due.isDay else { return dayText }
@@ -67,7 +65,7 @@ public struct DueDisplay: Sendable {
         let day = localDay(due)
         let (year, month, date) = Timestamp.civilDate(fromDays: day)
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        var text = Self.weekdayNames[((day % 7) + 7 + 4) % 7] + " \(date) " + months[month - 1]
+        var text = DateWords.weekdayNames[DateWords.weekday(ofDay: day)] + " \(date) " + months[month - 1]
         if year != Timestamp.civilDate(fromDays: today).0 { text += " \(year)" }
         guard !due.isDay else { return text }
         let relative = self.text(due)

@@ -200,7 +200,7 @@ extension DueDate {
     /// The day (days since 1970-01-01) that `instant` falls on in `zone`.
     public static func localDay(of instant: Date, in zone: TimeZone) -> Int {
         let seconds = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: instant))
-        return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        return DateWords.day(ofSeconds: seconds)
     }
 }
 

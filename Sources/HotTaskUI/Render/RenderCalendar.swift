@@ -4,7 +4,8 @@ import HotTaskCore
 /// marked (and counted, where a week has two rows), today and overdue days in their colours,
 /// and under it what the chosen day has due.
 extension AppRender {
-    static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    /// Monday first.
+    static let weekdayNames = Array(DateWords.weekdayNames[1...]) + [DateWords.weekdayNames[0]]
 
     static func drawCalendar(_ calendar: DueCalendar, _ state: AppState, _ grid: inout Grid) {
         let width = state.size.width

@@ -103,7 +103,11 @@ extension AppRender {
     private static let verticalEighths = ["▁", "▂", "▃", "▄", "▅", "▆", "▇"]
     private static let heatBlocks = ["·", "░", "▒", "▓", "█"]
     private static let heatASCII = [".", "-", "+", "*", "#"]
-    private static let weekdayLabels = ["Mon", "", "Wed", "", "Fri", "", ""]
+    /// Monday to Sunday down, every other one named: Mon, Wed, Fri.
+    private static let weekdayLabels: [String] = {
+        let names = DateWords.weekdayNames
+        return [names[1], "", names[3], "", names[5], "", ""]
+    }()
 
     /// The year as weeks across (this week last), Monday to Sunday down: each day's completions
     /// in five shades, the most of any day the darkest. Months named over their first week.

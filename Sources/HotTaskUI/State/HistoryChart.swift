@@ -79,10 +79,8 @@ enum CalendarDay {
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
     ]
 
-    /// Monday 0 … Sunday 6 (1970-01-01 was a Thursday).
-    static func weekday(_ day: Int) -> Int {
-        ((day + 3) % 7 + 7) % 7
-    }
+    /// Monday 0 … Sunday 6.
+    static func weekday(_ day: Int) -> Int { DateWords.daysSinceMonday(ofDay: day) }
 
     /// (year, month 1–12, day of month 1–31).
     static func civil(_ day: Int) -> (year: Int, month: Int, date: Int) {

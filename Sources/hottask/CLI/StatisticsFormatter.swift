@@ -25,7 +25,7 @@ enum StatisticsFormatter {
         let most = shown.map(\.completed).max() ?? 0
         let barWidth = width - 30
         for day in shown {
-            let name = weekdayNames[((day.day + 4) % 7 + 7) % 7]
+            let name = DateWords.weekdayNames[DateWords.weekday(ofDay: day.day)]
             let numbers = pad(day.added, 5) + " " + pad(day.completed, 5)
             let bar = Self.bar(day.completed, of: most, width: barWidth, blocks: blocks)
             lines.append("\(name) \(day.date)   \(numbers)" + (bar.isEmpty ? "" : "  " + bar))
@@ -42,7 +42,6 @@ enum StatisticsFormatter {
         return folded.contains("utf-8") || folded.contains("utf8")
     }
 
-    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let eighths = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
     /// `value` of `most` as a bar of at most `width` cells; any value above 0 shows.
