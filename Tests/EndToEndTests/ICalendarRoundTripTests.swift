@@ -99,19 +99,35 @@ struct ICalendarRoundTripTests {
         #expect(hottask("--add", "Call mom").status == 0)
         #expect(hottask("--add", "Buy milk", "--bonus").status == 0)
         #expect(hottask("--done", "2").status == 0)
-        // Due dates of each kind HotTask writes: a day, a UTC time and a time in a zone (every
-        // import of an export said "no such field: DUE" and kept each such to-do whole).
+        // Due dates HotTask writes without a zone: a day and a UTC time (every import of an
+        // export said "no such field: DUE" and kept each such to-do whole).
         #expect(hottask("--add", "Pay rent due:2026-12-05").status == 0)
         #expect(hottask("--add", "Call bank due:2026-12-06T09:30").status == 0)
-        #expect(runHotTask(["--file", folder.storePath, "--add", "Dentist due:2026-12-07T10:00"], environment: ["TZ": "Europe/Paris"]).status == 0)
         for (format, target) in [("ics", folder.path("out.ics")), ("vdir", folder.path("vdir"))] {
             #expect(hottask("--export", target, "--export-format", format).status == 0)
             let other = folder.path("other-\(format).json")
             let run = runHotTask(["--file", other, "--import", target])
-            #expect(run.status == 0 && run.stderr.isEmpty && run.stdout.contains("added 5"), "\(run.stdout) \(run.stderr)")
+            #expect(run.status == 0 && run.stderr.isEmpty && run.stdout.contains("added 4"), "\(run.stdout) \(run.stderr)")
             // What HotTask writes it reads back whole: no side file, and the fast paths stay fast.
             #expect(!FileManager.default.fileExists(atPath: other + ".carried"), "\(format)")
         }
+    }
+
+    @Test("a time in another app's zone goes back with that zone's definition, and its import names nothing missing")
+    func aCustomZoneComesBackWithItsDefinition() throws {
+        #expect(runHotTask(["--file", folder.storePath, "--add", "Dentist due:2026-12-07T10:00"], environment: ["TZ": "Europe/Paris"]).status == 0)
+        let exported = folder.path("zoned.ics")
+        #expect(hottask("--export", exported, "--export-format", "ics").status == 0)
+        // Another app names the zone its own way and defines it in the file (as Outlook does).
+        let text = try #require(fileText(exported)).replacingOccurrences(of: "Europe/Paris", with: "Office Zone")
+        #expect(text.contains("TZID:Office Zone"))
+        let other = folder.path("other.json")
+        let run = runHotTask(["--file", other, "--import", folder.write(text, to: "office.ics")])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        let back = folder.path("back.ics")
+        #expect(runHotTask(["--file", other, "--export", back, "--export-format", "ics"]).status == 0)
+        let written = try #require(fileText(back))
+        #expect(written.contains("DUE;TZID=Office Zone:20261207T100000") && written.contains("TZID:Office Zone"), "\(written)")
     }
 
     @Test("to-dos that share one UID are one task, and the report says how many were skipped for it")

@@ -66,10 +66,13 @@ enum ICalendarCarry {
             && UUID(uuidString: property.value).map(TodoMapping.uid(for:)) == property.value
     }
 
-    /// A due date as HotTask's own export writes it (`DueDate.iCalendarProperty`): nothing to
-    /// carry (40,000 of an export's 100,000 to-dos were kept whole for it).
+    /// A due date as HotTask's own export writes it (`DueDate.iCalendarProperty`), a day or a
+    /// UTC or floating time: nothing to carry (30,000 of an export's 100,000 to-dos were kept
+    /// whole for it). A time in a named zone is carried with its VTIMEZONE, which HotTask does
+    /// not compare with its own: another app's definition (a custom TZID) must go back with it.
     private static func isOwnDue(_ property: ICalProperty) -> Bool {
-        property.name == "DUE" && DueDate.fromICalendar(property)?.iCalendarProperty == property
+        property.name == "DUE" && ICalendarCarry.tzidValueStart(in: property.parameters) == nil
+            && DueDate.fromICalendar(property)?.iCalendarProperty == property
     }
 
     /// The UID of the VTODO a record carries, for a subtask's RELATED-TO naming it.
