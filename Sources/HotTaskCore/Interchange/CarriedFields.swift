@@ -259,6 +259,11 @@ struct CarriedFields: Sendable {
             let pieceSize = 1 << 20
             var bytes: [UInt8] = []
             bytes.reserveCapacity(pieceSize + 4096)
+            func writeIfFull() {
+                guard bytes.count >= pieceSize else { return }
+                file.write(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
             for (index, entry) in keys.enumerated() {
                 if index > 0, entry.member == 1, keys[index - 1].high == entry.high, keys[index - 1].low == entry.low,
                     keys[index - 1].format == entry.format
@@ -274,17 +279,11 @@ struct CarriedFields: Sendable {
                     // A record of any size goes out a piece at a time (a todo.txt line of 50 MB).
                     for byte in record.utf8 {
                         Self.appendEscaped(byte, to: &bytes)
-                        if bytes.count >= pieceSize {
-                            file.write(bytes)
-                            bytes.removeAll(keepingCapacity: true)
-                        }
+                        writeIfFull()
                     }
                 }
                 bytes.append(0x0A)
-                if bytes.count >= pieceSize {
-                    file.write(bytes)
-                    bytes.removeAll(keepingCapacity: true)
-                }
+                writeIfFull()
             }
             file.write(bytes)
             try file.install()
