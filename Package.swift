@@ -13,7 +13,7 @@ let package = Package(
     ],
     targets: [
         // Model, input rule, progress, JSON store, import/export. Knows nothing of terminals.
-        .target(name: "HotTaskCore"),
+        .target(name: "HotTaskCore", dependencies: ["CFileSync"]),
         // The config file, read whole in one place (the UI's theme and keys, the shared
         // settings, `[sync]`), the TOML subset, the `[sync]` writer, and where files live (XDG).
         .target(name: "HotTaskSettings", dependencies: ["HotTaskCore"]),
@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "CICUData"),
         // glibc's malloc tuning (mallopt), which the Glibc module leaves out: one inline function.
         .systemLibrary(name: "CMallocTuning", path: "Sources/CMallocTuning"),
+        // Linux's sync_file_range (early write-back of large files), which the Glibc module leaves out.
+        .systemLibrary(name: "CFileSync", path: "Sources/CFileSync"),
         .executableTarget(
             name: "hottask",
             dependencies: [

@@ -6,17 +6,27 @@ import Testing
 /// counts its tasks, and nothing else (annotations, braces in text, a calendar's lines).
 @Suite("import count before parsing")
 struct ImportCountTests {
+    /// Whether the count passes `limit`, the same however the reads cut the file: it is fed
+    /// in two pieces cut at every place (inside an escape, a string, a line).
     private func passes(_ text: String, limit: Int) -> Bool {
-        var counter = ImportCount.Counter(limit: limit)
-        var bytes = Array(text.utf8)
-        // Fed in two pieces, as reads cut a file anywhere.
-        let cut = bytes.count / 2
-        let first = bytes.withUnsafeMutableBufferPointer { counter.feed(UnsafeBufferPointer(rebasing: $0[..<cut])) }
-        let second = bytes.withUnsafeMutableBufferPointer { counter.feed(UnsafeBufferPointer(rebasing: $0[cut...])) }
-        return first || second || counter.finish()
+        let bytes = Array(text.utf8)
+        let answers = Set(
+            (0...bytes.count).map { cut in
+                var counter = ImportCount.Counter(limit: limit)
+                return bytes.withUnsafeBufferPointer { whole in
+                    let first = counter.feed(UnsafeBufferPointer(rebasing: whole[..<cut]))
+                    let second = counter.feed(UnsafeBufferPointer(rebasing: whole[cut...]))
+                    return first || second || counter.finish()
+                }
+            })
+        #expect(answers.count == 1, "the count changed with where the file was cut")
+        return answers.first!
     }
 
-    private let annotated = #"{"description":"a {[\"}","annotations":[{"description":"x"},{"description":"y"}],"tags":["a"]}"#
+    // Long enough for the eight-bytes-a-step search, with braces, escaped quotes and backslashes inside.
+    private let annotated =
+        #"{"description":"a long description {[\" with \\ and \"quotes\"}","annotations":[{"description":"x"},{"description":"y"}],"#
+        + #""tags":["a"]}"#
 
     @Test func eachShapeCountsItsTasksOnly() {
         let export = "[" + Array(repeating: annotated, count: 3).joined(separator: ",") + "]"
@@ -24,7 +34,7 @@ struct ImportCountTests {
         let document = #"{"version":2,"tasks":["# + Array(repeating: #"{"caption":"}{","tags":["x"]}"#, count: 3).joined(separator: ",") + "]}"
         let calendar =
             "BEGIN:VCALENDAR\r\n" + String(repeating: "BEGIN:VTODO\r\nSUMMARY:a\r\nDTSTART:1\r\nEND:VTODO\r\n", count: 3) + "END:VCALENDAR\r\n"
-        let todo = "(A) one\n\n  \ntwo +x\nthree"
+        let todo = "(A) one, a line longer than its start\n\n  \ntwo +x\nthree"
         let counted = [export, lines, document, calendar, todo].map { text in (2...3).map { passes(text, limit: $0) } }
         // Over a limit of 2, not over 3: three tasks each.
         #expect(counted == Array(repeating: [true, false], count: 5))

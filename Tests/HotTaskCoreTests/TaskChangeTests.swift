@@ -163,6 +163,19 @@ struct TaskChangeTests {
         #expect(keys.map(\.text.count).max()! <= 4, "keys grow with the logarithm of the count")
     }
 
+    @Test func theKeyAfterTheLastIsTheGeneralAlgorithmsKey() {
+        // From keys with and without a fraction, on both sides of the middle, across carries.
+        for start in ["a0", "Zz", "Zy", "a0V", "az", "b0z", "bzz", "Zzz", "zzzzzzzzzzzzzzzzzzzzzzzzzzz"] {
+            var key = OrderKey(start)!
+            for _ in 0..<5_000 {
+                let next = OrderKey.between(key, nil)
+                #expect(next == OrderKey.computed(key, nil), "after \(key)")
+                guard next != key, next > key else { break }
+                key = next
+            }
+        }
+    }
+
     @Test func aKeyFitsBetweenAnyTwo() {
         var generator = SeededGenerator(seed: 7)
         var keys: [OrderKey] = [OrderKey.middle]

@@ -11,6 +11,9 @@ struct TimestampTests {
         #expect(Timestamp.format(Fixtures.baseDate) == "2026-11-21T10:00:00Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(Timestamp.format(Fixtures.baseDate.addingTimeInterval(0.9)) == "2026-11-21T10:00:00Z")
+        // A year past 9999 keeps all its digits (10000 is a leap year); one before year 0 is written as year 0.
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 253_402_300_800 + 86_400 * 59 + 3_723)) == "10000-02-29T01:02:03Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: -62_167_219_200 - 86_400)) == "0000-12-31T00:00:00Z")
     }
 
     @Test(

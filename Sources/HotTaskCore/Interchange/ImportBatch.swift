@@ -138,7 +138,7 @@ struct ImportBatch: Equatable, Sendable {
     static func hotTaskDocument(at path: String, as format: Format?) -> ImportBatch? {
         guard format == nil || format == .hottask, (try? FileSystem.kind(of: path)) == .file,
             let file = try? FileSystem.OpenFile(path),
-            var snapshot = JSONParser.decodeStoreFast(file, limit: StoreLimits.readBytes)
+            var snapshot = JSONParser.decodeStoreFast(file, limit: StoreLimits.readBytes, givingKeys: false)
         else { return nil }
         return ImportBatch(format: .hottask, tasks: snapshot.list.takeAll(), skipped: 0)
     }
@@ -160,7 +160,7 @@ struct ImportBatch: Equatable, Sendable {
     /// A HotTask document (its captions read as a store's are: kept as they came) or a
     /// Taskwarrior export.
     private static func parseJSON(_ bytes: [UInt8]) throws(DocumentError) -> ImportBatch {
-        if var snapshot = JSONParser.decodeStoreFast(bytes) {
+        if var snapshot = JSONParser.decodeStoreFast(bytes, givingKeys: false) {
             return ImportBatch(format: .hottask, tasks: snapshot.list.takeAll(), skipped: 0)
         }
         // A Taskwarrior export read straight into tasks; anything unusual takes the strict path.

@@ -37,14 +37,7 @@ enum ImportCount {
         let limit: Int
         /// Decided by the first byte that is not white space: `[` or `{` is JSON.
         private var kind: UInt8 = 0
-        // JSON: containers open (1 for an array, 0 for an object, up to depth 64), in a string, after a backslash.
-        private var depth = 0
-        private var containers = [UInt8](repeating: 0, count: 64)
-        private var inString = false
-        private var escaped = false
-        private var topArrayObjects = 0
-        private var topObjects = 0
-        private var innerArrayObjects = 0
+        private var json = JSONShape()
         // Lines: at the start of a line, whether this line has text, and the text's first bytes.
         private var lineHasText = false
         private var lineStart: [UInt8] = []
@@ -57,19 +50,54 @@ enum ImportCount {
         init(limit: Int) { self.limit = limit }
 
         /// Whether the count has passed the limit after `bytes`.
+        ///
+        /// The bytes of a string and of a line past its start only end something: they are
+        /// skipped in tight loops (a byte at a time through one state machine, the count was a
+        /// tenth of a 100,000-task import).
         mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            for byte in bytes {
+            var index = 0
+            let end = bytes.count
+            while index < end {
+                let byte = bytes[index]
                 if kind == 0 {
-                    if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { continue }
+                    if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                        index += 1
+                        continue
+                    }
                     kind = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") ? UInt8(ascii: "{") : UInt8(ascii: "l")
                 }
                 if kind == UInt8(ascii: "{") {
-                    json(byte)
+                    json.feed(bytes, from: index)
+                    break
+                } else if lineHasText, lineStart.count == Self.beginTodo.count, byte != 0x0A {
+                    // The rest of a line whose start is known only ends it.
+                    guard let newline = memchr(bytes.baseAddress! + index, 0x0A, end - index) else { break }
+                    index = bytes.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self))
                 } else {
                     line(byte)
+                    index += 1
                 }
             }
             return passed
+        }
+
+        /// The first quote or backslash at or after `start` (`bytes.count` if none): eight bytes a step
+        /// while none of them is one (most of a document is inside strings).
+        static func quoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+            var index = start
+            if let base = bytes.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                // A byte of `word` is zero: the high bit of that byte is set in the result.
+                func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+                while index + 8 <= bytes.count {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { break }
+                    index += 8
+                }
+            }
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\\"), bytes[index] != UInt8(ascii: "\"") { index += 1 }
+            return index
         }
 
         /// At the end of the file: whether the count passed the limit.
@@ -81,32 +109,63 @@ enum ImportCount {
         private var passed: Bool {
             if kind == UInt8(ascii: "l") { return (isCalendar == true ? todos : lines) > limit }
             // One top-level object: a document with its tasks in an array; more: one task a line.
-            return topArrayObjects > limit || topObjects > limit || (topObjects <= 1 && innerArrayObjects > limit)
+            return json.topArrayObjects > limit || json.topObjects > limit || (json.topObjects <= 1 && json.innerArrayObjects > limit)
         }
 
-        private mutating func json(_ byte: UInt8) {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
+        /// What a JSON file's objects are counted by: the containers open, whether in a string and
+        /// after a backslash there. Only the two outermost containers' kinds matter.
+        struct JSONShape {
+            private var depth = 0
+            /// Whether the outermost container, and the one in it, is an array.
+            private var outerIsArray = false
+            private var secondIsArray = false
+            private var inString = false
+            private var escaped = false
+            private(set) var topArrayObjects = 0
+            private(set) var topObjects = 0
+            private(set) var innerArrayObjects = 0
+
+            /// Counts `bytes` from `start`. The state is kept in locals through the loop (fields
+            /// of `self` were read and written back from memory at every byte).
+            mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) {
+                var (depth, outerIsArray, secondIsArray, inString, escaped) = (depth, outerIsArray, secondIsArray, inString, escaped)
+                var (topArrayObjects, topObjects, innerArrayObjects) = (topArrayObjects, topObjects, innerArrayObjects)
+                var index = start
+                let end = bytes.count
+                while index < end {
+                    if inString {
+                        if escaped {
+                            escaped = false
+                            index += 1
+                            continue
+                        }
+                        index = Counter.quoteOrBackslash(in: bytes, from: index)
+                        guard index < end else { break }
+                        if bytes[index] == UInt8(ascii: "\\") { escaped = true } else { inString = false }
+                        index += 1
+                        continue
+                    }
+                    let byte = bytes[index]
+                    index += 1
+                    switch byte {
+                    case UInt8(ascii: "\""): inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        let isArray = byte == UInt8(ascii: "[")
+                        if !isArray {
+                            if depth == 0 { topObjects += 1 }
+                            if depth == 1, outerIsArray { topArrayObjects += 1 }
+                            if depth == 2, !outerIsArray, secondIsArray { innerArrayObjects += 1 }
+                        }
+                        if depth == 0 { outerIsArray = isArray }
+                        if depth == 1 { secondIsArray = isArray }
+                        depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"): depth = max(depth - 1, 0)
+                    default: break
+                    }
                 }
-                return
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                if byte == UInt8(ascii: "{") {
-                    if depth == 0 { topObjects += 1 }
-                    if depth == 1, containers[0] == 1 { topArrayObjects += 1 }
-                    if depth == 2, containers[0] == 0, containers[1] == 1 { innerArrayObjects += 1 }
-                }
-                if depth < containers.count { containers[depth] = byte == UInt8(ascii: "[") ? 1 : 0 }
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth = max(depth - 1, 0)
-            default: break
+                (self.depth, self.outerIsArray, self.secondIsArray) = (depth, outerIsArray, secondIsArray)
+                (self.inString, self.escaped) = (inString, escaped)
+                (self.topArrayObjects, self.topObjects, self.innerArrayObjects) = (topArrayObjects, topObjects, innerArrayObjects)
             }
         }
 

@@ -8,10 +8,13 @@ import Foundation
 /// returns nil, and `StoreDocument.decode` runs the strict parser, which finds the problem
 /// and describes it. So every error message still comes from one place.
 extension JSONParser {
-    static func decodeStoreFast(_ bytes: [UInt8]) -> StoreSnapshot? {
+    /// `givingKeys` false: a document without order keys (an export) leaves its tasks without
+    /// them, in the array's order, for a caller that only takes them out (an import's batch,
+    /// whose new tasks get the store's keys): making 100,000 keys was a tenth of an import.
+    static func decodeStoreFast(_ bytes: [UInt8], givingKeys: Bool = true) -> StoreSnapshot? {
         bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
-            return try? parser.storeDocument()
+            return try? parser.storeDocument(givingKeys: givingKeys)
         }
     }
 
@@ -19,10 +22,10 @@ extension JSONParser {
     /// than whole: at 100,000 tasks the file is 36 MB, and it was held until every task was made.
     /// `limit`: a file that grows past it while being read gives up (the strict path refuses it).
     /// `windowSize`: each thread's window to start with (tests make it smaller than a task).
-    static func decodeStoreFast(_ file: FileSystem.OpenFile, limit: Int, windowSize: Int = 1 << 20) -> StoreSnapshot? {
+    static func decodeStoreFast(_ file: FileSystem.OpenFile, limit: Int, windowSize: Int = 1 << 20, givingKeys: Bool = true) -> StoreSnapshot? {
         guard file.size > 0, file.size <= limit else { return nil }
         var parser = JSONParser(FileWindow(file, at: 0, capacity: windowSize, limit: limit))
-        return try? parser.storeDocument()
+        return try? parser.storeDocument(givingKeys: givingKeys)
     }
 
     /// The next task object of an array, the window slid on before it and after it (so that
@@ -34,7 +37,7 @@ extension JSONParser {
         return object
     }
 
-    private mutating func storeDocument() throws -> StoreSnapshot {
+    private mutating func storeDocument(givingKeys: Bool) throws -> StoreSnapshot {
         var tasks: TaskSections?
         var expected = 0
         var tombstones: [Tombstone]?
@@ -110,7 +113,7 @@ extension JSONParser {
         guard keyed || generation == nil else { throw GiveUp() }
         let (priority, bonus) = tasks.take()
         guard lists == nil || generation != nil else { throw GiveUp() }
-        var list = TaskList(priority: priority, bonus: bonus, keyed: keyed, deleted: keyed ? tombstones ?? [] : [])
+        var list = TaskList(priority: priority, bonus: bonus, keyed: keyed, givingKeys: givingKeys, deleted: keyed ? tombstones ?? [] : [])
         list.lists = lists ?? .initial
         let folds = follows.map { FoldedLog(generation: $0, records: folded ?? 0) }
         let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list, folds: folds) } }

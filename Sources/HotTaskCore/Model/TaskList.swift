@@ -80,10 +80,18 @@ public struct TaskList: Equatable, Sendable {
     /// Builds a list from tasks already split by section, each in the order read (the store
     /// reader's path: no third copy of the tasks). `keyed`: they keep their order keys, sorted
     /// only when not in order; otherwise they get fresh keys keeping the order given, as
-    /// `init(_:)` gives them.
-    init(priority priorityTasks: consuming [TaskItem], bonus bonusTasks: consuming [TaskItem], keyed: Bool, deleted: [Tombstone] = []) {
+    /// `init(_:)` gives them. `givingKeys` false leaves tasks without keys as they are: only for a
+    /// list that is taken apart at once (`takeAll`), never shown or saved.
+    init(
+        priority priorityTasks: consuming [TaskItem], bonus bonusTasks: consuming [TaskItem], keyed: Bool, givingKeys: Bool = true,
+        deleted: [Tombstone] = []
+    ) {
         func prepare(_ tasks: inout [TaskItem]) {
-            if keyed { Self.sortIfNeeded(&tasks) } else { Self.giveOrderKeys(&tasks) }
+            if keyed {
+                Self.sortIfNeeded(&tasks)
+            } else if givingKeys {
+                Self.giveOrderKeys(&tasks)
+            }
         }
         prepare(&priorityTasks)
         prepare(&bonusTasks)

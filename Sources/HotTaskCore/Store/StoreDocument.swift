@@ -277,7 +277,9 @@ public enum StoreDocument {
         // Most tasks: one stamp for all, without the general form's lazy collection (which cost
         // as much again as parsing the stamp).
         if count == 1 { return FieldClocks(stamps[0]) }
-        return FieldClocks(stamps: stamps.indices.prefix(count).lazy.map { stamps[$0] })
+        // A copy for the closure: the `var` it captured was put in a box for every task read.
+        let read = stamps
+        return FieldClocks(stamps: read.indices.prefix(count).lazy.map { read[$0] })
     }
 }
 

@@ -55,6 +55,12 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
     /// A key after `before` (nil: no lower bound) and before `after` (nil: no upper bound).
     /// `before` must sort before `after`.
     static func between(_ before: OrderKey?, _ after: OrderKey?) -> OrderKey {
+        if after == nil, let before, let next = incremented(before) { return next }
+        return computed(before, after)
+    }
+
+    /// `between` by the general algorithm, without the shortcut (whose test compares the two).
+    static func computed(_ before: OrderKey?, _ after: OrderKey?) -> OrderKey {
         let a = before.map { Array($0.text.utf8) }
         let b = after.map { Array($0.text.utf8) }
         return OrderKey(unchecked: keyBetween(a, b))
@@ -63,12 +69,20 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
     /// `count` keys in increasing order after `before` and before `after`, spread so that
     /// each is short (used when a whole list is given an order at once).
     static func sequence(_ count: Int, after before: OrderKey? = nil, before after: OrderKey? = nil) -> [OrderKey] {
-        guard count > 0 else { return [] }
-        if count == 1 { return [between(before, after)] }
-        let middleIndex = count / 2
-        let middleKey = between(before, after)
-        return sequence(middleIndex, after: before, before: middleKey) + [middleKey]
-            + sequence(count - middleIndex - 1, after: middleKey, before: after)
+        var keys = [OrderKey](repeating: middle, count: count)
+        keys.withUnsafeMutableBufferPointer { fill($0[...], after: before, before: after) }
+        return keys
+    }
+
+    /// The middle slot gets the key between the bounds, each half the keys on its side. Filled in
+    /// place: joining the halves' arrays copied every key once a level (17 times at 100,000).
+    private static func fill(_ slots: Slice<UnsafeMutableBufferPointer<OrderKey>>, after before: OrderKey?, before after: OrderKey?) {
+        guard !slots.isEmpty else { return }
+        let middle = slots.startIndex + slots.count / 2
+        let key = between(before, after)
+        slots.base[middle] = key
+        fill(slots.base[slots.startIndex..<middle], after: before, before: key)
+        fill(slots.base[(middle + 1)..<slots.endIndex], after: key, before: after)
     }
 
     // MARK: The algorithm, on ASCII bytes
@@ -151,6 +165,26 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
         }
         if let b, b.count > 1 { return [b[0]] }
         return [digits[digitA]] + midpoint(Array(a.dropFirst()), nil)
+    }
+
+    /// `between(key, nil)` for a key without a fraction whose last digits carry short of its
+    /// head (every key an import adds at the end but one in 62): its last digit plus one, in one
+    /// array where the general path made six (a twentieth of a 100,000-task import). nil: the
+    /// general path decides.
+    private static func incremented(_ key: OrderKey) -> OrderKey? {
+        var bytes = Array(key.text.utf8)
+        guard let head = bytes.first, integerLength(head) == bytes.count else { return nil }
+        var index = bytes.count - 1
+        while index > 0 {
+            guard let value = digitValue(bytes[index]) else { return nil }
+            if value + 1 < digits.count {
+                bytes[index] = digits[value + 1]
+                return OrderKey(unchecked: bytes)
+            }
+            bytes[index] = zero
+            index -= 1
+        }
+        return nil
     }
 
     /// The next integer part, or nil past the largest one.
