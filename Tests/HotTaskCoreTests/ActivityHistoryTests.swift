@@ -109,8 +109,13 @@ struct ActivityHistoryTests {
         activity.tally(added: -1, at: Fixtures.date(hours: -200_000 * 24))
         #expect(activity.text == "-17205272:-1:0 19200000:3:0 4:0:2")
         #expect(ActivityHistory(text: activity.text) == activity)
-        for bad in ["1:2", "1:2:x", "5:1:1 0:1:1", "5:1:1 -2:1:1", "a b c"] { #expect(ActivityHistory(text: bad) == nil, "\(bad)") }
+        for bad in ["1:2", "1:2:x", "5:1:1 0:1:1", "5:1:1 -2:1:1", "a b c", "1:2:3:4", "1::2", "1:2:3x", "1099511627776:1:1", "1:-:1"] {
+            #expect(ActivityHistory(text: bad) == nil, "\(bad)")
+        }
         #expect(ActivityHistory(text: "") == ActivityHistory())
+        // Signs and runs of spaces read as `Int(_:)` and the split read them; zero counts are left out.
+        #expect(ActivityHistory(text: " +1:2:3  4:-5:6 1:0:0 ") == ActivityHistory(text: "1:2:3 4:-5:6"))
+        #expect(ActivityHistory(text: "1:2:3 4:-5:6")?.text == "1:2:3 4:-5:6")
     }
 
     @Test("a year of heavy use: 56 adds and 36 completions a day over 24 quarter-hours keeps the history under 80 KB (53 KB)")

@@ -73,32 +73,88 @@ public struct ActivityHistory: Equatable, Sendable {
 
     /// As the snapshot keeps it: `quarter:added:completed` entries in time order, separated by
     /// spaces, each quarter after the first as its distance from the one before (a few digits).
+    /// Written as bytes: through interpolated strings, a year of history (200 KB) took 15 ms of
+    /// every compaction.
     var text: String {
-        var text = ""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(quarters.count * 8)
         var previous = 0
         for quarter in quarters.keys.sorted() {
             let counts = quarters[quarter]!
-            if !text.isEmpty { text += " " }
-            text += "\(quarter - previous):\(counts.added):\(counts.completed)"
+            if !bytes.isEmpty { bytes.append(0x20) }
+            Self.append(quarter - previous, to: &bytes)
+            bytes.append(0x3A)
+            Self.append(counts.added, to: &bytes)
+            bytes.append(0x3A)
+            Self.append(counts.completed, to: &bytes)
             previous = quarter
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Reads `text`; nil when it is not as `text` writes it.
+    private static func append(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(0x2D) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var at = raw.count
+            repeat {
+                at -= 1
+                raw[at] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at...]).bindMemory(to: UInt8.self))
+        }
+    }
+
+    /// Reads `text`; nil when it is not as `text` writes it. Read as bytes: split into
+    /// substrings and each read with `Int(_:)`, a year of history took 40 ms of every store read.
     init?(text: some StringProtocol) {
+        var text = String(text)
+        guard let read = text.withUTF8({ Self.quarters(in: $0) }) else { return nil }
+        quarters = read
+    }
+
+    /// Entries separated by spaces, each three numbers (a sign allowed, as `Int(_:)` reads
+    /// them, under 2^40) separated by colons; each quarter after the first later than the one
+    /// before. Zero counts are left out.
+    private static func quarters(in bytes: UnsafeBufferPointer<UInt8>) -> [Int: Counts]? {
+        var quarters: [Int: Counts] = [:]
+        quarters.reserveCapacity(bytes.count / 8)
+        var at = 0
+        func number() -> Int? {
+            var negative = false
+            if at < bytes.count, bytes[at] == 0x2D || bytes[at] == 0x2B {
+                negative = bytes[at] == 0x2D
+                at += 1
+            }
+            let start = at
+            var value = 0
+            while at < bytes.count, (0x30...0x39).contains(bytes[at]) {
+                value = value * 10 + Int(bytes[at] - 0x30)
+                guard value < 1 << 40 else { return nil }
+                at += 1
+            }
+            return at > start ? (negative ? -value : value) : nil
+        }
         var previous = 0
-        for entry in text.split(separator: " ", omittingEmptySubsequences: true) {
-            let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+        var first = true
+        while true {
+            while at < bytes.count, bytes[at] == 0x20 { at += 1 }
+            guard at < bytes.count else { break }
+            guard let step = number(), at < bytes.count, bytes[at] == 0x3A else { return nil }
+            at += 1
+            guard let added = number(), at < bytes.count, bytes[at] == 0x3A else { return nil }
+            at += 1
+            guard let completed = number(), at == bytes.count || bytes[at] == 0x20 else { return nil }
             // The first quarter as it is (before 1970 too), each later one after the one before.
-            guard parts.count == 3, let step = Int(parts[0]), step > 0 || quarters.isEmpty, abs(step) < 1 << 40,
-                let added = Int(parts[1]), let completed = Int(parts[2]), abs(added) < 1 << 40, abs(completed) < 1 << 40
-            else { return nil }
+            guard step > 0 || first else { return nil }
             let quarter = previous + step
             guard quarters[quarter] == nil else { return nil }
             quarters[quarter] = Counts(added: added, completed: completed)
             previous = quarter
+            first = false
         }
-        quarters = quarters.filter { !$0.value.isZero }
+        return quarters.filter { !$0.value.isZero }
     }
 }

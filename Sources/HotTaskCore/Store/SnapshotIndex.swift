@@ -37,11 +37,16 @@ struct SnapshotIndex {
         append(hasSubtasks ? 2 : 1, to: &bytes)
         bytes += [UInt8](repeating: 0, count: headerSize - bytes.count)
         bytes.reserveCapacity(headerSize + entries.count * entrySize)
-        // Sorted by the id's bytes, compared as two big-endian halves (no array per comparison:
-        // that sort was a seventh of a 100,000-task import).
-        entries.sort { UUIDBytes.sortKey($0.id) < UUIDBytes.sortKey($1.id) }
-        for entry in entries {
-            withUnsafeBytes(of: entry.id.uuid) { bytes += $0 }
+        // Sorted by the id's bytes as two big-endian halves, made once each (no array per
+        // comparison: that sort was a seventh of a 100,000-task import; halves made in every
+        // comparison, still a twenty-fifth).
+        var keyed = entries.map { (key: UUIDBytes.sortKey($0.id), offset: $0.offset, length: $0.length) }
+        entries = []
+        keyed.sort { $0.key < $1.key }
+        for entry in keyed {
+            // The id's bytes are its halves, big-endian.
+            withUnsafeBytes(of: entry.key.0.bigEndian) { bytes += $0 }
+            withUnsafeBytes(of: entry.key.1.bigEndian) { bytes += $0 }
             append(UInt64(entry.offset), to: &bytes)
             append(UInt64(entry.length), to: &bytes)
         }
