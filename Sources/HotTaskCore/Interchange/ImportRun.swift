@@ -120,12 +120,12 @@ extension TaskStore {
                 ? "" : "; made the list\(placement.made.count == 1 ? "" : "s") " + placement.made.map(quotedCaption).joined(separator: ", ")
             notes += batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
-            let said = ImportBase.Said(batch.tasks)
+            let said = ImportBase.Said.Pending(batch.tasks)
             if carriedBefore != nil { carriedRecords = carriedSaid(by: batch, todoTxtFile: todoTxtFile) }
             notes += Self.cycleNotes(in: batch.tasks)
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))\(made)"
-                return try commit(state.list.replacing(with: batch.tasks), line, said: said)
+                return try commit(state.list.replacing(with: batch.tasks), line, said: said.value)
             }
             let removed = todoTxtFile.flatMap { file in
                 carriedBefore.map { Self.removedLines(of: batch, file: file, carried: $0, base: importBase, list: state.list) }
@@ -160,7 +160,7 @@ extension TaskStore {
                     "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"
                 )
             }
-            return try commit(changes, "Imported from \(source): \(counts)\(made)", said: said)
+            return try commit(changes, "Imported from \(source): \(counts)\(made)", said: said.value)
         }
         messages.append(.status(line))
         // What the file held that HotTask did not keep is a note: said even with --quiet.
