@@ -51,6 +51,11 @@ struct JSONWriter {
     }
 
     private mutating func appendDigits(_ value: UInt64) {
+        Self.appendDigits(value, to: &bytes)
+    }
+
+    /// `value`'s decimal digits, made in place and appended at once (no String for them).
+    static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for UInt64.max's 20 digits
         withUnsafeMutableBytes(of: &digits) { raw in
             var value = value

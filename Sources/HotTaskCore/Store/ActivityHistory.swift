@@ -94,17 +94,7 @@ public struct ActivityHistory: Equatable, Sendable {
 
     private static func append(_ value: Int, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(0x2D) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits
-        withUnsafeMutableBytes(of: &digits) { raw in
-            var at = raw.count
-            repeat {
-                at -= 1
-                raw[at] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at...]).bindMemory(to: UInt8.self))
-        }
+        JSONWriter.appendDigits(UInt64(value.magnitude), to: &bytes)
     }
 
     /// Reads `text`; nil when it is not as `text` writes it. Read as bytes: split into
