@@ -144,7 +144,11 @@ enum PeerBenchmarks {
                 times[index].append(run.milliseconds)
             }
         }
-        return times.map { $0.sorted()[$0.count / 2] }
+        // The middle run; for an even count, the mean of the middle two.
+        return times.map { runs in
+            let sorted = runs.sorted()
+            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
     }
 
     /// The tasks as `task import` reads them: priority H for Top Priority.

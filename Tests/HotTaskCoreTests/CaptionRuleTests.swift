@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HotTaskCore
@@ -128,5 +129,14 @@ struct CaptionRuleTests {
     func trimsBeforeMeasuring() throws {
         let caption = String(repeating: "a", count: 1000)
         #expect(try CaptionRule.clean("   " + caption + "\n\n") == caption)
+    }
+
+    @Test func blanksAreFoundationsWhitespacesAndTrimAsItDoes() {
+        let blanks = (0...0xFFFF).compactMap(Unicode.Scalar.init).filter(Blanks.isBlank)
+        let foundation = (0...0xFFFF).compactMap(Unicode.Scalar.init).filter(CharacterSet.whitespaces.contains)
+        #expect(blanks == foundation)
+        for text in ["", " ", "\u{3000}a b\u{200B}", "\tx\u{A0}", "plain", " é ", "\u{2028}x "] {
+            #expect(text.trimmingBlanks() == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+        }
     }
 }

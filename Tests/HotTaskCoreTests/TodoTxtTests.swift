@@ -49,6 +49,12 @@ struct TodoTxtTests {
         #expect(throws: DocumentError.self) { try TodoTxtFormat.batch(from: [0x41, 0xFF, 0x0A]) }
     }
 
+    @Test func aLineIsACommentOnlyWhenItsFirstCharacterIsHash() throws {
+        // `#️⃣` starts with the byte `#` but is another character: a task, as it always was.
+        let tasks = try batch("# a comment\n#️⃣ Call Bob\n  # indented comment\n").tasks
+        #expect(tasks.map(\.caption) == ["#️⃣ Call Bob"])
+    }
+
     @Test func importingTheSameFileTwiceGivesTheSameIds() throws {
         let text = "(A) Call mom\nBuy milk\nBuy milk\n"
         let first = try batch(text).tasks.map(\.id)

@@ -138,13 +138,13 @@ struct ImportBase: Sendable {
     private static func sortedKeepingLast(_ list: [(id: UUID, entry: Entry)]) -> [(id: UUID, entry: Entry)] {
         let inOrder = zip(list, list.dropFirst()).allSatisfy { UUIDBytes.sortKey($0.id) < UUIDBytes.sortKey($1.id) }
         if inOrder { return list }
-        // Each id's key made once, beside its position (made in every comparison, the sort was
-        // a twentieth of an import of 100,000 tasks).
-        var order = list.indices.map { (key: UUIDBytes.sortKey(list[$0].id), position: $0) }
-        order.sort { a, b in a.key != b.key ? a.key < b.key : a.position < b.position }
+        // By key, then position, each key made once (made in every comparison, the sort was a
+        // twentieth of an import of 100,000 tasks).
+        let order = SortedIDs(count: list.count) { add in for item in list { add(item.id) } }
         var sorted: [(id: UUID, entry: Entry)] = []
         sorted.reserveCapacity(list.count)
-        for (_, index) in order {
+        for (_, position) in order.entries {
+            let index = Int(position)
             if let last = sorted.last, last.id == list[index].id {
                 sorted[sorted.count - 1] = list[index]
             } else {

@@ -86,13 +86,9 @@ enum ImportCount {
         static func quoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
             var index = start
             if let base = bytes.baseAddress {
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                // A byte of `word` is zero: the high bit of that byte is set in the result.
-                func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
                 while index + 8 <= bytes.count {
                     let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { break }
+                    if ByteWord.equal(word, UInt8(ascii: "\"")) | ByteWord.equal(word, UInt8(ascii: "\\")) != 0 { break }
                     index += 8
                 }
             }

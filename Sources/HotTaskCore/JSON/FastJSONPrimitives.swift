@@ -172,12 +172,8 @@ extension JSONParser {
     /// The high bit of each byte of `word` that is below 0x20, 0x7F or above, `"` or `\`
     /// (byte 0 lowest); bytes above the lowest flagged one may be flagged wrongly.
     private static func notPlainBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
-        let control = (word &- ones &* 0x20) & ~word & highs
-        let high = word & highs
-        return control | high | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x7F))
+        ByteWord.below(word, 0x20) | word & ByteWord.highs | ByteWord.equal(word, UInt8(ascii: "\"")) | ByteWord.equal(word, UInt8(ascii: "\\"))
+            | ByteWord.equal(word, 0x7F)
     }
 
     mutating func boolean() throws -> Bool {

@@ -76,7 +76,7 @@ extension DueDate {
     /// DUE (or DTSTART) as RFC 5545 writes it: `VALUE=DATE:20261201`, `20261201T083000Z`,
     /// `TZID=Europe/Berlin:20261201T093000`, or floating `20261201T093000`. Nil when it is none.
     static func fromICalendar(_ property: ICalProperty) -> DueDate? {
-        let value = property.value.trimmingCharacters(in: .whitespaces)
+        let value = property.value.trimmingBlanks()
         let bytes = Array(value.utf8)
         func number(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= bytes.count, bytes[start..<start + count].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }

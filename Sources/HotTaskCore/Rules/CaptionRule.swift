@@ -132,14 +132,10 @@ public enum CaptionRule {
     /// True when a byte of `bytes` is below 0x20 or is 0xE2; eight bytes at a time.
     private static func hasControlOrE2(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        // Nonzero exactly when a byte is below `n` (n at most 0x80), or is zero.
-        func below(_ word: UInt64, _ n: UInt64) -> UInt64 { (word &- ones &* n) & ~word & highs }
         var at = 0
         while at + 8 <= bytes.count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
-            if below(word, 0x20) | below(word ^ (ones &* 0xE2), 1) != 0 { return true }
+            if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0xE2) != 0 { return true }
             at += 8
         }
         while at < bytes.count {
@@ -276,16 +272,5 @@ extension String {
             let last = lastIndex(where: { !isSpace($0) })
         else { return "" }
         return String(self[first...last])
-    }
-}
-
-extension String {
-    /// `trimmingCharacters(in: .whitespaces)`, without Foundation's cost when there is nothing
-    /// to trim: every iCalendar value read asks (a seventh of a 100,000-task import).
-    func trimmingBlanks() -> String {
-        guard let first = utf8.first, let last = utf8.last else { return self }
-        func plain(_ byte: UInt8) -> Bool { byte != 0x20 && byte != 0x09 && byte < 0x80 }
-        if plain(first) && plain(last) { return self }
-        return trimmingCharacters(in: .whitespaces)
     }
 }

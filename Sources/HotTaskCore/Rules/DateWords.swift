@@ -7,11 +7,12 @@ public enum DateWords {
     /// calendar says a weekday with these.
     public static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
+    private static let lowercasedWeekdayNames = weekdayNames.map { $0.lowercased() }
+
     /// Weekdays as 0 Sunday … 6 Saturday, by their three-letter and full names.
     static func weekday(_ word: Substring) -> Int? {
-        let names = weekdayNames.map { $0.lowercased() }
         let full = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-        if let index = names.firstIndex(of: String(word)) { return index }
+        if let index = lowercasedWeekdayNames.firstIndex(of: String(word)) { return index }
         if let index = full.firstIndex(of: String(word)) { return index }
         // tues, thur, thurs, weds: shortenings people write.
         let more = ["tues": 2, "weds": 3, "thur": 4, "thurs": 4]

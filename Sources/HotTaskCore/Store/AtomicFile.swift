@@ -25,7 +25,7 @@ extension FileSystem {
         private var fd: Int32
         /// Committed or abandoned: the temp file is no longer this one's to remove.
         private var finished = false
-        /// The first write that failed; later writes are skipped and `commit` throws it.
+        /// The first write that failed; later writes are skipped and `finishWriting` throws it.
         private var failure: Failure?
         /// The bytes written so far.
         private var written = 0
@@ -50,7 +50,7 @@ extension FileSystem {
             // A large piece starts for the disk now: the fsync at the end then waits for the
             // last piece only, not for the whole file (a snapshot and its backup are 37 MB each
             // at 100,000 tasks). Only a start: the fsync still says whether it all arrived.
-            if bytes.count >= Self.earlyWriteBack { _ = hc_start_writeback(fd, off_t(written), off_t(bytes.count)) }
+            if failure == nil, bytes.count >= Self.earlyWriteBack { _ = hc_start_writeback(fd, off_t(written), off_t(bytes.count)) }
             written += bytes.count
         }
 

@@ -57,10 +57,14 @@ enum TodoTxtFormat {
                     number += 1
                     // CRLF ends a line as LF does.
                     let raw = lineStart..<(lineEnd > lineStart && lineEnd < all.count && all[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd)
-                    let trimmed = TodoTxtLineWords.trimmed(all, raw)
+                    let trimmed = Blanks.trimmed(all, raw)
                     guard !trimmed.isEmpty else { continue }
                     // A `#` line is a comment, not a task: kept as it is for the export back.
-                    if all[trimmed.lowerBound] == UInt8(ascii: "#") {
+                    // The character `#`, not its byte: `#️⃣ Call Bob` (a `#` with marks that make
+                    // it another character) is a task, as it was when lines were Strings.
+                    if all[trimmed.lowerBound] == UInt8(ascii: "#"),
+                        String(decoding: UnsafeBufferPointer(rebasing: all[trimmed.prefix(16)]), as: UTF8.self).first == "#"
+                    {
                         if fileIndex == 0 { facts.comments.append(String(decoding: UnsafeBufferPointer(rebasing: all[raw]), as: UTF8.self)) }
                         continue
                     }

@@ -94,39 +94,6 @@ struct TodoTxtLineWords {
         }
         return CaptionRule.kept(text)
     }
-
-    /// The range of `line` without whitespace at either end, as todo.txt readers trim a line.
-    static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        var start = range.lowerBound
-        var end = range.upperBound
-        while start < end, let (scalar, length) = scalar(in: line, at: start, before: end), isBlank(scalar) { start += length }
-        while end > start {
-            var lead = end - 1
-            while lead > start && line[lead] & 0xC0 == 0x80 && end - lead < 4 { lead -= 1 }
-            guard let (scalar, length) = scalar(in: line, at: lead, before: end), lead + length == end, isBlank(scalar) else { break }
-            end = lead
-        }
-        return start..<end
-    }
-
-    /// Foundation's `whitespaces` as trimming uses it: tab, space, no-break space, U+1680,
-    /// U+2000–U+200B (the zero-width space too), U+202F, U+205F and U+3000.
-    private static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
-        default: false
-        }
-    }
-
-    /// The scalar that starts at `at` (valid UTF-8: the file was checked) and its length.
-    private static func scalar(in line: UnsafeBufferPointer<UInt8>, at: Int, before end: Int) -> (Unicode.Scalar, Int)? {
-        let lead = line[at]
-        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-        guard at + length <= end else { return nil }
-        var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
-        for offset in 1..<max(length, 1) where length > 1 { value = value << 6 | UInt32(line[at + offset] & 0x3F) }
-        return Unicode.Scalar(value).map { ($0, length) }
-    }
 }
 
 extension TodoTxtFormat {

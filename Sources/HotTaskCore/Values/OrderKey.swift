@@ -69,6 +69,7 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
     /// `count` keys in increasing order after `before` and before `after`, spread so that
     /// each is short (used when a whole list is given an order at once).
     static func sequence(_ count: Int, after before: OrderKey? = nil, before after: OrderKey? = nil) -> [OrderKey] {
+        guard count > 0 else { return [] }
         var keys = [OrderKey](repeating: middle, count: count)
         keys.withUnsafeMutableBufferPointer { fill($0[...], after: before, before: after) }
         return keys
