@@ -62,6 +62,15 @@ extension TaskList {
             byCaption[task.caption, default: []].append(index)
             byShortID[task.id.uuidString.lowercased().prefix(Self.minimumIDPrefix), default: []].append(index)
         }
+        // The same by the captions' digests, made the first time a line with tags asks.
+        var captionDigests: [TextDigest: [Int]]?
+        func byCaptionDigest() -> [TextDigest: [Int]] {
+            if let captionDigests { return captionDigests }
+            var made: [TextDigest: [Int]] = [:]
+            for (index, task) in known.enumerated() { made[TextDigest(task.caption), default: []].append(index) }
+            captionDigests = made
+            return made
+        }
         func take(_ index: Int, for position: Int) {
             claimed.insert(known[index].id)
             matchOf[position] = index
@@ -119,7 +128,7 @@ extension TaskList {
             claimedFirst[line.caption] = first
             // A line with tags also finds the task an older HotTask made of it (the tags in its caption).
             let match =
-                own[first...].first(where: taken) ?? lines.captionsWithTags[position].flatMap { byCaption[$0] }?.first(where: taken)
+                own[first...].first(where: taken) ?? lines.captionsWithTags[position].flatMap { byCaptionDigest()[$0] }?.first(where: taken)
             guard let match else {
                 unmatched.append(position)
                 continue

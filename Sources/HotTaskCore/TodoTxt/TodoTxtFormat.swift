@@ -33,7 +33,7 @@ enum TodoTxtFormat {
     static func batch(files: [(name: String, bytes: [UInt8])], now: Date = Timestamp.now()) throws(DocumentError) -> ImportBatch {
         var tasks: [TaskItem] = []
         var idPrefixes: [Int: String] = [:]
-        var occurrences: [String: Int] = [:]
+        var occurrences: [TextDigest: Int] = [:]
         var facts = TodoTxtLines()
         var positionOfID: [String: Int] = [:]
         // What each line carries (`TodoTxtRecord`), by position: a priority other than A (Bonus
@@ -78,9 +78,9 @@ enum TodoTxtFormat {
                             // archived or not, since moved on): silently the same task. The open line
                             // counts, else the latest done one (issue 52).
                             if supersedes(read.task, tasks[first], sameFile: first >= facts.files[fileIndex].firstPosition) {
-                                let (task, record) = lineTask(read, archived: fileIndex > 0)
+                                let (task, record) = lineTask(read, line: lineBytes, archived: fileIndex > 0)
                                 tasks[first] = identified(task, tasks[first].id)
-                                records[first] = record.text
+                                records[first] = record
                                 facts.numbers[first] = number
                                 facts.note(read, at: first)
                                 continue
@@ -101,12 +101,12 @@ enum TodoTxtFormat {
                     }
                     // The line's words as an older HotTask took them (its tags in the caption): the
                     // same id for the same line whichever HotTask imports it.
-                    let words = read.captionWithTags ?? read.task.caption
+                    let words = read.captionWithTags ?? TextDigest(read.task.caption)
                     let seen = occurrences[words, default: 0]
                     occurrences[words] = seen + 1
-                    let (task, record) = lineTask(read, archived: fileIndex > 0)
+                    let (task, record) = lineTask(read, line: lineBytes, archived: fileIndex > 0)
                     facts.note(read, at: tasks.count)
-                    if let text = record.text { records[tasks.count] = text }
+                    if let record { records[tasks.count] = record }
                     facts.numbers.append(number)
                     tasks.append(identified(task, stableID(words, seen)))
                 }
@@ -123,8 +123,9 @@ enum TodoTxtFormat {
         return batch
     }
 
-    /// A line's task and what it carries (`TodoTxtRecord`).
-    private static func lineTask(_ read: Line, archived: Bool) -> (TaskItem, TodoTxtRecord) {
+    /// A line's task and the text of what it carries (`TodoTxtRecord`); `line`: its bytes, as
+    /// `task(from:now:)` read them.
+    private static func lineTask(_ read: Line, line: UnsafeBufferPointer<UInt8>, archived: Bool) -> (TaskItem, String?) {
         var record = TodoTxtRecord(letter: read.letter.flatMap { $0 == "A" ? nil : String($0) }, undated: read.noCreationDate, archived: archived)
         if read.dueAssumed { record.assumedDue = read.task.due?.dayText }
         // The due day the file now says for a repeating task: its open line's, or after a done
@@ -136,13 +137,15 @@ enum TodoTxtFormat {
         }
         // Words in another order than an export writes them are kept, to go back as they came.
         // Compared and hashed in two parts: a line of 50 MB is not copied to ask.
+        // The words are joined straight after the record's other marks: one copy of them.
         let written = words(of: read.task, caption: read.task.caption, record: record)
-        let body = read.body.utf8
-        let same =
-            body.count == written.caption.utf8.count + written.tail.utf8.count && body.starts(with: written.caption.utf8)
-            && body.suffix(written.tail.utf8.count).elementsEqual(written.tail.utf8)
-        if !same { record.words = (FNV1a.hash(written.tail.utf8, seed: ImportBase.hash(written.caption)), read.body) }
-        return (read.task, record)
+        let lineWords = TodoTxtLineWords(bytes: line)
+        guard !lineWords.joined(from: read.body.start, leavingOut: read.body.leftOut, equals: written.caption, then: written.tail) else {
+            return (read.task, record.text)
+        }
+        record.words = (FNV1a.hash(written.tail.utf8, seed: ImportBase.hash(written.caption)), "")
+        let head = record.text ?? ""
+        return (read.task, lineWords.joined(from: read.body.start, leavingOut: read.body.leftOut, tags: false, after: head))
     }
 
     private static func identified(_ task: TaskItem, _ id: UUID) -> TaskItem {
@@ -172,7 +175,7 @@ enum TodoTxtFormat {
     /// line left unsaid.
     typealias Line = (
         task: TaskItem, idPrefix: String?, undated: Bool, priorityUnsaid: Bool, letter: Character?, noCreationDate: Bool,
-        captionWithTags: String?, body: String, dueAssumed: Bool
+        captionWithTags: TextDigest?, body: (start: Int, leftOut: Set<Int>), dueAssumed: Bool
     )
 
     /// The tag a `+project` or `@context` word is (`project`, `@context`), when its name reads
@@ -209,8 +212,8 @@ enum TodoTxtFormat {
 
     /// A UUID made from the caption and how often it appeared before (FNV-1a, twice, with the
     /// version 8 and variant bits set): stable across imports, distinct within a file.
-    private static func stableID(_ caption: String, _ occurrence: Int) -> UUID {
-        UUIDBytes.derived(from: caption.utf8, then: "#\(occurrence)".utf8)
+    private static func stableID(_ words: TextDigest, _ occurrence: Int) -> UUID {
+        words.id(then: "#\(occurrence)".utf8)
     }
 
     // MARK: Writing

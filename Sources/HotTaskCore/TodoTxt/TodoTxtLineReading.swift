@@ -8,6 +8,15 @@ import Foundation
 /// Strings, and the captions are written once at their exact size.
 struct TodoTxtLineWords {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Nothing in the line for `CaptionRule.kept` to drop, so nothing in any join of its words
+    /// either (it drops scalars, and no scalar spans a space): joins need no cleaning, and can
+    /// be compared and hashed without being made.
+    let asItIs: Bool
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        asItIs = CaptionRule.keepsAsItIs(bytes)
+    }
 
     /// Each word's range, in order, from byte `start`.
     func forEach(from start: Int = 0, _ body: (Range<Int>) -> Void) {
@@ -67,32 +76,103 @@ struct TodoTxtLineWords {
     }
 
     /// The words from `start`, but those starting at `leftOut` and (with `tags`) tag words,
-    /// joined by one space, as `CaptionRule.kept` keeps them.
-    func joined(from start: Int, leavingOut leftOut: Set<Int>, tags: Bool) -> String {
-        var length = 0
-        var words = 0
+    /// joined by one space, as `CaptionRule.kept` keeps them; after `head` (plain ASCII) when
+    /// given, in the same allocation (a carried record of a 50 MB line is not copied to join).
+    func joined(from start: Int, leavingOut leftOut: Set<Int>, tags: Bool, after head: String = "") -> String {
+        guard asItIs else { return head + CaptionRule.kept(raw(from: start, leavingOut: leftOut, tags: tags)) }
+        return raw(from: start, leavingOut: leftOut, tags: tags, after: head)
+    }
+
+    /// `joined` before its cleaning, made at its exact size.
+    private func raw(from start: Int, leavingOut leftOut: Set<Int>, tags: Bool, after head: String = "") -> String {
+        var length = head.utf8.count
+        forEachJoined(from: start, leavingOut: leftOut, tags: tags) { length += $0.count }
+        var head = head
+        return head.withUTF8 { head in
+            String(unsafeUninitializedCapacity: length) { out in
+                var at = 0
+                func copy(_ piece: UnsafeBufferPointer<UInt8>) {
+                    guard let from = piece.baseAddress, let to = out.baseAddress else { return }
+                    (to + at).update(from: from, count: piece.count)
+                    at += piece.count
+                }
+                copy(head)
+                forEachJoined(from: start, leavingOut: leftOut, tags: tags, copy)
+                return at
+            }
+        }
+    }
+
+    /// The digest of what `joined` gives, without making it where the line is as it is.
+    func digest(from start: Int, leavingOut leftOut: Set<Int>, tags: Bool) -> TextDigest {
+        guard asItIs else { return TextDigest(joined(from: start, leavingOut: leftOut, tags: tags).utf8) }
+        var digest = TextDigest()
+        forEachJoined(from: start, leavingOut: leftOut, tags: tags) { digest.add($0) }
+        return digest
+    }
+
+    /// Whether what `joined` gives (tags kept) is `first` followed by `second`, compared
+    /// without making it where the line is as it is.
+    func joined(from start: Int, leavingOut leftOut: Set<Int>, equals first: String, then second: String) -> Bool {
+        var first = first
+        var second = second
+        return first.withUTF8 { first in
+            second.withUTF8 { second in
+                var match = JoinedMatch(first, second)
+                if asItIs {
+                    forEachJoined(from: start, leavingOut: leftOut, tags: false) { match.consume($0) }
+                } else {
+                    var text = joined(from: start, leavingOut: leftOut, tags: false)
+                    text.withUTF8 { match.consume($0) }
+                }
+                return match.isWhole
+            }
+        }
+    }
+
+    /// The joined words' bytes in order, each word with the space before it (from the line
+    /// itself: a word after another never starts the line).
+    private func forEachJoined(from start: Int, leavingOut leftOut: Set<Int>, tags: Bool, _ piece: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var first = true
         forEach(from: start) { word in
             guard !leftOut.contains(word.lowerBound), !(tags && isTag(word)) else { return }
-            length += word.count
-            words += 1
+            piece(UnsafeBufferPointer(rebasing: bytes[(first ? word.lowerBound : word.lowerBound - 1)..<word.upperBound]))
+            first = false
         }
-        length += max(0, words - 1)
-        let text = String(unsafeUninitializedCapacity: length) { out in
-            var at = 0
-            forEach(from: start) { word in
-                guard !leftOut.contains(word.lowerBound), !(tags && isTag(word)) else { return }
-                if at > 0 {
-                    out[at] = 0x20
-                    at += 1
-                }
-                for byte in bytes[word] {
-                    out[at] = byte
-                    at += 1
-                }
+    }
+}
+
+/// Pieces of bytes compared, as they come, with two texts one after the other.
+private struct JoinedMatch {
+    let first: UnsafeBufferPointer<UInt8>
+    let second: UnsafeBufferPointer<UInt8>
+    private var matched = 0
+    private var equal = true
+
+    init(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) {
+        self.first = first
+        self.second = second
+    }
+
+    /// All pieces so far were the texts' start, and they are at their end.
+    var isWhole: Bool { equal && matched == first.count + second.count }
+
+    mutating func consume(_ piece: UnsafeBufferPointer<UInt8>) {
+        var offset = 0
+        while equal && offset < piece.count {
+            let inFirst = matched < first.count
+            let text = inFirst ? first : second
+            let at = inFirst ? matched : matched - first.count
+            let count = min(piece.count - offset, text.count - at)
+            guard count > 0, let mine = piece.baseAddress, let theirs = text.baseAddress,
+                memcmp(mine + offset, theirs + at, count) == 0
+            else {
+                equal = false
+                return
             }
-            return at
+            offset += count
+            matched += count
         }
-        return CaptionRule.kept(text)
     }
 }
 
@@ -178,7 +258,9 @@ extension TodoTxtFormat {
             leftOut.insert(idTag.lowerBound)
         }
         // The line's words after its marks, as they came: the caption and tags in their order.
-        let body = words.joined(from: rest, leavingOut: leftOut, tags: false)
+        // What the line says after them, as it came, is the words from `rest` without these:
+        // compared and kept by the carried record (`lineTask`), never made here.
+        let bodyLeftOut = leftOut
         // `due:YYYY-MM-DD` (the todo.txt add-on convention) is the due date, not caption, unless
         // it is all the line says (as `DueWord` reads typed text).
         var due: DueDate?
@@ -187,7 +269,7 @@ extension TodoTxtFormat {
             leftOut.insert(dueTag.lowerBound)
         }
         // The words as an older HotTask took them (its `rec:` and tags in the caption).
-        let older = due == nil ? body : words.joined(from: rest, leavingOut: leftOut, tags: false)
+        let olderLeftOut = leftOut
         // `rec:1w`, `rec:+1m` (`TodoTxtRecurrence`): the repeat rule, unless it is all the line
         // says. A repeating task needs a due date: without one it takes today, as `--repeat` gives.
         var repeatRule = RepeatRule.none
@@ -205,9 +287,11 @@ extension TodoTxtFormat {
         if visible - leftOut.count == 0 { tags = [] }
         // The line's text kept as it came (`CaptionRule.kept`); a line of only its marks is a
         // task without a title, as an untitled to-do from a phone exports.
-        // Shared with `older` where it says the same (no tags, no `rec:` taken out).
-        let caption = tags.isEmpty && repeatRule.isNone ? older : words.joined(from: rest, leavingOut: leftOut, tags: !tags.isEmpty)
-        let captionWithTags = tags.isEmpty && repeatRule.isNone ? nil : older
+        // Where the older reading says more (tags, `rec:`), it is known by its digest only, made
+        // before the caption: a line of 50 MB is held once as its caption, not twice.
+        let saysMore = !tags.isEmpty || !repeatRule.isNone
+        let captionWithTags = saysMore ? words.digest(from: rest, leavingOut: olderLeftOut, tags: false) : nil
+        let caption = words.joined(from: rest, leavingOut: leftOut, tags: !tags.isEmpty)
         let created = createdAt ?? completedAt ?? now
         let finished = completed ? max(completedAt ?? created, created) : nil
         let task = TaskItem(
@@ -217,7 +301,7 @@ extension TodoTxtFormat {
         // An open line without a priority says "Bonus"; a completed one says nothing.
         return (
             task, idPrefix, createdAt == nil && completedAt == nil, completed && !prioritySaid, letter, createdAt == nil, captionWithTags,
-            body, dueAssumed
+            (rest, bodyLeftOut), dueAssumed
         )
     }
 }

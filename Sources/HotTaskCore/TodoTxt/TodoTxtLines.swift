@@ -20,8 +20,9 @@ struct TodoTxtLines: Equatable, Sendable {
     /// What the import should tell the user: repeated ids, lines whose task is unclear.
     var notes: [String] = []
     /// Lines with `+project` or `@context` words: the caption an older HotTask read from them
-    /// (those words left in it), so that such a line still finds the task it made.
-    var captionsWithTags: [Int: String] = [:]
+    /// (those words left in it), so that such a line still finds the task it made. Known by its
+    /// digest, as the line's id is: a line of 50 MB is not held twice.
+    var captionsWithTags: [Int: TextDigest] = [:]
     /// The `#` lines of todo.txt, in order: not tasks, kept and written back by an export to it.
     var comments: [String] = []
     /// Tasks a line without an `id:` tag may be (a note names them): their lines being gone is

@@ -139,16 +139,7 @@ enum UUIDBytes {
 
     /// The same for `first` followed by `second`, without joining them (a caption of 50 MB).
     static func derived(from first: some Collection<UInt8>, then second: some Collection<UInt8>) -> UUID {
-        var raw =
-            withUnsafeBytes(of: FNV1a.hash(second, seed: FNV1a.hash(first)).bigEndian, Array.init)
-            + withUnsafeBytes(of: FNV1a.hash(second, seed: FNV1a.hash(first, seed: 0x8422_2325_cbf2_9ce4)).bigEndian, Array.init)
-        raw[6] = (raw[6] & 0x0F) | 0x80
-        raw[8] = (raw[8] & 0x3F) | 0x80
-        return UUID(
-            uuid: (
-                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
-            ))
+        TextDigest(first).id(then: second)
     }
 
     static func nibble(_ byte: UInt8) -> UInt8? {
