@@ -51,4 +51,21 @@ struct StillApplicableTests {
         #expect(still.changes == adds.map { .add($0) } + [.delete(adds[0])])
         #expect(still.skipped == [.alreadyThere(task), .goneAlready(adds[0])])
     }
+
+    /// Taking back an add deletes its task only while it says what it said: another program's
+    /// rename since is never deleted with it; a move is not a change of what it says. The same
+    /// in the table of ids many changes use.
+    @Test(arguments: [1, 60])
+    func aDeleteOfATaskChangedSinceIsLeftOutAndNamed(others: Int) {
+        let added = (0..<others).map { TaskItem(id: Fixtures.id(200 + $0), caption: "A\($0)", createdAt: Fixtures.date(hours: 1)) }
+        var list = TaskList(added)
+        let renamed = list.renaming(at: 0, to: "Renamed elsewhere")!
+        list.apply([renamed], clock: TaskList.clock(Fixtures.date(hours: 2)))
+        if others > 1, let moved = list.moving(from: list.position(of: added[1].id)!, to: added[1].section, index: others - 1) {
+            list.apply([moved], clock: TaskList.clock(Fixtures.date(hours: 2)))
+        }
+        let still = StillApplicable(added.map { TaskChange.add($0) }.inverse, on: list)
+        #expect(still.changes.map(\.id) == Array(added.dropFirst().map(\.id).reversed()))
+        #expect(still.skipped.map { if case .changedSince(let task) = $0 { task.caption } else { "" } } == ["Renamed elsewhere"])
+    }
 }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// A set applies while its task still holds the values it replaces (`was`); a task changed
 /// again since, elsewhere, keeps that change. An add applies while its task is absent, a delete
-/// while it is present. Each change is judged on the tasks as the changes before it left them,
+/// while it is present and still says what it said (its fields but its place): a task another
+/// program changed since is never deleted by taking back its add. Each change is judged on the tasks as the changes before it left them,
 /// kept aside by id, so that no copy of the list is made.
 public struct StillApplicable: Sendable {
     /// Why a change was left out.
@@ -32,11 +33,14 @@ public struct StillApplicable: Sendable {
         let presenceOnly = many && !candidates.contains { if case .set = $0 { true } else { false } }
         var indexed: TaskList? = many && !presenceOnly ? list.indexedByID() : nil
         var present: IDTable?
+        // Where each id of `present` is, by its place in the table.
+        var places: [(section: Section, index: Int)] = []
         if presenceOnly {
             var table = IDTable(count: list.count)
+            places.reserveCapacity(list.count)
             for section in Section.allCases {
                 let tasks = list.tasks(in: section)
-                for index in tasks.indices { table.insert(tasks[index].id) }
+                for index in tasks.indices where table.insert(tasks[index].id) { places.append((section, index)) }
             }
             present = table
         }
@@ -52,7 +56,9 @@ public struct StillApplicable: Sendable {
         if repeats { touched.reserveCapacity(candidates.count) }
         func current(_ id: UUID) -> TaskItem? {
             if let known = touched[id] { return known }
-            if let present, !present.contains(id) { return nil }
+            if let present {
+                return present.index(of: id).map { places[$0] }.map { list.tasks(in: $0.section)[$0.index] }
+            }
             // There (or not known): the task itself, through the index, made once if needed.
             if many && indexed == nil { indexed = list.indexedByID() }
             return (indexed ?? list).task(withID: id)
@@ -83,8 +89,12 @@ public struct StillApplicable: Sendable {
             case .add:
                 task = current(id)
                 if let task { skip = .alreadyThere(task) }
-            case .delete:
-                if !isThere(id), case .delete(let removed) = candidates[index] { skip = .goneAlready(removed) }
+            case .delete(let removed):
+                if !isThere(id) {
+                    skip = .goneAlready(removed)
+                } else if let now = current(id), !Self.saysTheSame(now, removed) {
+                    skip = .changedSince(now)
+                }
             }
             if let skip {
                 if takenWhole {
@@ -107,5 +117,11 @@ public struct StillApplicable: Sendable {
             }
         }
         if takenWhole { changes = candidates }
+    }
+
+    /// Whether `task` still says what `was` said: every field but its place, which moves with
+    /// its neighbours and a commit's keys.
+    static func saysTheSame(_ task: TaskItem, _ was: TaskItem) -> Bool {
+        TaskField.allCases.allSatisfy { $0 == .order || $0.value(of: task) == $0.value(of: was) }
     }
 }

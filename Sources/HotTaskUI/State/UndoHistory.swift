@@ -59,6 +59,16 @@ struct UndoHistory: Equatable, Sendable {
         return step
     }
 
+    /// Puts back the step just popped that could not be taken (its tasks were changed
+    /// elsewhere): nothing was undone or redone, so it stays where it was.
+    mutating func putBack(undoing: Bool) {
+        if undoing {
+            if let step = redoSteps.popLast() { undoSteps.append(step) }
+        } else if let step = undoSteps.popLast() {
+            redoSteps.append(step)
+        }
+    }
+
     /// Forgets a step the store never took (its save was refused).
     mutating func drop(_ id: Int) {
         undoSteps.removeAll { $0.id == id }

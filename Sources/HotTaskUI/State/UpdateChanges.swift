@@ -283,6 +283,10 @@ extension AppUpdate {
         }.first
         let verb = undoing ? "Undone" : "Redone"
         guard !applicable.isEmpty else {
+            // A step whose tasks another program changed since stays on top, so the next `u`
+            // never takes back an older change past it (as `--undo` refuses to). One whose tasks
+            // are gone, or back already, has nothing left to take back.
+            if changedElsewhere != nil { state.history.putBack(undoing: undoing) }
             state.message = Message(
                 changedElsewhere.map { "Not \(verb.lowercased()): \(quoted($0)) was changed in another program since" }
                     ?? "Not \(verb.lowercased()): the tasks are no longer there", kind: .warning)
