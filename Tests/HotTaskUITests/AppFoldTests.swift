@@ -159,6 +159,29 @@ struct AppFoldTests {
         #expect(tree(state) == ["Trip", "  Flights", "  Pack", "Milk"], "one undo puts the family back")
     }
 
+    /// An unfolded parent's first subtask is not its neighbour: J took the parent past it
+    /// alone and split the family (the subtask shown at the top level, two tasks on one key).
+    @Test func jAndKMoveAnUnfoldedFamilyWholePastTheFamilyNextToIt() {
+        var list = makeList(priority: ["Plan", "A", "B", "Other", "C"])
+        let plan = list.all[0]
+        let other = list.all[3]
+        for index in [1, 2] { list.apply(ChangeRules.under(list.all[index], plan, key: nil)!, clock: .zero, force: true) }
+        list.apply(ChangeRules.under(list.all[4], other, key: nil)!, clock: .zero, force: true)
+        var state = makeState(list)
+        state.press(.tab, .character("J"))  // Plan, unfolded, down past Other and its C
+        #expect(tree(state) == ["Other", "  C", "Plan", "  A", "  B"])
+        #expect(shown(state) == ["  [ ] Other  ▾ 0/1", "    [ ] C", "› [ ] Plan  ▾ 0/2", "    [ ] A", "    [ ] B"])
+        #expect(Set(state.tasks.all.map(\.order)).count == 5, "no two tasks on one key")
+        state.press(.character("K"))  // and up past Other's whole family, not before C alone
+        #expect(tree(state) == ["Plan", "  A", "  B", "Other", "  C"])
+        state.press(.down, .down, .character("J"))  // B, the last subtask: stays
+        #expect(tree(state) == ["Plan", "  A", "  B", "Other", "  C"])
+        state.press(.character("K"))  // before A
+        #expect(tree(state) == ["Plan", "  B", "  A", "Other", "  C"])
+        state.press(.character("u"), .character("u"), .character("u"))
+        #expect(tree(state) == ["Plan", "  A", "  B", "Other", "  C"])
+    }
+
     @Test func aReloadThatTakesAFoldsSubtasksAwayShowsEveryTask() {
         var state = family()
         state.press(.tab, .character("z"))

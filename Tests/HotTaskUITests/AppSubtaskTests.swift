@@ -58,16 +58,19 @@ struct AppSubtaskTests {
         #expect(state.message?.text == "Moved “Trip” and its 2 subtasks to Bonus — u to undo")
     }
 
-    @Test func reorderKeepsASubtaskInItsParentsSection() {
+    @Test func reorderKeepsASubtaskAmongItsSiblings() {
         var state = family()
-        state.press(.tab, .down, .down)  // Pack
-        state.press(.character("J"))  // after Milk: the same section
-        #expect(rows(state) == ["P   Trip", "P   Flights", "P   Milk", "P   Pack"])
-        state.press(.character("J"))  // past the edge: Bonus, away from its parent
-        #expect(rows(state) == ["P   Trip", "P   Flights", "P   Milk", "P   Pack"])
-        #expect(state.message?.text == "“Pack” is a subtask: it stays in its parent's section (move the parent)")
-        state.press(.up, .character("J"), .character("J"))  // Milk, a task of its own, goes
-        #expect(rows(state) == ["P   Trip", "P   Flights", "P   Pack", "B   Milk"])
+        state.press(.tab, .down, .down)  // Pack, the last subtask of Trip
+        state.press(.character("J"))  // never out past Milk: said, not moved
+        #expect(rows(state) == ["P   Trip", "P   Flights", "P   Pack", "P   Milk"])
+        #expect(state.message?.text == "“Pack” is the last subtask of “Trip”: h takes it out of the family")
+        state.press(.character("K"))  // before Flights, its sibling
+        #expect(rows(state) == ["P   Trip", "P   Pack", "P   Flights", "P   Milk"])
+        state.press(.character("K"))  // and never above its parent
+        #expect(rows(state) == ["P   Trip", "P   Pack", "P   Flights", "P   Milk"])
+        #expect(state.message?.text == "“Pack” is the first subtask of “Trip”: h takes it out of the family")
+        state.press(.down, .down, .character("J"))  // Milk, a task of its own, goes
+        #expect(rows(state) == ["P   Trip", "P   Pack", "P   Flights", "B   Milk"])
     }
 
     @Test func tMovesTheFamilyToAnotherListAndASubtaskAloneIsRefused() {

@@ -171,7 +171,24 @@ extension AppUpdate {
         let layout = state.layout
         let display = state.selection
         let section = layout.section(ofTask: display)
-        let neighbour = up ? display - 1 : display + 1
+        let task = state.tasks[position]
+        var neighbour = up ? display - 1 : display + 1
+        if state.view.folds.hasSubtasks {
+            // A family moves whole, past the whole family next to it at its own level.
+            state.tasks.prepareIDLookups()
+            let next = familyNeighbour(of: display, up: up, state)
+            if let sibling = next.sibling, sibling.section == task.section {
+                let changes = state.tasks.reorderingWithSubtasks(at: position, past: sibling, down: !up)
+                let effects = commit(changes, "Reordered \(quoted(task))", &state)
+                select(id: task.id, &state)
+                return effects
+            }
+            if let parent = state.tasks.shownParent(of: task) {
+                subtaskAtItsEnd(task, under: parent, up: up, &state)
+                return []
+            }
+            neighbour = next.row  // a task of its own at its section's end
+        }
         let target: (section: Section, index: Int)
         if neighbour >= 0, neighbour < layout.taskCount, layout.section(ofTask: neighbour) == section {
             // Take the neighbour's place: before it going up, after it going down (its index
@@ -185,7 +202,6 @@ extension AppUpdate {
             state.message = Message(up ? "Already at the top" : "Already at the bottom", kind: .warning)
             return []
         }
-        let task = state.tasks[position]
         if target.section != task.section {
             // Into the other section a family goes whole, with m; a subtask stays with its parent.
             if state.tasks.isSubtask(at: position) {
@@ -196,14 +212,6 @@ extension AppUpdate {
                 state.message = Message("\(quoted(task)) has subtasks: m moves it to \(target.section.title) with them", kind: .warning)
                 return []
             }
-        }
-        // Within the section, a family moves whole, and past a family (folded or not) whole.
-        if target.section == task.section, state.view.folds.hasSubtasks {
-            let neighbourTask = state.tasks[state.view.position(ofDisplay: neighbour, in: state.tasks)]
-            let changes = state.tasks.reorderingWithSubtasks(at: position, past: neighbourTask, down: !up)
-            let effects = commit(changes, "Reordered \(quoted(task))", &state)
-            select(id: task.id, &state)
-            return effects
         }
         let change = state.tasks.moving(from: position, to: target.section, index: target.index)
         let effects = commit(change.map { [$0] } ?? [], "Reordered \(quoted(task))", &state)
