@@ -67,4 +67,44 @@ struct SubtasksSyncEndToEndTests {
         #expect(hottask("--sync", config: config).status == 0)
         #expect(try phoneParents(server) == ["Plan the trip": "-", "Pack": "1001", "Passport": "1003"])
     }
+
+    /// The rows `--list` shows, past their numbers: a subtask indented under its parent.
+    func tree(_ config: String) -> [String] {
+        hottask("--list", config: config).stdout.split(separator: "\n").filter { $0.contains("[ ]") }.map {
+            String($0.replacing(#/^ *[0-9]+\. /#, with: ""))
+        }
+    }
+
+    /// The parent is a field like any other: a relation the phone removes makes the task
+    /// top-level here, one it changes moves the task, and a move here with a phone's rename of
+    /// the same task at the same time keeps both.
+    @Test("a relation removed or changed on the phone moves the task here; a move here and a rename there both hold")
+    func relationsChangedOnThePhone() throws {
+        let server = try CalDAVTestServer(.radicale)
+        let config = config(server.url)
+        try server.phone(nil, "add-raw", Self.todo("tasks-2001", "Plan the trip"))
+        try server.phone(nil, "add-raw", Self.todo("tasks-2002", "Book flights", related: "RELATED-TO;RELTYPE=PARENT:tasks-2001"))
+        try server.phone(nil, "add-raw", Self.todo("tasks-2003", "Pack", related: "RELATED-TO:tasks-2001"))
+        #expect(hottask("--sync", config: config).status == 0)
+        #expect(tree(config).sorted() == ["  [ ] Book flights", "  [ ] Pack", "[ ] Plan the trip"])
+        try server.phone(nil, "edit", "Pack", "--parent", "none")
+        try server.phone(nil, "edit", "Book flights", "--parent", "tasks-2003")
+        #expect(hottask("--sync", config: config).status == 0)
+        let moved = tree(config)
+        #expect(moved.contains("[ ] Plan the trip") && moved.contains("[ ] Pack"), "\(moved)")
+        #expect(moved.firstIndex(of: "  [ ] Book flights") == moved.firstIndex(of: "[ ] Pack").map { $0 + 1 }, "\(moved)")
+        // Here: Pack goes under Plan the trip again; there: it is renamed, before either syncs.
+        let pack = try #require(
+            hottask("--list", config: config).stdout.split(separator: "\n").first { $0.hasSuffix("Pack") }?.split(separator: ".").first
+                .map { $0.trimmingCharacters(in: .whitespaces) })
+        let plan = try #require(
+            hottask("--list", config: config).stdout.split(separator: "\n").first { $0.hasSuffix("Plan the trip") }?.split(separator: ".").first
+                .map { $0.trimmingCharacters(in: .whitespaces) })
+        #expect(hottask("--edit", pack, "--under", plan, config: config).status == 0)
+        try server.phone(nil, "edit", "Pack", "--summary", "Pack the bags")
+        #expect(hottask("--sync", config: config).status == 0)
+        #expect(try phoneParents(server) == ["Plan the trip": "-", "Pack the bags": "tasks-2001", "Book flights": "tasks-2003"])
+        let both = tree(config)
+        #expect(both.first == "[ ] Plan the trip" && both.contains("  [ ] Pack the bags") && both.contains("    [ ] Book flights"), "\(both)")
+    }
 }

@@ -227,6 +227,11 @@ def cmd_edit(client, cal, args):
             comp.pop("DESCRIPTION", None)
             if args.description:
                 comp.add("DESCRIPTION", args.description.replace("\\n", "\n"))
+        if args.parent is not None:
+            # As Tasks.org does: the parent's UID with RELTYPE=PARENT, or no relation.
+            comp.pop("RELATED-TO", None)
+            if args.parent.lower() != "none":
+                comp.add("RELATED-TO", args.parent, parameters={"RELTYPE": "PARENT"})
         for name in ("LAST-MODIFIED", "DTSTAMP"):
             comp.pop(name, None)
             comp.add(name, now)
@@ -361,6 +366,7 @@ def main():
     p.add_argument("--tzid", help="the zone of a --due time (Europe/Berlin)")
     p.add_argument("--categories", help="a,b (empty string removes them)")
     p.add_argument("--description", help="TEXT (\\n is a line break; empty removes it)")
+    p.add_argument("--parent", help="the parent's UID (RELATED-TO;RELTYPE=PARENT), or none")
     p.set_defaults(run=cmd_edit)
 
     p = sub.add_parser("complete-occurrence")
