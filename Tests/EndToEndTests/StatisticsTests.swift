@@ -109,6 +109,14 @@ struct StatisticsTests {
         hottask(at: "2026-11-23 08:00:00", ["--add", "Water plants", "--due", "2026-11-23", "--repeat", "every day"])
         for day in 23...25 { hottask(at: "2026-11-\(day) 19:00:00", ["--done", try id("Water plants")]) }
         #expect(try days(at: "2026-11-25 20:00:00") == ["2026-11-23: 1/1", "2026-11-24: 0/1", "2026-11-25: 0/1"])
+        // Narrowed, the counts come from the tasks, which hold a repeating task's last completion
+        // only: said on a line of its own, never passed off as the whole.
+        let narrowed = hottask(at: "2026-11-25 20:00:01", ["--stats", "--filter", "water"]).stdout.split(separator: "\n")
+        #expect(
+            narrowed.prefix(5) == [
+                "Completed: 0 today, 0 this week, 0 this month", "Last 14 days: 1 added, 0 completed", "Open: 1, 0 overdue",
+                "Oldest open: Water plants (added 2026-11-23, 2 days ago)", "Narrowed: a repeating task counts its last completion only",
+            ])
         hottask(at: "2026-11-25 20:00:05", ["--undo"])
         #expect(try days(at: "2026-11-25 20:00:10") == ["2026-11-23: 1/1", "2026-11-24: 0/1"])
     }

@@ -199,4 +199,37 @@ struct ActivityHistoryTests {
         #expect(stats.days.first?.date == "2026-10-31" && stats.days.last?.date == "2026-11-21" && stats.days.count == 22)
         #expect(Array(stats.lastDays(7).map(\.completed)) == [4, 1, 0, 0, 0, 0, 2])
     }
+
+    /// A repeating task's occurrences done are kept beside the counts (`"steps"`, which older
+    /// HotTasks read past), through the store and both its readers: they close nothing.
+    @Test("a repeating task's completions are kept as steps, through the snapshot and both readers")
+    func stepsOfARepeatingTask() throws {
+        var chore = Fixtures.task("Water the plants", id: 7, hours: 0)
+        chore.due = DueDate(text: "2026-11-21")
+        chore.repeatRule = RepeatRule(rrule: "FREQ=DAILY")!
+        try store.commit([.add(chore)], what: "Added: Water the plants", now: Fixtures.date(hours: 0))
+        for day in 0..<3 {
+            let was = DueDate(text: "2026-11-2\(1 + day)")!
+            let next = DueDate(text: "2026-11-2\(2 + day)")!
+            try store.commit(
+                [.set(chore.id, TaskFields(due: .some(next)), was: TaskFields(due: .some(was)))], what: "Completed: Water the plants",
+                now: Fixtures.date(hours: day * 24 + 2))
+        }
+        try store.compact()
+        let activity = try store.read().activity
+        let counts = activity.days(in: TimeZone(identifier: "UTC")!).sorted { $0.key < $1.key }.map(\.value)
+        #expect(counts.map(\.completed) == [1, 1, 1] && counts.map(\.stepped) == [1, 1, 1])
+        let bytes = try #require(fileBytes(folder.storePath))
+        #expect(try StoreDocument.decodeStrictly(bytes).activity == activity)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""steps": ""#))
+        // Written as the counts are; a history without steps reads as it did.
+        #expect(ActivityHistory(text: activity.text, steps: activity.stepsText) == activity)
+        #expect(ActivityHistory(text: "1:2:3", steps: "1:0:2")?.days(in: TimeZone(identifier: "UTC")!).values.first?.stepped == 2)
+        #expect(ActivityHistory(text: "1:2:3", steps: "x") == nil)
+        #expect(ActivityHistory(text: "1:2:3")?.stepsText == "")
+        // Its undo takes the step back with the completion.
+        _ = try store.undoLastChange()
+        let undone = try store.read().activity.days(in: TimeZone(identifier: "UTC")!).sorted { $0.key < $1.key }.map(\.value)
+        #expect(undone.map(\.completed) == [1, 1] && undone.map(\.stepped) == [1, 1], "the third day holds nothing now")
+    }
 }

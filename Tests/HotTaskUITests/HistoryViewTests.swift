@@ -111,4 +111,18 @@ struct HistoryViewTests {
         _ = AppUpdate.update(&state, .reloaded(makeList(priority: ["A"])), now: testNow)
         #expect(state.activity == activity)
     }
+
+    /// A daily task done three days running is three completions, but one open task all along:
+    /// the open tasks' line counted each occurrence as a task closed (3 open the day before).
+    @Test("a repeating task's occurrences close nothing in the open tasks' line")
+    func repeatingOccurrencesCloseNothing() {
+        var activity = ActivityHistory()
+        let today = DueDate.localDay(of: testNow, in: Self.utc)
+        let noon = { (back: Int) in Date(timeIntervalSince1970: TimeInterval(today - back) * 86_400 + 43_200) }
+        activity.tally(added: 1, at: noon(3))
+        for back in 0..<3 { activity.tally(completed: 1, stepped: 1, at: noon(back)) }
+        let chart = HistoryChart(activity: activity, open: 1, now: testNow, zone: Self.utc)
+        #expect(chart.openAtEndOfDay(last: 5) == [0, 1, 1, 1, 1])
+        #expect(chart.completed(since: today - 2) == 3)
+    }
 }

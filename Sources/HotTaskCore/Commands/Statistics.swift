@@ -27,6 +27,9 @@ public struct Statistics: Equatable, Sendable {
     public var oldestOpen: TaskItem?
     /// The local day it was added.
     public var oldestOpenDay: Int?
+    /// Narrowed (`--in`, `--filter`): the matching repeating tasks. Counted from the tasks, each
+    /// holds only its last completion; its earlier ones are in the whole list's history only.
+    public var repeatingNarrowed = 0
 
     /// A local day (days since 1970-01-01) as `YYYY-MM-DD`.
     public static func date(_ day: Int) -> String {
@@ -65,10 +68,14 @@ public struct Statistics: Equatable, Sendable {
             if dates.isOverdue(task.due) { overdue += 1 }
             if oldest.map({ task.createdAt < $0.createdAt }) ?? true { oldest = task }
         }
+        var repeating = 0
+        if let matching {
+            for task in [list.priority, list.bonus].joined() where !task.repeatRule.isNone && matching(task) { repeating += 1 }
+        }
         return Statistics(
             days: days, today: today, completedToday: completed(today), completedThisWeek: completed(monday),
             completedThisMonth: completed(firstOfMonth), open: open, overdue: overdue, oldestOpen: oldest,
-            oldestOpenDay: oldest.map { DueDate.localDay(of: $0.createdAt, in: dates.local) })
+            oldestOpenDay: oldest.map { DueDate.localDay(of: $0.createdAt, in: dates.local) }, repeatingNarrowed: repeating)
     }
 }
 

@@ -120,14 +120,20 @@ extension JSONParser {
         return StoreSnapshot(header: header, list: list, activity: activity ?? ActivityHistory())
     }
 
-    /// `{"all": "…"}`: the history of the whole list (see `ActivityHistory.text`).
+    /// `{"all": "…", "steps": "…"}`: the history of the whole list (see `ActivityHistory.text`).
     private mutating func activityHistory() throws -> ActivityHistory {
-        var found: ActivityHistory?
+        var all: String?
+        var steps: String?
         try forEachKey { parser, key in
-            guard "all" ~= key, found == nil else { throw GiveUp() }
-            found = try required(ActivityHistory(text: String(decoding: try parser.plainString(), as: UTF8.self)))
+            if "all" ~= key, all == nil {
+                all = String(decoding: try parser.plainString(), as: UTF8.self)
+            } else if "steps" ~= key, steps == nil {
+                steps = String(decoding: try parser.plainString(), as: UTF8.self)
+            } else {
+                throw GiveUp()
+            }
         }
-        return try required(found)
+        return try required(ActivityHistory(text: try required(all), steps: steps))
     }
 
     private mutating func skipDigits() -> Bool {

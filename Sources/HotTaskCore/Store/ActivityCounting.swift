@@ -58,7 +58,7 @@ extension ActivityHistory {
                     tally(completed: -1, at: was.completedAt!)
                     tally(completed: 1, at: fields.completedAt!)
                 case (nil, _) where completesOccurrences && fields.due != nil && was.due != nil:
-                    tally(completed: undo ? -1 : 1, at: undo ? undone : when)
+                    tally(completed: undo ? -1 : 1, stepped: undo ? -1 : 1, at: undo ? undone : when)
                 default: break
                 }
             }

@@ -128,6 +128,11 @@ public enum StoreDocument {
                 tail.key("history", indent: 2, first: false)
                 tail.raw(#"{"all": "#)
                 tail.string(activity.text)
+                let steps = activity.stepsText
+                if !steps.isEmpty {
+                    tail.raw(#", "steps": "#)
+                    tail.string(steps)
+                }
                 tail.raw("}")
             }
         }

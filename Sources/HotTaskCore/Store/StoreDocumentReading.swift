@@ -69,10 +69,14 @@ extension StoreDocument {
         return StoreSnapshot(header: header, list: list, activity: header == nil ? ActivityHistory() : try decodeActivity(object["history"]))
     }
 
-    /// `"history": {"all": "…"}` (see `ActivityHistory.text`); other keys are a later HotTask's.
+    /// `"history": {"all": "…", "steps": "…"}` (see `ActivityHistory.text`); other keys are a
+    /// later HotTask's.
     private static func decodeActivity(_ value: JSONValue?) throws(DocumentError) -> ActivityHistory {
         guard let value else { return ActivityHistory() }
-        guard case .object(let object) = value, case .string(let text)? = object["all"], let activity = ActivityHistory(text: text) else {
+        var steps: String?
+        if case .object(let object) = value, case .string(let text)? = object["steps"] { steps = text }
+        guard case .object(let object) = value, case .string(let text)? = object["all"], let activity = ActivityHistory(text: text, steps: steps)
+        else {
             throw .invalid("\"history\" must be {\"all\": \"quarter:added:completed …\"}")
         }
         return activity

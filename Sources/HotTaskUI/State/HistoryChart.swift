@@ -13,6 +13,8 @@ struct HistoryChart: Equatable, Sendable {
     /// Added and completed per day, `first` to `today`.
     private let added: [Int]
     private let completed: [Int]
+    /// Of those, tasks closed (not a repeating task's occurrence, after which it stays open).
+    private let closed: [Int]
     /// Open tasks now (from the counts the list keeps).
     let openNow: Int
     /// The chart shown when the screen is too small for all three (Tab shows the next).
@@ -27,13 +29,16 @@ struct HistoryChart: Equatable, Sendable {
         openNow = open
         var added = [Int](repeating: 0, count: Self.span)
         var completed = [Int](repeating: 0, count: Self.span)
+        var closed = [Int](repeating: 0, count: Self.span)
         let first = today - Self.span + 1
         for (day, counts) in activity.days(in: zone) where day >= first && day <= today {
             added[day - first] = max(0, counts.added)
             completed[day - first] = max(0, counts.completed)
+            closed[day - first] = max(0, counts.completed - counts.stepped)
         }
         self.added = added
         self.completed = completed
+        self.closed = closed
     }
 
     /// Tasks completed on `day`; 0 outside the days kept.
@@ -51,14 +56,15 @@ struct HistoryChart: Equatable, Sendable {
     }
 
     /// Open tasks at the end of each of the last `count` days, oldest first: back from the open
-    /// tasks now through each day's adds and completions (a task deleted open is not in the
-    /// history, so the line drifts by those; never below zero).
+    /// tasks now through each day's adds and completions, but a repeating task's occurrences,
+    /// after which it stays open (a task deleted open is not in the history, so the line drifts
+    /// by those; never below zero).
     func openAtEndOfDay(last count: Int) -> [Int] {
         var open = openNow
         var values: [Int] = []
         for day in stride(from: today, to: today - count, by: -1) {
             values.append(max(0, open))
-            open = open - added(on: day) + completed(on: day)
+            open = open - added(on: day) + (day >= first && day <= today ? closed[day - first] : 0)
         }
         return values.reversed()
     }
