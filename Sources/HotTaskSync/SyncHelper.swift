@@ -65,6 +65,8 @@ public enum SyncHelper {
             fail("will not use the task store \(storePath): \(link.reason). Nothing was changed", .storeUnreadable)
         }
         let store = TaskStore(path: storePath)
+        // Read while the password command runs and the first request is on the network.
+        store.readSyncStateAhead()
         do {
             let username = options["--username"] ?? syncURL.username
             let connections = options["--connections"].flatMap { Int($0) }

@@ -59,6 +59,13 @@ public enum ListNameRule {
 
     /// Why `name` cannot name a list, or nil when it can.
     public static func check(_ name: String) -> String? {
+        // Most names are printable ASCII: taken from their bytes (every store read checks each
+        // task's list, and the checks below took a tenth of a quiet sync of 2,000 tasks).
+        isPlainlyGood(name) ? nil : checkedInFull(name)
+    }
+
+    /// `check` by each rule in turn.
+    static func checkedInFull(_ name: String) -> String? {
         if name.isEmpty || name.allSatisfy(\.isWhitespace) { return "a list's name cannot be empty" }
         if name != name.trimmingCharacters(in: .whitespacesAndNewlines) { return "a list's name cannot start or end with a space" }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
@@ -66,6 +73,17 @@ public enum ListNameRule {
         }
         if name.count > maximumLength { return "a list's name can be at most \(maximumLength) characters" }
         return nil
+    }
+
+    /// Printable ASCII, neither end a space, within the length: good by every check above.
+    private static func isPlainlyGood(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, bytes.count <= maximumLength else {
+                return false
+            }
+            return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        }
     }
 
     /// A name another program gave (a calendar's display name, a path segment) made one a list

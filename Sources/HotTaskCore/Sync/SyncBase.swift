@@ -161,6 +161,15 @@ struct SyncBase: Codable, Equatable, Sendable {
     /// The base file alone; nil when there is none.
     static func readFile(besides store: TaskStore) throws(SyncFailure) -> SyncBase? {
         let path = path(besides: store)
+        // It decides what is deleted where: one another user could write is not trusted.
+        func trust() throws(SyncFailure) {
+            if let problem = FileSystem.untrusted(path) { throw SyncFailure("cannot use the sync state \(path): \(problem)") }
+        }
+        // Read ahead while the network answered (`SyncBaseAhead`), when the file is still that one.
+        if let ahead = SyncBaseAhead.shared.take(path), ahead.version == currentVersion {
+            try trust()
+            return ahead
+        }
         let bytes: [UInt8]
         do throws(FileSystem.Failure) {
             // Opened without blocking: a named pipe in its place is an error, never a wait.
@@ -170,9 +179,8 @@ struct SyncBase: Codable, Equatable, Sendable {
         } catch {
             throw SyncFailure("cannot read the sync state \(path): \(error.reason)")
         }
-        // It decides what is deleted where: one another user could write is not trusted.
-        if let problem = FileSystem.untrusted(path) { throw SyncFailure("cannot use the sync state \(path): \(problem)") }
-        guard let base = try? JSONDecoder().decode(SyncBase.self, from: Data(bytes)), base.version == currentVersion else {
+        try trust()
+        guard let base = try? JSONValueDecoder.decode(SyncBase.self, from: bytes), base.version == currentVersion else {
             throw SyncFailure("the sync state \(path) is damaged; move it aside to sync from scratch (local tasks are kept)")
         }
         return base

@@ -68,7 +68,7 @@ struct SyncDelta: Codable, Equatable, Sendable {
     }
 
     init?(json: String) {
-        guard let delta = try? JSONDecoder().decode(SyncDelta.self, from: Data(json.utf8)) else { return nil }
+        guard let delta = try? JSONValueDecoder.decode(SyncDelta.self, from: Array(json.utf8)) else { return nil }
         self = delta
     }
 }
