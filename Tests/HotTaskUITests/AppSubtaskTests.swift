@@ -108,6 +108,21 @@ struct AppSubtaskTests {
         #expect(state.tasks.all.first?.caption == "Bread" && state.tasks.all.first?.parent == nil)
     }
 
+    @Test func escTakesBackOAndKeepsWhatWasTyped() {
+        var state = family()
+        state.press(.tab, .character("o"))  // under Trip
+        state.type("Tick")
+        state.press(.escape)
+        #expect(state.focus == .list)
+        #expect(state.message?.text == "No subtask added under “Trip”")
+        #expect(state.input.text == "Tick", "what was typed stays for the next Tab")
+        // Back in the input, Enter adds a task of its own, not a subtask.
+        state.press(.tab)
+        state.type("ets")
+        state.press(.enter)
+        #expect(state.tasks.all.first?.caption == "Tickets" && state.tasks.all.first?.parent == nil)
+    }
+
     @Test func aSubtaskASortPutsAwayFromItsFamilyIsNotIndentedUnderAnotherTask() {
         var state = family()
         state.press(.tab, .character("s"), .character("s"), .character("s"))  // Newest, Oldest, A–Z

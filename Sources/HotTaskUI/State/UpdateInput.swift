@@ -13,6 +13,11 @@ extension AppUpdate {
             if completeTag(\.input, filter: false, &state) != nil { return [] }
             state.focus = .list
         case .tab, .backTab: state.focus = .list
+        // Esc takes back `o`: the keys go back to the list, the typed text stays in the input.
+        case .escape where state.addingUnder != nil:
+            let parent = state.addingUnder.flatMap { state.tasks.task(withID: $0) }
+            state.focus = .list
+            state.message = Message("No subtask added" + (parent.map { " under \(quoted($0))" } ?? ""))
         case .control("f"): openFilter(&state)
         case .control("r"): return redo(&state)
         case .function(2): startEditing(&state)
