@@ -205,4 +205,22 @@ struct DueCommandLineTests {
         #expect(hottask("--overdue").status == 64)
         #expect(hottask("--list", "--sort", "soon").status == 64)
     }
+
+    /// `--add A --due fri --add B --due mon` once gave both tasks Monday: a value for every task
+    /// given twice is refused, and nothing changes.
+    @Test func aValueForEveryTaskGivenTwiceIsRefusedAndChangesNothing() throws {
+        #expect(hottask("--add", "Trip").status == 0)
+        let before = try #require(fileBytes(folder.storePath))
+        for (flag, first, second) in [
+            ("--due", "fri", "mon"), ("--repeat", "daily", "weekly"), ("--note", "a", "b"), ("--in", "Tasks", "Tasks"),
+            ("--under", "1", "1"),
+        ] {
+            expectRun(
+                ["--file", folder.storePath, "--add", "A", flag, first, "--add", "B", flag, second],
+                stderr: "hottask: \(flag) is given 2 times; a command gives its one \(flag) to every task it adds or edits: "
+                    + "give each task its own command (hottask --add A \(flag) …, then hottask --add B \(flag) …).\n",
+                status: 64)
+        }
+        #expect(try #require(fileBytes(folder.storePath)) == before)
+    }
 }

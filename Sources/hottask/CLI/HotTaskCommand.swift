@@ -134,25 +134,25 @@ struct HotTaskCommand: ParsableCommand {
     var edit: [String] = []
 
     @Option(
-        name: .long,
+        name: .customLong("due"),
         help: ArgumentHelp(
             "With --add: the new tasks' due date; with --edit N (and no caption): only the task's due date. WHEN: YYYY-MM-DD, today, tomorrow, fri or friday or next fri (the next, never today), eow, eom, eoy, in N days, in N weeks, Nd, Nw, dec 1 or 1 dec; any of them with a local time after it (tomorrow 9:00, 2026-12-01 14:00); none clears.",
             valueName: "when"))
-    var due: String?
+    var dueGiven: [String] = []
 
     @Option(
         name: .customLong("repeat"),
         help: ArgumentHelp(
             "With --add or --edit N: how the task repeats (completing it moves its due date to the next occurrence; without a due date it takes the rule's first day from today). RULE: daily, weekly, monthly, yearly, weekdays, every N days|weeks|months|years, every mon,thu, or none to stop.",
             valueName: "rule"))
-    var repeatText: String?
+    var repeatGiven: [String] = []
 
     @Option(
-        name: .long,
+        name: .customLong("note"),
         help: ArgumentHelp(
             "With --add or --edit N: the task's note (free text of several lines); - reads it from standard input, none clears it.",
             valueName: "text"))
-    var note: String?
+    var noteGiven: [String] = []
 
     @Option(
         name: .long,

@@ -9,7 +9,9 @@ struct ListOptions: ParsableArguments {
         help: ArgumentHelp(
             "The list a task is in or goes to: with --add and --import the new tasks go there, with --list, --stats and --export only that list, with --edit N the task moves there. The list must exist (--new-list).",
             valueName: "list"))
-    var inList: String?
+    var inListGiven: [String] = []
+
+    var inList: String? { inListGiven.last }
 
     @Flag(name: .customLong("lists"), help: "Print each list with its open and done counts, the default list first (--json: as JSON).")
     var printLists = false

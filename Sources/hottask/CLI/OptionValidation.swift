@@ -22,6 +22,7 @@ extension HotTaskCommand {
         if json && !list && !stats && add.isEmpty && !lists.printLists {
             throw ValidationError("--json goes with --list, --lists, --stats or --add.")
         }
+        try validateSingleValues()
         try validateListOptions()
         try validateSubtaskOptions()
         if stats && list { throw ValidationError("--stats and --list both print to standard output; give one.") }

@@ -9,7 +9,9 @@ struct SubtaskOptions: ParsableArguments {
         help: ArgumentHelp(
             "With --add: the new tasks are subtasks of this task. With --edit N: the task (with its subtasks) moves under this task, or --under none makes it top-level. A subtask is in its parent's section and list.",
             valueName: "n|id|none"))
-    var under: String?
+    var underGiven: [String] = []
+
+    var under: String? { underGiven.last }
 }
 
 extension HotTaskCommand {
