@@ -49,6 +49,16 @@ struct TodoTxtTests {
         #expect(throws: DocumentError.self) { try TodoTxtFormat.batch(from: [0x41, 0xFF, 0x0A]) }
     }
 
+    /// LF, CRLF and CR CR LF (a CRLF file converted once more) all end a line: no caption ends
+    /// in a CR, and the next import finds the same tasks.
+    @Test func everyLineEndingGivesTheSameCaptions() throws {
+        for ending in ["\n", "\r\n", "\r\r\n"] {
+            let tasks = try batch(["Buy milk", "x 2026-11-20 Call mum +family", ""].joined(separator: ending)).tasks
+            #expect(tasks.map(\.caption) == ["Buy milk", "Call mum"], "\(Array(ending.unicodeScalars))")
+            #expect(tasks.map(\.tags) == [[], ["family"]])
+        }
+    }
+
     @Test func aLineIsACommentOnlyWhenItsFirstCharacterIsHash() throws {
         // `#️⃣` starts with the byte `#` but is another character: a task, as it always was.
         let tasks = try batch("# a comment\n#️⃣ Call Bob\n  # indented comment\n").tasks

@@ -55,8 +55,11 @@ enum TodoTxtFormat {
                     let lineEnd = all[lineStart...].firstIndex(of: 0x0A) ?? all.count
                     defer { lineStart = lineEnd + 1 }
                     number += 1
-                    // CRLF ends a line as LF does.
-                    let raw = lineStart..<(lineEnd > lineStart && lineEnd < all.count && all[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd)
+                    // CRLF ends a line as LF does, and so does CR CR LF (a CRLF file passed once
+                    // more through a LF-to-CRLF conversion): no caption ends in a CR.
+                    var rawEnd = lineEnd
+                    while rawEnd > lineStart && all[rawEnd - 1] == 0x0D { rawEnd -= 1 }
+                    let raw = lineStart..<rawEnd
                     let trimmed = Blanks.trimmed(all, raw)
                     guard !trimmed.isEmpty else { continue }
                     // A `#` line is a comment, not a task: kept as it is for the export back.
