@@ -63,7 +63,7 @@ struct HistoryViewTests {
         expectScreenSnapshot(state, named: "HistoryViewTests.year40x12")
     }
 
-    @Test("without block characters (LANG=C, NO_COLOR) the charts are ASCII")
+    @Test("without block characters (LANG=C, NO_COLOR) the charts and the title's gauge are ASCII")
     func ascii() {
         var state = Self.state(blocks: false)
         state.press(.character("H"))

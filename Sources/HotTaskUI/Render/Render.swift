@@ -58,8 +58,9 @@ public enum AppRender {
             var filled = (progress.completed * gaugeSegments + progress.total / 2) / progress.total
             if progress.completed > 0 { filled = max(filled, 1) }
             var gx = grid.put(count + " ", x: width - 1 - gaugeSegments - countWidth - 1, y: y, style: .plain)
-            gx = grid.put(String(repeating: "▰", count: filled), x: gx, y: y, style: .gaugeDone)
-            grid.put(String(repeating: "▱", count: gaugeSegments - filled), x: gx, y: y, style: .gaugeTodo)
+            // The charts' choice: block characters, or ASCII without them (LANG=C, NO_COLOR).
+            gx = grid.put(String(repeating: state.blocks ? "▰" : "#", count: filled), x: gx, y: y, style: .gaugeDone)
+            grid.put(String(repeating: state.blocks ? "▱" : "-", count: gaugeSegments - filled), x: gx, y: y, style: .gaugeTodo)
         } else if !count.isEmpty, room >= countWidth {
             grid.put(count, x: width - 1 - countWidth, y: y, style: .plain)
         }
