@@ -40,6 +40,22 @@ def suites(bundle):
     return counts
 
 
+def digest(text, limit=40):
+    """A failed suite's lines that say why: its failed tests and expectations, a harness's
+    FAILURE lines and last summary lines, at most `limit` lines of 300 characters."""
+    wanted = re.compile(r"✘|FAILURE|Expectation failed|exited|fatal|crash|run-tests:|^lost \d|seed \d|took \d+ s")
+    all_lines = text.splitlines()
+    keep = set()
+    for at, line in enumerate(all_lines):
+        if wanted.search(line):
+            # A harness's FAILURE line names its cases on the lines after it.
+            keep.update(range(at, min(len(all_lines), at + (5 if "FAILURE" in line else 1))))
+    lines = [all_lines[at][:300] for at in sorted(keep)]
+    if len(lines) > limit:
+        lines = lines[: limit // 2] + [f"… {len(lines) - limit} more lines …"] + lines[-(limit // 2):]
+    return "".join(line + "\n" for line in lines)
+
+
 def weights(path):
     table = {}
     if path and os.path.exists(path):
@@ -65,6 +81,7 @@ def main():
     queue = sorted(names, key=lambda name: -known.get(name, DEFAULT_WEIGHT))
     lock = threading.Lock()
     results = {}
+    digests = {}
     started = time.monotonic()
 
     def run(name):
@@ -87,6 +104,8 @@ def main():
             text += f"run-tests: {name} lists {listed[name]} tests and ran {ran}\n"
         with lock:
             results[name] = (status, seconds, cpu)
+            if status != 0:
+                digests[name] = digest(text)
             sys.stdout.write(f"=== {name}: exit {status} after {seconds:.1f} s ({cpu:.1f} s of CPU)\n{text}")
             sys.stdout.flush()
 
@@ -111,6 +130,10 @@ def main():
             out.write("# seconds suite cpu-seconds (Tests/Scripts/run-tests.py --record)\n")
             for name, (_, seconds, cpu) in sorted(results.items(), key=lambda item: -item[1][1]):
                 out.write(f"{seconds:.1f} {name} {cpu:.1f}\n")
+    # Why each suite failed, again at the end: a CI log is often read from its tail only, and a
+    # slow suite that failed early is thousands of lines up.
+    for name in failed:
+        print(f"=== {name} failed:\n{digests.get(name, '')}", end="")
     print(f"=== {len(results)} suites in {total:.0f} s with {options.workers} workers; "
           + (f"{len(failed)} failed: {', '.join(failed)}" if failed else "all passed"))
     sys.exit(1 if failed else 0)
