@@ -96,9 +96,13 @@ struct LoadPathTests {
         }
     }
 
+    /// Each id through `UUIDBytes.parse` and through one `RepeatedUUID` (the parents' reader,
+    /// which keeps the last): the same answers, also for a text read twice in a row.
     @Test func idsParseAsFoundationParsesThem() {
         var generator = SeededGenerator(seed: 11)
         let bytes: [UInt8] = Array("0123456789abcdefABCDEFgG-/:@`{ ".utf8) + [0xC3, 0x00]
+        var repeated = RepeatedUUID()
+        var previous: [UInt8] = []
         for _ in 0..<20_000 {
             var text = Array(UUID(uuid: Self.bytes(high: generator.next(), low: generator.next())).uuidString.utf8)
             if Bool.random(using: &generator) { text = Array(String(decoding: text, as: UTF8.self).lowercased().utf8) }
@@ -106,7 +110,14 @@ struct LoadPathTests {
                 let at = Int.random(in: 0..<text.count, using: &generator)
                 text[at] = bytes.randomElement(using: &generator)!
             }
+            // Now and then the last text again, or one that differs from it in one byte.
+            if !previous.isEmpty && Int.random(in: 0..<4, using: &generator) == 0 {
+                text = previous
+                if Bool.random(using: &generator) { text[Int.random(in: 0..<text.count, using: &generator)] ^= 0x01 }
+            }
+            previous = text
             let parsed = text.withUnsafeBufferPointer(UUIDBytes.parse)
+            #expect(text.withUnsafeBufferPointer { repeated.parse($0) } == parsed)
             // Foundation also takes a space or a dash for a digit: only the strict form counts.
             let strictForm =
                 text.count == 36

@@ -19,6 +19,20 @@ struct TaskFieldTests {
         #expect(MemoryLayout<TaskItem>.stride == 152)
     }
 
+    /// The fast reader finds a field by its key's length and first byte: no two fields may share
+    /// them, and a key that only looks like one (same length and first byte) is no field.
+    @Test func everyKeyFindsItsFieldAndNoOtherKeyDoes() {
+        func field(_ key: String) -> TaskField? {
+            Array(key.utf8).withUnsafeBufferPointer { TaskField(utf8: $0) }
+        }
+        #expect(TaskField.allCases.map { field($0.key) } == TaskField.allCases)
+        let slots = TaskField.byLengthAndFirstByte.filter { $0 >= 0 }
+        #expect(slots.count == TaskField.allCases.count, "two fields share a slot")
+        for key in ["", "id", "captioN", "parents", "pArent", "dueZone", "createdAt", "clock", "l", "n", "repeatRule", "parentparentparent"] {
+            #expect(field(key) == nil, "\(key)")
+        }
+    }
+
     @Test func everyFieldsValueReadsBackAsItWasWrittenInTheStoreTheLogAndTheSyncBase() throws {
         var task = Fixtures.task("Pay rent", id: 1, completed: true, hours: 1)
         task.due = DueDate(text: "2026-12-01T09:30", zone: "Europe/Berlin")

@@ -388,7 +388,8 @@ extension JSONParser {
                 list = text
             case .parent where !parentSeen:
                 parentSeen = true
-                parent = try required(UUIDBytes.parse(try parser.plainString()))
+                let text = try parser.plainString()
+                parent = try required(parser.lastParent.parse(text))
             case .caption, .section, .completed, .order, .due, .note, .tags, .repeatRule, .list, .parent: throw GiveUp()
             }
         }

@@ -54,6 +54,8 @@ struct JSONParser {
     /// (the store's fast reader only), and the file offset of their first byte.
     let window: FileWindow?
     let origin: Int
+    /// The store's fast reader: the last parent read (a family's subtasks name the same one).
+    var lastParent = RepeatedUUID()
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes

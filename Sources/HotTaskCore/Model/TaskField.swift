@@ -40,20 +40,32 @@ public enum TaskField: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The field whose key these bytes are (the fast store reader's look-up).
+    /// The field whose key these bytes are (the fast store reader's look-up): found by the key's
+    /// length and first byte, then its bytes compared once. This runs for each key of every
+    /// task a store read meets; trying the fields in turn made `parent`, the last, ten compares.
     init?(utf8 key: UnsafeBufferPointer<UInt8>) {
-        // By raw value, each key's length compared first: this runs for each key of every task a
-        // store read meets (an array of the keys' bytes cost a retain and a release a key).
-        var raw = 0
-        while let field = TaskField(rawValue: raw) {
-            if field.staticKey ~= key {
-                self = field
-                return
-            }
-            raw += 1
-        }
-        return nil
+        guard let first = key.first, let slot = Self.slot(count: key.count, first: first) else { return nil }
+        let raw = Self.byLengthAndFirstByte[slot]
+        guard raw >= 0, let field = TaskField(rawValue: Int(raw)), field.staticKey ~= key else { return nil }
+        self = field
     }
+
+    /// Where a key of this length and first byte sits in `byLengthAndFirstByte`, if it can.
+    @inline(__always)
+    private static func slot(count: Int, first: UInt8) -> Int? {
+        count < 16 ? count << 5 | Int(first & 0x1F) : nil
+    }
+
+    /// Each field's raw value at its key's slot, -1 elsewhere; made from the table, so a new
+    /// field is found without a line here (`TaskFieldTests` checks that no two share a slot).
+    static let byLengthAndFirstByte: [Int8] = {
+        var table = [Int8](repeating: -1, count: 16 << 5)
+        for field in TaskField.allCases {
+            let key = field.staticKey
+            if let slot = slot(count: key.utf8CodeUnitCount, first: key.utf8Start.pointee) { table[slot] = Int8(field.rawValue) }
+        }
+        return table
+    }()
 
     /// How two copies of it merge when both changed it since they last agreed (sync, import).
     /// Between copies of one store every field merges by its stamp: the later change wins.
