@@ -77,7 +77,7 @@ enum UIBenchmarks {
         _ operation: String, key: Key, store: TaskStore, label: String, runs: Int, focus: Focus = .list,
         prepare: (inout AppState, Int) -> Void = { _, _ in }
     ) throws -> Measurement {
-        var result = Measurement(operation: operation, size: label, target: label == "100k" ? 10 : nil)
+        var result = Measurement(operation: operation, size: label, target: label.hasPrefix("100k") ? 10 : nil)
         let session = StoreSession(store: store)
         var state = AppState(tasks: try session.open(), size: size)
         _ = AppUpdate.update(&state, .resized(size), now: Timestamp.now())

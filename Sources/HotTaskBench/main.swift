@@ -49,6 +49,12 @@ if arguments.contains("--heavy-keys") {
         let name = label(count) + (families ? " (\(count / 5) families)" : "")
         rows += HeavyKeyBenchmarks.run(list, label: name, rounds: runs)
         rows += try DailyKeyBenchmarks.run(list, label: name, rounds: runs, folder: folder)
+        // And every other key `make bench` times (issue 54: every key within its budget with
+        // families too): typing, scrolling and filtering, and each key that changes a task.
+        rows += UIBenchmarks.keystrokes(list, label: name)
+        let store = folder + "/keys-\(label(count)).json"
+        try TaskStore(path: store).save(list)
+        rows += try UIBenchmarks.changingKeys(store: TaskStore(path: store), label: name, runs: max(runs, 5))
     }
     print(Measurement.header + "\n" + rows.map(\.row).joined(separator: "\n"))
     exit(0)
