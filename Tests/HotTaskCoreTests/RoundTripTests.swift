@@ -80,6 +80,27 @@ struct RoundTripTests {
         #expect(taken("due:fri 17:30") == ("due:fri 17:30", nil), "nothing else to be the caption")
     }
 
+    /// `--due` takes forms of two and three words; `due:` takes them too, the fewest words that
+    /// make a date, and a word that only starts one stays text.
+    @Test func aTypedDueWordTakesTheFormsOfSeveralWordsDueTakes() {
+        // Sunday 2026-11-29, 10:00 in Berlin.
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let now = Date(timeIntervalSince1970: 1_795_942_800)
+        let taken = { (text: String) in DueWord.taken(from: text, now: now, local: berlin) }
+        #expect(taken("Buy a tree due:dec 20") == ("Buy a tree", DueDate(text: "2026-12-20")))
+        #expect(taken("Buy a tree due:20 dec") == ("Buy a tree", DueDate(text: "2026-12-20")))
+        #expect(taken("due:next fri Call mum") == ("Call mum", DueDate(text: "2026-12-04")))
+        #expect(taken("Call due:in 3 days the plumber") == ("Call the plumber", DueDate(text: "2026-12-02")))
+        #expect(taken("Call due:in 2 weeks") == ("Call", DueDate(text: "2026-12-13")))
+        #expect(
+            taken("Party due:dec 31 20:00") == ("Party", DueDate(text: "2026-12-31T20:00:00+01:00", zone: "Europe/Berlin")),
+            "and a time after them")
+        #expect(taken("Wake due:in the morning") == ("Wake due:in the morning", nil), "none of the forms")
+        #expect(taken("Check due:next week") == ("Check due:next week", nil))
+        #expect(taken("Call due:in 3") == ("Call due:in 3", nil), "cut short")
+        #expect(taken("due:dec 20") == ("due:dec 20", nil), "nothing else to be the caption")
+    }
+
     @Test func typedTextIsReadOneWayTagsContextsAndTheDueDate() throws {
         let utc = TimeZone(secondsFromGMT: 0)!
         let now = Date(timeIntervalSince1970: 1_795_942_800)  // Sunday 2026-11-29

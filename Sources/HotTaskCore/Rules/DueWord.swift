@@ -1,9 +1,10 @@
 import Foundation
 
 /// A `due:WORD` word in typed text (the app's input and editor, `--add`, `--edit`) is the
-/// task's due date: WORD is any one-word form `--due` takes (`due:fri`, `due:tomorrow`,
-/// `due:eom`, `due:3d`, `due:2026-12-01`, `due:2026-12-01T14:00`), read as of `now` in the zone
-/// `local`, with a time of day after it if you like (`due:fri 17:30`). The caption keeps the
+/// task's due date: WORD is any form `--due` takes (`due:fri`, `due:tomorrow`, `due:eom`,
+/// `due:3d`, `due:2026-12-01`, `due:2026-12-01T14:00`, and those of two or three words:
+/// `due:dec 25`, `due:next fri`, `due:in 3 days`), read as of `now` in the zone `local`, with a
+/// time of day after it if you like (`due:fri 17:30`). The caption keeps the
 /// rest of the text. So a task typed as `Pay rent due:2026-12-01` goes out to todo.txt and
 /// comes back the same task.
 ///
@@ -20,10 +21,8 @@ public enum DueWord {
             start = found.upperBound
             // A word of its own: at the start or after a space, and ending at a space or the end.
             guard found.lowerBound == caption.startIndex || caption[caption.index(before: found.lowerBound)] == " " else { continue }
-            var wordEnd = caption[found.upperBound...].firstIndex(of: " ") ?? caption.endIndex
-            guard wordEnd > found.upperBound,
-                case .success(.set(var date)) = DueInput.parse(String(caption[found.upperBound..<wordEnd]), now: now, local: local)
-            else { continue }
+            guard let read = form(at: found.upperBound, in: caption, now: now, local: local) else { continue }
+            var (date, wordEnd) = read
             // A time of day right after it belongs to it, as `--due "fri 17:30"` has it.
             if let (timed, end) = withTime(after: wordEnd, of: found.upperBound, in: caption, now: now, local: local) {
                 date = timed
@@ -41,6 +40,23 @@ public enum DueWord {
             return (rest, date)
         }
         return (caption, nil)
+    }
+
+    /// The date `--due` reads from the words at `start`, and where they end: the one word, or
+    /// else it with the next, or the next two (`due:dec 25`, `due:next fri`, `due:in 3 days`),
+    /// the fewest that make a date; nil when none do.
+    private static func form(at start: String.Index, in caption: String, now: Date, local: TimeZone) -> (DueDate, String.Index)? {
+        var end = start
+        for _ in 0..<3 {
+            if end > start {
+                guard end < caption.endIndex else { return nil }
+                end = caption.index(after: end)
+            }
+            end = caption[end...].firstIndex(of: " ") ?? caption.endIndex
+            guard end > start else { return nil }
+            if case .success(.set(let date)) = DueInput.parse(String(caption[start..<end]), now: now, local: local) { return (date, end) }
+        }
+        return nil
     }
 
     /// The date of the word at `start..<end` with the `H:MM` word after it, and that word's end;
