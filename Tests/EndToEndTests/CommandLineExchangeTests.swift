@@ -7,31 +7,8 @@ import Testing
 /// `--export` and `--import` of the built `hottask` binary on a temporary store, as a script
 /// would run them (the rest of the command line is in `CommandLineTests`).
 @Suite("hottask command line: export and import")
-struct CommandLineExchangeTests {
+struct CommandLineExchangeTests: StoreFolderSuite {
     let folder = TemporaryFolder()
-
-    private var store: String { folder.storePath }
-
-    /// Runs `hottask --file <store> args...`.
-    private func hottask(
-        _ args: String..., stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) -> (status: Int32, stdout: String, stderr: String) {
-        runHotTask(["--file", store] + args, stdin: stdin, sourceLocation: sourceLocation)
-    }
-
-    /// Writes `list` as the store file.
-    private func seed(_ list: TaskList = Fixtures.sampleList()) {
-        folder.write(StoreDocument.encode(list), to: "tasks.json")
-    }
-
-    /// What the store holds: the snapshot and the journal of recent adds.
-    private func stored() throws -> TaskList {
-        try TaskStore(path: store).load()
-    }
-
-    private func captions(_ section: Section) throws -> [String] {
-        try stored().tasks(in: section).map(\.caption)
-    }
 
     @Test("--export - then --import into an empty store gives the same tasks")
     func exportImportRoundTrip() throws {

@@ -6,22 +6,8 @@ import Testing
 
 /// Runs the built `hottask` binary on a temporary store, as a script would.
 @Suite("hottask command line")
-struct CommandLineTests {
+struct CommandLineTests: StoreFolderSuite {
     let folder = TemporaryFolder()
-
-    private var store: String { folder.storePath }
-
-    /// Runs `hottask --file <store> args...`.
-    private func hottask(
-        _ args: String..., stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) -> (status: Int32, stdout: String, stderr: String) {
-        runHotTask(["--file", store] + args, stdin: stdin, sourceLocation: sourceLocation)
-    }
-
-    /// Writes `list` as the store file.
-    private func seed(_ list: TaskList = Fixtures.sampleList()) {
-        folder.write(StoreDocument.encode(list), to: "tasks.json")
-    }
 
     /// The store file as the raw JSON value, without HotTask's own cleaning on load.
     private func rawTasks() throws -> [[String: JSONValue]] {
@@ -34,16 +20,6 @@ struct CommandLineTests {
             guard case .object(let fields) = task else { return [:] }
             return fields
         }
-    }
-
-    /// The store file decoded.
-    /// What the store holds: the snapshot and the journal of recent adds.
-    private func stored() throws -> TaskList {
-        try TaskStore(path: store).load()
-    }
-
-    private func captions(_ section: Section) throws -> [String] {
-        try stored().tasks(in: section).map(\.caption)
     }
 
     // MARK: Adding
