@@ -113,11 +113,13 @@ struct AppSubtaskTests {
         state.press(.tab, .character("o"))  // under Trip
         state.type("Tick")
         state.press(.escape)
-        #expect(state.focus == .list)
-        #expect(state.message?.text == "No subtask added under “Trip”")
-        #expect(state.input.text == "Tick", "what was typed stays for the next Tab")
-        // Back in the input, Enter adds a task of its own, not a subtask.
-        state.press(.tab)
+        #expect(state.focus == .input, "the next letters are typed, never list commands")
+        #expect(state.message?.text == "Not a subtask of “Trip”: Enter adds a task of its own")
+        #expect(state.input.text == "Tick")
+        expectScreenSnapshot(state, named: "subtask-input-taken-back-80")
+        // A second Esc does nothing here; Enter adds a task of its own, not a subtask.
+        state.press(.escape)
+        #expect(state.focus == .input)
         state.type("ets")
         state.press(.enter)
         #expect(state.tasks.all.first?.caption == "Tickets" && state.tasks.all.first?.parent == nil)

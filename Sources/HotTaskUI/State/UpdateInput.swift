@@ -13,11 +13,12 @@ extension AppUpdate {
             if completeTag(\.input, filter: false, &state) != nil { return [] }
             state.focus = .list
         case .tab, .backTab: state.focus = .list
-        // Esc takes back `o`: the keys go back to the list, the typed text stays in the input.
+        // Esc takes back `o`'s parent and nothing else: the keys stay here, with what was typed
+        // (moving them to the list would make the next letters list commands).
         case .escape where state.addingUnder != nil:
             let parent = state.addingUnder.flatMap { state.tasks.task(withID: $0) }
-            state.focus = .list
-            state.message = Message("No subtask added" + (parent.map { " under \(quoted($0))" } ?? ""))
+            state.addingUnder = nil
+            state.message = Message("Not a subtask" + (parent.map { " of \(quoted($0))" } ?? "") + ": Enter adds a task of its own")
         case .control("f"): openFilter(&state)
         case .control("r"): return redo(&state)
         case .function(2): startEditing(&state)
