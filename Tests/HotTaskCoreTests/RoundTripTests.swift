@@ -80,8 +80,8 @@ struct RoundTripTests {
         #expect(taken("due:fri 17:30") == ("due:fri 17:30", nil), "nothing else to be the caption")
     }
 
-    /// `--due` takes forms of two and three words; `due:` takes them too, the fewest words that
-    /// make a date, and a word that only starts one stays text.
+    /// `--due` takes forms of several words; `due:` takes them too, the most of the next four
+    /// words that make a date (a year is not left behind), and a word that only starts one stays text.
     @Test func aTypedDueWordTakesTheFormsOfSeveralWordsDueTakes() {
         // Sunday 2026-11-29, 10:00 in Berlin.
         let berlin = TimeZone(identifier: "Europe/Berlin")!
@@ -99,6 +99,10 @@ struct RoundTripTests {
         #expect(taken("Check due:next week") == ("Check due:next week", nil))
         #expect(taken("Call due:in 3") == ("Call due:in 3", nil), "cut short")
         #expect(taken("due:dec 20") == ("due:dec 20", nil), "nothing else to be the caption")
+        // A year after the day and month belongs to them, as `--due "1 dec 2027"` reads it.
+        #expect(taken("Pay due:1 dec 2027") == ("Pay", DueDate(text: "2027-12-01")))
+        #expect(taken("Renew due:dec 1 2027 passport") == ("Renew passport", DueDate(text: "2027-12-01")))
+        #expect(taken("Read due:fri 3 chapters") == ("Read 3 chapters", DueDate(text: "2026-12-04")), "the most words that make a date, no more")
     }
 
     @Test func typedTextIsReadOneWayTagsContextsAndTheDueDate() throws {

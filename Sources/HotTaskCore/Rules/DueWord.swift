@@ -2,9 +2,9 @@ import Foundation
 
 /// A `due:WORD` word in typed text (the app's input and editor, `--add`, `--edit`) is the
 /// task's due date: WORD is any form `--due` takes (`due:fri`, `due:tomorrow`, `due:eom`,
-/// `due:3d`, `due:2026-12-01`, `due:2026-12-01T14:00`, and those of two or three words:
-/// `due:dec 25`, `due:next fri`, `due:in 3 days`), read as of `now` in the zone `local`, with a
-/// time of day after it if you like (`due:fri 17:30`). The caption keeps the
+/// `due:3d`, `due:2026-12-01`, `due:2026-12-01T14:00`, and those of several words:
+/// `due:dec 25`, `due:next fri`, `due:in 3 days`, `due:1 dec 2027`), read as of `now` in the
+/// zone `local`, with a time of day after it if you like (`due:fri 17:30`). The caption keeps the
 /// rest of the text. So a task typed as `Pay rent due:2026-12-01` goes out to todo.txt and
 /// comes back the same task.
 ///
@@ -42,21 +42,22 @@ public enum DueWord {
         return (caption, nil)
     }
 
-    /// The date `--due` reads from the words at `start`, and where they end: the one word, or
-    /// else it with the next, or the next two (`due:dec 25`, `due:next fri`, `due:in 3 days`),
-    /// the fewest that make a date; nil when none do.
+    /// The date `--due` reads from the words at `start`, and where they end: the most of the
+    /// next four words that make a date (`due:fri`, `due:dec 25`, `due:in 3 days`,
+    /// `due:1 dec 2027`: the fewest would stop before its year); nil when none do.
     private static func form(at start: String.Index, in caption: String, now: Date, local: TimeZone) -> (DueDate, String.Index)? {
         var end = start
-        for _ in 0..<3 {
+        var longest: (DueDate, String.Index)?
+        for _ in 0..<4 {
             if end > start {
-                guard end < caption.endIndex else { return nil }
+                guard end < caption.endIndex else { break }
                 end = caption.index(after: end)
             }
             end = caption[end...].firstIndex(of: " ") ?? caption.endIndex
-            guard end > start else { return nil }
-            if case .success(.set(let date)) = DueInput.parse(String(caption[start..<end]), now: now, local: local) { return (date, end) }
+            guard end > start else { break }
+            if case .success(.set(let date)) = DueInput.parse(String(caption[start..<end]), now: now, local: local) { longest = (date, end) }
         }
-        return nil
+        return longest
     }
 
     /// The date of the word at `start..<end` with the `H:MM` word after it, and that word's end;
