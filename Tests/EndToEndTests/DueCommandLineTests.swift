@@ -217,8 +217,8 @@ struct DueCommandLineTests {
         ] {
             expectRun(
                 ["--file", folder.storePath, "--add", "A", flag, first, "--add", "B", flag, second],
-                stderr: "hottask: \(flag) is given 2 times; a command gives its one \(flag) to every task it adds or edits: "
-                    + "give each task its own command (hottask --add A \(flag) …, then hottask --add B \(flag) …).\n",
+                stderr: "hottask: \(flag) is given 2 times, and it takes one value, for every task the command adds or edits: "
+                    + "give it once (tasks that need different values take a command each).\n",
                 status: 64)
         }
         #expect(try #require(fileBytes(folder.storePath)) == before)

@@ -16,7 +16,7 @@ extension HotTaskCommand {
         ]
         for (name, values) in given where values.count > 1 {
             throw ValidationError(
-                "\(name) is given \(values.count) times; a command gives its one \(name) to every task it adds or edits: give each task its own command (hottask --add A \(name) …, then hottask --add B \(name) …)."
+                "\(name) is given \(values.count) times, and it takes one value, for every task the command adds or edits: give it once (tasks that need different values take a command each)."
             )
         }
     }
