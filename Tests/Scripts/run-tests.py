@@ -50,7 +50,12 @@ def digest(text, limit=40):
         if wanted.search(line):
             # A harness's FAILURE line names its cases on the lines after it.
             keep.update(range(at, min(len(all_lines), at + (5 if "FAILURE" in line else 1))))
+    # Swift Testing's details of an issue (`↳ …`) follow its ✘ line.
+    keep.update(at + 1 for at in list(keep) if at + 1 < len(all_lines) and all_lines[at + 1].startswith("↳"))
     lines = [all_lines[at][:300] for at in sorted(keep)]
+    if not lines:
+        # Nothing said why (a crash, a signal, a limit): its last lines, whatever they are.
+        lines = [line[:300] for line in all_lines[-10:]]
     if len(lines) > limit:
         lines = lines[: limit // 2] + [f"… {len(lines) - limit} more lines …"] + lines[-(limit // 2):]
     return "".join(line + "\n" for line in lines)
@@ -105,7 +110,7 @@ def main():
         with lock:
             results[name] = (status, seconds, cpu)
             if status != 0:
-                digests[name] = digest(text)
+                digests[name] = f"exit {status}\n" + digest(text)
             sys.stdout.write(f"=== {name}: exit {status} after {seconds:.1f} s ({cpu:.1f} s of CPU)\n{text}")
             sys.stdout.flush()
 
