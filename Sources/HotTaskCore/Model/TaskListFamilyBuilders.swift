@@ -222,7 +222,8 @@ private struct FamilyScanTarget: ChangeTarget {
 
 /// The ids of one level of a family, asked of every subtask in the list: a family's levels are
 /// mostly a few tasks, and comparing a few ids costs less than hashing each subtask's parent
-/// (four passes of 80,000 subtasks made J on a parent 48 ms at 100,000 tasks).
+/// (four passes of 80,000 subtasks made J on a parent 48 ms at 100,000 tasks; 16 ms with this,
+/// 24 ms with an `IDSet`, whose cheaper hash is still a hash).
 private struct IDLevel {
     private let few: [UUID]
     private let many: Set<UUID>?
