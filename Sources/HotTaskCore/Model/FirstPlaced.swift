@@ -12,9 +12,9 @@ extension TaskList {
             }.min()
         }
         var placed = IDTable(count: changes.count)
-        for change in changes {
-            if case .delete = change { continue }
-            placed.insert(change.id)
+        // By index through the buffer: each change read out of the array was copied.
+        changes.withUnsafeBufferPointer { changes in
+            for index in changes.indices where !changes[index].isDelete { placed.insert(changes[index].id) }
         }
         guard placed.count > 0 else { return nil }
         if let index = priority.firstIndex(where: { placed.contains($0.id) }) { return index }

@@ -78,14 +78,28 @@ public enum TaskChange: Equatable, Hashable, Sendable {
     case delete(TaskItem)
 
     var id: UUID {
+        // A case each: one case binding `task` in two patterns copied the whole change, a
+        // retain of each of its task's fields (a fifth of the undo of clearing 30,000).
         switch self {
-        case .add(let task), .delete(let task): task.id
+        case .add(let task): task.id
+        case .delete(let task): task.id
         case .set(let id, _, _): id
         }
     }
 
     var isAdd: Bool {
         if case .add = self { return true }
+        return false
+    }
+
+    /// The task an add adds (a copy, for the list to keep), or nil.
+    var addedTask: TaskItem? {
+        if case .add(let task) = self { return task }
+        return nil
+    }
+
+    var isDelete: Bool {
+        if case .delete = self { return true }
         return false
     }
 

@@ -268,9 +268,10 @@ public struct TaskList: Equatable, Sendable {
     /// Puts `new` where `old` (at `index` of its section) was: in place when its place in the
     /// order is the same, else out and in again.
     mutating func replace(_ old: TaskItem, at index: Int, with new: TaskItem) -> [ListEdit] {
-        guard old.section == new.section, old.order == new.order else {
+        guard old.section == new.section else {
             return [remove(old.section, at: index), insert(new)]
         }
+        guard old.order == new.order else { return move(old, at: index, to: new) }
         if new.section == .priority { priority[index] = new } else { bonus[index] = new }
         completedCount += (new.completed ? 1 : 0) - (old.completed ? 1 : 0)
         if old.list != new.list || old.completed != new.completed {
@@ -278,5 +279,38 @@ public struct TaskList: Equatable, Sendable {
             countList(new, 1)
         }
         return [.replaced(old: old, new: new, at: index)]
+    }
+
+    /// `replace` for a task that keeps its section and takes a new place in it: only the tasks
+    /// between its old place and its new one shift (out and in again shifted every task after
+    /// each place, two moves of 15 MB for each task of a family moved at 100,000 tasks). The
+    /// edits are the ones out and in again give.
+    private mutating func move(_ old: TaskItem, at index: Int, to new: TaskItem) -> [ListEdit] {
+        // Among the tasks as they are, `old` still at `index`: one ahead of the new place when
+        // it comes before it (kept within the section: a list read out of order from a file).
+        let found = insertionIndex(of: new)
+        let target = min(max(Self.precedes(old, new) ? found - 1 : found, 0), tasks(in: new.section).count - 1)
+        func shift(_ tasks: inout [TaskItem]) {
+            tasks.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                base[index] = new
+                guard target != index else { return }
+                let moving = (base + index).move()
+                if target > index {
+                    (base + index).moveInitialize(from: base + index + 1, count: target - index)
+                } else {
+                    (base + target + 1).moveInitialize(from: base + target, count: index - target)
+                }
+                (base + target).initialize(to: moving)
+            }
+        }
+        if new.section == .priority { shift(&priority) } else { shift(&bonus) }
+        completedCount += (new.completed ? 1 : 0) - (old.completed ? 1 : 0)
+        if old.list != new.list || old.completed != new.completed {
+            countList(old, -1)
+            countList(new, 1)
+        }
+        placeIndex?[new.id] = Place(section: new.section, order: new.order)
+        return [.removed(old, at: index), .inserted(new, at: target)]
     }
 }

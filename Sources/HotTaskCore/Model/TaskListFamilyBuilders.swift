@@ -4,19 +4,56 @@ import Foundation
 /// (`SubtaskRules`): a task's subtasks go where it goes, are completed and deleted with it,
 /// and one undo takes all back; a subtask alone stays in its parent's section.
 extension TaskList {
-    /// `parent`'s subtasks, theirs and so on, each after its parent, in list order: a pass over
-    /// the tasks for each level below it, no tree of the whole list (a key's cost at 100,000
-    /// tasks with 20,000 families). A relation that closes a cycle is not followed past it.
+    /// `parent`'s subtasks, theirs and so on, each after its parent, in list order. A relation
+    /// that closes a cycle is not followed past it. No tree of the whole list is made (a key's
+    /// cost at 100,000 tasks with 20,000 families).
     public func family(of parent: TaskItem) -> [TaskItem] {
         guard hasSubtasks else { return [] }
+        return familyInPlace(of: parent) ?? familyByLevels(of: parent)
+    }
+
+    /// `family(of:)` when the family lies right after its parent, as HotTask places one (each
+    /// subtask after its parent's family so far), and no task elsewhere belongs to it: the run
+    /// after the parent, then one pass that reads each other task's parent hint alone. Nil
+    /// when a task elsewhere names a task of the run as its parent, or a relation in the run is
+    /// where a cycle is cut: those take the levels.
+    func familyInPlace(of parent: TaskItem) -> [TaskItem]? {
+        guard let (section, start) = locate(parent.id) else { return nil }
+        let tasks = tasks(in: section)
+        var path: [UUID] = [parent.id]  // the task above and its ancestors in the run
+        var members: [UUID] = [parent.id]
+        var end = start + 1
+        while end < tasks.count, !tasks[end].parentHint.isNone, let up = tasks[end].parent, let at = path.lastIndex(of: up) {
+            guard isSubtask(tasks[end]) else { return nil }
+            path.removeSubrange((at + 1)...)
+            path.append(tasks[end].id)
+            members.append(tasks[end].id)
+            end += 1
+        }
+        let hints = ParentHints(members)
+        let many = members.count > 16 ? Set(members) : nil
+        for other in Section.allCases {
+            let all = self.tasks(in: other)
+            for index in all.indices where hints.mayContain(all[index].parentHint) {
+                guard other != section || index < start || index >= end, let up = all[index].parent else { continue }
+                if many?.contains(up) ?? members.contains(up) { return nil }
+            }
+        }
+        return Array(tasks[(start + 1)..<end])
+    }
+
+    /// `family(of:)` found level by level: a pass over the tasks for each level below `parent`,
+    /// each task's box read only when its parent hint is one of the level's.
+    func familyByLevels(of parent: TaskItem) -> [TaskItem] {
         var found: Set<UUID> = [parent.id]
         var children: [UUID: [TaskItem]] = [:]
         var level = IDLevel([parent.id])
+        var hints = ParentHints([parent.id])
         while !level.isEmpty {
             var next: [UUID] = []
             for section in Section.allCases {
                 let tasks = tasks(in: section)
-                for index in tasks.indices {
+                for index in tasks.indices where hints.mayContain(tasks[index].parentHint) {
                     guard let up = tasks[index].parent, level.contains(up), !found.contains(tasks[index].id), isSubtask(tasks[index])
                     else { continue }
                     found.insert(tasks[index].id)
@@ -25,6 +62,7 @@ extension TaskList {
                 }
             }
             level = IDLevel(next)
+            hints = ParentHints(next)
         }
         var ordered: [TaskItem] = []
         func add(under id: UUID) {
@@ -61,7 +99,7 @@ extension TaskList {
     }
 
     /// Whether any task here is a subtask (a pass over the tasks, stopped at the first).
-    var hasSubtasks: Bool { priority.contains { $0.parent != nil } || bonus.contains { $0.parent != nil } }
+    var hasSubtasks: Bool { priority.contains { !$0.parentHint.isNone } || bonus.contains { !$0.parentHint.isNone } }
 
     /// The task at `position` is a subtask as `Subtasks` takes it: its parent is here, and it
     /// is not where a cycle of relations is cut (its lowest id). A walk up its parents.

@@ -55,7 +55,7 @@ extension TaskList {
 
     /// `task` as an add stamped `clock` puts it in the list (its tombstone gone), or nil when a
     /// later delete of it wins.
-    mutating func admitting(_ task: TaskItem, clock: Clock, force: Bool) -> TaskItem? {
+    mutating func admitting(_ task: consuming TaskItem, clock: Clock, force: Bool) -> TaskItem? {
         // One lookup of the tombstones, not two (a hash each, 30,000 of them in the undo of a clear).
         if let tombstone = deleted.removeValue(forKey: task.id), !force, clock <= tombstone.clock {
             deleted[task.id] = tombstone  // the delete is the later: it stands

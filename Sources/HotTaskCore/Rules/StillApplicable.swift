@@ -24,12 +24,22 @@ public struct StillApplicable: Sendable {
     /// The changes to make, in order.
     public private(set) var changes: [TaskChange] = []
     public private(set) var skipped: [Skipped] = []
+    /// True when the changes add tasks alone, each new to the list (found on the way): a
+    /// caller that applies them next to the same list need not ask again.
+    public private(set) var addsOnlyNewTasks = false
 
     public init(_ candidates: [TaskChange], on list: TaskList) {
         // Many changes look their tasks up through a table: a list just changed in one pass has
         // no id index, and a scan each took seconds. Adds and deletes need only whether a task
         // is there (a table of ids, a few ms at 100,000 tasks); sets need the task (the index).
         let many = candidates.count > TaskList.changesFoundByScan
+        // Adds alone of tasks not there (the undo of a clear): all apply, and asking that of
+        // the changes' ids costs a table of them, not one of the whole list.
+        if many, list.addsOnlyNewTasks(candidates) {
+            changes = candidates
+            addsOnlyNewTasks = true
+            return
+        }
         let presenceOnly = many && !candidates.contains { if case .set = $0 { true } else { false } }
         var indexed: TaskList? = many && !presenceOnly ? list.indexedByID() : nil
         var present: IDTable?
@@ -50,7 +60,7 @@ public struct StillApplicable: Sendable {
         var repeats = !presenceOnly
         if presenceOnly {
             var named = IDTable(count: candidates.count)
-            repeats = candidates.contains { !named.insert($0.id) }
+            repeats = candidates.withUnsafeBufferPointer { candidates in candidates.indices.contains { !named.insert(candidates[$0].id) } }
         }
         var touched: [UUID: TaskItem?] = [:]
         if repeats { touched.reserveCapacity(candidates.count) }
@@ -73,47 +83,50 @@ public struct StillApplicable: Sendable {
         // The changes are taken whole while none is skipped: copying each (a retain of its task's
         // caption, a cache miss) was a fifth of the undo of a 30,000-task clear.
         var takenWhole = true
-        for index in candidates.indices {
-            // Read in place (a payload is bound only where it is used).
-            let id = candidates[index].id
-            var task: TaskItem?
-            var skip: Skipped?
-            switch candidates[index] {
-            case .set(_, _, let was):
-                task = current(id)
-                if let task {
-                    if !was.hold(in: task) { skip = .changedSince(task) }
-                } else {
-                    skip = .deletedSince(id)
+        // Through the buffer: an array element read out for its id or a switch was copied.
+        candidates.withUnsafeBufferPointer { candidates in
+            for index in candidates.indices {
+                // Read in place (a payload is bound only where it is used).
+                let id = candidates[index].id
+                var task: TaskItem?
+                var skip: Skipped?
+                switch candidates[index] {
+                case .set(_, _, let was):
+                    task = current(id)
+                    if let task {
+                        if !was.hold(in: task) { skip = .changedSince(task) }
+                    } else {
+                        skip = .deletedSince(id)
+                    }
+                case .add:
+                    task = current(id)
+                    if let task { skip = .alreadyThere(task) }
+                case .delete(let removed):
+                    if !isThere(id) {
+                        skip = .goneAlready(removed)
+                    } else if let now = current(id), !Self.saysTheSame(now, removed) {
+                        skip = .changedSince(now)
+                    }
                 }
-            case .add:
-                task = current(id)
-                if let task { skip = .alreadyThere(task) }
-            case .delete(let removed):
-                if !isThere(id) {
-                    skip = .goneAlready(removed)
-                } else if let now = current(id), !Self.saysTheSame(now, removed) {
-                    skip = .changedSince(now)
+                if let skip {
+                    if takenWhole {
+                        takenWhole = false
+                        changes = Array(candidates[..<index])
+                    }
+                    skipped.append(skip)
+                    continue
                 }
-            }
-            if let skip {
-                if takenWhole {
-                    takenWhole = false
-                    changes = Array(candidates[..<index])
+                if !takenWhole { changes.append(candidates[index]) }
+                guard repeats else { continue }
+                let change = candidates[index]
+                switch change {
+                case .add(let added): touched[change.id] = .some(added)
+                case .delete: touched[change.id] = .some(nil)
+                case .set:
+                    var one = TaskList(keyed: task.map { [$0] } ?? [])
+                    one.apply(change, clock: .zero, force: true)
+                    touched[change.id] = .some(one.task(withID: change.id))
                 }
-                skipped.append(skip)
-                continue
-            }
-            if !takenWhole { changes.append(candidates[index]) }
-            guard repeats else { continue }
-            let change = candidates[index]
-            switch change {
-            case .add(let added): touched[change.id] = .some(added)
-            case .delete: touched[change.id] = .some(nil)
-            case .set:
-                var one = TaskList(keyed: task.map { [$0] } ?? [])
-                one.apply(change, clock: .zero, force: true)
-                touched[change.id] = .some(one.task(withID: change.id))
             }
         }
         if takenWhole { changes = candidates }

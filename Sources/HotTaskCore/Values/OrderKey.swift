@@ -30,6 +30,19 @@ public struct OrderKey: Comparable, Hashable, Sendable, CustomStringConvertible 
     /// The first key of an empty section.
     public static let middle = OrderKey(unchecked: Array("a0".utf8))
 
+    /// The first eight bytes as one number (zeros past the end): two keys whose prefixes
+    /// differ compare as their prefixes do (keys are ASCII, with no zero byte), so a sort of
+    /// many compares numbers and reads the keys only on a tie.
+    var prefix: UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 56
+        for byte in text.utf8.prefix(8) {
+            value |= UInt64(byte) << shift
+            shift &-= 8
+        }
+        return value
+    }
+
     /// By bytes, compared in place: through the UTF-8 views it took 340 instructions a pair,
     /// and a store read compares every task with the one before it.
     public static func < (a: OrderKey, b: OrderKey) -> Bool {

@@ -8,11 +8,13 @@ extension AppUpdate {
     /// Applies changes to the list, then follows each row edit in the view (the view's binary
     /// search reads the list as it is after each edit). `clock` nil: the UI's own change, shown
     /// at once and stamped by the store when it is saved.
-    static func perform(_ changes: [TaskChange], clock: Clock? = nil, _ state: inout AppState) {
+    static func perform(_ changes: [TaskChange], clock: Clock? = nil, addsOnlyNewTasks: Bool = false, _ state: inout AppState) {
         // Many at once (clearing the completed tasks, its undo): one pass over the list and the
         // view made again once, where row by row each change shifted arrays of the whole list.
         guard changes.count < Self.changesShownRowByRow else {
-            if let removed = state.tasks.applyInOnePass(changes, clock: clock ?? .zero, force: clock == nil) {
+            if let removed = state.tasks.applyInOnePass(
+                changes, clock: clock ?? .zero, force: clock == nil, addsOnlyNewTasks: addsOnlyNewTasks)
+            {
                 state.view.rowsRemoved(removed, list: state.tasks)
             } else {
                 state.view.listChanged(state.tasks)
@@ -300,7 +302,7 @@ extension AppUpdate {
                     ?? "Not \(verb.lowercased()): the tasks are no longer there", kind: .warning)
             return []
         }
-        perform(applicable, &state)
+        perform(applicable, addsOnlyNewTasks: still.addsOnlyNewTasks, &state)
         if let first = state.tasks.firstPosition(placedBy: applicable) {
             select(index: state.tasks.index(ofPosition: first), in: state.tasks.section(ofPosition: first), &state)
         }
