@@ -15,8 +15,9 @@ struct TaskFieldTests {
         // Boxed fields come after the inline ones (their stamps are the last in the text).
         let afterFirstBoxed = TaskField.allCases.drop { !$0.isBoxed }
         #expect(afterFirstBoxed.allSatisfy { $0.isBoxed })
-        // A task without a note pays eight bytes for the box it does not have.
-        #expect(MemoryLayout<TaskItem>.stride == 152)
+        // A task without a note pays eight bytes for the box it does not have, and sixteen for
+        // a parent's id.
+        #expect(MemoryLayout<TaskItem>.stride == 168)
     }
 
     /// The fast reader finds a field by its key's length and first byte: no two fields may share

@@ -31,8 +31,9 @@ public enum TaskField: Int, CaseIterable, Sendable {
         }
     }
 
-    /// Kept in a box most tasks do not have (`BoxedFields`): a field most tasks leave empty.
-    /// The boxed fields come after the others in the table.
+    /// Stamped in a box most tasks do not have (`BoxedFields`): a field most tasks leave empty.
+    /// The boxed fields come after the others in the table. A parent's value is kept inline
+    /// (`TaskItem.parentID`), so that a subtask stamped when it was added needs no box.
     var isBoxed: Bool {
         switch self {
         case .note, .tags, .repeatRule, .list, .parent: true

@@ -4,9 +4,13 @@ import Foundation
 public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     // Swift lays a struct out in declaration order: this one fills its last eight bytes (with
     // the clocks packed, both optional dates kept as eight-byte patterns and the fields most
-    // tasks leave empty boxed, 152 bytes a task, in every copy of a 100,000-task list;
-    // optionals would make it 168, and a note and its stamp inline 180).
+    // tasks leave empty boxed, 168 bytes a task, in every copy of a 100,000-task list; a note
+    // and its stamp inline would make it 196).
     public var id: UUID
+    /// `parent`'s id, while `parentHint` says there is one (zeros otherwise): inline, not in
+    /// the box, so that a subtask needs no box of its own (80,000 allocations in every read
+    /// of a store with 20,000 families, a tenth of its `--list`).
+    @usableFromInline private(set) var parentID: UUID
     public var caption: String
     /// Its place in the manual order of its section.
     var order: OrderKey
@@ -26,13 +30,14 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     // Here, so that they fill the four bytes the clocks leave before the next eight-byte field.
     public var section: Section
     public var completed: Bool
-    /// Sixteen bits of `parent` (`ParentHint`), in two bytes that were padding: a pass looking
-    /// for the subtasks of a few tasks skips every other task without reading its box (a
-    /// cache miss each, most of a family's lookup at 20,000 families).
-    private(set) var parentHint: ParentHint
+    /// Sixteen bits of `parent` (`ParentHint`), zero for none: a pass looking for the
+    /// subtasks of a few tasks reads two bytes of every other task, not sixteen.
+    @usableFromInline private(set) var parentHint: ParentHint
 
     /// A NaN no date ever is.
     private static let noDate = UInt64.max
+    /// `parentID` of a task without a parent.
+    private static let noParent = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// Set while `completed` is true, nil otherwise.
     public var completedAt: Date? {
@@ -74,7 +79,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     /// the list does not hold leaves it top-level, keeping the relation for when it arrives.
     public var parent: UUID? {
         // Inlined where lists are walked for families (a fold of 20,000 of them reads 80,000).
-        @inlinable get { boxed?.parent }
+        @inlinable get { parentHint.isNone ? nil : parentID }
         set { rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, parent: newValue, clocks: clocks) }
     }
 
@@ -90,15 +95,16 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     /// The box for these values, or none when they are what a task without a box has.
     private mutating func rebox(note: String, tags: [String], repeatRule: RepeatRule, list: String, parent: UUID?, clocks: FieldClocks) {
         parentHint = ParentHint(parent)
-        if note.isEmpty, tags.isEmpty, repeatRule.isNone, list.isEmpty, parent == nil, clocks.boxedAreImplied {
+        parentID = parent ?? Self.noParent
+        if note.isEmpty, tags.isEmpty, repeatRule.isNone, list.isEmpty, clocks.boxedAreImplied {
             boxed = nil
             return
         }
         let boxedClocks = clocks.boxed
         if boxed?.note != note || boxed?.tags != tags || boxed?.repeatRule != repeatRule || boxed?.list != list
-            || boxed?.parent != parent || boxed?.clocks != boxedClocks
+            || boxed?.clocks != boxedClocks
         {
-            boxed = BoxedFields(note: note, tags: tags, repeatRule: repeatRule, list: list, parent: parent, clocks: boxedClocks)
+            boxed = BoxedFields(note: note, tags: tags, repeatRule: repeatRule, list: list, clocks: boxedClocks)
         }
     }
 
@@ -131,6 +137,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         self.inlineClocks = clocks.inline
         self.boxed = nil
         self.parentHint = ParentHint(nil)
+        self.parentID = Self.noParent
         rebox(note: note, tags: tags, repeatRule: repeatRule, list: list, parent: parent, clocks: clocks)
     }
 
@@ -146,7 +153,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     var latestClock: Clock { clocks.latest }
 }
 
-/// The fields a task keeps in a box of their own (`TaskField.isBoxed`), with their stamps:
+/// The fields a task keeps in a box of their own (`TaskField.isBoxed`, a parent's id aside), with their stamps:
 /// most tasks have none, and pay eight bytes for them. Never changed once made (a task that
 /// changes them gets a new box), so copies of a task share it safely.
 @usableFromInline final class BoxedFields: Hashable, Sendable {
@@ -154,11 +161,9 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
     let tags: [String]
     let repeatRule: RepeatRule
     let list: String
-    @usableFromInline let parent: UUID?
     let clocks: FieldClocks.Boxed
 
-    init(note: String, tags: [String], repeatRule: RepeatRule, list: String, parent: UUID?, clocks: FieldClocks.Boxed) {
-        self.parent = parent
+    init(note: String, tags: [String], repeatRule: RepeatRule, list: String, clocks: FieldClocks.Boxed) {
         self.note = note
         self.tags = tags
         self.repeatRule = repeatRule
@@ -168,7 +173,7 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
 
     @usableFromInline static func == (a: BoxedFields, b: BoxedFields) -> Bool {
         a === b
-            || (a.note == b.note && a.tags == b.tags && a.repeatRule == b.repeatRule && a.list == b.list && a.parent == b.parent
+            || (a.note == b.note && a.tags == b.tags && a.repeatRule == b.repeatRule && a.list == b.list
                 && a.clocks == b.clocks)
     }
 
@@ -177,7 +182,6 @@ public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {
         hasher.combine(tags)
         hasher.combine(repeatRule)
         hasher.combine(list)
-        hasher.combine(parent)
         hasher.combine(clocks)
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// equal hints, so a task whose hint is not among a few parents' hints is not their subtask;
 /// one whose hint is must still have its parent compared (an id chosen to collide costs a
 /// compare, never a wrong answer).
-struct ParentHint: Hashable, Sendable {
-    let bits: UInt16
+@usableFromInline struct ParentHint: Hashable, Sendable {
+    @usableFromInline let bits: UInt16
 
     init(_ parent: UUID?) {
         guard let parent else {
@@ -19,7 +19,7 @@ struct ParentHint: Hashable, Sendable {
         bits = max(1, UInt16(truncatingIfNeeded: folded))
     }
 
-    var isNone: Bool { bits == 0 }
+    @inlinable var isNone: Bool { bits == 0 }
 }
 
 /// The hints of a set of parents, asked about once for each task of a list.
