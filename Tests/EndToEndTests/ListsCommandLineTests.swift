@@ -10,7 +10,8 @@ struct ListsCommandLineTests {
     let folder = TemporaryFolder()
     private var store: String { folder.storePath }
 
-    private func hottask(_ args: String...) -> [String] { ["--file", store] + args }
+    private func hottask(_ args: String...) -> [String] { hottask(args) }
+    private func hottask(_ args: [String]) -> [String] { ["--file", store] + args }
 
     /// Every file of the store's folder but the lock, for "nothing was changed".
     private func files() -> [[UInt8]?] { folder.contents().filter { !$0.hasSuffix(".lock") }.map { fileBytes(folder.path($0)) } }
@@ -186,5 +187,22 @@ struct ListsCommandLineTests {
 
                     """)
         }
+    }
+
+    @Test func aListFlagGivenTwiceIsRefusedAndChangesNothing() {
+        seed()
+        let before = files()
+        for args in [
+            ["--new-list", "Home", "--new-list", "Garden"], ["--delete-list", "Work", "--delete-list", "Tasks"],
+            ["--delete-list", "Work", "--move-to", "Tasks", "--move-to", "Work"],
+        ] {
+            let flag = args.count == 4 ? args[0] : "--move-to"
+            expectRun(
+                hottask(args),
+                stderr: "hottask: \(flag) is given 2 times, and it takes one list: give it once (each list takes a command of its own).\n",
+                status: 64)
+        }
+        #expect(files() == before)
+        expectRun(hottask("--lists"), stdout: "Tasks  2 open, 0 done  (default)\nWork   1 open, 0 done\n")
     }
 }

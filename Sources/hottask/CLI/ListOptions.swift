@@ -16,8 +16,11 @@ struct ListOptions: ParsableArguments {
     @Flag(name: .customLong("lists"), help: "Print each list with its open and done counts, the default list first (--json: as JSON).")
     var printLists = false
 
+    // Each of these three is read as given, every time: given twice, it is refused rather than
+    // the last silently taken (`--new-list Work --new-list Home` made Home alone).
     @Option(name: .customLong("new-list"), help: ArgumentHelp("Make an empty list.", valueName: "name"))
-    var newList: String?
+    var newListGiven: [String] = []
+    var newList: String? { newListGiven.last }
 
     @Option(
         name: .customLong("rename-list"), parsing: .upToNextOption,
@@ -29,10 +32,12 @@ struct ListOptions: ParsableArguments {
         help: ArgumentHelp(
             "Delete a list (not the default one). A list that holds tasks needs --move-to LIST or --with-tasks; one --undo takes it all back.",
             valueName: "name"))
-    var deleteList: String?
+    var deleteListGiven: [String] = []
+    var deleteList: String? { deleteListGiven.last }
 
     @Option(name: .customLong("move-to"), help: ArgumentHelp("With --delete-list: move its tasks to this list.", valueName: "list"))
-    var moveTo: String?
+    var moveToGiven: [String] = []
+    var moveTo: String? { moveToGiven.last }
 
     @Flag(name: .customLong("with-tasks"), help: "With --delete-list: delete its tasks too.")
     var withTasks = false
@@ -40,6 +45,11 @@ struct ListOptions: ParsableArguments {
     var changesLists: Bool { newList != nil || !renameList.isEmpty || deleteList != nil }
 
     func validate() throws {
+        for (name, values) in [("--new-list", newListGiven), ("--delete-list", deleteListGiven), ("--move-to", moveToGiven)]
+        where values.count > 1 {
+            throw ValidationError(
+                "\(name) is given \(values.count) times, and it takes one list: give it once (each list takes a command of its own).")
+        }
         if !renameList.isEmpty && renameList.count != 2 {
             throw ValidationError("--rename-list takes two names, the old and the new: --rename-list Work Office.")
         }
