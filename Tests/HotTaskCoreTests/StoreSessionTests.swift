@@ -102,6 +102,24 @@ struct StoreSessionTests {
         #expect(try store.load().all.map(\.caption) == current.all.map(\.caption))
     }
 
+    /// `rm -r` of the folder takes the files one at a time: a poll or a save between two of
+    /// them read what was left (the log, the backup) as the store, every task deleted, and
+    /// the save then wrote the UI's new task alone (seen in CI, `ReliabilityTests`).
+    @Test("a store whose snapshot is gone, the rest going, is never read as what is left; the next save writes the UI's whole list")
+    func halfRemovedStoreIsNotWhatIsLeft() throws {
+        for left in [[store.journalPath], [store.backupPath], [store.journalPath, store.backupPath, store.lockPath]] {
+            let (session, list) = try opened()
+            for file in store.ownFiles where !left.contains(file) { try? FileManager.default.removeItem(atPath: file) }
+            #expect(try session.poll() == nil, "nothing deleted: the store is going, not empty")
+            var current = list
+            let added = current.adding(onTop: Fixtures.task("typed after", id: 30))
+            current.apply(added, clock: .zero, force: true)
+            _ = try session.save([added], what: "Added", current: current)
+            #expect(try store.load().all.map(\.caption) == current.all.map(\.caption), "left: \(left)")
+            for file in store.ownFiles { try? FileManager.default.removeItem(atPath: file) }
+        }
+    }
+
     @Test("a compaction of what the UI has seen is followed without reading the list again")
     func followsCompaction() throws {
         let (session, list) = try opened()

@@ -98,7 +98,7 @@ public final class StoreSession {
     }
 
     /// Commits the UI's changes as one record, without waiting for the lock. `current` is the
-    /// UI's whole list, written out only when every file of the store has vanished (its folder
+    /// UI's whole list, written out only when the store's snapshot has vanished (its folder
     /// removed): nothing the UI holds is lost, and no file is ever read as "every task deleted".
     public func save(
         _ changes: [TaskChange], what: String, undoes: Clock? = nil, now: Date = Date(),
@@ -145,7 +145,7 @@ public final class StoreSession {
                             generation: generation, clock: outside.last.map { max($0.clock, clock) } ?? clock,
                             count: count - changes.netTaskCount, top: TopBounds([:]), records: log.records, snapshotSize: log.snapshotSize,
                             snapshotCount: 0, logBytes: log.logBytes, pendingSync: []))
-                } else if generation != nil, store.hasVanished {
+                } else if snapshotVanished {
                     guard let current = current() else { return .needsList }
                     try txn.replaceAll(with: current, now: now)
                     let state = try store.read()
@@ -224,9 +224,10 @@ public final class StoreSession {
                 if let last = outside.last { clock = max(clock, last.clock) }
                 return outside.isEmpty ? nil : .records(outside)
             }
-            // Every file gone (the folder removed): nothing was deleted, the store is missing.
-            // Read now, it would be an empty list; the next save writes the UI's whole list.
-            if generation != nil, store.hasVanished { return nil }
+            // The snapshot gone (the folder removed, or being removed): nothing was deleted, the
+            // store is missing. Read now, it would be an empty list, or what a log left alone
+            // says; the next save writes the UI's whole list.
+            if snapshotVanished { return nil }
             let state = try store.read()
             follow(state)
             return .reloaded(state.list, activity: state.activity)
@@ -246,10 +247,12 @@ extension StoreError {
     }
 }
 
-extension TaskStore {
-    /// True when the snapshot, the log and the backup are all gone.
-    var hasVanished: Bool {
-        [path, journalPath, backupPath].allSatisfy { FileSystem.stamp(of: $0) == nil }
+extension StoreSession {
+    /// The snapshot this session follows is gone. No HotTask writer removes it (each puts a
+    /// new one in its place), so its folder is being removed, or was: `rm -r` takes the files
+    /// one at a time, and what is left (a log, a backup) read as the store said "every task
+    /// deleted". The UI's list is then the store's only copy.
+    var snapshotVanished: Bool {
+        generation != nil && FileSystem.stamp(of: store.path) == nil
     }
-
 }
