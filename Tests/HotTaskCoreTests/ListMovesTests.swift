@@ -71,40 +71,6 @@ struct ListMovesTests {
         }
     }
 
-    @Test func aRunOfTasksDeletedAtOnceLeavesWhatDeletingThemInTurnLeaves() {
-        var generator = SystemRandomNumberGenerator()
-        var runs = 0
-        for _ in 0..<300 {
-            let tasks = Self.tasks(Self.keys(Int.random(in: 2...30, using: &generator), using: &generator), using: &generator)
-            let list = TaskList(keyed: tasks)
-            let section = Section.allCases.randomElement(using: &generator)!
-            let all = list.tasks(in: section)
-            guard all.count > 1 else { continue }
-            let start = Int.random(in: 0..<(all.count - 1), using: &generator)
-            let end = Int.random(in: (start + 2)...all.count, using: &generator)
-            var changes = all[start..<end].map { TaskChange.delete($0) }
-            // Sometimes not a run: out of order, or one task from elsewhere.
-            let roll = Int.random(in: 0..<4, using: &generator)
-            if roll == 0 { changes.reverse() }
-            if roll == 1 { changes.append(.delete(tasks.randomElement(using: &generator)!)) }
-            var atOnce = list
-            var inTurn = list
-            let clock = Clock(milliseconds: 1_000)
-            let edits = atOnce.deletingRun(changes, clock: clock, force: true)
-            let turnEdits = changes.flatMap { inTurn.apply($0, clock: clock, force: true) }
-            if let edits {
-                runs += 1
-                #expect(edits == turnEdits)
-                #expect(atOnce == inTurn)
-                #expect(atOnce.all == inTurn.all && atOnce.completedCount == inTurn.completedCount)
-            } else {
-                #expect(atOnce == list, "nothing changed")
-                #expect(roll < 2, "a run in order is deleted at once")
-            }
-        }
-        #expect(runs > 100)
-    }
-
     @Test func keysWhosePrefixesDifferCompareAsTheirPrefixesDo() {
         var generator = SystemRandomNumberGenerator()
         let keys = Self.keys(200, using: &generator)

@@ -295,28 +295,4 @@ extension TaskList {
         partialIndexNames = nil
         return removed
     }
-
-    /// Deletes of tasks lying side by side in one section, in that order (the family `d`
-    /// deletes), as one removal: the tasks after them shift once, not once for each (17 MB
-    /// each at 100,000 tasks). The edits are the ones deleting them in turn gives. Nil, with
-    /// nothing changed, when they are not such a run or a later stamp keeps one of them.
-    public mutating func deletingRun(_ changes: [TaskChange], clock: Clock, force: Bool) -> [ListEdit]? {
-        guard changes.count > 1, changes.allSatisfy(\.isDelete), let (section, start) = locate(changes[0].id) else { return nil }
-        let tasks = tasks(in: section)
-        let run = start..<(start + changes.count)
-        guard run.upperBound <= tasks.count else { return nil }
-        for (offset, change) in changes.enumerated() {
-            let task = tasks[start + offset]
-            guard task.id == change.id, force || clock >= task.latestClock else { return nil }
-        }
-        let gone = Array(tasks[run])
-        if section == .priority { priority.removeSubrange(run) } else { bonus.removeSubrange(run) }
-        for task in gone {
-            if task.completed { completedCount -= 1 }
-            countList(task, -1)
-            placeIndex?[task.id] = nil
-            deleted[task.id] = Tombstone(task: task, clock: clock)
-        }
-        return gone.map { .removed($0, at: start) }
-    }
 }

@@ -21,13 +21,6 @@ extension AppUpdate {
             }
             return
         }
-        // A family deleted (tasks side by side): one removal, its edits followed in turn (a
-        // removal's edit reads nothing of the list).
-        if let edits = state.tasks.deletingRun(changes, clock: clock ?? .zero, force: clock == nil) {
-            for edit in edits { state.view.apply(edit, list: state.tasks) }
-            state.view.editsApplied(state.tasks)
-            return
-        }
         for change in changes {
             let edits = state.tasks.apply(change, clock: clock ?? .zero, force: clock == nil)
             for edit in edits { state.view.apply(edit, list: state.tasks) }
