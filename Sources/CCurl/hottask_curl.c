@@ -32,6 +32,15 @@ static size_t collect(char *data, size_t size, size_t count, void *target) {
     return length;
 }
 
+/// Where a body goes: a 207's to the request's sink when it has one, any other to the buffer.
+typedef struct {
+    void *curl;
+    const ht_request *request;
+    ht_response *response;
+} body_target;
+
+static size_t deliver(char *data, size_t size, size_t count, void *target);
+
 /// libcurl, loaded when a sync starts: `hottask` and `hottask-sync` are one program, and the
 /// ~30 libraries libcurl brings would cost every other command's start-up about 5 ms.
 static struct {
@@ -81,6 +90,16 @@ static int load_libcurl(void) {
     return 0;
 }
 
+static size_t deliver(char *data, size_t size, size_t count, void *target) {
+    body_target *body = target;
+    long status = 0;
+    if (body->request->sink) lib.easy_getinfo(body->curl, CURLINFO_RESPONSE_CODE, &status);
+    if (status != 207) return collect(data, size, count, &body->response->body);
+    if (body->request->sink(body->request->sink_context, data, size * count)) return size * count;
+    body->response->sink_stopped = 1;
+    return 0;
+}
+
 int ht_curl_global_init(void) {
     int loaded = load_libcurl();
     if (loaded != 0 && load_error[0] == 0) snprintf(load_error, sizeof load_error, "curl_global_init failed");
@@ -123,8 +142,9 @@ int ht_curl_perform(void *handle, const ht_request *request, ht_response *respon
     lib.easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
     if (request->ca_file) lib.easy_setopt(curl, CURLOPT_CAINFO, request->ca_file);
     lib.easy_setopt(curl, CURLOPT_ERRORBUFFER, response->error);
-    lib.easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
-    lib.easy_setopt(curl, CURLOPT_WRITEDATA, &response->body);
+    body_target body = {curl, request, response};
+    lib.easy_setopt(curl, CURLOPT_WRITEFUNCTION, deliver);
+    lib.easy_setopt(curl, CURLOPT_WRITEDATA, &body);
     lib.easy_setopt(curl, CURLOPT_HEADERFUNCTION, collect);
     lib.easy_setopt(curl, CURLOPT_HEADERDATA, &response->headers);
 
@@ -142,6 +162,8 @@ int ht_curl_perform(void *handle, const ht_request *request, ht_response *respon
 
     CURLcode code = lib.easy_perform(curl);
     lib.slist_free_all(headers);
+    // The sink stopped reading: the answer came, and its reader knows why it stopped.
+    if (code == CURLE_WRITE_ERROR && response->sink_stopped) code = CURLE_OK;
     if (code == CURLE_OK) {
         lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
         char *final_url = NULL;

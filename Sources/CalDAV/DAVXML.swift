@@ -6,6 +6,9 @@ struct XMLNode {
     var namespace: String
     var name: String
     var text = ""
+    /// Bytes of text too long to keep (`XMLReader.maximumHeld`): `text` is then empty, not
+    /// part of what was sent.
+    var skippedBytes = 0
     var children: [XMLNode] = []
     /// As written (`<c:comp name="VTODO"/>`); discovery reads them.
     var attributes: [String: String] = [:]
@@ -35,6 +38,30 @@ enum DAV {
         var href: String
         var status: Int?
         var properties: [String: String] = [:]
+        /// Properties too large to keep, by name, with the bytes they took: one calendar
+        /// object an answer carries past `XMLReader.maximumHeld`.
+        var oversized: [String: Int] = [:]
+
+        /// Nil for a `<response>` without an href.
+        init?(_ node: XMLNode) {
+            guard let href = node.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
+            self.href = href
+            status = node.child("status").flatMap { statusCode($0.text) }
+            for propstat in node.all("propstat") where propstat.child("status").flatMap({ statusCode($0.text) }) == 200 {
+                for property in propstat.child("prop")?.children ?? [] {
+                    if property.skippedBytes > 0 {
+                        oversized[property.name] = property.skippedBytes
+                    } else {
+                        properties[property.name] = property.text
+                    }
+                }
+            }
+        }
+
+        /// About what it takes in memory: its text and a dictionary entry's overhead per item.
+        var size: Int {
+            href.utf8.count + 64 + properties.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 64 }
+        }
     }
 
     struct Multistatus {
@@ -42,21 +69,11 @@ enum DAV {
         var syncToken: String?
     }
 
+    /// A whole answer's multistatus, nil when it is not one (as `MultistatusStream` reads it).
     static func multistatus(_ data: Data) -> Multistatus? {
-        guard let root = XMLNode.parse(data), root.name == "multistatus", root.namespace == dav else { return nil }
-        var responses: [Response] = []
-        for node in root.all("response") {
-            guard let href = node.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
-            var response = Response(href: href, status: node.child("status").flatMap { statusCode($0.text) })
-            for propstat in node.all("propstat") where propstat.child("status").flatMap({ statusCode($0.text) }) == 200 {
-                for property in propstat.child("prop")?.children ?? [] {
-                    response.properties[property.name] = property.text
-                }
-            }
-            responses.append(response)
-        }
-        return Multistatus(
-            responses: responses, syncToken: root.child("sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let stream = MultistatusStream()
+        _ = data.withUnsafeBytes { stream.consume($0) }
+        return stream.finish()
     }
 
     /// `HTTP/1.1 404 Not Found` → 404.

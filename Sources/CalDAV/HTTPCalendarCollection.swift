@@ -64,7 +64,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
             <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
             <d:prop><d:resourcetype/><c:supported-calendar-component-set/></d:prop></d:propfind>
             """
-        let answer = try send("PROPFIND", collection, body: body, headers: ["Depth": "0"])
+        let answer = try send("PROPFIND", collection, body: body, headers: ["Depth": "0"], streamed: false)
         guard answer.status == 207, let resource = PropfindAnswer(answer.body, answering: collection)?.resources.first else {
             throw failure(answer, doing: "asking what the sync url is")
         }
@@ -190,6 +190,10 @@ public final class HTTPCalendarCollection: CalendarCollection {
         }
         var resources: [String: CalendarResource] = [:]
         for response in multistatus.responses where admits(response.href) {
+            if let skipped = response.oversized["calendar-data"] {
+                resources[Self.normalized(response.href)] = CalendarResource(etag: Self.opaque(response.properties["getetag"]), skippedBytes: skipped)
+                continue
+            }
             guard let data = response.properties["calendar-data"] else { continue }
             resources[Self.normalized(response.href)] = CalendarResource(etag: Self.opaque(response.properties["getetag"]), body: data)
         }
@@ -296,8 +300,11 @@ public final class HTTPCalendarCollection: CalendarCollection {
     }
 
     /// Sends one request, again when the connection drops (every request HotTask sends is
-    /// conditional or read-only, so sending it twice cannot write twice).
-    private func send(_ method: String, _ target: URL, body: String?, headers: [String: String]) throws(SyncFailure) -> Answer {
+    /// conditional or read-only, so sending it twice cannot write twice). A 207 is read as it
+    /// comes, unless `streamed` is false: its body is then kept whole (a few properties' trees).
+    private func send(_ method: String, _ target: URL, body: String?, headers: [String: String], streamed: Bool = true) throws(SyncFailure)
+        -> Answer
+    {
         var request = HTTPRequest(url: target)
         request.httpMethod = method
         if let body {
@@ -317,7 +324,9 @@ public final class HTTPCalendarCollection: CalendarCollection {
                     "the sync took longer than its limit of \(Self.minutes(allowed)) and was stopped; what it did is kept, run it again",
                     final: true)
             }
-            let outcome = perform(request)
+            // A 207 is read as it comes; a fresh reader each try (one cut short is asked again).
+            let stream = streamed ? MultistatusStream() : nil
+            let outcome = perform(request, stream: stream)
             switch outcome {
             case .success(let answer) where answer.status == 429 || answer.status == 503:
                 // Too many requests, or busy: wait as asked (at most 10 s) and ask again.
@@ -328,7 +337,12 @@ public final class HTTPCalendarCollection: CalendarCollection {
                 outOfSpace = answer
             case .success(var answer) where answer.status == 207:
                 if target == collection { follow(answer.finalURL) }
-                answer.multistatus = DAV.multistatus(answer.body)
+                if stream?.tooLarge == true {
+                    throw SyncFailure(
+                        "\(url): the server sent an answer holding more than HotTask keeps of one (\(MultistatusStream.maximumKept >> 20) MB, more than a calendar of the store's 250,000 tasks)",
+                        final: true)
+                }
+                answer.multistatus = stream?.finish() ?? DAV.multistatus(answer.body)
                 if answer.multistatus != nil { return answer }
                 lastError = "its answer was cut short"
             case .success(let answer):
@@ -358,8 +372,8 @@ public final class HTTPCalendarCollection: CalendarCollection {
         case failure(String, timedOut: Bool, final: Bool)
     }
 
-    private func perform(_ request: HTTPRequest) -> Outcome {
-        switch exchange.perform(request) {
+    private func perform(_ request: HTTPRequest, stream: MultistatusStream?) -> Outcome {
+        switch exchange.perform(request, stream: stream) {
         case .success(let reply):
             .success(
                 Answer(

@@ -38,11 +38,97 @@ struct XMLReaderTests {
         #expect(parse(String(repeating: "<a>", count: 257) + String(repeating: "</a>", count: 257)) == nil)
     }
 
-    @Test("a 30 MB calendar-data reads whole (libxml2 stopped at 10 MB)")
-    func noSizeLimit() throws {
-        let body = String(repeating: "ATTACH:" + String(repeating: "A", count: 66) + "\r\n", count: 30 << 14)
-        let root = try #require(parse("<d:multistatus xmlns:d=\"DAV:\"><d:data>\(body)</d:data></d:multistatus>"))
-        #expect(root.child("data")?.text.utf8.count == body.utf8.count - (30 << 14))
+    @Test("a 12 MB calendar-data reads whole (libxml2 stopped at 10 MB); a 30 MB one is counted, not kept, and its siblings read")
+    func largeText() throws {
+        let line = "ATTACH:" + String(repeating: "A", count: 66) + "\r\n"
+        let whole = String(repeating: line, count: 12 << 14)
+        let read = try #require(parse("<d:multistatus xmlns:d=\"DAV:\"><d:data>\(whole)</d:data></d:multistatus>"))
+        #expect(read.child("data")?.text.utf8.count == whole.utf8.count - (12 << 14))
+        #expect(read.child("data")?.skippedBytes == 0)
+
+        let large = String(repeating: line, count: 30 << 14)
+        let text = "<d:multistatus xmlns:d=\"DAV:\"><d:data>\(large)</d:data><d:href>/a</d:href></d:multistatus>"
+        for pieces in [1, 2_000] {
+            let root = try #require(fed(Array(text.utf8), pieceSize: text.utf8.count / pieces + 1).root)
+            let data = try #require(root.child("data"))
+            #expect(data.text.isEmpty && data.skippedBytes >= large.utf8.count - (30 << 14), "\(pieces) pieces: \(data.skippedBytes)")
+            #expect(root.child("href")?.text == "/a")
+        }
+    }
+
+    /// `bytes` read in pieces of `pieceSize`, the root's finished children taken after each
+    /// piece; the most the reader held at any time.
+    func fed(_ bytes: [UInt8], pieceSize: Int, takingChildren: Bool = false) -> (root: XMLNode?, taken: [XMLNode], mostHeld: Int) {
+        var reader = XMLReader()
+        var taken: [XMLNode] = []
+        var mostHeld = 0
+        for start in stride(from: 0, to: bytes.count, by: pieceSize) {
+            let piece = bytes[start..<min(start + pieceSize, bytes.count)]
+            guard piece.withUnsafeBytes({ reader.feed($0) }) else { return (nil, taken, mostHeld) }
+            if takingChildren { taken += reader.takeFinishedTopChildren() }
+            mostHeld = max(mostHeld, reader.held)
+        }
+        let root = reader.finish()
+        if takingChildren { taken += reader.takeFinishedTopChildren() }
+        return (root, taken, mostHeld)
+    }
+
+    @Test("500 random trees, and 3,000 damaged ones, read in random pieces as they read whole")
+    func piecesReadAsWhole() throws {
+        var random = SeededGenerator(seed: 52)
+        for round in 0..<3_500 {
+            var bytes = Array(written(randomTree(&random, depth: 0), &random).utf8)
+            if round >= 500 {
+                let pieces = Array("<>/&;:=\"'![]-?xD".utf8) + [0xFF]
+                for _ in 0..<Int.random(in: 1...3, using: &random) where !bytes.isEmpty {
+                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = pieces.randomElement(using: &random)!
+                }
+            }
+            let whole = XMLReader.parse(Data(bytes))
+            let inPieces = fed(bytes, pieceSize: Int.random(in: 1...64, using: &random)).root
+            #expect(
+                whole.map { same($0, inPieces ?? XMLNode(namespace: "", name: "")) } ?? (inPieces == nil), "\(String(decoding: bytes, as: UTF8.self))"
+            )
+        }
+    }
+
+    @Test("a multistatus of 20,000 responses read in 16 KB pieces: each response taken as it ends, the reader holding one at most")
+    func responsesTakenAsTheyEnd() throws {
+        let response = { (n: Int) in
+            "<d:response><d:href>/cal/\(n).ics</d:href><d:propstat><d:prop><d:getetag>\"\(n)\"</d:getetag></d:prop>"
+                + "<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>\n"
+        }
+        let text =
+            "<?xml version=\"1.0\"?><d:multistatus xmlns:d=\"DAV:\">" + (0..<20_000).map(response).joined()
+            + "<d:sync-token>t</d:sync-token></d:multistatus>"
+        let read = fed(Array(text.utf8), pieceSize: 16 << 10, takingChildren: true)
+        let root = try #require(read.root)
+        #expect(root.children.isEmpty)
+        #expect(read.taken.count == 20_001)
+        #expect(read.taken.dropLast().compactMap { $0.child("href")?.text } == (0..<20_000).map { "/cal/\($0).ics" })
+        #expect(read.mostHeld <= 2 * response(19_999).utf8.count + 64 * 8, "\(read.mostHeld)")
+    }
+
+    @Test("a stream keeps the responses, and stops once they would take more than its limit")
+    func streamStopsPastItsLimit() throws {
+        let text =
+            "<d:multistatus xmlns:d=\"DAV:\">" + (0..<1_000).map { "<d:response><d:href>/cal/\($0).ics</d:href></d:response>" }.joined()
+            + "</d:multistatus>"
+        let bytes = Array(text.utf8)
+        func streamed(limit: Int) -> (MultistatusStream, stoppedAt: Int?) {
+            let stream = MultistatusStream(maximumKept: limit)
+            for start in stride(from: 0, to: bytes.count, by: 1_000) {
+                let piece = bytes[start..<min(start + 1_000, bytes.count)]
+                if !piece.withUnsafeBytes({ stream.consume($0) }) { return (stream, start) }
+            }
+            return (stream, nil)
+        }
+        let (whole, stopped) = streamed(limit: 1 << 20)
+        #expect(stopped == nil)
+        #expect(whole.finish()?.responses.map(\.href) == (0..<1_000).map { "/cal/\($0).ics" })
+        let (small, stoppedEarly) = streamed(limit: 10_000)
+        #expect(small.tooLarge && stoppedEarly != nil && stoppedEarly! < bytes.count / 2, "\(String(describing: stoppedEarly))")
+        #expect(small.finish() == nil)
     }
 
     /// A random tree of a few namespaces and names, with text that needs escaping.

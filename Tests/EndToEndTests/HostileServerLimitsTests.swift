@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// What a hostile server's sizes and speeds do: one object too large is named once and skipped,
-/// an answer over 10 MB reads, one over the answer limit is said to be too large, a slow
-/// server meets the sync's deadline, and https is never followed to http.
+/// an answer of any size is read as it comes, one that would make HotTask keep too much is said
+/// to be too large, a slow server meets the sync's deadline, and https is never followed to http.
 extension HostileServerEndToEndTests {
     @Test("an 11 MB to-do (inline ATTACH) is named once and skipped; every other task syncs")
     func objectTooLarge() throws {
@@ -28,13 +28,48 @@ extension HostileServerEndToEndTests {
         #expect(result.stdout.contains("pulled 5,"), "\(result.stdout)")
     }
 
-    @Test("an answer over 256 MB is said to be too large, once, not that the server cannot be reached")
-    func answerTooLarge() throws {
+    /// `sync`, with the peak memory of `hottask` and its helper.
+    func measuredSync(_ url: String) -> (status: Int32, stdout: String, stderr: String, peakMiB: Int) {
+        let config = folder.write("[sync]\nurl = \"\(url)\"\nusername = \"u\"\npassword_command = \"printf 'p\\\\n'\"\n", to: "measured.toml")
+        let run = runProcessMeasuringCPU(
+            [HotTaskBinary.url.path, "--file", folder.path("laptop.json"), "--config", config, "--sync"], timeout: 120)
+        return (run.status, run.stdout, run.stderr, run.peakKiB >> 10)
+    }
+
+    @Test("a 300 MB answer is read as it comes, in the memory of what it holds: the sync ends well under 100 MB")
+    func largeAnswerStreamed() throws {
         let server = try HostileServer(#"{"tasks": 1, "stream_bytes": \#(300 << 20)}"#)
-        let result = sync(server.url)
+        let result = measuredSync(server.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Synced with"), "\(result.stdout)")
+        #expect(result.peakMiB < 100, "\(result.peakMiB) MiB")
+        #expect(server.requests.filter { $0.method == "REPORT" }.count == 1, "asked once")
+    }
+
+    @Test("a 40 MB to-do is skipped as it comes: named once, every other task syncs, in well under 100 MB")
+    func hugeObjectSkippedAsItComes() throws {
+        let server = try HostileServer(#"{"tasks": 20, "big_bytes": \#(40 << 20)}"#)
+        let result = measuredSync(server.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("pulled 20,"), "\(result.stdout)")
+        #expect(
+            result.stderr.contains("hottask: note: skipped /cal/big.ics: ") && result.stderr.contains("(40 MB, over the 10 MB a task may take)"),
+            "\(result.stderr)")
+        #expect(result.peakMiB < 100, "\(result.peakMiB) MiB")
+        #expect(captions().count == 20)
+    }
+
+    @Test("an answer whose members would take more than 128 MB is stopped as it comes and said to be too large, once")
+    func answerHoldingTooMuch() throws {
+        let server = try HostileServer(#"{"tasks": 1, "flood_bytes": \#(300 << 20)}"#)
+        let result = measuredSync(server.url)
         #expect(result.status == 5)
-        #expect(result.stderr.contains("sent an answer over 256 MB, more than HotTask reads"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the server sent an answer holding more than HotTask keeps of one (128 MB, more than a calendar of the store's 250,000 tasks)"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains("cannot reach"), "\(result.stderr)")
+        #expect(result.peakMiB < 200, "\(result.peakMiB) MiB")
         #expect(server.requests.filter { $0.method == "REPORT" }.count == 1, "not asked again")
     }
 

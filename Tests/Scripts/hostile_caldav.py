@@ -27,6 +27,8 @@ CONFIG_JSON keys (all optional):
   "delay": S               each answer waits S seconds first
   "tls": [CERT, KEY]       serve HTTPS with this certificate and key (PEM files)
   "stream_bytes": N        the calendar-query answer is a 207 of N bytes, sent in pieces
+  "flood_bytes": N         the calendar-query answer is a 207 of N bytes of responses, each
+                           naming the first member again with an ETag of 1 MB, sent in pieces
 """
 
 import json
@@ -108,6 +110,11 @@ class Handler(BaseHTTPRequestHandler):
                 return self.multistatus(responses)
             if config.get("stream_bytes"):
                 return self.stream(config["stream_bytes"])
+            if config.get("flood_bytes"):
+                response = ('<d:response><d:href>/cal/task-0.ics</d:href><d:propstat><d:prop><d:getetag>"'
+                            + "e" * (1 << 20) + '"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status>'
+                            "</d:propstat></d:response>")
+                return self.stream(config["flood_bytes"], response.encode())
             responses = [self.member_response(href, None) for href in self.members]
             padding = ""
             if config.get("listing_bytes"):
@@ -139,18 +146,20 @@ class Handler(BaseHTTPRequestHandler):
                 f"<d:getetag>{escape(etag)}</d:getetag>{calendar}"
                 "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>")
 
-    def stream(self, total):
-        """A multistatus of `total` bytes, padded by a comment, never held whole."""
-        head = b'<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:"><!-- '
-        tail = b" --></d:multistatus>"
+    def stream(self, total, response=None):
+        """A multistatus of `total` bytes, padded by a comment (or by `response` again and
+        again), never held whole."""
+        head = b'<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">' + (b"" if response else b"<!-- ")
+        tail = b"</d:multistatus>" if response else b" --></d:multistatus>"
+        left = total - len(head) - len(tail)
+        left -= left % len(response) if response else 0
+        piece = response * max(1, (1 << 20) // len(response)) if response else b"x" * (1 << 20)
         self.send_response(207)
         self.send_header("Content-Type", "application/xml; charset=utf-8")
-        self.send_header("Content-Length", str(total))
+        self.send_header("Content-Length", str(len(head) + left + len(tail)))
         self.end_headers()
         try:
             self.wfile.write(head)
-            left = total - len(head) - len(tail)
-            piece = b"x" * (1 << 20)
             while left > 0:
                 self.wfile.write(piece[:min(left, len(piece))])
                 left -= len(piece)

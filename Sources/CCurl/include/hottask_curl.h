@@ -32,6 +32,11 @@ typedef struct {
     /// A PEM file of CA certificates to trust instead of the system's, or NULL.
     const char *ca_file;
     int follow_redirects;
+    /// When set, the body of a 207 answer goes to `sink` piece by piece as it comes, not into
+    /// the response's buffer (and so no answer limit applies to it). `sink` returns 0 to stop
+    /// reading; the request then ends as an answer that came (`sink_stopped` set).
+    int (*sink)(void *context, const char *bytes, size_t length);
+    void *sink_context;
 } ht_request;
 
 /// The answer: HTTP status, body and raw header lines, and libcurl's words when it failed.
@@ -43,6 +48,8 @@ typedef struct {
     char error[256];
     /// The address that answered, after any redirects ("" when too long to keep).
     char final_url[2048];
+    /// Set when the request's sink asked to stop reading.
+    int sink_stopped;
 } ht_response;
 
 /// Loads libcurl (dlopen) and initializes it, once per process (not thread-safe itself: call

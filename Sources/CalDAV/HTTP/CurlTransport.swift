@@ -38,8 +38,9 @@ final class CurlTransport: @unchecked Sendable {
         for handle in idle { ht_curl_close(handle) }
     }
 
-    /// Sends one request and waits for its whole answer.
-    func perform(_ request: HTTPRequest, followsRedirects: Bool) -> Result<Reply, SyncFailure> {
+    /// Sends one request and waits for its whole answer. A 207's body goes to `stream` as it
+    /// comes, when there is one (the reply's body is then empty).
+    func perform(_ request: HTTPRequest, followsRedirects: Bool, stream: MultistatusStream? = nil) -> Result<Reply, SyncFailure> {
         guard let url = request.url else { return .failure(SyncFailure("a request without a url")) }
         let handle = take()
         defer { give(handle) }
@@ -58,8 +59,9 @@ final class CurlTransport: @unchecked Sendable {
                                 method: method, url: urlText, headers: headerPointers, header_count: Int32(headers.count),
                                 body: body == nil ? nil : bodyBytes.baseAddress?.assumingMemoryBound(to: CChar.self) ?? emptyBody,
                                 body_length: bodyBytes.count, timeout_ms: max(100, Int(timeout * 1000)), ca_file: caFile,
-                                follow_redirects: followsRedirects ? 1 : 0)
-                            return ht_curl_perform(handle, &plain, &response)
+                                follow_redirects: followsRedirects ? 1 : 0, sink: stream == nil ? nil : feedStream,
+                                sink_context: stream.map { Unmanaged.passUnretained($0).toOpaque() })
+                            return withExtendedLifetime(stream) { ht_curl_perform(handle, &plain, &response) }
                         }
                     }
                 }
@@ -108,6 +110,13 @@ final class CurlTransport: @unchecked Sendable {
         idle.append(handle)
         lock.unlock()
     }
+}
+
+/// Hands a piece of a 207's body to the request's `MultistatusStream`; 0 stops the reading.
+private func feedStream(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+    guard let context else { return 0 }
+    let stream = Unmanaged<MultistatusStream>.fromOpaque(context).takeUnretainedValue()
+    return stream.consume(UnsafeRawBufferPointer(start: bytes, count: length)) ? 1 : 0
 }
 
 /// An empty body that is there (a PUT of nothing), as opposed to none.

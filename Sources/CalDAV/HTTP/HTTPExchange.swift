@@ -35,14 +35,15 @@ final class HTTPExchange: Sendable {
 
     /// Sends the request with the Authorization header the authenticator gives, again after
     /// a 401 it can answer (twice at most: a first challenge, then a stale nonce).
-    func perform(_ request: HTTPRequest) -> Result<Reply, SyncFailure> {
+    /// A 207's body goes to `stream` as it comes, when there is one.
+    func perform(_ request: HTTPRequest, stream: MultistatusStream? = nil) -> Result<Reply, SyncFailure> {
         var request = request
         let method = request.httpMethod ?? "GET"
         let target = Self.requestTarget(request.url)
         for _ in 0..<3 {
             let sent = authenticator.authorization(method: method, uri: target)
             request.setValue(sent, forHTTPHeaderField: "Authorization")
-            let outcome = transport.perform(request, followsRedirects: followsRedirects)
+            let outcome = transport.perform(request, followsRedirects: followsRedirects, stream: stream)
             guard case .success(var reply) = outcome, reply.status == 401 else { return outcome }
             switch authenticator.challenged(reply.header("WWW-Authenticate"), sent: sent) {
             case .retry: continue

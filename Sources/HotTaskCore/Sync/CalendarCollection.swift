@@ -48,11 +48,23 @@ public struct CollectionChanges: Equatable, Sendable {
 public struct CalendarResource: Equatable, Sendable {
     var etag: String?
     var body: String
+    /// The bytes of a body too large to keep, which the reader skipped as it came (`body` is
+    /// then empty); 0 when `body` is whole.
+    var skippedBytes = 0
 
     public init(etag: String?, body: String) {
         self.etag = etag
         self.body = body
     }
+
+    public init(etag: String?, skippedBytes: Int) {
+        self.etag = etag
+        body = ""
+        self.skippedBytes = skippedBytes
+    }
+
+    /// The body's size, whether it was kept or skipped.
+    var bytes: Int { skippedBytes > 0 ? skippedBytes : body.utf8.count }
 }
 
 /// The answer to a conditional write.

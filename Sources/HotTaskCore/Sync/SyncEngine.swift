@@ -398,7 +398,7 @@ final class SyncEngine {
         // read is left alone there, named once, and read again when its ETag changes.
         view.undelivered += wanted.keys.filter { fetched[$0] == nil }.sorted()
         for (href, resource) in fetched {
-            let bytes = resource.body.utf8.count
+            let bytes = resource.bytes
             let reading =
                 bytes > Self.maximumObjectBytes
                 ? TodoMapping.Reading.unreadable("\(bytes >> 20) MB, over the \(Self.maximumObjectBytes >> 20) MB a task may take")
