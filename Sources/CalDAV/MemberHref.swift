@@ -11,6 +11,11 @@ struct MemberHref {
     /// True when `href` names something inside the calendar (the calendar itself included).
     func isInside(_ href: String) -> Bool {
         let text = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A path on the calendar's own server (what servers send) is read as text: made a URL,
+        // each took 17 µs, a sixth of a sync with nothing to do at 60,000 tasks.
+        if text.hasPrefix("/") && !text.hasPrefix("//") {
+            return Self.staysInside(text, path: HTTPCalendarCollection.normalized(text), collectionPath)
+        }
         guard
             let url = URL(string: text, relativeTo: collection)?.absoluteURL
                 ?? URL(string: HTTPCalendarCollection.encoded(text), relativeTo: collection)?.absoluteURL
@@ -18,10 +23,14 @@ struct MemberHref {
         guard url.scheme?.lowercased() == collection.scheme?.lowercased(), url.host?.lowercased() == collection.host?.lowercased(),
             Self.port(url) == Self.port(collection)
         else { return false }
-        // `..` or `.` in any spelling (`%2e%2e` too, decoded by `normalized`) climbs or hides.
-        let segments = HTTPCalendarCollection.normalized(text).split(separator: "/", omittingEmptySubsequences: false)
+        return Self.staysInside(text, path: HTTPCalendarCollection.normalized(url.absoluteString), collectionPath)
+    }
+
+    /// True when `path` (the href's, decoded) is in the calendar's folder and `href` has no
+    /// `..` or `.` in any spelling (`%2e%2e` too, decoded by `normalized`) to climb or hide.
+    private static func staysInside(_ href: String, path: String, _ collectionPath: String) -> Bool {
+        let segments = HTTPCalendarCollection.normalized(href).split(separator: "/", omittingEmptySubsequences: false)
         if segments.contains(where: { $0 == ".." || $0 == "." }) { return false }
-        let path = HTTPCalendarCollection.normalized(url.absoluteString)
         return path.hasPrefix(collectionPath) || HTTPCalendarCollection.sameFolder(path, collectionPath)
     }
 

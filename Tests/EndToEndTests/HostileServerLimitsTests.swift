@@ -28,12 +28,12 @@ extension HostileServerEndToEndTests {
         #expect(result.stdout.contains("pulled 5,"), "\(result.stdout)")
     }
 
-    /// `sync`, with the peak memory of `hottask` and its helper.
-    func measuredSync(_ url: String) -> (status: Int32, stdout: String, stderr: String, peakMiB: Int) {
+    /// `sync`, with the peak memory and the CPU of `hottask` and its helper.
+    func measuredSync(_ url: String) -> (status: Int32, stdout: String, stderr: String, peakMiB: Int, cpuSeconds: Double) {
         let config = folder.write("[sync]\nurl = \"\(url)\"\nusername = \"u\"\npassword_command = \"printf 'p\\\\n'\"\n", to: "measured.toml")
         let run = runProcessMeasuringCPU(
             [HotTaskBinary.url.path, "--file", folder.path("laptop.json"), "--config", config, "--sync"], timeout: 120)
-        return (run.status, run.stdout, run.stderr, run.peakKiB >> 10)
+        return (run.status, run.stdout, run.stderr, run.peakKiB >> 10, run.cpuSeconds)
     }
 
     @Test("a 300 MB answer is read as it comes, in the memory of what it holds: the sync ends well under 100 MB")
