@@ -33,8 +33,8 @@ struct StatisticsTests {
     }
 
     /// `--stats --json`'s days as `date: added/completed`, the days with neither left out.
-    private func days(at time: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
-        let json = hottask(at: time, ["--stats", "--json"], sourceLocation: sourceLocation).stdout
+    private func days(at time: String, _ narrowed: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let json = hottask(at: time, ["--stats", "--json"] + narrowed, sourceLocation: sourceLocation).stdout
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], sourceLocation: sourceLocation)
         let days = try #require(object["days"] as? [[String: Any]], sourceLocation: sourceLocation)
         // Consecutive, oldest first, to today.
@@ -109,16 +109,38 @@ struct StatisticsTests {
         hottask(at: "2026-11-23 08:00:00", ["--add", "Water plants", "--due", "2026-11-23", "--repeat", "every day"])
         for day in 23...25 { hottask(at: "2026-11-\(day) 19:00:00", ["--done", try id("Water plants")]) }
         #expect(try days(at: "2026-11-25 20:00:00") == ["2026-11-23: 1/1", "2026-11-24: 0/1", "2026-11-25: 0/1"])
-        // Narrowed, the counts come from the tasks, which hold a repeating task's last completion
-        // only: said on a line of its own, never passed off as the whole.
+        // Narrowed, it counts the same: the history keeps each repeating task's occurrences.
         let narrowed = hottask(at: "2026-11-25 20:00:01", ["--stats", "--filter", "water"]).stdout.split(separator: "\n")
         #expect(
-            narrowed.prefix(5) == [
-                "Completed: 0 today, 0 this week, 0 this month", "Last 14 days: 1 added, 0 completed", "Open: 1, 0 overdue",
-                "Oldest open: Water plants (added 2026-11-23, 2 days ago)", "Narrowed: a repeating task counts its last completion only",
+            narrowed.prefix(4) == [
+                "Completed: 1 today, 3 this week, 3 this month", "Last 14 days: 1 added, 3 completed", "Open: 1, 0 overdue",
+                "Oldest open: Water plants (added 2026-11-23, 2 days ago)",
             ])
         hottask(at: "2026-11-25 20:00:05", ["--undo"])
         #expect(try days(at: "2026-11-25 20:00:10") == ["2026-11-23: 1/1", "2026-11-24: 0/1"])
+        #expect(try days(at: "2026-11-25 20:00:10", ["--filter", "water"]) == ["2026-11-23: 1/1", "2026-11-24: 0/1"])
+    }
+
+    @Test("narrowed to a list or a tag, each completion counts on its day, a repeating task's too, after its deletion and a fold")
+    func narrowedByListAndTag() throws {
+        hottask(at: "2026-11-23 08:00:00", ["--new-list", "Home"])
+        hottask(at: "2026-11-23 08:00:01", ["--add", "Water plants +garden", "--in", "Home", "--due", "2026-11-23", "--repeat", "every day"])
+        hottask(at: "2026-11-23 08:00:02", ["--add", "Mow the lawn +garden", "--in", "Home"])
+        hottask(at: "2026-11-23 08:00:03", ["--add", "File taxes"])
+        for day in 23...25 { hottask(at: "2026-11-\(day) 19:00:00", ["--done", try id("Water plants")]) }
+        hottask(at: "2026-11-24 12:00:00", ["--done", try id("File taxes")])
+        hottask(at: "2026-11-25 12:00:00", ["--done", try id("Mow the lawn")])
+        let home = ["2026-11-23: 2/1", "2026-11-24: 0/1", "2026-11-25: 0/2"]
+        #expect(try days(at: "2026-11-25 20:00:00", ["--in", "Home"]) == home)
+        #expect(try days(at: "2026-11-25 20:00:00", ["--filter", "+garden"]) == home)
+        #expect(try days(at: "2026-11-25 20:00:00", ["--in", "Tasks"]) == ["2026-11-23: 1/0", "2026-11-24: 0/1"])
+        #expect(try days(at: "2026-11-25 20:00:00") == ["2026-11-23: 3/1", "2026-11-24: 0/2", "2026-11-25: 0/2"])
+        // Deleted, then the log folded into a new snapshot: the counts stay with the tasks' tombstones.
+        hottask(at: "2026-11-26 09:00:00", ["--delete", try id("Water plants"), "--delete", try id("Mow the lawn")])
+        try TaskStore(path: store).compact()
+        #expect(try TaskStore(path: store).read().replayed == 0)
+        #expect(try days(at: "2026-11-26 09:00:05", ["--in", "Home"]) == home)
+        #expect(try days(at: "2026-11-26 09:00:05", ["--filter", "+garden"]) == home)
     }
 
     @Test("a phone's completion counts on its COMPLETED day; Taskwarrior's on its end, todo.txt's on its x date")

@@ -130,6 +130,14 @@ struct ActivityHistoryTests {
         let bytes = activity.text.utf8.count
         #expect(bytes < 80_000, "\(bytes) bytes")
         #expect(ActivityHistory(text: activity.text) == activity)
+        // Ten daily tasks, each done every day of the year, kept by task: under 40 KB more.
+        for task in 0..<10 {
+            for day in 0..<365 {
+                activity.tallyOccurrence(of: Fixtures.task("Daily", id: task, hours: 0).id, 1, at: Fixtures.date(hours: day * 24 + 8))
+            }
+        }
+        let occurrences = activity.occurrencesText.utf8.count
+        #expect(occurrences < 40_000, "\(occurrences) bytes")
     }
 
     @Test("the history survives deletes, a fold, a big import that lets its changes go, and an undo takes a completion back")
@@ -222,8 +230,15 @@ struct ActivityHistoryTests {
         let bytes = try #require(fileBytes(folder.storePath))
         #expect(try StoreDocument.decodeStrictly(bytes).activity == activity)
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""steps": ""#))
+        // By task too, for statistics narrowed to some tasks.
+        let id = chore.id.uuidString.lowercased()
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""occurrences": "\#(id) "#))
+        #expect(activity.occurrences(of: chore.id).values.map(\.completed) == [1, 1, 1])
         // Written as the counts are; a history without steps reads as it did.
-        #expect(ActivityHistory(text: activity.text, steps: activity.stepsText) == activity)
+        #expect(ActivityHistory(text: activity.text, steps: activity.stepsText, occurrences: activity.occurrencesText) == activity)
+        #expect(ActivityHistory(text: "1:2:3", steps: "1:0:2", occurrences: "\(id) 1:0:1;\(id) 1:0:1") == nil, "a task twice")
+        #expect(ActivityHistory(text: "1:2:3", occurrences: "\(id)1:0:1") == nil)
+        #expect(ActivityHistory(text: "1:2:3", occurrences: "x") == nil)
         #expect(ActivityHistory(text: "1:2:3", steps: "1:0:2")?.days(in: TimeZone(identifier: "UTC")!).values.first?.stepped == 2)
         #expect(ActivityHistory(text: "1:2:3", steps: "x") == nil)
         #expect(ActivityHistory(text: "1:2:3")?.stepsText == "")
@@ -231,5 +246,6 @@ struct ActivityHistoryTests {
         _ = try store.undoLastChange()
         let undone = try store.read().activity.days(in: TimeZone(identifier: "UTC")!).sorted { $0.key < $1.key }.map(\.value)
         #expect(undone.map(\.completed) == [1, 1] && undone.map(\.stepped) == [1, 1], "the third day holds nothing now")
+        #expect(try store.read().activity.occurrences(of: chore.id).count == 2)
     }
 }

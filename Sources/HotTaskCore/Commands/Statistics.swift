@@ -27,9 +27,6 @@ public struct Statistics: Equatable, Sendable {
     public var oldestOpen: TaskItem?
     /// The local day it was added.
     public var oldestOpenDay: Int?
-    /// Narrowed (`--in`, `--filter`): the matching repeating tasks. Counted from the tasks, each
-    /// holds only its last completion; its earlier ones are in the whole list's history only.
-    public var repeatingNarrowed = 0
 
     /// A local day (days since 1970-01-01) as `YYYY-MM-DD`.
     public static func date(_ day: Int) -> String {
@@ -41,14 +38,15 @@ public struct Statistics: Equatable, Sendable {
     public func lastDays(_ count: Int) -> ArraySlice<Day> { days.suffix(count) }
 
     /// The statistics of `state` as of `dates.now` in `dates.local`. `matching` narrows them (a
-    /// filter): the days then count only the matching tasks the store still holds, deleted ones
-    /// included (added on `createdAt`, completed on `completedAt`), since the lasting history
-    /// keeps counts, not tasks. `chartDays`: days shown at least, before the first with history.
+    /// filter): the days then count the matching tasks the store holds, deleted ones included
+    /// (added on `createdAt`, completed on `completedAt`), and each matching repeating task's
+    /// completed occurrences, which the lasting history keeps by task. `chartDays`: days shown
+    /// at least, before the first with history.
     public static func of(
         _ list: TaskList, activity: ActivityHistory, dates: DueDisplay, matching: ((TaskItem) -> Bool)? = nil, chartDays: Int = 14
     ) -> Statistics {
         let today = DueDate.localDay(of: dates.now, in: dates.local)
-        let history = matching.map { ActivityHistory(tasksOf: list, matching: $0) } ?? activity
+        let history = matching.map { ActivityHistory(tasksOf: list, occurrences: activity, matching: $0) } ?? activity
         let byDay = history.days(in: dates.local)
         let first = min(byDay.keys.filter { $0 <= today }.min() ?? today, today - chartDays + 1)
         let days = (first...today).map { day in
@@ -68,29 +66,27 @@ public struct Statistics: Equatable, Sendable {
             if dates.isOverdue(task.due) { overdue += 1 }
             if oldest.map({ task.createdAt < $0.createdAt }) ?? true { oldest = task }
         }
-        var repeating = 0
-        if let matching {
-            for task in [list.priority, list.bonus].joined() where !task.repeatRule.isNone && matching(task) { repeating += 1 }
-        }
         return Statistics(
             days: days, today: today, completedToday: completed(today), completedThisWeek: completed(monday),
             completedThisMonth: completed(firstOfMonth), open: open, overdue: overdue, oldestOpen: oldest,
-            oldestOpenDay: oldest.map { DueDate.localDay(of: $0.createdAt, in: dates.local) }, repeatingNarrowed: repeating)
+            oldestOpenDay: oldest.map { DueDate.localDay(of: $0.createdAt, in: dates.local) })
     }
 }
 
 extension ActivityHistory {
-    /// The history the tasks of `list` themselves tell (live and deleted, those `matching`):
-    /// each added on its `createdAt`, and completed on its `completedAt` when done.
-    package init(tasksOf list: TaskList, matching: (TaskItem) -> Bool) {
+    /// The history of the tasks of `list` (live and deleted, those `matching`): each added on
+    /// its `createdAt`, completed on its `completedAt` when done, and, for a repeating task,
+    /// completed on each occurrence's day that `occurrences` kept.
+    package init(tasksOf list: TaskList, occurrences: ActivityHistory = ActivityHistory(), matching: (TaskItem) -> Bool) {
         self.init()
-        for task in [list.priority, list.bonus].joined() where matching(task) { tally(task) }
-        for tombstone in list.deleted.values where matching(tombstone.task) { tally(tombstone.task) }
+        for task in [list.priority, list.bonus].joined() where matching(task) { tally(task, occurrences) }
+        for tombstone in list.deleted.values where matching(tombstone.task) { tally(tombstone.task, occurrences) }
     }
 
-    private mutating func tally(_ task: TaskItem) {
+    private mutating func tally(_ task: TaskItem, _ kept: ActivityHistory) {
         tally(added: 1, at: task.createdAt)
         if task.completed, let completedAt = task.completedAt { tally(completed: 1, at: completedAt) }
+        if !kept.occurrences.isEmpty { countOccurrences(of: task.id, in: kept) }
     }
 }
 

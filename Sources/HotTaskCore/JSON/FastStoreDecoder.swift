@@ -124,16 +124,19 @@ extension JSONParser {
     private mutating func activityHistory() throws -> ActivityHistory {
         var all: String?
         var steps: String?
+        var occurrences: String?
         try forEachKey { parser, key in
             if "all" ~= key, all == nil {
                 all = String(decoding: try parser.plainString(), as: UTF8.self)
             } else if "steps" ~= key, steps == nil {
                 steps = String(decoding: try parser.plainString(), as: UTF8.self)
+            } else if "occurrences" ~= key, occurrences == nil {
+                occurrences = String(decoding: try parser.plainString(), as: UTF8.self)
             } else {
                 throw GiveUp()
             }
         }
-        return try required(ActivityHistory(text: try required(all), steps: steps))
+        return try required(ActivityHistory(text: try required(all), steps: steps, occurrences: occurrences))
     }
 
     private mutating func skipDigits() -> Bool {

@@ -47,7 +47,7 @@ extension ActivityHistory {
                 guard undo else { continue }
                 tally(added: -1, at: task.createdAt)
                 if task.completed { tally(completed: -1, at: task.completedAt ?? when) }
-            case .set(_, let fields, let was):
+            case .set(let id, let fields, let was):
                 switch (fields.completed, was.completed) {
                 case (true?, let before) where before != true:
                     tally(completed: 1, at: fields.completedAt ?? when)
@@ -59,6 +59,7 @@ extension ActivityHistory {
                     tally(completed: 1, at: fields.completedAt!)
                 case (nil, _) where completesOccurrences && fields.due != nil && was.due != nil:
                     tally(completed: undo ? -1 : 1, stepped: undo ? -1 : 1, at: undo ? undone : when)
+                    tallyOccurrence(of: id, undo ? -1 : 1, at: undo ? undone : when)
                 default: break
                 }
             }

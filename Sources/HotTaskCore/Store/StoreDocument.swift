@@ -133,6 +133,11 @@ public enum StoreDocument {
                     tail.raw(#", "steps": "#)
                     tail.string(steps)
                 }
+                let occurrences = activity.occurrencesText
+                if !occurrences.isEmpty {
+                    tail.raw(#", "occurrences": "#)
+                    tail.string(occurrences)
+                }
                 tail.raw("}")
             }
         }

@@ -69,13 +69,16 @@ extension StoreDocument {
         return StoreSnapshot(header: header, list: list, activity: header == nil ? ActivityHistory() : try decodeActivity(object["history"]))
     }
 
-    /// `"history": {"all": "…", "steps": "…"}` (see `ActivityHistory.text`); other keys are a
-    /// later HotTask's.
+    /// `"history": {"all": "…", "steps": "…", "occurrences": "…"}` (see `ActivityHistory.text`);
+    /// other keys are a later HotTask's.
     private static func decodeActivity(_ value: JSONValue?) throws(DocumentError) -> ActivityHistory {
         guard let value else { return ActivityHistory() }
         var steps: String?
+        var occurrences: String?
         if case .object(let object) = value, case .string(let text)? = object["steps"] { steps = text }
-        guard case .object(let object) = value, case .string(let text)? = object["all"], let activity = ActivityHistory(text: text, steps: steps)
+        if case .object(let object) = value, case .string(let text)? = object["occurrences"] { occurrences = text }
+        guard case .object(let object) = value, case .string(let text)? = object["all"],
+            let activity = ActivityHistory(text: text, steps: steps, occurrences: occurrences)
         else {
             throw .invalid("\"history\" must be {\"all\": \"quarter:added:completed …\"}")
         }

@@ -22,7 +22,6 @@ enum StatisticsFormatter {
         ]
         // The lasting history counts every occurrence, but not by task: narrowed, a repeating
         // task holds only its last completion, and the numbers say less than they are.
-        if statistics.repeatingNarrowed > 0 { lines.append("Narrowed: a repeating task counts its last completion only") }
         lines += ["", "Day              added  done"]
         let most = shown.map(\.completed).max() ?? 0
         let barWidth = width - 30
