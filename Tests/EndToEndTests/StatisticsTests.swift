@@ -127,6 +127,9 @@ struct StatisticsTests {
         hottask(at: "2026-11-23 08:00:01", ["--add", "Water plants +garden", "--in", "Home", "--due", "2026-11-23", "--repeat", "every day"])
         hottask(at: "2026-11-23 08:00:02", ["--add", "Mow the lawn +garden", "--in", "Home"])
         hottask(at: "2026-11-23 08:00:03", ["--add", "File taxes"])
+        // Added by mistake and taken back: no task was added, narrowed or not.
+        hottask(at: "2026-11-23 08:00:04", ["--add", "Wtaer plnats +garden", "--in", "Home"])
+        hottask(at: "2026-11-23 08:00:05", ["--undo"])
         for day in 23...25 { hottask(at: "2026-11-\(day) 19:00:00", ["--done", try id("Water plants")]) }
         hottask(at: "2026-11-24 12:00:00", ["--done", try id("File taxes")])
         hottask(at: "2026-11-25 12:00:00", ["--done", try id("Mow the lawn")])

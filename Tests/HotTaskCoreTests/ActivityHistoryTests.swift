@@ -239,6 +239,13 @@ struct ActivityHistoryTests {
         #expect(ActivityHistory(text: "1:2:3", steps: "1:0:2", occurrences: "\(id) 1:0:1;\(id) 1:0:1") == nil, "a task twice")
         #expect(ActivityHistory(text: "1:2:3", occurrences: "\(id)1:0:1") == nil)
         #expect(ActivityHistory(text: "1:2:3", occurrences: "x") == nil)
+        var takenBack = activity
+        takenBack.takeBackAdd(of: chore.id)
+        #expect(
+            ActivityHistory(
+                text: takenBack.text, steps: takenBack.stepsText, occurrences: takenBack.occurrencesText, takenBack: takenBack.addsTakenBackText)
+                == takenBack)
+        #expect(ActivityHistory(text: "1:2:3", takenBack: "\(id) x") == nil)
         #expect(ActivityHistory(text: "1:2:3", steps: "1:0:2")?.days(in: TimeZone(identifier: "UTC")!).values.first?.stepped == 2)
         #expect(ActivityHistory(text: "1:2:3", steps: "x") == nil)
         #expect(ActivityHistory(text: "1:2:3")?.stepsText == "")

@@ -76,11 +76,14 @@ public struct Statistics: Equatable, Sendable {
 extension ActivityHistory {
     /// The history of the tasks of `list` (live and deleted, those `matching`): each added on
     /// its `createdAt`, completed on its `completedAt` when done, and, for a repeating task,
-    /// completed on each occurrence's day that `occurrences` kept.
+    /// completed on each occurrence's day that `occurrences` kept. A task whose add an undo
+    /// took back was never added.
     package init(tasksOf list: TaskList, occurrences: ActivityHistory = ActivityHistory(), matching: (TaskItem) -> Bool) {
         self.init()
         for task in [list.priority, list.bonus].joined() where matching(task) { tally(task, occurrences) }
-        for tombstone in list.deleted.values where matching(tombstone.task) { tally(tombstone.task, occurrences) }
+        for tombstone in list.deleted.values where matching(tombstone.task) && !occurrences.addsTakenBack.contains(tombstone.task.id) {
+            tally(tombstone.task, occurrences)
+        }
     }
 
     private mutating func tally(_ task: TaskItem, _ kept: ActivityHistory) {

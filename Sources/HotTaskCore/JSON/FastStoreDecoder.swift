@@ -120,23 +120,17 @@ extension JSONParser {
         return StoreSnapshot(header: header, list: list, activity: activity ?? ActivityHistory())
     }
 
-    /// `{"all": "…", "steps": "…"}`: the history of the whole list (see `ActivityHistory.text`).
+    /// `{"all": "…", "steps": "…", "occurrences": "…", "takenBack": "…"}`: the lasting history (see `ActivityHistory`).
     private mutating func activityHistory() throws -> ActivityHistory {
-        var all: String?
-        var steps: String?
-        var occurrences: String?
+        var texts: [String: String] = [:]
         try forEachKey { parser, key in
-            if "all" ~= key, all == nil {
-                all = String(decoding: try parser.plainString(), as: UTF8.self)
-            } else if "steps" ~= key, steps == nil {
-                steps = String(decoding: try parser.plainString(), as: UTF8.self)
-            } else if "occurrences" ~= key, occurrences == nil {
-                occurrences = String(decoding: try parser.plainString(), as: UTF8.self)
-            } else {
-                throw GiveUp()
-            }
+            let name = String(decoding: key, as: UTF8.self)
+            guard ["all", "steps", "occurrences", "takenBack"].contains(name), texts[name] == nil else { throw GiveUp() }
+            texts[name] = String(decoding: try parser.plainString(), as: UTF8.self)
         }
-        return try required(ActivityHistory(text: try required(all), steps: steps, occurrences: occurrences))
+        return try required(
+            ActivityHistory(text: try required(texts["all"]), steps: texts["steps"], occurrences: texts["occurrences"], takenBack: texts["takenBack"])
+        )
     }
 
     private mutating func skipDigits() -> Bool {

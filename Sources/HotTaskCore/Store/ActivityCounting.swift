@@ -45,6 +45,7 @@ extension ActivityHistory {
                 if task.completed { tally(completed: 1, at: task.completedAt ?? when) }
             case .delete(let task):
                 guard undo else { continue }
+                takeBackAdd(of: task.id)
                 tally(added: -1, at: task.createdAt)
                 if task.completed { tally(completed: -1, at: task.completedAt ?? when) }
             case .set(let id, let fields, let was):

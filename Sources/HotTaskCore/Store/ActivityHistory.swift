@@ -35,10 +35,17 @@ public struct ActivityHistory: Equatable, Sendable {
     /// Its due date stepped on, such a task stays open and holds no trace of them, so statistics
     /// narrowed to some tasks (`--in`, `--filter`) read them here.
     private(set) var occurrences: [UUID: [Int: Int]] = [:]
+    /// Tasks whose add an undo took back: their tombstones are no task added, for statistics
+    /// narrowed to some tasks.
+    private(set) var addsTakenBack: Set<UUID> = []
 
     public init() {}
 
-    public var isEmpty: Bool { quarters.isEmpty }
+    public var isEmpty: Bool { quarters.isEmpty && addsTakenBack.isEmpty }
+
+    mutating func takeBackAdd(of id: UUID) {
+        addsTakenBack.insert(id)
+    }
 
     static func quarter(of date: Date) -> Int? {
         let seconds = date.timeIntervalSince1970
@@ -94,6 +101,7 @@ public struct ActivityHistory: Equatable, Sendable {
             }
             if lhs.occurrences[id]?.isEmpty == true { lhs.occurrences[id] = nil }
         }
+        lhs.addsTakenBack.formUnion(rhs.addsTakenBack)
     }
 
     /// The counts per local day (days since 1970-01-01 in `zone`).
@@ -132,6 +140,11 @@ public struct ActivityHistory: Equatable, Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `addsTakenBack` (`"takenBack"`): the ids, in order, separated by spaces.
+    var addsTakenBackText: String {
+        addsTakenBack.sorted { UUIDBytes.sortKey($0) < UUIDBytes.sortKey($1) }.map { $0.uuidString.lowercased() }.joined(separator: " ")
+    }
+
     private static func text(_ quarters: [Int: Counts], _ numbers: (Counts) -> (Int, Int)) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(quarters.count * 8)
@@ -157,7 +170,7 @@ public struct ActivityHistory: Equatable, Sendable {
 
     /// Reads `text`; nil when it is not as `text` writes it. Read as bytes: split into
     /// substrings and each read with `Int(_:)`, a year of history took 40 ms of every store read.
-    init?(text: some StringProtocol, steps: String? = nil, occurrences: String? = nil) {
+    init?(text: some StringProtocol, steps: String? = nil, occurrences: String? = nil, takenBack: String? = nil) {
         var text = String(text)
         guard var read = text.withUTF8({ Self.quarters(in: $0) }) else { return nil }
         if var steps {
@@ -171,6 +184,10 @@ public struct ActivityHistory: Equatable, Sendable {
                 self.occurrences[id] == nil, let read = counts.withUTF8({ Self.quarters(in: $0) }), !read.isEmpty
             else { return nil }
             self.occurrences[id] = read.mapValues(\.completed)
+        }
+        for text in takenBack?.split(separator: " ") ?? [] {
+            guard let id = UUID(uuidString: String(text)) else { return nil }
+            addsTakenBack.insert(id)
         }
     }
 

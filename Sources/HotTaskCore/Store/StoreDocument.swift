@@ -133,10 +133,10 @@ public enum StoreDocument {
                     tail.raw(#", "steps": "#)
                     tail.string(steps)
                 }
-                let occurrences = activity.occurrencesText
-                if !occurrences.isEmpty {
-                    tail.raw(#", "occurrences": "#)
-                    tail.string(occurrences)
+                for (key, text) in [(#", "occurrences": "#, activity.occurrencesText), (#", "takenBack": "#, activity.addsTakenBackText)]
+                where !text.isEmpty {
+                    tail.raw(key)
+                    tail.string(text)
                 }
                 tail.raw("}")
             }

@@ -69,16 +69,18 @@ extension StoreDocument {
         return StoreSnapshot(header: header, list: list, activity: header == nil ? ActivityHistory() : try decodeActivity(object["history"]))
     }
 
-    /// `"history": {"all": "…", "steps": "…", "occurrences": "…"}` (see `ActivityHistory.text`);
+    /// `"history": {"all": "…", "steps": "…", "occurrences": "…", "takenBack": "…"}` (see `ActivityHistory`);
     /// other keys are a later HotTask's.
     private static func decodeActivity(_ value: JSONValue?) throws(DocumentError) -> ActivityHistory {
         guard let value else { return ActivityHistory() }
         var steps: String?
         var occurrences: String?
+        var takenBack: String?
         if case .object(let object) = value, case .string(let text)? = object["steps"] { steps = text }
         if case .object(let object) = value, case .string(let text)? = object["occurrences"] { occurrences = text }
+        if case .object(let object) = value, case .string(let text)? = object["takenBack"] { takenBack = text }
         guard case .object(let object) = value, case .string(let text)? = object["all"],
-            let activity = ActivityHistory(text: text, steps: steps, occurrences: occurrences)
+            let activity = ActivityHistory(text: text, steps: steps, occurrences: occurrences, takenBack: takenBack)
         else {
             throw .invalid("\"history\" must be {\"all\": \"quarter:added:completed …\"}")
         }
