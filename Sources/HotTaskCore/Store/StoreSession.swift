@@ -124,12 +124,10 @@ public final class StoreSession {
         list current: () -> TaskList?, condition: SaveCondition? = nil
     ) throws(StoreError) -> Saved {
         do {
-            return try store.storeTransaction(.nothing, wait: 0) { txn throws(StoreError) -> Saved in
+            return try store.storeTransaction(.nothing, policy: .ui, wait: 0) { txn throws(StoreError) -> Saved in
                 if let condition, let reason = condition.failure(on: try store.taskNow(withID: condition.taskID)) {
                     return .refused(reason: reason)
                 }
-                txn.recordInLogLimit = StoreLimits.uiRecordInLog
-                txn.foldLogPastBytes = StoreLimits.uiFoldsLogPastBytes
                 var log = try generation.flatMap { generation throws(StoreError) in try logSinceLastLook(generation) }
                 // Our background compaction (or another process's) folded what we had seen into a
                 // new snapshot: follow it and append, rather than read the whole store again.

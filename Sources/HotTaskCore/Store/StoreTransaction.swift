@@ -9,19 +9,21 @@ extension TaskStore {
         _ plan: ReadPlan, wait: TimeInterval = TaskStore.lockWait, _ body: (StoreTransaction) throws -> Result
     ) throws -> Result {
         try withLock(wait: wait) {
-            let txn = StoreTransaction(store: self)
+            let txn = StoreTransaction(store: self, policy: .command)
             try txn.read(plan)
             return try body(txn)
         }
     }
 
     /// `transaction` with every error as a `StoreError`, for bodies that throw nothing else.
+    /// `policy`: how large a record the log takes, and when a commit folds it (`CommitPolicy`).
     @discardableResult
     func storeTransaction<Result>(
-        _ plan: ReadPlan, wait: TimeInterval = TaskStore.lockWait, _ body: (StoreTransaction) throws(StoreError) -> Result
+        _ plan: ReadPlan, policy: CommitPolicy = .command, wait: TimeInterval = TaskStore.lockWait,
+        _ body: (StoreTransaction) throws(StoreError) -> Result
     ) throws(StoreError) -> Result {
         try withLockOrStoreError(wait: wait) { () throws(StoreError) -> Result in
-            let txn = StoreTransaction(store: self)
+            let txn = StoreTransaction(store: self, policy: policy)
             try txn.read(plan)
             return try body(txn)
         }
@@ -34,51 +36,16 @@ extension TaskStore {
 /// folded into a new snapshot when it is too large for the log or the log needs folding.
 final class StoreTransaction {
     let store: TaskStore
-    /// A record larger than this goes into a new snapshot instead of the log.
-    var recordInLogLimit = StoreLimits.commandRecordInLog
-    /// The log's size past which a commit folds it instead of appending (the UI's session).
-    var foldLogPastBytes: Int?
+    let policy: CommitPolicy
 
     /// What the header and the log say without the snapshot's tasks. Outer nil: not read yet;
     /// inner nil: they cannot be trusted alone.
     private var logRead: LogView??
     private var wholeRead: TaskStore.State?
 
-    init(store: TaskStore) {
+    init(store: TaskStore, policy: CommitPolicy) {
         self.store = store
-    }
-
-    /// What a commit needs to append after the log without reading the snapshot's tasks.
-    struct LogView: Sendable {
-        var generation: Generation
-        /// The latest stamp in the store.
-        var clock: Clock
-        /// Live tasks.
-        var count: Int
-        /// A key each section's tasks all come after.
-        var top: TopBounds
-        /// The log's records for this snapshot, in order.
-        var records: [LogRecord]
-        /// The snapshot's size and its own task count (before the log's records).
-        var snapshotSize: Int
-        var snapshotCount: Int
-        var logBytes: Int
-        /// The sync state the log's records carry (see `SyncDelta`).
-        var pendingSync: [SyncDelta]
-        /// The store's lists: the snapshot's, as the log's records left them.
-        var lists: ListNames = .initial
-    }
-
-    /// What a commit did.
-    struct Committed: Sendable {
-        /// The stamp the changes got.
-        var clock: Clock
-        /// The record written, numbered (nil when there was nothing to commit).
-        var record: LogRecord?
-        /// The whole list with the changes, when the commit had read it.
-        var list: TaskList?
-        /// The record went into a new snapshot (a new generation) rather than the log.
-        var compacted = false
+        self.policy = policy
     }
 
     func read(_ plan: ReadPlan) throws(StoreError) {
@@ -169,11 +136,22 @@ final class StoreTransaction {
         guard !changes.isEmpty || sync != nil || lists != nil else {
             return Committed(clock: try latestClock(), record: nil, list: wholeRead?.list)
         }
-        try store.requireWritableFolder()
-        if let sync, !appendsSyncState {
-            return try commit(
-                changes, what: what, undoes: undoes, syncState: sync, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
+        if let sync {
+            return try commitCarrying(
+                sync, changes, what: what, undoes: undoes, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
         }
+        return try commitRecord(
+            changes, what: what, undoes: undoes, sync: nil, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter,
+            recordLimit: policy.recordInLog)
+    }
+
+    /// `commit`'s one record: appended to the log when it is at most `recordLimit` bytes and
+    /// the log is not due to be folded, else folded with the log into a new snapshot.
+    private func commitRecord(
+        _ changes: consuming [TaskChange], what: String, undoes: Clock?, sync: SyncDelta?, lists: ListNamesChange?, now: Date,
+        wasIsCurrent: Bool, countAfter: Int?, recordLimit: Int
+    ) throws(StoreError) -> Committed {
+        try store.requireWritableFolder()
         if wholeRead == nil, var view = try log() {
             let clock = Clock.next(after: view.clock, now: now)
             var record = LogRecord(
@@ -181,8 +159,8 @@ final class StoreTransaction {
             record.lists = lists
             let count = countAfter ?? view.count + changes.netTaskCount
             try checkLimits(changes, countBefore: view.count, countAfter: count, storeBytes: view.snapshotSize + view.logBytes)
-            let folds = foldLogPastBytes.map { view.logBytes >= $0 } ?? false
-            if !folds, let (numbered, lineBytes) = try append(record, after: view.records) {
+            let folds = policy.foldLogPastBytes.map { view.logBytes >= $0 } ?? false
+            if !folds, let (numbered, lineBytes) = try append(record, after: view.records, limit: recordLimit) {
                 logRead = nil  // dropped first: the view is extended in place, not copied per commit
                 view.include(numbered, count: count, lineBytes: lineBytes)
                 logRead = .some(view)
@@ -218,8 +196,8 @@ final class StoreTransaction {
         try checkLimits(
             changes, countBefore: countBefore, countAfter: list.count,
             storeBytes: Int(state.snapshotStamp?.size ?? 0) + Int(state.logStamp?.size ?? 0))
-        let folds = foldLogPastBytes.map { Int(state.logStamp?.size ?? 0) >= $0 } ?? false
-        if !state.needsCompaction, !folds, let (numbered, _) = try append(record, after: state.history) {
+        let folds = policy.foldLogPastBytes.map { Int(state.logStamp?.size ?? 0) >= $0 } ?? false
+        if !state.needsCompaction, !folds, let (numbered, _) = try append(record, after: state.history, limit: recordLimit) {
             state.list = list
             state.clock = clock
             state.history.append(numbered)
@@ -240,9 +218,6 @@ final class StoreTransaction {
         return Committed(clock: clock, record: record, list: list, compacted: true)
     }
 
-    /// Set while a record with sync state is committed: it must be appended to the log.
-    private var appendsSyncState = false
-
     /// Commits a record that carries sync state. Such a record is never folded into a snapshot as
     /// it is committed: compaction writes the sync state it folds into `tasks.json.sync` before
     /// the snapshot that commits it is renamed into place, so a crash between the two would
@@ -251,40 +226,39 @@ final class StoreTransaction {
     /// up to the UI's record size; a larger one (a first sync pulling thousands of tasks) commits
     /// its changes alone first, then its sync state in records that fit: a crash between them
     /// leaves tasks the next sync finds the same on both sides, and agrees on again.
-    private func commit(
-        _ changes: consuming [TaskChange], what: String, undoes: Clock?, syncState sync: SyncDelta, lists: ListNamesChange?, now: Date,
+    private func commitCarrying(
+        _ sync: SyncDelta, _ changes: consuming [TaskChange], what: String, undoes: Clock?, lists: ListNamesChange?, now: Date,
         wasIsCurrent: Bool, countAfter: Int?
     ) throws(StoreError) -> Committed {
-        let limit = recordInLogLimit
-        recordInLogLimit = max(limit, StoreLimits.uiRecordInLog)
-        appendsSyncState = true
-        defer {
-            recordInLogLimit = limit
-            appendsSyncState = false
-        }
+        let limit = max(policy.recordInLog, StoreLimits.uiRecordInLog)
         // Sync state alone that surely fits (a group of acknowledgements) is not encoded only to be measured.
         let record = LogRecord(generation: Generation.random(), clock: .zero, what: what, changes: copy changes, sync: sync)
-        let size = changes.isEmpty && lists == nil && sync.surelyFits(what: what, in: recordInLogLimit) ? 0 : ChangeLog.encode(record).count
-        if size <= recordInLogLimit {
+        let size = changes.isEmpty && lists == nil && sync.surelyFits(what: what, in: limit) ? 0 : ChangeLog.encode(record).count
+        if size <= limit {
             try foldIfDue()
-            let committed = try commit(
-                changes, what: what, undoes: undoes, sync: sync, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
-            guard !committed.compacted else {
-                throw StoreError(path: store.path, problem: .unwritable("a sync's record was folded into a snapshot as it was committed"))
-            }
-            return committed
+            return try appended(
+                try commitRecord(
+                    changes, what: what, undoes: undoes, sync: sync, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter,
+                    recordLimit: limit))
         }
-        appendsSyncState = false
-        let first = try commit(changes, what: what, undoes: undoes, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
-        appendsSyncState = true
-        for piece in sync.pieces(ofAtMost: recordInLogLimit / 2) {
+        let first = try commitRecord(
+            changes, what: what, undoes: undoes, sync: nil, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter,
+            recordLimit: limit)
+        for piece in sync.pieces(ofAtMost: limit / 2) {
             try foldIfDue()
-            let committed = try commit([], what: what, sync: piece, now: now)
-            guard !committed.compacted else {
-                throw StoreError(path: store.path, problem: .unwritable("a sync's record was folded into a snapshot as it was committed"))
-            }
+            _ = try appended(
+                try commitRecord(
+                    [], what: what, undoes: nil, sync: piece, lists: nil, now: now, wasIsCurrent: true, countAfter: nil, recordLimit: limit))
         }
         return first
+    }
+
+    /// A record that carries sync state went to the log, or nothing is committed past it.
+    private func appended(_ committed: Committed) throws(StoreError) -> Committed {
+        guard !committed.compacted else {
+            throw StoreError(path: store.path, problem: .unwritable("a sync's record was folded into a snapshot as it was committed"))
+        }
+        return committed
     }
 
     /// Folds the log first when the next record could not be appended to it.
@@ -337,14 +311,14 @@ final class StoreTransaction {
     }
 
     /// Appends `record` as the next record of its generation; nil (nothing written) when it is
-    /// too large for the log.
-    private func append(_ record: LogRecord, after logRecords: [LogRecord]) throws(StoreError) -> (LogRecord, lineBytes: Int)? {
+    /// larger than `limit`.
+    private func append(_ record: LogRecord, after logRecords: [LogRecord], limit: Int) throws(StoreError) -> (LogRecord, lineBytes: Int)? {
         // A record that is certainly large (a big import) is not encoded only to be measured.
-        if TaskStore.certainlyLarger(record, than: recordInLogLimit) { return nil }
+        if TaskStore.certainlyLarger(record, than: limit) { return nil }
         var numbered = record
         numbered.sequence = ChangeLog.nextSequence(after: logRecords, generation: record.generation)
         let line = ChangeLog.encode(numbered)
-        guard line.count <= recordInLogLimit else { return nil }
+        guard line.count <= limit else { return nil }
         store.removeCrashDebris()
         try store.withFileErrors { () throws(FileSystem.Failure) in try store.log.append(line) }
         return (numbered, line.count)
