@@ -401,7 +401,8 @@ final class SyncEngine {
             let bytes = resource.bytes
             let reading =
                 bytes > Self.maximumObjectBytes
-                ? TodoMapping.Reading.unreadable("\(bytes >> 20) MB, over the \(Self.maximumObjectBytes >> 20) MB a task may take")
+                ? TodoMapping.Reading.unreadable(
+                    "\(String(format: "%.1f", Double(bytes) / 1_048_576)) MB, over the \(Self.maximumObjectBytes >> 20) MB a task may take")
                 : TodoMapping.read(resource.body)
             if case .unreadable = reading {} else if skipped[href] != nil { view.readable.append(href) }
             switch reading {
