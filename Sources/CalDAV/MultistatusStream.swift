@@ -6,7 +6,7 @@ import Foundation
 final class MultistatusStream {
     /// The most an answer's responses may take in memory, and the most one unfinished response
     /// may hold. A listing of the store's 250,000 tasks keeps about 50 MB.
-    static let maximumKept = 128 << 20
+    static let maximumKept = 256 << 20
 
     private let maximumKept: Int
     private var reader = XMLReader()
