@@ -13,8 +13,9 @@ struct MemberHref {
         let text = href.trimmingCharacters(in: .whitespacesAndNewlines)
         // A path on the calendar's own server (what servers send) is read as text: made a URL,
         // each took 17 µs, a sixth of a sync with nothing to do at 60,000 tasks.
+        let decoded = HTTPCalendarCollection.normalized(text)
         if text.hasPrefix("/") && !text.hasPrefix("//") {
-            return Self.staysInside(text, path: HTTPCalendarCollection.normalized(text), collectionPath)
+            return Self.staysInside(decoded, path: decoded, collectionPath)
         }
         guard
             let url = URL(string: text, relativeTo: collection)?.absoluteURL
@@ -23,13 +24,13 @@ struct MemberHref {
         guard url.scheme?.lowercased() == collection.scheme?.lowercased(), url.host?.lowercased() == collection.host?.lowercased(),
             Self.port(url) == Self.port(collection)
         else { return false }
-        return Self.staysInside(text, path: HTTPCalendarCollection.normalized(url.absoluteString), collectionPath)
+        return Self.staysInside(decoded, path: HTTPCalendarCollection.normalized(url.absoluteString), collectionPath)
     }
 
-    /// True when `path` (the href's, decoded) is in the calendar's folder and `href` has no
-    /// `..` or `.` in any spelling (`%2e%2e` too, decoded by `normalized`) to climb or hide.
-    private static func staysInside(_ href: String, path: String, _ collectionPath: String) -> Bool {
-        let segments = HTTPCalendarCollection.normalized(href).split(separator: "/", omittingEmptySubsequences: false)
+    /// True when `path` is in the calendar's folder and `decoded` (the href, percent-decoded by
+    /// `normalized`) has no `..` or `.` in any spelling (`%2e%2e` too) to climb or hide.
+    private static func staysInside(_ decoded: String, path: String, _ collectionPath: String) -> Bool {
+        let segments = decoded.split(separator: "/", omittingEmptySubsequences: false)
         if segments.contains(where: { $0 == ".." || $0 == "." }) { return false }
         return path.hasPrefix(collectionPath) || HTTPCalendarCollection.sameFolder(path, collectionPath)
     }

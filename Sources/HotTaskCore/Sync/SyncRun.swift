@@ -14,15 +14,7 @@ extension TaskStore {
     ) throws -> SyncReport {
         let engine = SyncEngine(store: self, collection: collection, forceDelete: forceDelete, forgetBase: forgetBase, quiet: quiet)
         engine.progress = progress
-        let report = try engine.run()
-        // A large sync's records (a first sync pulling thousands of tasks, with their base) stay
-        // in the log, and every later sync and command would read and decode them again: 0.45 s
-        // of each sync with nothing to do, after a first one of 2,000 tasks. Folded now, they
-        // are read once more. A fold that cannot run now leaves them for the next writer's.
-        if let size = FileSystem.stamp(of: journalPath)?.size, size >= Int64(StoreLimits.commandRecordInLog) {
-            try? compact()
-        }
-        return report
+        return try engine.run()
     }
 
     /// The sync state the log's records carry, not yet folded into the base file.
