@@ -44,9 +44,9 @@ extension TaskStore {
         return said
     }
 
-    /// Records what the import's file said onto the records read before it (a warning if they
-    /// cannot be saved: the import itself is done).
-    func record(_ said: CarriedSaid, onto carried: CarriedFields) -> [CommandMessage] {
+    /// The records read before the import with what its file said on them (saved with the
+    /// import's commit: `ExchangeFiles`).
+    static func recorded(_ said: CarriedSaid, onto carried: CarriedFields) -> CarriedFields {
         var carried = carried
         if said.format == .todoTxt, let file = said.todoTxtFile {
             // The file's lines are what it has: a task whose line is gone no longer is there.
@@ -55,7 +55,7 @@ extension TaskStore {
         }
         carried.record(said.format, ids: said.ids, records: said.records)
         carried.forget(said.forgotten, said.format)
-        return saveCarried(carried)
+        return carried
     }
 
     /// Saves the records when they changed (a warning if they cannot be: the import or export

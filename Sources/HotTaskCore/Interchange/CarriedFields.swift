@@ -234,7 +234,11 @@ struct CarriedFields: Sendable {
     /// Writes the records beside `store` (atomically, as the other side files), in id order;
     /// no records and no file: nothing is written.
     func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
-        let path = Self.path(besides: store)
+        try save(to: Self.path(besides: store))
+    }
+
+    /// Writes the records to `path` (an import's, pending its commit: `ExchangeFiles`).
+    func save(to path: String) throws(StoreDocument.ExportFailure) {
         // Keys alone, as the id's words and the format, sorted in place (its text made two
         // strings a comparison): an import or first todo.txt export of 100,000 tasks has as
         // many members, and a sorted copy of keys with their records was a fifth of its memory.

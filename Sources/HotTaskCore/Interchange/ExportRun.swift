@@ -58,7 +58,9 @@ extension TaskStore {
             // The file is written already: a lock that cannot be had (a read-only folder, a writer
             // holding it) leaves the bases as they were, said, never the export failed.
             do {
-                try withLock {
+                try storeTransaction(.nothing) { txn throws(StoreError) in
+                    // What a killed import left pending first: these bases are written over it.
+                    try settleExchange(in: txn)
                     // todo.txt dates are whole days, so "which side changed" cannot be told by dates:
                     // what the file says now is the base its next import is merged against.
                     let lines = [list.priority, list.bonus].joined().lazy.filter { !written.archived.contains($0.id) }

@@ -182,8 +182,10 @@ struct ImportBase: Sendable {
         }
     }
 
-    /// Records what a file said: its entries replace the base's for the same ids.
-    mutating func record(_ said: Said) {
+    /// Records what a file said: its entries replace the base's for the same ids. Returns
+    /// whether the base changed.
+    @discardableResult
+    mutating func record(_ said: Said) -> Bool {
         let incoming = Self.sortedKeepingLast(said.entries)
         var merged: [(id: UUID, entry: Entry)] = []
         merged.reserveCapacity(entries.count + incoming.count)
@@ -198,11 +200,18 @@ struct ImportBase: Sendable {
             merged.append(entry)
         }
         merged.append(contentsOf: entries[old...])
+        let changed = merged.count != entries.count || zip(merged, entries).contains { $0.id != $1.id || $0.entry != $1.entry }
         entries = merged
+        return changed
     }
 
     /// Writes the base beside `store`, one line per id, in id order.
     func save(besides store: TaskStore) throws(StoreDocument.ExportFailure) {
+        try save(to: Self.path(besides: store))
+    }
+
+    /// Writes the base to `path` (an import's, pending its commit: `ExchangeFiles`).
+    func save(to path: String) throws(StoreDocument.ExportFailure) {
         let shared = TaskField.shared
         // The id, each field's part, the line break. Written straight into the bytes, each
         // line's room known: appended byte by byte, it cost a tenth of a first todo.txt export.
@@ -225,8 +234,8 @@ struct ImportBase: Sendable {
         }
         do {
             // Temp files of saves that were killed (their writer is gone) go first.
-            FileSystem.removeDeadWritersTempFiles(besides: Self.path(besides: store))
-            try FileSystem.writeAtomically(bytes, to: Self.path(besides: store))
+            FileSystem.removeDeadWritersTempFiles(besides: path)
+            try FileSystem.writeAtomically(bytes, to: path)
         } catch {
             throw StoreDocument.ExportFailure(reason: error.reason)
         }

@@ -67,12 +67,13 @@ extension TaskStore {
         var notes: [String] = []
         var carriedRecords: CarriedSaid?
         var messages: [CommandMessage] = []
-        // One transaction: the two base files are read, and written after the commit, under the
-        // store's lock, so that an import running at the same time can neither overwrite them
-        // nor read them half done. Killed between the commit and their write, they are the
-        // ones before it: the next import then takes nothing back and deletes nothing.
+        // One transaction: the two side files are read under the store's lock, and committed
+        // with the import's record (`ExchangeFiles`), so that neither an import running at the
+        // same time nor a kill can leave them disagreeing with the store.
         let line = try transaction(.everything) { txn throws -> String in
             let state = try txn.whole()
+            // What a killed import left pending is put in place, or away, first.
+            settleExchange(generation: state.header?.generation, records: state.history)
             // The plan takes the batch: its tasks are gone before the commit writes the store.
             guard let taken = parsed.take() else { throw UserFacingError(.refused, "cannot import \(source): it was read once already") }
             // Read before anything changes: records that cannot be read stop the import.
@@ -83,12 +84,19 @@ extension TaskStore {
             } catch {
                 throw UserFacingError(.refused, "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
             }
-            /// The commit, then what the file said as the next import's bases, still under the lock.
+            /// The commit, with what the file said as the next import's bases written ahead and
+            /// put in place by it.
             func commit(_ changes: consuming [TaskChange], _ line: String, said: ImportBase.Said) throws -> String {
-                try txn.commit(changes, what: line, lists: placement.change)
-                importBase.record(said)
-                messages = save(importBase)
-                if let carriedRecords, let carriedBefore { messages += record(carriedRecords, onto: carriedBefore) }
+                let baseChanged = importBase.record(said)
+                let carried = carriedRecords.flatMap { said in carriedBefore.map { Self.recorded(said, onto: $0) } }
+                let exchange = writeExchange(base: baseChanged ? importBase : nil, carried: carried?.changed == true ? carried : nil)
+                messages = exchange.messages
+                do {
+                    try txn.commit(changes, what: line, lists: placement.change, exchange: exchange.token)
+                } catch {
+                    if let token = exchange.token { discardExchange(token) }
+                    throw error
+                }
                 return line
             }
             // todo.txt lines find the tasks they were exported from.

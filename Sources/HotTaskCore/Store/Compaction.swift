@@ -30,9 +30,12 @@ extension TaskStore {
     /// sync base first (`sync`, see `SyncDelta`), the backup copy, then the snapshot itself (the
     /// commit point), then a new log for it that keeps the last records as history. Damaged log
     /// lines are moved aside before the log is replaced. Only `StoreTransaction.writeSnapshot`
-    /// calls it, holding the lock.
-    func compactLocked(_ list: TaskList, clock: Clock, state: State, history: [LogRecord], sync: [SyncDelta]) throws(StoreError) {
-        var header = SnapshotHeader(generation: .random(), clock: clock, list: list)
+    /// calls it, holding the lock. `exchange`: an import's side files pending under that token,
+    /// which this snapshot commits: it is the snapshot's generation (`ExchangeFiles`).
+    func compactLocked(
+        _ list: TaskList, clock: Clock, state: State, history: [LogRecord], sync: [SyncDelta], exchange: Generation? = nil
+    ) throws(StoreError) {
+        var header = SnapshotHeader(generation: exchange ?? .random(), clock: clock, list: list)
         var snapshotSize = 0
         let entries = try withFileErrors { () throws(FileSystem.Failure) -> [SnapshotIndex.Entry] in
             try FileSystem.makeDirectories(FileSystem.folder(of: path))
@@ -42,6 +45,9 @@ extension TaskStore {
             // Before the snapshot that stops replaying them: a crash between the two replays them
             // on a base that holds them already, which ends the same (each sets its entries).
             if !sync.isEmpty { try SyncBase.fold(sync, besides: self) }
+            // An import's side files the log's records committed are put in place before the
+            // snapshot that stops replaying those records; those no record commits, removed.
+            settleExchange(generation: state.header?.generation, records: history, except: exchange)
             // The snapshot and its backup are written side by side as the document is made.
             var snapshot = try FileSystem.AtomicFile(replacing: path)
             var backup: FileSystem.AtomicFile
@@ -130,6 +136,7 @@ extension TaskStore {
         for var record in records.reversed() where kept.count < historyKept {
             guard !record.changesNothing, !record.changesLetGo else { continue }
             record.sync = nil
+            record.exchange = nil
             guard !certainlyLarger(record, than: historyRecordLimit) else { continue }
             let size = ChangeLog.encode(record).count
             guard size <= historyRecordLimit else { continue }

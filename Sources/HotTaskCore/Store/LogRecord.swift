@@ -36,6 +36,9 @@ public struct LogRecord: Equatable, Sendable {
     /// The store's lists after this record and before it, when it changed them (a list made,
     /// renamed or deleted; see `ListNames`); nil in every other record.
     var lists: ListNamesChange? = nil
+    /// The import's side files written ahead under this token, which this record commits
+    /// (`ExchangeFiles`); nil in every other record.
+    var exchange: Generation? = nil
 
     init(
         generation: Generation, clock: Clock, what: String, undoes: Clock? = nil, changes: [TaskChange], sequence: Int? = nil,
@@ -132,6 +135,10 @@ extension ChangeLog {
             else { throw LineProblem(reason: "\"lists\" is not a list of lists") }
             record.lists = ListNamesChange(after: after, before: before)
         }
+        if let text = try fields.optionalString("exchange") {
+            guard let token = Generation(text) else { throw LineProblem(reason: "\"exchange\" is not a token") }
+            record.exchange = token
+        }
         return record
     }
 
@@ -209,6 +216,10 @@ extension ChangeLog {
             writer.strings(lists.after.names)
             writer.raw(#", "listsWas": "#)
             writer.strings(lists.before.names)
+        }
+        if let exchange = record.exchange {
+            writer.raw(#", "exchange": "#)
+            writer.string(exchange.text)
         }
         var bytes = writer.bytes
         let sum = checksum(bytes[...])

@@ -127,29 +127,33 @@ final class StoreTransaction {
     /// commits them as one record: appended to the log and fsynced, or folded into a new
     /// snapshot. `wasIsCurrent`: the changes were planned on this transaction's reads, so the
     /// values they replace need not be looked up again. `countAfter`: the tasks the store holds
-    /// with them, when the caller knows better than the log (the UI's session).
+    /// with them, when the caller knows better than the log (the UI's session). `exchange`: the
+    /// token of an import's side files written ahead, which this commit puts in place
+    /// (`ExchangeFiles`).
     @discardableResult
     func commit(
         _ changes: consuming [TaskChange], what: String, undoes: Clock? = nil, sync: SyncDelta? = nil, lists: ListNamesChange? = nil,
-        now: Date = Date(), wasIsCurrent: Bool = true, countAfter: Int? = nil
+        exchange: Generation? = nil, now: Date = Date(), wasIsCurrent: Bool = true, countAfter: Int? = nil
     ) throws(StoreError) -> Committed {
-        guard !changes.isEmpty || sync != nil || lists != nil else {
+        guard !changes.isEmpty || sync != nil || lists != nil || exchange != nil else {
             return Committed(clock: try latestClock(), record: nil, list: wholeRead?.list)
         }
         if let sync {
             return try commitCarrying(
                 sync, changes, what: what, undoes: undoes, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter)
         }
-        return try commitRecord(
-            changes, what: what, undoes: undoes, sync: nil, lists: lists, now: now, wasIsCurrent: wasIsCurrent, countAfter: countAfter,
-            recordLimit: policy.recordInLog)
+        let committed = try commitRecord(
+            changes, what: what, undoes: undoes, sync: nil, lists: lists, exchange: exchange, now: now, wasIsCurrent: wasIsCurrent,
+            countAfter: countAfter, recordLimit: policy.recordInLog)
+        if let exchange { store.adoptExchange(exchange) }
+        return committed
     }
 
     /// `commit`'s one record: appended to the log when it is at most `recordLimit` bytes and
     /// the log is not due to be folded, else folded with the log into a new snapshot.
     private func commitRecord(
-        _ changes: consuming [TaskChange], what: String, undoes: Clock?, sync: SyncDelta?, lists: ListNamesChange?, now: Date,
-        wasIsCurrent: Bool, countAfter: Int?, recordLimit: Int
+        _ changes: consuming [TaskChange], what: String, undoes: Clock?, sync: SyncDelta?, lists: ListNamesChange?,
+        exchange: Generation? = nil, now: Date, wasIsCurrent: Bool, countAfter: Int?, recordLimit: Int
     ) throws(StoreError) -> Committed {
         try store.requireWritableFolder()
         if wholeRead == nil, var view = try log() {
@@ -157,6 +161,7 @@ final class StoreTransaction {
             var record = LogRecord(
                 generation: view.generation, clock: clock, what: what, undoes: undoes, changes: copy changes, by: TaskStore.origin, sync: sync)
             record.lists = lists
+            record.exchange = exchange
             let count = countAfter ?? view.count + changes.netTaskCount
             try checkLimits(changes, countBefore: view.count, countAfter: count, storeBytes: view.snapshotSize + view.logBytes)
             let folds = policy.foldLogPastBytes.map { view.logBytes >= $0 } ?? false
@@ -193,6 +198,7 @@ final class StoreTransaction {
         var record = LogRecord(
             generation: generation, clock: clock, what: what, undoes: undoes, changes: copy changes, by: TaskStore.origin, sync: sync)
         record.lists = lists
+        record.exchange = exchange
         try checkLimits(
             changes, countBefore: countBefore, countAfter: list.count,
             storeBytes: Int(state.snapshotStamp?.size ?? 0) + Int(state.logStamp?.size ?? 0))
@@ -214,7 +220,9 @@ final class StoreTransaction {
             record.letChangesGo()
             changes = []
         }
-        try writeSnapshot(list, clock: clock, state: state, history: state.history + [record], sync: state.pendingSync + [sync].compactMap { $0 })
+        try writeSnapshot(
+            list, clock: clock, state: state, history: state.history + [record], sync: state.pendingSync + [sync].compactMap { $0 },
+            exchange: exchange)
         return Committed(clock: clock, record: record, list: list, compacted: true)
     }
 
@@ -278,10 +286,13 @@ final class StoreTransaction {
     /// The one place a transaction ends in a new snapshot (`compactLocked`): a commit too large
     /// for the log or due to fold it, a fold, a replacement, a recovery. The files are new, so
     /// a later read in this transaction reads them again.
-    func writeSnapshot(_ list: TaskList, clock: Clock, state: TaskStore.State, history: [LogRecord], sync: [SyncDelta]) throws(StoreError) {
+    /// `exchange`: an import's side files the new snapshot commits (its generation is the token).
+    func writeSnapshot(
+        _ list: TaskList, clock: Clock, state: TaskStore.State, history: [LogRecord], sync: [SyncDelta], exchange: Generation? = nil
+    ) throws(StoreError) {
         wholeRead = nil
         logRead = nil
-        try store.compactLocked(list, clock: clock, state: state, history: history, sync: sync)
+        try store.compactLocked(list, clock: clock, state: state, history: history, sync: sync, exchange: exchange)
     }
 
     /// Replaces the whole store with `list`, every task stamped anew (tests, benchmarks, and a

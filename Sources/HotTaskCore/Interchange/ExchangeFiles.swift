@@ -1,0 +1,113 @@
+import Foundation
+
+/// The side files an import leaves (`tasks.json.imported`, `tasks.json.carried`), committed
+/// inside the import's own commit (issue 51), as a sync's state is in its records (`SyncDelta`).
+///
+/// They are written first, whole, under a name that carries a token
+/// (`tasks.json.imported.next-<token>`). The import's record names the token
+/// (`LogRecord.exchange`), or, folded into a new snapshot as it is committed, the snapshot's
+/// generation is the token. Once committed they are renamed into place. A kill between leaves
+/// files that the next import, export or fold settles by the store itself: renamed into place
+/// when the store holds the record that names them, removed when it does not. So a killed
+/// import never leaves the bases a step behind the store, where a task edited here was then
+/// overwritten by a re-import of a file that had not changed.
+///
+/// Only writers holding the store's lock write or settle them.
+extension TaskStore {
+    /// What a pending file's name adds to the file it replaces.
+    static let pendingMark = ".next-"
+
+    /// The side files an import commits.
+    var exchangeFiles: [String] { [ImportBase.path(besides: self), CarriedFields.path(besides: self)] }
+
+    /// Where `file` waits for the commit that names `token`.
+    static func pendingPath(_ file: String, token: Generation) -> String { file + pendingMark + token.text }
+
+    /// The pending files beside the store, each with the file it replaces and its token, and
+    /// the temp files of pending writes that were killed (all debris: they are written under
+    /// the lock, which the caller holds).
+    private func pendingExchange() -> (pending: [(file: String, token: Generation, path: String)], debris: [String]) {
+        let folder = FileSystem.folder(of: path)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return ([], []) }
+        var pending: [(file: String, token: Generation, path: String)] = []
+        var debris: [String] = []
+        for file in exchangeFiles {
+            let name = FileSystem.lastComponent(of: file) + Self.pendingMark
+            for entry in names {
+                if entry.hasPrefix(name), let token = Generation(String(entry.dropFirst(name.count))) {
+                    pending.append((file, token, folder + "/" + entry))
+                } else if entry.hasPrefix("." + name) {
+                    debris.append(folder + "/" + entry)
+                }
+            }
+        }
+        return (pending, debris)
+    }
+
+    /// Settles the pending files by the store as `generation` and `records` (the records
+    /// replayed on it) show it: those whose token the store holds are renamed into place, the
+    /// rest removed. `except`: the token being committed now, left for its commit.
+    func settleExchange(generation: Generation?, records: [LogRecord], except: Generation? = nil) {
+        let (pending, debris) = pendingExchange()
+        for path in debris { unlink(path) }
+        guard !pending.isEmpty else { return }
+        let committed = Set(records.lazy.filter { $0.generation == generation }.compactMap(\.exchange))
+        for file in pending where file.token != except {
+            if file.token == generation || committed.contains(file.token) {
+                rename(file.path, file.file)
+            } else {
+                unlink(file.path)
+            }
+        }
+        FileSystem.syncFolder(FileSystem.folder(of: path))
+    }
+
+    /// Settles the pending files, reading the store only when there are any (after a kill).
+    func settleExchange(in txn: StoreTransaction) throws(StoreError) {
+        guard !pendingExchange().pending.isEmpty else { return }
+        let state = try txn.whole()
+        settleExchange(generation: state.header?.generation, records: state.history)
+    }
+
+    /// Puts the files pending under `token` in place: their commit is done.
+    func adoptExchange(_ token: Generation) {
+        var moved = false
+        for file in exchangeFiles where rename(Self.pendingPath(file, token: token), file) == 0 { moved = true }
+        if moved { FileSystem.syncFolder(FileSystem.folder(of: path)) }
+    }
+
+    /// Writes what an import leaves beside the store under a new token, ready for its commit:
+    /// the token, or nil with what to say when nothing needed writing or it could not be written
+    /// (then the files stay as they were and the next import merges by date).
+    func writeExchange(base: ImportBase?, carried: CarriedFields?) -> (token: Generation?, messages: [CommandMessage]) {
+        guard base != nil || carried != nil else { return (nil, []) }
+        let token = Generation.random()
+        var messages: [CommandMessage] = []
+        if let base {
+            let file = ImportBase.path(besides: self)
+            do {
+                try base.save(to: Self.pendingPath(file, token: token))
+            } catch {
+                messages.append(.warning("could not write \(file) (\(error.reason)); a re-import will merge by date"))
+            }
+        }
+        if let carried {
+            let file = CarriedFields.path(besides: self)
+            do {
+                try carried.save(to: Self.pendingPath(file, token: token))
+            } catch {
+                messages.append(.warning("could not write \(file) (\(error.reason)); the fields HotTask does not model were not kept"))
+            }
+        }
+        guard messages.isEmpty else {
+            discardExchange(token)
+            return (nil, messages)
+        }
+        return (token, [])
+    }
+
+    /// Removes the files pending under `token`: their commit failed.
+    func discardExchange(_ token: Generation) {
+        for file in exchangeFiles { unlink(Self.pendingPath(file, token: token)) }
+    }
+}
