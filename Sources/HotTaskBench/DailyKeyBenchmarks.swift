@@ -1,5 +1,5 @@
 import Foundation
-import HotTaskCore
+@_spi(Fixtures) import HotTaskCore
 import HotTaskSettings
 import HotTaskUI
 
@@ -20,7 +20,7 @@ enum DailyKeyBenchmarks {
         var filter = Measurement(operation: "UI: filter keystroke → frame (three words typed and erased)", size: label, target: budget)
         for round in 0..<rounds {
             let path = folder + "/daily-\(label)-\(round).json"
-            try TaskStore(path: path).save(list)
+            try TaskStore(path: path).replaceWhole(with: list)
             let session = StoreSession(store: TaskStore(path: path))
             var state = AppState(tasks: try session.open(), size: size)
             _ = AppUpdate.update(&state, .resized(size), now: Timestamp.now())

@@ -1,5 +1,5 @@
 import Foundation
-import HotTaskCore
+@_spi(Fixtures) import HotTaskCore
 
 /// `make bench-peers`: the same generated tasks in Taskwarrior and todo.txt-cli, each operation
 /// timed the same way as HotTask's, and the ratio HotTask / peer (below 1 is faster).
@@ -26,7 +26,7 @@ enum PeerBenchmarks {
             // The same tasks in each program's own form: HotTask's snapshot, Taskwarrior's
             // export, todo.txt's lines.
             let source = folder + "/peer-source-\(name).json"
-            try TaskStore(path: source).save(list)
+            try TaskStore(path: source).replaceWhole(with: list)
             let store = folder + "/peer-store-\(name).json"
             let empty = folder + "/peer-empty-\(name).json"
             func fresh(_ path: String) {

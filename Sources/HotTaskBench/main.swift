@@ -1,5 +1,5 @@
 import Foundation
-import HotTaskCore
+@_spi(Fixtures) import HotTaskCore
 
 // `make bench`: deterministic stores of 1k, 10k and 100k tasks; the release `hottask` timed per
 // operation from outside (median, min, max, peak memory), and the UI's per-key work in-process.
@@ -30,7 +30,7 @@ if let target = option("--make-stores") {
         let list = families ? StoreGenerator.families(StoreGenerator.list(count: count)) : StoreGenerator.list(count: count)
         let store = target + "/store-\(name)\(families ? "-families" : "").json"
         removeStore(store)
-        try TaskStore(path: store).save(list)
+        try TaskStore(path: store).replaceWhole(with: list)
         try Data(PeerBenchmarks.taskwarriorExport(list).utf8).write(to: URL(fileURLWithPath: target + "/tw-\(name).json"))
         print(store)
     }
@@ -53,7 +53,7 @@ if arguments.contains("--heavy-keys") {
         // families too): typing, scrolling and filtering, and each key that changes a task.
         rows += UIBenchmarks.keystrokes(list, label: name)
         let store = folder + "/keys-\(label(count)).json"
-        try TaskStore(path: store).save(list)
+        try TaskStore(path: store).replaceWhole(with: list)
         rows += try UIBenchmarks.changingKeys(store: TaskStore(path: store), label: name, runs: max(runs, 5))
     }
     print(Measurement.header + "\n" + rows.map(\.row).joined(separator: "\n"))
@@ -126,7 +126,7 @@ for count in sizes {
     let name = label(count)
     let source = folder + "/source-\(name).json"
     let generated = StoreGenerator.list(count: count)
-    try TaskStore(path: source).save(generated)
+    try TaskStore(path: source).replaceWhole(with: generated)
     let taskwarriorSource = folder + "/source-\(name).tw.json"
     try Data(PeerBenchmarks.taskwarriorExport(generated).utf8).write(to: URL(fileURLWithPath: taskwarriorSource))
     let store = folder + "/store-\(name).json"
@@ -182,7 +182,7 @@ for count in sizes {
     // Issue 39: on the same tasks with tags, `--list --filter +work` within 1.2× of `--list`.
     let tagged = folder + "/tagged-\(name).json"
     let taggedList = StoreGenerator.tagged(generated)
-    try TaskStore(path: tagged).save(taggedList)
+    try TaskStore(path: tagged).replaceWhole(with: taggedList)
     try external("hottask --list > /dev/null (tagged)", [binary, "--file", tagged, "--list"])
     let taggedListMedian = measurements.last?.median ?? 0
     try external(

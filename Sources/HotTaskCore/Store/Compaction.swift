@@ -21,8 +21,11 @@ extension TaskStore {
         return bytes.count >= StoreLimits.logFoldBytes || bytes.reduce(0, { $0 + ($1 == 0x0A ? 1 : 0) }) > Self.logLimit
     }
 
-    /// Replaces the whole store with `list` (tests, benchmarks; `--import --replace` commits changes).
-    public func save(_ list: TaskList, now: Date = Date()) throws(StoreError) {
+    /// Replaces the whole store with `list`, every task stamped anew: how the benchmarks and
+    /// the tests (`save` in TestSupport) make the stores they start from. Not the product's:
+    /// only a client that imports the `Fixtures` interface sees it (`--import --replace`
+    /// commits changes).
+    @_spi(Fixtures) public func replaceWhole(with list: TaskList, now: Date = Date()) throws(StoreError) {
         try storeTransaction(.nothing) { txn throws(StoreError) in try txn.replaceAll(with: list, now: now) }
     }
 
