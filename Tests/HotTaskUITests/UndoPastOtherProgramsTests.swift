@@ -54,4 +54,27 @@ struct UndoPastOtherProgramsTests {
         state.press(.character("u"))
         #expect(state.tasks.all.map(\.caption) == ["Other"], "a task's place is not what it says")
     }
+
+    /// Another program renamed "Delta" just before this app's rename reached the store, which
+    /// the app had not seen yet: `u` puts back the other program's name, as `--undo` does.
+    @Test func undoPutsBackTheNameAnotherProgramGaveJustBeforeThisAppsRename() {
+        let list = makeList(priority: ["Delta"])
+        var state = makeState(list)
+        state.press(.tab, .character("e"))
+        state.press(.control("u"))
+        state.type("Delta renamed here")
+        let effects = state.press(.enter)
+        let save = effects.compactMap { effect -> Save? in if case .save(let save) = effect { save } else { nil } }
+        try? #require(save.count == 1)
+        guard let save = save.first else { return }
+        let theirs = list.renaming(at: 0, to: "Delta renamed by a script")!
+        let oursStamp = Clock(milliseconds: 9_000_000_002_000)
+        _ = AppUpdate.update(
+            &state, .saved(save, clock: oursStamp, outside: [outsideRecord([theirs], clock: Clock(milliseconds: 9_000_000_001_000))]), now: testNow)
+        #expect(state.tasks.all.map(\.caption) == ["Delta renamed here"], "the later rename wins")
+        let undone = savedChanges(state.press(.character("u")))
+        #expect(state.tasks.all.map(\.caption) == ["Delta renamed by a script"])
+        #expect(undone.count == 1)
+        #expect(state.message?.text.hasPrefix("Undone: ") == true)
+    }
 }

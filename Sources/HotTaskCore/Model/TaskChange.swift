@@ -171,3 +171,29 @@ public struct RemovedRows: Equatable, Sendable {
         }
     }
 }
+
+extension Array where Element == TaskChange {
+    /// These changes with the values they replace as `records` left them: changes planned on a
+    /// list that had not seen those records yet (the UI's, between two looks), whose `was`
+    /// would otherwise be what the planner saw, and an undo would set that back over the other
+    /// writer's change. Records in the order committed, each field's last value winning, as
+    /// the store applies them.
+    public func replacingWas(after records: [LogRecord]) -> [TaskChange] {
+        var latest: [UUID: TaskFields] = [:]
+        for record in records {
+            for case .set(let id, let fields, _) in record.changes {
+                var known = latest[id] ?? TaskFields()
+                for field in TaskField.allCases where fields[field] != nil { known[field] = fields[field] }
+                if fields.completed != nil { known.completedAt = fields.completedAt }
+                latest[id] = known
+            }
+        }
+        guard !latest.isEmpty else { return self }
+        return map { change in
+            guard case .set(let id, let fields, var was) = change, let known = latest[id] else { return change }
+            for field in TaskField.allCases where fields[field] != nil && known[field] != nil { was[field] = known[field] }
+            if fields.completed != nil, known.completed != nil { was.completedAt = known.completedAt }
+            return .set(id, fields, was: was)
+        }
+    }
+}

@@ -8,6 +8,11 @@ enum ReadPlan: Sendable {
     case ids([String])
     /// The whole store.
     case everything
-    /// Nothing yet: the body asks (the UI's session follows the log itself).
+    /// Nothing yet: the body asks.
     case nothing
+    /// The UI's session: the records since its last look, read by the session under the lock
+    /// and handed over (`StoreTransaction.follow`); the tasks are the ones the UI holds. The
+    /// values its changes replace are taken from those records (`replacingWas`), so its records
+    /// are the ones a read of everything gives (`ReadPlanSessionTests`).
+    case sinceLastLook
 }

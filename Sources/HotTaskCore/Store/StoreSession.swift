@@ -124,7 +124,7 @@ public final class StoreSession {
         list current: () -> TaskList?, condition: SaveCondition? = nil
     ) throws(StoreError) -> Saved {
         do {
-            return try store.storeTransaction(.nothing, policy: .ui, wait: 0) { txn throws(StoreError) -> Saved in
+            return try store.storeTransaction(.sinceLastLook, policy: .ui, wait: 0) { txn throws(StoreError) -> Saved in
                 if let condition, let reason = condition.failure(on: try store.taskNow(withID: condition.taskID)) {
                     return .refused(reason: reason)
                 }
@@ -134,7 +134,10 @@ public final class StoreSession {
                 if log == nil, let contents = try followCompaction() { log = sinceLastLook(contents) }
                 // The UI's list holds its own changes; the others' adds and deletes are not in it yet.
                 var countAfter: Int?
+                var changes = changes
                 if let generation, let log {
+                    // Planned before the UI saw these: what they replace is what the store holds.
+                    changes = changes.replacingWas(after: log.outside)
                     let outside = log.outside
                     let count = currentCount() + outside.flatMap(\.changes).netTaskCount
                     countAfter = count

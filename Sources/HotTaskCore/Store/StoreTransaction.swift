@@ -52,7 +52,7 @@ final class StoreTransaction {
         switch plan {
         case .header, .ids: _ = try log()
         case .everything: _ = try whole()
-        case .nothing: break
+        case .nothing, .sinceLastLook: break
         }
     }
 

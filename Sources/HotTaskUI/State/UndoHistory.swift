@@ -75,6 +75,19 @@ struct UndoHistory: Equatable, Sendable {
         redoSteps.removeAll { $0.id == id }
     }
 
+    /// Takes what a step's changes replace from `records` other processes committed before the
+    /// step's, which the UI had not seen when it planned it (as the store's record does): its
+    /// undo then puts back their values, never the ones the UI saw before them.
+    mutating func replaceWas(_ id: Int, after records: [LogRecord]) {
+        guard !records.isEmpty else { return }
+        if let index = undoSteps.lastIndex(where: { $0.id == id }) {
+            undoSteps[index].changes = undoSteps[index].changes.replacingWas(after: records)
+        }
+        if let index = redoSteps.lastIndex(where: { $0.id == id }) {
+            redoSteps[index].changes = redoSteps[index].changes.replacingWas(after: records)
+        }
+    }
+
     /// Notes the stamp the store gave a step's record.
     mutating func stamp(_ id: Int, clock: Clock) {
         if let index = undoSteps.lastIndex(where: { $0.id == id }) { undoSteps[index].clock = clock }

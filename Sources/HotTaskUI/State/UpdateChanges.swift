@@ -53,7 +53,10 @@ extension AppUpdate {
             state.tasks.follow(listsOf: outside)
         }
         followLists(&state)
-        if let stepID = save.stepID { state.history.stamp(stepID, clock: clock) }
+        if let stepID = save.stepID {
+            state.history.stamp(stepID, clock: clock)
+            state.history.replaceWas(stepID, after: outside)
+        }
         offerSyncsForUndo(outside, &state)
     }
 
