@@ -26,7 +26,7 @@ extension TaskStore {
     /// only a client that imports the `Fixtures` interface sees it (`--import --replace`
     /// commits changes).
     @_spi(Fixtures) public func replaceWhole(with list: TaskList, now: Date = Date()) throws(StoreError) {
-        try storeTransaction(.nothing) { txn throws(StoreError) in try txn.replaceAll(with: list, now: now) }
+        try storeTransaction(.nothing) { txn throws(StoreError) in try txn.replace(.stamped(list, now: now)) }
     }
 
     /// Writes `list` as a new snapshot: the sync state the log's records carry folded into the

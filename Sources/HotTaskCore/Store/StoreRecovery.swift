@@ -123,7 +123,7 @@ extension TaskStore {
             }
             if (try? FileSystem.kind(of: journalPath)) == .file { try setAside(journalPath) }
 
-            try txn.commitRecovered(list, base: base, records: records)
+            try txn.replace(.recovered(list, base: base, records: records))
             report.taskCount = list.count
             return report
         }
@@ -147,21 +147,5 @@ extension TaskStore {
         return String(
             format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
             Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-    }
-}
-
-extension StoreTransaction {
-    /// Ends a recovery: `list`, the readable base with every readable record of the log on top,
-    /// becomes the snapshot, with those records as its history and their sync state folded
-    /// into the sync base, over files already set aside.
-    func commitRecovered(_ list: TaskList, base: StoreSnapshot?, records: [LogRecord]) throws(StoreError) {
-        try store.requireWritableFolder()
-        var clock = base?.header?.clock ?? .zero
-        for record in records { clock = max(clock, record.clock) }
-        var state = TaskStore.State(
-            list: TaskList(), header: base?.header, clock: clock, history: [], replayed: 0, warnings: [], damaged: [], needsCompaction: true,
-            snapshotStamp: FileSystem.stamp(of: store.path))
-        state.activity = base?.activity ?? ActivityHistory()
-        try writeSnapshot(list, clock: clock, state: state, history: records, sync: records.compactMap(\.sync))
     }
 }

@@ -148,7 +148,7 @@ public final class StoreSession {
                             snapshotCount: 0, logBytes: log.logBytes, pendingSync: []))
                 } else if snapshotVanished {
                     guard let current = current() else { return .needsList }
-                    try txn.replaceAll(with: current, now: now)
+                    try txn.replace(.stamped(current, now: now))
                     let state = try store.read()
                     follow(state)
                     return .reloaded(state.list, clock: state.clock, activity: state.activity)

@@ -295,26 +295,6 @@ final class StoreTransaction {
         try store.compactLocked(list, clock: clock, state: state, history: history, sync: sync, exchange: exchange)
     }
 
-    /// Replaces the whole store with `list`, every task stamped anew (tests, benchmarks, and a
-    /// UI whose store vanished from under it).
-    func replaceAll(with list: TaskList, now: Date) throws(StoreError) {
-        try store.requireWritableFolder()
-        let state: TaskStore.State
-        do throws(StoreError) {
-            state = try whole()
-        } catch  where error.isDamagedLog {
-            throw error  // its changes are not ours to drop: --recover keeps them
-        } catch {
-            state = TaskStore.State(
-                list: TaskList(), header: nil, clock: .zero, history: [], replayed: 0, warnings: [], damaged: [], needsCompaction: true)
-        }
-        let clock = Clock.next(after: state.clock, now: now)
-        var stamped = TaskList()
-        stamped.applyAll(list.all.map { .add($0) }, clock: clock)
-        try checkLimits([], countBefore: list.count, countAfter: list.count, storeBytes: 0)
-        try writeSnapshot(stamped, clock: clock, state: state, history: [], sync: state.pendingSync)
-    }
-
     private func latestClock() throws(StoreError) -> Clock {
         if let wholeRead { return wholeRead.clock }
         if let view = try log() { return view.clock }
@@ -338,7 +318,7 @@ final class StoreTransaction {
     /// Refuses changes that would grow the store past a limit (`StoreLimits`): more tasks than
     /// a store holds, or a snapshot larger than a reader takes. Changes that do not grow it
     /// are always taken, so that a full store can be emptied.
-    private func checkLimits(_ changes: [TaskChange], countBefore: Int, countAfter: Int, storeBytes: Int) throws(StoreError) {
+    func checkLimits(_ changes: [TaskChange], countBefore: Int, countAfter: Int, storeBytes: Int) throws(StoreError) {
         if countAfter > StoreLimits.tasks && countAfter > countBefore {
             throw StoreError(
                 path: store.path,
