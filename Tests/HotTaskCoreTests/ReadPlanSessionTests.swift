@@ -13,19 +13,13 @@ import Testing
 @Suite("The UI's read plan gives the same view as a read of everything")
 struct ReadPlanSessionTests {
     let folder = TemporaryFolder()
-    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+    static let start = ReadPlanTests.start
     static let utc = TimeZone(secondsFromGMT: 0)!
 
     @Test("random key changes among other writers' leave the records a read of everything leaves", arguments: 1...6)
     func sessionChangesLeaveIdenticalRecords(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let a = TaskStore(path: folder.path("a.json"))
-        let b = TaskStore(path: folder.path("b.json"))
-        let tasks = (0..<30).map { index in
-            TaskItem(id: UUID(), caption: "Task \(index)", section: index % 3 == 0 ? .bonus : .priority, createdAt: Self.start)
-        }
-        try a.save(TaskList(tasks), now: Self.start)
-        try b.save(TaskList(tasks), now: Self.start)
+        let (a, b, _) = try ReadPlanTests.twoStores(in: folder, count: 30)
         let session = StoreSession(store: a)
         // The UI's list: its own changes, and others' only once a save or a look brings them.
         var shown = try session.open()
@@ -47,7 +41,7 @@ struct ReadPlanSessionTests {
             try b.transaction(.everything) { txn in try txn.commit([change], what: "key \(step)", now: now, wasIsCurrent: false) }
             shown.applyAll(records: outside.map { ($0.changes, $0.clock) })
             shown.applyAll([change], clock: clock)
-            let (recordsA, recordsB) = (try records(a), try records(b))
+            let (recordsA, recordsB) = (try ReadPlanTests.records(a), try ReadPlanTests.records(b))
             if let at = recordsA.indices.first(where: { recordsA[$0] != recordsB[safe: $0] })
                 ?? (recordsA.count == recordsB.count ? nil : recordsA.count)
             {
@@ -100,15 +94,6 @@ struct ReadPlanSessionTests {
                 guard let change else { return }
                 try txn.commit([change], what: "other \(step)", now: now)
             }
-        }
-    }
-
-    /// The log's records as a reader sees them, but for the generation each store named itself.
-    func records(_ store: TaskStore) throws -> [String] {
-        try #require(try store.log.read()).records.map { record in
-            var record = record
-            record.generation = Generation("0000000000000000")!
-            return String(decoding: ChangeLog.encode(record), as: UTF8.self)
         }
     }
 }

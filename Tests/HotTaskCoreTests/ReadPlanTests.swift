@@ -37,7 +37,7 @@ struct ReadPlanTests {
     }
 
     /// The log's records as a reader sees them, but for the generation each store named itself.
-    func records(_ store: TaskStore) throws -> [String] {
+    static func records(_ store: TaskStore) throws -> [String] {
         try #require(try store.log.read()).records.map { record in
             var record = record
             record.generation = Generation("0000000000000000")!
@@ -45,16 +45,23 @@ struct ReadPlanTests {
         }
     }
 
+    /// Two stores in `folder` holding the same `count` tasks, stamped alike.
+    static func twoStores(in folder: TemporaryFolder, count: Int) throws -> (a: TaskStore, b: TaskStore, tasks: [TaskItem]) {
+        let a = TaskStore(path: folder.path("a.json"))
+        let b = TaskStore(path: folder.path("b.json"))
+        let tasks = (0..<count).map { index in
+            TaskItem(id: UUID(), caption: "Task \(index)", section: index % 3 == 0 ? .bonus : .priority, createdAt: start)
+        }
+        try a.save(TaskList(tasks), now: start)
+        try b.save(TaskList(tasks), now: start)
+        return (a, b, tasks)
+    }
+
     @Test("random changes through the least read and through a read of everything leave identical records", arguments: 1...6)
     func randomChangesLeaveIdenticalRecords(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
-        let a = TaskStore(path: folder.path("a.json"))
-        let b = TaskStore(path: folder.path("b.json"))
-        var tasks = (0..<40).map { index in
-            TaskItem(id: UUID(), caption: "Task \(index)", section: index % 3 == 0 ? .bonus : .priority, createdAt: Self.start)
-        }
-        try a.save(TaskList(tasks), now: Self.start)
-        try b.save(TaskList(tasks), now: Self.start)
+        let (a, b, seeded) = try Self.twoStores(in: folder, count: 40)
+        var tasks = seeded
         for step in 1...80 {
             let now = Self.start.addingTimeInterval(Double(step))
             let pick = Int(random.next() % 8)
@@ -80,7 +87,7 @@ struct ReadPlanTests {
                 tasks.removeAll { $0.id == id }
             }
             try both(a, b, plan: .ids([handle]), now: now) { txn in (try planned(asked, handle: handle, id: id, in: txn), "change \(step)") }
-            let (recordsA, recordsB) = (try records(a), try records(b))
+            let (recordsA, recordsB) = (try Self.records(a), try Self.records(b))
             #expect(recordsA.count == recordsB.count && recordsA == recordsB, "step \(step): the records differ")
         }
         let same = try a.load() == b.load()
