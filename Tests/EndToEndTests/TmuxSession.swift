@@ -150,11 +150,11 @@ final class TmuxSession {
     }
 
     /// The whole screen against the snapshot file `Snapshots/NAME.txt` beside the tests (NAME
-    /// is the calling test's function name unless given; a test with arguments names one per
-    /// argument): polled until it is that screen, line by line, with the `[..]` and `...` of
-    /// `expectScreen` inside the file for what differs from run to run (a date, a time, a temp
-    /// path); on the deadline the difference with the last screen is recorded. The check a tmux
-    /// flow ends with, at its last meaningful screen.
+    /// is the calling test's function name unless given; a test with arguments whose screens
+    /// differ names one per argument): polled until it is that screen, line by line, with the
+    /// `[..]` and `...` of `expectScreen` inside the file for what differs from run to run (a
+    /// date, a time, a temp path); on the deadline the difference with the last screen is
+    /// recorded. The check a tmux flow ends with, at its last meaningful screen.
     ///
     /// With `HOTTASK_RECORD_SNAPSHOTS=1` the screen is read once it has settled and written to
     /// the file, and the test fails on purpose (as `expectSnapshot` does); a file the settled
