@@ -8,9 +8,11 @@ import Testing
 /// with problems, the due column, and the mouse.
 @Suite("Daily use in tmux", .serialized)
 struct DailyUseTmuxTests {
-    /// An SGR mouse report of the left button pressed and released at a 0-based cell.
-    private func click(_ session: TmuxSession, column: Int, row: Int) {
-        session.send(bytes: Array("\u{1B}[<0;\(column + 1);\(row + 1)M\u{1B}[<0;\(column + 1);\(row + 1)m".utf8))
+    /// SGR mouse reports of the left button pressed and released at a 0-based cell, `times`
+    /// clicks in one write.
+    private func click(_ session: TmuxSession, column: Int, row: Int, times: Int = 1) {
+        let report = "\u{1B}[<0;\(column + 1);\(row + 1)M\u{1B}[<0;\(column + 1);\(row + 1)m"
+        session.send(bytes: Array(String(repeating: report, count: times).utf8))
     }
 
     @Test func theListFooterShowsDueMoveAndClearAt80Columns() throws {
@@ -19,6 +21,7 @@ struct DailyUseTmuxTests {
         session.press("Tab")
         let footer = session.waitForText("Tab input").components(separatedBy: "\n")[23]
         #expect(footer == "Tab input  Space done  e edit  w due  m move  d delete  C clear  u undo  ? help")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -39,6 +42,7 @@ struct DailyUseTmuxTests {
         session.press("F1")
         session.waitForText("Config config.toml line 1: theme must be")
         session.press("Escape")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -58,6 +62,7 @@ struct DailyUseTmuxTests {
         let wide = session.waitForScreen("the wide layout") { $0.contains(" Pay rent") && !$0.contains("again and…") }
         let row = try #require(wide.components(separatedBy: "\n").first { $0.contains("Pay rent") })
         #expect(row.hasSuffix("! 2000-01-05") && row.count == 100, "the date ends at column 100: |\(row)|")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -77,6 +82,7 @@ struct DailyUseTmuxTests {
         let rest = styled[start.upperBound...]
         #expect(!rest.contains("[0m") && !rest.contains("[49m") && !rest.contains(";49m"), "\(styled.debugDescription)")
         #expect(rest.contains("! 2000-01-05"))
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -94,12 +100,13 @@ struct DailyUseTmuxTests {
         click(session, column: column + 1, row: 2)
         session.waitForText("[A–Z]")
         session.waitForScreen("the list sorted A–Z") { $0.contains("[x] a first\n  [ ] b second") }
-        // A double-click on a caption opens its editor.
-        click(session, column: 10, row: 5)
-        click(session, column: 10, row: 5)
+        // A double-click on a caption opens its editor. Both clicks in one write: two tmux
+        // commands can be further apart than the 0.4 s a double-click may take on a busy machine.
+        click(session, column: 10, row: 5, times: 2)
         session.waitForText("Enter save")
         session.press("Escape")
         session.waitForText("Edit cancelled")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

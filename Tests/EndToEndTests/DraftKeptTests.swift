@@ -43,6 +43,8 @@ struct DraftKeptTests {
         #expect(screen.contains("half-typed \"idea\" \\ 🌱"), "quotes and backslashes kept as typed")
         second.press("Enter")
         second.waitForStore("hold the restored text") { $0.contains("half-typed \\\"idea\\\" \\\\ 🌱") }
+        // The same screen whichever way the first run ended: one file for every way.
+        second.expectScreenSnapshot()
         second.press("C-c")
         #expect(second.waitForExit().contains("exited with 0"))
         #expect(drafts(state).isEmpty, "nothing left to keep: the draft file is gone")
@@ -74,6 +76,7 @@ struct DraftKeptTests {
         let third = try TmuxSession(environment: ["XDG_STATE_HOME": state], storePath: first.storePath)
         let screen = third.waitForText("typed before the kill")
         #expect(!screen.contains("Restored"), "\(screen)")
+        third.expectScreenSnapshot()
         third.press("C-c")
         #expect(third.waitForExit().contains("exited with 0"))
         let stored = fileText(first.storePath) ?? ""
@@ -96,6 +99,7 @@ struct DraftKeptTests {
         #expect(screen.contains("Buy milk and bread"))
         second.press("Enter")
         second.waitForStore("hold the edit") { $0.contains("Buy milk and bread") }
+        second.expectScreenSnapshot()
         second.press("C-c")
         #expect(second.waitForExit().contains("exited with 0"))
         #expect(drafts(state).isEmpty)

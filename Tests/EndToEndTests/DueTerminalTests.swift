@@ -51,5 +51,6 @@ struct DueTerminalTests {
         let list = try TaskStore(path: session.storePath).load()
         #expect(list.all.first { $0.caption == "Task 2" }?.due != nil)
         #expect(list.all.first { $0.caption == "Task 1" }?.due == .date(year: 2000, month: 1, day: 5))
+        session.expectScreenSnapshot()
     }
 }

@@ -21,5 +21,6 @@ struct ExitScreenTests {
         let exitLine = try #require(lines.firstIndex { $0.contains("exited with 0") })
         // The shell wrote "exited with 0" and stty's two lines from the bottom row up.
         #expect(exitLine >= 24 - 4, "the shell's output started at row \(exitLine), not at the bottom:\n\(screen)")
+        session.expectScreenSnapshot()  // the same screen under either TERM
     }
 }

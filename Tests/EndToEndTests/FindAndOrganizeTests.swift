@@ -34,6 +34,7 @@ struct FindAndOrganizeTests {
             $0.contains("› [ ] Task 20") && $0.contains("20/120")
         }
         #expect(!restored.contains("/ caf"))
+        session.expectScreenSnapshot()
     }
 
     @Test func deleteThenUndoPutsTheTaskBackInTheFile() throws {
@@ -48,6 +49,7 @@ struct FindAndOrganizeTests {
         #expect(try storedCaptions(session) == ["Task 1", "Task 2", "Task 3"])
         session.press("C-r")
         session.waitForStore("drop Task 2 again") { !$0.contains("Task 2") }
+        session.expectScreenSnapshot()
     }
 
     @Test func anEditToWhitespaceIsRefusedAndAGoodEditIsSaved() throws {
@@ -64,6 +66,7 @@ struct FindAndOrganizeTests {
         session.waitForText("› [ ] Buy oat milk")
         session.waitForStore("hold the new caption") { $0.contains("Buy oat milk") }
         #expect(try storedCaptions(session) == ["Buy oat milk"])
+        session.expectScreenSnapshot()
     }
 
     @Test func aReorderIsInTheFile() throws {
@@ -79,5 +82,6 @@ struct FindAndOrganizeTests {
         let list = try TaskStore(path: session.storePath).load()
         #expect(list.priority.map(\.caption) == ["Task 2", "Task 3"])
         #expect(list.bonus.map(\.caption) == ["Task 1"])
+        session.expectScreenSnapshot()
     }
 }

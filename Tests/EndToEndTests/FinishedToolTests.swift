@@ -134,6 +134,7 @@ struct FinishedToolTests {
         session.waitForStore("hold the completed task") { $0.contains("\"completed\": true") }
         session.type("?")
         session.waitForScreen("the help with t") { $0.contains("│ t ") && $0.contains("done / not done") }
+        session.expectScreenSnapshot()
         session.press("C-c")
         session.waitForText("exited with 0")
     }
@@ -151,6 +152,7 @@ struct FinishedToolTests {
         session.press("Tab")
         session.press("Space")
         session.waitForText("[x] Buy milk")
+        session.expectScreenSnapshot()
         session.press("q")
         session.waitForText("exited with 0")
     }

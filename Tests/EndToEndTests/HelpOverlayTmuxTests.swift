@@ -39,6 +39,7 @@ struct HelpOverlayTmuxTests {
         session.press("d")  // closes the help, deletes nothing
         session.waitForScreen("the help to close") { !$0.contains("Keys:") }
         #expect(try TaskStore(path: session.storePath).load().all.map(\.caption) == ["Buy milk"])
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

@@ -27,6 +27,7 @@ struct HostileBytesTests {
         session.waitForStore("hold the typed task") { $0.contains("one X\u{FFFD}Z\u{FFFD}two") || $0.contains("one X\u{FFFD}\u{FFFD}Ztwo") }
         let screen = session.screen
         for debris in ["rgb:", "11;", "1$r0m", "0;title", "1;5D"] { #expect(!screen.contains(debris), "\(debris) typed") }
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

@@ -33,6 +33,7 @@ struct KeyFormsTmuxTests {
         session.waitForStore("put Second first") { _ in
             (try? TaskStore(path: session.storePath).load().all.map(\.caption)) == ["Second", "First"]
         }
+        session.expectScreenSnapshot()
         send(session, "\u{1B}[99;5u")  // kitty Ctrl-C quits
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -49,6 +50,7 @@ struct KeyFormsTmuxTests {
         session.type("b")
         session.type("X")
         session.waitForText(expected)
+        session.expectScreenSnapshot(named: "theEscWindowFollowsESCDELAY-\(delay ?? "default")")
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

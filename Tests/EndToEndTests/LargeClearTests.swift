@@ -30,6 +30,7 @@ struct LargeClearTests {
             let list = try? TaskStore(path: folder.storePath).load()
             return list?.count == 4000 && list?.completedCount == 3000
         }
+        session.expectScreenSnapshot()
         session.press("q")
         let exit = session.waitForExit()
         #expect(exit.contains("exited with 0"), "\(exit)")

@@ -29,6 +29,7 @@ struct LineEditingTests {
         session.press("Enter")
         session.waitForStore("hold the task") { $0.contains("call the bank today") }
         #expect(try TaskStore(path: session.storePath).load().all.map(\.caption) == ["call the bank today", "Buy milk"])
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

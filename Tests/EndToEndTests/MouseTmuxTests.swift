@@ -29,6 +29,7 @@ struct MouseTmuxTests {
         // The wheel still scrolls the list (three rows a notch).
         for _ in 0..<5 { session.send(bytes: Array("\u{1B}[<65;10;10M".utf8)) }
         session.waitForScreen("the list scrolled by the wheel") { !$0.contains("Task 10\n") && $0.contains("Task 30") }
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -41,6 +42,7 @@ struct MouseTmuxTests {
         #expect(session.pane("#{mouse_any_flag}#{mouse_standard_flag}#{mouse_button_flag}#{mouse_sgr_flag}") == "0000", "no mouse mode is on")
         session.paste("pasted")
         session.waitForText("+ pasted")  // bracketed paste is still on: the text was not typed as keys
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

@@ -39,6 +39,8 @@ struct NoteEditorTmuxTests {
         let kept = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("hottask-note-") }
         #expect(kept.count == 1)
         #expect(try String(contentsOfFile: scratch.path(kept[0]), encoding: .utf8) == "Landlord: 555-0199\n")
+        app.expectScreenSnapshot(
+            named: "whatAnotherProgramDidMeanwhileStandsAndTheTypedNoteIsKept-" + (meanwhile.hasPrefix("--delete") ? "delete" : "note"))
         app.press("C-c")
         #expect(app.waitForExit().contains("exited with 0"))
     }
@@ -75,6 +77,7 @@ struct NoteEditorTmuxTests {
         let opened = (fileText(log) ?? "").split(separator: "\n").map { String($0.split(separator: "/").last ?? "") }
         #expect(opened.count == 3)
         #expect(opened.map { $0.hasPrefix("hottask-note-kept-") } == [false, true, false], "\(opened)")
+        app.expectScreenSnapshot()
         app.press("C-c")
         #expect(app.waitForExit().contains("exited with 0"))
         #expect(try TaskStore(path: scratch.storePath).load().all.map(\.note) == [""], "the note is still unset")

@@ -28,6 +28,7 @@ struct OneLogTests {
         session.waitForScreen("the UI to show both") { screen in
             screen.contains("Bonus (1)") && screen.contains("[x] Task 1")
         }
+        session.expectScreenSnapshot()
     }
 
     @Test func aTaskDeletedFromTheShellStaysDeletedWhenTheUISavesAgain() throws {
@@ -39,6 +40,7 @@ struct OneLogTests {
         session.waitForStore("complete Task 1") { $0.contains("\"completed\": true") }
         #expect(try TaskStore(path: session.storePath).load().all.map(\.caption) == ["Task 1", "Task 2"])
         session.waitForScreen("the delete to show") { !$0.contains("Task 3") }
+        session.expectScreenSnapshot()
     }
 
     // MARK: Undo by id
@@ -56,6 +58,7 @@ struct OneLogTests {
             let list = try? TaskStore(path: session.storePath).load()
             return list?.all.map(\.caption) == ["From the shell", "Task 1", "Task 2"] && list?.completedCount == 0
         }
+        session.expectScreenSnapshot()
     }
 
     @Test func undoInTheUISaysSoWhenItsTaskWasChangedElsewhere() throws {
@@ -68,6 +71,7 @@ struct OneLogTests {
         session.waitForText("› [ ] Task 1")
         session.press("u")
         session.waitForText("was changed in another program since")
+        session.expectScreenSnapshot()
     }
 
     @Test func undoFromTheShellTakesBackTheLastChangeWhoeverMadeIt() throws {

@@ -25,6 +25,7 @@ struct PasteTrustTests {
         // Keys typed afterwards are keys again.
         session.press("BSpace")
         session.waitForText("harmless text dd mor")
+        session.expectScreenSnapshot()
         session.press("C-u", "C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -37,6 +38,7 @@ struct PasteTrustTests {
         session.press("Enter")
         session.waitForStore("hold the pasted line") { $0.contains("one two three four") }
         #expect(try storedCaptions(session) == ["one two three four", "Buy milk"])
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -61,6 +63,7 @@ struct PasteTrustTests {
         // The screen answers keys at once.
         session.type("Z")
         session.waitForScreen("the key typed after the paste") { $0.contains("Z") && !$0.contains("Paste cut") }
+        session.expectScreenSnapshot()
         session.press("C-u", "C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

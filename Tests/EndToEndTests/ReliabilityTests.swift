@@ -58,7 +58,8 @@ struct ReliabilityTests {
             session.press("Enter")
             usleep(UInt32.random(in: 0...20_000, using: &generator))
             if let pid = session.appProcessID() { kill(pid, SIGKILL) }
-            // Killed, the app leaves the screen as it was: the shell's line can wrap anywhere.
+            // Killed, the app leaves the screen as it was: the shell's line can wrap anywhere
+            // (and so no whole-screen snapshot ends this flow).
             session.waitForScreen("the shell to say the app exited") {
                 $0.filter { !$0.isWhitespace }.contains("exitedwith")
             }
@@ -96,6 +97,7 @@ struct ReliabilityTests {
         session.press("Enter")
         session.waitForStore("hold the UI's task") { $0.contains("typed meanwhile") }
         #expect(try TaskStore(path: session.storePath).load().all.map(\.caption) == ["typed meanwhile", "from the shell", "Task 1", "Task 2"])
+        session.expectScreenSnapshot()
     }
 
     // MARK: Bad stores
@@ -157,6 +159,7 @@ struct ReliabilityTests {
         #expect(screen.contains("exited with 2"))
         #expect(screen.contains("is damaged"))
         #expect(fileText(path) == #"{"version": 1, "tasks": ["#)
+        session.expectScreenSnapshot()
     }
 
     @Test func aDamagedStorePointsToTheBackupThatRestoresIt() throws {
@@ -250,6 +253,7 @@ struct ReliabilityTests {
         session.press("Enter")
         session.waitForStore("hold both tasks") { $0.contains("kept in memory") && $0.contains("next change") }
         session.waitForScreen("the warning gone") { !$0.contains("Not saved") }
+        session.expectScreenSnapshot()
     }
 
     @Test func quittingWithAChangeThatCannotBeSavedSaysSoAndExitsNonZero() throws {
@@ -264,6 +268,7 @@ struct ReliabilityTests {
         let screen = session.waitForExit()
         #expect(screen.contains("quit with changes that could not be saved"))
         #expect(screen.contains("exited with 3"))
+        session.expectScreenSnapshot()
     }
 
     @Test func theUIWritesTheStoreAgainWhenItsFolderIsRemoved() throws {
@@ -279,6 +284,7 @@ struct ReliabilityTests {
         // lock file went with the folder), once seen in CI with the new task alone.
         session.waitForStore("be written again") { $0.contains("after the folder vanished") && $0.contains("before") }
         #expect(try TaskStore(path: path).load().all.map(\.caption) == ["after the folder vanished", "before"])
+        session.expectScreenSnapshot()
     }
 
     /// Mounting a tmpfs needs root, as CI runs; anyone else gets a failure saying so.
@@ -326,6 +332,7 @@ struct ReliabilityTests {
         session.waitForScreen("the caption as harmless text") {
             $0.contains("redevil") && $0.contains("Get started - 1 to go!")
         }
+        session.expectScreenSnapshot()
     }
 
     /// From the command line it is refused (the input rule is for typed text); from a

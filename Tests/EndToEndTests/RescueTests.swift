@@ -19,6 +19,7 @@ struct RescueTests {
         session.waitForText("› [ ] typed after the damage")
         session.press("C-c")
         let screen = session.waitForExit()
+        session.expectScreenSnapshot()
         #expect(screen.contains("exited with 3"))
         #expect(screen.contains("quit with changes that could not be saved (1)"))
         let folder = (session.storePath as NSString).deletingLastPathComponent
@@ -49,6 +50,7 @@ struct RescueTests {
         session.waitForText("tasks.json is damaged")
         try good.write(to: URL(fileURLWithPath: session.storePath))
         session.waitForScreen("the damage no longer shown") { !$0.contains("is damaged") }
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
         let folder = (session.storePath as NSString).deletingLastPathComponent

@@ -69,6 +69,7 @@ struct SleepingLoopTests {
         let pid = try #require(session.appProcessID())
         let made = try callsWhileIdle(pid)
         #expect(made.isEmpty, "system calls while idle:\n\(made.joined(separator: "\n"))")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -103,6 +104,7 @@ struct SleepingLoopTests {
         session.press("Escape", "Tab", "n")
         session.waitForText("Note unchanged: the editor wrote nothing")
         try expectAsleep("after the note's editor came back")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -111,10 +113,12 @@ struct SleepingLoopTests {
     /// monitor, kept alive by the store read's second thread on a global queue).
     @Test func anIdleUIAtAHundredThousandTasksSleeps() throws {
         let session = try TmuxSession(seededTasks: 100_000)
-        session.waitForText("Task 1")
+        // The debug build reads 100,000 tasks in seconds, more than 10 on a loaded machine.
+        session.waitForScreen("the first frame", timeout: 30) { $0.contains("Task 1") }
         let pid = try #require(session.appProcessID())
         let made = try callsWhileIdle(pid)
         #expect(made.count <= 5, "\(made.count) system calls in 10 s:\n\(made.prefix(20).joined(separator: "\n"))")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -135,6 +139,7 @@ struct SleepingLoopTests {
         }
         let median = times.sorted()[times.count / 2]
         #expect(median < 0.050, "median \(Int(median * 1000)) ms; each: \(times.map { Int($0 * 1000) })")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -163,6 +168,7 @@ struct SleepingLoopTests {
         // The app can still save there (the folder is writable, only not listable).
         session.press("Tab", "Space")
         session.waitForStore("have the top task done") { $0.contains(#""completed": true"#) }
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -184,6 +190,7 @@ struct SleepingLoopTests {
         let onTheMainThread = syncs.filter { $0.hasPrefix("\(pid) ") }
         #expect(onTheMainThread.isEmpty, "fsync on the UI's thread:\n\(onTheMainThread.joined(separator: "\n"))")
         #expect(session.screen.contains("› [x] Buy milk"))
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

@@ -107,6 +107,7 @@ struct SuspendInTmuxTests {
         }
         session.type("still here")
         session.waitForText("still here")
+        session.expectScreenSnapshot()
         session.press("C-u", "C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

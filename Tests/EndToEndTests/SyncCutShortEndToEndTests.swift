@@ -143,6 +143,7 @@ extension SyncEndToEndTests {
         }
         laptop.sync()
         #expect(Set(try server.phoneTasks().keys) == ["Task 1", "Task 2", "From phone"])
+        session.expectScreenSnapshot()
     }
 }
 

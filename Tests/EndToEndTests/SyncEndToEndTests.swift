@@ -262,6 +262,7 @@ struct SyncEndToEndTests {
         #expect(try server.phoneTasks()["Typed here"]?["priority"] as? Int == 1)
         try server.phone(nil, "add", "Later from phone", "--priority", "9")
         session.waitForText("Later from phone")
+        session.expectScreenSnapshot()
         session.press("C-c")
         session.waitForText("exited with 0")
     }
@@ -276,6 +277,7 @@ struct SyncEndToEndTests {
         session.type("Still works")
         session.press("Enter")
         session.waitForStore("hold the new task") { $0.contains("Still works") }
+        session.expectScreenSnapshot()
         session.press("C-c")
         session.waitForText("exited with 0")
     }

@@ -188,6 +188,7 @@ extension SyncEndToEndTests {
         session.waitForText("all 4 tasks synced before were")
         session.waitForText("--force-delete")
         session.press("Escape")
+        session.expectScreenSnapshot()
         session.press("C-c")
         session.waitForText("exited with 0")
         #expect(laptop.tasks().count == 4)

@@ -29,6 +29,7 @@ extension SyncEndToEndTests {
         // Tried again after 2 s, without a change here: the phone's task arrives.
         session.waitForText("From phone")
         session.waitForText("synced ")
+        session.expectScreenSnapshot()
         session.press("C-c")
         session.waitForText("exited with 0")
     }
@@ -51,6 +52,7 @@ extension SyncEndToEndTests {
         session.waitForText("Undone")
         try waitUntil("the undo reaches the phone") { try server.phoneTasks()["From phone"] == nil }
         #expect(try server.phoneTasks()["Mine"] != nil && server.phoneTasks()["Trigger"] != nil)
+        session.expectScreenSnapshot()
         session.press("C-c")
         session.waitForText("exited with 0")
 
@@ -98,6 +100,7 @@ extension SyncEndToEndTests {
         session.waitForText("/40")
         session.waitForText("synced ")
         #expect(try server.phoneTasks().count == 40)
+        session.expectScreenSnapshot()
         session.press("C-c")
         session.waitForText("exited with 0")
     }

@@ -98,6 +98,7 @@ struct TerminalBytesTests {
         let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
         let familyRow = try #require(rows.firstIndex { $0.contains("fam") })
         #expect(rows[familyRow + 1].trimmingCharacters(in: .whitespaces).isEmpty, "\(rows[familyRow + 1]) was left under the moved task")
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }

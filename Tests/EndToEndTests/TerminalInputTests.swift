@@ -28,6 +28,7 @@ struct TerminalInputTests {
         session.press("Enter")
         session.waitForStore("hold the pasted task") { $0.contains("Renew passport deadline March admin and done") }
         #expect(try storedCaptions(session) == ["Renew passport deadline March admin and done", "Buy milk", "Call mom"])
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -60,6 +61,7 @@ struct TerminalInputTests {
         let list = session.waitForText("› [ ] Second")
         #expect(list.contains("+ HoneR two YXthree"), "the input kept its text")
         #expect(try storedCaptions(session) == ["Second", "First"])
+        session.expectScreenSnapshot()  // the same screen under every TERM
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
     }
@@ -72,6 +74,7 @@ struct TerminalInputTests {
         let lines = screen.split(separator: "\n").map(String.init)
         #expect(lines.first == "hottask: HotTask needs a terminal that can move the cursor (TERM=\(term))")
         #expect(lines.count == 2 + 2, "the message, the exit line and stty's two lines: nothing else was drawn (\(lines))")
+        session.expectScreenSnapshot(named: "terminalsThatCannotMoveTheCursorExit4WritingNothing-\(term)")
     }
 
     /// `input = []` took Tab, i, Enter and Esc away from the way back; Tab is fixed now. A
@@ -95,6 +98,7 @@ struct TerminalInputTests {
         let unbound = folder.write("[keys]\nundo = []\n", to: "unbound.toml")
         let refused = try TmuxSession(seededCaptions: ["Buy milk"], arguments: ["--config", unbound])
         refused.waitForText("unbound.toml line 2: undo would have no key at all")
+        refused.expectScreenSnapshot()
         refused.press("C-c")
         refused.waitForExit()
     }

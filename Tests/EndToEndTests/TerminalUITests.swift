@@ -23,6 +23,7 @@ struct TerminalUITests {
         session.waitForScreen("the input cleared and the summary updated") {
             $0.contains("Type a new task") && $0.contains("Get started - 3 to go!")
         }
+        session.expectScreenSnapshot()
     }
 
     @Test func whitespaceOnlyIsRefusedAndNothingIsSaved() throws {
@@ -32,6 +33,7 @@ struct TerminalUITests {
         session.type("    ")
         session.press("Enter")
         session.waitForText("Nothing to add — type a task first")
+        session.expectScreenSnapshot()
         session.press("C-c")
         session.waitForText("exited with 0")
         #expect(try Data(contentsOf: URL(fileURLWithPath: session.storePath)) == before)
@@ -54,6 +56,7 @@ struct TerminalUITests {
         session.press("Enter")
         session.waitForStore("hold the typed task") { $0.contains("half typed more") }
         session.waitForText("› [ ] half typed more")
+        session.expectScreenSnapshot()
     }
 
     @Test func resizingKeepsTheInputRowAndItsText() throws {
@@ -69,6 +72,7 @@ struct TerminalUITests {
         session.waitForText("20×5 < 24×6")
         session.resize(width: 100, height: 30)
         session.waitForScreen("the input back after a tiny window") { $0.contains("+ still here") && $0.contains("› [ ] Task 4") }
+        session.expectScreenSnapshot()
     }
 
     @Test func emojiAndWideTextAreShownAndSaved() throws {
@@ -80,6 +84,7 @@ struct TerminalUITests {
         session.waitForText("› [ ] Buy milk 🥛 牛乳")
         session.waitForStore("hold the emoji caption") { $0.contains("Buy milk 🥛 牛乳") }
         #expect(try storedCaptions(session) == ["Buy milk 🥛 牛乳"])
+        session.expectScreenSnapshot()
     }
 
     @Test func listKeysCompleteMoveAndDeleteAndEveryChangeIsSaved() throws {
@@ -98,6 +103,7 @@ struct TerminalUITests {
         #expect(list.priority.map(\.caption) == ["Task 1"])
         #expect(list.bonus.map(\.caption) == ["Task 2"])
         session.waitForText("1 down 1 to go!")
+        session.expectScreenSnapshot()
     }
 
     @Test func ctrlCLeavesARestoredTerminal() throws {
@@ -108,6 +114,8 @@ struct TerminalUITests {
         #expect(screen.contains("exited with 0"))
         #expect(!screen.contains("-icanon"), "canonical input is back")
         #expect(!screen.contains("-echo"), "echo is back")
+        // The shell's screen after the app: its exit status and the modes stty reports.
+        session.expectScreenSnapshot()
     }
 
     @Test(arguments: ["TERM", "HUP"])
@@ -119,6 +127,7 @@ struct TerminalUITests {
         let screen = session.waitForExit()
         #expect(!screen.contains("-icanon"), "canonical input is back")
         #expect(!screen.contains("-echo"), "echo is back")
+        session.expectScreenSnapshot()  // the same screen for either signal
     }
 
     @Test(arguments: ["xterm-256color", "screen", "linux", "vt100"])
@@ -128,6 +137,7 @@ struct TerminalUITests {
         session.type("typed")
         session.press("Enter")
         session.waitForText("› [ ] typed")
+        session.expectScreenSnapshot(named: "worksUnderCommonTerminalTypes-\(term)")
         session.press("C-q")
         session.waitForText("exited with 0")
         #expect(try storedCaptions(session) == ["typed", "Task 1", "Task 2"])
@@ -148,6 +158,8 @@ struct TerminalUITests {
         let milk = try #require(lines.firstIndex { $0.contains("[x] Buy milk") })
         #expect(lines[milk + 1].hasPrefix("      added ") && lines[milk + 1].hasSuffix(" · done just now"))
         #expect(lines[milk + 2].contains("[ ] Call mom"))
+        // The flow's one whole screen: the details on, under a task done just now.
+        session.expectScreenSnapshot()
         session.press("C-c")
         #expect(session.waitForExit().contains("exited with 0"))
         let state = session.folder.path("state")

@@ -133,14 +133,71 @@ final class TmuxSession {
     /// Waits until the whole screen is `expected`, line by line (`[..]` and `...` as in
     /// `OutputPattern`; trailing blanks are not part of a line, as tmux captures it); on the
     /// deadline records the difference with the last screen.
-    func expectScreen(_ expected: [String], timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation) {
-        func rows(_ screen: String) -> [String] { OutputPattern.lines(screen).map { String($0.reversed().drop { $0 == " " }.reversed()) } }
-        _ = poll(timeout, read: { screen }, until: { OutputPattern.matches(lines: expected, rows($0)) }) { last in
+    func expectScreen(
+        _ expected: [String], timeout: TimeInterval = 10, what: String = "the expected one", sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        _ = poll(timeout, read: { screen }, until: { OutputPattern.matches(lines: expected, Self.rows($0)) }) { last in
             let wanted = expected.map { $0 + "\n" }.joined()
             Issue.record(
-                "the screen never became the expected one:\n\(OutputPattern.difference(wanted, rows(last).map { $0 + "\n" }.joined()))",
+                "the screen never became \(what):\n\(OutputPattern.difference(wanted, Self.rows(last).map { $0 + "\n" }.joined()))",
                 sourceLocation: sourceLocation)
         }
+    }
+
+    /// The screen's rows as tmux captures them, without trailing blanks.
+    private static func rows(_ screen: String) -> [String] {
+        OutputPattern.lines(screen).map { String($0.reversed().drop { $0 == " " }.reversed()) }
+    }
+
+    /// The whole screen against the snapshot file `Snapshots/NAME.txt` beside the tests (NAME
+    /// is the calling test's function name unless given; a test with arguments whose screens
+    /// differ names one per argument): polled until it is that screen, line by line, with the
+    /// `[..]` and `...` of `expectScreen` inside the file for what differs from run to run (a
+    /// date, a time, a temp path); on the deadline the difference with the last screen is
+    /// recorded. The check a tmux flow ends with, at its last meaningful screen.
+    ///
+    /// With `HOTTASK_RECORD_SNAPSHOTS=1` the screen is read once it has settled and written to
+    /// the file, and the test fails on purpose (as `expectSnapshot` does); a file the settled
+    /// screen already matches is left as it is, its patterns kept. Read a recorded file before
+    /// committing it, and put `[..]` where the run shows through.
+    func expectScreenSnapshot(
+        named name: String = #function, timeout: TimeInterval = 10, filePath: String = #filePath,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let file = name.prefix { $0 != "(" } + ".txt"
+        let path = Snapshot.folder(for: filePath) + "/" + file
+        let expected = fileText(path).map(OutputPattern.lines)
+        if Snapshot.isRecording {
+            let rows = Self.rows(settledScreen())
+            if let expected, OutputPattern.matches(lines: expected, rows) { return }
+            Snapshot.record(rows.map { $0 + "\n" }.joined(), at: path, sourceLocation: sourceLocation)
+            return
+        }
+        guard let expected else {
+            Issue.record("no snapshot \(path); make it with \(Snapshot.recordVariable)=1", sourceLocation: sourceLocation)
+            return
+        }
+        let what = "the snapshot \(file) (\(Snapshot.recordVariable)=1 records it again)"
+        expectScreen(expected, timeout: timeout, what: what, sourceLocation: sourceLocation)
+    }
+
+    /// The screen once it has stayed the same for half a second (at most 5 seconds on), for
+    /// recording: a capture can land while a frame is drawn.
+    private func settledScreen() -> String {
+        let deadline = Date().addingTimeInterval(5)
+        var last = screen
+        var stableSince = Date()
+        while Date() < deadline {
+            usleep(50_000)
+            let now = screen
+            if now != last {
+                last = now
+                stableSince = Date()
+            } else if Date().timeIntervalSince(stableSince) >= 0.5 {
+                break
+            }
+        }
+        return last
     }
 
     /// Waits until the app has exited and the shell has printed the terminal's modes; returns

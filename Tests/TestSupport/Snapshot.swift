@@ -19,7 +19,7 @@ public enum Snapshot {
     }
 
     /// Writes `text` as the snapshot at `path` and records that it did.
-    static func record(_ text: String, at path: String, sourceLocation: SourceLocation) {
+    public static func record(_ text: String, at path: String, sourceLocation: SourceLocation) {
         try? FileManager.default.createDirectory(
             atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
         if FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) {
