@@ -146,7 +146,7 @@ public final class StoreSession {
                             generation: generation, clock: outside.last.map { max($0.clock, clock) } ?? clock,
                             count: count - changes.netTaskCount, top: TopBounds([:]), records: log.records, snapshotSize: log.snapshotSize,
                             snapshotCount: 0, logBytes: log.logBytes, pendingSync: []))
-                } else if snapshotVanished {
+                } else if try vanished(txn) {
                     guard let current = current() else { return .needsList }
                     try txn.replace(.stamped(current, now: now))
                     let state = try store.read()
@@ -230,6 +230,9 @@ public final class StoreSession {
             // says; the next save writes the UI's whole list.
             if snapshotVanished { return nil }
             let state = try store.read()
+            // Gone while it was read (`rm -r` under way): an empty list here would replace the
+            // UI's, and the next save would write that.
+            if generation != nil, state.snapshotStamp == nil { return nil }
             follow(state)
             return .reloaded(state.list, activity: state.activity)
         } catch {
@@ -255,5 +258,15 @@ extension StoreSession {
     /// deleted". The UI's list is then the store's only copy.
     var snapshotVanished: Bool {
         generation != nil && FileSystem.stamp(of: store.path) == nil
+    }
+
+    /// The snapshot this session follows is gone, or went while `txn` read the store: the log
+    /// could not be followed, and the whole store read now has no snapshot. Committed on that
+    /// read, the UI's change would make a store of its change alone, and the UI would take that
+    /// list for its own (`rm -r` of the store's folder, now and then).
+    func vanished(_ txn: StoreTransaction) throws(StoreError) -> Bool {
+        if snapshotVanished { return true }
+        guard generation != nil, try txn.log() == nil else { return false }
+        return try txn.whole().snapshotStamp == nil
     }
 }
