@@ -21,10 +21,21 @@ struct ImportBaseCrashPointTests {
         """
     }
 
+    struct Case: CustomTestStringConvertible, Sendable {
+        var environment: [String: String] = [:]
+        /// Killed before the call, or only failed with EIO (the command goes on, or says so).
+        var killed = true
+        var testDescription: String {
+            (environment.isEmpty ? "appended" : "folded as committed") + (killed ? ", killed" : ", the call failing with EIO")
+        }
+    }
+
     /// The import's record appended to the log, and folded into a new snapshot as it is
-    /// committed (a log limit of one).
-    @Test(arguments: [[:], ["HOTTASK_LOG_LIMIT": "1"]])
-    func theBasesAgreeWithTheStoreAfterEveryKill(environment: [String: String]) throws {
+    /// committed (a log limit of one); killed, or the call failing: a commit reported failed
+    /// may still have committed, and its bases must then follow.
+    @Test(arguments: [Case(), Case(environment: ["HOTTASK_LOG_LIMIT": "1"]), Case(killed: false)])
+    func theBasesAgreeWithTheStoreAfterEveryKill(_ kind: Case) throws {
+        let environment = kind.environment
         try requireTool("strace", from: "strace")
         let seed = TemporaryFolder()
         let first = seed.write(Self.document(caption: "Imported one", modified: "2026-11-20T10:00:00Z"), to: "first.json")
@@ -50,11 +61,11 @@ struct ImportBaseCrashPointTests {
             let killed = runProcess(
                 [
                     "strace", "-qq", "-o", "/dev/null", "-e", "trace=\(point.call)",
-                    "-e", "inject=\(point.call):error=EIO:signal=SIGKILL:when=\(point.ordinal)",
+                    "-e", "inject=\(point.call):error=EIO\(kind.killed ? ":signal=SIGKILL" : ""):when=\(point.ordinal)",
                     HotTaskBinary.url.path, "--file", run.storePath,
                 ] + command, environment: environment)
-            let label = "killed before \(point.call) #\(point.ordinal)"
-            guard killed.status == 128 + SIGKILL else {
+            let label = "\(kind.killed ? "killed before" : "EIO from") \(point.call) #\(point.ordinal)"
+            guard !kind.killed || killed.status == 128 + SIGKILL else {
                 Issue.record("\(label): not killed (exit \(killed.status))")
                 continue
             }
@@ -66,8 +77,8 @@ struct ImportBaseCrashPointTests {
             if seen == "Changed there" { seenAfter += 1 }
             #expect(try finalCaption(after: run, changed: changed) == final, "\(label): the store read \(seen)")
         }
-        // Kills after the commit are among the points: the case the bases once lost.
-        #expect(seenAfter >= 2, "only \(seenAfter) kills came after the commit")
+        // Points after the commit are among them: the case the bases once lost.
+        #expect(seenAfter >= 2, "only \(seenAfter) points came after the commit")
     }
 
     /// A person's next steps: an edit here, then the same file imported again. The caption then.

@@ -76,38 +76,31 @@ extension TaskStore {
         if moved { FileSystem.syncFolder(FileSystem.folder(of: path)) }
     }
 
-    /// Writes what an import leaves beside the store under a new token, ready for its commit:
-    /// the token, or nil with what to say when nothing needed writing or it could not be written
-    /// (then the files stay as they were and the next import merges by date).
-    func writeExchange(base: ImportBase?, carried: CarriedFields?) -> (token: Generation?, messages: [CommandMessage]) {
-        guard base != nil || carried != nil else { return (nil, []) }
+    /// Writes what an import of `source` leaves beside the store under a new token, ready for
+    /// its commit: the token, or nil when nothing needs writing. A file that cannot be written
+    /// refuses the import, changing nothing: committed without it, the bases would disagree
+    /// with the store, and a later re-import would overwrite edits made here.
+    func writeExchange(base: ImportBase?, carried: CarriedFields?, source: String) throws -> Generation? {
+        guard base != nil || carried != nil else { return nil }
         let token = Generation.random()
-        var messages: [CommandMessage] = []
-        if let base {
-            let file = ImportBase.path(besides: self)
+        func write(_ file: String, _ save: (String) throws(StoreDocument.ExportFailure) -> Void) throws {
             do {
-                try base.save(to: Self.pendingPath(file, token: token))
+                try save(Self.pendingPath(file, token: token))
             } catch {
-                messages.append(.warning("could not write \(file) (\(error.reason)); a re-import will merge by date"))
+                discardExchange(token)
+                throw UserFacingError(
+                    .storeUnwritable,
+                    "cannot import \(source): could not write \(file) (\(error.reason)), which keeps what the file said for its next import. Nothing was changed"
+                )
             }
         }
-        if let carried {
-            let file = CarriedFields.path(besides: self)
-            do {
-                try carried.save(to: Self.pendingPath(file, token: token))
-            } catch {
-                messages.append(.warning("could not write \(file) (\(error.reason)); the fields HotTask does not model were not kept"))
-            }
-        }
-        guard messages.isEmpty else {
-            discardExchange(token)
-            return (nil, messages)
-        }
-        return (token, [])
+        if let base { try write(ImportBase.path(besides: self), base.save(to:)) }
+        if let carried { try write(CarriedFields.path(besides: self), carried.save(to:)) }
+        return token
     }
 
-    /// Removes the files pending under `token`: their commit failed.
-    func discardExchange(_ token: Generation) {
+    /// Removes the files pending under `token`: they were never named by a commit.
+    private func discardExchange(_ token: Generation) {
         for file in exchangeFiles { unlink(Self.pendingPath(file, token: token)) }
     }
 }

@@ -89,14 +89,12 @@ extension TaskStore {
             func commit(_ changes: consuming [TaskChange], _ line: String, said: ImportBase.Said) throws -> String {
                 let baseChanged = importBase.record(said)
                 let carried = carriedRecords.flatMap { said in carriedBefore.map { Self.recorded(said, onto: $0) } }
-                let exchange = writeExchange(base: baseChanged ? importBase : nil, carried: carried?.changed == true ? carried : nil)
-                messages = exchange.messages
-                do {
-                    try txn.commit(changes, what: line, lists: placement.change, exchange: exchange.token)
-                } catch {
-                    if let token = exchange.token { discardExchange(token) }
-                    throw error
-                }
+                let token = try writeExchange(
+                    base: baseChanged ? importBase : nil, carried: carried?.changed == true ? carried : nil, source: source)
+                // A commit that fails leaves its files pending, not removed: a failed fsync or
+                // rename may still have committed, and only the store can say (the next
+                // import, export or fold settles them by it).
+                try txn.commit(changes, what: line, lists: placement.change, exchange: token)
                 return line
             }
             // todo.txt lines find the tasks they were exported from.

@@ -50,7 +50,8 @@ extension TaskStore {
             if !sync.isEmpty { try SyncBase.fold(sync, besides: self) }
             // An import's side files the log's records committed are put in place before the
             // snapshot that stops replaying those records; those no record commits, removed.
-            settleExchange(generation: state.header?.generation, records: history, except: exchange)
+            // The state's records as well as `history`: a replacement keeps none of them.
+            settleExchange(generation: state.header?.generation, records: state.history + history, except: exchange)
             // The snapshot and its backup are written side by side as the document is made.
             var snapshot = try FileSystem.AtomicFile(replacing: path)
             var backup: FileSystem.AtomicFile

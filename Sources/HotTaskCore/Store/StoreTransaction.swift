@@ -126,7 +126,9 @@ final class StoreTransaction {
     /// Stamps `changes` (and the sync state that goes with them), checks the limits, and
     /// commits them as one record: appended to the log and fsynced, or folded into a new
     /// snapshot. `wasIsCurrent`: the changes were planned on this transaction's reads, so the
-    /// values they replace need not be looked up again. `countAfter`: the tasks the store holds
+    /// values they replace need not be looked up again; read from the log alone, the values
+    /// given are kept (the UI's session takes them from the records it had not seen,
+    /// `replacingWas`). `countAfter`: the tasks the store holds
     /// with them, when the caller knows better than the log (the UI's session). `exchange`: the
     /// token of an import's side files written ahead, which this commit puts in place
     /// (`ExchangeFiles`).
