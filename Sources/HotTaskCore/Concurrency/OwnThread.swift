@@ -14,3 +14,21 @@ public enum OwnThread {
         thread.start()
     }
 }
+
+/// A value made on a thread of its own while this one goes on; `value` waits for it.
+// Unchecked: `made` is written on the other thread only, and read only after `group.wait()`,
+// which orders that write before the read.
+public final class MadeOnOwnThread<Value>: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var made: Value?
+
+    public init(_ make: @escaping @Sendable () -> Value) {
+        OwnThread.run(in: group) { [self] in made = make() }
+    }
+
+    /// Waits for it (at once when it is made already).
+    public var value: Value {
+        group.wait()
+        return made!
+    }
+}

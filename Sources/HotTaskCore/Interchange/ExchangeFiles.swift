@@ -76,31 +76,45 @@ extension TaskStore {
         if moved { FileSystem.syncFolder(FileSystem.folder(of: path)) }
     }
 
-    /// Writes what an import of `source` leaves beside the store under a new token, ready for
-    /// its commit: the token, or nil when nothing needs writing. A file that cannot be written
-    /// refuses the import, changing nothing: committed without it, the bases would disagree
-    /// with the store, and a later re-import would overwrite edits made here.
-    func writeExchange(base: ImportBase?, carried: CarriedFields?, source: String) throws -> Generation? {
-        guard base != nil || carried != nil else { return nil }
-        let token = Generation.random()
-        func write(_ file: String, _ save: (String) throws(StoreDocument.ExportFailure) -> Void) throws {
-            do {
-                try save(Self.pendingPath(file, token: token))
-            } catch {
-                discardExchange(token)
-                throw UserFacingError(
-                    .storeUnwritable,
-                    "cannot import \(source): could not write \(file) (\(error.reason)), which keeps what the file said for its next import. Nothing was changed"
-                )
-            }
+    /// The base an import of `tasks` leaves beside the store, written under `token` on a
+    /// thread of its own as the import goes on (`writeExchange` waits for it).
+    func pendingBase(_ tasks: [TaskItem], onto base: ImportBase, token: Generation) -> ImportBase.PendingWrite {
+        ImportBase.PendingWrite(tasks, onto: base, path: Self.pendingPath(ImportBase.path(besides: self), token: token))
+    }
+
+    /// Finishes what an import of `source` leaves beside the store under `token`, ready for its
+    /// commit: the base `base` writes, and `carried`. Returns the token, or nil when nothing
+    /// was written. A file that cannot be written refuses the import, changing nothing:
+    /// committed without it, the bases would disagree with the store, and a later re-import
+    /// would overwrite edits made here.
+    func writeExchange(token: Generation, base: ImportBase.PendingWrite?, carried: CarriedFields?, source: String) throws -> Generation? {
+        func refuse(_ file: String, _ error: StoreDocument.ExportFailure) -> UserFacingError {
+            discardExchange(token)
+            return UserFacingError(
+                .storeUnwritable,
+                "cannot import \(source): could not write \(file) (\(error.reason)), which keeps what the file said for its next import. Nothing was changed"
+            )
         }
-        if let base { try write(ImportBase.path(besides: self), base.save(to:)) }
-        if let carried { try write(CarriedFields.path(besides: self), carried.save(to:)) }
-        return token
+        var written = false
+        do throws(StoreDocument.ExportFailure) {
+            written = try base?.written() ?? false
+        } catch {
+            throw refuse(ImportBase.path(besides: self), error)
+        }
+        if let carried {
+            let file = CarriedFields.path(besides: self)
+            do throws(StoreDocument.ExportFailure) {
+                try carried.save(to: Self.pendingPath(file, token: token))
+            } catch {
+                throw refuse(file, error)
+            }
+            written = true
+        }
+        return written ? token : nil
     }
 
     /// Removes the files pending under `token`: they were never named by a commit.
-    private func discardExchange(_ token: Generation) {
+    func discardExchange(_ token: Generation) {
         for file in exchangeFiles { unlink(Self.pendingPath(file, token: token)) }
     }
 }

@@ -84,17 +84,26 @@ extension TaskStore {
             } catch {
                 throw UserFacingError(.refused, "cannot import \(source): \(error). Move it away and import again. Nothing was changed")
             }
-            /// The commit, with what the file said as the next import's bases written ahead and
-            /// put in place by it.
-            func commit(_ changes: consuming [TaskChange], _ line: String, said: ImportBase.Said) throws -> String {
-                let baseChanged = importBase.record(said)
+            // The next import's bases are written ahead under this token and put in place by
+            // the commit; the base is written on a thread of its own as the merge goes on.
+            let token = Generation.random()
+            var baseWrite: ImportBase.PendingWrite?
+            var committing = false
+            // Refused after the base was started: its file goes once written.
+            defer {
+                if let baseWrite, !committing {
+                    _ = try? baseWrite.written()
+                    discardExchange(token)
+                }
+            }
+            func commit(_ changes: consuming [TaskChange], _ line: String) throws -> String {
                 let carried = carriedRecords.flatMap { said in carriedBefore.map { Self.recorded(said, onto: $0) } }
-                let token = try writeExchange(
-                    base: baseChanged ? importBase : nil, carried: carried?.changed == true ? carried : nil, source: source)
+                let written = try writeExchange(token: token, base: baseWrite, carried: carried?.changed == true ? carried : nil, source: source)
                 // A commit that fails leaves its files pending, not removed: a failed fsync or
                 // rename may still have committed, and only the store can say (the next
                 // import, export or fold settles them by it).
-                try txn.commit(changes, what: line, lists: placement.change, exchange: token)
+                committing = true
+                try txn.commit(changes, what: line, lists: placement.change, exchange: written)
                 return line
             }
             // todo.txt lines find the tasks they were exported from.
@@ -126,12 +135,12 @@ extension TaskStore {
                 ? "" : "; made the list\(placement.made.count == 1 ? "" : "s") " + placement.made.map(quotedCaption).joined(separator: ", ")
             notes += batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
-            let said = ImportBase.Said.Pending(batch.tasks)
+            baseWrite = pendingBase(batch.tasks, onto: importBase, token: token)
             if carriedBefore != nil { carriedRecords = carriedSaid(by: batch, todoTxtFile: todoTxtFile) }
             notes += Self.cycleNotes(in: batch.tasks)
             if replacing {
                 let line = "Replaced \(state.list.count) tasks with \(batch.tasks.count) from \(source) (skipped \(batch.skipped))\(made)"
-                return try commit(state.list.replacing(with: batch.tasks), line, said: said.value)
+                return try commit(state.list.replacing(with: batch.tasks), line)
             }
             let removed = todoTxtFile.flatMap { file in
                 carriedBefore.map { Self.removedLines(of: batch, file: file, carried: $0, base: importBase, list: state.list) }
@@ -166,7 +175,7 @@ extension TaskStore {
                     "cannot import \(source): the list would hold \(state.list.count + added) tasks; HotTask keeps at most \(StoreLimits.tasks). Nothing was changed"
                 )
             }
-            return try commit(changes, "Imported from \(source): \(counts)\(made)", said: said.value)
+            return try commit(changes, "Imported from \(source): \(counts)\(made)")
         }
         messages.append(.status(line))
         // What the file held that HotTask did not keep is a note: said even with --quiet.

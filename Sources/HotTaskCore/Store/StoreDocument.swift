@@ -36,9 +36,9 @@ public enum StoreDocument {
     /// each task's object lies in it (a snapshot's index; empty for an export). A compaction
     /// streams the pieces to disk, so the 36 MB of a 100,000-task snapshot are never held.
     ///
-    /// The tasks are written in runs of about a piece each. On two threads, runs are written two
-    /// at a time, one on each, and go out in order: every object is exactly as one thread
-    /// writes it, and at most two runs are held.
+    /// The tasks are written in runs of about a piece each. On two threads, the other writes
+    /// every second run, at most two ahead, and all go out in order: every object is exactly
+    /// as one thread writes it, and at most three runs are held.
     static func write(
         _ list: TaskList, header: SnapshotHeader?, activity: ActivityHistory = ActivityHistory(), pieceSize: Int = 1 << 20,
         twoThreads: Bool? = nil, emit: ([UInt8]) -> Void
@@ -84,35 +84,54 @@ public enum StoreDocument {
         // An export names each task's list once the store has more than one (a one-list store's
         // export is as it was before lists); a snapshot stores it only for the other lists.
         let listNames = header == nil && list.hasSeveralLists ? list.lists : nil
-        let runs = [
-            TaskRun(capacity: pieceSize, stamped: header != nil, listNames: listNames),
-            TaskRun(capacity: pieceSize, stamped: header != nil, listNames: listNames),
-        ]
         let used = (twoThreads ?? Self.twoThreads(for: list)) ? 2 : 1
         // Tasks per run: a piece's worth at about 380 bytes a task in a snapshot, 280 in an export.
         let runLength = max(1, pieceSize / (header == nil ? 280 : 380))
-        var start = 0
-        while start < list.count {
-            let ranges = (0..<used).map { run in
-                min(start + run * runLength, list.count)..<min(start + (run + 1) * runLength, list.count)
+        let count = list.count
+        let runCount = (count + runLength - 1) / runLength
+        @Sendable func range(_ run: Int) -> Range<Int> { run * runLength..<min((run + 1) * runLength, count) }
+        func newRun() -> TaskRun { TaskRun(capacity: pieceSize, stamped: header != nil, listNames: listNames) }
+        func send(_ run: TaskRun) {
+            for entry in run.entries {
+                entries.append(SnapshotIndex.Entry(id: entry.id, offset: written + entry.offset, length: entry.length))
             }
-            if ranges[1...].allSatisfy(\.isEmpty) {
-                runs[0].write(list, ranges[0])
-            } else {
-                let others = DispatchGroup()
-                for run in 1..<used { OwnThread.run(in: others) { runs[run].write(list, ranges[run]) } }
-                runs[0].write(list, ranges[0])
-                others.wait()
+            written += run.writer.bytes.count
+            emit(run.writer.bytes)
+            run.clear()
+        }
+        let own = newRun()
+        if used == 1 || runCount < 2 {
+            for run in 0..<runCount {
+                own.write(list, range(run))
+                send(own)
             }
-            for run in runs.prefix(used) where !run.writer.bytes.isEmpty {
-                for entry in run.entries {
-                    entries.append(SnapshotIndex.Entry(id: entry.id, offset: written + entry.offset, length: entry.length))
+        } else {
+            // The other thread writes the odd runs, up to two ahead, while this one writes the
+            // even runs and sends every run out in order: neither waits for the other's run to
+            // be sent (a thread for each pair of runs, waiting for both, left a fifth of the
+            // two cores idle).
+            let ahead = [newRun(), newRun()]
+            let done = DispatchSemaphore(value: 0)
+            let free = DispatchSemaphore(value: ahead.count)
+            let other = DispatchGroup()
+            OwnThread.run(in: other) {
+                for (turn, run) in stride(from: 1, to: runCount, by: 2).enumerated() {
+                    free.wait()
+                    ahead[turn % ahead.count].write(list, range(run))
+                    done.signal()
                 }
-                written += run.writer.bytes.count
-                emit(run.writer.bytes)
-                run.clear()
             }
-            start = ranges.last!.upperBound
+            for run in 0..<runCount {
+                if run % 2 == 0 {
+                    own.write(list, range(run))
+                    send(own)
+                } else {
+                    done.wait()
+                    send(ahead[(run / 2) % ahead.count])
+                    free.signal()
+                }
+            }
+            other.wait()
         }
 
         var tail = JSONWriter(capacity: 512)

@@ -81,11 +81,11 @@ extension JSONParser {
                     var rest = pieces
                     second.result = nil
                     for (position, record) in second.carried { carried[tasks.count + position] = record }
-                    // Piece by piece, each freed once copied: the second half is never held twice.
+                    // Piece by piece, each freed once moved: the second half is never held twice.
                     for piece in rest.indices {
-                        tasks.append(contentsOf: rest[piece])
-                        rest[piece] = []
+                        rest[piece].move(into: &tasks)
                     }
+                    rest = []
                     losses.add(restLosses)
                     seek(to: end)
                     joined = true
@@ -119,7 +119,7 @@ extension JSONParser {
         let start: Int
         let now: Date
         /// The tasks in pieces of 4,096 (see `ChunkedSections`).
-        var result: ([[TaskItem]], ImportLosses, end: Int)?
+        var result: ([MovableTasks], ImportLosses, end: Int)?
         /// What each task carries, by its position from `start`.
         var carried: [Int: String] = [:]
         /// It stopped at more tasks than a store keeps.
@@ -140,7 +140,7 @@ extension JSONParser {
                 parser = JSONParser(bytes)
                 parser.index = start
             }
-            var tasks: [[TaskItem]] = []
+            var tasks: [MovableTasks] = []
             var losses = ImportLosses()
             var count = 0
             do {
@@ -152,10 +152,7 @@ extension JSONParser {
                         tooMany = true
                         return
                     }
-                    if tasks.last.map({ $0.count >= 4096 }) ?? true {
-                        tasks.append([])
-                        tasks[tasks.count - 1].reserveCapacity(4096)
-                    }
+                    if tasks.last?.isFull ?? true { tasks.append(MovableTasks()) }
                     tasks[tasks.count - 1].append(task)
                 } while parser.take(UInt8(ascii: ","))
                 try parser.expect(UInt8(ascii: "]"))
