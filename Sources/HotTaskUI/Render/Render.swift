@@ -149,13 +149,14 @@ public enum AppRender {
             limit = positionX - 1
             positionDrawn = true
         }
-        // The sync's word, else the late position, takes the right end.
+        // The sync's word, else the late position, takes the right end, two columns from the
+        // keys as they are from each other (one, and `^C quit synced` read as one phrase).
         var rightEndTaken = positionDrawn
         if let sync = state.syncStatus {
             let x = limit - DisplayWidth.of(sync.summary) - 1
             if x > width / 2 {
                 grid.put(sync.summary, x: x, y: y, style: sync.failure == nil || sync.running ? .footerText : .warning)
-                limit = x - 1
+                limit = x - 2
                 rightEndTaken = true
             }
         }
