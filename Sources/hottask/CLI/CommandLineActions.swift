@@ -1,6 +1,5 @@
 import Foundation
 import HotTaskCore
-import Synchronization
 
 /// What the flags do, one method per kind of request. Each says what it did through `output`.
 struct CommandLineActions {
@@ -146,13 +145,7 @@ struct CommandLineActions {
             warned = true
             for warning in state.warnings { HotTaskCommand.fail("warning: \(warning)") }
         }
-        Self.lastRead.withLock { $0 = state.list }
         return state.list
     }
-
-    /// The last list read, never freed: the process ends soon after a command's read, and the
-    /// system takes the memory back at once, where freeing 100,000 tasks one by one as the
-    /// command returned cost an export or a list about 3% of its time.
-    private static let lastRead = Mutex<TaskList?>(nil)
 
 }
