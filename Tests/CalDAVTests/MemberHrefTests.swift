@@ -14,6 +14,8 @@ struct MemberHrefTests {
         let inside = [
             "/cal/my%20tasks/a.ics", "/cal/my tasks/b.ics", " /cal/my%20tasks/c.ics\n", "/cal/my%20tasks/", "/cal/my%20tasks",
             "https://dav.example.org:8443/cal/my%20tasks/d.ics", "e.ics", "/cal/my%20tasks/f.ics?x=1",
+            // Unicode's spaces and a tab around it are trimmed too (plain ASCII ends skip the trim).
+            "\u{00A0}/cal/my%20tasks/g.ics\u{2003}", "\t/cal/my tasks/h.ics",
         ]
         let outside = [
             "/cal/other/a.ics", "/cal/my%20tasks/../escaped.ics", "/cal/my%20tasks/%2e%2e/escaped.ics", "/cal/my%20tasks/./hidden.ics",
