@@ -21,15 +21,51 @@ enum ImportCount {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > smallFile else { return false }
-        var counter = Counter(limit: limit)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
+        // A bound first: a file whose bound is within the limit is not counted by shape.
+        if let bound = upperBound(descriptor, stoppingPast: limit, buffer: buffer), bound <= limit { return false }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { return false }
+        var counter = Counter(limit: limit)
         while true {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return counter.finish() }
             if counter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]).bindMemory(to: UInt8.self)) { return true }
         }
+    }
+
+    /// At most how many tasks the file holds, nil once that passes `limit` (or for a file that
+    /// cannot be read): every task of a JSON file opens with a `{`, and every task of a line
+    /// format takes a line. Counting one byte value is a loop of a few instructions a byte,
+    /// where the count by shape goes through a state machine (35 ms of an import of 100,000
+    /// tasks, on one core, before anything else could start).
+    static func upperBound(_ descriptor: Int32, stoppingPast limit: Int, buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        var counted: UInt8?
+        var count = 0
+        while true {
+            let got = read(descriptor, buffer.baseAddress, buffer.count)
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { return nil }
+            // A last line without its line break is a line too.
+            guard got > 0 else { return count + (counted == 0x0A ? 1 : 0) }
+            var bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<got]).bindMemory(to: UInt8.self)
+            if counted == nil {
+                // Decided by the first byte that is not white space, as `Counter` decides.
+                guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { continue }
+                counted = bytes[first] == UInt8(ascii: "[") || bytes[first] == UInt8(ascii: "{") ? UInt8(ascii: "{") : 0x0A
+                bytes = UnsafeBufferPointer(rebasing: bytes[first...])
+            }
+            count += occurrences(of: counted!, in: bytes)
+            if count > limit { return nil }
+        }
+    }
+
+    /// How many of `bytes` are `target`: a loop the compiler turns into vector instructions.
+    static func occurrences(of target: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes { count &+= byte == target ? 1 : 0 }
+        return count
     }
 
     /// The counts, fed a piece of the file at a time.
