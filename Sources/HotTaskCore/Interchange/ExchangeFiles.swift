@@ -86,11 +86,11 @@ extension TaskStore {
     /// commit: the base `base` writes, and `carried`. Returns the token, or nil when nothing
     /// was written. A file that cannot be written refuses the import, changing nothing:
     /// committed without it, the bases would disagree with the store, and a later re-import
-    /// would overwrite edits made here.
+    /// would overwrite edits made here. What was written under the token is the caller's to
+    /// discard (`discardExchange`), as it is on any refusal before the commit.
     func writeExchange(token: Generation, base: ImportBase.PendingWrite?, carried: CarriedFields?, source: String) throws -> Generation? {
         func refuse(_ file: String, _ error: StoreDocument.ExportFailure) -> UserFacingError {
-            discardExchange(token)
-            return UserFacingError(
+            UserFacingError(
                 .storeUnwritable,
                 "cannot import \(source): could not write \(file) (\(error.reason)), which keeps what the file said for its next import. Nothing was changed"
             )

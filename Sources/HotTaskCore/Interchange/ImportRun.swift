@@ -89,7 +89,8 @@ extension TaskStore {
             let token = Generation.random()
             var baseWrite: ImportBase.PendingWrite?
             var committing = false
-            // Refused after the base was started: its file goes once written.
+            // Refused before the commit (the files unwritable included): what was written under
+            // the token goes, the base once its thread is done.
             defer {
                 if let baseWrite, !committing {
                     _ = try? baseWrite.written()

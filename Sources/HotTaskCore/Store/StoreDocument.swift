@@ -169,8 +169,8 @@ public enum StoreDocument {
     /// One run of consecutive tasks, each after its "," (but the first task's) and line break,
     /// as `writeArray` writes them; offsets in `entries` are from the run's start. A class: the
     /// two threads each fill their own.
-    // Unchecked: each run is written by one thread of `concurrentPerform` (its own index) and read
-    // only after `concurrentPerform` returns, which orders the writes before the reads.
+    // Unchecked: a run is written by one thread at a time, and handed to the other only through
+    // a semaphore (or the group's wait), which orders the writes before the reads.
     private final class TaskRun: @unchecked Sendable {
         var writer: JSONWriter
         var entries: [SnapshotIndex.Entry] = []

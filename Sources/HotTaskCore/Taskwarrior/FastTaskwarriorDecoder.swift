@@ -78,14 +78,10 @@ extension JSONParser {
                     group.wait()
                     if second.tooMany { throw TooManyTasks() }
                     guard let (pieces, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
-                    var rest = pieces
                     second.result = nil
                     for (position, record) in second.carried { carried[tasks.count + position] = record }
                     // Piece by piece, each freed once moved: the second half is never held twice.
-                    for piece in rest.indices {
-                        rest[piece].move(into: &tasks)
-                    }
-                    rest = []
+                    for piece in pieces { piece.move(into: &tasks) }
                     losses.add(restLosses)
                     seek(to: end)
                     joined = true
