@@ -14,13 +14,12 @@ ARGS ?=
 VERSION := $(shell sed -n 's/^ *static let current = "\(.*\)"$$/\1/p' Sources/hottask/CLI/HotTaskVersion.swift)
 DEB ?= hottask_$(VERSION)_amd64.deb
 DIST ?= hottask-$(VERSION)-linux-x86_64.tar.gz
-# Release builds link the Swift runtime and Foundation into the binary, so that the installed
-# hottask needs nothing from the toolchain (/opt/swift) and starts faster. One product at a
-# time: the test-support targets need Swift Testing, which has no static build. ICU's data is
-# trimmed first to what HotTask reads (Packaging/trim-icu-data.py; 4 MB of 34 MB). No $ORIGIN
+# Release builds link the Swift runtime and Foundation's essentials into the binary, so that the
+# installed hottask needs nothing from the toolchain (/opt/swift) and starts faster. One product
+# at a time: the test-support targets need Swift Testing, which has no static build. No $ORIGIN
 # in the binary's search path: a hottask run from /tmp must not load a libcurl or libncursesw
 # another user put beside it.
-RELEASE_BUILD = python3 Packaging/trim-icu-data.py $(SWIFTC) .build && $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product
 # The binary `make install` copies. Given on the command line (BIN=.build/debug/hottask), it
 # is used as it is and nothing is built.
 BIN ?= .build/release/hottask

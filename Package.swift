@@ -29,8 +29,6 @@ let package = Package(
             path: "Sources/CNcursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
-        // ICU's data trimmed to what HotTask reads, in place of Foundation's 34 MB (icu_data.S).
-        .target(name: "CICUData"),
         // glibc's malloc tuning (mallopt), which the Glibc module leaves out: one inline function.
         .systemLibrary(name: "CMallocTuning", path: "Sources/CMallocTuning"),
         // Linux's sync_file_range (early write-back of large files), which the Glibc module leaves out.
@@ -43,7 +41,6 @@ let package = Package(
                 "HotTaskUI",
                 "CNcursesw",
                 "CMallocTuning",
-                "CICUData",
                 "HotTaskSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -52,7 +49,7 @@ let package = Package(
         // package's link to `hottask`, which hands over to it by that name.
         .target(name: "HotTaskSync", dependencies: ["HotTaskCore", "HotTaskSettings", "CalDAV"]),
         // The same helper as a program of its own, for development builds and tests.
-        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskSync", "CICUData"]),
+        .executableTarget(name: "hottask-sync", dependencies: ["HotTaskSync"]),
         // A repeatable random stream, shared by tests and benchmarks.
         .target(name: "Seeded"),
         // `make bench`: generated stores, the real binary timed per operation, the UI per key.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HotTaskCore
 
 /// An XML element as a small tree, names resolved to their namespaces: enough to read a
 /// WebDAV multistatus whatever prefixes the server chose.
@@ -44,7 +46,7 @@ enum DAV {
 
         /// Nil for a `<response>` without an href.
         init?(_ node: XMLNode) {
-            guard let href = node.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
+            guard let href = node.child("href")?.text.trimmingBlanksAndNewlines() else { return nil }
             self.href = href
             status = node.child("status").flatMap { statusCode($0.text) }
             for propstat in node.all("propstat") where propstat.child("status").flatMap({ statusCode($0.text) }) == 200 {
@@ -83,7 +85,7 @@ enum DAV {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;")
     }
 }

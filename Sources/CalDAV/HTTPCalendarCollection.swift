@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import Synchronization
 
@@ -266,12 +267,12 @@ public final class HTTPCalendarCollection: CalendarCollection {
     /// An ETag's opaque value: a weak one (`W/"x"`, as a proxy that compresses makes them) is
     /// compared and sent back as `"x"`, which is what the server behind the proxy gave.
     static func opaque(_ etag: String?) -> String? {
-        guard let etag = etag?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let etag = etag?.trimmingBlanks() else { return nil }
         return etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
     }
 
     public func href(forUID uid: String) -> String {
-        let safe = uid.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0) }
+        let safe = uid.unicodeScalars.allSatisfy { $0.isAlphanumeric || "-_.@".unicodeScalars.contains($0) }
         let name = safe && uid.count <= 200 ? uid : TodoMapping.id(forUID: uid).uuidString.lowercased()
         return collectionPath + name + ".ics"
     }
@@ -378,7 +379,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
             .success(
                 Answer(
                     status: reply.status, body: reply.body, etag: reply.header("ETag"), finalURL: reply.finalURL, refusal: reply.refusal,
-                    retryAfter: reply.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }))
+                    retryAfter: reply.header("Retry-After").flatMap { Int($0.trimmingBlanks()) }))
         case .failure(let failure): .failure(failure.message, timedOut: failure.timedOut, final: failure.final)
         }
     }
@@ -399,7 +400,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
     /// spelling per member, whichever way the server wrote it.
     static func normalized(_ href: String) -> String {
         var path = Substring(href)
-        if let scheme = path.range(of: "://") {
+        if let scheme = path.firstRange(of: "://") {
             let afterHost = path[scheme.upperBound...].firstIndex(of: "/") ?? path.endIndex
             path = path[afterHost...]
         }
@@ -407,7 +408,7 @@ public final class HTTPCalendarCollection: CalendarCollection {
         // Without a `%` there is nothing to decode (Foundation's decoding of every href went
         // through an NSString, a tenth of a quiet sync's CPU at 2,000 tasks).
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        return text.removingPercentEncoding ?? text
+        return text.percentDecoded ?? text
     }
 
     /// True when two paths name the same folder, with or without the trailing slash.
@@ -417,6 +418,6 @@ public final class HTTPCalendarCollection: CalendarCollection {
     }
 
     static func encoded(_ path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        path.percentEncodedPath
     }
 }

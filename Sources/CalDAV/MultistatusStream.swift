@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HotTaskCore
 
 /// A 207 answer read as it comes (the transport hands it each piece): every `<response>` is
 /// made a `DAV.Response` when it ends, and its XML is let go. An answer's size is then no
@@ -47,7 +49,7 @@ final class MultistatusStream {
                 kept += response.size
                 responses.append(response)
             } else if node.name == "sync-token" {
-                syncToken = node.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                syncToken = node.text.trimmingBlanksAndNewlines()
             }
         }
         if kept > maximumKept { tooLarge = true }

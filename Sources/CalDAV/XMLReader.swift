@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A small XML reader for what WebDAV answers hold: elements, namespaces, attributes, text,
 /// CDATA, comments and processing instructions; the five named entities and numeric ones.

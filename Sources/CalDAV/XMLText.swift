@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The byte-level pieces of `XMLReader`: finding a byte, white space, and text with its line
 /// ends and references read as XML reads them.

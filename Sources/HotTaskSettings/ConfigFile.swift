@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// Finds and reads the config file, for every program: the one place it is read. A missing
@@ -44,9 +45,9 @@ public enum ConfigFile {
     /// can read (a folder, unreadable, too large, not UTF-8). The one reader of the file, for
     /// the app and for `--sync-setup`, which writes into it.
     public static func readText(_ path: String) -> Result<String?, ConfigProblem> {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .success(nil) }
-        guard !isFolder.boolValue else { return .failure(ConfigProblem(file: path, line: nil, reason: "it is a folder, not a file")) }
+        guard !isFolder else { return .failure(ConfigProblem(file: path, line: nil, reason: "it is a folder, not a file")) }
         // `--config /dev/null`, as git and ssh take it: no settings, the defaults.
         if path == "/dev/null" { return .success("") }
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HotTaskCore
 
 /// Puts a `[sync]` table into the text of a config file, for `hottask --sync-setup`: every
 /// other line stays byte for byte (comments, blank lines, other tables, line ends), and so do
@@ -70,18 +72,18 @@ public enum SyncTableEdit {
 
     /// `[name]` (spaces and a comment allowed) → name; nil for any other line.
     private static func tableName(_ line: String) -> String? {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingBlanksAndNewlines()
         guard trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]") else { return nil }
-        let rest = trimmed[trimmed.index(after: close)...].trimmingCharacters(in: .whitespaces)
+        let rest = trimmed[trimmed.index(after: close)...].trimmingBlanks()
         guard rest.isEmpty || rest.hasPrefix("#") else { return nil }
-        let name = trimmed[trimmed.index(after: trimmed.startIndex)..<close].trimmingCharacters(in: .whitespaces)
+        let name = trimmed[trimmed.index(after: trimmed.startIndex)..<close].trimmingBlanks()
         return name.hasPrefix("\"") || name.hasPrefix("'") ? String(name.dropFirst().dropLast()) : name
     }
 
     /// The bare or quoted key a `key = value` line sets.
     private static func keyName(_ line: String) -> String? {
         guard let equals = line.firstIndex(of: "=") else { return nil }
-        let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+        let key = line[..<equals].trimmingBlanks()
         guard !key.isEmpty, !key.hasPrefix("#") else { return nil }
         return key.hasPrefix("\"") || key.hasPrefix("'") ? String(key.dropFirst().dropLast()) : key
     }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HotTaskCore
 
 /// A sync URL as written in the config, which may carry a user name and password
 /// (`https://me:secret@host/…`). The password never goes into a message or another process's
@@ -15,8 +17,8 @@ public struct SyncURL: Equatable, Sendable {
     public init(_ written: String) {
         url = written
         guard var components = URLComponents(string: written), components.user != nil || components.password != nil else { return }
-        username = components.user?.removingPercentEncoding ?? components.user
-        password = components.password?.removingPercentEncoding ?? components.password
+        username = components.user?.percentDecoded ?? components.user
+        password = components.password?.percentDecoded ?? components.password
         components.user = nil
         components.password = nil
         url = components.string ?? written

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A reader for the part of TOML the config file needs: comments, `[table]` headers, and
 /// `key = value` where a value is a string (basic or literal), an array of strings (it may
@@ -62,7 +63,7 @@ public enum TOMLSubset {
         var seenTables = Set<String>()
         var seenKeys = Set<String>()
         // "\r\n" is one Character in Swift, so line ends are unified before splitting.
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
+        let lines = text.replacing("\r\n", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
         var number = 0
         while number < lines.count {
@@ -134,7 +135,7 @@ public enum TOMLSubset {
                     let word = scanner.bareWord()
                     if word == "true" || word == "false" {
                         value = .boolean(word == "true")
-                    } else if let integer = Int(word.replacingOccurrences(of: "_", with: "")) {
+                    } else if let integer = Int(word.replacing("_", with: "")) {
                         value = .integer(integer)
                     } else if word.isEmpty {
                         throw scanner.error("a value is missing after =")

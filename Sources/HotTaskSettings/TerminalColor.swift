@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A colour in sRGB, 8 bits a channel: what a terminal shows for a colour index, or what it
 /// answers when asked for its background (OSC 11).

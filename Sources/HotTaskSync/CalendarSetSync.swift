@@ -1,5 +1,6 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// `[sync]` with `calendars`: several calendars, each a list. Each sync finds the home's task
@@ -51,6 +52,6 @@ enum CalendarSetSync {
     /// A URL as compared: with its trailing slash, its path's escapes undone.
     private static func normalized(_ url: String) -> String {
         let withSlash = url.hasSuffix("/") ? url : url + "/"
-        return withSlash.removingPercentEncoding ?? withSlash
+        return withSlash.percentDecoded ?? withSlash
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import Synchronization
 
@@ -125,7 +126,7 @@ enum PasswordCommand {
 /// parent and never keeps the parent's stderr open.
 enum ParentWatch {
     static func start() {
-        Thread.detachNewThread {
+        OwnThread.detach {
             var byte: UInt8 = 0
             while true {
                 let count = read(0, &byte, 1)

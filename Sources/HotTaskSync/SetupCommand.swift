@@ -1,5 +1,6 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// `hottask-sync --setup`: the network half of `hottask --sync-setup`. Finds the account's
@@ -28,7 +29,7 @@ enum SetupCommand {
                 password = try SyncSetup.runPasswordCommand(command, quiet: false)
             } else if options["--password-stdin"] != nil {
                 // hottask asked for it at the terminal; it comes by a pipe, never in argv.
-                let line = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                let line = String(decoding: Descriptor.readAll(0), as: UTF8.self)
                 password = String(line.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
             } else {
                 password = nil

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 
@@ -133,7 +134,7 @@ enum HelperOutput {
 
 /// One line on stderr, every control a server may have put in it escaped (`TerminalText`).
 func say(_ line: String) {
-    FileHandle.standardError.write(Data((TerminalText.escaped(line, keepingLineBreaks: true) + "\n").utf8))
+    try? Descriptor.write((TerminalText.escaped(line, keepingLineBreaks: true) + "\n"), to: 2)
 }
 
 /// A note on stderr: "hottask: note: …".

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HotTaskCore
 import Synchronization
 
 /// "sending 120/2000 tasks" on stderr while a long sync writes, when stderr is a terminal: one
@@ -22,13 +24,13 @@ final class SyncProgressLine: Sendable {
             let now = Date()
             guard now.timeIntervalSince(started) > 0.5, now.timeIntervalSince(drawn.last) > 0.1 || sent == total else { return }
             drawn = (now, true)
-            FileHandle.standardError.write(Data("\rhottask: sending \(sent)/\(total) tasks\u{1B}[K".utf8))
+            try? Descriptor.write("\rhottask: sending \(sent)/\(total) tasks\u{1B}[K", to: 2)
         }
     }
 
     func finish() {
         drawn.withLock { drawn in
-            if drawn.ever { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if drawn.ever { try? Descriptor.write("\r\u{1B}[K", to: 2) }
         }
     }
 }
@@ -50,7 +52,7 @@ final class ProgressForTheUI: Sendable {
             let now = Date()
             guard now.timeIntervalSince(lastShown) > 0.1 || sent == total else { return }
             lastShown = now
-            FileHandle.standardOutput.write(Data("progress \(sent) \(total)\n".utf8))
+            try? Descriptor.write("progress \(sent) \(total)\n", to: 1)
         }
     }
 }

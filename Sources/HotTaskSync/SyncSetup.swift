@@ -1,5 +1,6 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 

@@ -169,7 +169,7 @@ struct DueCommandLineTests {
                 """)
         // Forms that count from today: the day the same parser reads as of now, as the command
         // says it and as --json carries it.
-        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let zone = try #require(ZoneInfo(identifier: "Europe/Berlin"))
         for form in ["friday", "next fri", "eow", "eom", "eoy", "in 3 days", "in 2 weeks", "3d", "2w", "dec 1", "1 dec", "tomorrow 9:00"] {
             guard case .success(.set(let due)) = DueInput.parse(form, now: Date(), local: zone) else {
                 Issue.record("\(form) does not read")

@@ -59,7 +59,7 @@ struct RepeatCommandLineTests {
 
     @Test func waterPlantsEverySundayIsDueThisSundayAndThenTheNext() throws {
         // The days depend on today: the rule's, as the same code reads them now.
-        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let zone = try #require(ZoneInfo(identifier: "Europe/Berlin"))
         let dates = DueDisplay(now: Date(), local: zone)
         let rule = try #require(RepeatRule(rrule: "FREQ=WEEKLY;BYDAY=SU"))
         let first = try #require(rule.first(onOrAfter: DueDate.localDay(of: Date(), in: zone)))

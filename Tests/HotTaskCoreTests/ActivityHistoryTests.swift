@@ -8,10 +8,10 @@ import Testing
 struct ActivityHistoryTests {
     let folder = TemporaryFolder()
     private var store: TaskStore { TaskStore(path: folder.storePath) }
-    private let utc = TimeZone(identifier: "UTC")!
+    private let utc = ZoneInfo(identifier: "UTC")!
 
     /// Each local day's counts as `date: added/completed`, days with neither left out.
-    private func days(_ activity: ActivityHistory, in zone: TimeZone? = nil) -> [String] {
+    private func days(_ activity: ActivityHistory, in zone: ZoneInfo? = nil) -> [String] {
         activity.days(in: zone ?? utc).sorted { $0.key < $1.key }.filter { !($0.value.added == 0 && $0.value.completed == 0) }.map {
             "\(Statistics.date($0.key)): \($0.value.added)/\($0.value.completed)"
         }
@@ -97,8 +97,8 @@ struct ActivityHistoryTests {
         activity.tally(completed: 1, at: Fixtures.date(hours: -7).addingTimeInterval(1800))
         activity.tally(completed: 1, at: Fixtures.date(hours: 8).addingTimeInterval(1800 + 900))
         #expect(days(activity) == ["2026-11-21: 0/2"])
-        #expect(days(activity, in: TimeZone(identifier: "America/New_York")!) == ["2026-11-20: 0/1", "2026-11-21: 0/1"])
-        #expect(days(activity, in: TimeZone(identifier: "Asia/Kathmandu")!) == ["2026-11-21: 0/1", "2026-11-22: 0/1"])
+        #expect(days(activity, in: ZoneInfo(identifier: "America/New_York")!) == ["2026-11-20: 0/1", "2026-11-21: 0/1"])
+        #expect(days(activity, in: ZoneInfo(identifier: "Asia/Kathmandu")!) == ["2026-11-21: 0/1", "2026-11-22: 0/1"])
     }
 
     @Test("the text reads back as written, and anything else is refused")
@@ -185,7 +185,7 @@ struct ActivityHistoryTests {
         try SyncEngine(store: store, collection: server, now: { now + 60 }).run()
         #expect(try store.load().all.first?.completed == true)
         #expect(days(try store.read().activity) == ["2026-11-20: 1/0", "2026-11-22: 0/1"])
-        #expect(days(try store.read().activity, in: TimeZone(identifier: "Europe/Berlin")!) == ["2026-11-20: 1/0", "2026-11-23: 0/1"])
+        #expect(days(try store.read().activity, in: ZoneInfo(identifier: "Europe/Berlin")!) == ["2026-11-20: 1/0", "2026-11-23: 0/1"])
     }
 
     @Test("statistics: today, this week from Monday, this month, open, overdue and the oldest open task, in the zone given")
@@ -225,7 +225,7 @@ struct ActivityHistoryTests {
         }
         try store.compact()
         let activity = try store.read().activity
-        let counts = activity.days(in: TimeZone(identifier: "UTC")!).sorted { $0.key < $1.key }.map(\.value)
+        let counts = activity.days(in: ZoneInfo(identifier: "UTC")!).sorted { $0.key < $1.key }.map(\.value)
         #expect(counts.map(\.completed) == [1, 1, 1] && counts.map(\.stepped) == [1, 1, 1])
         let bytes = try #require(fileBytes(folder.storePath))
         #expect(try StoreDocument.decodeStrictly(bytes).activity == activity)
@@ -246,12 +246,12 @@ struct ActivityHistoryTests {
                 text: takenBack.text, steps: takenBack.stepsText, occurrences: takenBack.occurrencesText, takenBack: takenBack.addsTakenBackText)
                 == takenBack)
         #expect(ActivityHistory(text: "1:2:3", takenBack: "\(id) x") == nil)
-        #expect(ActivityHistory(text: "1:2:3", steps: "1:0:2")?.days(in: TimeZone(identifier: "UTC")!).values.first?.stepped == 2)
+        #expect(ActivityHistory(text: "1:2:3", steps: "1:0:2")?.days(in: ZoneInfo(identifier: "UTC")!).values.first?.stepped == 2)
         #expect(ActivityHistory(text: "1:2:3", steps: "x") == nil)
         #expect(ActivityHistory(text: "1:2:3")?.stepsText == "")
         // Its undo takes the step back with the completion.
         _ = try store.undoLastChange()
-        let undone = try store.read().activity.days(in: TimeZone(identifier: "UTC")!).sorted { $0.key < $1.key }.map(\.value)
+        let undone = try store.read().activity.days(in: ZoneInfo(identifier: "UTC")!).sorted { $0.key < $1.key }.map(\.value)
         #expect(undone.map(\.completed) == [1, 1] && undone.map(\.stepped) == [1, 1], "the third day holds nothing now")
         #expect(try store.read().activity.occurrences(of: chore.id).count == 2)
     }

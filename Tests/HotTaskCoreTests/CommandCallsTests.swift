@@ -10,7 +10,7 @@ import Testing
 struct CommandCallsTests {
     let folder = TemporaryFolder()
     private var store: TaskStore { TaskStore(path: folder.storePath) }
-    private let dates = DueDisplay(now: Fixtures.date(hours: 0), local: TimeZone(identifier: "UTC")!)
+    private let dates = DueDisplay(now: Fixtures.date(hours: 0), local: ZoneInfo(identifier: "UTC")!)
 
     private func add(_ captions: [String], to section: Section = .priority) throws -> ChangeOutcome {
         try store.change(adding: captions, to: section, completing: [], reopening: [], moving: [], deleting: [], dates: dates)

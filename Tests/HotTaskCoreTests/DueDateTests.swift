@@ -7,7 +7,7 @@ import Testing
 /// Due dates in the model, the store and the change log.
 @Suite("Due dates")
 struct DueDateTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let berlin = ZoneInfo(identifier: "Europe/Berlin")!
 
     @Test func aTaskStaysAsSmallAsItCanWithItsDueDateAndClock() {
         // 128 bytes before due dates; the packed date adds 8 and its clock 12, and the

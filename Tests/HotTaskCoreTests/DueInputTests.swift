@@ -6,16 +6,16 @@ import Testing
 /// `--due WHEN` and the UI's due prompt, at the edges of months, years and summer time.
 @Suite("Due date input")
 struct DueInputTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
-    static let newYork = TimeZone(identifier: "America/New_York")!
+    static let berlin = ZoneInfo(identifier: "Europe/Berlin")!
+    static let newYork = ZoneInfo(identifier: "America/New_York")!
 
     /// The instant a local clock in `zone` reads `text` (`YYYY-MM-DDTHH:MM:SS`).
-    static func at(_ text: String, in zone: TimeZone) -> Date {
+    static func at(_ text: String, in zone: ZoneInfo) -> Date {
         let due = DueDate(text: text, zone: zone.identifier)!
         return Date(timeIntervalSince1970: TimeInterval(due.instant(local: zone)))
     }
 
-    func parsed(_ text: String, at now: String, in zone: TimeZone = berlin) -> String {
+    func parsed(_ text: String, at now: String, in zone: ZoneInfo = berlin) -> String {
         switch DueInput.parse(text, now: Self.at(now, in: zone), local: zone) {
         case .success(.set(let due)): due.text(local: zone) + (due.zoneName.map { " " + $0 } ?? "")
         case .success(.clear): "clear"
@@ -163,7 +163,7 @@ struct DueInputTests {
         #expect(parsed("tomorrow 2:30", at: "2026-03-28T10:00:00") == "refused: the clocks skip that time in Europe/Berlin")
         #expect(parsed("tomorrow 24:00", at: "2026-11-27T10:00:00") == "refused: there is no such time")
         #expect(parsed("tomorrow 9:60", at: "2026-11-27T10:00:00") == "refused: there is no such time")
-        #expect(parsed("tomorrow 9:00", at: "2026-11-27T10:00:00", in: TimeZone(identifier: "UTC")!) == "2026-11-28T09:00:00Z")
+        #expect(parsed("tomorrow 9:00", at: "2026-11-27T10:00:00", in: ZoneInfo(identifier: "UTC")!) == "2026-11-28T09:00:00Z")
     }
 
     @Test func theWordsAreEnglishWhateverTheLocale() {

@@ -14,7 +14,7 @@ import Testing
 struct ReadPlanSessionTests {
     let folder = TemporaryFolder()
     static let start = ReadPlanTests.start
-    static let utc = TimeZone(secondsFromGMT: 0)!
+    static let utc = ZoneInfo(secondsFromGMT: 0)!
 
     @Test("random key changes among other writers' leave the records a read of everything leaves", arguments: 1...6)
     func sessionChangesLeaveIdenticalRecords(seed: UInt64) throws {

@@ -30,10 +30,10 @@ struct ReadPlanTests {
     func planned(_ asked: CommandChanges, handle: String, id: UUID, in txn: StoreTransaction) throws -> [TaskChange] {
         if let lookup = try txn.lookup([handle]) {
             var target = NamedTasksTarget(lookup)
-            return try asked.plan(on: &target, now: Self.start, local: TimeZone(secondsFromGMT: 0)!).changes
+            return try asked.plan(on: &target, now: Self.start, local: ZoneInfo(secondsFromGMT: 0)!).changes
         }
         var target = WholeListTarget(try txn.whole().list, ids: [handle: id], bounds: try txn.topBounds())
-        return try asked.plan(on: &target, now: Self.start, local: TimeZone(secondsFromGMT: 0)!).changes
+        return try asked.plan(on: &target, now: Self.start, local: ZoneInfo(secondsFromGMT: 0)!).changes
     }
 
     /// The log's records as a reader sees them, but for the generation each store named itself.

@@ -85,7 +85,7 @@ struct RepeatRuleTests {
         // Berlin springs forward 2026-03-29 and falls back 2026-10-25; New York 2026-03-08 and 2026-11-01.
         let berlin = DueDate.time(year: 2026, month: 3, day: 28, hour: 9, minute: 0, zone: .named("Europe/Berlin"))!
         #expect(steps(rule("daily"), from: berlin, 2) == ["2026-03-29T09:00:00+02:00 Europe/Berlin", "2026-03-30T09:00:00+02:00 Europe/Berlin"])
-        let zone = TimeZone(identifier: "Europe/Berlin")!
+        let zone = ZoneInfo(identifier: "Europe/Berlin")!
         let next = rule("daily").next(after: berlin)!.due
         #expect(next.text(local: zone) == "2026-03-29T09:00:00+02:00")
         let newYork = DueDate.time(year: 2026, month: 10, day: 31, hour: 8, minute: 30, zone: .named("America/New_York"))!

@@ -42,7 +42,7 @@ struct RoundTripTests {
 
     @Test func aTypedDueWordIsTheDueDateInEveryOneWordFormDueTakes() {
         // Sunday 2026-11-29, 10:00 in Berlin.
-        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let berlin = ZoneInfo(identifier: "Europe/Berlin")!
         let now = Date(timeIntervalSince1970: 1_795_942_800)
         let taken = { (text: String) in DueWord.taken(from: text, now: now, local: berlin) }
         let day = DueDate(text: "2026-12-01")
@@ -64,7 +64,7 @@ struct RoundTripTests {
 
     @Test func aTimeOfDayAfterTheDueWordIsItsTime() {
         // Sunday 2026-11-29, 10:00 in Berlin.
-        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let berlin = ZoneInfo(identifier: "Europe/Berlin")!
         let now = Date(timeIntervalSince1970: 1_795_942_800)
         let taken = { (text: String) in DueWord.taken(from: text, now: now, local: berlin) }
         let fridayEvening = DueDate(text: "2026-12-04T17:30:00+01:00", zone: "Europe/Berlin")
@@ -84,7 +84,7 @@ struct RoundTripTests {
     /// words that make a date (a year is not left behind), and a word that only starts one stays text.
     @Test func aTypedDueWordTakesTheFormsOfSeveralWordsDueTakes() {
         // Sunday 2026-11-29, 10:00 in Berlin.
-        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let berlin = ZoneInfo(identifier: "Europe/Berlin")!
         let now = Date(timeIntervalSince1970: 1_795_942_800)
         let taken = { (text: String) in DueWord.taken(from: text, now: now, local: berlin) }
         #expect(taken("Buy a tree due:dec 20") == ("Buy a tree", DueDate(text: "2026-12-20")))
@@ -106,7 +106,7 @@ struct RoundTripTests {
     }
 
     @Test func typedTextIsReadOneWayTagsContextsAndTheDueDate() throws {
-        let utc = TimeZone(secondsFromGMT: 0)!
+        let utc = ZoneInfo(secondsFromGMT: 0)!
         let now = Date(timeIntervalSince1970: 1_795_942_800)  // Sunday 2026-11-29
         let read = { (text: String) in try TypedTaskRule.read(text, takingTags: true, now: now, local: utc) }
         #expect(

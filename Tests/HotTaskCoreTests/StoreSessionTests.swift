@@ -201,7 +201,7 @@ struct StoreSessionTests {
             return
         }
         #expect(reloaded.completedCount == list.completedCount + 1)
-        let zone = TimeZone(identifier: "UTC")!
+        let zone = ZoneInfo(identifier: "UTC")!
         let completions = { (history: ActivityHistory) in history.days(in: zone).values.reduce(0) { $0 + $1.completed } }
         #expect(completions(activity) == completions(opening) + 1, "the completion folded away is counted")
     }

@@ -11,7 +11,7 @@ import Testing
 struct SubtasksByIDTests {
     let folder = TemporaryFolder()
     private var store: TaskStore { TaskStore(path: folder.storePath) }
-    private let dates = DueDisplay(now: Fixtures.date(hours: 0), local: TimeZone(identifier: "UTC")!)
+    private let dates = DueDisplay(now: Fixtures.date(hours: 0), local: ZoneInfo(identifier: "UTC")!)
 
     private static func task(_ caption: String, _ number: Int, under parent: Int? = nil) -> TaskItem {
         var task = Fixtures.task(caption, id: number)

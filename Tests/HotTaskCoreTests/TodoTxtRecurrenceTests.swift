@@ -119,7 +119,7 @@ struct TodoTxtRecurrenceTests {
     @Test func completingHereStepsFromTheDayDone() throws {
         var task = TaskItem(caption: "Water plants", createdAt: now, due: day("2026-11-01"))
         task.repeatRule = try #require(TodoTxtRecurrence.rule(from: "rec:1w"))
-        let utc = TimeZone(identifier: "UTC")!
+        let utc = ZoneInfo(identifier: "UTC")!
         let done = Date(timeIntervalSince1970: TimeInterval(dayNumber("2026-11-18") * 86_400 + 3_600))
         let change = try #require(ChangeRules.complete(task, true, now: done, local: utc))
         guard case .set(_, let fields, _) = change else { return #expect(Bool(false)) }

@@ -8,7 +8,7 @@ import Testing
 /// The calendar of due dates (W). `testNow` is Wednesday 2026-11-18, 12:06 in Berlin.
 @Suite("Calendar of due dates")
 struct CalendarViewTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let berlin = ZoneInfo(identifier: "Europe/Berlin")!
 
     /// Tasks due on 10 November (overdue), today, the 20th (two, one done) and in December;
     /// keys in the list.
@@ -23,7 +23,7 @@ struct CalendarViewTests {
             TaskItem(caption: "Water the plants", section: .bonus, completed: true, createdAt: testNow, due: day(20)),
         ]
         var state = makeState(TaskList(tasks), size: size)
-        state.calendar.timeZone = berlin
+        state.zone = berlin
         _ = AppUpdate.update(&state, .started(Startup(showsDetails: false, blocks: blocks)), now: testNow)
         state.press(.tab)
         return state
@@ -112,7 +112,7 @@ struct CalendarViewTests {
         ])
         list.lists = try #require(ListNames(stored: ["Tasks", "Work"]))
         var state = makeState(list, size: Size(width: 80, height: 24))
-        state.calendar.timeZone = Self.berlin
+        state.zone = Self.berlin
         state.press(.tab, .character(">"), .character(">"))
         #expect(state.currentList == "Work")
         state.press(.character("W"), .right, .right)

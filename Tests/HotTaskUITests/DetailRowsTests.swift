@@ -9,11 +9,7 @@ import Testing
 @Suite("Detail rows")
 struct DetailRowsTests {
     private static let day: TimeInterval = 86_400
-    private static var utc: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }
+    private static let utc = ZoneInfo.utc
 
     /// A state whose tasks were added `ages` days before `testNow`.
     private func state(ages: [Double], size: Size = Size(width: 80, height: 24)) -> AppState {
@@ -21,7 +17,7 @@ struct DetailRowsTests {
             TaskItem(caption: "Task \(index + 1)", section: .priority, createdAt: testNow.addingTimeInterval(-age * Self.day))
         }
         var state = makeState(TaskList(tasks), size: size)
-        state.calendar = Self.utc
+        state.zone = Self.utc
         return state
     }
 
@@ -55,7 +51,7 @@ struct DetailRowsTests {
     @Test(arguments: ages)
     func wordsForWhenSomethingHappened(age: TimeInterval, words: String) {
         // testNow is 2026-11-18 11:06:40 UTC; a date ahead of it (another device's clock) gets its year.
-        #expect(RelativeTime.words(for: testNow.addingTimeInterval(-age), now: testNow, calendar: Self.utc) == words)
+        #expect(RelativeTime.words(for: testNow.addingTimeInterval(-age), now: testNow, zone: Self.utc) == words)
     }
 
     /// PgDn moves by the tasks that fit, and the selected task's two rows stay on screen.

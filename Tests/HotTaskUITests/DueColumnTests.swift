@@ -19,7 +19,7 @@ struct DueColumnTests {
             TaskItem(caption: "Someday", createdAt: testNow),
         ]
         var state = makeState(TaskList(tasks), size: size)
-        state.calendar.timeZone = DueScreenTests.berlin
+        state.zone = DueScreenTests.berlin
         return state
     }
 

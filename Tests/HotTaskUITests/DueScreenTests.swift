@@ -9,7 +9,7 @@ import Testing
 /// Berlin.
 @Suite("Due dates in the list")
 struct DueScreenTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let berlin = ZoneInfo(identifier: "Europe/Berlin")!
 
     func dated(_ size: Size = Size(width: 80, height: 24)) -> AppState {
         func day(_ d: Int, _ m: Int = 11) -> DueDate { .date(year: 2026, month: m, day: d)! }
@@ -24,7 +24,7 @@ struct DueScreenTests {
             TaskItem(caption: "Filed taxes", section: .bonus, completed: true, createdAt: testNow, due: day(1)),
         ]
         var state = makeState(TaskList(tasks), size: size)
-        state.calendar.timeZone = Self.berlin
+        state.zone = Self.berlin
         return state
     }
 

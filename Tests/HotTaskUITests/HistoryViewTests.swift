@@ -9,7 +9,7 @@ import Testing
 /// `testNow` is Wednesday 2026-11-18, 11:06 UTC; the history is in UTC.
 @Suite("History view")
 struct HistoryViewTests {
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = ZoneInfo(identifier: "UTC")!
 
     /// A year of history (a few completions most days, more on Mondays, none on Sundays) and
     /// four open tasks, one done, in the list; keys in the list.
@@ -24,7 +24,7 @@ struct HistoryViewTests {
             activity.tally(added: (back * 5) % 3 + (weekday == 0 ? 4 : 0), completed: done, at: noon)
         }
         var state = makeState(makeList(priority: ["Pay rent", "Call mum", "Plan the trip"], bonus: ["Bake"], completed: ["Bake"]), size: size)
-        state.calendar.timeZone = utc
+        state.zone = utc
         _ = AppUpdate.update(&state, .started(Startup(showsDetails: false, activity: activity, blocks: blocks)), now: testNow)
         state.press(.tab)
         return state

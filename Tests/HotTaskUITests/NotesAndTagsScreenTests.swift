@@ -11,7 +11,7 @@ import Testing
 /// completion; the filter's `+tag`, `-tag` and `due:` words.
 @Suite("Notes and tags in the app")
 struct NotesAndTagsScreenTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let berlin = ZoneInfo(identifier: "Europe/Berlin")!
 
     /// `testNow` is Wednesday 2026-11-18, 12:06 in Berlin.
     func tagged(_ size: Size = Size(width: 80, height: 24)) -> AppState {
@@ -24,7 +24,7 @@ struct NotesAndTagsScreenTests {
             TaskItem(caption: "Someday", section: .bonus, createdAt: testNow, tags: ["workshop"]),
         ]
         var state = makeState(TaskList(tasks), size: size)
-        state.calendar.timeZone = Self.berlin
+        state.zone = Self.berlin
         return state
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// repeating task to its next occurrence. `testNow` is Wednesday 2026-11-18, 12:06 in Berlin.
 @Suite("Repeating tasks in the list")
 struct RepeatScreenTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let berlin = ZoneInfo(identifier: "Europe/Berlin")!
 
     func state() -> AppState {
         let tasks = [
@@ -17,7 +17,7 @@ struct RepeatScreenTests {
             TaskItem(caption: "Pay rent", createdAt: testNow, due: .date(year: 2026, month: 11, day: 30)),
         ]
         var state = makeState(TaskList(tasks), size: Size(width: 80, height: 24))
-        state.calendar.timeZone = Self.berlin
+        state.zone = Self.berlin
         return state
     }
 

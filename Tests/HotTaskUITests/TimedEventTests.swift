@@ -17,7 +17,7 @@ struct TimedEventTests {
 
     private func idleState(_ list: TaskList = makeList(priority: ["Buy milk", "Call mum"])) -> AppState {
         var state = makeState(list)
-        state.calendar.timeZone = TimeZone(identifier: "UTC")!
+        state.zone = ZoneInfo(identifier: "UTC")!
         _ = AppUpdate.update(&state, .started(Startup(showsDetails: false, watchesStore: true)), now: now)
         return state
     }

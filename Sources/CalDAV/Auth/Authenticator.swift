@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HotTaskCore
 
 /// Who HotTask is to a server, request by request: Basic sent up front; when a 401 offers
 /// something better (or only something else), the strongest scheme it speaks, and the next
@@ -25,7 +27,7 @@ final class Authenticator: @unchecked Sendable {
 
     private let username: String?
     private let password: String?
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var scheme: Scheme
     /// Settable for tests (RFC 7616's vectors use a fixed one).
     var makeClientNonce: () -> String = Digest.newClientNonce

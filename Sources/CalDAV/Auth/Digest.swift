@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HotTaskCore
 
 /// HTTP Digest (RFC 7616) with qop=auth: what to answer a server's challenge, request by
 /// request. One nonce serves many requests, each with the next nonce count (`nc`).
@@ -15,7 +17,7 @@ struct Digest {
                 self = .md5
                 return
             }
-            guard let found = Self.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(name) == .orderedSame }) else { return nil }
+            guard let found = Self.allCases.first(where: { $0.rawValue.equalsIgnoringCase(name) }) else { return nil }
             self = found
         }
 
@@ -68,7 +70,7 @@ struct Digest {
     }
 
     private static func offersAuth(_ qop: String) -> Bool {
-        qop.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "auth" }
+        qop.split(separator: ",").contains { $0.trimmingBlanks().lowercased() == "auth" }
     }
 
     /// The `response` value (RFC 7616 §3.4.1).
@@ -100,7 +102,7 @@ struct Digest {
     }
 
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 
     /// A fresh client nonce: 16 random bytes, hex.

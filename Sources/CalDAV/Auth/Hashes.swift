@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// MD5 (RFC 1321) and SHA-256 (FIPS 180-4), the two hashes HTTP Digest (RFC 7616) names.
 /// Written here because the Linux toolchain has no CryptoKit, and a crypto package would be

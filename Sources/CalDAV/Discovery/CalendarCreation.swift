@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 extension CalendarDiscovery {
@@ -49,18 +50,26 @@ extension CalendarDiscovery {
         let step = "renaming the calendar \(url) to \"\(name)\""
         let (reply, _) = try send("PROPPATCH", target, body: body, headers: [:], step: step)
         // A 207 carries a status per property: a refusal shows as a 4xx inside it.
-        let refusedInside =
-            reply.status == 207 && String(decoding: reply.body, as: UTF8.self).range(of: " 4[0-9][0-9] ", options: .regularExpression) != nil
+        let refusedInside = reply.status == 207 && Self.holdsClientError(Array(reply.body))
         guard (200..<300).contains(reply.status), !refusedInside else { throw Self.failure(reply, step: step) }
     }
 
+    /// Whether a multistatus body holds " 4xx " (a status line refusing a property).
+    static func holdsClientError(_ body: [UInt8]) -> Bool {
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        guard body.count >= 5 else { return false }
+        return (0...(body.count - 5)).contains { at in
+            body[at] == 0x20 && body[at + 1] == UInt8(ascii: "4") && isDigit(body[at + 2]) && isDigit(body[at + 3]) && body[at + 4] == 0x20
+        }
+    }
+
     /// The path segment for a new calendar: the name's letters and digits, lowercased and
-    /// accents dropped, others made dashes (`HotTask` → `hottask`, `Tâches` → `taches`); a
-    /// UUID when nothing is left.
+    /// accents dropped, others made dashes (`HotTask` → `hottask`, `Tâches` → `taches`), folded
+    /// as the filter folds; a UUID when nothing is left.
     static func slug(_ name: String) -> String {
         var slug = ""
-        for scalar in name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).unicodeScalars {
-            if scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_") {
+        for scalar in String(decoding: TaskFilter.foldedBytes(name), as: UTF8.self).unicodeScalars {
+            if scalar.isASCII && (scalar.isAlphanumeric || scalar == "_") {
                 slug.unicodeScalars.append(scalar)
             } else if !slug.hasSuffix("-") && !slug.isEmpty {
                 slug += "-"

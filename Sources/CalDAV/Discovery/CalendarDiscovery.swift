@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// A calendar that takes tasks: its display name (or last path segment) and absolute URL.
@@ -247,11 +248,22 @@ public final class CalendarDiscovery {
     static func serverMessage(_ body: Data) -> String? {
         let text = String(decoding: body.prefix(4096), as: UTF8.self)
         if let root = XMLNode.parse(body), let message = root.children.first(where: { $0.name == "message" }) {
-            return message.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return message.text.trimmingBlanksAndNewlines()
         }
-        let plain = text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
-            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        let plain = withoutMarkup(text)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingBlanks() }.first { !$0.isEmpty }
         return plain.map { String($0.prefix(200)) }
+    }
+
+    /// The text with each `<…>` a space.
+    private static func withoutMarkup(_ text: String) -> String {
+        var plain = ""
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            plain += rest[..<open] + " "
+            rest = rest[rest.index(after: close)...]
+        }
+        return plain + rest
     }
 
     /// The URL with a trailing slash (collections are folders).

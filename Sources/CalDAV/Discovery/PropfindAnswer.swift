@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// A PROPFIND answer read for discovery: per resource its absolute URL and the properties
@@ -12,7 +13,7 @@ struct PropfindAnswer {
         func hrefs(_ name: String) -> [URL] {
             guard let property = properties[name] else { return [] }
             return property.all("href").compactMap { node in
-                let text = node.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = node.text.trimmingBlanksAndNewlines()
                 return text.isEmpty ? nil : URL(string: text, relativeTo: url)?.absoluteURL
             }
         }
@@ -35,7 +36,7 @@ struct PropfindAnswer {
         /// Its ctag and sync token, when the answer gave either.
         var version: CollectionVersion? {
             func text(_ name: String) -> String? {
-                properties[name].map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+                properties[name].map { $0.text.trimmingBlanksAndNewlines() }.flatMap { $0.isEmpty ? nil : $0 }
             }
             let version = CollectionVersion(ctag: text("getctag"), syncToken: text("sync-token"))
             return version == CollectionVersion() ? nil : version
@@ -60,7 +61,7 @@ struct PropfindAnswer {
     init?(_ body: Data, answering base: URL) {
         guard let root = XMLNode.parse(body), root.name == "multistatus", root.namespace == DAV.dav else { return nil }
         resources = root.all("response").compactMap { node in
-            let text = node.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let text = node.child("href")?.text.trimmingBlanksAndNewlines() ?? ""
             guard !text.isEmpty,
                 let url = URL(string: text, relativeTo: base)?.absoluteURL
                     ?? URL(string: HTTPCalendarCollection.encoded(text), relativeTo: base)?.absoluteURL

@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// HTTP/1.1 over the system's libcurl, with connections kept alive: each handle keeps its
@@ -22,7 +23,7 @@ final class CurlTransport: @unchecked Sendable {
     /// A PEM file of certificates to trust for HTTPS (`ca_file`, else SSL_CERT_FILE), or nil
     /// for the system's.
     let caFile: String?
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var idle: [UnsafeMutableRawPointer] = []
 
     private static let initialized: Bool = { ht_curl_global_init() == 0 }()
@@ -90,8 +91,8 @@ final class CurlTransport: @unchecked Sendable {
                 continue
             }
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].trimmingBlanks().lowercased()
+            let value = line[line.index(after: colon)...].trimmingBlanks()
             headers[name] = headers[name].map { $0 + ", " + value } ?? value
         }
         return headers

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// One request and its answer over `CurlTransport`, logged in by an `Authenticator`: a 401

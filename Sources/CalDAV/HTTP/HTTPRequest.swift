@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import HotTaskCore
 
 /// One request as HotTask builds it: Foundation's `URLRequest` lives in FoundationNetworking on
 /// Linux, which links libcurl into every program that names it; libcurl is loaded only when a
@@ -15,11 +17,11 @@ struct HTTPRequest {
     }
 
     func value(forHTTPHeaderField name: String) -> String? {
-        allHTTPHeaderFields?.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        allHTTPHeaderFields?.first { $0.key.equalsIgnoringCase(name) }?.value
     }
 
     mutating func setValue(_ value: String?, forHTTPHeaderField name: String) {
-        let key = allHTTPHeaderFields?.keys.first { $0.caseInsensitiveCompare(name) == .orderedSame } ?? name
+        let key = allHTTPHeaderFields?.keys.first { $0.equalsIgnoringCase(name) } ?? name
         allHTTPHeaderFields?[key] = value
     }
 }

@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// A failed request in words a person can act on, naming the host: never a library's error
@@ -17,7 +18,7 @@ enum NetworkFailure {
         case Int(HT_COULD_NOT_RESOLVE):
             return SyncFailure("cannot find the host \(host) (check the url)")
         case Int(HT_PEER_FAILED_VERIFICATION), Int(HT_SSL_CONNECT):
-            if let problem = words.range(of: "certificate problem: ") {
+            if let problem = words.firstRange(of: "certificate problem: ") {
                 return SyncFailure("\(host)'s certificate is not trusted by this system: \(words[problem.upperBound...])")
             }
             return SyncFailure("\(host)'s certificate or TLS connection was refused: \(words)")

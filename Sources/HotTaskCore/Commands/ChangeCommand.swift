@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `change` did: a line per add and step, and the tasks it added, once they are stored.
 public struct ChangeOutcome: Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What becomes of a deleted list's tasks (`--delete-list NAME` with `--move-to OTHER` or
 /// `--with-tasks`); without either a list that holds tasks is not deleted.
@@ -115,7 +116,7 @@ extension TaskStore {
     }
 
     static func checkedListName(_ typed: String, flag: String) throws -> String {
-        let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = typed.trimmingBlanksAndNewlines()
         if let problem = ListNameRule.check(name) { throw UserFacingError(.refused, "\(flag): \(problem); nothing was changed") }
         return name
     }
@@ -137,8 +138,8 @@ extension TaskStore {
 /// A word as a shell would need it in a suggested command.
 enum CommandLineQuoting {
     static func quoted(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.@+".unicodeScalars.contains($0) }
-        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let plain = word.unicodeScalars.allSatisfy { $0.isAlphanumeric || "-_.@+".unicodeScalars.contains($0) }
+        return plain && !word.isEmpty ? word : "'" + word.replacing("'", with: "'\\''") + "'"
     }
 }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `--stats` says: the lasting history by local day, and the list as it stands now.
 public struct Statistics: Equatable, Sendable {
@@ -31,7 +32,7 @@ public struct Statistics: Equatable, Sendable {
     /// A local day (days since 1970-01-01) as `YYYY-MM-DD`.
     public static func date(_ day: Int) -> String {
         let (year, month, date) = Timestamp.civilDate(fromDays: day)
-        return String(format: "%04d-%02d-%02d", year, month, date)
+        return year.zeroPadded(4) + "-" + month.zeroPadded(2) + "-" + date.zeroPadded(2)
     }
 
     /// The last days, at most `count`, oldest first.

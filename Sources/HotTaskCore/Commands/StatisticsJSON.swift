@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Statistics {
     /// `--stats --json`: `{"days": [{"date": "YYYY-MM-DD", "added": N, "completed": N}, …], …}`,

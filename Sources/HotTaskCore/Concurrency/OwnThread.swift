@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Work for a second core on a thread of its own, not on Dispatch's global queues: once a
 /// process has used those, libdispatch's pool monitor wakes every second for as long as the
@@ -7,11 +9,33 @@ public enum OwnThread {
     /// Runs `body` on a new thread, inside `group`: `group.wait()` returns once it is done.
     public static func run(in group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         group.enter()
-        let thread = Thread {
+        detach {
             body()
             group.leave()
         }
-        thread.start()
+    }
+
+    /// Runs `body` on a new thread that nobody waits for, with `stackSize` bytes of stack (the
+    /// system's default when nil). A thread that cannot be made is a broken system: it traps.
+    public static func detach(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
+        var thread = pthread_t()
+        let made = pthread_create(&thread, &attributes, { box in
+            let body = Unmanaged<Body>.fromOpaque(box!).takeRetainedValue()
+            body.run()
+            return nil
+        }, box)
+        precondition(made == 0, "hottask: cannot start a thread (\(made))")
+    }
+
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One property of an iCalendar component (RFC 5545 §3.1), kept as it came: its name, its
 /// parameters as written (`;TZID=Europe/Paris`), and its value still escaped. A property

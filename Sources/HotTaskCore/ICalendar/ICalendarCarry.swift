@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The part of a VTODO HotTask does not model, carried (`CarriedFields`) as the whole VTODO's
 /// text, preceded by the VTIMEZONEs its TZIDs name, and written back on export with HotTask's

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `.ics` files of VTODOs: `--export-format ics`, and `--import` of one (or of several
 /// concatenated, as `cat ~/.calendars/tasks/*.ics` gives from a vdirsyncer or todoman folder).
@@ -157,7 +158,7 @@ enum ICalendarFormat {
         var batch = ImportBatch(format: .iCalendar, tasks: tasks, skipped: skipped, losses: losses)
         batch.carried = carried
         // The calendar's name is a list's: its new tasks go there when this store has it.
-        if let name = roots.first?.first("X-WR-CALNAME")?.text.trimmingCharacters(in: .whitespacesAndNewlines),
+        if let name = roots.first?.first("X-WR-CALNAME")?.text.trimmingBlanksAndNewlines(),
             ListNameRule.check(name) == nil
         {
             for index in batch.tasks.indices { batch.tasks[index].list = name }

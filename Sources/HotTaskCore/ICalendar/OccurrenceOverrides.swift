@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Occurrences a phone changed on their own (RFC 5545 §3.8.4.4): a second VTODO with the series'
 /// UID and a RECURRENCE-ID naming the occurrence's original start. Thunderbird and Nextcloud write
@@ -96,7 +97,7 @@ enum OccurrenceOverrides {
     private static func instant(_ property: ICalProperty) -> Date? {
         guard let wall = Recurrence.WallTime(property.value) else { return nil }
         guard !wall.isDateOnly, !wall.isUTC, let zone = DueDate.parameter("TZID", in: property.parameters),
-            let timeZone = TimeZone(identifier: zone)
+            let timeZone = ZoneInfo(identifier: zone)
         else { return wall.date }
         // The offset in force at that wall time (looked up near it: close enough to tell one
         // occurrence from the next).

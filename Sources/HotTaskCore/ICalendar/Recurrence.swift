@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Completing one occurrence of a repeating VTODO (RRULE, RFC 5545 §3.3.10), as Tasks.org and
 /// Apple Reminders do: DTSTART and DUE move on to the next occurrence and the task stays open,
@@ -66,7 +67,7 @@ enum Recurrence {
     /// Wall-clock arithmetic: Gregorian, weeks from Monday, in UTC so that no zone shifts it.
     static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         calendar.firstWeekday = 2
         return calendar
     }()
@@ -79,7 +80,7 @@ enum Recurrence {
 
         init?(_ value: String) {
             let text = value.trimmingBlanks()
-            let digits = text.replacingOccurrences(of: "T", with: "").replacingOccurrences(of: "Z", with: "")
+            let digits = text.replacing("T", with: "").replacing("Z", with: "")
             guard digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.count == 8 || digits.count == 14 else { return nil }
             let number = { (from: Int, length: Int) -> Int in
                 Int(digits[digits.index(digits.startIndex, offsetBy: from)..<digits.index(digits.startIndex, offsetBy: from + length)]) ?? 0
@@ -100,9 +101,9 @@ enum Recurrence {
 
         func moved(by seconds: TimeInterval) -> String {
             let parts = Recurrence.calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date + seconds)
-            let day = String(format: "%04d%02d%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+            let day = (parts.year ?? 0).zeroPadded(4) + (parts.month ?? 0).zeroPadded(2) + (parts.day ?? 0).zeroPadded(2)
             if isDateOnly { return day }
-            return day + String(format: "T%02d%02d%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0) + (isUTC ? "Z" : "")
+            return day + "T" + (parts.hour ?? 0).zeroPadded(2) + (parts.minute ?? 0).zeroPadded(2) + (parts.second ?? 0).zeroPadded(2) + (isUTC ? "Z" : "")
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// RRULE's UNTIL in the value type its series' start has (RFC 5545 §3.3.10): a DATE for a
 /// dated series, a local time for a floating one, a UTC time for one in UTC or in a named
@@ -43,9 +44,9 @@ enum RuleUntil {
             case .named(let name)? = startDate.zone, let wall = Recurrence.WallTime(until)
         else { return held }
         let instant = Int64(wall.date.timeIntervalSince1970)
-        let offset = (TimeZone(identifier: name) ?? DueDate.utc).secondsFromGMT(for: wall.date)
+        let offset = (ZoneInfo(identifier: name) ?? DueDate.utc).secondsFromGMT(for: wall.date)
         let local = Timestamp.formatCompact(Date(timeIntervalSince1970: TimeInterval(instant + Int64(offset))))
-        return replacingUntil(in: held, with: local.replacingOccurrences(of: "Z", with: ""))
+        return replacingUntil(in: held, with: local.replacing("Z", with: ""))
     }
 
     /// UNTIL (`YYYYMMDD`, `YYYYMMDDTHHMMSS` or with `Z`) in the type `start` asks for: the
@@ -56,7 +57,7 @@ enum RuleUntil {
         // The wall-clock reading UNTIL gives: a day ends at 23:59:59.
         let wallSeconds = Int64(wall.date.timeIntervalSince1970) + (wall.isDateOnly ? 86_399 : 0)
         let text: (Int64) -> String = { seconds in
-            Timestamp.formatCompact(Date(timeIntervalSince1970: TimeInterval(seconds))).replacingOccurrences(of: "Z", with: "")
+            Timestamp.formatCompact(Date(timeIntervalSince1970: TimeInterval(seconds))).replacing("Z", with: "")
         }
         switch zone {
         case .floating:
@@ -65,7 +66,7 @@ enum RuleUntil {
             return text(wallSeconds) + "Z"
         case .named(let name):
             if !wall.isDateOnly && wall.isUTC { return until }
-            let timeZone = TimeZone(identifier: name) ?? DueDate.utc
+            let timeZone = ZoneInfo(identifier: name) ?? DueDate.utc
             return text(DueDate.instant(wall: wallSeconds, in: timeZone)) + "Z"
         }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The fields HotTask and a calendar app share, as one side holds them: what a three-way merge
 /// compares. `sortOrder` is `X-APPLE-SORT-ORDER` (lower first); nil when the task has none.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A subtask's parent (issue 54) as Tasks.org, Nextcloud Tasks, jtx Board and Apple Reminders
 /// write it: `RELATED-TO;RELTYPE=PARENT:<the parent's UID>`. A RELATED-TO without RELTYPE means
@@ -39,8 +40,9 @@ extension TodoMapping {
     private static func relationType(_ parameters: String) -> String? {
         for parameter in parameters.split(separator: ";") {
             let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).uppercased() == "RELTYPE" else { continue }
-            return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).uppercased()
+            guard parts.count == 2, parts[0].trimmingBlanks().uppercased() == "RELTYPE" else { continue }
+            let isQuoteOrSpace: (Character) -> Bool = { $0 == "\"" || $0 == " " }
+            return String(parts[1].drop(while: isQuoteOrSpace).reversed().drop(while: isQuoteOrSpace).reversed()).uppercased()
         }
         return nil
     }

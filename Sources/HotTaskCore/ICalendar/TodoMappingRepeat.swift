@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A VTODO's repeat: RRULE ↔ `RepeatRule`, and DTSTART kept on the series' start as DUE moves.
 extension TodoMapping {

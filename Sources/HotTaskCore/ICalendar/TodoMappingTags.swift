@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A VTODO's CATEGORIES ↔ tags.
 extension TodoMapping {

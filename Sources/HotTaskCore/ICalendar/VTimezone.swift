@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// VTIMEZONE components (RFC 5545 §3.6.5) made from the system's zone data
@@ -46,7 +47,7 @@ enum VTimezone {
     static func make(_ zone: String) -> ICalComponent? {
         // A zone name, never a path out of the folder.
         guard !zone.isEmpty, !zone.hasPrefix("/"), !zone.split(separator: "/").contains(".."),
-            zone.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/_+-".unicodeScalars.contains($0)) }),
+            zone.unicodeScalars.allSatisfy({ $0.isASCII && ($0.isAlphanumeric || "/_+-".unicodeScalars.contains($0)) }),
             let bytes = try? FileSystem.readAll(folder + "/" + zone, limit: 1 << 20), let data = TZif(bytes)
         else { return nil }
         return build(zone, data)
@@ -141,7 +142,7 @@ enum VTimezone {
 
     /// The wall-clock time at `time` (UTC seconds) in `offset`, as a local DATE-TIME.
     static func localText(_ time: Int64, offset: Int32) -> String {
-        ICalendar.format(Date(timeIntervalSince1970: TimeInterval(time + Int64(offset)))).replacingOccurrences(of: "Z", with: "")
+        ICalendar.format(Date(timeIntervalSince1970: TimeInterval(time + Int64(offset)))).replacing("Z", with: "")
     }
 }
 
@@ -251,7 +252,7 @@ struct PosixRule {
                 scanner = scanner[scanner.index(after: close)...]
                 return value
             }
-            let letters = scanner.prefix { CharacterSet.letters.contains($0) }
+            let letters = scanner.prefix { $0.isLetterOrMark }
             guard letters.count >= 3 else { return nil }
             scanner = scanner.dropFirst(letters.count)
             return String(String.UnicodeScalarView(letters))

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 #if canImport(Glibc)
     import Glibc
@@ -16,9 +17,9 @@ enum VdirFolder {
     static func files(in folder: String) throws(FileSystem.Failure) -> [String] {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+            names = try FileSystem.names(in: folder)
         } catch {
-            throw FileSystem.Failure(reason: "its files cannot be listed (\(error.localizedDescription))")
+            throw FileSystem.Failure(reason: "its files cannot be listed (\(error.reason))")
         }
         return names.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
             .filter { (try? FileSystem.kind(of: folder + "/" + $0)) == .file }
@@ -181,7 +182,7 @@ enum VdirFolder {
     static func fileName(for uid: String) -> String {
         let safe =
             !uid.isEmpty && uid.utf8.count <= 200 && !uid.hasPrefix(".")
-            && uid.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0)) }
+            && uid.unicodeScalars.allSatisfy { $0.isASCII && ($0.isAlphanumeric || "-_.@".unicodeScalars.contains($0)) }
         return (safe ? uid : TodoMapping.id(forUID: uid).uuidString.lowercased()) + ".ics"
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A vdir of several lists, as todoman and vdirsyncer lay out several calendars: one
 /// sub-folder per list, each holding its tasks' `.ics` files and a `displayname` file with the
@@ -22,7 +23,7 @@ extension VdirFolder {
         guard let bytes = try? FileSystem.readAll(folder + "/" + displayNameFile, limit: 4096),
             let text = String(validating: bytes, as: UTF8.self)
         else { return nil }
-        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = text.trimmingBlanksAndNewlines()
         return name.isEmpty ? nil : name
     }
 

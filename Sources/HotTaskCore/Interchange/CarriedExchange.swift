@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tasks.json.carried` for imports and exports: an import records what its file held that
 /// HotTask does not model; an export to that format merges it back, and one to another format

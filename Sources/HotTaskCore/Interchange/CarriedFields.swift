@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the files tasks came from held that HotTask does not model, kept beside the store
 /// (`tasks.json.carried`) exactly as it came, so that an export back to that format writes it

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The side files an import leaves (`tasks.json.imported`, `tasks.json.carried`), committed
 /// inside the import's own commit (issue 51), as a sync's state is in its records (`SyncDelta`).

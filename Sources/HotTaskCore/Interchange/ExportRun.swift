@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `--export`: the list in another format, with what files held that HotTask does not model
 /// merged back (`CarriedFields`).
@@ -45,8 +46,8 @@ extension TaskStore {
         do {
             try ExportFile.write(to: path, protecting: self.path, produce)
         } catch {
-            let folder = (path as NSString).deletingLastPathComponent
-            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            let folder = FileSystem.folder(of: path)
+            if !FileManager.default.fileExists(atPath: folder) {
                 throw UserFacingError.output(
                     "could not write the export file \(path): the folder \(folder) does not exist; make it first (mkdir -p \(folder))")
             }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What each task looked like in the last file it was imported from (`tasks.json.imported`):
 /// the base of `--import`'s three-way merge. A re-import changes a field only when the file

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Tasks read from an import file, validated in full before anything is written.
 struct ImportBatch: Equatable, Sendable {

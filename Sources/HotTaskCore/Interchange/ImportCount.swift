@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A count of an import file's tasks that stops at the store's limit, over the bytes in
 /// 1 MB reads: a file past the limit is refused from its count, in a fraction of a second and

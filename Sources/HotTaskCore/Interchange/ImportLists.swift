@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which list the new tasks of an import go to, when the file names lists (a vdir of several
 /// lists, an .ics file's X-WR-CALNAME). Only new tasks: the list is not a field the files'

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What an import file held that HotTask did not keep, so that the report can say so.
 struct ImportLosses: Equatable, Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What an import did, for the line the CLI prints.
 struct ImportCounts: Equatable, Sendable, CustomStringConvertible {
@@ -84,7 +85,7 @@ extension TaskList {
             let tags = known[index].tags
             if tags.contains(where: { $0.contains(" ") }) {
                 resolved.tasks[position].tags = resolved.tasks[position].tags.map { word in
-                    tags.first { $0.contains(" ") && $0.replacingOccurrences(of: " ", with: "_") == word } ?? word
+                    tags.first { $0.contains(" ") && $0.replacing(" ", with: "_") == word } ?? word
                 }
             }
             // A `rec:` line without `due:` says no due date: the task keeps its own, and while the
@@ -292,7 +293,7 @@ extension TaskList {
             if let value = fields[field] { field.set(value, on: &after, now: nil) }
         }
         if let said = line.due { after.due = said }
-        let day = line.completedAt.map { DueDate.localDay(of: $0, in: TimeZone(identifier: "UTC")!) }
+        let day = line.completedAt.map { DueDate.localDay(of: $0, in: ZoneInfo(identifier: "UTC")!) }
         guard let next = ChangeRules.nextOccurrence(of: after, doneOn: day ?? today) else { return }
         fields.completed = nil
         fields.completedAt = nil

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `--import FILE`: read and parse the file before the store's lock is taken, then merge (or
 /// replace) in one record, and keep what the file said as the base of the next import and

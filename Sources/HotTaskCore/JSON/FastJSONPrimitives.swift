@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the fast readers (`FastStoreDecoder`, `FastTaskwarriorDecoder`) share: reading through a
 /// file window, literals, keys and strings without escapes, and where a second thread may start.

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Reads a store document straight into tasks, without building a JSON tree: at 100,000
 /// tasks the tree (a dictionary per task) cost most of the load time and memory.

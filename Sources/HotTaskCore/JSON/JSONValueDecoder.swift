@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Codable types read from `JSONParser`'s tree rather than through Foundation's `JSONDecoder`:
 /// the sync state (`SyncBase`, 1.6 MB at 2,000 tasks, and the log's `SyncDelta`s) took 110 ms of

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Builds pretty-printed JSON text with keys in the order they are written.
 ///

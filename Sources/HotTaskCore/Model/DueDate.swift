@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// When a task is due: a whole day, or a time of day with the zone it was given in.
@@ -107,8 +108,8 @@ public struct DueDate: Hashable, Sendable {
         }
     }
 
-    /// UTC as a TimeZone (for a reading that must not depend on where it runs).
-    static let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+    /// UTC as a ZoneInfo (for a reading that must not depend on where it runs).
+    static let utc = ZoneInfo.utc
 
     /// The (year, month, day) of `days`.
     var civilDay: (year: Int, month: Int, day: Int) {
@@ -124,7 +125,7 @@ public struct DueDate: Hashable, Sendable {
 
     /// The instant (seconds since 1970 UTC) a time of day stands for, floating times and unknown
     /// zones read in `local`; a day stands for its first second in `local`.
-    func instant(local: TimeZone) -> Int64 {
+    func instant(local: ZoneInfo) -> Int64 {
         switch kind {
         case Self.utcKind: value
         case Self.dayKind, Self.floatingKind: Self.instant(wall: wallSeconds, in: local)
@@ -133,14 +134,14 @@ public struct DueDate: Hashable, Sendable {
     }
 
     /// The offset from UTC of a time in its zone (floating and unknown zones in `local`).
-    func offset(local: TimeZone) -> Int {
+    func offset(local: ZoneInfo) -> Int {
         kind == Self.utcKind ? 0 : Int(wallSeconds - instant(local: local))
     }
 
     /// The instant a wall-clock time stands for in `zone`, as RFC 5545 reads one: a time that
     /// happens twice (clocks going back) is the first; one that never happens (clocks going
     /// forward) is read with the offset from before the change (02:30 is 03:30 summer time).
-    static func instant(wall: Int64, in zone: TimeZone) -> Int64 {
+    static func instant(wall: Int64, in zone: ZoneInfo) -> Int64 {
         func offset(at instant: Int64) -> Int64 {
             Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
         }
@@ -152,20 +153,20 @@ public struct DueDate: Hashable, Sendable {
     }
 
     /// Whether a wall-clock time happens at all in `zone` (false inside a spring-forward gap).
-    static func exists(wall: Int64, in zone: TimeZone) -> Bool {
+    static func exists(wall: Int64, in zone: ZoneInfo) -> Bool {
         let instant = instant(wall: wall, in: zone)
         return instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))) == wall
     }
 }
 
 /// The zone names due times carry, numbered in the order first seen: a due date then fits in
-/// eight bytes and compares as a number. Each name's `TimeZone` is looked up once.
+/// eight bytes and compares as a number. Each name's `ZoneInfo` is looked up once.
 final class DueZoneNames: Sendable {
     static let shared = DueZoneNames()
 
     private struct Table {
         var names: [String] = []
-        var zones: [TimeZone?] = []
+        var zones: [ZoneInfo?] = []
         var codes: [String: Int] = [:]
     }
 
@@ -185,7 +186,7 @@ final class DueZoneNames: Sendable {
             }
             guard table.names.count < Self.capacity else { return nil }
             table.names.append(clean)
-            table.zones.append(TimeZone(identifier: clean))
+            table.zones.append(ZoneInfo(identifier: clean))
             table.codes[clean] = table.names.count - 1
             table.codes[name] = table.names.count - 1
             return table.names.count - 1
@@ -200,7 +201,7 @@ final class DueZoneNames: Sendable {
         let text = EscapeSequences.mayHoldOne(name.unicodeScalars) ? EscapeSequences.removed(from: name.unicodeScalars) : name
         // Dropped, not made spaces as in a caption: `Europe/<NEL>Berlin` is Europe/Berlin.
         let controls = text.unicodeScalars.filter { !($0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}") }
-        let clean = CaptionRule.cleanFragment(String(String.UnicodeScalarView(controls))).trimmingCharacters(in: .whitespaces)
+        let clean = CaptionRule.cleanFragment(String(String.UnicodeScalarView(controls))).trimmingBlanks()
         return clean.isEmpty ? "unnamed" : clean
     }
 
@@ -208,7 +209,7 @@ final class DueZoneNames: Sendable {
         table.withLock { code < $0.names.count ? $0.names[code] : "UTC" }
     }
 
-    func timeZone(_ code: Int) -> TimeZone? {
+    func timeZone(_ code: Int) -> ZoneInfo? {
         table.withLock { code < $0.zones.count ? $0.zones[code] : nil }
     }
 }

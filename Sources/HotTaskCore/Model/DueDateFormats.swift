@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A due date as the other tools write it: Taskwarrior's `due`, todo.txt's `due:` tag and
 /// iCalendar's DUE.
@@ -45,7 +46,7 @@ extension DueDate {
 
     /// Taskwarrior's `due` (an instant in UTC): local midnight is a whole day (what
     /// `task add … due:2026-12-01` stores), any other time that instant.
-    static func fromTaskwarrior(_ instant: Date, local: TimeZone = .current) -> DueDate? {
+    static func fromTaskwarrior(_ instant: Date, local: ZoneInfo = .current) -> DueDate? {
         let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
         let wall = seconds + Int64(local.secondsFromGMT(for: instant))
         let day = Int(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400)
@@ -54,19 +55,19 @@ extension DueDate {
     }
 
     /// `YYYYMMDDTHHMMSSZ`: a day as its local midnight, a time as its instant.
-    func taskwarriorText(local: TimeZone = .current) -> String {
+    func taskwarriorText(local: ZoneInfo = .current) -> String {
         Timestamp.formatCompact(Date(timeIntervalSince1970: TimeInterval(instant(local: local))))
     }
 
     // MARK: todo.txt
 
     /// The `due:YYYY-MM-DD` tag (todo.txt has days only: a time's day where it falls here).
-    func todoTxtTag(local: TimeZone = .current) -> String {
+    func todoTxtTag(local: ZoneInfo = .current) -> String {
         "due:" + (isDay ? dayText : DueDate.day(localDay(in: local)).map(\.dayText) ?? dayText)
     }
 
     /// The day it falls on in `local` (days since 1970-01-01): a day or a floating time its own.
-    func localDay(in local: TimeZone) -> Int {
+    func localDay(in local: ZoneInfo) -> Int {
         if isDay || zone == .floating { return days }
         return DueDate.localDay(of: Date(timeIntervalSince1970: TimeInterval(instant(local: local))), in: local)
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Due dates as text: the store's form and RFC 3339.
 extension DueDate {
@@ -6,7 +7,7 @@ extension DueDate {
     /// `2026-12-01T08:30:00Z` in UTC; `2026-12-01T09:30:00+01:00` in a named zone (its name is
     /// `zoneName`, beside it as `"dueZone"`; the offset is `local`'s when the zone is not one
     /// this system knows); a floating time without an offset, `2026-12-01T09:30:00`.
-    func text(local: TimeZone = .current) -> String {
+    func text(local: ZoneInfo = .current) -> String {
         switch zone {
         case nil: dayText
         case .utc?: dayText + "T" + timeText + "Z"

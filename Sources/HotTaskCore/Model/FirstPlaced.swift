@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension TaskList {
     /// The position of the first task that `changes` add or set, or nil when they only

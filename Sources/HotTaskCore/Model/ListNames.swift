@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The lists a store knows, in the order they are shown; the first is the default list, where
 /// new tasks go unless told otherwise. A task keeps the name of its list (`TaskField.list`),
@@ -67,7 +68,7 @@ public enum ListNameRule {
     /// `check` by each rule in turn.
     static func checkedInFull(_ name: String) -> String? {
         if name.isEmpty || name.allSatisfy(\.isWhitespace) { return "a list's name cannot be empty" }
-        if name != name.trimmingCharacters(in: .whitespacesAndNewlines) { return "a list's name cannot start or end with a space" }
+        if name != name.trimmingBlanksAndNewlines() { return "a list's name cannot start or end with a space" }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
             return "a list's name cannot hold control characters"
         }
@@ -100,16 +101,16 @@ public enum ListNameRule {
             }
         }
         let words = String(kept).split(whereSeparator: \.isWhitespace)
-        let joined = String(words.joined(separator: " ").prefix(maximumLength)).trimmingCharacters(in: .whitespaces)
+        let joined = String(words.joined(separator: " ").prefix(maximumLength)).trimmingBlanks()
         return joined.isEmpty ? nil : joined
     }
 
     /// The list `typed` names among `known`: the same name, else the one name equal to it
     /// ignoring case; nil when none is (a typo never makes or picks a list).
     public static func find(_ typed: String, in known: [String]) -> String? {
-        let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = typed.trimmingBlanksAndNewlines()
         if known.contains(name) { return name }
-        let folded = known.filter { $0.caseInsensitiveCompare(name) == .orderedSame }
+        let folded = known.filter { $0.equalsIgnoringCase(name) }
         return folded.count == 1 ? folded[0] : nil
     }
 }

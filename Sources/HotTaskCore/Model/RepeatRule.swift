@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a task repeats: an iCalendar RRULE (RFC 5545 §3.3.10) in the subset HotTask can step
 /// exactly (FREQ DAILY, WEEKLY, MONTHLY or YEARLY; INTERVAL, BYDAY, COUNT, UNTIL), kept as its
@@ -49,7 +50,7 @@ public struct RepeatRule: Hashable, Sendable {
     /// A rule HotTask can step exactly, written the one way it writes them; nil for any other
     /// (BYMONTHDAY, BYSETPOS, SECONDLY…), which stays with the calendar that has it.
     public init?(rrule text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         guard !trimmed.isEmpty, case .success = Recurrence.Rule.parse(trimmed) else { return nil }
         var parts: [String: String] = [:]
         for part in trimmed.split(separator: ";") {

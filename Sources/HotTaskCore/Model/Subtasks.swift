@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The family tree of subtasks (issue 54). A task's `parent` is the id of the task it is a step
 /// of, at any depth: a field like any other, so it merges, syncs and undoes as they do. The

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The fields a change sets on one task; nil leaves a field as it is.
 public struct TaskFields: Equatable, Hashable, Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The fields of a task that change on their own, each stamped with its own clock: the one
 /// table that `TaskFields`, `FieldClocks`, the merges (`TaskList.merging`, `ThreeWay`), the log's

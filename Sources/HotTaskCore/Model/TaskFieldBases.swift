@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // MARK: The sync base (`SyncBase.Entry`)
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // MARK: JSON (the store, the log, exports)
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One task. `id` never changes; everything else may.
 public struct TaskItem: Equatable, Hashable, Sendable, Identifiable {

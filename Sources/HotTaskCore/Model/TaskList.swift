@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// All tasks, kept as two sections (Top Priority first, then Bonus), each in the order of
 /// its tasks' `order` keys (ties by id, so every copy shows the same order).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Many changes in one pass over the list (an import, a clear of 30,000 tasks, its undo): the
 /// sections are changed in place and sorted once, never shifted change by change.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The changes a person's request makes (a new task on top, a rename, a due date, done, a
 /// move, a delete, clearing the completed ones), built from the list as it is.
@@ -63,7 +64,7 @@ extension TaskList {
 
     /// The change that marks the task at `position` completed or open, or nil when it
     /// already is.
-    public func completing(_ completed: Bool, at position: Int, now: Date, local: TimeZone) -> TaskChange? {
+    public func completing(_ completed: Bool, at position: Int, now: Date, local: ZoneInfo) -> TaskChange? {
         ChangeRules.complete(self[position], completed, now: now, local: local)
     }
 

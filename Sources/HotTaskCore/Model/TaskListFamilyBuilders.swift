@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The app's changes to a task with subtasks, by the rules the command line keeps
 /// (`SubtaskRules`): a task's subtasks go where it goes, are completed and deleted with it,
@@ -190,7 +191,7 @@ extension TaskList {
 
     /// The task at `position` completed or reopened, with what its subtasks do
     /// (`ChangeRules.followingCompletion`); empty when nothing changes.
-    public func completingWithSubtasks(_ completed: Bool, at position: Int, now: Date, local: TimeZone) -> [TaskChange] {
+    public func completingWithSubtasks(_ completed: Bool, at position: Int, now: Date, local: ZoneInfo) -> [TaskChange] {
         let task = self[position]
         guard let change = ChangeRules.complete(task, completed, now: now, local: local) else { return [] }
         var alone = TaskList(keyed: [task])

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The merge rules: a change applied by its stamps, field by field (the later stamp wins), to
 /// one task or a run of them.

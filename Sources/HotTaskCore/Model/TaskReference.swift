@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a task handle given on the command line names no single task.
 struct ReferenceError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A task deleted, kept so that an older copy of it never comes back and a later change to
 /// it can (see `TaskList.apply`).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 #if canImport(Glibc)
     import Glibc
@@ -54,5 +55,17 @@ public enum Descriptor {
             do throws(WriteFailure) { try write(buffer, to: fd) } catch { failure = error }
         }
         if let failure { throw failure }
+    }
+
+    /// Everything `fd` gives until its end (standard input piped to `--sync-setup`).
+    public static func readAll(_ fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return bytes }
+            bytes += buffer[0..<count]
+        }
     }
 }

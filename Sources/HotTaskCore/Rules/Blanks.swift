@@ -1,10 +1,13 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Blanks as Foundation's `whitespaces` has them, trimmed from UTF-8 bytes: the one rule for
 /// what a todo.txt line and an iCalendar value lose at their ends.
 enum Blanks {
     /// The range of `text` without blanks at either end. `text` is valid UTF-8.
-    static func trimmed(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+    static func trimmed(
+        _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ isBlank: (Unicode.Scalar) -> Bool = isBlank
+    ) -> Range<Int> {
         var start = range.lowerBound
         var end = range.upperBound
         while start < end, let (scalar, length) = scalar(in: text, at: start, before: end), isBlank(scalar) { start += length }
@@ -26,6 +29,14 @@ enum Blanks {
         }
     }
 
+    /// Foundation's `whitespacesAndNewlines`: the blanks, and U+000A–U+000D, U+0085, U+2028, U+2029.
+    static func isBlankOrNewline(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        default: isBlank(scalar)
+        }
+    }
+
     /// The scalar that starts at `at` and its length.
     private static func scalar(in text: UnsafeBufferPointer<UInt8>, at: Int, before end: Int) -> (Unicode.Scalar, Int)? {
         let lead = text[at]
@@ -37,16 +48,21 @@ enum Blanks {
     }
 }
 
-extension String {
+extension StringProtocol {
     /// `trimmingCharacters(in: .whitespaces)`, without its cost when there is nothing to trim:
     /// every iCalendar value read asks (a seventh of a 100,000-task import).
-    func trimmingBlanks() -> String {
-        guard let first = utf8.first, let last = utf8.last else { return self }
-        func plain(_ byte: UInt8) -> Bool { byte != 0x20 && byte != 0x09 && byte < 0x80 }
-        if plain(first) && plain(last) { return self }
-        var text = self
+    public func trimmingBlanks() -> String { trimming(Blanks.isBlank) }
+
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`.
+    public func trimmingBlanksAndNewlines() -> String { trimming(Blanks.isBlankOrNewline) }
+
+    private func trimming(_ isBlank: (Unicode.Scalar) -> Bool) -> String {
+        var text = String(self)
+        guard let first = text.utf8.first, let last = text.utf8.last else { return "" }
+        func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x80 }
+        if plain(first) && plain(last) { return text }
         return text.withUTF8 { bytes in
-            let kept = Blanks.trimmed(bytes, 0..<bytes.count)
+            let kept = Blanks.trimmed(bytes, 0..<bytes.count, isBlank)
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[kept]), as: UTF8.self)
         }
     }

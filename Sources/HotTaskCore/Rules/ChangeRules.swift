@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The rule of each change a person asks for, written once for the UI's keys and the command
 /// line's flags: rename, date, complete or reopen, move, delete. Each takes the task as it is
@@ -48,7 +49,7 @@ public enum ChangeRules {
     /// its due date advanced (and a COUNT one less), in one change that undo takes back. Its
     /// last occurrence completes it. A rule counted from the day it is done steps from `now`'s
     /// day in `local`.
-    public static func complete(_ task: TaskItem, _ completed: Bool, now: Date, local: TimeZone) -> TaskChange? {
+    public static func complete(_ task: TaskItem, _ completed: Bool, now: Date, local: ZoneInfo) -> TaskChange? {
         if completed, !task.completed, let next = nextOccurrence(of: task, doneOn: DueDate.localDay(of: now, in: local)) {
             return set(TaskFields(due: .some(next.due), repeatRule: next.rule == task.repeatRule ? nil : next.rule), on: task)
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The tasks a command's changes are made on, as the changes before left them: the whole list
 /// (`--done 3`, handles resolved by list number or id) or only the tasks named by id
@@ -88,7 +89,7 @@ struct CommandChanges: Sendable {
     }
 
     /// The changes, in the order the command lists them, and a step for each handle acted on.
-    func plan(on target: inout some ChangeTarget, now: Date, local: TimeZone) throws(PlanRefusal) -> (changes: [TaskChange], steps: [Step]) {
+    func plan(on target: inout some ChangeTarget, now: Date, local: ZoneInfo) throws(PlanRefusal) -> (changes: [TaskChange], steps: [Step]) {
         let completingIDs = Set(completing.compactMap { target.task($0)?.id })
         for handle in reopening {
             if let task = target.task(handle), completingIDs.contains(task.id) { throw .contradiction(task) }

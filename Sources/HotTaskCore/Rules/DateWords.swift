@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The English words dates and repeat rules are said in (`DueInput`, `RepeatInput`): the same
 /// whatever the locale, so that a command in a script means the same day everywhere.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a due date is shown (`--list`, the UI's rows): relative when near, else the date in the
 /// chosen format; a time adds its local clock reading.
@@ -23,13 +24,13 @@ public struct DueDisplay: Sendable {
     }
 
     public let now: Date
-    public let local: TimeZone
+    public let local: ZoneInfo
     let format: Format
     /// Today, in `local` (days since 1970-01-01).
     let today: Int
     private let nowSeconds: Int64
 
-    public init(now: Date, local: TimeZone, format: Format = .iso) {
+    public init(now: Date, local: ZoneInfo, format: Format = .iso) {
         self.now = now
         self.local = local
         self.format = format
@@ -112,7 +113,7 @@ public struct DueDisplay: Sendable {
 
 extension DueDate {
     /// The offset from UTC in `local` at the instant this stands for.
-    func offsetHere(local: TimeZone) -> Int {
+    func offsetHere(local: ZoneInfo) -> Int {
         local.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant(local: local))))
     }
 
@@ -121,7 +122,7 @@ extension DueDate {
     /// time that went overdue this morning comes before what is due today, all day).
     /// A day or a floating time needs no zone rules at all (most due dates: sorting 100,000
     /// costs no more than reading them).
-    public func sortKey(local: TimeZone) -> Int64 {
+    public func sortKey(local: ZoneInfo) -> Int64 {
         if isDay { return wallSeconds + 86_399 }
         if zone == .floating { return wallSeconds }
         let instant = instant(local: local)

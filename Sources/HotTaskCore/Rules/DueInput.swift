@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a person types for a due date (`--due WHEN`, the UI's due prompt), read as of `now`
 /// in the zone `local`.
@@ -35,7 +36,7 @@ public enum DueInput {
     public static let forms =
         "YYYY-MM-DD, today, tomorrow, fri or friday, next fri, eow, eom, eoy, in N days, in N weeks, Nd, Nw, dec 1, 1 dec, any of them with a time (tomorrow 9:00), or none"
 
-    public static func parse(_ text: String, now: Date, local: TimeZone) -> Result<Request, Refusal> {
+    public static func parse(_ text: String, now: Date, local: ZoneInfo) -> Result<Request, Refusal> {
         let lowered = text.lowercased()
         var words = lowered.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if words == ["none"] { return .success(.clear) }
@@ -179,7 +180,7 @@ public enum DueInput {
     }
 
     /// A local clock reading on `day`, kept with the zone's name.
-    private static func localTime(day: Int, _ hour: Int, _ minute: Int, text: String, local: TimeZone) -> Result<Request, Refusal> {
+    private static func localTime(day: Int, _ hour: Int, _ minute: Int, text: String, local: ZoneInfo) -> Result<Request, Refusal> {
         let wall = Int64(day) * 86_400 + Int64(hour * 3600 + minute * 60)
         guard DueDate.day(day) != nil else { return .failure(Refusal(value: text, reason: "past the year 9999")) }
         guard DueDate.exists(wall: wall, in: local) else {
@@ -190,7 +191,7 @@ public enum DueInput {
     }
 
     /// The zone a local time is kept with: UTC as UTC, any other by its name.
-    static func zone(of local: TimeZone) -> DueDate.Zone {
+    static func zone(of local: ZoneInfo) -> DueDate.Zone {
         let utcNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Etc/Zulu", "Universal", "Zulu", "Z"]
         return utcNames.contains(local.identifier) ? .utc : .named(local.identifier)
     }
@@ -198,7 +199,7 @@ public enum DueInput {
 
 extension DueDate {
     /// The day (days since 1970-01-01) that `instant` falls on in `zone`.
-    public static func localDay(of instant: Date, in zone: TimeZone) -> Int {
+    public static func localDay(of instant: Date, in zone: ZoneInfo) -> Int {
         let seconds = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: instant))
         return DateWords.day(ofSeconds: seconds)
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A `due:WORD` word in typed text (the app's input and editor, `--add`, `--edit`) is the
 /// task's due date: WORD is any form `--due` takes (`due:fri`, `due:tomorrow`, `due:eom`,
@@ -14,10 +15,10 @@ import Foundation
 public enum DueWord {
     /// The caption without its first `due:WORD` word (and the space before it, or after it at
     /// the start), and that date; the caption as it is and nil when it has none.
-    public static func taken(from caption: String, now: Date, local: TimeZone) -> (caption: String, due: DueDate?) {
+    public static func taken(from caption: String, now: Date, local: ZoneInfo) -> (caption: String, due: DueDate?) {
         guard caption.contains("due:") else { return (caption, nil) }
         var start = caption.startIndex
-        while let found = caption.range(of: "due:", range: start..<caption.endIndex) {
+        while let found = caption[start...].firstRange(of: "due:") {
             start = found.upperBound
             // A word of its own: at the start or after a space, and ending at a space or the end.
             guard found.lowerBound == caption.startIndex || caption[caption.index(before: found.lowerBound)] == " " else { continue }
@@ -45,7 +46,7 @@ public enum DueWord {
     /// The date `--due` reads from the words at `start`, and where they end: the most of the
     /// next four words that make a date (`due:fri`, `due:dec 25`, `due:in 3 days`,
     /// `due:1 dec 2027`: the fewest would stop before its year); nil when none do.
-    private static func form(at start: String.Index, in caption: String, now: Date, local: TimeZone) -> (DueDate, String.Index)? {
+    private static func form(at start: String.Index, in caption: String, now: Date, local: ZoneInfo) -> (DueDate, String.Index)? {
         var end = start
         var longest: (DueDate, String.Index)?
         for _ in 0..<4 {
@@ -63,7 +64,7 @@ public enum DueWord {
     /// The date of the word at `start..<end` with the `H:MM` word after it, and that word's end;
     /// nil when the next word is no time or the two are no date together.
     private static func withTime(
-        after end: String.Index, of start: String.Index, in caption: String, now: Date, local: TimeZone
+        after end: String.Index, of start: String.Index, in caption: String, now: Date, local: ZoneInfo
     ) -> (DueDate, String.Index)? {
         guard end < caption.endIndex else { return nil }
         let timeStart = caption.index(after: end)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a person types for a repeat rule (`--repeat RULE`, the app's repeat prompt), in the
 /// English words of `DateWords` that due dates are said in: `daily`, `weekly`, `monthly`,
@@ -19,10 +20,10 @@ public enum RepeatInput {
     public static let forms = "daily, weekly, monthly, yearly, weekdays, every N days|weeks|months|years, every mon,thu, or none"
 
     public static func parse(_ text: String) -> Result<RepeatRule, Refusal> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         let lowered = trimmed.lowercased()
         for ending in [" after done", ";x-hottask-from=done"] where lowered.hasSuffix(ending) {
-            let rule = String(trimmed.dropLast(ending.count)).trimmingCharacters(in: .whitespaces)
+            let rule = String(trimmed.dropLast(ending.count)).trimmingBlanks()
             guard case .success(let read) = plain(rule), !read.isNone else { return .failure(Refusal(value: text)) }
             return .success(read.counting(afterDone: true))
         }
@@ -32,7 +33,7 @@ public enum RepeatInput {
     /// A rule without `after done`.
     private static func plain(_ text: String) -> Result<RepeatRule, Refusal> {
         let refused = Result<RepeatRule, Refusal>.failure(Refusal(value: text))
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         if trimmed.uppercased().hasPrefix("FREQ=") { return RepeatRule(rrule: trimmed).map { .success($0) } ?? refused }
         let words = trimmed.lowercased().split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).filter { $0 != "and" }
         func rule(_ rrule: String) -> Result<RepeatRule, Refusal> { RepeatRule(rrule: rrule).map { .success($0) } ?? refused }

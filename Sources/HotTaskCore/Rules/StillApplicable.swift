@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which changes of an undo (or a redo) still apply to the list as it is now: the one rule
 /// `--undo` and the UI's `u` and `^R` share.

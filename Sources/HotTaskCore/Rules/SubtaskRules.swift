@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The rules of subtasks (issue 54), written once for the command line and the app: a subtask
 /// lives in its parent's section and list, and goes where its parent goes; completing or

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Whether a caption matches the filter text, and where: the rule the UI's filter (`/`) and
 /// `--list --filter` share (what is typed and shown stays in the UI's `ListView`). Both are
@@ -30,7 +31,7 @@ public enum TaskFilter {
             if scalar.isASCII {
                 out.append(lower(UInt8(scalar.value)))
             } else {
-                out.append(contentsOf: ScalarFolds.shared.fold(scalar))
+                out.append(contentsOf: ScalarFolds.fold(scalar))
             }
         }
         return out
@@ -163,7 +164,7 @@ public enum TaskFilter {
             self.onlyStored = onlyStored
             // As written first (a name may hold `_`), then with `_` for its spaces.
             wantedList = query.list.map { typed in
-                let spaced = typed.replacingOccurrences(of: "_", with: " ")
+                let spaced = typed.replacing("_", with: " ")
                 let name =
                     [typed, spaced].lazy.compactMap { form in
                         lists.names.first { TaskFilter.foldedBytes($0) == TaskFilter.foldedBytes(form) }
@@ -251,7 +252,7 @@ public enum TaskFilter {
     /// A tag folded for the filter: as a caption is, a space as `_` (a calendar's category
     /// "Grocery list" is `+grocery_list`).
     static func foldedTag(_ tag: String) -> [UInt8] {
-        foldedBytes(tag.contains(" ") ? tag.replacingOccurrences(of: " ", with: "_") : tag)
+        foldedBytes(tag.contains(" ") ? tag.replacing(" ", with: "_") : tag)
     }
 
     /// Whether `tag` folds to `folded` (`foldedTag(tag) == folded`), an ASCII tag compared
@@ -314,26 +315,26 @@ public enum TaskFilter {
     }
 }
 
-/// Each non-ASCII scalar's fold, made by Foundation the first time it is seen.
-private final class ScalarFolds: @unchecked Sendable {
-    static let shared = ScalarFolds()
-    private let lock = NSLock()
-    private var folds: [UInt32: [UInt8]] = [:]
-
-    func fold(_ scalar: Unicode.Scalar) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = folds[scalar.value] { return known }
+/// Each non-ASCII scalar's fold: compatibility composition, then case, diacritics and width
+/// folded away, as the full Foundation folds (`ScalarFoldTable.swift`, made from it).
+enum ScalarFolds {
+    static func fold(_ scalar: Unicode.Scalar) -> [UInt8] {
         // A combining accent on its own (after a letter typed without it) is dropped, as
         // Foundation drops it from a whole string; on its own Foundation would keep it.
-        if scalar.properties.generalCategory == .nonspacingMark, scalar.properties.canonicalCombiningClass.rawValue != 0 {
-            folds[scalar.value] = []
-            return []
-        }
-        let folded = String(Character(scalar)).precomposedStringWithCompatibilityMapping
-            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        let bytes = Array(folded.utf8)
-        folds[scalar.value] = bytes
-        return bytes
+        if scalar.properties.generalCategory == .nonspacingMark, scalar.properties.canonicalCombiningClass.rawValue != 0 { return [] }
+        return folds[scalar.value] ?? Array(String(Character(scalar)).utf8)
     }
+
+    /// The table read once, on the first filter that needs it.
+    private static let folds: [UInt32: [UInt8]] = {
+        var folds: [UInt32: [UInt8]] = [:]
+        for line in table.split(whereSeparator: { $0 == ";" || $0 == "\n" }) where line.contains("=") {
+            let sides = line.drop(while: { $0 == " " }).split(separator: "=", omittingEmptySubsequences: false)
+            guard let scalar = UInt32(sides[0], radix: 16) else { continue }
+            var fold = ""
+            for part in sides[1].split(separator: " ") { UInt32(part, radix: 16).flatMap(Unicode.Scalar.init).map { fold.unicodeScalars.append($0) } }
+            folds[scalar] = Array(fold.utf8)
+        }
+        return folds
+    }()
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a person types for a task, read one way wherever it is typed: the app's input row and
 /// caption editor, `--add` and `--edit`. The caption rule first (`CaptionRule`), then `+word`
@@ -19,7 +20,7 @@ public enum TypedTaskRule {
 
     /// `replacing`: the caption an edit replaces, whose length the edit may keep.
     public static func read(
-        _ typed: String, takingTags: Bool, now: Date, local: TimeZone, replacing old: String? = nil
+        _ typed: String, takingTags: Bool, now: Date, local: ZoneInfo, replacing old: String? = nil
     ) throws(CaptionError) -> Reading {
         let clean: String
         if let old { clean = try CaptionRule.clean(typed, replacing: old) } else { clean = try CaptionRule.clean(typed) }

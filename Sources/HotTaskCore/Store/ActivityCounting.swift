@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What one committed record adds to the history: the rule is the record alone (its changes
 /// carry their times), so every writer, every replay and every fold count it the same.

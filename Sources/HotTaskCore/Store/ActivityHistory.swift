@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What was done when, kept for good: tasks added and completed per UTC quarter-hour, derived
 /// from each committed record and folded into the snapshot with it, so it outlives the tasks
@@ -105,7 +106,7 @@ public struct ActivityHistory: Equatable, Sendable {
     }
 
     /// The counts per local day (days since 1970-01-01 in `zone`).
-    public func days(in zone: TimeZone) -> [Int: Counts] {
+    public func days(in zone: ZoneInfo) -> [Int: Counts] {
         var days: [Int: Counts] = [:]
         for (quarter, counts) in quarters {
             let day = DueDate.localDay(of: Date(timeIntervalSince1970: TimeInterval(quarter) * 900), in: zone)

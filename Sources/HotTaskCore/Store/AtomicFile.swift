@@ -1,5 +1,6 @@
 import CFileSync
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Files replaced whole: a temp file beside the one replaced, renamed over it once on disk.
 extension FileSystem {

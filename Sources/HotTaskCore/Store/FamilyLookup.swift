@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The subtasks a change by id takes with it (`--done`, `--move`, `--delete`, `--edit --in`),
 /// found without decoding every task: the snapshot's bytes are searched a level at a time for

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 #if canImport(Glibc)
     import Glibc
@@ -91,14 +92,14 @@ final class FileLock {
         var buffer = [UInt8](repeating: 0, count: 16)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingBlanksAndNewlines())
     }
 
     private static func busyMessage(path: String, holder: Int32?, wait: TimeInterval) -> String {
         let who =
             holder.map { pid -> String in
                 let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
-                    .replacingOccurrences(of: "\u{0}", with: " ").trimmingCharacters(in: .whitespaces)
+                    .replacing("\u{0}", with: " ").trimmingBlanks()
                 return "process \(pid)" + (command.map { $0.isEmpty ? "" : " (\($0.prefix(60)))" } ?? "")
             } ?? "another process"
         let seconds = wait == wait.rounded() ? String(Int(wait)) : String(wait)

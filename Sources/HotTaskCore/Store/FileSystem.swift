@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 #if canImport(Glibc)
     import Glibc
@@ -27,6 +28,20 @@ enum FileSystem {
     }
 
     enum Kind { case missing, file, directory, other }
+
+    /// The names in a folder, "." and ".." left out, in the order the system lists them.
+    static func names(in folder: String) throws(Failure) -> [String] {
+        guard let stream = opendir(folder) else { throw Failure(reason: reason(), code: errno) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        errno = 0
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        if errno != 0 { throw Failure(reason: reason(), code: errno) }
+        return names
+    }
 
     static func kind(of path: String) throws(Failure) -> Kind {
         var info = stat()
@@ -239,7 +254,7 @@ enum FileSystem {
     }
 
     private static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.1f", Double(bytes) / 1_048_576)
+        (Double(bytes) / 1_048_576).oneDecimal
     }
 
     /// The start of the names of `path`'s temp files: `.name.tmp-PID-RANDOM` (see `AtomicFile`).

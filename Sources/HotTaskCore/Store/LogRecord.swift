@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One committed change: what one command or one key did, stamped and named by the snapshot
 /// it follows.

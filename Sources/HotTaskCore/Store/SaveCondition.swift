@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A save's condition, as HTTP's `If-Match`: the task still holds the value of a field that
 /// the person started from (the note an editor was opened on). It travels with the save and is

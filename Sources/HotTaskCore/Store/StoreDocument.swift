@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The store file's format: `{"version": 2, "generation": ..., "tasks": [...], "deleted": [...]}`,
 /// tasks in display order. Version 1 stores (no order keys, clocks or tombstones) are read.

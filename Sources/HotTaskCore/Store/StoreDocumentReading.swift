@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reading a store: the fast reader first (`FastStoreDecoder`), the strict one when it gives up, so
 /// every error message comes from the strict one.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A store that could not be read or written. Every message names the file.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {

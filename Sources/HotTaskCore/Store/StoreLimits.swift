@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Every limit of the store, in one table, each derived so that a store at every limit still
 /// reads and writes: what a writer may commit is never more than a reader takes.

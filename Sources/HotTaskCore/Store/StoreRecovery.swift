@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 #if canImport(Glibc)
     import Glibc
@@ -144,8 +145,7 @@ extension TaskStore {
         var parts = tm()
         var copy = seconds
         gmtime_r(&copy, &parts)
-        return String(
-            format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        let day = (Int(parts.tm_year) + 1900).zeroPadded(4) + (Int(parts.tm_mon) + 1).zeroPadded(2) + Int(parts.tm_mday).zeroPadded(2)
+        return day + "T" + Int(parts.tm_hour).zeroPadded(2) + Int(parts.tm_min).zeroPadded(2) + Int(parts.tm_sec).zeroPadded(2) + "Z"
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The third way a transaction ends (`commit` and `fold` are the others): a new snapshot that
 /// is not made of the store's own records.

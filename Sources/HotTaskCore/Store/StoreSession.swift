@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The terminal UI's link to the store: it keeps the list in memory while other processes
 /// (`hottask --done`, a second UI) change the store, and sends only its own changes.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a JSON document is not a HotTask store (or import file).
 enum DocumentError: Error, Equatable, Sendable, CustomStringConvertible {

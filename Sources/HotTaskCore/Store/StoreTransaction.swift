@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension TaskStore {
     /// Runs `body` holding the store's lock, with a transaction that has read what `plan` asks

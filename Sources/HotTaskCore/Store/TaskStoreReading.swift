@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reading the store: the snapshot and the log replayed on it, with what a writer needs to
 /// commit on top; no lock is taken.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writing the store: every entry is a transaction body (`StoreTransaction`).
 extension TaskStore.State {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Commits what the server acknowledges as it acknowledges it: each write's new ETag (or a

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a sync stopped: the server (or the way to it) said no. The local store keeps every
 /// local change; the next sync starts again from what was acknowledged.

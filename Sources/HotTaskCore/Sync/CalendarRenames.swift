@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Renames between a set of calendars and the store's lists, before a sync's first round: a
 /// calendar renamed there renames its list here (one logged change, its tasks follow), and a

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Several calendars synced as one collection, each of them one list (named by the calendar's
 /// display name; the default list's name maps to the default list). A member's href tells the
@@ -47,7 +48,7 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
     /// URLs chosen at set-up that discovery did not find this time.
     let expected: [String]
     // Written before any request of a round only (`prepare`, `checkMissing`); read from the sending threads.
-    let lock = NSLock()
+    let lock = ThreadLock()
     var current: [Member]
     /// Folder paths of calendars synced before that answered 404: deleted there.
     var provenGone: Set<String> = []
@@ -86,7 +87,7 @@ public final class CalendarSet: CalendarCollection, @unchecked Sendable {
     }
 
     private func member(named list: String) -> Member? {
-        members.first { $0.list == list } ?? members.first { $0.list.caseInsensitiveCompare(list) == .orderedSame }
+        members.first { $0.list == list } ?? members.first { $0.list.equalsIgnoringCase(list) }
     }
 
     public func listName(forHref href: String) -> String? { member(for: href)?.list }

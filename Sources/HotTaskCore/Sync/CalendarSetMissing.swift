@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A calendar the last sync synced (or chosen at set-up) that this sync's discovery did not
 /// find is never taken for an empty one: its tasks would be deleted here, and on the server
@@ -48,7 +49,7 @@ extension CalendarSet {
     /// The path of a calendar (URL or path), decoded, with its trailing slash.
     static func folderPath(_ address: String) -> String {
         let path = URLComponents(string: address)?.path ?? address
-        let decoded = path.removingPercentEncoding ?? path
+        let decoded = path.percentDecoded ?? path
         return decoded.hasSuffix("/") ? decoded : decoded + "/"
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a round learned which of the synced tasks the server no longer has.
 enum RemovalEvidence: Equatable {

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Runs blocking work (network requests) on up to `width` threads of its own and returns the
 /// results in the order of the items. Threads, not the global dispatch queue: its width is the
@@ -15,12 +17,10 @@ public enum Parallel {
         let finished = DispatchGroup()
         for _ in 0..<width {
             finished.enter()
-            let thread = Thread {
+            OwnThread.detach(stackSize: 1 << 20) {
                 work.run()
                 finished.leave()
             }
-            thread.stackSize = 1 << 20
-            thread.start()
         }
         finished.wait()
         return work.results.map { $0 ?? .failure(SyncFailure("a request was not sent")) }
@@ -35,7 +35,7 @@ public enum Parallel {
         let body: (Item) throws(SyncFailure) -> Value
         var results: [Result<Value, SyncFailure>?]
         private var next = 0
-        private let lock = NSLock()
+        private let lock = ThreadLock()
 
         init(items: [Item], body: @escaping (Item) throws(SyncFailure) -> Value) {
             self.items = items

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the last sync agreed on with the server, kept beside the store (`tasks.json.sync`):
 /// the collection's version and, per task, the version both sides had then. The three-way

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a sync learned of its agreement with the server, committed in the store's own record:
 /// the base entries of the tasks it pulled or merged, in the same record as the local changes

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// What one sync did, for the line `--sync` prints and the UI's footer.
@@ -404,7 +405,7 @@ final class SyncEngine {
             let reading =
                 bytes > Self.maximumObjectBytes
                 ? TodoMapping.Reading.unreadable(
-                    "\(String(format: "%.1f", Double(bytes) / 1_048_576)) MB, over the \(Self.maximumObjectBytes >> 20) MB a task may take")
+                    "\((Double(bytes) / 1_048_576).oneDecimal) MB, over the \(Self.maximumObjectBytes >> 20) MB a task may take")
                 : TodoMapping.read(resource.body)
             if case .unreadable = reading {} else if skipped[href] != nil { view.readable.append(href) }
             switch reading {

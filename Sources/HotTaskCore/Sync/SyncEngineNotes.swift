@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a sync says of members it could not take.
 extension SyncEngine {

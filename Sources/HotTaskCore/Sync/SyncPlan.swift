@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The decisions of one sync round, made under the store's lock from the list as it is, the
 /// base and what the server changed: the local changes (one logged record), the writes to send,

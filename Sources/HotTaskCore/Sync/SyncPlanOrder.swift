@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a sync puts the tasks it pulls, and the order keys its writes carry.
 extension SyncPlan {

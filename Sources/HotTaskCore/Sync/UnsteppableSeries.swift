@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Tasks whose calendar series HotTask cannot step (a phone's BYMONTHDAY, BYSETPOS, EXDATE…):
 /// completing one here would complete every occurrence there, so a sync refuses to write it

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Reads a Taskwarrior export (`[{...}, {...}]`, as `task export` writes it) straight into
 /// tasks, without a JSON tree: the tree (a dictionary per task) cost most of the time and

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The part of a Taskwarrior task HotTask does not model, carried (`CarriedFields`) as a JSON
 /// object of those members, and merged back into the export: `task import` replaces every field
@@ -216,7 +217,7 @@ enum TaskwarriorCarry {
         } else {
             known = annotationTexts(object["annotations"]).map { ($0.entry, fingerprint($0.text), $0.raw) }
         }
-        let lines = task.note.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = task.note.split(separator: "\n").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
         var used = Set<Int>()
         // A line an annotation had: its entry, and its text as it came (issue 41: kept exactly).
         var texts = lines

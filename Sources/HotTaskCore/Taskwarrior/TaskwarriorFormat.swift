@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Taskwarrior's `task export`: `uuid`, `description`, `status`, `entry`/`end`/`modified`
 /// (as `YYYYMMDDTHHMMSSZ`), `priority`, `due`, `annotations` (the note, a line each), `tags`

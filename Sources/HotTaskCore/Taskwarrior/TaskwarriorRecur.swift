@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Taskwarrior's `recur` (with its `until`) as a `RepeatRule`, and back, for the rules where
 /// both step to the same dates (as Taskwarrior 2.6's `getNextRecurrence` steps them):
@@ -42,7 +43,7 @@ enum TaskwarriorRecur {
         if let until {
             // A day's local midnight (how a dated task's due is written) is that whole day.
             switch DueDate.fromTaskwarrior(until) {
-            case let day? where day.isDay: text += ";UNTIL=" + day.dayText.replacingOccurrences(of: "-", with: "")
+            case let day? where day.isDay: text += ";UNTIL=" + day.dayText.replacing("-", with: "")
             default: text += ";UNTIL=" + Timestamp.formatCompact(until)
             }
         }
@@ -121,7 +122,7 @@ enum TaskwarriorRecur {
     private static let yearDurationUnits: Set<String> = ["y", "yr", "yrs", "year", "years"]
 
     private static func step(_ recur: String) -> Step? {
-        let text = recur.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = recur.trimmingBlanks().lowercased()
         switch text {
         case "daily", "day": return .days(1)
         case "weekly", "week", "wk": return .weeks(1)
@@ -149,7 +150,7 @@ enum TaskwarriorRecur {
         }
         let digits = text.prefix(while: \.isNumber)
         guard !digits.isEmpty, let n = Int(digits), n >= 1 else { return nil }
-        let unit = text.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let unit = text.dropFirst(digits.count).trimmingBlanks()
         // Taskwarrior's own cases first: a number ending in m is calendar months, in q quarters.
         if unit == "m" { return checked(.months(n)) }
         if unit == "q" { return checked(.months(3 * n)) }

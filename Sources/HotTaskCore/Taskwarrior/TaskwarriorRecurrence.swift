@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Taskwarrior's recurring tasks as HotTask's repeating ones, both ways.
 ///

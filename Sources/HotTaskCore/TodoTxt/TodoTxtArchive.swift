@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension TodoTxtFormat {
     /// Where todo.sh archives a todo.txt file's completed lines: `done.txt` beside it (its

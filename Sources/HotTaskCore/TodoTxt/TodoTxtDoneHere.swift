@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension TodoTxtFormat {
     /// The done lines of the occurrences of `task` completed here since the file last had its

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// todo.txt (http://todotxt.org): one task per line.
 ///
@@ -192,7 +193,7 @@ enum TodoTxtFormat {
     /// How a tag is written in todo.txt: `+project`, a context as it is (`@phone`); a space
     /// inside one (a calendar's category) as `_`, since a todo.txt word has none.
     static func word(for tag: String) -> String {
-        let word = tag.replacingOccurrences(of: " ", with: "_")
+        let word = tag.replacing(" ", with: "_")
         return word.hasPrefix("@") ? word : "+" + word
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One todo.txt line read as bytes, its words the runs between spaces (U+0020).
 ///

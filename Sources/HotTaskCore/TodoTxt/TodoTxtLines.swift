@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a todo.txt import's lines said, or left unsaid, beyond their tasks: kept by position in
 /// `ImportBatch.tasks`, so that matching lines to tasks and merging them can ask.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finds the task of a todo.txt line that lost its `id:` tag (`todo.sh replace N "text"` writes
 /// the line anew without it; so do hand edits) and whose caption changed, so that it is not

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// todo.txt's repeat tag, as Simpletask writes it (`rec:` then an optional `+`, a number and
 /// one of `d`, `w`, `m`, `y`, `b`): `rec:1w` counts a week from the day the task is done,

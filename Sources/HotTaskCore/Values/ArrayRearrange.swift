@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Array {
     /// Puts `self[order[i]]` at `i` for every `i`, in place (`order` is a permutation of the

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A hybrid logical clock reading: wall-clock milliseconds and a counter.
 ///

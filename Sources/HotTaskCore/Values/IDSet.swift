@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A set of task ids for passes over a whole list in the app (the fold of 20,000 families
 /// hides 80,000 subtasks): `IDTable` under a set's face. A `Set<UUID>` sets SipHash up for

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A task's place in the manual order of its section: keys sort as byte strings, and a new
 /// key fits between any two (fractional indexing), so moving one task changes one task.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Sixteen bits folded from a parent's id, never zero; zero for no parent. Equal parents give
 /// equal hints, so a task whose hint is not among a few parents' hints is not their subtask;

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An id read as text, with the last one read kept beside its text: a family's subtasks are
 /// stored one after another, each naming the same parent, and comparing 36 bytes costs less

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A text known by the two FNV-1a hashes `UUIDBytes.derived` makes an id from (two seeds).
 ///

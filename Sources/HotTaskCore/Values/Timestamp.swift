@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Dates as the store writes them: ISO 8601 in UTC to the second (`2026-11-21T10:00:00Z`).
 ///
@@ -7,7 +8,7 @@ import Foundation
 public enum Timestamp {
     /// Now, to the whole second: what is stored is exactly what stays in memory.
     public static func now() -> Date {
-        Date(timeIntervalSince1970: Foundation.Date().timeIntervalSince1970.rounded(.down))
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     }
 
     static func format(_ date: Date) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// UUIDs to and from their lowercase text form without going through `String`: the store
 /// reads and writes one per task.

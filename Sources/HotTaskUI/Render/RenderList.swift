@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// The list rows: section headers, tasks (with filter matches highlighted, or the caption
@@ -75,7 +76,7 @@ extension AppRender {
                 }
             case .details(let display):
                 let task = state.tasks[state.view.position(ofDisplay: display, in: state.tasks)]
-                let text = detailsLine(of: task, now: state.now, calendar: state.calendar)
+                let text = detailsLine(of: task, now: state.now, zone: state.zone)
                 let selected = display == state.selection && state.focus == .list
                 // Under the caption, past "› [ ] ".
                 grid.put(text.truncated(toWidth: width - 7), x: 6, y: y, style: .hint)
@@ -221,10 +222,10 @@ extension AppRender {
     }
 
     /// A task's second line: "added 3 days ago · done today · ✎ the note ↵ on one line".
-    static func detailsLine(of task: TaskItem, now: Date, calendar: Calendar) -> String {
-        var text = "added " + RelativeTime.words(for: task.createdAt, now: now, calendar: calendar)
+    static func detailsLine(of task: TaskItem, now: Date, zone: ZoneInfo) -> String {
+        var text = "added " + RelativeTime.words(for: task.createdAt, now: now, zone: zone)
         if task.completed {
-            text += " · done" + (task.completedAt.map { " " + RelativeTime.words(for: $0, now: now, calendar: calendar) } ?? "")
+            text += " · done" + (task.completedAt.map { " " + RelativeTime.words(for: $0, now: now, zone: zone) } ?? "")
         }
         if !task.note.isEmpty { text += " · " + noteMark + " " + NoteRule.oneLine(task.note) }
         return text

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 
@@ -149,10 +150,10 @@ public struct AppState: Equatable, Sendable {
     var addingUnder: UUID?
     /// Each task with a second, dimmer line saying when it was added and completed (`v`).
     public var showsDetails: Bool
-    /// The time of the last event, for "added 3 days ago", and the calendar that says what
+    /// The time of the last event, for "added 3 days ago", and the zone that says what
     /// "today" is.
     var now = Date(timeIntervalSince1970: 0)
-    var calendar = Calendar.current
+    var zone = ZoneInfo.current
     /// How due dates that are not near are written (the config's `date_format`).
     var dateFormat = DueDisplay.Format.iso
     /// Whether `+word` in a new task's text (and in the caption editor) is a tag (`plus_tags`).
@@ -178,8 +179,8 @@ public struct AppState: Equatable, Sendable {
     /// More than one list to show: the bar, the list keys in the help, each task's list under "All".
     var hasSeveralLists: Bool { listSummary.names.count > 1 }
 
-    /// Due dates as of `now`, in the calendar's zone.
-    var dates: DueDisplay { DueDisplay(now: now, local: calendar.timeZone, format: dateFormat) }
+    /// Due dates as of `now`, in the local zone.
+    var dates: DueDisplay { DueDisplay(now: now, local: zone, format: dateFormat) }
 
     public init(tasks: TaskList, size: Size, config: AppConfig = .standard) {
         self.tasks = tasks

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// Text typed and not yet added or saved: what the new-task input holds, and an open caption

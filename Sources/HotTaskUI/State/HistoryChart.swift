@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// The history view's numbers, made once when it opens (and again when records arrive while it
@@ -24,7 +25,7 @@ struct HistoryChart: Equatable, Sendable {
     var first: Int { today - Self.span + 1 }
 
     /// `activity`'s days in `zone` (one pass over its quarter-hours) as of `now`.
-    init(activity: ActivityHistory, open: Int, now: Date, zone: TimeZone) {
+    init(activity: ActivityHistory, open: Int, now: Date, zone: ZoneInfo) {
         today = DueDate.localDay(of: now, in: zone)
         openNow = open
         var added = [Int](repeating: 0, count: Self.span)

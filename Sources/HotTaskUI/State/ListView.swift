@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// Which tasks the list shows, and in what order: the sort mode, "completed last" and the
@@ -47,7 +48,7 @@ public struct ListView: Equatable, Sendable {
     /// True when display order is stored order: reordering by hand makes sense.
     var isManualOrder: Bool { sort == .manual && !completedLast }
     /// The zone due dates sort in: the state's, the same the CLI's `--by-due` uses.
-    private(set) var local = TimeZone(secondsFromGMT: 0)!
+    private(set) var local = ZoneInfo(secondsFromGMT: 0)!
     private var ordering: TaskOrdering { TaskOrdering(sort: sort, completedLast: completedLast, local: local) }
     private var shown: SectionOrders? { filtered ?? sorted }
 
@@ -161,7 +162,7 @@ public struct ListView: Equatable, Sendable {
     }
 
     /// Sets sort mode and "completed last", sorting once.
-    mutating func setOrder(_ sort: SortMode, completedLast: Bool, local: TimeZone, list: TaskList) {
+    mutating func setOrder(_ sort: SortMode, completedLast: Bool, local: ZoneInfo, list: TaskList) {
         self.sort = sort
         self.completedLast = completedLast
         self.local = local
@@ -398,7 +399,7 @@ private struct EarlierResults: Equatable, Sendable {
 private struct QueryMatcher: Equatable, Sendable {
     /// No query: it matches every task and never reads a date, so any day and zone will do.
     var value = TaskFilter.Matcher(
-        "", dates: DueDisplay(now: Date(timeIntervalSince1970: 0), local: TimeZone(secondsFromGMT: 0)!), lists: .initial)
+        "", dates: DueDisplay(now: Date(timeIntervalSince1970: 0), local: ZoneInfo(secondsFromGMT: 0)!), lists: .initial)
 
     init() {}
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// A task's note edited in the person's own editor (`$VISUAL`, else `$EDITOR`, else `vi`), as

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// The order the list is shown in. Only `manual` is stored; the others are views of it.
@@ -47,7 +48,7 @@ struct TaskOrdering {
     let sort: SortMode
     let completedLast: Bool
     /// The zone a due time's day and hour are read in.
-    let local: TimeZone
+    let local: ZoneInfo
 
     /// True when the view is the stored order itself, so no array of positions is needed.
     var isIdentity: Bool { sort == .manual && !completedLast }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// The list view's part in subtasks (issue 54): which tasks are folded, the subtasks their

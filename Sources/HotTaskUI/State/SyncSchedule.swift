@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// When the UI syncs with `[sync]`: at start, a few seconds after a change here, every few
 /// minutes while nothing changes, and after a failure again after 15 s, 30 s, 60 s… up to the

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 
@@ -8,7 +9,7 @@ extension AppUpdate {
     static func startDue(_ state: inout AppState) {
         // The old date selected: typing replaces it, an arrow key keeps it to edit.
         openRowPrompt(.due, noTask: "No task to give a due date", &state) { task, state in
-            LineEditor(task.due.map { $0.isDay ? $0.dayText : DueEntry.localText($0, in: state.calendar.timeZone) } ?? "", selected: true)
+            LineEditor(task.due.map { $0.isDay ? $0.dayText : DueEntry.localText($0, in: state.zone) } ?? "", selected: true)
         }
     }
 
@@ -23,7 +24,7 @@ extension AppUpdate {
             return []
         }
         let due: DueDate?
-        switch DueEntry.reading(state.editor.text, now: now, local: state.calendar.timeZone) {
+        switch DueEntry.reading(state.editor.text, now: now, local: state.zone) {
         case .success(let reading): due = reading
         case .failure(let refusal):
             state.message = Message("\(refusal)", kind: .error, shorter: ["Not a due date: \(DueInput.forms)"])
@@ -42,8 +43,8 @@ extension AppUpdate {
 /// What the prompt's text reads as.
 enum DueEntry {
     /// The due date the entry sets (nil: clear it); empty and `none` clear.
-    static func reading(_ text: String, now: Date, local: TimeZone) -> Result<DueDate?, DueInput.Refusal> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+    static func reading(_ text: String, now: Date, local: ZoneInfo) -> Result<DueDate?, DueInput.Refusal> {
+        let trimmed = text.trimmingBlanks()
         if trimmed.isEmpty { return .success(nil) }
         return DueInput.parse(trimmed, now: now, local: local).map { request in
             if case .set(let due) = request { return due }
@@ -64,10 +65,10 @@ enum DueEntry {
     }
 
     /// A time as the prompt offers it for editing: `YYYY-MM-DDTHH:MM` on the local clock.
-    static func localText(_ due: DueDate, in local: TimeZone) -> String {
+    static func localText(_ due: DueDate, in local: ZoneInfo) -> String {
         let wall = due.zone == .floating ? due.wallSeconds : due.sortKey(local: local)
         guard let shown = DueDate.time(wallSeconds: wall, zone: .floating) else { return due.dayText }
         let (hour, minute, _) = shown.timeOfDay
-        return shown.dayText + "T" + String(format: "%02d:%02d", hour, minute)
+        return shown.dayText + "T" + hour.zeroPadded(2) + ":" + minute.zeroPadded(2)
     }
 }

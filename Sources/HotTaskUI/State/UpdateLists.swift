@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 
@@ -91,7 +92,7 @@ extension AppUpdate {
 /// starts with it (case ignored), else the first that contains it.
 enum ListEntry {
     static func found(_ text: String, in names: [String]) -> String? {
-        let typed = text.trimmingCharacters(in: .whitespaces)
+        let typed = text.trimmingBlanks()
         if typed.isEmpty { return nil }
         if let exact = ListNameRule.find(typed, in: names) { return exact }
         let starting = names.filter { $0.lowercased().hasPrefix(typed.lowercased()) }
@@ -101,7 +102,7 @@ enum ListEntry {
 
     /// Beside the entry: "→ Work", the lists while nothing is typed, or why not.
     static func preview(_ text: String, names: [String]) -> (text: String, valid: Bool) {
-        if text.trimmingCharacters(in: .whitespaces).isEmpty { return (names.joined(separator: " · "), true) }
+        if text.trimmingBlanks().isEmpty { return (names.joined(separator: " · "), true) }
         if let name = found(text, in: names) { return ("→ " + name, true) }
         return ("✗ no such list", false)
     }

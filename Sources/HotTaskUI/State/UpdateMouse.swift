@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// A click of the left mouse button: on a task it selects it (and gives the list the keys), on

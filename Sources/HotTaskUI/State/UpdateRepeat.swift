@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 
@@ -30,7 +31,7 @@ extension AppUpdate {
         }
         let task = state.tasks[position]
         closePrompt(nil, &state)
-        let today = DueDate.localDay(of: now, in: state.calendar.timeZone)
+        let today = DueDate.localDay(of: now, in: state.zone)
         guard let change = ChangeRules.repeating(task, by: rule, today: today) else { return [] }
         let what = rule.isNone ? "Repeats no more: \(quoted(task))" : "Repeats \(rule.words): \(quoted(task))"
         let effects = commit([change], what, &state)
@@ -43,7 +44,7 @@ extension AppUpdate {
 enum RepeatEntry {
     /// The rule the entry sets; empty and `none` stop the repeat.
     static func reading(_ text: String) -> Result<RepeatRule, RepeatInput.Refusal> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         return trimmed.isEmpty ? .success(.none) : RepeatInput.parse(trimmed)
     }
 

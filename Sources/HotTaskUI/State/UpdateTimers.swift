@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// What runs on a timer, decided on each `Event.timerFired`: looking at the store for other
@@ -54,7 +55,7 @@ extension AppUpdate {
         if state.showsDetails {
             times.append(Date(timeIntervalSince1970: ((after.timeIntervalSince1970 / 60).rounded(.down) + 1) * 60))
         }
-        let dates = DueDisplay(now: after, local: state.calendar.timeZone, format: state.dateFormat)
+        let dates = DueDisplay(now: after, local: state.zone, format: state.dateFormat)
         let layout = state.layout
         for row in state.scrollOffset..<min(layout.rowCount, state.scrollOffset + state.screen.listHeight) {
             guard case .task(let display) = layout.content(ofRow: row) else { continue }

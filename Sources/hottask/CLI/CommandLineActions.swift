@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// What the flags do, one method per kind of request. Each says what it did through `output`.

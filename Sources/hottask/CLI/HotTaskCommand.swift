@@ -1,6 +1,7 @@
 import ArgumentParser
 import CMallocTuning
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 import HotTaskSync
@@ -413,7 +414,7 @@ struct HotTaskCommand: ParsableCommand {
             // the forms it takes (the parser's usage lines are --help's).
             if code == .validationFailure, case let message = Self.message(for: error), !message.isEmpty {
                 fail(UsageMessage.oneLine(message))
-                Foundation.exit(code.rawValue)
+                Glibc.exit(code.rawValue)
             }
             let message = fullMessage(for: error)
             if !message.isEmpty {
@@ -423,13 +424,13 @@ struct HotTaskCommand: ParsableCommand {
                     output.text(text)
                     if let failure = output.failure {
                         fail("could not write to standard output: \(failure)")
-                        Foundation.exit(ExitStatus.storeUnwritable.rawValue)
+                        Glibc.exit(ExitStatus.storeUnwritable.rawValue)
                     }
                 } else {
                     CommandOutput.writeStandardError(text)
                 }
             }
-            Foundation.exit(code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 

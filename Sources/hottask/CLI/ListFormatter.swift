@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// Which tasks `--list` shows: `--open` leaves out completed ones, `--filter` keeps those whose

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// The flags of several lists: `--in`, `--lists`, and making, renaming and deleting a list.

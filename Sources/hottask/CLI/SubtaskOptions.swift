@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// `--under`: subtasks (issue 54).

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 
@@ -105,16 +107,7 @@ enum SyncRunner {
             posix_spawn_file_actions_adddup2(&actions, progress.writeEnd, 1)
             posix_spawn_file_actions_adddup2(&actions, errors.writeEnd, 2)
         }
-        // The sync and its password command start with SIGPIPE as usual, whatever we ignore,
-        // and with no signal blocked.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var noneBlocked = sigset_t()
-        sigemptyset(&noneBlocked)
-        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        ChildPipe.startWithUsualSignals(&attributes)
         let argv = ([helper] + arguments(store: store, settings: settings, quiet: quiet, options: options)).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -129,8 +122,8 @@ enum SyncRunner {
         if quiet {
             let reading = progress.readEnd
             let progressRead = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                ProgressLines.read(FileHandle(fileDescriptor: reading, closeOnDealloc: false), onProgress)
+            OwnThread.detach {
+                ProgressLines.read(reading, onProgress)
                 progressRead.signal()
             }
             message = errors.readToEnd()
@@ -138,7 +131,7 @@ enum SyncRunner {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: message, as: UTF8.self).trimmingBlanksAndNewlines()
         let signal = status & 0x7f
         guard signal != 0 else { return Outcome(status: (status >> 8) & 0xff, message: text) }
         // Killed: what it committed before is in the store (each answer of the server as it came).
@@ -183,6 +176,19 @@ final class ChildPipe {
         writeEnd = -1
     }
 
+    /// A child's signals as a program expects them, whatever this one ignores or blocks:
+    /// SIGPIPE at its default (a sync's password command ends on a closed pipe), none blocked.
+    static func startWithUsualSignals(_ attributes: inout posix_spawnattr_t) {
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+    }
+
     func closeBoth() {
         closeReadEnd()
         closeWriteEnd()
@@ -204,12 +210,14 @@ final class ChildPipe {
 /// The lines hottask-sync writes on stdout for the UI: "progress SENT TOTAL" while it writes
 /// (the summary line after it is not for the UI, which reads the store).
 enum ProgressLines {
-    static func read(_ handle: FileHandle, _ onProgress: (@Sendable (Int, Int) -> Void)?) {
+    static func read(_ fd: Int32, _ onProgress: (@Sendable (Int, Int) -> Void)?) {
         var pending = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { return }
-            pending += chunk
+            let count = Glibc.read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            pending += buffer[0..<count]
             while let end = pending.firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
                 pending = Data(pending[pending.index(after: end)...])

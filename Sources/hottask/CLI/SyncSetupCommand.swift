@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 
@@ -128,31 +129,41 @@ struct SyncSetupCommand {
     /// Runs `hottask-sync --setup`; its stderr goes straight to ours, its stdout is returned.
     private func runHelper(_ arguments: [String], input: String?) throws(UserFacingError) -> (Int32, String) {
         let helper = SyncRunner.helper
-        guard FileManager.default.isExecutableFile(atPath: helper) else {
+        guard access(helper, X_OK) == 0 else {
             throw UserFacingError(.syncFailed, "cannot set up sync: \(helper) is missing (install it beside hottask: make install)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        let inputPipe = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-        let pipeSignal = signal(SIGPIPE, SIG_DFL)
-        defer { signal(SIGPIPE, pipeSignal) }
-        do {
-            try process.run()
-        } catch {
-            throw UserFacingError(.syncFailed, "cannot run \(helper): \(error.localizedDescription)")
+        guard let output = ChildPipe(), let feed = ChildPipe() else {
+            throw UserFacingError(.syncFailed, "cannot run \(helper): \(String(cString: strerror(errno)))")
         }
-        if let input {
-            inputPipe.fileHandleForWriting.write(Data((input + "\n").utf8))
-            try? inputPipe.fileHandleForWriting.close()
+        defer { [output, feed].forEach { $0.closeBoth() } }
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let status = process.terminationReason == .exit ? process.terminationStatus : 5
-        return (status, String(decoding: data, as: UTF8.self))
+        posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
+        if input == nil {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, feed.readEnd, 0)
+        }
+        ChildPipe.startWithUsualSignals(&attributes)
+        let argv = ([helper] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, helper, &actions, &attributes, argv, environ)
+        output.closeWriteEnd()
+        feed.closeReadEnd()
+        guard spawned == 0 else { throw UserFacingError(.syncFailed, "cannot run \(helper): \(String(cString: strerror(spawned)))") }
+        if let input { try? Descriptor.write(input + "\n", to: feed.writeEnd) }
+        feed.closeWriteEnd()
+        let data = output.readToEnd()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f == 0 ? (status >> 8) & 0xff : 5, String(decoding: data, as: UTF8.self))
     }
 
     /// Replaces the config through a temporary file and a rename (`SmallFile`), so that a crash

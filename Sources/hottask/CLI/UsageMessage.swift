@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// swift-argument-parser's messages for a bad command line, said as HotTask says every error:
 /// one line after `hottask:`, naming the option, quoting the value, and giving the forms it
@@ -8,7 +9,7 @@ enum UsageMessage {
     static func oneLine(_ message: String) -> String {
         let first = String(message.prefix { $0 != "\n" })
         if let match = first.wholeMatch(of: /The value '(.*)' is invalid for '(--[a-z-]+) <([a-z|]+)>'\. Please provide one of (.*)\./) {
-            let forms = match.4.replacingOccurrences(of: "'", with: "").replacingOccurrences(of: " and ", with: " or ")
+            let forms = match.4.replacing("'", with: "").replacing(" and ", with: " or ")
             return "\(match.2) takes \(forms), not '\(match.1)'"
         }
         if let match = first.wholeMatch(of: /Missing value for '(--[a-z-]+) <(.*)>'/) {

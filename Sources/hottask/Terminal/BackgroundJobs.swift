@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskSettings
 import HotTaskUI
@@ -60,7 +61,7 @@ final class BackgroundJobs: Sendable {
     /// changes to the list reach the UI as any other process's do (the store session's poll).
     func startSync() {
         guard let settings = syncSettings else { return }
-        Thread.detachNewThread { [self] in
+        OwnThread.detach { [self] in
             let outcome = SyncRunner.run(store: store, settings: settings, report: .collected, origin: origin) { [self] sent, total in
                 report(.syncProgress(sent: sent, total: total))
             }
@@ -84,7 +85,7 @@ final class BackgroundJobs: Sendable {
     /// sync state is read), when sync is set up.
     func findUnsteppable() {
         guard syncSettings != nil else { return }
-        Thread.detachNewThread { [self] in report(.unsteppable(store.unsteppableSeries())) }
+        OwnThread.detach { [self] in report(.unsteppable(store.unsteppableSeries())) }
     }
 
     /// Writes `draft` to the draft file on a thread of its own; drafts handed over meanwhile
@@ -98,7 +99,7 @@ final class BackgroundJobs: Sendable {
         }
         guard start else { return }
         let store = store.path
-        Thread.detachNewThread { [self] in
+        OwnThread.detach { [self] in
             while let next = nextDraft() { _ = DraftFile.keep(next, store: store, environment: environment) }
         }
     }
@@ -117,9 +118,10 @@ final class BackgroundJobs: Sendable {
         while draftToWrite.withLock({ $0.writing }) { usleep(2_000) }
     }
 
+    /// "14:05" in the local zone.
     private static func clock(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm"
-        return formatter.string(from: date)
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + ZoneInfo.current.secondsFromGMT(for: date)
+        let inDay = (seconds % 86_400 + 86_400) % 86_400
+        return (inDay / 3600).zeroPadded(2) + ":" + (inDay / 60 % 60).zeroPadded(2)
     }
 }

@@ -1,5 +1,6 @@
 import CNcursesw
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskUI
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskUI
 
@@ -85,7 +86,7 @@ enum NoteEditor {
     /// `$VISUAL`, else `$EDITOR`, else `vi`.
     static func editorCommand(_ environment: [String: String]) -> String {
         for name in ["VISUAL", "EDITOR"] {
-            if let command = environment[name], !command.trimmingCharacters(in: .whitespaces).isEmpty { return command }
+            if let command = environment[name], !command.trimmingBlanks().isEmpty { return command }
         }
         return "vi"
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Asks for a password at the terminal, without echo, for `--sync-setup` without a
 /// `--password-command`: it is used for the set-up only and never written anywhere.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// The last resort when the UI quits and cannot save: every task it holds is written to a

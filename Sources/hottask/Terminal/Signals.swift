@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The last terminating signal received (SIGTERM, SIGHUP, SIGINT), or 0.
 ///

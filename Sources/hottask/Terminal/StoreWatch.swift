@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Tells the run loop when another process may have changed the store: inotify on the store's
 /// folder, for the store's own files (the snapshot, its log and the files beside it), so that the

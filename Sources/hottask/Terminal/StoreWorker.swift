@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 import HotTaskUI
 import Synchronization
@@ -50,7 +52,7 @@ final class StoreWorker: Sendable {
     init(session: StoreSession, store: TaskStore, wake: @escaping @Sendable () -> Void) {
         owned = Owned(saves: SaveQueue(session: session), store: store)
         self.wake = wake
-        Thread.detachNewThread { [self] in run() }
+        OwnThread.detach { [self] in run() }
     }
 
     // MARK: The run loop's side

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HotTaskCore
 
 /// The one channel that wakes the run loop when something happens off its thread (Bubble Tea's

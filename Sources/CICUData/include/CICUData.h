@@ -1,1 +1,0 @@
-// Nothing to call: the target only defines ICU's data symbol (see icu_data.S).
