@@ -44,8 +44,8 @@ mkdir -p "$work/debian"
 printf 'Source: hottask\n\nPackage: hottask\nArchitecture: amd64\n' >"$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O root/usr/bin/hottask 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 # libcurl is loaded only when a sync starts (dlopen), so no ELF field names it; the sync needs
-# CURLOPT_PROTOCOLS_STR, from 7.85.0.
-depends="$depends, libcurl4 (>= 7.85.0)"
+# CURLOPT_PROTOCOLS_STR, from 7.85.0. Time zones are read from tzdata's files (ZoneInfo).
+depends="$depends, libcurl4 (>= 7.85.0), tzdata"
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat >"$root/DEBIAN/control" <<EOF

@@ -57,6 +57,11 @@ struct PackageTests {
         // One binary: the sync helper is a link to it, and libcurl, which it loads, is a dependency.
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/hottask-sync") == "hottask")
         #expect(runProcess(["dpkg-query", "-W", "-f=${Depends}", "hottask"]).stdout.contains("libcurl4 (>= 7.85.0)"))
+        // Time zones come from the system's zoneinfo files, not from a copy in the binary.
+        #expect(runProcess(["dpkg-query", "-W", "-f=${Depends}", "hottask"]).stdout.hasSuffix(", tzdata"))
+        // Issue 48: at most 25 MB installed (dpkg counts KiB); 118 MB at first, 32 MiB with ICU's trimmed data.
+        let kibibytes = try #require(Int(runProcess(["dpkg-query", "-W", "-f=${Installed-Size}", "hottask"]).stdout))
+        #expect(kibibytes * 1024 <= 25_000_000, "hottask is \(kibibytes) KiB installed")
 
         let folder = TemporaryFolder()
         let version = try #require(HotTaskBinary.version)
