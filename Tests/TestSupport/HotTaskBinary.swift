@@ -14,8 +14,7 @@ public enum HotTaskBinary {
     }()
 
     /// The `hottask` file in the nearest folder above the running test bundle
-    /// (`.build/<triple>/debug/` holds both the test runner and `hottask`): the debug build,
-    /// which links the toolchain's full ICU data.
+    /// (`.build/<triple>/debug/` holds both the test runner and `hottask`): the debug build.
     public static let builtBesideTheTests: URL = {
         let running =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))

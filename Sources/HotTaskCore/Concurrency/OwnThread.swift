@@ -25,11 +25,13 @@ public enum OwnThread {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
         var thread = pthread_t()
-        let made = pthread_create(&thread, &attributes, { box in
-            let body = Unmanaged<Body>.fromOpaque(box!).takeRetainedValue()
-            body.run()
-            return nil
-        }, box)
+        let made = pthread_create(
+            &thread, &attributes,
+            { box in
+                let body = Unmanaged<Body>.fromOpaque(box!).takeRetainedValue()
+                body.run()
+                return nil
+            }, box)
         precondition(made == 0, "hottask: cannot start a thread (\(made))")
     }
 

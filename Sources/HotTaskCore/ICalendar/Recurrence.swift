@@ -103,7 +103,8 @@ enum Recurrence {
             let parts = Recurrence.calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date + seconds)
             let day = (parts.year ?? 0).zeroPadded(4) + (parts.month ?? 0).zeroPadded(2) + (parts.day ?? 0).zeroPadded(2)
             if isDateOnly { return day }
-            return day + "T" + (parts.hour ?? 0).zeroPadded(2) + (parts.minute ?? 0).zeroPadded(2) + (parts.second ?? 0).zeroPadded(2) + (isUTC ? "Z" : "")
+            return day + "T" + (parts.hour ?? 0).zeroPadded(2) + (parts.minute ?? 0).zeroPadded(2) + (parts.second ?? 0).zeroPadded(2)
+                + (isUTC ? "Z" : "")
         }
     }
 

@@ -193,7 +193,7 @@ enum TodoTxtFormat {
     /// How a tag is written in todo.txt: `+project`, a context as it is (`@phone`); a space
     /// inside one (a calendar's category) as `_`, since a todo.txt word has none.
     static func word(for tag: String) -> String {
-        let word = tag.replacing(" ", with: "_")
+        let word = tag.utf8.contains(0x20) ? tag.replacing(" ", with: "_") : tag
         return word.hasPrefix("@") ? word : "+" + word
     }
 

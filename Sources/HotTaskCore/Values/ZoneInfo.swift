@@ -38,7 +38,8 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
     public static let utc = ZoneInfo(identifier: "UTC", rules: Rules(fixed: 0))
 
     /// The zone this process runs in: `TZ` (a name, `:name`, or a POSIX rule such as
-    /// `CET-1CEST,M3.5.0,M10.5.0/3`), else the zone `/etc/localtime` names, else UTC.
+    /// `CET-1CEST,M3.5.0,M10.5.0/3`), else the zone `/etc/localtime` links to (or
+    /// `/etc/timezone` names), else `/etc/localtime`'s rules, else UTC.
     public static let current: ZoneInfo = current(environment: ProcessInfo.processInfo.environment)
 
     static func current(environment: [String: String]) -> ZoneInfo {
@@ -46,12 +47,20 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
             let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
             if let zone = ZoneInfo(identifier: name) { return zone }
             if let rule = PosixRule(name) { return ZoneInfo(identifier: name, rules: Rules(rule: rule)) }
-            if name.hasPrefix("/"), let rules = read(name) { return ZoneInfo(identifier: String(name.split(separator: "/").last ?? "UTC"), rules: rules) }
+            if name.hasPrefix("/"), let rules = read(name) {
+                return ZoneInfo(identifier: name.firstRange(of: "zoneinfo/").map { String(name[$0.upperBound...]) } ?? name, rules: rules)
+            }
             return .utc
         }
         if let target = linkTarget("/etc/localtime"), let range = target.firstRange(of: "zoneinfo/") {
             let name = String(target[range.upperBound...])
             if let zone = ZoneInfo(identifier: name) { return zone }
+        }
+        // A copy rather than a link: Debian's /etc/timezone names it.
+        if let named = try? FileSystem.readAll("/etc/timezone", limit: 256),
+            let zone = ZoneInfo(identifier: String(decoding: named, as: UTF8.self).trimmingBlanksAndNewlines())
+        {
+            return zone
         }
         if let rules = read("/etc/localtime") { return ZoneInfo(identifier: "localtime", rules: rules) }
         return .utc
@@ -97,7 +106,8 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
     /// The rules of a TZif file, or nil when it cannot be read or is not one.
     private static func read(_ path: String) -> Rules? {
         guard let bytes = try? FileSystem.readAll(path, limit: 1 << 20), let data = TZif(bytes) else { return nil }
-        return Rules(transitions: data.transitions.map(\.time), offsets: data.transitions.map { data.types[$0.type].offset },
+        return Rules(
+            transitions: data.transitions.map(\.time), offsets: data.transitions.map { data.types[$0.type].offset },
             initial: data.types[data.initialType].offset, rule: data.footer.flatMap(PosixRule.init))
     }
 

@@ -20,7 +20,8 @@ struct ScalarFoldTableTests {
             let lone = scalar.properties.generalCategory == .nonspacingMark && scalar.properties.canonicalCombiningClass.rawValue != 0
             let expected =
                 lone
-                ? [] : Array(
+                ? []
+                : Array(
                     String(Character(scalar)).precomposedStringWithCompatibilityMapping
                         .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).utf8)
             if ScalarFolds.fold(scalar) != expected { differing.append(String(value, radix: 16)) }

@@ -46,7 +46,9 @@ struct TextEssentialsTests {
 
     @Test("equal but for case, as caseInsensitiveCompare has it")
     func caseIsFoundations() {
-        let pairs = [("Work", "work"), ("WORK", "wOrK"), ("straße", "STRASSE"), ("Ärger", "ärger"), ("work", "works"), ("ΣΊΣΥΦΟΣ", "σίσυφος"), ("i", "I")]
+        let pairs = [
+            ("Work", "work"), ("WORK", "wOrK"), ("straße", "STRASSE"), ("Ärger", "ärger"), ("work", "works"), ("ΣΊΣΥΦΟΣ", "σίσυφος"), ("i", "I"),
+        ]
         for (left, right) in pairs {
             #expect(left.equalsIgnoringCase(right) == (left.caseInsensitiveCompare(right) == .orderedSame), "\(left) \(right)")
         }

@@ -30,7 +30,9 @@ struct ZoneInfoTests {
         // Every 53 hours as well: changes of standard time, which the above does not list.
         instants += stride(from: 0.0, to: Self.end.timeIntervalSince1970, by: 53 * 3600).map(Date.init(timeIntervalSince1970:))
         let differing = instants.filter { ours.secondsFromGMT(for: $0) != theirs.secondsFromGMT(for: $0) }
-        #expect(differing.isEmpty, "\(name) differs at \(differing.prefix(3).map { "\($0): \(ours.secondsFromGMT(for: $0)) against \(theirs.secondsFromGMT(for: $0))" })")
+        #expect(
+            differing.isEmpty,
+            "\(name) differs at \(differing.prefix(3).map { "\($0): \(ours.secondsFromGMT(for: $0)) against \(theirs.secondsFromGMT(for: $0))" })")
     }
 
     @Test("fixed offsets and UTC's names need no file")
