@@ -31,7 +31,7 @@ public enum TaskFilter {
             if scalar.isASCII {
                 out.append(lower(UInt8(scalar.value)))
             } else {
-                out.append(contentsOf: ScalarFolds.fold(scalar))
+                ScalarFolds.append(scalar, to: &out)
             }
         }
         return out
@@ -318,23 +318,66 @@ public enum TaskFilter {
 /// Each non-ASCII scalar's fold: compatibility composition, then case, diacritics and width
 /// folded away, as the full Foundation folds (`ScalarFoldTable.swift`, made from it).
 enum ScalarFolds {
-    static func fold(_ scalar: Unicode.Scalar) -> [UInt8] {
+    /// Appends the fold of `scalar` (its UTF-8 bytes when it folds to itself).
+    static func append(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
         // A combining accent on its own (after a letter typed without it) is dropped, as
         // Foundation drops it from a whole string; on its own Foundation would keep it.
-        if scalar.properties.generalCategory == .nonspacingMark, scalar.properties.canonicalCombiningClass.rawValue != 0 { return [] }
-        return folds[scalar.value] ?? Array(String(Character(scalar)).utf8)
+        if scalar.properties.generalCategory == .nonspacingMark, scalar.properties.canonicalCombiningClass.rawValue != 0 { return }
+        if let place = folds.index[scalar.value] {
+            let start = Int(place >> 8)
+            out.append(contentsOf: folds.bytes[start..<(start + Int(place & 0xFF))])
+        } else {
+            UTF8.encode(scalar) { out.append($0) }
+        }
     }
 
-    /// The table read once, on the first filter that needs it.
-    private static let folds: [UInt32: [UInt8]] = {
-        var folds: [UInt32: [UInt8]] = [:]
-        for line in table.split(whereSeparator: { $0 == ";" || $0 == "\n" }) where line.contains("=") {
-            let sides = line.drop(while: { $0 == " " }).split(separator: "=", omittingEmptySubsequences: false)
-            guard let scalar = UInt32(sides[0], radix: 16) else { continue }
-            var fold = ""
-            for part in sides[1].split(separator: " ") { UInt32(part, radix: 16).flatMap(Unicode.Scalar.init).map { fold.unicodeScalars.append($0) } }
-            folds[scalar] = Array(fold.utf8)
+    static func fold(_ scalar: Unicode.Scalar) -> [UInt8] {
+        var out: [UInt8] = []
+        append(scalar, to: &out)
+        return out
+    }
+
+    /// The table read once, on the first filter that needs it: each folded scalar's place in
+    /// `bytes` (start << 8 | length), read straight from the table's UTF-8.
+    private static let folds: (index: [UInt32: UInt32], bytes: [UInt8]) = {
+        var index: [UInt32: UInt32] = [:]
+        index.reserveCapacity(8192)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16_384)
+        var key: UInt32 = 0
+        var value: UInt32 = 0
+        var start = 0
+        var inValue = false
+        var hasDigit = false
+        func endScalar() {
+            if hasDigit, let scalar = Unicode.Scalar(value) { UTF8.encode(scalar) { bytes.append($0) } }
+            value = 0
+            hasDigit = false
         }
-        return folds
+        for byte in table.utf8 {
+            let digit: UInt32? =
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+                default: nil
+                }
+            if let digit {
+                if inValue { value = value << 4 | digit } else { key = key << 4 | digit }
+                hasDigit = true
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "="):
+                (inValue, hasDigit, value, start) = (true, false, 0, bytes.count)
+            case UInt8(ascii: " ") where inValue:
+                endScalar()
+            case UInt8(ascii: ";"):
+                endScalar()
+                index[key] = UInt32(start) << 8 | UInt32(bytes.count - start)
+                (key, inValue) = (0, false)
+            default: break  // line breaks and indentation
+            }
+        }
+        return (index, bytes)
     }()
 }
