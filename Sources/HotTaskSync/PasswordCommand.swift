@@ -39,36 +39,21 @@ enum PasswordCommand {
     static func run(_ command: String, quiet: Bool) throws(SyncFailure) -> String {
         var output: [Int32] = [0, 0]
         guard pipe(&output) == 0 else { throw SyncFailure("cannot run the password_command: \(String(cString: strerror(errno)))") }
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-        posix_spawn_file_actions_addclose(&actions, output[0])
-        posix_spawn_file_actions_addclose(&actions, output[1])
+        let child = ChildProcess()
+        child.open("/dev/null", as: 0, flags: O_RDONLY)
+        child.copy(output[1], as: 1)
+        if quiet { child.open("/dev/null", as: 2, flags: O_WRONLY) }
+        child.close(output[0])
+        child.close(output[1])
         // A group of its own (pgid = its pid), and the signals a shell expects.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        child.defaultSignals([SIGPIPE], unblocked: false, ownGroup: true)
 
         var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", command]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
         let spawned = running.withLock { running -> Int32 in
             guard !running.ending else { return ECANCELED }
-            let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
-            if spawned == 0 { running.group = pid }
-            return spawned
+            let started = child.start("/bin/sh", ["/bin/sh", "-c", command])
+            if started.error == 0 { (pid, running.group) = (started.pid, started.pid) }
+            return started.error
         }
         close(output[1])
         guard spawned == 0 else {

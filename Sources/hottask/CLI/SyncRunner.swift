@@ -89,30 +89,22 @@ enum SyncRunner {
             return Outcome(status: 5, message: "cannot sync: \(String(cString: strerror(errno)))")
         }
         defer { [lifeline, errors, progress].forEach { $0.closeBoth() } }
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_adddup2(&actions, lifeline.readEnd, 0)
+        let child = ChildProcess()
+        child.copy(lifeline.readEnd, as: 0)
         switch report {
         case .toStandardOutput: break
-        case .toStandardError: posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        case .dropped: posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        case .toStandardError: child.copy(2, as: 1)
+        case .dropped: child.open("/dev/null", as: 1, flags: O_WRONLY)
         case .collected:
             // In quiet mode hottask-sync writes "progress SENT TOTAL" lines on stdout.
-            posix_spawn_file_actions_adddup2(&actions, progress.writeEnd, 1)
-            posix_spawn_file_actions_adddup2(&actions, errors.writeEnd, 2)
+            child.copy(progress.writeEnd, as: 1)
+            child.copy(errors.writeEnd, as: 2)
         }
-        ChildPipe.startWithUsualSignals(&attributes)
-        let argv = ([helper] + arguments(store: store, settings: settings, quiet: quiet, options: options)).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, helper, &actions, &attributes, argv, envp)
+        // The sync and its password command start with SIGPIPE as usual, whatever we ignore,
+        // and with no signal blocked.
+        child.defaultSignals([SIGPIPE])
+        let (pid, spawned) = child.start(
+            helper, [helper] + arguments(store: store, settings: settings, quiet: quiet, options: options), environment: environment)
         // Our copies of the child's ends: the pipes end when the child does.
         lifeline.closeReadEnd()
         errors.closeWriteEnd()
@@ -129,8 +121,7 @@ enum SyncRunner {
             message = errors.readToEnd()
             progressRead.wait()
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = ChildProcess.wait(pid)
         let text = String(decoding: message, as: UTF8.self).trimmingBlanksAndNewlines()
         let signal = status & 0x7f
         guard signal != 0 else { return Outcome(status: (status >> 8) & 0xff, message: text) }
@@ -174,19 +165,6 @@ final class ChildPipe {
     func closeWriteEnd() {
         if writeEnd >= 0 { close(writeEnd) }
         writeEnd = -1
-    }
-
-    /// A child's signals as a program expects them, whatever this one ignores or blocks:
-    /// SIGPIPE at its default (a sync's password command ends on a closed pipe), none blocked.
-    static func startWithUsualSignals(_ attributes: inout posix_spawnattr_t) {
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var noneBlocked = sigset_t()
-        sigemptyset(&noneBlocked)
-        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
     }
 
     func closeBoth() {

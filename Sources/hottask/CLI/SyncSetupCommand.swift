@@ -136,33 +136,22 @@ struct SyncSetupCommand {
             throw UserFacingError(.syncFailed, "cannot run \(helper): \(String(cString: strerror(errno)))")
         }
         defer { [output, feed].forEach { $0.closeBoth() } }
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
+        let child = ChildProcess()
+        child.copy(output.writeEnd, as: 1)
         if input == nil {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            child.open("/dev/null", as: 0, flags: O_RDONLY)
         } else {
-            posix_spawn_file_actions_adddup2(&actions, feed.readEnd, 0)
+            child.copy(feed.readEnd, as: 0)
         }
-        ChildPipe.startWithUsualSignals(&attributes)
-        let argv = ([helper] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, helper, &actions, &attributes, argv, environ)
+        child.defaultSignals([SIGPIPE])
+        let (pid, spawned) = child.start(helper, [helper] + arguments)
         output.closeWriteEnd()
         feed.closeReadEnd()
         guard spawned == 0 else { throw UserFacingError(.syncFailed, "cannot run \(helper): \(String(cString: strerror(spawned)))") }
         if let input { try? Descriptor.write(input + "\n", to: feed.writeEnd) }
         feed.closeWriteEnd()
         let data = output.readToEnd()
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = ChildProcess.wait(pid)
         return (status & 0x7f == 0 ? (status >> 8) & 0xff : 5, String(decoding: data, as: UTF8.self))
     }
 

@@ -23,7 +23,7 @@ enum NoteEditor {
         guard descriptor >= 0 else {
             return .failed(taskID: id, reason: "cannot make a file for it in \(folder): \(String(cString: strerror(errno)))", text: nil)
         }
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let written = request.text.isEmpty ? "" : request.text + "\n"
         do {
             try Descriptor.write(written, to: descriptor)
@@ -98,23 +98,9 @@ enum NoteEditor {
 
     /// Runs `command "$1"` through /bin/sh and waits for it.
     private static func run(_ command: String, path: String, environment: [String: String]) -> Status {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
         // The editor starts with every signal as usual and none blocked.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var noneBlocked = sigset_t()
-        sigemptyset(&noneBlocked)
-        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        let child = ChildProcess()
+        child.defaultSignals([SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTERM, SIGHUP])
         // Ctrl-C in the editor is the editor's, never a quit of the app under it.
         var ignore = sigaction()
         ignore.__sigaction_handler.sa_handler = SIG_IGN
@@ -129,14 +115,9 @@ enum NoteEditor {
         }
         let script: String = command + " \"$1\""
         let arguments: [String] = ["/bin/sh", "-c", script, "hottask-note", path]
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        let (pid, spawned) = child.start("/bin/sh", arguments, environment: environment)
         guard spawned == 0 else { return .failure("cannot run /bin/sh: \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = ChildProcess.wait(pid)
         let signal = status & 0x7f
         if signal != 0 { return .failure("\(command) was stopped by signal \(signal)") }
         let code = (status >> 8) & 0xff
