@@ -97,7 +97,7 @@ extension TaskStore {
         asked.reopening = reopening
         asked.moving = moving
         asked.deleting = deleting
-        if let editing, let under, newTasks.isEmpty { asked.under = (editing.handle, parentHandle) }
+        if let editing, under != nil, newTasks.isEmpty { asked.under = (editing.handle, parentHandle) }
         // Each flag with the handles it names: a handle that names no task is refused naming its flag.
         let named: [(flag: String, handles: [String])] = [
             ("--edit", editing.map { [$0.handle] } ?? []), ("--done", completing), ("--undone", reopening), ("--move", moving),

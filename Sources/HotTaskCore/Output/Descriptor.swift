@@ -57,15 +57,16 @@ public enum Descriptor {
         if let failure { throw failure }
     }
 
-    /// Everything `fd` gives until its end (standard input piped to `--sync-setup`).
-    public static func readAll(_ fd: Int32) -> [UInt8] {
+    /// Everything `fd` gives until its end (standard input piped to `--sync-setup`, a child's
+    /// output), read to the end but at most about `keeping` bytes of it kept.
+    public static func readAll(_ fd: Int32, keeping: Int = .max) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { return bytes }
-            bytes += buffer[0..<count]
+            if bytes.count < keeping { bytes += buffer[0..<count] }
         }
     }
 }

@@ -173,16 +173,7 @@ final class ChildPipe {
     }
 
     /// Everything the read end gives until the other end closes (at most 64 KB kept).
-    func readToEnd() -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(readEnd, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return bytes }
-            if bytes.count < 64 << 10 { bytes += buffer[0..<count] }
-        }
-    }
+    func readToEnd() -> [UInt8] { Descriptor.readAll(readEnd, keeping: 64 << 10) }
 }
 
 /// The lines hottask-sync writes on stdout for the UI: "progress SENT TOTAL" while it writes
