@@ -45,12 +45,7 @@ enum VTimezone {
     // MARK: Making one
 
     static func make(_ zone: String) -> ICalComponent? {
-        // A zone name, never a path out of the folder.
-        guard !zone.isEmpty, !zone.hasPrefix("/"), !zone.split(separator: "/").contains(".."),
-            zone.unicodeScalars.allSatisfy({ $0.isASCII && ($0.isAlphanumeric || "/_+-".unicodeScalars.contains($0)) }),
-            let bytes = try? FileSystem.readAll(folder + "/" + zone, limit: 1 << 20), let data = TZif(bytes)
-        else { return nil }
-        return build(zone, data)
+        ZoneInfo.file(named: zone).map { build(zone, $0) }
     }
 
     /// From 1970: what happened before is no one's due date.
@@ -136,8 +131,8 @@ enum VTimezone {
     static func offsetText(_ seconds: Int32) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let value = abs(Int(seconds))
-        let text = DueDate.digits(value / 3600, 2) + DueDate.digits(value / 60 % 60, 2)
-        return sign + text + (value % 60 == 0 ? "" : DueDate.digits(value % 60, 2))
+        let text = (value / 3600).zeroPadded(2) + (value / 60 % 60).zeroPadded(2)
+        return sign + text + (value % 60 == 0 ? "" : (value % 60).zeroPadded(2))
     }
 
     /// The wall-clock time at `time` (UTC seconds) in `offset`, as a local DATE-TIME.

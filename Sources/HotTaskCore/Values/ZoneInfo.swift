@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// A time zone read from the system's zoneinfo files (`/usr/share/zoneinfo`, RFC 8536), or a
 /// fixed offset: what HotTask asks of a zone is the offset from UTC at an instant.
@@ -18,7 +19,7 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
             self.init(identifier: identifier, rules: Rules(fixed: fixed))
             return
         }
-        guard Self.isZoneName(identifier), let rules = Self.read(VTimezone.folder + "/" + identifier) else { return nil }
+        guard let rules = Self.rules(named: identifier) else { return nil }
         self.init(identifier: identifier, rules: rules)
     }
 
@@ -47,8 +48,8 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
             let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
             if let zone = ZoneInfo(identifier: name) { return zone }
             if let rule = PosixRule(name) { return ZoneInfo(identifier: name, rules: Rules(rule: rule)) }
-            if name.hasPrefix("/"), let rules = read(name) {
-                return ZoneInfo(identifier: name.firstRange(of: "zoneinfo/").map { String(name[$0.upperBound...]) } ?? name, rules: rules)
+            if name.hasPrefix("/"), let file = file(at: name) {
+                return ZoneInfo(identifier: name.firstRange(of: "zoneinfo/").map { String(name[$0.upperBound...]) } ?? name, rules: Rules(file))
             }
             return .utc
         }
@@ -62,7 +63,7 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
         {
             return zone
         }
-        if let rules = read("/etc/localtime") { return ZoneInfo(identifier: "localtime", rules: rules) }
+        if let file = file(at: "/etc/localtime") { return ZoneInfo(identifier: "localtime", rules: Rules(file)) }
         return .utc
     }
 
@@ -77,11 +78,31 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
 
-    /// A name the zoneinfo folder may hold: letters, digits, `/_+-.`, no `..` and no leading `/`.
-    private static func isZoneName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..") && name.utf8.count < 256
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.isAlphanumeric || "/_+-.".unicodeScalars.contains($0)) }
+    /// The zone file of a name (`VTimezone.folder`, `TZDIR` when set): nil for a name that is
+    /// not one the folder may hold (letters, digits, `/_+-.`, no `..`, no leading `/`: never a
+    /// path out of it) and for a file that is missing or not TZif.
+    static func file(named name: String) -> TZif? {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains(".."), name.utf8.count < 256,
+            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.isAlphanumeric || "/_+-.".unicodeScalars.contains($0)) })
+        else { return nil }
+        return file(at: VTimezone.folder + "/" + name)
     }
+
+    private static func file(at path: String) -> TZif? {
+        (try? FileSystem.readAll(path, limit: 1 << 20)).flatMap(TZif.init)
+    }
+
+    /// Each name's rules, read once per process as Foundation's zones were (a repeating task's
+    /// zone is asked for at every step); a thousand names at most are kept, so no file of
+    /// made-up names grows it without end.
+    private static func rules(named name: String) -> Rules? {
+        if let known = loaded.withLock({ $0[name] }) { return known }
+        let rules = file(named: name).map(Rules.init)
+        loaded.withLock { if $0.count < 1000 { $0[name] = .some(rules) } }
+        return rules
+    }
+
+    private static let loaded = Mutex<[String: Rules?]>([:])
 
     /// UTC and GMT, and GMT±H[H][:MM] or UTC±…, as ICU took them.
     private static func fixedOffset(named name: String) -> Int? {
@@ -103,14 +124,6 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The rules of a TZif file, or nil when it cannot be read or is not one.
-    private static func read(_ path: String) -> Rules? {
-        guard let bytes = try? FileSystem.readAll(path, limit: 1 << 20), let data = TZif(bytes) else { return nil }
-        return Rules(
-            transitions: data.transitions.map(\.time), offsets: data.transitions.map { data.types[$0.type].offset },
-            initial: data.types[data.initialType].offset, rule: data.footer.flatMap(PosixRule.init))
-    }
-
     /// Offsets from transitions, and the rule that goes on after the last.
     final class Rules: Sendable {
         /// Instants (seconds since 1970 UTC) at which the offset changes, ascending.
@@ -126,6 +139,12 @@ public struct ZoneInfo: Sendable, Hashable, CustomStringConvertible {
             self.offsets = offsets
             self.initial = initial
             self.rule = rule
+        }
+
+        convenience init(_ file: TZif) {
+            self.init(
+                transitions: file.transitions.map(\.time), offsets: file.transitions.map { file.types[$0.type].offset },
+                initial: file.types[file.initialType].offset, rule: file.footer.flatMap(PosixRule.init))
         }
 
         convenience init(fixed: Int) { self.init(transitions: [], offsets: [], initial: Int32(fixed), rule: nil) }
@@ -152,19 +171,11 @@ extension PosixRule {
     /// The offset the rule gives at `instant`.
     func offset(at instant: Int64) -> Int {
         guard let dst, let toDST, let toStd else { return Int(std.offset) }
-        let (year, _, _) = Timestamp.civilDate(fromDays: Int((instant + Int64(std.offset)).floorDivided(by: 86_400)))
+        let (year, _, _) = Timestamp.civilDate(fromDays: DateWords.day(ofSeconds: instant + Int64(std.offset)))
         guard let begins = time(of: toDST, year: year, from: std.offset), let ends = time(of: toStd, year: year, from: dst.offset) else {
             return Int(std.offset)
         }
         let inDaylight = begins < ends ? instant >= begins && instant < ends : instant >= begins || instant < ends
         return Int(inDaylight ? dst.offset : std.offset)
-    }
-}
-
-extension Int64 {
-    /// Division rounded toward minus infinity.
-    func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return self % divisor != 0 && (self < 0) != (divisor < 0) ? quotient - 1 : quotient
     }
 }
