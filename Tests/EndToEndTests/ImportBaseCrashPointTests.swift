@@ -12,6 +12,17 @@ struct ImportBaseCrashPointTests {
 
     /// The file as first imported, and as changed there later (its date in the future, so that
     /// only the base can tell that it has not changed since).
+    /// A store with a task of its own and one imported, and the same file changed since, whose
+    /// import the tests cut short.
+    static func storeWithAnImport() -> (seed: TemporaryFolder, changed: String) {
+        let seed = TemporaryFolder()
+        let first = seed.write(document(caption: "Imported one", modified: "2026-11-20T10:00:00Z"), to: "first.json")
+        let changed = seed.write(document(caption: "Changed there", modified: "2030-01-01T10:00:00Z"), to: "changed.json")
+        #expect(runHotTask(["--file", seed.storePath, "--add", "Task A"]).status == 0)
+        #expect(runHotTask(["--file", seed.storePath, "--import", first]).status == 0)
+        return (seed, changed)
+    }
+
     static func document(caption: String, modified: String) -> String {
         """
         {"version": 2, "tasks": [
@@ -37,11 +48,7 @@ struct ImportBaseCrashPointTests {
     func theBasesAgreeWithTheStoreAfterEveryKill(_ kind: Case) throws {
         let environment = kind.environment
         try requireTool("strace", from: "strace")
-        let seed = TemporaryFolder()
-        let first = seed.write(Self.document(caption: "Imported one", modified: "2026-11-20T10:00:00Z"), to: "first.json")
-        let changed = seed.write(Self.document(caption: "Changed there", modified: "2030-01-01T10:00:00Z"), to: "changed.json")
-        #expect(runHotTask(["--file", seed.storePath, "--add", "Task A"]).status == 0)
-        #expect(runHotTask(["--file", seed.storePath, "--import", first]).status == 0)
+        let (seed, changed) = Self.storeWithAnImport()
         let command = ["--import", changed]
 
         // What a person's next steps give on the store before the import and after it.

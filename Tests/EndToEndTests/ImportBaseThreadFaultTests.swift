@@ -10,11 +10,7 @@ extension ImportBaseCrashPointTests {
     @Test(arguments: [("write", 1), ("fsync", 1), ("rename", 1), ("fsync", 2)])
     func theBaseOnItsOwnThreadFailingOrKilled(_ call: String, _ ordinal: Int) throws {
         try requireTool("strace", from: "strace")
-        let seed = TemporaryFolder()
-        let first = seed.write(Self.document(caption: "Imported one", modified: "2026-11-20T10:00:00Z"), to: "first.json")
-        let changed = seed.write(Self.document(caption: "Changed there", modified: "2030-01-01T10:00:00Z"), to: "changed.json")
-        #expect(runHotTask(["--file", seed.storePath, "--add", "Task A"]).status == 0)
-        #expect(runHotTask(["--file", seed.storePath, "--import", first]).status == 0)
+        let (seed, changed) = Self.storeWithAnImport()
         // The second fsync is the folder's after the rename, as every file HotTask writes has
         // it: best effort, its failure changes nothing, so it is only killed.
         for killed in call == "fsync" && ordinal == 2 ? [true] : [false, true] {

@@ -99,10 +99,10 @@ extension DueDate {
     /// The DUE property for this date (parameters and value).
     var iCalendarProperty: ICalProperty {
         let (year, month, day) = civilDay
-        let date = Self.digits(year, 4) + Self.digits(month, 2) + Self.digits(day, 2)
+        let date = year.zeroPadded(4) + month.zeroPadded(2) + day.zeroPadded(2)
         guard let zone else { return ICalProperty(name: "DUE", parameters: ";VALUE=DATE", value: date) }
         let (hour, minute, second) = timeOfDay
-        let time = date + "T" + Self.digits(hour, 2) + Self.digits(minute, 2) + Self.digits(second, 2)
+        let time = date + "T" + hour.zeroPadded(2) + minute.zeroPadded(2) + second.zeroPadded(2)
         switch zone {
         case .utc: return ICalProperty(name: "DUE", value: time + "Z")
         case .floating: return ICalProperty(name: "DUE", value: time)

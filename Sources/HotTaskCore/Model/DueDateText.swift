@@ -25,23 +25,18 @@ extension DueDate {
     /// `2026-12-01`.
     public var dayText: String {
         let (year, month, day) = civilDay
-        return Self.digits(year, 4) + "-" + Self.digits(month, 2) + "-" + Self.digits(day, 2)
+        return year.zeroPadded(4) + "-" + month.zeroPadded(2) + "-" + day.zeroPadded(2)
     }
 
     /// `09:30:00`.
     var timeText: String {
         let (hour, minute, second) = timeOfDay
-        return Self.digits(hour, 2) + ":" + Self.digits(minute, 2) + ":" + Self.digits(second, 2)
-    }
-
-    static func digits(_ value: Int, _ count: Int) -> String {
-        let text = String(value)
-        return text.count >= count ? text : String(repeating: "0", count: count - text.count) + text
+        return hour.zeroPadded(2) + ":" + minute.zeroPadded(2) + ":" + second.zeroPadded(2)
     }
 
     static func offsetText(_ seconds: Int) -> String {
         let magnitude = abs(seconds) / 60
-        return (seconds < 0 ? "-" : "+") + digits(magnitude / 60, 2) + ":" + digits(magnitude % 60, 2)
+        return (seconds < 0 ? "-" : "+") + (magnitude / 60).zeroPadded(2) + ":" + (magnitude % 60).zeroPadded(2)
     }
 
     /// Reads `text(local:)` and `zoneName` back. With a zone name, the clock reading before the

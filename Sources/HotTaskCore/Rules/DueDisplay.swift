@@ -57,7 +57,7 @@ public struct DueDisplay: Sendable {
         guard !due.isDay else { return dayText }
         let wall = due.zone == .floating ? due.wallSeconds : due.instant(local: local) + Int64(due.offsetHere(local: local))
         let minutes = Int((wall - Int64(day) * 86_400) / 60)
-        return dayText + " " + DueDate.digits(minutes / 60, 2) + ":" + DueDate.digits(minutes % 60, 2)
+        return dayText + " " + (minutes / 60).zeroPadded(2) + ":" + (minutes % 60).zeroPadded(2)
     }
 
     /// A repeating task's next occurrence as completing it says it: "Sun 6 Dec", with the year
@@ -76,7 +76,7 @@ public struct DueDisplay: Sendable {
     /// A day in `format`.
     public func dateText(_ day: Int) -> String {
         let (year, month, date) = Timestamp.civilDate(fromDays: day)
-        let (y, m, d) = (DueDate.digits(year, 4), DueDate.digits(month, 2), DueDate.digits(date, 2))
+        let (y, m, d) = (year.zeroPadded(4), month.zeroPadded(2), date.zeroPadded(2))
         switch format {
         case .iso: return y + "-" + m + "-" + d
         case .dmy: return d + "." + m + "." + y

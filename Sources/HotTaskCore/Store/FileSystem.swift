@@ -34,8 +34,11 @@ enum FileSystem {
         guard let stream = opendir(folder) else { throw Failure(reason: reason(), code: errno) }
         defer { closedir(stream) }
         var names: [String] = []
-        errno = 0
-        while let entry = readdir(stream) {
+        while true {
+            // Set before each call: only readdir's own error may end the listing early, never
+            // one left by what ran between (a listing cut short must not read as complete).
+            errno = 0
+            guard let entry = readdir(stream) else { break }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             if name != "." && name != ".." { names.append(name) }
         }
