@@ -175,15 +175,31 @@ struct ImportBaseTests {
         var model: [UUID: ImportBase.Entry] = [:]
         var base = ImportBase()
         let ids = (0..<300).map { Fixtures.task("x", id: 10_000 + $0).id }
+        var previous: [TaskItem] = []
         for round in 0..<12 {
-            // A file names some ids, some twice (the later wins), in any order.
-            let tasks = (0..<Int.random(in: 0...200, using: &generator)).map { number in
+            // A file names some ids, some twice (the later wins), in any order; every fourth
+            // round the same file again, which changes nothing.
+            let tasks = round % 4 == 3 ? previous : (0..<Int.random(in: 0...200, using: &generator)).map { number in
                 Fixtures.task(
                     "caption \(Int.random(in: 0..<5, using: &generator))", id: 10_000 + Int.random(in: 0..<ids.count, using: &generator),
                     section: Bool.random(using: &generator) ? .priority : .bonus, completed: Bool.random(using: &generator), hours: number)
             }
-            base.record(ImportBase.Said(tasks))
+            // An import records and writes in one pass (`saveRecording`): the same file, and
+            // the same answer to "did it change", as recording then saving.
+            let streamed = folder.storePath + ".streamed-\(round)"
+            let streamedChanged = try base.saveRecording(tasks, to: streamed)
+            let changed = base.record(ImportBase.Said(tasks))
+            #expect(streamedChanged == changed, "round \(round)")
+            if round % 4 == 3 { #expect(!changed, "round \(round): the same file again") }
+            if changed {
+                let saved = folder.storePath + ".saved-\(round)"
+                try base.save(to: saved)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: streamed)) == Data(contentsOf: URL(fileURLWithPath: saved)), "round \(round)")
+            } else {
+                #expect(!FileManager.default.fileExists(atPath: streamed), "round \(round)")
+            }
             for task in tasks { model[task.id] = ImportBase.Entry(task) }
+            previous = tasks
             if round % 3 == 2 {
                 try base.save(besides: store)
                 base = try ImportBase.load(besides: store)

@@ -129,6 +129,8 @@ public struct TaskList: Equatable, Sendable {
     mutating func takeAll() -> [TaskItem] {
         var tasks = priority
         priority = []
+        // Room for exactly both: grown by doubling, a 100,000-task file's array was 22 MB, not 17.
+        tasks.reserveCapacity(tasks.count + bonus.count)
         tasks.append(contentsOf: bonus)
         self = TaskList()
         return tasks
