@@ -179,11 +179,14 @@ struct ImportBaseTests {
         for round in 0..<12 {
             // A file names some ids, some twice (the later wins), in any order; every fourth
             // round the same file again, which changes nothing.
-            let tasks = round % 4 == 3 ? previous : (0..<Int.random(in: 0...200, using: &generator)).map { number in
-                Fixtures.task(
-                    "caption \(Int.random(in: 0..<5, using: &generator))", id: 10_000 + Int.random(in: 0..<ids.count, using: &generator),
-                    section: Bool.random(using: &generator) ? .priority : .bonus, completed: Bool.random(using: &generator), hours: number)
-            }
+            let tasks =
+                round % 4 == 3
+                ? previous
+                : (0..<Int.random(in: 0...200, using: &generator)).map { number in
+                    Fixtures.task(
+                        "caption \(Int.random(in: 0..<5, using: &generator))", id: 10_000 + Int.random(in: 0..<ids.count, using: &generator),
+                        section: Bool.random(using: &generator) ? .priority : .bonus, completed: Bool.random(using: &generator), hours: number)
+                }
             // An import records and writes in one pass (`saveRecording`): the same file, and
             // the same answer to "did it change", as recording then saving.
             let streamed = folder.storePath + ".streamed-\(round)"
