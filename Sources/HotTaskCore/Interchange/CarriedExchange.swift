@@ -121,7 +121,7 @@ extension TaskStore {
             )
         }
         guard !carried.isEmpty else { return (carried, []) }  // no file, or nothing kept: no list walk
-        let left = carried.others(than: format, among: list.all.lazy.map(\.id))
+        let left = carried.others(than: format, among: [list.priority, list.bonus].joined().lazy.map(\.id))  // no copy of every task
         guard !left.isEmpty else { return (carried, []) }
         let counts = left.sorted { $0.key.name < $1.key.name }.map { "\($0.key.name) fields of \($0.value) task\($0.value == 1 ? "" : "s")" }
         return (carried, [.note("left out, as this format cannot hold them: \(counts.joined(separator: ", "))")])

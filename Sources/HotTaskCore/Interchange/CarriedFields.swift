@@ -151,16 +151,18 @@ struct CarriedFields: Sendable {
     /// How many tasks in `ids` have a record of each format other than `format`: what an export
     /// to `format` leaves out.
     func others(than format: Format?, among ids: some Sequence<UUID>) -> [Format: Int] {
-        guard !records.isEmpty else { return [:] }
+        // The records that hold fields, by id: looked up once an id, not once a format (most
+        // stores that carry anything have only todo.txt's file record, and no id to look up).
+        var holding: [UUID: [Format]] = [:]
+        for (key, record) in records where key.format != format {
+            // A todo.txt record of flags alone (no date, archived) holds no field.
+            guard key.format != .todoTxt || TodoTxtRecord(record).letter != nil else { continue }
+            holding[key.id, default: []].append(key.format)
+        }
+        guard !holding.isEmpty else { return [:] }
         var counts: [Format: Int] = [:]
         for id in ids {
-            for other in Format.allCases where other != format {
-                // A todo.txt record of flags alone (no date, archived) holds no field.
-                guard let record = records[Key(id: id, format: other)], other != .todoTxt || TodoTxtRecord(record).letter != nil else {
-                    continue
-                }
-                counts[other, default: 0] += 1
-            }
+            for other in holding[id] ?? [] { counts[other, default: 0] += 1 }
         }
         return counts
     }
@@ -213,6 +215,9 @@ struct CarriedFields: Sendable {
         // Its text goes into exports as it is: one another user could write is not trusted.
         if let problem = FileSystem.untrusted(path) { throw Unreadable(path: path, reason: problem) }
         var carried = CarriedFields()
+        // Room for a member on every line (39 bytes each) at once: grown as it filled, the set
+        // was rehashed again and again, most of loading a todo.txt file's 100,000 members.
+        carried.members.reserveCapacity(bytes.count / 39)
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
