@@ -47,6 +47,29 @@ struct DueDateTests {
         #expect(DueDate(text: "2026-12-01", zone: "Europe/Berlin") == nil)
     }
 
+    @Test("a due date written as bytes is its text, across the years and every kind")
+    func writtenAsBytesIsItsText() {
+        var generator = SeededGenerator(seed: 2026)
+        var dues: [DueDate] = [.date(year: 0, month: 1, day: 1)!, .date(year: 9999, month: 12, day: 31)!]
+        dues.append(.time(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, zone: .utc)!)
+        dues.append(.time(year: 0, month: 1, day: 1, hour: 0, minute: 0, zone: .floating)!)
+        dues.append(.time(year: 2026, month: 12, day: 1, hour: 9, minute: 30, zone: .named("Europe/Berlin"))!)
+        for _ in 0..<3000 {
+            let year = Int.random(in: 0...9999, using: &generator)
+            let (month, day) = (Int.random(in: 1...12, using: &generator), Int.random(in: 1...28, using: &generator))
+            let hour = Int.random(in: 0...23, using: &generator)
+            let (minute, second) = (Int.random(in: 0...59, using: &generator), Int.random(in: 0...59, using: &generator))
+            let zone: DueDate.Zone = [.utc, .floating, .named("Asia/Tokyo")][Int.random(in: 0...2, using: &generator)]
+            dues.append(.date(year: year, month: month, day: day)!)
+            dues.append(.time(year: year, month: month, day: day, hour: hour, minute: minute, second: second, zone: zone)!)
+        }
+        for due in dues {
+            var writer = JSONWriter()
+            writer.due(due)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"" + due.text() + "\"", "\(due.text())")
+        }
+    }
+
     @Test func nearDatesReadRelativeAndPastOnesAreOverdue() {
         let now = DueInputTests.at("2026-11-25T10:00:00", in: Self.berlin)  // a Wednesday
         let dates = DueDisplay(now: now, local: Self.berlin)

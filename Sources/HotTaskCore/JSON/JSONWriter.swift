@@ -5,83 +5,166 @@ import Glibc
 ///
 /// The store's key order is part of its readability (`id`, `caption`, … as docs/STORE.md shows), which
 /// JSONEncoder does not promise; writing by hand also keeps a save cheap.
+///
+/// Each piece is written straight into the room after the text, made once for it: appended to
+/// an array byte by byte or run by run, each append checked the array's room and uniqueness,
+/// a quarter of encoding a snapshot or an export.
 struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+    /// The text is `storage[..<count]`; the rest is room.
+    private var storage: [UInt8]
+    /// How many bytes are written.
+    private(set) var count = 0
     /// One line, no indentation (journal entries).
     var compact = false
 
     init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: max(capacity, 256))
     }
+
+    /// The text written so far.
+    var bytes: [UInt8] { Array(storage[..<count]) }
 
     /// Empty again, keeping its room (for writing in pieces: once a piece handed out is done
     /// with, the buffer is reused, not allocated again).
     mutating func clear() {
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    /// Lets `body` write at most `room` bytes at the end of the text; it returns how many it wrote.
+    @inline(__always)
+    private mutating func write(room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if storage.count - count < room { storage.append(contentsOf: repeatElement(0, count: max(room, storage.count))) }
+        let at = count
+        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + at) }
     }
 
     mutating func raw(_ bytes: [UInt8]) {
-        self.bytes.append(contentsOf: bytes)
+        bytes.withUnsafeBufferPointer { raw($0) }
+    }
+
+    private mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        write(room: bytes.count) { out in
+            out.update(from: base, count: bytes.count)
+            return bytes.count
+        }
+    }
+
+    mutating func raw(_ text: String) {
+        var text = text
+        text.withUTF8 { raw($0) }
+    }
+
+    /// One byte.
+    private mutating func byte(_ byte: UInt8) {
+        write(room: 1) { out in
+            out[0] = byte
+            return 1
+        }
+    }
+
+    /// The `length` bytes written from `offset` on, once more (a date the same as the last).
+    mutating func repeating(from offset: Int, count length: Int) {
+        let back = count - offset
+        write(room: length) { out in
+            out.update(from: out - back, count: length)
+            return length
+        }
     }
 
     /// Appends a date as a quoted ISO 8601 string.
     mutating func date(_ date: Date) {
-        bytes.append(0x22)
-        Timestamp.append(date, to: &bytes)
-        bytes.append(0x22)
+        var written = false
+        write(room: 22) { out in
+            out[0] = 0x22
+            let length = Timestamp.write(date, to: out + 1)
+            written = length > 0
+            out[length + 1] = 0x22
+            return written ? length + 2 : 0
+        }
+        guard !written else { return }
+        // A year past 9999 keeps all its digits, through the general form.
+        var text: [UInt8] = [0x22]
+        Timestamp.append(date, to: &text)
+        text.append(0x22)
+        raw(text)
+    }
+
+    /// Appends a due date as a quoted `DueDate.text()`.
+    mutating func due(_ due: DueDate) {
+        var written = false
+        write(room: 22) { out in
+            out[0] = 0x22
+            let length = due.writeText(to: out + 1)
+            written = length > 0
+            out[length + 1] = 0x22
+            return written ? length + 2 : 0
+        }
+        if !written { string(due.text()) }  // a named zone's, with its offset: digits and signs
     }
 
     /// Appends a UUID as a quoted lowercase string.
     mutating func uuid(_ id: UUID) {
-        bytes.append(0x22)
-        UUIDBytes.append(id, to: &bytes)
-        bytes.append(0x22)
-    }
-
-    mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        write(room: 38) { out in
+            out[0] = 0x22
+            _ = UUIDBytes.write(id, to: out + 1)
+            out[37] = 0x22
+            return 38
+        }
     }
 
     /// Appends a stamp as `clockText` has it, `<milliseconds>.<counter>`, without making a
     /// String of it (one per stamp of every task was a tenth of a store's encoding).
     mutating func clock(_ clock: Clock) {
         guard clock.milliseconds >= 0, clock.counter >= 0 else { return raw(clock.description) }
-        appendDigits(UInt64(clock.milliseconds))
-        bytes.append(0x2E)
-        appendDigits(UInt64(clock.counter))
+        write(room: 41) { out in
+            var at = Self.writeDigits(UInt64(clock.milliseconds), to: out)
+            out[at] = 0x2E
+            at += 1
+            return at + Self.writeDigits(UInt64(clock.counter), to: out + at)
+        }
     }
 
-    private mutating func appendDigits(_ value: UInt64) {
-        Self.appendDigits(value, to: &bytes)
+    /// `value`'s decimal digits at `out` (room for 20); how many.
+    private static func writeDigits(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = 1
+        var rest = value / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        var value = value
+        for at in (0..<length).reversed() {
+            out[at] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+            value /= 10
+        }
+        return length
     }
 
     /// `value`'s decimal digits, made in place and appended at once (no String for them).
     static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for UInt64.max's 20 digits
         withUnsafeMutableBytes(of: &digits) { raw in
-            var value = value
-            var at = raw.count
-            repeat {
-                at -= 1
-                raw[at] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
-                value /= 10
-            } while value > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at...]).bindMemory(to: UInt8.self))
+            let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: writeDigits(value, to: out)))
         }
     }
 
-    /// A line break and 16 spaces: indents are its first bytes (appending a repeated element
-    /// byte by byte was a twentieth of an import). A StaticString, not an array: slicing a
-    /// static array retained and released it on every key, a tenth of a snapshot's encoding.
+    /// A line break and 16 spaces: indents are its first bytes. A StaticString, not an array:
+    /// slicing a static array retained and released it on every key, a tenth of a snapshot's
+    /// encoding.
     private static let breakAndSpaces: StaticString = "\n                "
 
     mutating func newline(indent: Int) {
         guard !compact else { return }
-        if indent < Self.breakAndSpaces.utf8CodeUnitCount {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: Self.breakAndSpaces.utf8Start, count: indent + 1))
-        } else {
-            bytes.append(0x0A)
-            bytes.append(contentsOf: repeatElement(0x20, count: indent))
+        write(room: indent + 1) { out in
+            if indent < Self.breakAndSpaces.utf8CodeUnitCount {
+                out.update(from: Self.breakAndSpaces.utf8Start, count: indent + 1)
+            } else {
+                out[0] = 0x0A
+                (out + 1).update(repeating: 0x20, count: indent)
+            }
+            return indent + 1
         }
     }
 
@@ -95,58 +178,90 @@ struct JSONWriter {
         raw("]")
     }
 
+    /// How much of a text is escaped at a time: room for its longest escape (six bytes a
+    /// byte) is made for a piece, never for a whole note of megabytes.
+    private static let escapePiece = 1 << 16
+
     mutating func string(_ text: String) {
-        bytes.append(0x22)
         var text = text
         text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
-            // Runs that need no escape are copied whole (most captions are one run), and an
-            // escape appends its bytes one by one: a sync state's JSON, a quote every few bytes,
-            // made an array per escape, a tenth of a first upload's CPU in a debug build.
             var start = 0
-            var index = 0
-            while index < utf8.count {
-                let byte = base[index]
-                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
-                    index += 1
-                    continue
+            repeat {
+                let end = min(start + Self.escapePiece, utf8.count)
+                write(room: 6 * (end - start) + 2) { out in
+                    var at = 0
+                    if start == 0 {
+                        out[0] = 0x22
+                        at = 1
+                    }
+                    at += Self.escaping(UnsafeBufferPointer(rebasing: utf8[start..<end]), to: out + at)
+                    if end == utf8.count {
+                        out[at] = 0x22
+                        at += 1
+                    }
+                    return at
                 }
-                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start)) }
-                appendEscaped(byte)
-                index += 1
-                start = index
-            }
-            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: utf8.count - start)) }
+                start = end
+            } while start < utf8.count
         }
-        bytes.append(0x22)
     }
 
-    private mutating func appendEscaped(_ byte: UInt8) {
-        bytes.append(0x5C)
+    /// Writes `utf8` with JSON's escapes at `out` (room for six bytes a byte); how many.
+    /// Runs that need no escape are copied whole (most captions are one run).
+    private static func escaping(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        var at = 0
+        var start = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = base[index]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F {
+                index += 1
+                continue
+            }
+            (out + at).update(from: base + start, count: index - start)
+            at += index - start
+            at += escape(byte, to: out + at)
+            index += 1
+            start = index
+        }
+        (out + at).update(from: base + start, count: utf8.count - start)
+        return at + utf8.count - start
+    }
+
+    /// One byte's escape at `out`; how many bytes.
+    private static func escape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = 0x5C
         switch byte {
-        case 0x22, 0x5C: bytes.append(byte)
-        case 0x0A: bytes.append(0x6E)
-        case 0x09: bytes.append(0x74)
-        case 0x0D: bytes.append(0x72)
+        case 0x22, 0x5C: out[1] = byte
+        case 0x0A: out[1] = 0x6E
+        case 0x09: out[1] = 0x74
+        case 0x0D: out[1] = 0x72
         default:
             let hex = UUIDBytes.hexDigits
-            bytes.append(0x75)
-            bytes.append(0x30)
-            bytes.append(0x30)
-            bytes.append(hex[Int(byte >> 4)])
-            bytes.append(hex[Int(byte & 0xF)])
+            out[1] = 0x75
+            out[2] = 0x30
+            out[3] = 0x30
+            out[4] = hex[Int(byte >> 4)]
+            out[5] = hex[Int(byte & 0xF)]
+            return 6
         }
+        return 2
     }
 
     /// Writes `"key": ` at the given indent, preceded by a comma unless it is the first key.
     /// Keys are the store's own names, never needing an escape: copied as they are.
     mutating func key(_ name: StaticString, indent: Int, first: Bool) {
-        if !first { bytes.append(0x2C) }
+        if !first { byte(0x2C) }
         newline(indent: indent)
-        bytes.append(0x22)
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(0x22)
-        bytes.append(0x3A)
-        bytes.append(0x20)
+        let length = name.utf8CodeUnitCount
+        write(room: length + 4) { out in
+            out[0] = 0x22
+            (out + 1).update(from: name.utf8Start, count: length)
+            out[length + 1] = 0x22
+            out[length + 2] = 0x3A
+            out[length + 3] = 0x20
+            return length + 4
+        }
     }
 }

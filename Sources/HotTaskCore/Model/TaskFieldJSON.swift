@@ -24,7 +24,7 @@ extension TaskField {
         case .order(let key): writer.string(key.text)
         case .due(let due):
             if let due {
-                writer.string(due.text())
+                writer.due(due)
                 if let zone = due.zoneName {
                     name(&writer, "dueZone")
                     writer.string(zone)

@@ -80,7 +80,7 @@ public enum StoreDocument {
         }
         head.key("tasks", indent: 2, first: false)
         head.raw("[")
-        var written = head.bytes.count
+        var written = head.count
         emit(head.bytes)
 
         // An export names each task's list once the store has more than one (a one-list store's
@@ -97,7 +97,7 @@ public enum StoreDocument {
             for entry in run.entries {
                 entries.append(SnapshotIndex.Entry(id: entry.id, offset: written + entry.offset, length: entry.length))
             }
-            written += run.writer.bytes.count
+            written += run.writer.count
             emit(run.writer.bytes)
             run.clear()
         }
@@ -187,13 +187,21 @@ public enum StoreDocument {
         }
 
         func write(_ list: TaskList, _ positions: Range<Int>) {
-            for position in positions {
-                if position > 0 { writer.raw(",") }
-                writer.newline(indent: 4)
-                let task = list[position]
-                let offset = writer.bytes.count
-                StoreDocument.write(task, to: &writer, stamped: stamped, listNames: listNames)
-                if stamped { entries.append(SnapshotIndex.Entry(id: task.id, offset: offset, length: writer.bytes.count - offset)) }
+            // Read in place from the sections: a copy of each task (`list[position]`) retained
+            // and released its caption and box, a tenth of the encoding.
+            let split = list.priority.count
+            list.priority.withUnsafeBufferPointer { priority in
+                list.bonus.withUnsafeBufferPointer { bonus in
+                    for position in positions {
+                        if position > 0 { writer.raw(",") }
+                        writer.newline(indent: 4)
+                        let offset = writer.count
+                        let tasks = position < split ? priority : bonus
+                        let at = position < split ? position : position - split
+                        StoreDocument.write(tasks[at], to: &writer, stamped: stamped, listNames: listNames)
+                        if stamped { entries.append(SnapshotIndex.Entry(id: tasks[at].id, offset: offset, length: writer.count - offset)) }
+                    }
+                }
             }
         }
 
@@ -234,7 +242,9 @@ public enum StoreDocument {
             field.write(field.value(of: task), to: &writer, name: name)
         }
         writer.key("createdAt", indent: 6, first: false)
+        let created = writer.count
         writer.date(task.createdAt)
+        let createdLength = writer.count - created
         writer.key("completedAt", indent: 6, first: false)
         if let completedAt = task.completedAt {
             writer.date(completedAt)
@@ -242,13 +252,21 @@ public enum StoreDocument {
             writer.raw("null")
         }
         writer.key("modifiedAt", indent: 6, first: false)
-        writer.date(task.modifiedAt)
+        // Most tasks were never changed: the same text again, copied, not made.
+        if task.modifiedAt == task.createdAt {
+            writer.repeating(from: created, count: createdLength)
+        } else {
+            writer.date(task.modifiedAt)
+        }
         // Only when set: a store without due dates is byte for byte what it was before them.
+        // A task without a box (most) has no note, tags, repeat or list to look at.
+        let unboxed = task.boxed == nil
         for field in TaskField.writtenAfterDates {
             if field == .list, let listNames {
                 field.write(.list(listNames.name(of: task.list)), to: &writer, name: name)
                 continue
             }
+            if unboxed, field.isBoxed, field != .parent { continue }  // a parent is kept inline
             let value = field.value(of: task)
             if !field.isUnset(value) { field.write(value, to: &writer, name: name) }
         }

@@ -51,6 +51,6 @@ public enum StoreLimits {
         var writer = JSONWriter(capacity: 4096)
         StoreDocument.write(task, to: &writer, compact: false)
         // Each task's object, its indentation and separator, and the header.
-        return tasks * (writer.bytes.count + 16) + 4096
+        return tasks * (writer.count + 16) + 4096
     }
 }

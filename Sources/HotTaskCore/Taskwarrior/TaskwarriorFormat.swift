@@ -167,7 +167,7 @@ enum TaskwarriorFormat {
                     }
                 }
                 writer.raw("}")
-                if writer.bytes.count >= pieceSize {
+                if writer.count >= pieceSize {
                     emit(writer.bytes)
                     writer.clear()
                 }

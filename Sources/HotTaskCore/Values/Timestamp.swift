@@ -22,36 +22,56 @@ public enum Timestamp {
     /// made in place and appended at once: appended one at a time, each checked the array's
     /// room, a twentieth of an export.
     static func append(_ date: Date, to bytes: inout [UInt8]) {
+        var text: (UInt64, UInt64, UInt32) = (0, 0, 0)
+        let written = withUnsafeMutableBytes(of: &text) { raw in
+            let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let length = write(date, to: out)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: length))
+            return length > 0
+        }
+        guard !written else { return }
+        // A year past 9999 keeps all its digits.
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        bytes.append(contentsOf: String(civilDate(fromDays: days).0).utf8)
+        var rest: [UInt8] = []
+        withUnsafeMutableBytes(of: &text) { raw in
+            let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            _ = write(date, to: out, anyYear: true)
+            rest.append(contentsOf: UnsafeBufferPointer(start: out + 4, count: 16))
+        }
+        bytes.append(contentsOf: rest)
+    }
+
+    /// Writes the formatted date's 20 ASCII bytes at `out` (room for 20); 20. 0, writing
+    /// nothing, for a year past 9999 (unless `anyYear`: then its last four digits are written).
+    @inline(__always)
+    static func write(_ date: Date, to out: UnsafeMutablePointer<UInt8>, anyYear: Bool = false) -> Int {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(fromDays: days)
-        // A year past 9999 keeps all its digits.
-        let longYear = year > 9999
-        if longYear { bytes.append(contentsOf: String(year).utf8) }
-        var text: (UInt64, UInt64, UInt32) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &text) { raw in
-            func put(_ value: Int, _ count: Int, at start: Int) {
-                var value = value
-                for offset in (0..<count).reversed() {
-                    raw[start + offset] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
-                    value /= 10
-                }
+        guard year <= 9999 || anyYear else { return 0 }
+        func put(_ value: Int, _ count: Int, at start: Int) {
+            var value = value
+            for offset in (0..<count).reversed() {
+                out[start + offset] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
             }
-            put(max(0, year), 4, at: 0)
-            raw[4] = 0x2D
-            put(month, 2, at: 5)
-            raw[7] = 0x2D
-            put(day, 2, at: 8)
-            raw[10] = 0x54
-            put(secondOfDay / 3600, 2, at: 11)
-            raw[13] = 0x3A
-            put(secondOfDay / 60 % 60, 2, at: 14)
-            raw[16] = 0x3A
-            put(secondOfDay % 60, 2, at: 17)
-            raw[19] = 0x5A
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(longYear ? 4 : 0)..<20]).bindMemory(to: UInt8.self))
         }
+        put(max(0, year), 4, at: 0)
+        out[4] = 0x2D
+        put(month, 2, at: 5)
+        out[7] = 0x2D
+        put(day, 2, at: 8)
+        out[10] = 0x54
+        put(secondOfDay / 3600, 2, at: 11)
+        out[13] = 0x3A
+        put(secondOfDay / 60 % 60, 2, at: 14)
+        out[16] = 0x3A
+        put(secondOfDay % 60, 2, at: 17)
+        out[19] = 0x5A
+        return 20
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; fractions of a second are dropped.
