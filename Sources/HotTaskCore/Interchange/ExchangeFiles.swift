@@ -79,8 +79,8 @@ extension TaskStore {
 
     /// The base an import of `tasks` leaves beside the store, written under `token` on a
     /// thread of its own as the import goes on (`writeExchange` waits for it).
-    func pendingBase(_ tasks: [TaskItem], onto base: ImportBase, token: Generation) -> ImportBase.PendingWrite {
-        ImportBase.PendingWrite(tasks, onto: base, path: Self.pendingPath(ImportBase.path(besides: self), token: token))
+    func pendingBase(_ tasks: [TaskItem], ids: SortedIDs, onto base: ImportBase, token: Generation) -> ImportBase.PendingWrite {
+        ImportBase.PendingWrite(tasks, ids: ids, onto: base, path: Self.pendingPath(ImportBase.path(besides: self), token: token))
     }
 
     /// Finishes what an import of `source` leaves beside the store under `token`, ready for its

@@ -190,7 +190,10 @@ extension TaskList {
     /// moved goes to the end of its new section. A task deleted here comes back only when the
     /// file changed it since (or, without a base, changed it after the delete); nothing is
     /// deleted.
-    func importing(_ batch: ImportBatch, base: ImportBase = ImportBase(), dates: DueDisplay) -> (changes: [TaskChange], counts: ImportCounts) {
+    /// `ids`: the batch's ids (`SortedIDs(batch.tasks)`), when the caller has them already.
+    func importing(_ batch: ImportBatch, ids: SortedIDs? = nil, base: ImportBase = ImportBase(), dates: DueDisplay) -> (
+        changes: [TaskChange], counts: ImportCounts
+    ) {
         var counts = ImportCounts(skipped: batch.skipped)
         var changes: [TaskChange] = []
         changes.reserveCapacity(batch.tasks.count)
@@ -200,7 +203,7 @@ extension TaskList {
         // re-importing 20,000 tasks took 34 s; the index itself takes 10 MB at 100,000).
         let byID = SortedIDs(self)
         // A task given twice counts once, where it first appears.
-        let firstOfEach = SortedIDs(count: batch.tasks.count) { add in for task in batch.tasks { add(task.id) } }
+        let firstOfEach = ids ?? SortedIDs(batch.tasks)
         var endKeys: [Section: OrderKey] = [:]
         func nextEndKey(_ section: Section) -> OrderKey {
             let key = OrderKey.between(endKeys[section] ?? tasks(in: section).last?.order, nil)

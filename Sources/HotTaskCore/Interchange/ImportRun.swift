@@ -137,7 +137,9 @@ extension TaskStore {
                 ? "" : "; made the list\(placement.made.count == 1 ? "" : "s") " + placement.made.map(quotedCaption).joined(separator: ", ")
             notes += batch.todoTxtLines?.notes ?? []
             // What the file said is the base of the next import of it (see ImportBase).
-            baseWrite = pendingBase(batch.tasks, onto: importBase, token: token)
+            // The file's ids sorted once, for the base and the merge (2.4 MB at 100,000 tasks).
+            let fileIDs = SortedIDs(batch.tasks)
+            baseWrite = pendingBase(batch.tasks, ids: fileIDs, onto: importBase, token: token)
             if carriedBefore != nil { carriedRecords = carriedSaid(by: batch, todoTxtFile: todoTxtFile) }
             notes += Self.cycleNotes(in: batch.tasks)
             if replacing {
@@ -147,7 +149,7 @@ extension TaskStore {
             let removed = todoTxtFile.flatMap { file in
                 carriedBefore.map { Self.removedLines(of: batch, file: file, carried: $0, base: importBase, list: state.list) }
             }
-            var (changes, counts) = state.list.importing(batch, base: importBase, dates: dates)
+            var (changes, counts) = state.list.importing(batch, ids: fileIDs, base: importBase, dates: dates)
             // The file's tasks are in the changes now, and its lines' facts are used: not held
             // while the commit writes the store.
             batch.tasks = []

@@ -286,6 +286,11 @@ struct SortedIDs {
         self.entries = entries
     }
 
+    /// The ids of `tasks`, numbered by their positions.
+    init(_ tasks: [TaskItem]) {
+        self.init(count: tasks.count) { add in for task in tasks { add(task.id) } }
+    }
+
     /// The ids of a list's tasks, numbered by their positions in it.
     init(_ list: TaskList) {
         self.init(count: list.count) { add in
