@@ -146,6 +146,7 @@ struct CommandLineActions {
             warned = true
             for warning in state.warnings { HotTaskCommand.fail("warning: \(warning)") }
         }
+        LeftForExit.keep(state.list)
         return state.list
     }
 
