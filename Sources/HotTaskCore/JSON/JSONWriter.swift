@@ -18,7 +18,7 @@ struct JSONWriter {
     var compact = false
 
     init(capacity: Int = 0) {
-        storage = [UInt8](repeating: 0, count: max(capacity, 256))
+        storage = [UInt8](repeating: 0, count: capacity)
     }
 
     /// The text written so far.
@@ -33,7 +33,7 @@ struct JSONWriter {
     /// Lets `body` write at most `room` bytes at the end of the text; it returns how many it wrote.
     @inline(__always)
     private mutating func write(room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        if storage.count - count < room { storage.append(contentsOf: repeatElement(0, count: max(room, storage.count))) }
+        if storage.count - count < room { storage.append(contentsOf: repeatElement(0, count: max(room, storage.count, 256))) }
         let at = count
         count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + at) }
     }

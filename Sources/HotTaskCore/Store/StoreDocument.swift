@@ -187,19 +187,29 @@ public enum StoreDocument {
         }
 
         func write(_ list: TaskList, _ positions: Range<Int>) {
+            // Written through locals, swapped in and out: each use of a class's property is
+            // checked for exclusive access at run time, several times a task.
+            var out = JSONWriter()
+            var made: [SnapshotIndex.Entry] = []
+            swap(&out, &writer)
+            swap(&made, &entries)
+            defer {
+                swap(&out, &writer)
+                swap(&made, &entries)
+            }
             // Read in place from the sections: a copy of each task (`list[position]`) retained
             // and released its caption and box, a tenth of the encoding.
             let split = list.priority.count
             list.priority.withUnsafeBufferPointer { priority in
                 list.bonus.withUnsafeBufferPointer { bonus in
                     for position in positions {
-                        if position > 0 { writer.raw(",") }
-                        writer.newline(indent: 4)
-                        let offset = writer.count
+                        if position > 0 { out.raw(",") }
+                        out.newline(indent: 4)
+                        let offset = out.count
                         let tasks = position < split ? priority : bonus
                         let at = position < split ? position : position - split
-                        StoreDocument.write(tasks[at], to: &writer, stamped: stamped, listNames: listNames)
-                        if stamped { entries.append(SnapshotIndex.Entry(id: tasks[at].id, offset: offset, length: writer.count - offset)) }
+                        StoreDocument.write(tasks[at], to: &out, stamped: stamped, listNames: listNames)
+                        if stamped { made.append(SnapshotIndex.Entry(id: tasks[at].id, offset: offset, length: out.count - offset)) }
                     }
                 }
             }
