@@ -201,12 +201,16 @@ struct TaskFieldTests {
         full.list = "Errands and shopping"
         full.parent = Fixtures.id(2)
         tasks.append(full)
-        for (number, day) in ["2026-12-01", "0007-03-09", "9999-12-31", "1969-07-20"].enumerated() {
+        // Days, and times in UTC and floating, hashed without their text (`plainBaseKeyHash`).
+        let plain = ["2026-12-01", "0007-03-09", "9999-12-31", "1969-07-20", "2026-12-01T08:30:00Z", "0000-01-01T00:00:00", "9999-12-31T23:59:59Z"]
+        for (number, text) in plain.enumerated() {
             var dayOnly = Fixtures.task("Dentist", id: 5 + number)
-            dayOnly.due = try #require(DueDate(text: day, zone: nil))
-            #expect(dayOnly.due?.dayBaseKeyHash == ImportBase.hash(day))
+            dayOnly.due = try #require(DueDate(text: text, zone: nil))
+            #expect(dayOnly.due?.plainBaseKeyHash == ImportBase.hash(text))
+            #expect(DueDate.baseKey(dayOnly.due) == text)
             tasks.append(dayOnly)
         }
+        #expect(full.due?.plainBaseKeyHash == nil, "a named zone's key holds its name")
         for task in tasks {
             for field in TaskField.shared {
                 let print = ImportBase.fingerprint(field.value(of: task))

@@ -17,9 +17,14 @@ struct ImportBase: Sendable {
 
         static let unknown = UInt64.max
 
-        init(_ task: TaskItem) {
+        init(_ task: borrowing TaskItem) {
+            self.init(task, fields: TaskField.shared)
+        }
+
+        /// `fields`: `TaskField.shared`, taken once by a caller that makes many.
+        init(_ task: borrowing TaskItem, fields: [TaskField]) {
             prints = InlineArray(repeating: Self.unknown)
-            for field in TaskField.shared { prints[field.rawValue] = field.fingerprint(of: task) }
+            for field in fields { prints[field.rawValue] = field.fingerprint(of: task) }
         }
 
         fileprivate init(prints: PerField<UInt64>) {
@@ -283,6 +288,7 @@ struct ImportBase: Sendable {
     /// `ids`: the tasks' ids (`SortedIDs(tasks)`), made once for this and the merge.
     func saveRecording(_ tasks: [TaskItem], ids: SortedIDs? = nil, to path: String) throws(StoreDocument.ExportFailure) -> Bool {
         let order = (ids ?? SortedIDs(tasks)).entries
+        let shared = TaskField.shared
         // Read in place: a copy of each task, taken in id order, retained and released its
         // caption and box, a third of this thread's time.
         return try tasks.withUnsafeBufferPointer { tasks throws(StoreDocument.ExportFailure) in
@@ -298,8 +304,9 @@ struct ImportBase: Sendable {
                         line(entries[old].id, entries[old].entry)
                         old += 1
                     }
-                    let entry = Entry(tasks[at])
-                    let id = tasks[at].id
+                    let task = tasks.baseAddress! + at
+                    let entry = Entry(task.pointee, fields: shared)
+                    let id = task.pointee.id
                     if old < entries.count, entries[old].id == id {
                         changed = changed || entries[old].entry != entry
                         old += 1

@@ -10,28 +10,15 @@ extension DueDate {
         return due.text(local: utc) + (due.zoneName.map { " " + $0 } ?? "")
     }
 
-    /// FNV-1a of a whole day's `baseKey` (`2026-12-01`), without making its text; nil for a
-    /// time. The import base fingerprints every due date an export or import records, and the
-    /// text cost more than the rest of a task's entry.
-    var dayBaseKeyHash: UInt64? {
-        guard isDay else { return nil }
-        let (year, month, day) = civilDay
-        guard (0...9999).contains(year) else { return nil }
-        var text: (UInt64, UInt16) = (0, 0)
-        return withUnsafeMutableBytes(of: &text) { raw in
-            func put(_ value: Int, at start: Int, digits: Int) {
-                var value = value
-                for at in (start..<start + digits).reversed() {
-                    raw[at] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
-                    value /= 10
-                }
-            }
-            put(year, at: 0, digits: 4)
-            put(month, at: 5, digits: 2)
-            put(day, at: 8, digits: 2)
-            raw[4] = UInt8(ascii: "-")
-            raw[7] = UInt8(ascii: "-")
-            return FNV1a.hash(UnsafeRawBufferPointer(rebasing: raw[0..<10]))
+    /// FNV-1a of the `baseKey` of a day, or a time in UTC or floating, without making its text;
+    /// nil for a time in a named zone. The import base fingerprints every due date an export
+    /// or import records, and the text cost more than the rest of a task's entry.
+    var plainBaseKeyHash: UInt64? {
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &text) { raw -> UInt64? in
+            // Its base key is its text: it has no zone name, and no offset from `utc`.
+            let length = writeText(to: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            return length == 0 ? nil : FNV1a.hash(UnsafeRawBufferPointer(rebasing: raw[0..<length]))
         }
     }
 

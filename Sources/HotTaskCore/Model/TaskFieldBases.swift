@@ -90,7 +90,7 @@ extension TaskField {
     /// `ImportBase.fingerprint(value(of: task))`, without making the value or its text when
     /// it is one of a few (a section, done or not, an unset field): an export records one for
     /// each field of every task. `TaskFieldTests` checks each field against that general form.
-    func fingerprint(of task: TaskItem) -> UInt64 {
+    func fingerprint(of task: borrowing TaskItem) -> UInt64 {
         switch self {
         case .caption:
             let print = ImportBase.hash(task.caption)
@@ -100,7 +100,7 @@ extension TaskField {
         case .due:
             guard let due = task.due else { return 0 }
             // As `ImportBase.fingerprint` makes a due date's.
-            if let hash = due.dayBaseKeyHash { return hash & ~(1 << 63) | 1 }
+            if let hash = due.plainBaseKeyHash { return hash & ~(1 << 63) | 1 }
             return ImportBase.fingerprint(.due(due))
         case .note: return task.note.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .tags: return task.tags.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
