@@ -44,6 +44,30 @@ struct TodoTxtCLITests {
         (fileText(path) ?? "").split(separator: "\n").map(String.init)
     }
 
+    @Test("an export to a file named *.txt is todo.txt and to *.ics iCalendar, as their imports read them")
+    func theFileNameSaysTheFormat() throws {
+        #expect(hottask("--add", "Call mum due:2026-12-24", "--add", "Buy milk +shop").status == 0)
+        #expect(hottask("--export", todoFile).status == 0)
+        let explicit = folder.path("explicit.txt")
+        #expect(hottask("--export", explicit, "--export-format", "todotxt").status == 0)
+        let written = try String(contentsOfFile: todoFile, encoding: .utf8)
+        #expect(written == (try String(contentsOfFile: explicit, encoding: .utf8)))
+        // todo.sh reads it as its own: a line a task, not a line of JSON each.
+        let listed = todo("ls")
+        #expect(listed.stdout.hasSuffix("TODO: 2 of 2 tasks shown\n"), "\(listed.stdout)")
+        // Read back, it is the same two tasks.
+        let done = folder.path("done.txt")
+        let archive = FileManager.default.fileExists(atPath: done) ? " and its archive \(done)" : ""
+        #expect(hottask("--import", todoFile).stdout == "Imported from todo.txt \(todoFile)\(archive): added 0, updated 0, unchanged 2, skipped 0\n")
+        let calendar = folder.path("tasks.ics")
+        #expect(hottask("--export", calendar).status == 0)
+        #expect(try String(contentsOfFile: calendar, encoding: .utf8).hasPrefix("BEGIN:VCALENDAR\r\n"))
+        // --export-format says otherwise, and standard output stays HotTask's document.
+        let backup = folder.path("backup.txt")
+        #expect(hottask("--export", backup, "--export-format", "hottask").status == 0)
+        #expect(try String(contentsOfFile: backup, encoding: .utf8) == hottask("--export", "-").stdout)
+    }
+
     @Test func anUndatedLineCompletedInHotTaskIsNotAddedAgain() throws {
         todo("add", "Read a book")
         todo("add", "Call mom")

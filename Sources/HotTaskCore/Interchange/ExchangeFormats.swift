@@ -21,6 +21,17 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 
 /// What `--export` writes.
 public enum ExportFormat: String, CaseIterable, Sendable {
+    /// The format `--export path` writes without `--export-format`: a file named `*.txt` is
+    /// todo.txt and one named `*.ics` iCalendar, as `--import` reads them (JSON written into
+    /// `todo.txt` was read back by todo.sh as one task a line); anything else, and standard
+    /// output, HotTask's JSON document.
+    public static func named(by path: String) -> ExportFormat {
+        let name = path.lowercased()
+        if name.hasSuffix(".txt") { return .todotxt }
+        if name.hasSuffix(".ics") { return .ics }
+        return .hottask
+    }
+
     /// The JSON store document (Assets/hottask.schema.json).
     case hottask
     /// A JSON array `task import` accepts.

@@ -186,9 +186,9 @@ struct HotTaskCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --export: the format to write (hottask is the JSON store document; vdir a folder of one UID.ics per task).",
+            "With --export: the format to write (hottask is the JSON store document; vdir a folder of one UID.ics per task). Without it, a file named *.txt is written as todotxt, *.ics as ics, anything else as hottask.",
             valueName: "format"))
-    var exportFormat: ExportFormat = .hottask
+    var exportFormat: ExportFormat?
 
     @Option(
         name: .customLong("import"),
@@ -377,7 +377,7 @@ struct HotTaskCommand: ParsableCommand {
                 try commands.printStatistics(
                     asJSON: json, filter: filter, inList: lists.inList, dates: DueDisplay(now: Date(), local: .current, format: settings.dateFormat))
             }
-            if let export { try commands.export(to: export, format: exportFormat, inList: lists.inList) }
+            if let export { try commands.export(to: export, format: exportFormat ?? .named(by: export), inList: lists.inList) }
             if let failure = output.failure { throw UserFacingError.output("could not write to standard output: \(failure)") }
         } catch let error as StoreError {
             throw Self.report(UserFacingError(error))

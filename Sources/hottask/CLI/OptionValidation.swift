@@ -14,7 +14,7 @@ extension HotTaskCommand {
         if priority && bonus { throw ValidationError("--priority and --bonus cannot both be given.") }
         if config?.isEmpty == true { throw ValidationError("--config needs a path; it was given an empty one.") }
         if printVersion { throw CleanExit.message(HotTaskVersion.line) }
-        if exportFormat != .hottask && export == nil { throw ValidationError("--export-format goes with --export.") }
+        if exportFormat != nil && export == nil { throw ValidationError("--export-format goes with --export.") }
         if importFormat != .auto && importPath == nil { throw ValidationError("--import-format goes with --import.") }
         if exportFormat == .vdir && printsExportToStandardOutput {
             throw ValidationError("--export-format vdir writes a folder of .ics files; give the folder, not standard output.")
