@@ -47,9 +47,12 @@ struct TodoTxtCLITests {
     @Test("an export to a file named *.txt is todo.txt and to *.ics iCalendar, as their imports read them")
     func theFileNameSaysTheFormat() throws {
         #expect(hottask("--add", "Call mum due:2026-12-24", "--add", "Buy milk +shop").status == 0)
-        #expect(hottask("--export", todoFile).status == 0)
+        // Said on the status line, with the way to JSON: a backup named *.txt is never
+        // silently written as todo.txt.
+        let byName = " as its name says (--export-format hottask writes HotTask's JSON)\n"
+        #expect(hottask("--export", todoFile).stdout == "Exported 2 tasks to \(todoFile) as todo.txt," + byName)
         let explicit = folder.path("explicit.txt")
-        #expect(hottask("--export", explicit, "--export-format", "todotxt").status == 0)
+        #expect(hottask("--export", explicit, "--export-format", "todotxt").stdout == "Exported 2 tasks to \(explicit)\n")
         let written = try String(contentsOfFile: todoFile, encoding: .utf8)
         #expect(written == (try String(contentsOfFile: explicit, encoding: .utf8)))
         // todo.sh reads it as its own: a line a task, not a line of JSON each.
@@ -60,7 +63,7 @@ struct TodoTxtCLITests {
         let archive = FileManager.default.fileExists(atPath: done) ? " and its archive \(done)" : ""
         #expect(hottask("--import", todoFile).stdout == "Imported from todo.txt \(todoFile)\(archive): added 0, updated 0, unchanged 2, skipped 0\n")
         let calendar = folder.path("tasks.ics")
-        #expect(hottask("--export", calendar).status == 0)
+        #expect(hottask("--export", calendar).stdout == "Exported 2 tasks to \(calendar) as iCalendar," + byName)
         #expect(try String(contentsOfFile: calendar, encoding: .utf8).hasPrefix("BEGIN:VCALENDAR\r\n"))
         // --export-format says otherwise, and standard output stays HotTask's document.
         let backup = folder.path("backup.txt")

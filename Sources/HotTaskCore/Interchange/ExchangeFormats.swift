@@ -32,6 +32,17 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         return .hottask
     }
 
+    /// How a status line names it.
+    var name: String {
+        switch self {
+        case .hottask: "HotTask JSON"
+        case .taskwarrior: "Taskwarrior JSON"
+        case .todotxt: "todo.txt"
+        case .ics: "iCalendar"
+        case .vdir: "a vdir folder"
+        }
+    }
+
     /// The JSON store document (Assets/hottask.schema.json).
     case hottask
     /// A JSON array `task import` accepts.

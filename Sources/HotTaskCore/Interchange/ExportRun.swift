@@ -12,9 +12,11 @@ extension TaskStore {
     /// `listName` is the one list `list` holds (`--in`), nil for all: an .ics file is then
     /// named for it (X-WR-CALNAME), and a vdir of a store of several lists gets a sub-folder
     /// per list.
+    /// `byName`: `format` came from the file's name (`ExportFormat.named`), which the status
+    /// line then says, with how to ask for HotTask's JSON instead.
     public func export(
-        _ list: TaskList, as format: ExportFormat, to path: String, listName: String? = nil, standardOutput: ([UInt8]) -> Void,
-        say: (CommandMessage) -> Void
+        _ list: TaskList, as format: ExportFormat, byName: Bool = false, to path: String, listName: String? = nil,
+        standardOutput: ([UInt8]) -> Void, say: (CommandMessage) -> Void
     ) throws {
         let (carried, said) = try carriedForExport(format, list: list)
         said.forEach(say)
@@ -101,6 +103,7 @@ extension TaskStore {
         say(
             .status(
                 "Exported \(list.count) tasks to \(path)"
+                    + (byName && format != .hottask ? " as \(format.name), as its name says (--export-format hottask writes HotTask's JSON)" : "")
                     + (archived > 0 ? " (\(archived) done \(archived == 1 ? "one" : "ones") left in its archive done.txt)" : "")))
     }
 

@@ -118,12 +118,13 @@ struct CommandLineActions {
     }
 
     /// `--export`: the list written in `format` (`TaskStore.export`); "-" is standard output.
-    mutating func export(to path: String, format: ExportFormat = .hottask, inList: String? = nil) throws {
+    mutating func export(to path: String, format: ExportFormat = .hottask, byName: Bool = false, inList: String? = nil) throws {
         let whole = try read()
         let name = try inList.map { try TaskStore.existingList($0, in: whole, flag: "--in") }
         let list = name.map { whole.onlyList($0) } ?? whole
         let output = output
-        try store.export(list, as: format, to: path, listName: name, standardOutput: { output.bytes($0) }, say: { Self.say($0, to: output) })
+        try store.export(
+            list, as: format, byName: byName, to: path, listName: name, standardOutput: { output.bytes($0) }, say: { Self.say($0, to: output) })
     }
 
     /// Status lines on stdout; notes and warnings on stderr, even with --quiet.
@@ -141,12 +142,13 @@ struct CommandLineActions {
 
     /// The list as one committed state (no lock needed), with any warnings said once.
     private mutating func read() throws -> TaskList {
+        LeftForExit.drop()  // the list a command before this one read: not held through this read
         let state = try store.read()
         if !warned {
             warned = true
             for warning in state.warnings { HotTaskCommand.fail("warning: \(warning)") }
         }
-        LeftForExit.keep(state.list)
+        LeftForExit.hold(state.list)
         return state.list
     }
 

@@ -377,7 +377,9 @@ struct HotTaskCommand: ParsableCommand {
                 try commands.printStatistics(
                     asJSON: json, filter: filter, inList: lists.inList, dates: DueDisplay(now: Date(), local: .current, format: settings.dateFormat))
             }
-            if let export { try commands.export(to: export, format: exportFormat ?? .named(by: export), inList: lists.inList) }
+            if let export {
+                try commands.export(to: export, format: exportFormat ?? .named(by: export), byName: exportFormat == nil, inList: lists.inList)
+            }
             if let failure = output.failure { throw UserFacingError.output("could not write to standard output: \(failure)") }
         } catch let error as StoreError {
             throw Self.report(UserFacingError(error))

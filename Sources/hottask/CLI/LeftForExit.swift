@@ -5,9 +5,16 @@ import HotTaskCore
 /// after the output was done, a fortieth of an export.
 enum LeftForExit {
     // Touched only on the main thread, by the command, before it exits.
-    nonisolated(unsafe) private static var kept: [TaskList] = []
+    nonisolated(unsafe) private static var held: TaskList?
 
-    static func keep(_ list: TaskList) {
-        kept.append(list)
+    /// Holds `list` until the process exits, or until `drop`.
+    static func hold(_ list: TaskList) {
+        held = list
+    }
+
+    /// Lets the held list go now: a second command of the same run reads its own, and two
+    /// lists were never held at once before.
+    static func drop() {
+        held = nil
     }
 }
