@@ -239,19 +239,33 @@ struct ImportBase: Sendable {
         }
         var merged: [(id: UUID, entry: Entry)] = []
         merged.reserveCapacity(entries.count + incoming.count)
+        var next = incoming.makeIterator()
+        let changed = merging({ next.next() }) { merged.append(($0, $1)) }
+        entries = merged
+        return changed
+    }
+
+    /// Walks this base and what a file said together, in id order: gives `line` every id's
+    /// entry (the file's where both have one) and returns whether any differs from the base's.
+    /// `next` gives the file's entries in id order, one an id, then nil.
+    private func merging(_ next: () -> (id: UUID, entry: Entry)?, _ line: (UUID, Entry) -> Void) -> Bool {
+        var changed = false
         var old = 0
-        for entry in incoming {
-            let key = UUIDBytes.sortKey(entry.id)
+        while let (id, entry) = next() {
+            let key = UUIDBytes.sortKey(id)
             while old < entries.count, UUIDBytes.sortKey(entries[old].id) < key {
-                merged.append(entries[old])
+                line(entries[old].id, entries[old].entry)
                 old += 1
             }
-            if old < entries.count, entries[old].id == entry.id { old += 1 }
-            merged.append(entry)
+            if old < entries.count, entries[old].id == id {
+                changed = changed || entries[old].entry != entry
+                old += 1
+            } else {
+                changed = true
+            }
+            line(id, entry)
         }
-        merged.append(contentsOf: entries[old...])
-        let changed = merged.count != entries.count || zip(merged, entries).contains { $0.id != $1.id || $0.entry != $1.entry }
-        entries = merged
+        for (id, entry) in entries[old...] { line(id, entry) }
         return changed
     }
 
@@ -293,31 +307,17 @@ struct ImportBase: Sendable {
         // caption and box, a third of this thread's time.
         return try tasks.withUnsafeBufferPointer { tasks throws(StoreDocument.ExportFailure) in
             try Self.write(to: path) { line in
-                var changed = false
-                var old = 0
+                // The file's entries in id order, each id's last.
                 var run = 0
-                while run < order.count {
-                    var last = run
-                    while last + 1 < order.count, order[last + 1].key == order[run].key { last += 1 }
-                    let at = Int(order[last].position)
-                    while old < entries.count, UUIDBytes.sortKey(entries[old].id) < order[run].key {
-                        line(entries[old].id, entries[old].entry)
-                        old += 1
-                    }
-                    let task = tasks.baseAddress! + at
-                    let entry = Entry(task.pointee, fields: shared)
-                    let id = task.pointee.id
-                    if old < entries.count, entries[old].id == id {
-                        changed = changed || entries[old].entry != entry
-                        old += 1
-                    } else {
-                        changed = true
-                    }
-                    line(id, entry)
-                    run = last + 1
-                }
-                for (id, entry) in entries[old...] { line(id, entry) }
-                return changed
+                return merging(
+                    {
+                        guard run < order.count else { return nil }
+                        var last = run
+                        while last + 1 < order.count, order[last + 1].key == order[run].key { last += 1 }
+                        run = last + 1
+                        let task = tasks.baseAddress! + Int(order[last].position)
+                        return (task.pointee.id, Entry(task.pointee, fields: shared))
+                    }, line)
             }
         }
     }
