@@ -76,10 +76,12 @@ struct ImportRobustnessTests {
         #expect(fastAccepted > 1, "the fast path was exercised")
     }
 
-    /// A store over 1 MB is read by two threads, the second from a task object past the middle:
-    /// whole, it reads as the strict parser reads it; damaged near the middle (where the second
-    /// thread starts, or the first must arrive), it is refused or read the same as the strict
-    /// parser reads it, never differently.
+    /// A store over 1 MB is read by two threads in segments, the first from the middle, the
+    /// others each from a task object further on: whole, it reads as the strict parser reads
+    /// it; damaged anywhere in its second half (where a segment starts, or the one before must
+    /// arrive), it is refused or read the same as the strict parser reads it, never
+    /// differently. A third of its tasks are deleted: the later segments start among their
+    /// tombstones, another array of task objects, and must be dropped.
     @Test func aLargeStoreReadByTwoThreadsReadsAsTheStrictParserReadsIt() throws {
         var tasks: [TaskItem] = []
         for number in 0..<6_000 {
@@ -89,15 +91,23 @@ struct ImportRobustnessTests {
                     section: number % 3 == 0 ? .bonus : .priority, completed: number % 4 == 0, hours: number % 24))
         }
         var list = TaskList(tasks)
-        _ = list.apply(.delete(tasks[17]), clock: Clock(milliseconds: 9))
+        for (number, task) in tasks.enumerated() where number % 3 == 1 { _ = list.apply(.delete(task), clock: Clock(milliseconds: 9)) }
         let valid = StoreDocument.encode(list, header: SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 9), list: list))
         #expect(valid.count > 1 << 20)
-        #expect(JSONParser.decodeStoreFast(valid) == (try StoreDocument.decodeStrictly(valid)))
+        let deleted = try #require(valid.firstRange(of: Array("\"deleted\": [".utf8))).lowerBound
+        #expect(deleted < valid.count * 3 / 4, "the later segments start among the tombstones")
+        let whole = try #require(JSONParser.decodeStoreFast(valid))
+        #expect(whole == (try StoreDocument.decodeStrictly(valid)))
+        #expect(whole.list.count == 4_000 && whole.list.deleted.count == 2_000)
         var generator = SeededGenerator(seed: 1414)
         var refused = 0
-        for _ in 0..<24 {
+        for round in 0..<32 {
             var input = valid
-            let middle = input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
+            // Half near the middle, where the first segment starts; half anywhere after it.
+            let middle =
+                round % 2 == 0
+                ? input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
+                : Int.random(in: input.count / 2..<input.count - 64, using: &generator)
             switch Int.random(in: 0..<4, using: &generator) {
             case 0: input[middle] = UInt8(ascii: "{")
             case 1: input.insert(contentsOf: Array(",\n    {\"id\": 1}".utf8), at: middle)
@@ -163,8 +173,8 @@ struct ImportRobustnessTests {
         }
     }
 
-    /// A Taskwarrior export over 1 MB is read by two threads too: whole, or damaged near the
-    /// middle, the result is refused or the strict path's, losses included.
+    /// A Taskwarrior export over 1 MB is read by two threads in segments too: whole, or damaged
+    /// anywhere in its second half, the result is refused or the strict path's, losses included.
     @Test func aLargeTaskwarriorExportReadByTwoThreadsReadsAsTheStrictPathReadsIt() throws {
         let now = TaskwarriorSample.date("20261201T000000Z")
         var lines: [String] = []
@@ -189,12 +199,18 @@ struct ImportRobustnessTests {
         #expect(whole.tasks.count { $0.tags == ["a", "b"] } == 1_867)
         var generator = SeededGenerator(seed: 1415)
         var refused = 0
-        for round in 0..<12 {
+        for round in 0..<24 {
             var input = valid
-            let middle = input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
+            // Half near the middle, where the first segment starts; half anywhere after it.
+            let middle =
+                round % 2 == 0
+                ? input.count / 2 + Int.random(in: -2_000...40_000, using: &generator)
+                : Int.random(in: input.count / 2..<input.count - 64, using: &generator)
             switch round % 3 {
             case 0: input[middle] = UInt8(ascii: "{")
-            case 1: input.insert(contentsOf: Array(lines[7].utf8) + Array(",\n".utf8), at: input[middle...].firstIndex(of: UInt8(ascii: "{"))!)
+            case 1:
+                let at = input[middle...].firstIndex(of: UInt8(ascii: "{")) ?? middle
+                input.insert(contentsOf: Array(lines[7].utf8) + Array(",\n".utf8), at: at)
             default: input.remove(at: middle)
             }
             guard let fast = JSONParser.decodeTaskwarriorFast(input, now: now) else {

@@ -69,20 +69,20 @@ extension JSONParser {
         return true
     }
 
-    /// Where a second thread may start reading tasks (a file offset, or an index for bytes in
-    /// memory): the `{` of the first line past the middle of what is left that starts with `{`
-    /// after a line ending in `,`. A line break never occurs inside a JSON string (it would have
-    /// to be escaped), so this is an element of some array; `taskArray` checks that it is one of
-    /// this array's. nil for small inputs or one core.
-    func splitPoint() -> Int? {
-        let end = window?.file.size ?? bytes.count
-        guard end - position > 1 << 20, ProcessInfo.processInfo.activeProcessorCount > 1 else { return nil }
-        let middle = position + (end - position) / 2
-        guard let window else { return Self.lineStartingAnElement(in: bytes, from: middle, notBefore: index) }
-        // A probe of the file around the middle: a little before it, for the `,` ending the line before.
-        let probeStart = middle - 4096
-        guard let probe = FileSystem.readExactly(window.file.fd, at: probeStart, count: min(4096 + 1 << 16, end - probeStart)) else { return nil }
-        return probe.withUnsafeBufferPointer { Self.lineStartingAnElement(in: $0, from: 4096, notBefore: 0) }.map { probeStart + $0 }
+    /// Where a thread may start reading elements near `near` (a file offset, or an index for
+    /// bytes in memory): the `{` of the first line at or after it that starts with `{` after a
+    /// line ending in `,`. A line break never occurs inside a JSON string (it would have to be
+    /// escaped), so this is an element of some array; `segmentedArray` checks that it is one of
+    /// this array's.
+    func elementStart(near: Int) -> Int? {
+        guard let window else { return Self.lineStartingAnElement(in: bytes, from: near, notBefore: index) }
+        let end = window.file.size
+        // A probe of the file around the offset: a little before it, for the `,` ending the line before.
+        let probeStart = max(near - 4096, 0)
+        guard let probe = FileSystem.readExactly(window.file.fd, at: probeStart, count: min(near - probeStart + 1 << 16, end - probeStart)) else {
+            return nil
+        }
+        return probe.withUnsafeBufferPointer { Self.lineStartingAnElement(in: $0, from: near - probeStart, notBefore: 0) }.map { probeStart + $0 }
     }
 
     private static func lineStartingAnElement(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, notBefore floor: Int) -> Int? {

@@ -73,7 +73,7 @@ extension JSONParser {
                 let start = parser.index
                 guard parser.skipDigits() else { throw GiveUp() }
                 // Only room is made from it (at most the most a store may hold).
-                for byte in parser.bytes[start..<parser.index] where expected <= StoreLimits.tasks {
+                for byte in parser.bytes[start..<parser.index] where (0x30...0x39).contains(byte) && expected <= StoreLimits.tasks {
                     expected = expected * 10 + Int(byte - 0x30)
                 }
             case "top" where !sawTop:
@@ -89,7 +89,7 @@ extension JSONParser {
                 // At most nine digits (skipDigits); whitespace before them is passed over.
                 folded = parser.bytes[start..<parser.index].reduce(0) { (0x30...0x39).contains($1) ? $0 * 10 + Int($1 - 0x30) : $0 }
             case "lists" where lists == nil: lists = try required(ListNames(stored: try parser.stringArray()))
-            case "tasks" where tasks == nil: tasks = try parser.taskArray(expected: min(expected, StoreLimits.tasks))
+            case "tasks" where tasks == nil: tasks = try parser.taskArray(expected: sawCount ? expected : nil)
             case "deleted" where tombstones == nil: tombstones = try parser.tombstoneArray()
             case "history" where activity == nil: activity = try parser.element { try $0.activityHistory() }
             default:
@@ -99,21 +99,22 @@ extension JSONParser {
         guard atEndOfInput(), let version, var tasks else { throw GiveUp() }
         // Version 1 has the tasks only.
         if version == 1, generation != nil || clock != nil || sawCount || sawTop || tombstones != nil || activity != nil { throw GiveUp() }
-        // The ids must be unique across tasks and tombstones.
-        let distinct = IDTable(distinct: tasks.priority.count + tasks.bonus.count + (tombstones?.count ?? 0)) { add in
-            // By index: `for task in` copies each task out, a retain and release of its caption.
-            for index in tasks.priority.indices { add(tasks.priority[index].id) }
-            for index in tasks.bonus.indices { add(tasks.bonus[index].id) }
-            for tombstone in tombstones ?? [] { add(tombstone.task.id) }
-        }
-        guard distinct != nil else { throw GiveUp() }
         guard (generation == nil) == (clock == nil), (follows == nil) == (folded == nil), generation != nil || follows == nil else {
             throw GiveUp()
         }
         // A snapshot keys every task; version 1 and exports carry no keys (their order is the array's).
         let keyed = version == 2 && tasks.allKeyed
         guard keyed || generation == nil else { throw GiveUp() }
-        let (priority, bonus) = tasks.take()
+        // An import's batch joins the sections (`TaskList.takeAll`): room for both, made once.
+        let (priority, bonus) = tasks.take(roomForAll: !givingKeys)
+        // The ids must be unique across tasks and tombstones.
+        let distinct = IDTable(distinct: priority.count + bonus.count + (tombstones?.count ?? 0)) { add in
+            // By index: `for task in` copies each task out, a retain and release of its caption.
+            for index in priority.indices { add(priority[index].id) }
+            for index in bonus.indices { add(bonus[index].id) }
+            for tombstone in tombstones ?? [] { add(tombstone.task.id) }
+        }
+        guard distinct != nil else { throw GiveUp() }
         guard lists == nil || generation != nil else { throw GiveUp() }
         var list = TaskList(priority: priority, bonus: bonus, keyed: keyed, givingKeys: givingKeys, deleted: keyed ? tombstones ?? [] : [])
         list.lists = lists ?? .initial
@@ -144,156 +145,54 @@ extension JSONParser {
 
     /// The tasks of the array, split by section as they are read (each in the array's order).
     struct TaskSections {
-        var priority: [TaskItem] = []
-        var bonus: [TaskItem] = []
+        private(set) var priority: ReadTasks
+        private(set) var bonus: ReadTasks
         /// Every task had an order key.
-        var allKeyed = true
+        private(set) var allKeyed = true
 
-        mutating func append(_ task: TaskItem, hasOrder: Bool) {
-            if task.section == .priority { priority.append(task) } else { bonus.append(task) }
+        /// `room`: for the first segment, room for the whole array in each section (none for the others).
+        init(room: Int?) {
+            priority = room.map { ReadTasks(room: $0) } ?? ReadTasks()
+            bonus = room.map { ReadTasks(room: $0) } ?? ReadTasks()
+        }
+
+        mutating func append(_ task: consuming TaskItem, hasOrder: Bool) {
             allKeyed = allKeyed && hasOrder
+            if task.section == .priority { priority.append(task) } else { bonus.append(task) }
+        }
+
+        /// Moves the tasks of `later` (a later segment's) onto the end of these.
+        mutating func append(moving later: consuming TaskSections) {
+            allKeyed = allKeyed && later.allKeyed
+            priority.append(moving: later.priority)
+            bonus.append(moving: later.bonus)
         }
 
         /// Both sections, handed over rather than shared: keying a shared one would copy it.
-        mutating func take() -> (priority: [TaskItem], bonus: [TaskItem]) {
-            defer { (priority, bonus) = ([], []) }
-            return (priority, bonus)
+        /// `roomForAll`: the priority array has room for the bonus tasks too, for a caller that
+        /// joins them (an import's batch).
+        mutating func take(roomForAll: Bool = false) -> (priority: [TaskItem], bonus: [TaskItem]) {
+            var first = priority.takeArray()
+            if roomForAll { first.reserveCapacity(first.count + bonus.count) }
+            return (first, bonus.takeArray())
         }
     }
 
-    /// `expected`: the header's count, to make room once (untouched room costs no memory).
-    ///
-    /// A large array is read by two threads: this one from the start, another from a task
-    /// object found past the middle (`splitPoint`). The second half counts only if this thread,
-    /// reading element after element exactly as it would alone, arrives at that very byte as the
-    /// start of an element: then the other thread's reading from there is the one this thread
-    /// would have done. Otherwise its work is dropped and this thread reads on to the end.
-    private mutating func taskArray(expected: Int) throws -> TaskSections {
-        var tasks = TaskSections()
-        tasks.priority.reserveCapacity(expected)
-        tasks.bonus.reserveCapacity(expected)
+    /// The tasks of the array, read in segments on two threads (`segmentedArray`). `expected`:
+    /// how many there are, if the document says, to make room once.
+    private mutating func taskArray(expected: Int?) throws -> TaskSections {
+        // Without a count (an export), room for tasks of 160 bytes, about the smallest an export writes.
+        let room = min(expected ?? ((window?.file.size ?? bytes.count) - position) / 160, StoreLimits.tasks)
         try expect(UInt8(ascii: "["))
-        if take(UInt8(ascii: "]")) { return tasks }
-        let second = splitPoint().map { SecondHalf(reading: self, from: $0) }
-        let group = DispatchGroup()
-        if let second { OwnThread.run(in: group) { second.read() } }
-        // The other thread reads from `bytes` or the file: it must be done before this returns, whatever happens.
-        defer { group.wait() }
-        repeat {
-            refillIfLow()
-            skipWhitespace()
-            if let second, position == second.start {
-                group.wait()
-                guard let (sections, end) = second.result else { throw GiveUp() }  // as this thread would have
-                var rest = sections
-                second.result = nil
-                rest.move(into: &tasks)
-                seek(to: end)
-                return tasks
-            }
-            let (task, hasOrder, deletedClock) = try nextTaskObject()
+        if take(UInt8(ascii: "]")) { return TaskSections(room: 0) }
+        var pieces = try segmentedArray(first: TaskSections(room: room), { TaskSections(room: nil) }) { parser, piece in
+            let (task, hasOrder, deletedClock) = try parser.nextTaskObject()
             guard deletedClock == nil else { throw GiveUp() }
-            tasks.append(task, hasOrder: hasOrder)
-        } while take(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "]"))
+            piece.append(task, hasOrder: hasOrder)
+        }
+        var tasks = pieces.removeFirst()
+        for later in pieces { tasks.append(moving: later) }
         return tasks
-    }
-
-    /// The second thread's tasks, in pieces of a few thousand: joined to the first thread's
-    /// piece by piece, each freed once moved, so that the second half is never held twice
-    /// (at 100,000 tasks that was about 7 MB on top of the read's peak).
-    struct ChunkedSections {
-        private var priority: [MovableTasks] = []
-        private var bonus: [MovableTasks] = []
-        private var allKeyed = true
-
-        mutating func append(_ task: consuming TaskItem, hasOrder: Bool) {
-            func add(_ chunks: inout [MovableTasks], _ task: consuming TaskItem) {
-                if chunks.last?.isFull ?? true { chunks.append(MovableTasks()) }
-                chunks[chunks.count - 1].append(task)
-            }
-            allKeyed = allKeyed && hasOrder
-            if task.section == .priority { add(&priority, task) } else { add(&bonus, task) }
-        }
-
-        /// Appends every task to `tasks`, emptying this as it goes.
-        mutating func move(into tasks: inout TaskSections) {
-            for chunk in priority { chunk.move(into: &tasks.priority) }
-            for chunk in bonus { chunk.move(into: &tasks.bonus) }
-            (priority, bonus) = ([], [])
-            tasks.allKeyed = tasks.allKeyed && allKeyed
-        }
-    }
-
-    /// A few thousand tasks in memory of their own, moved out rather than copied: copying a
-    /// task retains each of its strings and boxes, and freeing the copy releases them again
-    /// (joining the second half of 100,000 tasks was about 3% of reading them).
-    final class MovableTasks {
-        private static let capacity = 4096
-        private var base: UnsafeMutablePointer<TaskItem>? = .allocate(capacity: capacity)
-        private var count = 0
-
-        var isFull: Bool { count == Self.capacity }
-
-        func append(_ task: consuming TaskItem) {
-            (base! + count).initialize(to: task)
-            count += 1
-        }
-
-        /// Appends its tasks to `tasks`, in order, and frees its memory.
-        func move(into tasks: inout [TaskItem]) {
-            guard let base else { return }
-            for at in 0..<count { tasks.append((base + at).move()) }
-            base.deallocate()
-            self.base = nil
-            count = 0
-        }
-
-        deinit {
-            base?.deinitialize(count: count)
-            base?.deallocate()
-        }
-    }
-
-    /// The tasks from `start` to the end of the array, read on another thread: the elements,
-    /// and where the array's `]` ends; nil result when they do not read. From a file, the
-    /// thread reads through a window of its own.
-    // Unchecked: `read` runs on the other thread, alone, and `result` is touched here only after
-    // `group.wait()`, which orders its writes before the read; `bytes` and the file are read-only.
-    private final class SecondHalf: @unchecked Sendable {
-        private let bytes: UnsafeBufferPointer<UInt8>
-        private let file: (FileSystem.OpenFile, limit: Int, capacity: Int)?
-        let start: Int
-        var result: (ChunkedSections, end: Int)?
-
-        init(reading parser: JSONParser, from start: Int) {
-            bytes = parser.bytes
-            file = parser.window.map { ($0.file, $0.limit, $0.initialCapacity) }
-            self.start = start
-        }
-
-        func read() {
-            var parser: JSONParser
-            if let (file, limit, capacity) = file {
-                parser = JSONParser(FileWindow(file, at: start, capacity: capacity, limit: limit))
-            } else {
-                parser = JSONParser(bytes)
-                parser.index = start
-            }
-            var tasks = ChunkedSections()
-            do {
-                repeat {
-                    let (task, hasOrder, deletedClock) = try parser.nextTaskObject()
-                    guard deletedClock == nil else { return }
-                    tasks.append(task, hasOrder: hasOrder)
-                } while parser.take(UInt8(ascii: ","))
-                try parser.expect(UInt8(ascii: "]"))
-            } catch {
-                return
-            }
-            if parser.window?.failed == true { return }
-            result = (tasks, parser.position)
-        }
     }
 
     private mutating func tombstoneArray() throws -> [Tombstone] {

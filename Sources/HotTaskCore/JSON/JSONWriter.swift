@@ -92,15 +92,13 @@ struct JSONWriter {
 
     /// Appends a due date as a quoted `DueDate.text()`.
     mutating func due(_ due: DueDate) {
-        var written = false
-        write(room: 22) { out in
+        write(room: 27) { out in
             out[0] = 0x22
-            let length = due.writeText(to: out + 1)
-            written = length > 0
+            // Digits and signs: nothing to escape.
+            let length = due.writeText(to: out + 1, local: .current)
             out[length + 1] = 0x22
-            return written ? length + 2 : 0
+            return length + 2
         }
-        if !written { string(due.text()) }  // a named zone's, with its offset: digits and signs
     }
 
     /// Appends a UUID as a quoted lowercase string.

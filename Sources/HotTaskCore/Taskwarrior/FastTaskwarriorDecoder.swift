@@ -55,46 +55,31 @@ extension JSONParser {
         return task
     }
 
-    /// A large export is read by two threads, as the store is (see `taskArray`): the second
-    /// half counts only when this thread, reading element after element, arrives at the very
-    /// element the other started from.
+    /// A large export is read in segments on two threads, as the store is (`segmentedArray`).
     private mutating func taskwarriorArray(now: Date) throws -> ImportBatch {
         var tasks: [TaskItem] = []
         var losses = ImportLosses()
         var carried: [Int: String] = [:]
-        // Room made once (a task takes at least about 150 bytes of `task export`; untouched
-        // room costs no memory).
-        tasks.reserveCapacity((window?.file.size ?? bytes.count) / 150)
         try expect(UInt8(ascii: "["))
         if !take(UInt8(ascii: "]")) {
-            let second = splitPoint().map { TaskwarriorSecondHalf(reading: self, from: $0, now: now) }
-            let group = DispatchGroup()
-            if let second { OwnThread.run(in: group) { second.read() } }
-            // The other thread reads from `bytes`: it must be done before this returns, whatever happens.
-            defer { group.wait() }
-            var joined = false
-            repeat {
-                refillIfLow()
-                skipWhitespace()
-                if let second, position == second.start {
-                    group.wait()
-                    if second.tooMany { throw TooManyTasks() }
-                    guard let (pieces, restLosses, end) = second.result else { throw GiveUp() }  // as this thread would have
-                    second.result = nil
-                    for (position, record) in second.carried { carried[tasks.count + position] = record }
-                    // Piece by piece, each freed once moved: the second half is never held twice.
-                    for piece in pieces { piece.move(into: &tasks) }
-                    losses.add(restLosses)
-                    seek(to: end)
-                    joined = true
-                    break
-                }
-                guard let (task, record) = try nextTaskwarriorTask(now: now, losses: &losses) else { continue }
-                if let record { carried[tasks.count] = record }
-                tasks.append(task)
-                if tasks.count > StoreLimits.tasks { throw TooManyTasks() }
-            } while take(UInt8(ascii: ","))
-            if !joined { try expect(UInt8(ascii: "]")) }
+            // Room made once for the first segment's array (a task takes at least about 150
+            // bytes of `task export`; untouched room costs no memory).
+            let room = min((window?.file.size ?? bytes.count) / 150, StoreLimits.tasks + 1)
+            var pieces = try segmentedArray(first: TaskwarriorPiece(room: room), { TaskwarriorPiece(room: nil) }) { parser, piece in
+                guard let (task, record) = try parser.nextTaskwarriorTask(now: now, losses: &piece.losses) else { return }
+                if let record { piece.carried[piece.tasks.count] = record }
+                piece.tasks.append(task)
+                if piece.tasks.count > StoreLimits.tasks { throw TooManyTasks() }
+            }
+            var first = pieces.removeFirst()
+            (losses, carried) = (first.losses, first.carried)
+            for piece in pieces {
+                if first.tasks.count + piece.tasks.count > StoreLimits.tasks { throw TooManyTasks() }
+                for (position, record) in piece.carried { carried[first.tasks.count + position] = record }
+                losses.add(piece.losses)
+                first.tasks.append(moving: piece.tasks)
+            }
+            tasks = first.tasks.takeArray()
         }
         guard atEndOfInput() else { throw GiveUp() }
         // An id given twice is for the strict path to judge.
@@ -106,59 +91,16 @@ extension JSONParser {
         return batch
     }
 
-    /// The tasks from `start` to the end of the array, read on another thread (ids are checked
-    /// for repeats once the whole array is read), with what they lose, and where the array's `]`
-    /// ends; nil result when they do not read.
-    // Unchecked: `read` runs on the other thread, alone, and `result`/`carried` are touched here
-    // only after `group.wait()`, which orders its writes before the reads; `bytes` is read-only.
-    private final class TaskwarriorSecondHalf: @unchecked Sendable {
-        private let bytes: UnsafeBufferPointer<UInt8>
-        private let file: (FileSystem.OpenFile, limit: Int, capacity: Int)?
-        let start: Int
-        let now: Date
-        /// The tasks in pieces of 4,096 (see `ChunkedSections`).
-        var result: ([MovableTasks], ImportLosses, end: Int)?
-        /// What each task carries, by its position from `start`.
+    /// The tasks of one segment of an export, with what they lose and what each carries (by
+    /// its position in the segment).
+    private struct TaskwarriorPiece {
+        var tasks: ReadTasks
+        var losses = ImportLosses()
         var carried: [Int: String] = [:]
-        /// It stopped at more tasks than a store keeps.
-        var tooMany = false
 
-        init(reading parser: JSONParser, from start: Int, now: Date) {
-            bytes = parser.bytes
-            file = parser.window.map { ($0.file, $0.limit, $0.initialCapacity) }
-            self.start = start
-            self.now = now
-        }
-
-        func read() {
-            var parser: JSONParser
-            if let (file, limit, capacity) = file {
-                parser = JSONParser(FileWindow(file, at: start, capacity: capacity, limit: limit))
-            } else {
-                parser = JSONParser(bytes)
-                parser.index = start
-            }
-            var tasks: [MovableTasks] = []
-            var losses = ImportLosses()
-            var count = 0
-            do {
-                repeat {
-                    guard let (task, record) = try parser.nextTaskwarriorTask(now: now, losses: &losses) else { continue }
-                    if let record { carried[count] = record }
-                    count += 1
-                    if count > StoreLimits.tasks {
-                        tooMany = true
-                        return
-                    }
-                    if tasks.last?.isFull ?? true { tasks.append(MovableTasks()) }
-                    tasks[tasks.count - 1].append(task)
-                } while parser.take(UInt8(ascii: ","))
-                try parser.expect(UInt8(ascii: "]"))
-            } catch {
-                return
-            }
-            if parser.window?.failed == true { return }
-            result = (tasks, losses, parser.position)
+        /// `room`: for the first segment, room for the whole export (none for the others).
+        init(room: Int?) {
+            tasks = room.map { ReadTasks(room: $0) } ?? ReadTasks()
         }
     }
 
