@@ -59,7 +59,9 @@ struct DueDateTests {
             let (month, day) = (Int.random(in: 1...12, using: &generator), Int.random(in: 1...28, using: &generator))
             let hour = Int.random(in: 0...23, using: &generator)
             let (minute, second) = (Int.random(in: 0...59, using: &generator), Int.random(in: 0...59, using: &generator))
-            let zone: DueDate.Zone = [.utc, .floating, .named("Asia/Tokyo")][Int.random(in: 0...2, using: &generator)]
+            // Offsets behind UTC, by half hours, and a zone name no zone database knows (its offset is the local zone's).
+            let zones: [DueDate.Zone] = [.utc, .floating, .named("Asia/Tokyo"), .named("America/St_Johns"), .named("Mars/Olympus_Mons")]
+            let zone = zones[Int.random(in: 0..<zones.count, using: &generator)]
             dues.append(.date(year: year, month: month, day: day)!)
             dues.append(.time(year: year, month: month, day: day, hour: hour, minute: minute, second: second, zone: zone)!)
         }

@@ -201,16 +201,21 @@ struct TaskFieldTests {
         full.list = "Errands and shopping"
         full.parent = Fixtures.id(2)
         tasks.append(full)
-        // Days, and times in UTC and floating, hashed without their text (`plainBaseKeyHash`).
+        // Every due date's key hashed without its text (`baseKeyHash`): days, times in UTC and
+        // floating, and times in named zones (ahead of UTC and behind it, by half hours), the key
+        // then holding the offset and the name.
         let plain = ["2026-12-01", "0007-03-09", "9999-12-31", "1969-07-20", "2026-12-01T08:30:00Z", "0000-01-01T00:00:00", "9999-12-31T23:59:59Z"]
-        for (number, text) in plain.enumerated() {
-            var dayOnly = Fixtures.task("Dentist", id: 5 + number)
-            dayOnly.due = try #require(DueDate(text: text, zone: nil))
-            #expect(dayOnly.due?.plainBaseKeyHash == ImportBase.hash(text))
-            #expect(DueDate.baseKey(dayOnly.due) == text)
-            tasks.append(dayOnly)
+        let named = [
+            ("2026-07-01T09:30:00", "Europe/Berlin", "2026-07-01T09:30:00+02:00 Europe/Berlin"),
+            ("2026-12-01T23:15:00", "America/St_Johns", "2026-12-01T23:15:00-03:30 America/St_Johns"),
+        ]
+        for (number, (text, zone, key)) in (plain.map { ($0, nil as String?, $0) } + named).enumerated() {
+            var dated = Fixtures.task("Dentist", id: 5 + number)
+            dated.due = try #require(DueDate(text: text, zone: zone))
+            #expect(dated.due?.baseKeyHash == ImportBase.hash(key))
+            #expect(DueDate.baseKey(dated.due) == key)
+            tasks.append(dated)
         }
-        #expect(full.due?.plainBaseKeyHash == nil, "a named zone's key holds its name")
         for task in tasks {
             for field in TaskField.shared {
                 let print = ImportBase.fingerprint(field.value(of: task))

@@ -89,36 +89,50 @@ public struct DueDate: Hashable, Sendable {
     /// True for a whole day, false for a time of day.
     public var isDay: Bool { kind == Self.dayKind }
 
-    /// Writes `text()` for a day, or a time in UTC or floating, at `out` (room for 20 bytes),
-    /// with no String made (the Strings it joins were an eighth of encoding a snapshot); how
-    /// many bytes. 0, writing nothing, for a time in a named zone, whose text needs the
-    /// zone's offset.
-    func writeText(to out: UnsafeMutablePointer<UInt8>) -> Int {
-        guard kind <= Self.floatingKind else { return 0 }
-        func put(_ value: Int, _ width: Int, at start: Int) {
-            var value = value
-            for offset in (0..<width).reversed() {
-                out[start + offset] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
-                value /= 10
-            }
-        }
+    /// Writes `text(local:)` at `out` (room for 25 bytes), with no String made (the Strings it
+    /// joins were an eighth of encoding a snapshot, and a quarter of recording an import's base
+    /// where a quarter of the due dates had a named zone); how many bytes. `local` counts only
+    /// for a time in a named zone HotTask does not know (its offset is then `local`'s).
+    func writeText(to out: UnsafeMutablePointer<UInt8>, local: @autoclosure () -> ZoneInfo) -> Int {
+        let length = writeWallText(to: out)
+        guard kind >= Self.firstNamedKind else { return length }
+        let offset = self.offset(local: local())
+        let magnitude = abs(offset) / 60
+        out[19] = offset < 0 ? 0x2D : 0x2B
+        Self.put(magnitude / 60, 2, at: out + 20)
+        out[22] = 0x3A
+        Self.put(magnitude % 60, 2, at: out + 23)
+        return 25
+    }
+
+    /// Writes the date, and a time's wall clock after a `T`, at `out`, then a UTC time's `Z`.
+    private func writeWallText(to out: UnsafeMutablePointer<UInt8>) -> Int {
         let (year, month, day) = civilDay  // years 0000-9999 only (`date`, `time`)
-        put(year, 4, at: 0)
+        Self.put(year, 4, at: out)
         out[4] = 0x2D
-        put(month, 2, at: 5)
+        Self.put(month, 2, at: out + 5)
         out[7] = 0x2D
-        put(day, 2, at: 8)
+        Self.put(day, 2, at: out + 8)
         guard kind != Self.dayKind else { return 10 }
         let (hour, minute, second) = timeOfDay
         out[10] = 0x54
-        put(hour, 2, at: 11)
+        Self.put(hour, 2, at: out + 11)
         out[13] = 0x3A
-        put(minute, 2, at: 14)
+        Self.put(minute, 2, at: out + 14)
         out[16] = 0x3A
-        put(second, 2, at: 17)
+        Self.put(second, 2, at: out + 17)
         guard kind == Self.utcKind else { return 19 }
         out[19] = 0x5A
         return 20
+    }
+
+    /// `value`'s last `width` digits, zero-padded, at `out`.
+    private static func put(_ value: Int, _ width: Int, at out: UnsafeMutablePointer<UInt8>) {
+        var value = value
+        for offset in (0..<width).reversed() {
+            out[offset] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+            value /= 10
+        }
     }
 
     /// The day it falls on as its own zone's clocks show it (days since 1970-01-01).

@@ -10,16 +10,16 @@ extension DueDate {
         return due.text(local: utc) + (due.zoneName.map { " " + $0 } ?? "")
     }
 
-    /// FNV-1a of the `baseKey` of a day, or a time in UTC or floating, without making its text;
-    /// nil for a time in a named zone. The import base fingerprints every due date an export
-    /// or import records, and the text cost more than the rest of a task's entry.
-    var plainBaseKeyHash: UInt64? {
-        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        return withUnsafeMutableBytes(of: &text) { raw -> UInt64? in
-            // Its base key is its text: it has no zone name, and no offset from `utc`.
-            let length = writeText(to: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            return length == 0 ? nil : FNV1a.hash(UnsafeRawBufferPointer(rebasing: raw[0..<length]))
+    /// FNV-1a of its `baseKey`, without making the text: the import base fingerprints every due
+    /// date an export or import records, and the text cost more than the rest of a task's entry.
+    var baseKeyHash: UInt64 {
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        let hash = withUnsafeMutableBytes(of: &text) { raw in
+            let length = writeText(to: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), local: Self.utc)
+            return FNV1a.hash(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[0..<length]))
         }
+        guard var name = zoneName else { return hash }
+        return name.withUTF8 { FNV1a.hash($0, seed: FNV1a.hash(CollectionOfOne(0x20), seed: hash)) }
     }
 
     /// The due date a non-empty `baseKey` stands for.

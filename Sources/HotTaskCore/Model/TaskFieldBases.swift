@@ -100,8 +100,7 @@ extension TaskField {
         case .due:
             guard let due = task.due else { return 0 }
             // As `ImportBase.fingerprint` makes a due date's.
-            if let hash = due.plainBaseKeyHash { return hash & ~(1 << 63) | 1 }
-            return ImportBase.fingerprint(.due(due))
+            return due.baseKeyHash & ~(1 << 63) | 1
         case .note: return task.note.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .tags: return task.tags.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
         case .repeatRule: return task.repeatRule.isNone ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
