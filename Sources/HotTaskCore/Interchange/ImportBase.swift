@@ -27,6 +27,13 @@ struct ImportBase: Sendable {
             for field in fields { prints[field.rawValue] = field.fingerprint(of: task) }
         }
 
+        /// The task where it lies, each field read there: `Entry(pointer.pointee, …)` copied the
+        /// task first, retaining and releasing its text (a sixth of an import base's thread).
+        init(at task: UnsafePointer<TaskItem>, fields: [TaskField]) {
+            prints = InlineArray(repeating: Self.unknown)
+            for field in fields { prints[field.rawValue] = field.fingerprint(of: task.pointee) }
+        }
+
         fileprivate init(prints: PerField<UInt64>) {
             self.prints = prints
         }
@@ -316,7 +323,7 @@ struct ImportBase: Sendable {
                         while last + 1 < order.count, order[last + 1].key == order[run].key { last += 1 }
                         run = last + 1
                         let task = tasks.baseAddress! + Int(order[last].position)
-                        return (task.pointee.id, Entry(task.pointee, fields: shared))
+                        return (task.pointee.id, Entry(at: task, fields: shared))
                     }, line)
             }
         }
