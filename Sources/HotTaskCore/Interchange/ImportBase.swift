@@ -17,21 +17,19 @@ struct ImportBase: Sendable {
 
         static let unknown = UInt64.max
 
-        init(_ task: borrowing TaskItem) {
+        init(_ task: TaskItem) {
             self.init(task, fields: TaskField.shared)
         }
 
         /// `fields`: `TaskField.shared`, taken once by a caller that makes many.
-        init(_ task: borrowing TaskItem, fields: [TaskField]) {
-            prints = InlineArray(repeating: Self.unknown)
-            for field in fields { prints[field.rawValue] = field.fingerprint(of: task) }
+        init(_ task: TaskItem, fields: [TaskField]) {
+            self = withUnsafePointer(to: task) { Entry(at: $0, fields: fields) }
         }
 
-        /// The task where it lies, each field read there: `Entry(pointer.pointee, …)` copied the
-        /// task first, retaining and releasing its text (a sixth of an import base's thread).
+        /// The task where it lies, each field read there (`TaskField.fingerprint(at:)`).
         init(at task: UnsafePointer<TaskItem>, fields: [TaskField]) {
             prints = InlineArray(repeating: Self.unknown)
-            for field in fields { prints[field.rawValue] = field.fingerprint(of: task.pointee) }
+            for field in fields { prints[field.rawValue] = field.fingerprint(at: task) }
         }
 
         fileprivate init(prints: PerField<UInt64>) {

@@ -24,6 +24,17 @@ struct JSONWriter {
     /// The text written so far.
     var bytes: [UInt8] { Array(storage[..<count]) }
 
+    /// Gives `body` the text written so far without copying it: the room after it is taken off
+    /// for the call and put back after. A copy of each piece of a snapshot or an export was a
+    /// new megabyte touched for the first time, 30 MB of page faults for 100,000 tasks (an array
+    /// `body` keeps is copied when the writer writes on, as any array).
+    mutating func withText(_ body: ([UInt8]) -> Void) {
+        let room = storage.count - count
+        storage.removeLast(room)
+        body(storage)
+        storage.append(contentsOf: repeatElement(0, count: room))
+    }
+
     /// Empty again, keeping its room (for writing in pieces: once a piece handed out is done
     /// with, the buffer is reused, not allocated again).
     mutating func clear() {

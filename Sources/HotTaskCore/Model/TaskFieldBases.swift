@@ -90,23 +90,30 @@ extension TaskField {
     /// `ImportBase.fingerprint(value(of: task))`, without making the value or its text when
     /// it is one of a few (a section, done or not, an unset field): an export records one for
     /// each field of every task. `TaskFieldTests` checks each field against that general form.
-    func fingerprint(of task: borrowing TaskItem) -> UInt64 {
+    func fingerprint(of task: TaskItem) -> UInt64 {
+        withUnsafePointer(to: task) { fingerprint(at: $0) }
+    }
+
+    /// The same, each field read where the task lies: a task handed on as a value from where it
+    /// lies is copied first, its strings retained and released (a third of an import base's
+    /// thread, which the import waits for).
+    func fingerprint(at task: UnsafePointer<TaskItem>) -> UInt64 {
         switch self {
         case .caption:
-            let print = ImportBase.hash(task.caption)
+            let print = ImportBase.hash(task.pointee.caption)
             return print == ImportBase.Entry.unknown ? print - 1 : print
-        case .section: return task.section == .priority ? ImportBase.priorityPrint : ImportBase.bonusPrint
-        case .completed: return task.completed ? ImportBase.donePrint : ImportBase.openPrint
+        case .section: return task.pointee.section == .priority ? ImportBase.priorityPrint : ImportBase.bonusPrint
+        case .completed: return task.pointee.completed ? ImportBase.donePrint : ImportBase.openPrint
         case .due:
-            guard let due = task.due else { return 0 }
+            guard let due = task.pointee.due else { return 0 }
             // As `ImportBase.fingerprint` makes a due date's.
             return due.baseKeyHash & ~(1 << 63) | 1
-        case .note: return task.note.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
-        case .tags: return task.tags.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
-        case .repeatRule: return task.repeatRule.isNone ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
-        case .list: return task.list.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
-        case .parent: return task.parent == nil ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task))
-        case .order: return ImportBase.fingerprint(value(of: task))
+        case .note: return task.pointee.note.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task.pointee))
+        case .tags: return task.pointee.tags.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task.pointee))
+        case .repeatRule: return task.pointee.repeatRule.isNone ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task.pointee))
+        case .list: return task.pointee.list.isEmpty ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task.pointee))
+        case .parent: return task.pointee.parent == nil ? ImportBase.emptyTextPrint : ImportBase.fingerprint(value(of: task.pointee))
+        case .order: return ImportBase.fingerprint(value(of: task.pointee))
         }
     }
 

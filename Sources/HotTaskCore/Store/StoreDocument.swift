@@ -98,7 +98,7 @@ public enum StoreDocument {
                 entries.append(SnapshotIndex.Entry(id: entry.id, offset: written + entry.offset, length: entry.length))
             }
             written += run.writer.count
-            emit(run.writer.bytes)
+            run.writer.withText(emit)
             run.clear()
         }
         let own = newRun()

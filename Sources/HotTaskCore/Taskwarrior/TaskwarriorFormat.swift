@@ -168,7 +168,7 @@ enum TaskwarriorFormat {
                 }
                 writer.raw("}")
                 if writer.count >= pieceSize {
-                    emit(writer.bytes)
+                    writer.withText(emit)
                     writer.clear()
                 }
             }
