@@ -79,9 +79,9 @@ extension ActivityHistory {
 
 extension LogRecord {
     /// Lets its changes go before a fold (a record too large to keep for undo), keeping what
-    /// they add to the history.
-    mutating func letChangesGo() {
-        activityLetGo = ActivityHistory(counting: [self])
+    /// they add to the history: `counted`, when it was counted already.
+    mutating func letChangesGo(counted: ActivityHistory? = nil) {
+        activityLetGo = counted ?? ActivityHistory(counting: [self])
         changes = []
         changesLetGo = true
     }

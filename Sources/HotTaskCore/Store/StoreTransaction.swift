@@ -185,6 +185,8 @@ final class StoreTransaction {
         // Only sets carry `was` values: a batch of adds (an import) is not copied.
         let hasSets = changes.contains { if case .set = $0 { true } else { false } }
         let growth: Int
+        // What a large batch adds to the history, for a record too large to keep its changes.
+        var bulkActivity: ActivityHistory?
         if hasSets && !wasIsCurrent {
             list.withTasksIndexed(namedIn: changes) { list in
                 // The values a change replaces are the store's, whatever the caller last saw.
@@ -196,11 +198,19 @@ final class StoreTransaction {
             }
             growth = TaskChange.growth(of: changes)
         } else {
-            // A large batch's measure for the limits is taken on a second core while it is
-            // applied (it was a fortieth of an import of 100,000 tasks, on the one busy core).
-            let measure = changes.count >= TaskList.bulkBatch ? MadeOnOwnThread { [changes] in TaskChange.growth(of: changes) } : nil
+            // A large batch's measure for the limits, and what it adds to the history, are
+            // taken on a second core while it is applied (a fortieth and a twentieth of an
+            // import of 100,000 tasks, on the one busy core).
+            let measure =
+                changes.count >= TaskList.bulkBatch
+                ? MadeOnOwnThread { [changes] in
+                    var activity = ActivityHistory()
+                    activity.count(changes, what: what, undoes: undoes, committed: clock)
+                    return (growth: TaskChange.growth(of: changes), activity: activity)
+                } : nil
             list.applyAll(changes, clock: clock)
-            growth = measure?.value ?? TaskChange.growth(of: changes)
+            growth = measure?.value.growth ?? TaskChange.growth(of: changes)
+            bulkActivity = measure?.value.activity
         }
         if let lists { list.lists = lists.after }
         let generation = state.header?.generation ?? Generation.random()
@@ -226,7 +236,7 @@ final class StoreTransaction {
         // A record too large to keep for undo (a big import) lets its changes go before the
         // snapshot is written: at 100,000 tasks they are 15 MB on top of the list.
         if TaskStore.certainlyLarger(record, than: TaskStore.historyRecordLimit) {
-            record.letChangesGo()
+            record.letChangesGo(counted: bulkActivity)
             changes = []
         }
         try writeSnapshot(
