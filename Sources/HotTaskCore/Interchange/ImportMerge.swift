@@ -198,12 +198,12 @@ extension TaskList {
         var changes: [TaskChange] = []
         changes.reserveCapacity(batch.tasks.count)
         // Positions of the tasks to add, not copies of them (an import of 100,000 held three).
-        var added: [Section: [Int]] = [:]
+        var added: [[Int]] = Section.allCases.map { _ in [] }
         // Tasks found by id in sorted ids (`task(withID:)` scans a list without its index:
         // re-importing 20,000 tasks took 34 s; the index itself takes 10 MB at 100,000).
         let byID = SortedIDs(self)
         // A task given twice counts once, where it first appears.
-        let firstOfEach = ids ?? SortedIDs(batch.tasks)
+        let givenEarlier = (ids ?? SortedIDs(batch.tasks)).givenEarlier(count: batch.tasks.count)
         var endKeys: [Section: OrderKey] = [:]
         func nextEndKey(_ section: Section) -> OrderKey {
             let key = OrderKey.between(endKeys[section] ?? tasks(in: section).last?.order, nil)
@@ -214,7 +214,7 @@ extension TaskList {
         // one here is not older than it (it was cut to the second), so it counts as at its end.
         let secondsOnly = batch.format == .taskwarrior || batch.format == .iCalendar
         for (position, given) in batch.tasks.enumerated() {
-            guard firstOfEach.position(of: given.id) == position else {
+            guard !givenEarlier[position] else {
                 // todo.txt names its own (a line with the id of another is said by its reader).
                 if batch.format != .todoTxt {
                     counts.skipped += 1
@@ -223,7 +223,7 @@ extension TaskList {
                 continue
             }
             var task = given
-            if let current = byID.position(of: task.id).map({ self[$0] }) {
+            if !byID.entries.isEmpty, let current = byID.position(of: task.id).map({ self[$0] }) {
                 // todo.txt says only the day of a due time: the same day is the same due date.
                 if batch.format == .todoTxt, let said = task.due, let due = current.due, !due.isDay,
                     dates.localDay(due) == said.days
@@ -263,18 +263,18 @@ extension TaskList {
                     changes.append(.set(task.id, fields, was: fields.values(in: current)))
                     counts.updated += 1
                 }
-            } else if let tombstone = deleted[task.id],
+            } else if !deleted.isEmpty, let tombstone = deleted[task.id],
                 base[task.id].map({ $0.matches(task) }) ?? (task.modifiedAt <= tombstone.clock.date)
             {
                 counts.skipped += 1  // an older copy of a task deleted here
                 counts.deletedHere += 1
             } else {
-                added[task.section, default: []].append(position)
+                added[task.section == .priority ? 0 : 1].append(position)
                 counts.added += 1
             }
         }
-        for section in Section.allCases {
-            for position in added[section] ?? [] {
+        for (section, positions) in zip(Section.allCases, added) {
+            for position in positions {
                 var task = batch.tasks[position]
                 task.order = nextEndKey(section)
                 changes.append(.add(task))

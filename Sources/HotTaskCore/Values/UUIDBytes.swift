@@ -299,6 +299,17 @@ struct SortedIDs {
         }
     }
 
+    /// For each of the `count` positions, whether its id was given at an earlier one: one pass
+    /// over the sorted ids, where looking up each (a binary search, a cache miss a step) was a
+    /// fifth of an import's merge.
+    func givenEarlier(count: Int) -> [Bool] {
+        var earlier = [Bool](repeating: false, count: count)
+        for index in entries.indices.dropFirst() where entries[index].key == entries[index - 1].key {
+            earlier[Int(entries[index].position)] = true
+        }
+        return earlier
+    }
+
     /// The position `id` was given at (the first, when it was given twice).
     func position(of id: UUID) -> Int? {
         let at = firstEntry(notBefore: UUIDBytes.sortKey(id))
