@@ -166,16 +166,31 @@ struct JSONWriter {
 
     mutating func newline(indent: Int) {
         guard !compact else { return }
-        write(room: indent + 1) { out in
-            if indent < Self.breakAndSpaces.utf8CodeUnitCount {
-                out.update(from: Self.breakAndSpaces.utf8Start, count: indent + 1)
-            } else {
-                out[0] = 0x0A
-                (out + 1).update(repeating: 0x20, count: indent)
-            }
-            return indent + 1
-        }
+        write(room: max(indent + 1, 16)) { out in Self.lineBreak(indent: indent, at: out) }
     }
+
+    /// A line break and `indent` spaces at `out` (room for 16 bytes at least); how many bytes.
+    /// Up to 15 spaces, all 16 bytes are stored at once and the count says how many are kept:
+    /// a copy of the few wanted was a call to `memmove` for every key of every task.
+    @inline(__always)
+    private static func lineBreak(indent: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        if indent < 16 {
+            let raw = UnsafeMutableRawPointer(out)
+            raw.storeBytes(of: breakAndSpacesWords.0, as: UInt64.self)
+            raw.storeBytes(of: breakAndSpacesWords.1, toByteOffset: 8, as: UInt64.self)
+        } else {
+            out[0] = 0x0A
+            (out + 1).update(repeating: 0x20, count: indent)
+        }
+        return indent + 1
+    }
+
+    /// `breakAndSpaces` as two words, in memory order.
+    private static let breakAndSpacesWords: (UInt64, UInt64) = {
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(start: breakAndSpaces.utf8Start, count: 16)) }
+        return words
+    }()
 
     /// `["a", "b"]`: an array of strings on one line.
     mutating func strings(_ texts: [String]) {
@@ -261,16 +276,24 @@ struct JSONWriter {
     /// Writes `"key": ` at the given indent, preceded by a comma unless it is the first key.
     /// Keys are the store's own names, never needing an escape: copied as they are.
     mutating func key(_ name: StaticString, indent: Int, first: Bool) {
-        if !first { byte(0x2C) }
-        newline(indent: indent)
         let length = name.utf8CodeUnitCount
-        write(room: length + 4) { out in
-            out[0] = 0x22
-            (out + 1).update(from: name.utf8Start, count: length)
-            out[length + 1] = 0x22
-            out[length + 2] = 0x3A
-            out[length + 3] = 0x20
-            return length + 4
+        let compact = compact
+        // The comma, the line break and the key in one piece of room (three, with their checks,
+        // were a tenth of encoding a task).
+        write(room: 1 + max(indent + 1, 16) + length + 4) { out in
+            var at = 0
+            if !first {
+                out[0] = 0x2C
+                at = 1
+            }
+            if !compact { at += Self.lineBreak(indent: indent, at: out + at) }
+            out[at] = 0x22
+            let name = name.utf8Start
+            for index in 0..<length { out[at + 1 + index] = name[index] }
+            out[at + length + 1] = 0x22
+            out[at + length + 2] = 0x3A
+            out[at + length + 3] = 0x20
+            return at + length + 4
         }
     }
 }
