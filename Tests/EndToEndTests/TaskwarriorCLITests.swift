@@ -290,6 +290,46 @@ struct TaskwarriorCLITests {
         #expect(Set((fileText(folder.path("other.json.carried")) ?? "").split(separator: "\n").map(String.init)) == Set(ids.map { $0 + " t" }))
     }
 
+    /// Taskwarrior keeps a due time as its instant in UTC. A round trip through `task` that
+    /// changes nothing changes nothing here: a time in a named zone keeps its zone, a floating
+    /// time stays floating, a day stays a day, and the import says so ("unchanged"), steps
+    /// 1.1 s apart as a person goes.
+    @Test func aDueTimeInAZoneComesBackFromTaskwarriorAsItWas() throws {
+        let berlin = ["TZ": "Europe/Berlin"]
+        for caption in ["Call Mum due:2026-12-04 09:30 +home", "Dinner due:2026-12-05 18:00", "Pay rent due:2026-12-15"] {
+            #expect(runHotTask(["--file", store, "--add", caption], environment: berlin).status == 0)
+        }
+        let floating =
+            #"{"version": 2, "tasks": [{"id": "0e6b2a52-5d1a-4d57-9a61-6c1b1d4f0a01", "caption": "Call the plumber", "#
+            + #""section": "priority", "completed": false, "createdAt": "2026-11-20T08:00:00Z", "completedAt": null, "#
+            + #""modifiedAt": "2026-11-20T08:00:00Z", "due": "2026-12-07T08:15:00"}]}"#
+        #expect(runHotTask(["--file", store, "--import", "-"], stdin: floating, environment: berlin).status == 0)
+        func dues() throws -> [String] {
+            try TaskStore(path: store).load().all.map { "\($0.caption): \(DueDate.baseKey($0.due))" }.sorted()
+        }
+        let before = try dues()
+        #expect(
+            before == [
+                "Call Mum: 2026-12-04T09:30:00+01:00 Europe/Berlin", "Call the plumber: 2026-12-07T08:15:00",
+                "Dinner: 2026-12-05T18:00:00+01:00 Europe/Berlin", "Pay rent: 2026-12-15",
+            ])
+        Thread.sleep(forTimeInterval: 1.1)
+        let export = runHotTask(["--file", store, "--export", "-", "--export-format", "taskwarrior"], environment: berlin).stdout
+        task("import", "-", stdin: export)
+        Thread.sleep(forTimeInterval: 1.1)
+        let imported = runHotTask(["--file", store, "--import", "-"], stdin: task("export").stdout, environment: berlin)
+        #expect(imported.stdout == "Imported from Taskwarrior standard input: added 0, updated 0, unchanged 4, skipped 0\n", "\(imported.stderr)")
+        #expect(try dues() == before)
+        // A due time moved there is moved here, and takes Taskwarrior's instant.
+        Thread.sleep(forTimeInterval: 1.1)
+        let uuid = try #require(try TaskStore(path: store).load().all.first { $0.caption == "Dinner" }).id.uuidString.lowercased()
+        task(uuid, "modify", "due:2026-12-05T19:00:00Z")
+        Thread.sleep(forTimeInterval: 1.1)
+        let moved = runHotTask(["--file", store, "--import", "-"], stdin: task("export").stdout, environment: berlin)
+        #expect(moved.stdout == "Imported from Taskwarrior standard input: added 0, updated 1, unchanged 3, skipped 0\n", "\(moved.stderr)")
+        #expect(try dues().contains("Dinner: 2026-12-05T19:00:00Z"))
+    }
+
     // MARK: recur (issue 40)
 
     /// The tasks HotTask has, as `--list --json` gives them: caption, due and rule each.

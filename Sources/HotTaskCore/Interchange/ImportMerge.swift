@@ -230,6 +230,14 @@ extension TaskList {
                 {
                     task.due = due
                 }
+                // Taskwarrior keeps a due time as its instant in UTC: the same instant is the same
+                // due date, and the zone it is kept in here stays (an untouched round trip through
+                // `task` turned "Fri 09:30 Europe/Berlin" into 08:30 UTC, and said "updated").
+                if batch.format == .taskwarrior, let said = task.due, let due = current.due, !said.isDay, !due.isDay,
+                    said.instant(local: dates.local) == due.instant(local: dates.local)
+                {
+                    task.due = due
+                }
                 // A rule `rec:` cannot say was written as no `rec:`: a line without one keeps it.
                 if batch.format == .todoTxt, task.repeatRule.isNone, !TodoTxtRecurrence.says(current.repeatRule) {
                     task.repeatRule = current.repeatRule
