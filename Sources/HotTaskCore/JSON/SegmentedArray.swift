@@ -62,7 +62,7 @@ extension JSONParser {
         group.wait()
         var pieces = [first]
         for segment in starts.indices {
-            switch try required(shared.results[segment]) {
+            switch try required(shared.result(segment)) {
             case .failed(let error): throw error
             case .read(let piece, let landed, let end):
                 pieces.append(piece)
@@ -105,9 +105,10 @@ extension JSONParser {
     }
 
     /// The reading of each segment, shared by the two threads.
-    // Unchecked: `claim` hands each segment to one thread under the lock; `results[segment]` is
-    // written by that thread alone and read only after `group.wait()`, which orders the writes
-    // before the reads; `bytes` and the file are read-only.
+    // Unchecked: `claim` hands each segment to one thread under the lock; its slot is written by
+    // that thread alone (each slot an object of its own: no two threads ever write one array's
+    // buffer) and read only after `group.wait()`, which orders the writes before the reads;
+    // `bytes` and the file are read-only.
     private final class SharedSegments<Piece>: @unchecked Sendable {
         enum Result {
             case read(Piece, landed: Bool, end: Int)
@@ -122,7 +123,14 @@ extension JSONParser {
         private let lock = ThreadLock()
         /// The segments not yet claimed.
         private var left: Range<Int>
-        var results: [Result?]
+        /// Each segment's reading, once done.
+        private let slots: [Slot]
+
+        private final class Slot {
+            var result: Result?
+        }
+
+        func result(_ segment: Int) -> Result? { slots[segment].result }
 
         init(
             reading parser: JSONParser, starts: [Int], _ newPiece: @escaping @Sendable () -> Piece,
@@ -134,7 +142,7 @@ extension JSONParser {
             self.newPiece = newPiece
             self.element = element
             left = starts.indices
-            results = Array(repeating: nil, count: starts.count)
+            slots = starts.map { _ in Slot() }
         }
 
         /// The next segment to read, from the front or the back of those left.
@@ -164,9 +172,9 @@ extension JSONParser {
             var piece = newPiece()
             do {
                 let landed = try parser!.readSegment(&piece, stop: starts.indices.contains(segment + 1) ? starts[segment + 1] : nil, element)
-                results[segment] = parser!.window?.failed == true ? .failed(GiveUp()) : .read(piece, landed: landed, end: parser!.position)
+                slots[segment].result = parser!.window?.failed == true ? .failed(GiveUp()) : .read(piece, landed: landed, end: parser!.position)
             } catch {
-                results[segment] = .failed(error)
+                slots[segment].result = .failed(error)
             }
         }
     }
