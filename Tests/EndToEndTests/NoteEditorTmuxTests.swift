@@ -73,8 +73,15 @@ struct NoteEditorTmuxTests {
         app.press("n")
         app.waitForText("Note unchanged: the editor wrote nothing, so the kept text is dropped")
         app.press("n")
-        app.waitForText("Note unchanged: the editor wrote nothing")
-        let opened = (fileText(log) ?? "").split(separator: "\n").map { String($0.split(separator: "/").last ?? "") }
+        // The second message begins with the third's, so the screen alone cannot say the third
+        // editor has run: wait for its line in the log, then for its message.
+        let openedLines = { (fileText(log) ?? "").split(separator: "\n") }
+        waitUntil("the editor has been opened three times") { openedLines().count >= 3 }
+        let third = "Note unchanged: the editor wrote nothing"
+        app.waitForScreen("\"\(third)\" alone in the footer") { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix(third + "  ") }
+        }
+        let opened = openedLines().map { String($0.split(separator: "/").last ?? "") }
         #expect(opened.count == 3)
         #expect(opened.map { $0.hasPrefix("hottask-note-kept-") } == [false, true, false], "\(opened)")
         app.expectScreenSnapshot()

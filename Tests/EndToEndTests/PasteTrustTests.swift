@@ -24,7 +24,7 @@ struct PasteTrustTests {
         #expect(try storedCaptions(session) == ["Buy milk", "Call mom", "Pay rent"], "nothing deleted")
         // Keys typed afterwards are keys again.
         session.press("BSpace")
-        session.waitForText("harmless text dd mor")
+        session.waitForScreen("Backspace to take the last letter") { $0.contains("harmless text dd mor") && !$0.contains("dd more") }
         session.expectScreenSnapshot()
         session.press("C-u", "C-c")
         #expect(session.waitForExit().contains("exited with 0"))
