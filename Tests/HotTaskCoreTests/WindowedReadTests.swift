@@ -117,6 +117,33 @@ struct WindowedReadTests {
         #expect(refused > 0)
     }
 
+    @Test("an id given twice in a store large enough to be checked on the other thread is refused, wherever the two are")
+    func anIDGivenTwiceInALargeStoreIsRefused() throws {
+        var tasks: [TaskItem] = []
+        for number in 0..<24_000 {
+            tasks.append(Fixtures.task("Task \(number)", id: 100 + number, section: number % 3 == 0 ? .bonus : .priority))
+        }
+        var list = TaskList(tasks)
+        _ = list.apply(.delete(tasks[23_990]), clock: Clock(milliseconds: 9))
+        #expect(StoreDocument.twoThreads(count: list.count), "large enough for the check beside the list's making")
+        let valid = String(
+            decoding: StoreDocument.encode(list, header: SnapshotHeader(generation: Generation.random(), clock: Clock(milliseconds: 9), list: list)),
+            as: UTF8.self)
+        let read = try #require(JSONParser.decodeStoreFast(Array(valid.utf8)))
+        #expect(read.list == list)
+        // Both in the first half, across the halves, both in the second, and a task and a tombstone.
+        for (kept, given) in [(5, 70), (10, 20_000), (16_000, 23_000), (23_990, 1)] {
+            let text = valid.replacingOccurrences(
+                of: "\"\(Fixtures.id(100 + given).uuidString.lowercased())\"", with: "\"\(Fixtures.id(100 + kept).uuidString.lowercased())\"")
+            #expect(text != valid)
+            // Whether refused, not the list read (100,000 characters in a failure's message).
+            let refused = JSONParser.decodeStoreFast(Array(text.utf8)) == nil
+            let refusedThroughAWindow = try readThroughWindow(Array(text.utf8), size: 1 << 20) == nil
+            #expect(refused && refusedThroughAWindow, "task \(given) given the id of \(kept)")
+            if given == 1 { #expect(throws: DocumentError.self) { try StoreDocument.decodeStrictly(Array(text.utf8)) } }
+        }
+    }
+
     @Test("whitespace after the document is read to the end; anything else after it is refused")
     func whatFollowsTheDocument() throws {
         let document = StoreDocument.encode(Fixtures.sampleList())

@@ -107,20 +107,29 @@ extension JSONParser {
         guard keyed || generation == nil else { throw GiveUp() }
         // An import's batch joins the sections (`TaskList.takeAll`): room for both, made once.
         let (priority, bonus) = tasks.take(roomForAll: !givingKeys)
-        // The ids must be unique across tasks and tombstones.
-        let distinct = IDTable(distinct: priority.count + bonus.count + (tombstones?.count ?? 0)) { add in
-            // By index: `for task in` copies each task out, a retain and release of its caption.
-            for index in priority.indices { add(priority[index].id) }
-            for index in bonus.indices { add(bonus[index].id) }
-            for tombstone in tombstones ?? [] { add(tombstone.task.id) }
-        }
-        guard distinct != nil else { throw GiveUp() }
         guard lists == nil || generation != nil else { throw GiveUp() }
+        // The ids must be unique across tasks and tombstones: checked on the other thread while
+        // this one makes the list, when the list neither keys nor sorts its tasks (changing a
+        // shared array would copy it; a sort happens only to a store written out of order).
+        let beside = (keyed || !givingKeys) && StoreDocument.twoThreads(count: priority.count + bonus.count)
+        let distinct: @Sendable () -> Bool = { [priority, bonus, tombstones] in Self.idsAreDistinct(priority, bonus, tombstones ?? []) }
+        let checked = beside ? MadeOnOwnThread(distinct) : nil
+        if !beside, !distinct() { throw GiveUp() }
         var list = TaskList(priority: priority, bonus: bonus, keyed: keyed, givingKeys: givingKeys, deleted: keyed ? tombstones ?? [] : [])
+        if let checked, !checked.value { throw GiveUp() }
         list.lists = lists ?? .initial
         let folds = follows.map { FoldedLog(generation: $0, records: folded ?? 0) }
         let header = generation.flatMap { generation in clock.map { SnapshotHeader(generation: generation, clock: $0, list: list, folds: folds) } }
         return StoreSnapshot(header: header, list: list, activity: activity ?? ActivityHistory())
+    }
+
+    private static func idsAreDistinct(_ priority: [TaskItem], _ bonus: [TaskItem], _ tombstones: [Tombstone]) -> Bool {
+        IDTable(distinct: priority.count + bonus.count + tombstones.count) { add in
+            // By index: `for task in` copies each task out, a retain and release of its caption.
+            for index in priority.indices { add(priority[index].id) }
+            for index in bonus.indices { add(bonus[index].id) }
+            for tombstone in tombstones { add(tombstone.task.id) }
+        } != nil
     }
 
     /// `{"all": "…", "steps": "…", "occurrences": "…", "takenBack": "…"}`: the lasting history (see `ActivityHistory`).

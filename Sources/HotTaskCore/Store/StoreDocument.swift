@@ -31,7 +31,12 @@ public enum StoreDocument {
 
     /// Whether `write` encodes on two threads unless told: a list large enough to pay for it.
     static func twoThreads(for list: TaskList) -> Bool {
-        list.count >= 20_000 && ProcessInfo.processInfo.activeProcessorCount > 1
+        twoThreads(count: list.count)
+    }
+
+    /// Whether work over `count` tasks pays for a second thread.
+    static func twoThreads(count: Int) -> Bool {
+        count >= 20_000 && ProcessInfo.processInfo.activeProcessorCount > 1
     }
 
     /// The document in pieces of about `pieceSize` bytes, given to `emit` in order, and where
