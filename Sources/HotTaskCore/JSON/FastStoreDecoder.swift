@@ -194,14 +194,14 @@ extension JSONParser {
         let room = min(expected ?? ((window?.file.size ?? bytes.count) - position) / 160, StoreLimits.tasks)
         try expect(UInt8(ascii: "["))
         if take(UInt8(ascii: "]")) { return TaskSections(room: 0) }
-        var pieces = try segmentedArray(first: TaskSections(room: room), { TaskSections(room: nil) }) { parser, piece in
-            let (task, hasOrder, deletedClock) = try parser.nextTaskObject()
-            guard deletedClock == nil else { throw GiveUp() }
-            piece.append(task, hasOrder: hasOrder)
-        }
-        var tasks = pieces.removeFirst()
-        for later in pieces { tasks.append(moving: later) }
-        return tasks
+        return try segmentedArray(
+            first: TaskSections(room: room), { TaskSections(room: nil) },
+            element: { parser, piece in
+                let (task, hasOrder, deletedClock) = try parser.nextTaskObject()
+                guard deletedClock == nil else { throw GiveUp() }
+                piece.append(task, hasOrder: hasOrder)
+            },
+            absorb: { tasks, later in tasks.append(moving: later) })
     }
 
     private mutating func tombstoneArray() throws -> [Tombstone] {

@@ -65,20 +65,21 @@ extension JSONParser {
             // Room made once for the first segment's array (a task takes at least about 150
             // bytes of `task export`; untouched room costs no memory).
             let room = min((window?.file.size ?? bytes.count) / 150, StoreLimits.tasks + 1)
-            var pieces = try segmentedArray(first: TaskwarriorPiece(room: room), { TaskwarriorPiece(room: nil) }) { parser, piece in
-                guard let (task, record) = try parser.nextTaskwarriorTask(now: now, losses: &piece.losses) else { return }
-                if let record { piece.carried[piece.tasks.count] = record }
-                piece.tasks.append(task)
-                if piece.tasks.count > StoreLimits.tasks { throw TooManyTasks() }
-            }
-            var first = pieces.removeFirst()
+            var first = try segmentedArray(
+                first: TaskwarriorPiece(room: room), { TaskwarriorPiece(room: nil) },
+                element: { parser, piece in
+                    guard let (task, record) = try parser.nextTaskwarriorTask(now: now, losses: &piece.losses) else { return }
+                    if let record { piece.carried[piece.tasks.count] = record }
+                    piece.tasks.append(task)
+                    if piece.tasks.count > StoreLimits.tasks { throw TooManyTasks() }
+                },
+                absorb: { first, piece in
+                    if first.tasks.count + piece.tasks.count > StoreLimits.tasks { throw TooManyTasks() }
+                    for (position, record) in piece.carried { first.carried[first.tasks.count + position] = record }
+                    first.losses.add(piece.losses)
+                    first.tasks.append(moving: piece.tasks)
+                })
             (losses, carried) = (first.losses, first.carried)
-            for piece in pieces {
-                if first.tasks.count + piece.tasks.count > StoreLimits.tasks { throw TooManyTasks() }
-                for (position, record) in piece.carried { carried[first.tasks.count + position] = record }
-                losses.add(piece.losses)
-                first.tasks.append(moving: piece.tasks)
-            }
             tasks = first.tasks.takeArray()
         }
         guard atEndOfInput() else { throw GiveUp() }
