@@ -3,10 +3,10 @@ import FoundationEssentials
 import Glibc
 
 /// A large array of task objects read on two threads, in segments: this thread reads the first
-/// half, the other the segments of the second half from the front, and this thread, done with
-/// its half, takes the ones left from the back. Neither waits while work is left: with one split
-/// at the middle, a second half of completed tasks (a date more each) kept this thread idle for
-/// a sixth of an export.
+/// two fifths, the other the segments of the rest from the front, and this thread, done with its
+/// part, moves the other's finished segments into the array and takes the ones left from the
+/// back. Neither waits while work is left: with one split at the middle, a second half of
+/// completed tasks (a date more each) kept this thread idle for a sixth of an export.
 ///
 /// A segment starts at a line that looks like an element (`lineStartingAnElement`) and is read
 /// exactly as one thread reading from the array's start would read it, until it stands exactly
@@ -14,9 +14,9 @@ import Glibc
 /// it counted and stood exactly at its start; then its reading is the one a single thread would
 /// have done, its failure included. The others are dropped.
 extension JSONParser {
-    /// The segments the second half is cut into: small enough that the two threads end within
-    /// a thirty-second of the array of each other (with eight, this thread waited for the
-    /// other's last segment for a twentieth of an export).
+    /// The segments the last three fifths are cut into: small enough that the two threads end
+    /// within a thirtieth of the array of each other (with eight over the second half, this
+    /// thread waited for the other's last segment for a twentieth of an export).
     static let segments = 16
 
     /// Reads the array's elements from just past its `[` (a non-empty array) to just past its
@@ -97,7 +97,7 @@ extension JSONParser {
         return false
     }
 
-    /// Where the segments of the second half of what is left may start (file offsets, or
+    /// Where the segments of the last three fifths of what is left may start (file offsets, or
     /// indexes for bytes in memory), rising; none for small inputs or one core.
     private func segmentStarts() -> [Int] {
         let end = window?.file.size ?? bytes.count
