@@ -112,9 +112,9 @@ extension JSONParser {
         // this one makes the list, when the list neither keys nor sorts its tasks (changing a
         // shared array would copy it; a sort happens only to a store written out of order).
         let beside = (keyed || !givingKeys) && StoreDocument.twoThreads(count: priority.count + bonus.count)
-        let distinct: @Sendable () -> Bool = { [priority, bonus, tombstones] in Self.idsAreDistinct(priority, bonus, tombstones ?? []) }
-        let checked = beside ? MadeOnOwnThread(distinct) : nil
-        if !beside, !distinct() { throw GiveUp() }
+        // No closure holding the arrays outlives the check: the list keys them below (a copy).
+        let checked = beside ? MadeOnOwnThread { [priority, bonus, tombstones] in Self.idsAreDistinct(priority, bonus, tombstones ?? []) } : nil
+        if !beside, !Self.idsAreDistinct(priority, bonus, tombstones ?? []) { throw GiveUp() }
         var list = TaskList(priority: priority, bonus: bonus, keyed: keyed, givingKeys: givingKeys, deleted: keyed ? tombstones ?? [] : [])
         if let checked, !checked.value { throw GiveUp() }
         list.lists = lists ?? .initial
