@@ -130,13 +130,13 @@ extension JSONParser {
         private let lock = ThreadLock()
         /// The segments not yet claimed.
         private var left: Range<Int>
-        /// The segments claimed and not yet read.
-        private var claimed = Set<Int>()
         /// Each segment's reading, once done.
         private let slots: [Slot]
 
         private final class Slot {
             var result: Result?
+            /// Claimed, and its reading not done yet.
+            var reading = false
         }
         /// Signalled each time a segment's reading is done.
         private let finished = DispatchSemaphore(value: 0)
@@ -148,7 +148,7 @@ extension JSONParser {
                 let (result, pending) = lock.withLock { () -> (Result?, Bool) in
                     let result = slots[segment].result
                     slots[segment].result = nil
-                    return (result, result == nil && (claimed.contains(segment) || left.contains(segment)))
+                    return (result, result == nil && (slots[segment].reading || left.contains(segment)))
                 }
                 if result != nil || !waiting || !pending { return result }
                 finished.wait()
@@ -174,7 +174,7 @@ extension JSONParser {
                 guard !left.isEmpty else { return nil }
                 let segment = fromFront ? left.lowerBound : left.upperBound - 1
                 left = fromFront ? left.dropFirst() : left.dropLast()
-                claimed.insert(segment)
+                slots[segment].reading = true
                 return segment
             }
         }
@@ -200,7 +200,7 @@ extension JSONParser {
             }
             lock.withLock {
                 slots[segment].result = result
-                claimed.remove(segment)
+                slots[segment].reading = false
             }
             finished.signal()
         }
